@@ -1,0 +1,43 @@
+// A check's view of the recording upstream: builders that read like sentences
+// (`upstream.next().json(body)`), scoped so the runner can end the check's cases.
+import type { Expectation, RecordingUpstream } from './server.js';
+import { JSON_HEADERS, SSE_HEADERS, type HeaderList, type JsonReply, type Reply, type SseFrame } from './scenario.js';
+import { errorBody } from './messages.js';
+
+export class ReplyBuilder {
+  constructor(private readonly handle: UpstreamHandle) {}
+  json(body: string, opts: { status?: number; headers?: HeaderList; betaForField?: Record<string, string> } = {}): Expectation {
+    const reply: JsonReply = { kind: 'json', status: opts.status ?? 200, headers: [...JSON_HEADERS, ...(opts.headers ?? [])], body, betaForField: opts.betaForField };
+    return this.handle.register(reply);
+  }
+  error(status: number, opts: { message?: string; headers?: HeaderList } = {}): Expectation {
+    return this.json(errorBody(status, opts.message), { status, headers: opts.headers });
+  }
+  sse(frames: SseFrame[], opts: { status?: number; headers?: HeaderList } = {}): Expectation {
+    return this.handle.register({ kind: 'sse', status: opts.status ?? 200, headers: opts.headers ?? SSE_HEADERS, frames });
+  }
+  hang(): Expectation {
+    return this.handle.register({ kind: 'hang' });
+  }
+  reset(): Expectation {
+    return this.handle.register({ kind: 'reset' });
+  }
+}
+
+export class UpstreamHandle {
+  private tokens: string[] = [];
+  constructor(private readonly upstream: RecordingUpstream) {}
+  /** The reply to the next request the check sends. */
+  next(): ReplyBuilder {
+    return new ReplyBuilder(this);
+  }
+  register(reply: Reply): Expectation {
+    const e = this.upstream.expect(reply);
+    this.tokens.push(e.token);
+    return e;
+  }
+  /** Ends every case of this check. */
+  release(): void {
+    for (const t of this.tokens.splice(0)) this.upstream.release(t);
+  }
+}

@@ -1,0 +1,69 @@
+// Plays a scenario (scenario.ts) on one response. Timers here schedule the scripted
+// timeline of an SSE reply; they are the scenario, not synchronisation.
+import type http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { headerValues, type RecordedRequest } from './record.js';
+import type { Reply } from './scenario.js';
+import { tryParse } from '../../src/core/json.js';
+
+function writeHead(res: http.ServerResponse, status: number, headers: Array<[string, string]>) {
+  const flat: string[] = [];
+  for (const [k, v] of headers) flat.push(k, v);
+  res.writeHead(status, flat);
+}
+
+/** Like the real API: a body field that needs a beta value is refused without it (protocols.md 1). */
+function missingBeta(reply: Extract<Reply, { kind: 'json' }>, rec: RecordedRequest): string | null {
+  if (!reply.betaForField) return null;
+  const parsed = tryParse(rec.body.toString('utf8'));
+  if (!parsed.ok || parsed.node.t !== 'obj') return null;
+  const betas = headerValues(rec, 'anthropic-beta').flatMap((v) => v.split(',').map((s) => s.trim()));
+  for (const [field, beta] of Object.entries(reply.betaForField)) {
+    if (parsed.node.entries.some(([k]) => k === field) && !betas.includes(beta)) return field;
+  }
+  return null;
+}
+
+export function play(reply: Reply, rec: RecordedRequest, res: http.ServerResponse): void {
+  switch (reply.kind) {
+    case 'json': {
+      const field = missingBeta(reply, rec);
+      if (field) {
+        writeHead(res, 400, [['content-type', 'application/json']]);
+        res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `${field}: Extra inputs are not permitted` } }));
+        return;
+      }
+      writeHead(res, reply.status, reply.headers);
+      res.end(reply.body);
+      rec.sentAt.push(performance.now());
+      return;
+    }
+    case 'sse': {
+      writeHead(res, reply.status, reply.headers);
+      res.flushHeaders();
+      let i = 0;
+      let timer: NodeJS.Timeout | undefined;
+      const next = () => {
+        if (res.destroyed) return;
+        if (i >= reply.frames.length) {
+          res.end();
+          return;
+        }
+        const f = reply.frames[i++];
+        timer = setTimeout(() => {
+          res.write(f.data);
+          rec.sentAt.push(performance.now());
+          next();
+        }, f.gapMs);
+      };
+      res.on('close', () => clearTimeout(timer));
+      next();
+      return;
+    }
+    case 'hang':
+      return;
+    case 'reset':
+      res.socket?.resetAndDestroy();
+      return;
+  }
+}

@@ -1,0 +1,36 @@
+// What the recording upstream keeps of every request it receives.
+export interface RecordedRequest {
+  seq: number;
+  method: string;
+  /** Path with query, exactly as on the request line. */
+  url: string;
+  /** Raw headers in arrival order, with case and duplicates: [name, value] pairs. */
+  rawHeaders: Array<[string, string]>;
+  body: Buffer;
+  /** performance.now() when the request's last body byte arrived (same clock as the client). */
+  receivedAt: number;
+  /** Wall-clock ISO time of arrival. */
+  receivedWall: string;
+  /** How the request was tied to its check: the case token in the body, header or URL. */
+  matchedBy?: 'body' | 'header' | 'url';
+  token?: string;
+  /** performance.now() when the connection serving this request closed, if it did. */
+  closedAt?: number;
+  /** performance.now() when each response chunk (SSE frame) was written. */
+  sentAt: number[];
+}
+
+export function headerValues(r: Pick<RecordedRequest, 'rawHeaders'>, name: string): string[] {
+  const n = name.toLowerCase();
+  return r.rawHeaders.filter(([k]) => k.toLowerCase() === n).map(([, v]) => v);
+}
+
+export function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
+export function queryOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? '' : url.slice(q);
+}

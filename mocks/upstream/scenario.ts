@@ -1,0 +1,46 @@
+// Scenario data: what the recording upstream answers to one expected request. Plain,
+// serialisable values (design.md, style rule 5); mocks/upstream/play.ts plays them.
+
+export type HeaderList = Array<[string, string]>;
+
+export interface JsonReply {
+  kind: 'json';
+  status: number;
+  headers: HeaderList;
+  /** The exact body bytes, as text. */
+  body: string;
+  /** Answer 400 like the real API when a body field arrives without the beta value that enables it. */
+  betaForField?: Record<string, string>;
+}
+
+export interface SseFrame {
+  /** Wait this long after the previous frame (or the headers) before writing. */
+  gapMs: number;
+  /** The raw bytes of the frame, framing included. */
+  data: string;
+}
+
+export interface SseReply {
+  kind: 'sse';
+  status: number;
+  headers: HeaderList;
+  frames: SseFrame[];
+}
+
+/** Accept the request and never answer. */
+export interface HangReply {
+  kind: 'hang';
+}
+
+/** Close the connection with a TCP reset after reading the request. */
+export interface ResetReply {
+  kind: 'reset';
+}
+
+export type Reply = JsonReply | SseReply | HangReply | ResetReply;
+
+export const JSON_HEADERS: HeaderList = [['content-type', 'application/json']];
+export const SSE_HEADERS: HeaderList = [
+  ['content-type', 'text/event-stream; charset=utf-8'],
+  ['cache-control', 'no-cache'],
+];

@@ -1,0 +1,171 @@
+// The recording upstream. Built on node:http rather than mockttp: it must bind to loopback
+// only (mockttp 4's start() binds every interface), write SSE frames at scripted moments
+// (thenStream serves one request per rule, thenCallback buffers the reply), and tie each
+// request to its check by a case token, which mockttp rules cannot do.
+import http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { HarnessError, hostForUrl } from '../../src/core/errors.js';
+import { headerValues, type RecordedRequest } from './record.js';
+import type { Reply } from './scenario.js';
+import { play } from './play.js';
+
+export const CASE_HEADER = 'x-gwc-case';
+const TOKEN_RE = /gwc-[0-9a-f]{16}/g;
+
+export interface Expectation {
+  readonly token: string;
+  readonly reply: Reply;
+  readonly hits: RecordedRequest[];
+  /** The first request that reached the upstream for this case, or null when none came within `graceMs`. */
+  received(graceMs?: number): Promise<RecordedRequest | null>;
+}
+
+class ExpectationImpl implements Expectation {
+  readonly hits: RecordedRequest[] = [];
+  private waiters: Array<() => void> = [];
+  constructor(
+    readonly token: string,
+    readonly reply: Reply,
+  ) {}
+  hit(r: RecordedRequest) {
+    this.hits.push(r);
+    for (const w of this.waiters.splice(0)) w();
+  }
+  async received(graceMs = 1000): Promise<RecordedRequest | null> {
+    if (this.hits.length) return this.hits[0];
+    // Waits on the arrival event, bounded: a gateway that never forwards yields null.
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, graceMs);
+      this.waiters.push(() => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
+    return this.hits[0] ?? null;
+  }
+}
+
+export interface UnmatchedRequest {
+  method: string;
+  url: string;
+  reason: string;
+  receivedWall: string;
+}
+
+export class RecordingUpstream {
+  private server: http.Server;
+  private open = new Map<string, ExpectationImpl>();
+  private closed = new Set<string>();
+  private seq = 0;
+  readonly unmatched: UnmatchedRequest[] = [];
+  url = '';
+  /** Handles requests under /__gwc/ (the `mock` command's control endpoint), when set. */
+  control?: (req: http.IncomingMessage, res: http.ServerResponse) => void;
+  /** Called for each request no check expects (the `mock` command prints them). */
+  onUnmatched?: (u: UnmatchedRequest) => void;
+
+  constructor() {
+    this.server = http.createServer((req, res) => this.handle(req, res));
+    this.server.keepAliveTimeout = 65_000;
+  }
+
+  async start(host = '127.0.0.1', port = 0): Promise<string> {
+    this.server.listen({ host, port });
+    const err = await Promise.race([
+      once(this.server, 'listening').then(() => null),
+      once(this.server, 'error').then(([e]) => e as NodeJS.ErrnoException),
+    ]);
+    if (err) {
+      if (err.code === 'EADDRINUSE') throw new HarnessError('PORT_IN_USE', `upstream port ${host}:${port} is already in use (choose another with --upstream-listen)`);
+      throw new HarnessError('BAD_ADDRESS', `cannot listen on ${host}:${port}: ${err.message}`);
+    }
+    const a = this.server.address() as AddressInfo;
+    this.url = `http://${hostForUrl(a.address)}:${a.port}`;
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((r) => this.server.close(() => r()));
+  }
+
+  /** Registers the reply for one case; the returned token ties the gateway's forwarded request to it. */
+  expect(reply: Reply): Expectation {
+    const token = `gwc-${randomBytes(8).toString('hex')}`;
+    const e = new ExpectationImpl(token, reply);
+    this.open.set(token, e);
+    return e;
+  }
+
+  /** Ends a case: a request that still arrives for it is reported as unmatched. */
+  release(token: string): void {
+    if (this.open.delete(token)) this.closed.add(token);
+  }
+
+  private find(req: http.IncomingMessage, body: Buffer, rec: RecordedRequest): ExpectationImpl | string {
+    const candidates: Array<[RecordedRequest['matchedBy'], string[]]> = [
+      ['body', body.toString('latin1').match(TOKEN_RE) ?? []],
+      ['header', headerValues(rec, CASE_HEADER)],
+      ['url', req.url?.match(TOKEN_RE) ?? []],
+    ];
+    let late = '';
+    for (const [by, tokens] of candidates) {
+      for (const t of tokens) {
+        const e = this.open.get(t.trim());
+        if (e) {
+          rec.matchedBy = by;
+          rec.token = e.token;
+          return e;
+        }
+        if (this.closed.has(t.trim())) late = t.trim();
+      }
+    }
+    return late ? `case ${late} had already ended when this request arrived (a retry or a late request)` : 'no case token in body, header or URL';
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    if (this.control && req.url?.startsWith('/__gwc/')) {
+      this.control(req, res);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const raw: Array<[string, string]> = [];
+      for (let i = 0; i < req.rawHeaders.length; i += 2) raw.push([req.rawHeaders[i], req.rawHeaders[i + 1]]);
+      const rec: RecordedRequest = {
+        seq: ++this.seq,
+        method: req.method ?? '',
+        url: req.url ?? '',
+        rawHeaders: raw,
+        body,
+        receivedAt: performance.now(),
+        receivedWall: new Date().toISOString(),
+        sentAt: [],
+      };
+      res.on('close', () => {
+        rec.closedAt = performance.now();
+      });
+      const found = this.find(req, body, rec);
+      if (typeof found === 'string') {
+        const u = { method: rec.method, url: rec.url, reason: found, receivedWall: rec.receivedWall };
+        this.unmatched.push(u);
+        this.onUnmatched?.(u);
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            type: 'error',
+            error: { type: 'not_found_error', message: `gw-conformance upstream: no check expects this request (${found})` },
+          }),
+        );
+        return;
+      }
+      found.hit(rec);
+      play(found.reply, rec, res);
+    });
+  }
+}

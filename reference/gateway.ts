@@ -1,0 +1,152 @@
+// The reference gateway: a small, clean pass-through for the three protocols. It forwards
+// method, path, query, headers (minus hop-by-hop) and body bytes unchanged, streams replies
+// without buffering, cancels the upstream when the client goes away, and answers JSON errors
+// when the upstream is down. `fault` breaks one requirement on purpose (faults.ts).
+import http from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { HarnessError, hostForUrl } from '../src/core/errors.js';
+import { type Fault, type RequestParts } from './faults.js';
+
+// RFC 9110 7.6.1: connection-specific fields are not forwarded.
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
+const ROUTES = [/^\/v1\/messages(\/count_tokens)?(\?|$)/, /^\/v1\/models(\/|\?|$)/, /^\/v1beta\/models\/[^/]+:(generateContent|streamGenerateContent)(\?|$)/, /^\/v1\/chat\/completions(\?|$)/];
+
+export interface ReferenceOptions {
+  upstream: string;
+  fault?: Fault;
+  /** How long the gateway waits for the upstream's response headers before answering 504. */
+  upstreamTimeoutMs?: number;
+}
+
+function jsonError(res: http.ServerResponse, status: number, type: string, message: string) {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ type: 'error', error: { type, message } }));
+}
+
+function forwardHeaders(raw: string[]): Array<[string, string]> {
+  const named = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === 'connection') raw[i + 1].split(',').forEach((t) => named.add(t.trim().toLowerCase()));
+  const out: Array<[string, string]> = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const k = raw[i].toLowerCase();
+    if (!HOP_BY_HOP.has(k) && !named.has(k)) out.push([raw[i], raw[i + 1]]);
+  }
+  return out;
+}
+
+export class ReferenceGateway {
+  private server: http.Server;
+  private upstream: URL;
+  url = '';
+  constructor(private readonly opts: ReferenceOptions) {
+    this.upstream = new URL(opts.upstream);
+    this.server = http.createServer((req, res) => this.handle(req, res));
+  }
+
+  async start(host = '127.0.0.1', port = 0): Promise<string> {
+    this.server.listen({ host, port });
+    const err = await Promise.race([once(this.server, 'listening').then(() => null), once(this.server, 'error').then(([e]) => e as NodeJS.ErrnoException)]);
+    if (err) throw new HarnessError(err.code === 'EADDRINUSE' ? 'PORT_IN_USE' : 'BAD_ADDRESS', `reference gateway cannot listen on ${host}:${port}: ${err.code ?? err.message}`);
+    const a = this.server.address() as AddressInfo;
+    this.url = `http://${hostForUrl(a.address)}:${a.port}`;
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((r) => this.server.close(() => r()));
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const parts: RequestParts = { method: req.method ?? 'GET', path: req.url ?? '/', headers: forwardHeaders(req.rawHeaders), body: Buffer.concat(chunks) };
+      if (parts.method === 'HEAD' && parts.path === '/') {
+        res.writeHead(200).end();
+        return;
+      }
+      if (!ROUTES.some((r) => r.test(parts.path))) {
+        jsonError(res, 404, 'not_found_error', `no route for ${parts.method} ${parts.path.split('?')[0]}`);
+        return;
+      }
+      try {
+        this.opts.fault?.request?.(parts);
+      } catch {
+        jsonError(res, 400, 'invalid_request_error', 'request body is not valid JSON');
+        return;
+      }
+      this.forward(parts, req, res);
+    });
+  }
+
+  private forward(parts: RequestParts, req: http.IncomingMessage, res: http.ServerResponse) {
+    const headers: string[] = [];
+    for (const [k, v] of parts.headers) headers.push(k, v);
+    headers.push('host', this.upstream.host);
+    if (parts.body.length || parts.method === 'POST') headers.push('content-length', String(parts.body.length));
+    const base = this.upstream.pathname.replace(/\/+$/, '');
+    const up = http.request({
+      host: this.upstream.hostname.replace(/^\[|\]$/g, ''),
+      port: this.upstream.port || 80,
+      method: parts.method,
+      path: `${base}${parts.path}`,
+      headers,
+      timeout: this.opts.upstreamTimeoutMs ?? 60_000,
+    });
+    // Cancel the upstream request when the client goes away before the reply is complete.
+    res.on('close', () => {
+      if (!res.writableFinished) up.destroy();
+    });
+    up.on('timeout', () => {
+      up.destroy();
+      jsonError(res, 504, 'timeout_error', 'upstream did not answer in time');
+    });
+    up.on('error', (e: NodeJS.ErrnoException) => {
+      if (!res.headersSent) jsonError(res, 502, 'api_error', `upstream unreachable: ${e.code ?? e.message}`);
+      else res.destroy();
+    });
+    up.on('response', (ur) => this.reply(parts, ur, res));
+    up.end(parts.body);
+    req.on('aborted', () => up.destroy());
+  }
+
+  private reply(parts: RequestParts, ur: http.IncomingMessage, res: http.ServerResponse) {
+    const fault = this.opts.fault;
+    const status = ur.statusCode ?? 502;
+    const isJson = /json/i.test(String(ur.headers['content-type'] ?? ''));
+    const onMessages = /^\/v1\/messages(\?|$)/.test(parts.path);
+    if (fault && (fault.response || (fault.responseJson && isJson && onMessages))) {
+      // Only a faulty gateway buffers: it needs the whole body to rewrite it.
+      const chunks: Buffer[] = [];
+      ur.on('data', (c: Buffer) => chunks.push(c));
+      ur.on('end', () => {
+        let body = Buffer.concat(chunks);
+        const replaced = fault.response?.(status, ur.headers, body);
+        if (replaced) {
+          res.writeHead(replaced.status, { ...replaced.headers, 'content-length': String(replaced.body.length) });
+          res.end(replaced.body);
+          return;
+        }
+        if (fault.responseJson && isJson && onMessages) {
+          try {
+            body = Buffer.from(JSON.stringify(fault.responseJson(JSON.parse(body.toString('utf8')), status)));
+          } catch {
+            /* not JSON after all: forwarded as it came */
+          }
+        }
+        res.writeHead(status, [...forwardHeaders(ur.rawHeaders).flat(), 'content-length', String(body.length)]);
+        res.end(body);
+      });
+      return;
+    }
+    res.writeHead(status, forwardHeaders(ur.rawHeaders).flat());
+    res.flushHeaders();
+    ur.pipe(res);
+  }
+}

@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+// Wiring only: parse flags, call the command, and set the exit code. Only this file decides
+// exit codes (design.md, style rule 6): 0 MUST checks passed, 1 a MUST check failed, 2 the
+// harness could not run.
+import { Command, CommanderError, Option } from 'commander';
+import { HarnessError, parseListen } from './core/errors.js';
+import { loadConfigFile, resolveConfig, type FlagValues, type RunConfig } from './config/config.js';
+import { RecordingUpstream } from '../mocks/upstream/server.js';
+import { ReferenceGateway } from '../reference/gateway.js';
+import { FAULTS, faultByName } from '../reference/faults.js';
+import { finishRun, runSuite } from './cli/run.js';
+import { controlHandler, isOurMock, runRemote } from './cli/remote.js';
+import { listJson, listText } from './cli/list.js';
+import { CHECKS } from '../suites/index.js';
+import { VERSION } from './core/paths.js';
+import type { RunReport } from './report/types.js';
+
+export interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  env: NodeJS.ProcessEnv;
+  /** Resolves when the user asks a long-running command (mock, reference) to stop. */
+  untilStopped: () => Promise<void>;
+}
+
+const collect = (v: string, prev: string[]) => [...prev, v];
+
+function runOptions(cmd: Command): Command {
+  return cmd
+    .option('--config <file>', 'YAML config file (default: ./gwc.yaml when present)')
+    .option('--upstream-listen <host:port>', 'address of the recording upstream the gateway forwards to (default 127.0.0.1:18080)')
+    .option('--profile <name>', 'default | slow | service')
+    .option('--only <id>', 'run only this check, area or requirement id (repeatable)', collect, [])
+    .option('--skip <id>', 'skip this check, area or requirement id (repeatable)', collect, [])
+    .option('--reporter <name>', 'console | junit | json (repeatable; default all three)', collect, [])
+    .option('--out <dir>', 'report folder (default reports/)')
+    .option('--token <token>', 'credential sent to the gateway (or GWC_TOKEN)')
+    .option('--seed <n>', 'seed of the property-based checks (printed in every report)')
+    .option('--runs <n>', 'generated cases per property (default 40)')
+    .option('--timeout-ms <ms>', 'time limit per check (default 20000)')
+    .option('--concurrency <n>', 'checks run at once (default 4)')
+    .option('--strict', 'SHOULD failures fail the run too');
+}
+
+function config(opts: FlagValues & { config?: string }, io: Io): RunConfig {
+  const file = loadConfigFile(opts.config ?? 'gwc.yaml', opts.config !== undefined);
+  return resolveConfig(opts, file, io.env);
+}
+
+async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<number> {
+  const cfg = config(opts, io);
+  if (!cfg.target) throw new HarnessError('BAD_FLAG', '--target is required (or `target:` in gwc.yaml); to try the harness without a gateway, run `gw-conformance demo`');
+  const { host, port } = parseListen(cfg.upstreamListen, '--upstream-listen');
+  const upstream = new RecordingUpstream();
+  let report: RunReport;
+  try {
+    await upstream.start(host, port);
+  } catch (e) {
+    // A `gw-conformance mock` already holding the port runs the suite for us.
+    const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    if (e instanceof HarnessError && e.code === 'PORT_IN_USE' && (await isOurMock(base))) {
+      io.out(`using the recording upstream of the running \`gw-conformance mock\` at ${base}`);
+      report = await runRemote(base, cfg, cfg.target, io.out);
+      finishRun(report, cfg, io.out);
+      return report.exitCode;
+    }
+    throw e;
+  }
+  try {
+    report = await runSuite(cfg, cfg.target, upstream, io.out);
+  } finally {
+    await upstream.stop();
+  }
+  finishRun(report, cfg, io.out);
+  return report.exitCode;
+}
+
+async function cmdDemo(opts: FlagValues & { config?: string; fault?: string }, io: Io): Promise<number> {
+  const fault = opts.fault === undefined ? undefined : faultByName(opts.fault);
+  if (opts.fault !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown fault "${opts.fault}" (known: ${FAULTS.map((f) => f.name).join(', ')})`);
+  const cfg = config(opts, io);
+  const upstream = new RecordingUpstream();
+  const { host, port } = parseListen(opts.upstreamListen ?? '127.0.0.1:0', '--upstream-listen');
+  await upstream.start(host, port);
+  const gw = new ReferenceGateway({ upstream: upstream.url, fault });
+  try {
+    const target = await gw.start('127.0.0.1', 0);
+    io.out(`demo: reference gateway at ${target}${fault ? ` with fault ${fault.name} (${fault.description})` : ' (no fault)'}`);
+    const report = await runSuite(cfg, target, upstream, io.out);
+    finishRun(report, cfg, io.out);
+    return report.exitCode;
+  } finally {
+    await gw.stop();
+    await upstream.stop();
+  }
+}
+
+async function cmdMock(opts: { listen: string }, io: Io): Promise<number> {
+  const { host, port } = parseListen(opts.listen, '--listen');
+  const upstream = new RecordingUpstream();
+  upstream.control = controlHandler(upstream, (s) => io.out(`mock: ${s}`));
+  upstream.onUnmatched = (u) => io.out(`mock: unmatched ${u.method} ${u.url}: ${u.reason}`);
+  await upstream.start(host, port);
+  io.out(`recording upstream listening on ${upstream.url}`);
+  io.out(`configure the gateway to forward to ${upstream.url}, then run: gw-conformance --target <gateway URL> --upstream-listen ${opts.listen}`);
+  await io.untilStopped();
+  await upstream.stop();
+  return 0;
+}
+
+async function cmdReference(opts: { listen: string; upstream: string; fault?: string }, io: Io): Promise<number> {
+  const fault = opts.fault === undefined ? undefined : faultByName(opts.fault);
+  if (opts.fault !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown fault "${opts.fault}" (known: ${FAULTS.map((f) => f.name).join(', ')})`);
+  if (!/^https?:\/\//.test(opts.upstream)) throw new HarnessError('BAD_FLAG', `--upstream: expected an http:// URL, got "${opts.upstream}"`);
+  const { host, port } = parseListen(opts.listen, '--listen');
+  const gw = new ReferenceGateway({ upstream: opts.upstream, fault });
+  const url = await gw.start(host, port);
+  io.out(`reference gateway listening on ${url}, forwarding to ${opts.upstream}${fault ? `, fault ${fault.name}` : ''}`);
+  await io.untilStopped();
+  await gw.stop();
+  return 0;
+}
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  let code = 0;
+  const program = new Command()
+    .name('gw-conformance')
+    .description('Conformance test harness for LLM API gateways')
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+
+  runOptions(program.command('run', { isDefault: true }).description('run the suite against a gateway (default command)').option('--target <url>', 'base URL of the gateway under test')).action(
+    async (o) => void (code = await cmdRun(o, io)),
+  );
+  runOptions(program.command('demo').description('run the suite against the built-in reference gateway').addOption(new Option('--fault <name>', 'break one requirement on purpose').choices(FAULTS.map((f) => f.name)))).action(
+    async (o) => void (code = await cmdDemo(o, io)),
+  );
+  program
+    .command('mock')
+    .description('run only the recording upstream, so the gateway can be configured before the run')
+    .option('--listen <host:port>', 'address to listen on (loopback by default)', '127.0.0.1:18080')
+    .action(async (o) => void (code = await cmdMock(o, io)));
+  program
+    .command('reference')
+    .description('run the reference gateway on its own')
+    .option('--listen <host:port>', 'address to listen on', '127.0.0.1:8080')
+    .option('--upstream <url>', 'where to forward', 'http://127.0.0.1:18080')
+    .addOption(new Option('--fault <name>', 'break one requirement on purpose').choices(FAULTS.map((f) => f.name)))
+    .action(async (o) => void (code = await cmdReference(o, io)));
+  program
+    .command('list')
+    .description('list every check and the coverage of the requirement catalog')
+    .option('--json', 'machine-readable output')
+    .option('--faults', 'list the reference gateway faults instead')
+    .action((o: { json?: boolean; faults?: boolean }) => {
+      if (o.faults) io.out(o.json ? JSON.stringify(FAULTS.map(({ name, breaks, description }) => ({ name, breaks, description })), null, 2) : FAULTS.map((f) => `${f.name.padEnd(26)} ${f.breaks.join(',').padEnd(24)} ${f.description}`).join('\n'));
+      else io.out(o.json ? JSON.stringify(listJson(CHECKS), null, 2) : listText(CHECKS));
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      return 2; // commander already printed its one-line reason
+    }
+    if (e instanceof HarnessError) {
+      io.err(`gw-conformance: ${e.message}`);
+      return 2;
+    }
+    io.err(`gw-conformance: internal error: ${(e as Error).stack ?? String(e)}`);
+    return 2;
+  }
+}

@@ -1,0 +1,44 @@
+// `gw-conformance list`: every check and the coverage of the requirement catalog.
+import type { CheckDef } from '../core/check.js';
+import { readText } from '../core/paths.js';
+
+export interface CatalogEntry {
+  id: string;
+  level: string;
+  section: string;
+}
+
+export function catalog(): CatalogEntry[] {
+  return (JSON.parse(readText('catalog', 'requirements.json')) as { requirements: CatalogEntry[] }).requirements;
+}
+
+export function coverage(checks: CheckDef[]) {
+  const entries = catalog();
+  const covered = entries.map((e) => ({ ...e, checks: checks.filter((c) => c.requirements.includes(e.id)).map((c) => c.id) }));
+  const n = covered.filter((c) => c.checks.length).length;
+  return { covered, total: entries.length, withChecks: n, percent: Math.round((1000 * n) / entries.length) / 10 };
+}
+
+export function listText(checks: CheckDef[]): string {
+  const lines = [`${checks.length} checks`, ''];
+  lines.push(`${'id'.padEnd(36)} ${'level'.padEnd(6)} ${'profile'.padEnd(8)} ${'requirements'.padEnd(14)} title`);
+  for (const c of checks) lines.push(`${c.id.padEnd(36)} ${c.level.padEnd(6)} ${c.profile.padEnd(8)} ${c.requirements.join(',').padEnd(14)} ${c.title}`);
+  const cov = coverage(checks);
+  lines.push('', `Catalog coverage: ${cov.withChecks} of ${cov.total} requirements have checks (${cov.percent}%)`);
+  let section = '';
+  for (const e of cov.covered) {
+    if (e.section !== section) {
+      section = e.section;
+      lines.push(`  ${section}`);
+    }
+    lines.push(`    ${e.checks.length ? 'covered ' : 'MISSING '} ${e.id.padEnd(13)} ${e.level.padEnd(6)} ${e.checks.join(', ')}`);
+  }
+  return lines.join('\n');
+}
+
+export function listJson(checks: CheckDef[]) {
+  return {
+    checks: checks.map((c) => ({ id: c.id, title: c.title, area: c.area, level: c.level, profile: c.profile, protocol: c.protocol ?? null, requirements: c.requirements, requirement: c.requirement })),
+    coverage: coverage(checks),
+  };
+}

@@ -1,0 +1,88 @@
+// A run against a recording upstream that `gw-conformance mock` already holds on the port:
+// the run is carried out inside the mock's process (the checks need the upstream in-process,
+// on the same clock), and its progress and report come back as NDJSON over loopback.
+import type http from 'node:http';
+import { request } from 'undici';
+import type { RecordingUpstream } from '../../mocks/upstream/server.js';
+import { HarnessError } from '../core/errors.js';
+import type { RunConfig } from '../config/config.js';
+import type { RunReport } from '../report/types.js';
+import { runSuite } from './run.js';
+
+export const CONTROL_PREFIX = '/__gwc/';
+
+type Msg = { type: 'line'; text: string } | { type: 'report'; report: RunReport } | { type: 'error'; code: string; message: string };
+
+/** The mock's control endpoint: loopback callers only, one run at a time. */
+export function controlHandler(upstream: RecordingUpstream, log: (s: string) => void) {
+  let busy = false;
+  return (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const remote = req.socket.remoteAddress ?? '';
+    if (!/^(127\.|::1$|::ffff:127\.)/.test(remote)) {
+      res.writeHead(403).end();
+      return;
+    }
+    if (req.url === `${CONTROL_PREFIX}info`) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'gw-conformance-mock', url: upstream.url }));
+      return;
+    }
+    if (req.url !== `${CONTROL_PREFIX}run` || req.method !== 'POST') {
+      res.writeHead(404).end();
+      return;
+    }
+    if (busy) {
+      res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', code: 'PORT_IN_USE', message: 'the mock is already serving another run' }));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      busy = true;
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      const send = (m: Msg) => res.write(`${JSON.stringify(m)}\n`);
+      try {
+        const { cfg, target } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { cfg: RunConfig; target: string };
+        log(`run requested against ${target}`);
+        const report = await runSuite(cfg, target, upstream, (text) => send({ type: 'line', text }));
+        send({ type: 'report', report });
+        log(`run finished: ${report.summary.pass}/${report.summary.total} pass`);
+      } catch (e) {
+        const err = e as HarnessError;
+        send({ type: 'error', code: err.code ?? 'INTERNAL', message: err.message });
+      } finally {
+        busy = false;
+        res.end();
+      }
+    });
+  };
+}
+
+/** True when a gw-conformance mock answers on this base URL. */
+export async function isOurMock(base: string): Promise<boolean> {
+  try {
+    const res = await request(`${base}${CONTROL_PREFIX}info`, { headersTimeout: 2000, bodyTimeout: 2000 });
+    const body = (await res.body.json()) as { name?: string };
+    return res.statusCode === 200 && body.name === 'gw-conformance-mock';
+  } catch {
+    return false;
+  }
+}
+
+export async function runRemote(base: string, cfg: RunConfig, target: string, print: (s: string) => void): Promise<RunReport> {
+  const res = await request(`${base}${CONTROL_PREFIX}run`, { method: 'POST', body: JSON.stringify({ cfg, target }), headersTimeout: 10_000, bodyTimeout: 0 });
+  let buf = '';
+  let report: RunReport | undefined;
+  for await (const chunk of res.body) {
+    buf += chunk.toString();
+    let nl: number;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const m = JSON.parse(buf.slice(0, nl)) as Msg;
+      buf = buf.slice(nl + 1);
+      if (m.type === 'line') print(m.text);
+      else if (m.type === 'report') report = m.report;
+      else throw new HarnessError(m.code as never, m.message);
+    }
+  }
+  if (!report) throw new HarnessError('TARGET_UNREACHABLE', 'the mock ended the run without a report');
+  return report;
+}

@@ -1,0 +1,81 @@
+// One run: preflight the target, run the selected checks, build and write the report.
+import { request } from 'undici';
+import { performance } from 'node:perf_hooks';
+import { GatewayClient } from '../client/gateway.js';
+import { HarnessError } from '../core/errors.js';
+import { selectChecks } from '../core/registry.js';
+import { runChecks } from '../core/runner.js';
+import { scrubSecrets } from '../core/mask.js';
+import { VERSION } from '../core/paths.js';
+import type { RecordingUpstream } from '../../mocks/upstream/server.js';
+import { CHECKS } from '../../suites/index.js';
+import type { RunConfig } from '../config/config.js';
+import { exitCodeOf, SCHEMA_VERSION, summarize, type RunReport } from '../report/types.js';
+import { writeReports } from '../reporters/index.js';
+import { progressLine } from '../reporters/console.js';
+
+const PREFLIGHT_MS = 3000;
+
+/**
+ * Tells an unreachable or non-HTTP target (exit 2) from a live one. A target that accepts the
+ * connection but does not answer is not refused here: its checks time out one by one.
+ */
+export async function preflight(target: string, warn: (s: string) => void): Promise<void> {
+  try {
+    const res = await request(target, { method: 'HEAD', headersTimeout: PREFLIGHT_MS, bodyTimeout: PREFLIGHT_MS, signal: AbortSignal.timeout(PREFLIGHT_MS + 500) });
+    await res.body.dump();
+  } catch (e) {
+    const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
+    const code = err.code ?? err.cause?.code ?? err.name ?? '';
+    if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'].includes(code))
+      throw new HarnessError('TARGET_UNREACHABLE', `target ${target} is unreachable (${code})`);
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'TimeoutError' || code === 'AbortError') {
+      warn(`warning: target ${target} accepted the connection but did not answer HEAD / within ${PREFLIGHT_MS / 1000} s; checks may time out`);
+      return;
+    }
+    if (code === 'HPE_INVALID_CONSTANT' || code.startsWith('HPE_') || /parse|HTTPParser/i.test(`${err.name} ${err.message}`) || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')
+      throw new HarnessError('TARGET_NOT_HTTP', `target ${target} did not answer HTTP (${code || err.message})`);
+    throw new HarnessError('TARGET_UNREACHABLE', `target ${target}: ${code} ${err.message ?? ''}`.trim());
+  }
+}
+
+/** Runs the selected checks and returns the report (credentials scrubbed); writes nothing. */
+export async function runSuite(cfg: RunConfig, target: string, upstream: RecordingUpstream, print: (s: string) => void): Promise<RunReport> {
+  const checks = selectChecks(CHECKS, cfg);
+  await preflight(target, print);
+  const gateway = new GatewayClient(target, { token: cfg.token, timeoutMs: cfg.timeoutMs });
+  const unmatchedFrom = upstream.unmatched.length;
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const useConsole = cfg.reporter.includes('console');
+  if (useConsole) print(`gw-conformance ${VERSION}: ${checks.length} checks, target ${target}, upstream ${upstream.url}, seed ${cfg.seed}`);
+  const results = await runChecks(
+    checks,
+    { gateway, upstream, settings: { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes } },
+    { concurrency: cfg.concurrency, onResult: useConsole ? (r) => print(progressLine(r)) : undefined },
+  );
+  await gateway.close();
+  const raw: RunReport = {
+    schemaVersion: SCHEMA_VERSION,
+    harness: { name: 'gw-conformance', version: VERSION },
+    target,
+    upstream: upstream.url,
+    profile: cfg.profile,
+    seed: cfg.seed,
+    strict: cfg.strict,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    summary: summarize(results),
+    exitCode: exitCodeOf(results, cfg.strict),
+    results,
+    unmatchedRequests: upstream.unmatched.slice(unmatchedFrom),
+  };
+  // The credential the harness was given never reaches a report.
+  return JSON.parse(scrubSecrets(JSON.stringify(raw), [cfg.token])) as RunReport;
+}
+
+/** Writes the report files and prints the summary. */
+export function finishRun(report: RunReport, cfg: RunConfig, print: (s: string) => void): void {
+  writeReports(report, cfg.reporter, cfg.out, print);
+}

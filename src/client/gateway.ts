@@ -1,0 +1,131 @@
+// Client of the gateway under test: sends exactly the bytes and headers a check gives it,
+// and keeps what came back with raw headers and timings on the upstream's clock.
+import { Agent, request } from 'undici';
+import { performance } from 'node:perf_hooks';
+import { CASE_HEADER } from '../../mocks/upstream/server.js';
+
+export type AuthStyle = 'bearer' | 'x-api-key' | 'none';
+
+export interface GwRequest {
+  method?: string;
+  /** Path with query, relative to the target's base (its own path prefix is kept). */
+  path: string;
+  headers?: Array<[string, string]>;
+  body?: string | Buffer;
+  auth?: AuthStyle;
+  /** Sent as a hint header so the upstream can match a request whose body lost the token. */
+  caseToken?: string;
+  signal?: AbortSignal;
+}
+
+export interface GwResponse {
+  status: number;
+  rawHeaders: Array<[string, string]>;
+  body: Buffer;
+  startedAt: number;
+  headersAt: number;
+  endedAt: number;
+  header(name: string): string | undefined;
+  text(): string;
+}
+
+/** The gateway did not answer in time. */
+export class GatewayTimeoutError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GatewayTimeoutError';
+  }
+}
+
+/** The gateway's connection failed (refused, reset, not HTTP). */
+export class GatewayTransportError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = 'GatewayTransportError';
+  }
+}
+
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+export class GatewayClient {
+  readonly base: URL;
+  private agent: Agent;
+  constructor(
+    target: string,
+    private readonly opts: { token: string; timeoutMs: number },
+  ) {
+    this.base = new URL(target);
+    this.agent = new Agent({ headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs, connectTimeout: Math.min(opts.timeoutMs, 5000) });
+  }
+
+  url(path: string): string {
+    const prefix = this.base.pathname.replace(/\/+$/, '');
+    return `${this.base.origin}${prefix}${path}`;
+  }
+
+  credentialHeaders(style: AuthStyle): Array<[string, string]> {
+    if (style === 'bearer') return [['authorization', `Bearer ${this.opts.token}`]];
+    if (style === 'x-api-key') return [['x-api-key', this.opts.token]];
+    return [];
+  }
+
+  async send(req: GwRequest): Promise<GwResponse> {
+    const headers: string[] = [];
+    for (const [k, v] of this.credentialHeaders(req.auth ?? 'bearer')) headers.push(k, v);
+    for (const [k, v] of req.headers ?? []) headers.push(k, v);
+    if (req.caseToken) headers.push(CASE_HEADER, req.caseToken);
+    const startedAt = performance.now();
+    try {
+      const res = await request(this.url(req.path), {
+        method: (req.method ?? 'GET') as 'GET',
+        headers,
+        body: req.body,
+        dispatcher: this.agent,
+        signal: req.signal,
+      });
+      const headersAt = performance.now();
+      const chunks: Buffer[] = [];
+      for await (const c of res.body) chunks.push(c as Buffer);
+      const body = Buffer.concat(chunks);
+      const raw: Array<[string, string]> = [];
+      for (const [k, v] of Object.entries(res.headers)) {
+        for (const one of Array.isArray(v) ? v : [v]) if (one !== undefined) raw.push([k, one]);
+      }
+      return {
+        status: res.statusCode,
+        rawHeaders: raw,
+        body,
+        startedAt,
+        headersAt,
+        endedAt: performance.now(),
+        header: (name) => raw.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1],
+        text: () => body.toString('utf8'),
+      };
+    } catch (e) {
+      throw classify(e, `${req.method ?? 'GET'} ${req.path}`);
+    }
+  }
+
+  /** POST a messages request the way Claude Code does (protocols.md 1). */
+  messages(body: string, opts: Omit<GwRequest, 'path' | 'body'> & { query?: string; version?: string | null } = {}): Promise<GwResponse> {
+    const headers: Array<[string, string]> = [['content-type', 'application/json']];
+    if (opts.version !== null) headers.push(['anthropic-version', opts.version ?? ANTHROPIC_VERSION]);
+    return this.send({ ...opts, method: 'POST', path: `/v1/messages${opts.query ?? ''}`, body, headers: [...headers, ...(opts.headers ?? [])] });
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+export function classify(e: unknown, what: string): Error {
+  const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
+  const code = err.code ?? err.cause?.code ?? err.name ?? 'UNKNOWN';
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || err.name === 'TimeoutError')
+    return new GatewayTimeoutError(`${what}: the gateway did not answer in time (${code})`);
+  if (err.name === 'AbortError') return new GatewayTimeoutError(`${what}: aborted at the check's time limit`);
+  return new GatewayTransportError(`${what}: ${code}: ${err.message ?? String(e)}`, code);
+}

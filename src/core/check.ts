@@ -1,0 +1,71 @@
+// The unit of the harness: one check, one requirement (design.md, "The unit: a check").
+import type { GatewayClient } from '../client/gateway.js';
+import type { UpstreamHandle } from '../../mocks/upstream/handle.js';
+
+export type Level = 'MUST' | 'SHOULD' | 'INFO';
+/** pass; fail (MUST broken); warn (SHOULD broken); info (INFO finding); skip; error (harness broke); timeout. */
+export type Outcome = 'pass' | 'fail' | 'warn' | 'info' | 'skip' | 'error' | 'timeout';
+/** `core` runs by default; `slow` only with --profile slow; `service` only with --profile service. */
+export type Profile = 'core' | 'slow' | 'service';
+export type Protocol = 'messages' | 'native' | 'chat';
+
+export interface Evidence {
+  [key: string]: unknown;
+}
+
+/** What a check's run returns: a held property or a broken one, explained. */
+export interface Verdict {
+  ok: boolean;
+  /** One line: what held, or what broke. */
+  message: string;
+  expected?: string;
+  actual?: string;
+  evidence?: Evidence;
+  /** Set when the precondition of the check is absent: the result is a skip, never a fail. */
+  skip?: boolean;
+}
+
+export interface RunSettings {
+  seed: number;
+  /** Number of generated cases per property. */
+  numRuns: number;
+  timeoutMs: number;
+  /** Declared model routing (MSG-MODEL-1): requested model -> model the upstream may receive. */
+  modelRoutes: Record<string, string>;
+}
+
+export interface CheckContext {
+  gateway: GatewayClient;
+  upstream: UpstreamHandle;
+  settings: RunSettings;
+  signal: AbortSignal;
+  /** Adds a line to the check's evidence log (kept in the report). */
+  log(line: string): void;
+}
+
+export interface CheckDef {
+  /** Stable id; equals the file name under suites/. */
+  id: string;
+  title: string;
+  /** Catalog ids (../shared/requirements.md). */
+  requirements: string[];
+  level: Level;
+  area: string;
+  profile: Profile;
+  protocol?: Protocol;
+  /** What must hold, in our own words, with the spec section. */
+  requirement: string;
+  run(ctx: CheckContext): Promise<Verdict>;
+}
+
+export function defineCheck(def: CheckDef): CheckDef {
+  return def;
+}
+
+export const pass = (message: string, evidence?: Evidence): Verdict => ({ ok: true, message, evidence });
+export const fail = (message: string, detail: Omit<Verdict, 'ok' | 'message'> = {}): Verdict => ({ ok: false, message, ...detail });
+
+/** Outcome of a broken property, by level. */
+export function failedOutcome(level: Level): Outcome {
+  return level === 'MUST' ? 'fail' : level === 'SHOULD' ? 'warn' : 'info';
+}

@@ -1,0 +1,34 @@
+// Typed harness errors with stable codes. Only src/cli.ts turns them into an exit code
+// (design.md, style rule 6): every HarnessError means "the harness could not run" (exit 2).
+export type HarnessErrorCode =
+  | 'BAD_FLAG'
+  | 'BAD_CONFIG'
+  | 'UNKNOWN_CHECK'
+  | 'TARGET_UNREACHABLE'
+  | 'TARGET_NOT_HTTP'
+  | 'PORT_IN_USE'
+  | 'BAD_ADDRESS'
+  | 'UNKNOWN_FAULT';
+
+export class HarnessError extends Error {
+  constructor(
+    readonly code: HarnessErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HarnessError';
+  }
+}
+
+/** Parses "host:port" (or "[::1]:port", or a bare port) into parts; loopback host by default. */
+export function parseListen(value: string, flag: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]+))?:?(\d+)$/.exec(value.trim());
+  if (!m) throw new HarnessError('BAD_ADDRESS', `${flag}: expected host:port, got "${value}"`);
+  const port = Number(m[3]);
+  if (port > 65535) throw new HarnessError('BAD_ADDRESS', `${flag}: port ${port} is out of range`);
+  return { host: m[1] ?? m[2] ?? '127.0.0.1', port };
+}
+
+export function hostForUrl(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}

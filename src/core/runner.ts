@@ -1,0 +1,72 @@
+// Runs checks with a time limit each, a few at a time. The case token of every request ties
+// it to its check, so checks can run in parallel against one upstream.
+import { performance } from 'node:perf_hooks';
+import type { CheckDef, RunSettings, Verdict } from './check.js';
+import { failedOutcome } from './check.js';
+import type { CheckResult } from '../report/types.js';
+import { GatewayTimeoutError, GatewayTransportError, type GatewayClient } from '../client/gateway.js';
+import type { RecordingUpstream } from '../../mocks/upstream/server.js';
+import { UpstreamHandle } from '../../mocks/upstream/handle.js';
+
+export interface RunEnv {
+  gateway: GatewayClient;
+  upstream: RecordingUpstream;
+  settings: RunSettings;
+}
+
+class CheckTimeout extends Error {}
+
+export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult> {
+  const started = performance.now();
+  const controller = new AbortController();
+  const handle = new UpstreamHandle(env.upstream);
+  const log: string[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const base = { id: check.id, title: check.title, area: check.area, requirements: check.requirements, level: check.level };
+  const done = (outcome: CheckResult['outcome'], v: Partial<Verdict> & { message: string }): CheckResult => ({
+    ...base,
+    outcome,
+    message: v.message,
+    expected: v.expected ?? null,
+    actual: v.actual ?? null,
+    evidence: { ...(v.evidence ?? {}), ...(log.length ? { log } : {}) },
+    durationMs: Math.round(performance.now() - started),
+  });
+  try {
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new CheckTimeout());
+      }, env.settings.timeoutMs);
+    });
+    const verdict = await Promise.race([
+      check.run({ gateway: env.gateway, upstream: handle, settings: env.settings, signal: controller.signal, log: (l) => log.push(l) }),
+      limit,
+    ]);
+    if (verdict.skip) return done('skip', verdict);
+    return done(verdict.ok ? 'pass' : failedOutcome(check.level), verdict);
+  } catch (e) {
+    if (e instanceof CheckTimeout || e instanceof GatewayTimeoutError)
+      return done('timeout', { message: `no answer within the time limit (${env.settings.timeoutMs} ms per check): ${e instanceof GatewayTimeoutError ? e.message : 'the check did not finish'}` });
+    if (e instanceof GatewayTransportError) return done(failedOutcome(check.level), { message: `the gateway's connection failed: ${e.message}`, actual: e.code });
+    return done('error', { message: `harness error (not the gateway's fault): ${(e as Error).stack ?? String(e)}` });
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+    handle.release();
+  }
+}
+
+export async function runChecks(checks: CheckDef[], env: RunEnv, opts: { concurrency: number; onResult?: (r: CheckResult) => void }): Promise<CheckResult[]> {
+  const results: CheckResult[] = new Array(checks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < checks.length) {
+      const i = next++;
+      results[i] = await runOne(checks[i], env);
+      opts.onResult?.(results[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, checks.length)) }, worker));
+  return results;
+}

@@ -1,0 +1,34 @@
+import type { CheckResult, RunReport } from '../report/types.js';
+
+const MARK: Record<CheckResult['outcome'], string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', info: 'INFO', skip: 'SKIP', error: 'ERROR', timeout: 'TIMEOUT' };
+
+/** One line per finished check, printed as the run goes. */
+export function progressLine(r: CheckResult): string {
+  const head = `${MARK[r.outcome].padEnd(7)} ${r.id.padEnd(36)} ${r.requirements.join(',').padEnd(12)} ${String(r.durationMs).padStart(6)} ms`;
+  return r.outcome === 'pass' ? head : `${head}\n        ${r.message.split('\n')[0]}`;
+}
+
+export function consoleSummary(report: RunReport, files: string[]): string {
+  const s = report.summary;
+  const lines = [
+    '',
+    `gw-conformance ${report.harness.version}: ${s.total} checks against ${report.target} (profile ${report.profile}, seed ${report.seed})`,
+    `  ${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.info} info, ${s.timeout} timeout, ${s.error} error, ${s.skip} skip  (${(report.durationMs / 1000).toFixed(1)} s)`,
+  ];
+  const bad = report.results.filter((r) => r.outcome !== 'pass' && r.outcome !== 'skip');
+  if (bad.length) {
+    lines.push('', 'Findings:');
+    for (const r of bad) {
+      lines.push(`  ${MARK[r.outcome]} ${r.id} [${r.level} ${r.requirements.join(', ')}]`, `    ${r.message.split('\n')[0]}`);
+      if (r.expected) lines.push(`    expected: ${r.expected.split('\n')[0]}`);
+      if (r.actual) lines.push(`    actual:   ${r.actual.split('\n')[0]}`);
+    }
+  }
+  if (report.unmatchedRequests.length) {
+    lines.push('', `The upstream received ${report.unmatchedRequests.length} request(s) it could not tie to a check:`);
+    for (const u of report.unmatchedRequests.slice(0, 10)) lines.push(`  ${u.method} ${u.url}: ${u.reason}`);
+  }
+  if (files.length) lines.push('', `Reports: ${files.join(', ')}`);
+  lines.push(report.exitCode === 0 ? 'Result: every MUST check passed.' : `Result: FAILED (${report.strict ? 'a MUST or SHOULD check' : 'a MUST check'} did not pass).`);
+  return lines.join('\n');
+}

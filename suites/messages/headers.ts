@@ -1,0 +1,11 @@
+// Reading forwarded headers off a recorded request.
+import type { RecordedRequest } from '../../mocks/upstream/record.js';
+import { headerValues } from '../../mocks/upstream/record.js';
+
+/** The comma-separated values of all instances of a list header, in order. */
+export function listValues(r: RecordedRequest, name: string): string[] {
+  return headerValues(r, name)
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+}

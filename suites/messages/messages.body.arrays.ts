@@ -1,0 +1,24 @@
+import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { describeDiff } from '../../src/core/compare.js';
+import { compareAt, exchange, exchangeEvidence, notForwarded } from './common.js';
+import { fixture } from './fixtures.js';
+
+const ARRAYS = ['/messages', '/system', '/stop_sequences', '/tools'];
+
+export default defineCheck({
+  id: 'messages.body.arrays',
+  title: 'Duplicate blocks, duplicate messages and empty arrays arrive as sent',
+  requirements: ['MSG-BODY-4'],
+  level: 'MUST',
+  area: 'messages',
+  profile: 'core',
+  protocol: 'messages',
+  requirement: 'Arrays are not flattened, sorted or de-duplicated: repeated blocks and messages and empty arrays arrive in order and in number (spec 2.1).',
+  async run(ctx) {
+    const x = await exchange(ctx, fixture('duplicates.json'));
+    if (!x.seen) return notForwarded(x);
+    const diffs = ARRAYS.flatMap((p) => compareAt(x, p).diffs);
+    if (!diffs.length) return pass('messages, content blocks, system blocks and empty arrays arrived in order and number');
+    return fail(`arrays changed: ${describeDiff(diffs[0])}`, { expected: 'every array as sent, duplicates included', actual: diffs.map(describeDiff).join('\n'), evidence: exchangeEvidence(x) });
+  },
+});

@@ -1,0 +1,35 @@
+import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { body, exchange, exchangeEvidence, notForwarded, parseSeen } from './common.js';
+import { listValues } from './headers.js';
+import { messageBody } from '../../mocks/upstream/messages.js';
+
+// Body fields that the real API refuses ("Extra inputs are not permitted") without their beta.
+const PAIRS: Record<string, string> = { context_management: 'context-management-2025-06-27', output_config: 'effort-2025-11-24' };
+
+export default defineCheck({
+  id: 'messages.headers.beta-with-body',
+  title: 'context_management and output_config travel with the beta values that enable them',
+  requirements: ['MSG-HDR-3'],
+  level: 'MUST',
+  area: 'messages',
+  profile: 'core',
+  protocol: 'messages',
+  requirement: 'A beta value and the body field it enables reach the upstream together; the gateway never forwards one without the other (spec 4 rule 3, 8).',
+  async run(ctx) {
+    const sent = body({ context_management: { edits: [{ type: 'clear_tool_uses_20250919' }] }, output_config: { effort: 'high' } });
+    const x = await exchange(ctx, sent, {
+      headers: [['anthropic-beta', `claude-code-20250219,${Object.values(PAIRS).join(',')}`]],
+      reply: (c) => c.upstream.next().json(messageBody(), { betaForField: PAIRS }),
+    });
+    if (!x.seen) return notForwarded(x);
+    const seen = parseSeen(x);
+    const betas = listValues(x.seen, 'anthropic-beta');
+    const split = Object.entries(PAIRS).filter(([field, beta]) => (seen?.t === 'obj' && seen.entries.some(([k]) => k === field)) !== betas.includes(beta));
+    if (!split.length) return pass(`each field arrived with its beta value (upstream answered ${x.res.status})`);
+    return fail(`forwarded without their partner: ${split.map(([f, b]) => `${f} / ${b}`).join(', ')}; the real API answers 400 "Extra inputs are not permitted"`, {
+      expected: 'each field together with its beta value, or neither',
+      actual: `anthropic-beta at the upstream: ${betas.join(',') || '(absent)'}; client got ${x.res.status}`,
+      evidence: exchangeEvidence(x),
+    });
+  },
+});

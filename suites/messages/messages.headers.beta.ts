@@ -1,0 +1,37 @@
+import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { headerValues } from '../../mocks/upstream/record.js';
+import { body, exchange, exchangeEvidence, notForwarded } from './common.js';
+import { listValues } from './headers.js';
+
+// Real values Claude Code sends, plus values no gateway can know yet.
+const CASES = [
+  'claude-code-20250219,interleaved-thinking-2025-05-14,context-management-2025-06-27,fine-grained-tool-streaming-2025-05-14,effort-2025-11-24',
+  'oauth-2025-04-20, context-1m-2025-08-07, extended-cache-ttl-2025-04-11, gwc-future-feature-2099-01-01',
+];
+
+export default defineCheck({
+  id: 'messages.headers.beta',
+  title: 'anthropic-beta lists with known, new and unknown values arrive complete and in order',
+  requirements: ['MSG-HDR-2'],
+  level: 'MUST',
+  area: 'messages',
+  profile: 'core',
+  protocol: 'messages',
+  requirement: 'anthropic-beta is forwarded as received: every value, unknown ones included, in order; never filtered by an allow-list or downgraded (spec 4 rule 3, 8, 9.2).',
+  async run(ctx) {
+    const notes: string[] = [];
+    for (const beta of CASES) {
+      const x = await exchange(ctx, body({}), { headers: [['anthropic-beta', beta]] });
+      if (!x.seen) return notForwarded(x);
+      const want = beta.split(',').map((v) => v.trim());
+      const got = listValues(x.seen, 'anthropic-beta');
+      if (want.join(',') !== got.join(',')) {
+        const missing = want.filter((v) => !got.includes(v));
+        return fail(missing.length ? `anthropic-beta lost ${missing.join(', ')}` : 'anthropic-beta values changed order or were added', { expected: want.join(','), actual: got.join(',') || '(absent)', evidence: exchangeEvidence(x) });
+      }
+      const raw = headerValues(x.seen, 'anthropic-beta');
+      if (raw.length !== 1 || raw[0] !== beta) notes.push(`same values, different spelling: ${JSON.stringify(raw)}`);
+    }
+    return pass(`every beta value arrived in order${notes.length ? ` (${notes.join('; ')})` : ''}`);
+  },
+});

@@ -1,0 +1,23 @@
+import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { headerValues } from '../../mocks/upstream/record.js';
+import { body, exchange, exchangeEvidence, notForwarded } from './common.js';
+
+export default defineCheck({
+  id: 'messages.headers.version',
+  title: 'anthropic-version 2023-06-01 and a future value arrive exactly as sent',
+  requirements: ['MSG-HDR-1'],
+  level: 'MUST',
+  area: 'messages',
+  profile: 'core',
+  protocol: 'messages',
+  requirement: 'anthropic-version is forwarded as received, whatever its value, never forced to another (spec 4 rule 3, 9.2).',
+  async run(ctx) {
+    for (const version of ['2023-06-01', '2099-12-31']) {
+      const x = await exchange(ctx, body({}), { version });
+      if (!x.seen) return notForwarded(x);
+      const got = headerValues(x.seen, 'anthropic-version');
+      if (got.length !== 1 || got[0] !== version) return fail(`anthropic-version arrived as ${JSON.stringify(got)}`, { expected: version, actual: got.join(', ') || '(absent)', evidence: exchangeEvidence(x) });
+    }
+    return pass('anthropic-version arrived unchanged for the current and a future value');
+  },
+});

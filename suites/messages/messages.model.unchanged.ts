@@ -1,0 +1,27 @@
+import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { body, exchange, exchangeEvidence, notForwarded, parseSeen } from './common.js';
+import { at, toPlain } from '../../src/core/json.js';
+
+const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-1-20250805'];
+
+export default defineCheck({
+  id: 'messages.model.unchanged',
+  title: 'The model the client asks for is the model the upstream receives',
+  requirements: ['MSG-MODEL-1'],
+  level: 'MUST',
+  area: 'messages',
+  profile: 'core',
+  protocol: 'messages',
+  requirement: 'The upstream receives the requested model, unless the run declares a routing rule that maps it (config modelRoutes) (spec 7, 2.7).',
+  async run(ctx) {
+    for (const model of MODELS) {
+      const x = await exchange(ctx, body({ model }));
+      if (!x.seen) return notForwarded(x);
+      const seen = parseSeen(x);
+      const got = seen ? toPlain(at(seen, '/model') ?? { t: 'null' }) : undefined;
+      const allowed = ctx.settings.modelRoutes[model] ?? model;
+      if (got !== allowed) return fail(`asked for ${model}, the upstream received ${JSON.stringify(got)}`, { expected: allowed, actual: String(got), evidence: exchangeEvidence(x) });
+    }
+    return pass(`the upstream received the requested models (${MODELS.join(', ')})`);
+  },
+});

@@ -1,0 +1,27 @@
+import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { tryParse } from '../../src/core/json.js';
+import { body, exchange, exchangeEvidence } from './common.js';
+
+export default defineCheck({
+  id: 'messages.response.json',
+  title: 'A 200 message and a 400 error on /v1/messages reach the client as JSON',
+  requirements: ['MSG-RESP-2'],
+  level: 'MUST',
+  area: 'messages',
+  profile: 'core',
+  protocol: 'messages',
+  requirement: 'Responses on messages paths are JSON (errors included), never an HTML, login or proxy page (spec 4 rule 2).',
+  async run(ctx) {
+    const cases: Array<[string, number | null]> = [['success', null], ['error', 400]];
+    for (const [name, status] of cases) {
+      const x = await exchange(ctx, body({}), status ? { reply: (c) => c.upstream.next().error(status) } : {});
+      const ct = x.res.header('content-type') ?? '';
+      const parsed = tryParse(x.res.text());
+      if (!/json/i.test(ct) || !parsed.ok) {
+        const html = /<html|<!doctype/i.test(x.res.text());
+        return fail(`the ${name} response is ${html ? 'an HTML page' : 'not JSON'} (content-type ${ct || 'absent'})`, { expected: 'application/json body', actual: `${x.res.status} ${ct}: ${x.res.text().slice(0, 200)}`, evidence: exchangeEvidence(x) });
+      }
+    }
+    return pass('the success and the error response were JSON');
+  },
+});

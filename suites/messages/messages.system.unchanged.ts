@@ -1,0 +1,37 @@
+import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { describeDiff } from '../../src/core/compare.js';
+import { ATTRIBUTION } from './gen.js';
+import { body, compareAt, exchange, exchangeEvidence, notForwarded } from './common.js';
+
+const VARIANTS: Array<[string, unknown]> = [
+  ['string', 'You are a helpful assistant. Réponds en français \u2028 s\'il te plaît.'],
+  [
+    'array',
+    [
+      { type: 'text', text: ATTRIBUTION },
+      { type: 'text', text: 'You are Claude Code.', cache_control: { type: 'ephemeral', ttl: '1h' } },
+      { type: 'text', text: 'Project rules.', citations: null, x_note: { source: 'CLAUDE.md' } },
+    ],
+  ],
+  ['single block', [{ type: 'text', text: 'Only block' }]],
+];
+
+export default defineCheck({
+  id: 'messages.system.unchanged',
+  title: 'system as a string, a block array and a single block arrives unchanged',
+  requirements: ['MSG-SYS-1'],
+  level: 'MUST',
+  area: 'messages',
+  profile: 'core',
+  protocol: 'messages',
+  requirement: 'system, as a string or an array, arrives with the same form, block order, block types and nested fields (spec 2.1).',
+  async run(ctx) {
+    for (const [name, system] of VARIANTS) {
+      const x = await exchange(ctx, body({ system }));
+      if (!x.seen) return notForwarded(x);
+      const c = compareAt(x, '/system');
+      if (!c.ok) return fail(`system (${name}) changed: ${describeDiff(c.diffs[0])}`, { expected: JSON.stringify(system), actual: c.diffs.map(describeDiff).join('\n'), evidence: exchangeEvidence(x) });
+    }
+    return pass('system arrived unchanged as a string, an array and a single block');
+  },
+});

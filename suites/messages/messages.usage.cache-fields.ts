@@ -1,0 +1,31 @@
+import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { describeDiff } from '../../src/core/compare.js';
+import { messageBody } from '../../mocks/upstream/messages.js';
+import { body, exchange, exchangeEvidence, responseDiffs } from './common.js';
+
+export const CACHE_USAGE = {
+  input_tokens: 2048,
+  cache_creation_input_tokens: 1536,
+  cache_read_input_tokens: 4096,
+  cache_creation: { ephemeral_5m_input_tokens: 512, ephemeral_1h_input_tokens: 1024 },
+  output_tokens: 87,
+  service_tier: 'standard',
+};
+
+export default defineCheck({
+  id: 'messages.usage.cache-fields',
+  title: 'Cache creation and cache read usage fields in a JSON response reach the client exactly',
+  requirements: ['MSG-USAGE-1'],
+  level: 'MUST',
+  area: 'messages',
+  profile: 'core',
+  protocol: 'messages',
+  requirement: 'Usage fields, including cache_creation_input_tokens, cache_read_input_tokens and the nested cache_creation object, reach the client as the upstream sent them (spec 2.5, 8).',
+  async run(ctx) {
+    const x = await exchange(ctx, body({}), { reply: (c) => c.upstream.next().json(messageBody({ usage: CACHE_USAGE })) });
+    const { diffs, parseError } = responseDiffs(x, '/usage');
+    if (parseError) return fail(`the response is not JSON: ${parseError}`, { evidence: exchangeEvidence(x) });
+    if (!diffs.length) return pass('every usage field arrived unchanged');
+    return fail(`usage changed: ${describeDiff(diffs[0])}`, { expected: JSON.stringify(CACHE_USAGE), actual: diffs.map(describeDiff).join('\n'), evidence: exchangeEvidence(x) });
+  },
+});
