@@ -84,7 +84,7 @@ const ALLOWED_BETAS = ['claude-code-20250219', 'interleaved-thinking-2025-05-14'
 export const FAULTS: Fault[] = [
   {
     name: 'reserialize-body',
-    breaks: ['MSG-BODY-2'],
+    breaks: ['MSG-BODY-2', 'MSG-BODY-1'],
     description: 'parses and re-serialises the JSON body (JSON.parse/JSON.stringify): whitespace, escapes and number forms change, integers past 2^53 are rounded',
     request: rewriteBody((b) => b),
   },

@@ -19,8 +19,15 @@ function show(n: JNode | undefined): string | undefined {
   return s.length > MAX_SHOWN ? `${s.slice(0, MAX_SHOWN)}... (${s.length} chars)` : s;
 }
 
-/** All differences between two trees, up to `limit`. Key order counts (MSG-BODY-1). */
-export function diffJson(expected: JNode, actual: JNode, path = '', out: JsonDiff[] = [], limit = 20): JsonDiff[] {
+export interface DiffOptions {
+  /** Whether object key order counts (it does for MSG-BODY-1; focused checks leave it to that one). */
+  keyOrder?: boolean;
+  limit?: number;
+}
+
+/** All differences between two trees, up to `limit`. Key order counts unless turned off. */
+export function diffJson(expected: JNode, actual: JNode, path = '', out: JsonDiff[] = [], opts: DiffOptions = {}): JsonDiff[] {
+  const limit = opts.limit ?? 20;
   if (out.length >= limit) return out;
   if (expected.t !== actual.t) {
     out.push({ path, kind: 'type', expected: show(expected), actual: show(actual) });
@@ -35,7 +42,7 @@ export function diffJson(expected: JNode, actual: JNode, path = '', out: JsonDif
         const other = a.entries.find(([ak]) => ak === k);
         const p = `${path}/${escapePointer(k)}`;
         if (!other) out.push({ path: p, kind: 'removed', expected: show(v) });
-        else diffJson(v, other[1], p, out, limit);
+        else diffJson(v, other[1], p, out, opts);
         if (out.length >= limit) return out;
       }
       for (const [k, v] of a.entries) {
@@ -43,18 +50,19 @@ export function diffJson(expected: JNode, actual: JNode, path = '', out: JsonDif
       }
       const common = ekeys.filter((k) => akeys.includes(k));
       const commonActual = akeys.filter((k) => ekeys.includes(k));
-      if (common.join('\u0000') !== commonActual.join('\u0000')) {
+      if (opts.keyOrder !== false && common.join('\u0000') !== commonActual.join('\u0000')) {
         out.push({ path: path || '/', kind: 'key-order', expected: common.join(','), actual: commonActual.join(',') });
       }
       return out;
     }
     case 'arr': {
       const a = actual as Extract<JNode, { t: 'arr' }>;
-      const n = Math.min(expected.items.length, a.items.length);
-      for (let i = 0; i < n && out.length < limit; i++) diffJson(expected.items[i], a.items[i], `${path}/${i}`, out, limit);
+      // A changed length is the finding (a dropped or merged item); item diffs after it only follow from the shift.
       if (expected.items.length !== a.items.length) {
         out.push({ path: path || '/', kind: 'length', expected: String(expected.items.length), actual: String(a.items.length) });
       }
+      const n = Math.min(expected.items.length, a.items.length);
+      for (let i = 0; i < n && out.length < limit; i++) diffJson(expected.items[i], a.items[i], `${path}/${i}`, out, opts);
       return out;
     }
     case 'num': {

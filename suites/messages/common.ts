@@ -7,9 +7,9 @@ import type { RecordedRequest } from '../../mocks/upstream/record.js';
 import type { Expectation } from '../../mocks/upstream/server.js';
 import { messageBody } from '../../mocks/upstream/messages.js';
 import { maskHeaders } from '../../src/core/mask.js';
-import { CASE_PLACEHOLDER } from './gen.js';
+import { bodyText, CASE_PLACEHOLDER, messagesBody } from './gen.js';
 import { at, stringifyNode, tryParse, type JNode } from '../../src/core/json.js';
-import { diffJson } from '../../src/core/compare.js';
+import { diffJson, type JsonDiff } from '../../src/core/compare.js';
 
 export interface Exchange {
   sent: string;
@@ -128,8 +128,11 @@ export function propertyVerdict(p: PropertyOutcome, what: string): Verdict {
   };
 }
 
-/** Compares the subtree at `pointer` of the sent body with what the upstream received. */
-export function compareAt(x: Exchange, pointer: string): { ok: boolean; diffs: import('../../src/core/compare.js').JsonDiff[] } {
+/**
+ * Compares the subtree at `pointer` of the sent body with what the upstream received.
+ * Object key order is left to MSG-BODY-1 unless `keyOrder` is set.
+ */
+export function compareAt(x: Exchange, pointer: string, keyOrder = false): { ok: boolean; diffs: JsonDiff[] } {
   const sent = tryParse(x.sent);
   const seen = parseSeen(x);
   if (!sent.ok) throw new Error('harness bug: sent body is not JSON');
@@ -137,8 +140,49 @@ export function compareAt(x: Exchange, pointer: string): { ok: boolean; diffs: i
   const a = seen ? at(seen, pointer) : undefined;
   if (!e && !a) return { ok: true, diffs: [] };
   if (!e || !a) return { ok: false, diffs: [{ path: pointer, kind: e ? 'removed' : 'added', expected: e && stringifyNode(e), actual: a && stringifyNode(a) }] };
-  const diffs = diffJson(e, a, pointer);
+  const diffs = diffJson(e, a, pointer, [], { keyOrder });
   return { ok: diffs.length === 0, diffs };
+}
+
+function sameIgnoringKey(a: JNode, b: JNode, key: string): boolean {
+  if (a.t !== 'obj' || b.t !== 'obj') return false;
+  const strip = (n: JNode): JNode => ({ t: 'obj', entries: (n as Extract<JNode, { t: 'obj' }>).entries.filter(([k]) => k !== key) });
+  return diffJson(strip(a), strip(b), '', [], { keyOrder: false, limit: 1 }).length === 0;
+}
+
+function findObject(n: JNode, match: (o: JNode) => boolean, path = ''): { node: JNode; path: string } | null {
+  if (n.t === 'obj' && match(n)) return { node: n, path };
+  const kids: Array<[string, JNode]> = n.t === 'obj' ? n.entries : n.t === 'arr' ? n.items.map((v, i) => [String(i), v]) : [];
+  for (const [k, v] of kids) {
+    const f = findObject(v, match, `${path}/${k}`);
+    if (f) return f;
+  }
+  return null;
+}
+
+/**
+ * Checks the field at `pointer` (e.g. /system/1/cache_control) by finding the object that
+ * held it in the received body, at the same place or, if blocks were shifted, wherever an
+ * object with the same other fields stands. Reports "removed" only when the field is gone.
+ */
+export function compareField(x: Exchange, pointer: string): { ok: boolean; diffs: JsonDiff[]; movedTo?: string } {
+  const sent = tryParse(x.sent);
+  const seen = parseSeen(x);
+  if (!sent.ok) throw new Error('harness bug: sent body is not JSON');
+  const cut = pointer.lastIndexOf('/');
+  const parentPtr = pointer.slice(0, cut);
+  const key = pointer.slice(cut + 1);
+  const parent = at(sent.node, parentPtr);
+  const value = at(sent.node, pointer);
+  if (!parent || !value) throw new Error(`harness bug: nothing sent at ${pointer}`);
+  if (!seen) return { ok: false, diffs: [{ path: pointer, kind: 'removed', expected: stringifyNode(value) }] };
+  const same = at(seen, parentPtr);
+  const holder = same && sameIgnoringKey(parent, same, key) ? { node: same, path: parentPtr } : findObject(seen, (o) => sameIgnoringKey(parent, o, key));
+  const got = holder ? at(holder.node, `/${key}`) : at(seen, pointer);
+  const where = holder ? `${holder.path}/${key}` : pointer;
+  if (!got) return { ok: false, diffs: [{ path: pointer, kind: 'removed', expected: stringifyNode(value) }] };
+  const diffs = diffJson(value, got, where, [], { keyOrder: false });
+  return { ok: diffs.length === 0, diffs, movedTo: where !== pointer ? where : undefined };
 }
 
 /** Builds a body whose first user message carries the case placeholder. */
@@ -153,7 +197,7 @@ export function body(fields: Record<string, unknown>, firstText = 'hello'): stri
 }
 
 /** Differences between the reply the upstream sent and the body the client got, at `pointer`. */
-export function responseDiffs(x: Exchange, pointer = ''): { diffs: import('../../src/core/compare.js').JsonDiff[]; parseError?: string } {
+export function responseDiffs(x: Exchange, pointer = ''): { diffs: JsonDiff[]; parseError?: string } {
   const reply = x.expectation.reply;
   if (reply.kind !== 'json') throw new Error('harness bug: responseDiffs needs a JSON reply');
   const want = tryParse(reply.body);
@@ -165,4 +209,32 @@ export function responseDiffs(x: Exchange, pointer = ''): { diffs: import('../..
   if (!e) throw new Error(`harness bug: scripted reply has nothing at ${pointer}`);
   if (!a) return { diffs: [{ path: pointer, kind: 'removed', expected: stringifyNode(e) }] };
   return { diffs: diffJson(e, a, pointer) };
+}
+
+/**
+ * A body property over the fixed fixtures and then generated bodies. Both always run, so a
+ * failure shows the fixture that broke and the shrunk generated counterexample.
+ */
+export async function fixturesAndProperty(
+  ctx: CheckContext,
+  fixtures: Array<{ name: string; text: string }>,
+  judge: (x: Exchange) => Verdict | 'refused',
+  what: string,
+): Promise<Verdict> {
+  const broken: Array<{ fixture: string; verdict: Verdict }> = [];
+  for (const f of fixtures) {
+    const v = judge(await exchange(ctx, f.text));
+    if (v !== 'refused' && !v.ok) broken.push({ fixture: f.name, verdict: v });
+  }
+  const p = propertyVerdict(await checkProperty(ctx, messagesBody, bodyText, judge), what);
+  if (!broken.length) return p;
+  const first = broken[0];
+  const fixtureEvidence = broken.map((b) => ({ fixture: b.fixture, message: b.verdict.message, evidence: b.verdict.evidence }));
+  return {
+    ok: false,
+    message: `${what} broke on ${broken.length} of ${fixtures.length} fixtures (first: ${first.fixture}: ${first.verdict.message})${p.ok ? `; generated bodies: ${p.message}` : '; and on generated bodies'}`,
+    expected: first.verdict.expected,
+    actual: first.verdict.actual,
+    evidence: { fixtures: fixtureEvidence, property: p.ok ? p.message : { message: p.message, expected: p.expected, actual: p.actual, ...p.evidence } },
+  };
 }

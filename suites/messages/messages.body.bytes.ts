@@ -1,7 +1,6 @@
 import { defineCheck, type Verdict } from '../../src/core/check.js';
 import { describeByteDiff, diffBytes } from '../../src/core/compare.js';
-import { checkProperty, exchange, exchangeEvidence, type Exchange, isExplicitRefusal, notForwarded, propertyVerdict } from './common.js';
-import { bodyText, messagesBody } from './gen.js';
+import { exchangeEvidence, type Exchange, fixturesAndProperty, isExplicitRefusal, notForwarded } from './common.js';
 import { messageFixtures } from './fixtures.js';
 
 function judgeBytes(x: Exchange): Verdict | 'refused' {
@@ -21,10 +20,6 @@ export default defineCheck({
   protocol: 'messages',
   requirement: 'The request body reaches the upstream byte for byte; a gateway that re-serialises must say so and audit it (spec 2.1).',
   async run(ctx) {
-    for (const f of messageFixtures()) {
-      const v = judgeBytes(await exchange(ctx, f.text));
-      if (v !== 'refused' && !v.ok) return { ...v, message: `fixture ${f.name}: ${v.message}` };
-    }
-    return propertyVerdict(await checkProperty(ctx, messagesBody, bodyText, judgeBytes), 'byte equality');
+    return fixturesAndProperty(ctx, messageFixtures(), judgeBytes, 'byte equality');
   },
 });

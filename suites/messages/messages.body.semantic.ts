@@ -1,7 +1,6 @@
 import { defineCheck, type Verdict } from '../../src/core/check.js';
 import { compareJsonText, describeDiff } from '../../src/core/compare.js';
-import { checkProperty, exchange, exchangeEvidence, type Exchange, isExplicitRefusal, notForwarded, propertyVerdict } from './common.js';
-import { bodyText, messagesBody } from './gen.js';
+import { exchangeEvidence, type Exchange, fixturesAndProperty, isExplicitRefusal, notForwarded } from './common.js';
 import { messageFixtures } from './fixtures.js';
 
 /** Semantic equality (lossless numbers, key order kept) of what was sent and what arrived. */
@@ -29,10 +28,6 @@ export default defineCheck({
   protocol: 'messages',
   requirement: 'The request body reaches the upstream semantically unchanged: keys, key order, values (numbers compared exactly), array order and length (spec 2.1).',
   async run(ctx) {
-    for (const f of messageFixtures()) {
-      const v = judgeSemantic(await exchange(ctx, f.text));
-      if (v !== 'refused' && !v.ok) return { ...v, message: `fixture ${f.name}: ${v.message}` };
-    }
-    return propertyVerdict(await checkProperty(ctx, messagesBody, bodyText, judgeSemantic), 'semantic equality');
+    return fixturesAndProperty(ctx, messageFixtures(), judgeSemantic, 'semantic equality');
   },
 });

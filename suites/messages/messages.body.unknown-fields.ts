@@ -1,7 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { CASE_PLACEHOLDER } from './gen.js';
-import { compareAt, exchange, exchangeEvidence, notForwarded } from './common.js';
+import { compareField, exchange, exchangeEvidence, notForwarded } from './common.js';
 
 // One unknown field at every level a gateway might validate: top level, nested object,
 // message, content block, nested block, system block, tool, tool schema, metadata.
@@ -53,7 +53,7 @@ export default defineCheck({
         return pass(`refused with an explicit JSON error naming ${named.split('/').pop()} (status ${x.res.status})`, exchangeEvidence(x));
       return notForwarded(x);
     }
-    const lost = POINTERS.map((p) => compareAt(x, p)).filter((c) => !c.ok).flatMap((c) => c.diffs);
+    const lost = POINTERS.map((p) => compareField(x, p)).filter((c) => !c.ok).flatMap((c) => c.diffs);
     if (!lost.length) return pass(`all ${POINTERS.length} unknown fields arrived unchanged`);
     return fail(`${lost.length} of ${POINTERS.length} unknown fields were dropped or changed: ${lost.map((d) => d.path).join(', ')}`, {
       expected: POINTERS.join('\n'),

@@ -1,7 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { CASE_PLACEHOLDER } from './gen.js';
-import { compareAt, exchange, exchangeEvidence, notForwarded } from './common.js';
+import { compareField, exchange, exchangeEvidence, notForwarded } from './common.js';
 
 const H1 = { type: 'ephemeral', ttl: '1h' };
 const M5 = { type: 'ephemeral', ttl: '5m' };
@@ -41,7 +41,7 @@ export default defineCheck({
   async run(ctx) {
     const x = await exchange(ctx, BODY);
     if (!x.seen) return notForwarded(x);
-    const diffs = POINTERS.flatMap((p) => compareAt(x, p).diffs);
+    const diffs = POINTERS.flatMap((p) => compareField(x, p).diffs);
     if (!diffs.length) return pass(`all ${POINTERS.length} cache_control objects arrived unchanged`);
     return fail(`${diffs.length} cache_control difference(s): ${diffs.map((d) => d.path).join(', ')}`, { expected: POINTERS.join('\n'), actual: diffs.map(describeDiff).join('\n'), evidence: exchangeEvidence(x) });
   },

@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { messageBody } from '../../mocks/upstream/messages.js';
-import { body, compareAt, exchange, exchangeEvidence, notForwarded, responseDiffs } from './common.js';
+import { body, compareField, exchange, exchangeEvidence, notForwarded, responseDiffs } from './common.js';
 import { listValues } from './headers.js';
 import { CACHE_USAGE } from './messages.usage.cache-fields.js';
 
@@ -23,7 +23,7 @@ export default defineCheck({
     const x = await exchange(ctx, sent, { headers: [['anthropic-beta', `claude-code-20250219,${BETA}`]], reply: (c) => c.upstream.next().json(messageBody({ usage: CACHE_USAGE })) });
     if (!x.seen) return notForwarded(x);
     const broken: string[] = [];
-    if (!compareAt(x, '/system/0/cache_control').ok || !compareAt(x, '/tools/0/cache_control').ok) broken.push('ttl "1h" cache_control blocks');
+    if (!compareField(x, '/system/0/cache_control').ok || !compareField(x, '/tools/0/cache_control').ok) broken.push('ttl "1h" cache_control blocks');
     if (!listValues(x.seen, 'anthropic-beta').includes(BETA)) broken.push(`the ${BETA} beta value`);
     if (responseDiffs(x, '/usage').diffs.length) broken.push('the cache usage fields');
     if (!broken.length) return pass('one-hour caching path intact: 1h blocks, beta value and usage fields all passed');

@@ -1,0 +1,37 @@
+// The detection matrix: the clean reference gateway passes every check, and each fault is
+// caught by exactly the checks test/detection.json names for it (and no other check).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { FAULTS } from '../reference/faults.js';
+import { CHECKS } from '../suites/index.js';
+import { demoRun, flagged } from './helpers/demo.js';
+
+const expected = JSON.parse(readFileSync(new URL('./detection.json', import.meta.url), 'utf8')) as { faults: Record<string, Record<string, string>> };
+
+describe('detection matrix', () => {
+  it('the clean reference gateway passes every check', async () => {
+    const r = await demoRun();
+    expect(r.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id}: ${x.outcome}: ${x.message}`)).toEqual([]);
+    expect(r.exitCode).toBe(0);
+    expect(r.unmatchedRequests).toEqual([]);
+  });
+
+  it('names every fault, and every fault is caught by at least one check', () => {
+    expect(Object.keys(expected.faults).sort()).toEqual(FAULTS.map((f) => f.name).sort());
+    for (const [fault, outcomes] of Object.entries(expected.faults)) expect(Object.keys(outcomes).length, fault).toBeGreaterThan(0);
+  });
+
+  it('every check is proven by at least one fault', () => {
+    const proven = new Set(Object.values(expected.faults).flatMap((o) => Object.keys(o)));
+    expect(CHECKS.map((c) => c.id).filter((id) => !proven.has(id))).toEqual([]);
+  });
+
+  for (const f of FAULTS) {
+    it(`fault ${f.name} fails exactly its expected checks`, async () => {
+      const r = await demoRun(f.name);
+      const got = Object.fromEntries(r.results.filter((x) => x.outcome !== 'pass').map((x) => [x.id, x.outcome]));
+      expect(got).toEqual(expected.faults[f.name]);
+      expect(r.exitCode).toBe(Object.values(got).includes('fail') ? 1 : 0);
+    });
+  }
+});

@@ -1,0 +1,26 @@
+// Runs the suite in-process against the reference gateway (optionally with a fault).
+import { RecordingUpstream } from '../../mocks/upstream/server.js';
+import { ReferenceGateway } from '../../reference/gateway.js';
+import { faultByName } from '../../reference/faults.js';
+import { runSuite } from '../../src/cli/run.js';
+import { resolveConfig } from '../../src/config/config.js';
+import type { RunReport } from '../../src/report/types.js';
+
+export async function demoRun(fault?: string, flags: Parameters<typeof resolveConfig>[0] = {}): Promise<RunReport> {
+  const upstream = new RecordingUpstream();
+  await upstream.start('127.0.0.1', 0);
+  const gw = new ReferenceGateway({ upstream: upstream.url, fault: fault ? faultByName(fault) : undefined });
+  try {
+    const target = await gw.start('127.0.0.1', 0);
+    const cfg = resolveConfig({ seed: '1', reporter: ['json'], ...flags }, {}, {});
+    return await runSuite(cfg, target, upstream, () => {});
+  } finally {
+    await gw.stop();
+    await upstream.stop();
+  }
+}
+
+/** Check ids whose outcome is not a pass, sorted. */
+export function flagged(r: RunReport): string[] {
+  return r.results.filter((x) => x.outcome !== 'pass' && x.outcome !== 'skip').map((x) => x.id).sort();
+}
