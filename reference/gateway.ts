@@ -3,9 +3,7 @@
 // without buffering, cancels the upstream when the client goes away, and answers JSON errors
 // when the upstream is down. `fault` breaks one requirement on purpose (faults.ts).
 import http from 'node:http';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import { HarnessError, hostForUrl } from '../src/core/errors.js';
+import { hostForUrl, listen } from '../src/core/errors.js';
 import { type Fault, type RequestParts } from './faults.js';
 
 // RFC 9110 7.6.1: connection-specific fields are not forwarded.
@@ -49,10 +47,7 @@ export class ReferenceGateway {
   }
 
   async start(host = '127.0.0.1', port = 0): Promise<string> {
-    this.server.listen({ host, port });
-    const err = await Promise.race([once(this.server, 'listening').then(() => null), once(this.server, 'error').then(([e]) => e as NodeJS.ErrnoException)]);
-    if (err) throw new HarnessError(err.code === 'EADDRINUSE' ? 'PORT_IN_USE' : 'BAD_ADDRESS', `reference gateway cannot listen on ${host}:${port}: ${err.code ?? err.message}`);
-    const a = this.server.address() as AddressInfo;
+    const a = await listen(this.server, host, port, 'reference gateway');
     this.url = `http://${hostForUrl(a.address)}:${a.port}`;
     return this.url;
   }

@@ -4,10 +4,8 @@
 // request to its check by a case token, which mockttp rules cannot do.
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { HarnessError, hostForUrl } from '../../src/core/errors.js';
+import { hostForUrl, listen } from '../../src/core/errors.js';
 import { headerValues, type RecordedRequest } from './record.js';
 import type { Reply } from './scenario.js';
 import { play } from './play.js';
@@ -73,16 +71,7 @@ export class RecordingUpstream {
   }
 
   async start(host = '127.0.0.1', port = 0): Promise<string> {
-    this.server.listen({ host, port });
-    const err = await Promise.race([
-      once(this.server, 'listening').then(() => null),
-      once(this.server, 'error').then(([e]) => e as NodeJS.ErrnoException),
-    ]);
-    if (err) {
-      if (err.code === 'EADDRINUSE') throw new HarnessError('PORT_IN_USE', `upstream port ${host}:${port} is already in use (choose another with --upstream-listen)`);
-      throw new HarnessError('BAD_ADDRESS', `cannot listen on ${host}:${port}: ${err.message}`);
-    }
-    const a = this.server.address() as AddressInfo;
+    const a = await listen(this.server, host, port, 'recording upstream (choose another address with --upstream-listen)');
     this.url = `http://${hostForUrl(a.address)}:${a.port}`;
     return this.url;
   }

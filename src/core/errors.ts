@@ -32,3 +32,21 @@ export function parseListen(value: string, flag: string): { host: string; port: 
 export function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
+
+/** Starts `server` on host:port; a taken port or a bad address is a HarnessError naming `what`. */
+export function listen(server: import('node:net').Server, host: string, port: number, what: string): Promise<import('node:net').AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      if (err.code === 'EADDRINUSE') reject(new HarnessError('PORT_IN_USE', `${what}: ${host}:${port} is already in use`));
+      else reject(new HarnessError('BAD_ADDRESS', `${what}: cannot listen on ${host}:${port} (${err.code ?? err.message})`));
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve(server.address() as import('node:net').AddressInfo);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen({ host, port });
+  });
+}

@@ -1,0 +1,167 @@
+// The real CLI, run as a user would: exit codes, one-line errors, reports on disk.
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import net from 'node:net';
+import http from 'node:http';
+import { spawnSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { cli, freePort, ROOT } from './helpers/cli.js';
+import { CHECKS } from '../suites/index.js';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'gwc-cli-'));
+const servers: Array<net.Server> = [];
+afterAll(() => servers.forEach((s) => s.close()));
+
+function oneLine(stderr: string) {
+  const lines = stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
+  return lines[0];
+}
+
+describe('gw-conformance CLI', () => {
+  it('demo: every check passes, exit 0, reports written and valid', async () => {
+    const out = tmp();
+    const r = await cli(['demo', '--seed', '5', '--out', out, '--token', 'sk-gwc-SECRET-123']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`${CHECKS.length} pass, 0 fail`));
+    const json = readFileSync(join(out, 'report.json'), 'utf8');
+    const xml = readFileSync(join(out, 'junit.xml'), 'utf8');
+    // The credential given to the harness never reaches a report.
+    expect(json).not.toContain('SECRET');
+    expect(xml).not.toContain('SECRET');
+    const report = JSON.parse(json);
+    const ajv = new Ajv({ allErrors: true });
+    addFormats.default(ajv);
+    const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'src/report/run-report.schema.json'), 'utf8')));
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    expect(report).toMatchObject({ schemaVersion: '1.0.0', seed: 5, exitCode: 0 });
+    expect(xml.match(/<testcase /g)).toHaveLength(CHECKS.length);
+    if (spawnSync('xmllint', ['--version']).status === 0) {
+      const f = join(out, 'junit.xml');
+      expect(spawnSync('xmllint', ['--noout', f]).status).toBe(0);
+    } else expect(process.env.GWC_REQUIRE_TOOLS, 'xmllint is required in CI (apt-get install libxml2-utils)').not.toBe('1');
+  });
+
+  it('demo --fault: exit 1, the failing check named with its evidence', async () => {
+    const out = tmp();
+    const r = await cli(['demo', '--fault', 'drop-anthropic-beta', '--seed', '5', '--out', out]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/FAIL\s+messages\.headers\.beta /);
+    expect(r.stdout).toMatch(/anthropic-beta lost claude-code-20250219/);
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<failure message="[^"]*anthropic-beta lost/);
+  });
+
+  it('--seed reproduces the shrunk counterexample of a failed property', async () => {
+    const runs = await Promise.all([1, 2].map(async () => {
+      const out = tmp();
+      await cli(['demo', '--fault', 'reserialize-body', '--seed', '42', '--only', 'messages.body.bytes', '--reporter', 'json', '--out', out]);
+      return JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')).results[0].evidence.property;
+    }));
+    expect(runs[0].counterexample).toBeTypeOf('string');
+    expect(runs[0].seed).toBe(42);
+    expect(runs[1].counterexample).toBe(runs[0].counterexample);
+    expect(runs[1].path).toBe(runs[0].path);
+  });
+
+  it('list: every check and the catalog coverage', async () => {
+    const r = await cli(['list', '--json']);
+    expect(r.code).toBe(0);
+    const l = JSON.parse(r.stdout);
+    expect(l.checks.map((c: { id: string }) => c.id)).toEqual(CHECKS.map((c) => c.id));
+    expect(l.coverage.total).toBe(69);
+    const text = await cli(['list']);
+    expect(text.stdout).toMatch(/Catalog coverage: \d+ of 69/);
+    expect(text.stdout).toMatch(/MISSING\s+SSE-INC-1/);
+  });
+
+  it('unreachable target: exit 2, one line, within 5 s', async () => {
+    const port = await freePort();
+    const r = await cli(['--target', `http://127.0.0.1:${port}`, '--upstream-listen', '127.0.0.1:0']);
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(/unreachable \(ECONNREFUSED\)/);
+    expect(r.ms).toBeLessThan(5000);
+  });
+
+  it('a target that is not HTTP: exit 2, one line, within 5 s', async () => {
+    const s = net.createServer((c) => c.end('SSH-2.0-OpenSSH_9.2\r\n'));
+    servers.push(s);
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const r = await cli(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`, '--upstream-listen', '127.0.0.1:0']);
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(/did not answer HTTP/);
+    expect(r.ms).toBeLessThan(5000);
+  });
+
+  it('an invalid config key: exit 2 naming the key', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'gwc.yaml'), 'target: http://127.0.0.1:1\nupstream_listen: 127.0.0.1:18080\n');
+    const r = await cli([], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(/gwc\.yaml: unknown key "upstream_listen"/);
+  });
+
+  it('an upstream port in use: exit 2, one line', async () => {
+    const s = net.createServer();
+    servers.push(s);
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const port = (s.address() as net.AddressInfo).port;
+    const r = await cli(['--target', 'http://127.0.0.1:9', '--upstream-listen', `127.0.0.1:${port}`]);
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(/already in use/);
+  });
+
+  it('an unknown check id in --only, an unknown flag, an unknown fault: exit 2, one line', async () => {
+    for (const args of [['demo', '--only', 'messages.nope'], ['demo', '--bogus'], ['demo', '--fault', 'nope'], ['--upstream-listen', '127.0.0.1:1']]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      oneLine(r.stderr);
+    }
+  });
+
+  it('a gateway that hangs: its checks time out, the run goes on and ends with exit 1', async () => {
+    // Answers HEAD / (the start-up probe) and never answers anything else.
+    const s = http.createServer((req, res) => {
+      if (req.method === 'HEAD') res.end();
+    });
+    servers.push(s);
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const out = tmp();
+    const r = await cli(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`, '--upstream-listen', '127.0.0.1:0', '--timeout-ms', '1500', '--concurrency', '8', '--reporter', 'json', '--out', out], { timeoutMs: 30_000 });
+    expect(r.code).toBe(1);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report.results).toHaveLength(CHECKS.length);
+    expect(new Set(report.results.map((x: { outcome: string }) => x.outcome))).toEqual(new Set(['timeout']));
+    s.closeAllConnections();
+  });
+
+  it('mock, then run: the run uses the mock already holding the port', async () => {
+    const port = await freePort();
+    const { spawn } = await import('node:child_process');
+    const mock = spawn(process.execPath, [`${ROOT}/bin/gw-conformance.js`, 'mock', '--listen', `127.0.0.1:${port}`]);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let buf = '';
+        mock.stdout.on('data', (d) => {
+          buf += d;
+          if (buf.includes('listening')) resolve();
+        });
+        mock.on('exit', () => reject(new Error(`mock exited: ${buf}`)));
+      });
+      const { ReferenceGateway } = await import('../reference/gateway.js');
+      const gw = new ReferenceGateway({ upstream: `http://127.0.0.1:${port}` });
+      const target = await gw.start();
+      const out = tmp();
+      const r = await cli(['run', '--target', target, '--upstream-listen', `127.0.0.1:${port}`, '--out', out, '--seed', '3']);
+      await gw.stop();
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/using the recording upstream of the running `gw-conformance mock`/);
+      expect(existsSync(join(out, 'report.json'))).toBe(true);
+    } finally {
+      mock.kill('SIGTERM');
+    }
+  });
+});

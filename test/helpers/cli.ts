@@ -1,0 +1,40 @@
+// Runs the built CLI as a user would (node bin/gw-conformance.js), bounded in time.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import net from 'node:net';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export function cli(args: string[], opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
+  const t0 = Date.now();
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [`${ROOT}/bin/gw-conformance.js`, ...args], { cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env } });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => p.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+    p.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Date.now() - t0 });
+    });
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}

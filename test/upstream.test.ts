@@ -1,0 +1,94 @@
+// Correlation of forwarded requests to checks, recording fidelity and loopback binding.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import net from 'node:net';
+import { RecordingUpstream } from '../mocks/upstream/server.js';
+import { UpstreamHandle } from '../mocks/upstream/handle.js';
+
+let up: RecordingUpstream;
+beforeEach(async () => {
+  up = new RecordingUpstream();
+  await up.start();
+});
+afterEach(() => up.stop());
+
+/** Sends raw bytes so header case, order and duplicates are under the test's control. */
+function rawRequest(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = net.connect(port, '127.0.0.1', () => s.write(text));
+    let out = '';
+    s.on('data', (d) => {
+      out += d.toString();
+      if (/\r\n\r\n[\s\S]*\}$/.test(out)) s.end();
+    });
+    s.on('end', () => resolve(out));
+    s.on('error', reject);
+  });
+}
+
+describe('recording upstream', () => {
+  it('binds to loopback by default', () => {
+    expect(up.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('ties a request to its case by the token in the body when the hint header was stripped', async () => {
+    const h = new UpstreamHandle(up);
+    const e = h.next().json('{"ok":true}');
+    const res = await request(`${up.url}/v1/messages`, { method: 'POST', body: `{"text":"${e.token} hi"}` });
+    expect(await res.body.text()).toBe('{"ok":true}');
+    const seen = await e.received();
+    expect(seen?.matchedBy).toBe('body');
+  });
+
+  it('uses the header hint when the body lost the token', async () => {
+    const e = new UpstreamHandle(up).next().json('{}');
+    await (await request(`${up.url}/v1/messages`, { method: 'POST', body: '{}', headers: { 'x-gwc-case': e.token } })).body.text();
+    expect((await e.received())?.matchedBy).toBe('header');
+  });
+
+  it('records raw bytes, headers in order with case and duplicates, and the query', async () => {
+    const e = new UpstreamHandle(up).next().json('{}');
+    const body = `{"a":1.0,"t":"${e.token}"}`;
+    const port = Number(new URL(up.url).port);
+    await rawRequest(port, `POST /v1/messages?beta=true HTTP/1.1\r\nHost: x\r\nX-Dup: 1\r\nanthropic-beta: a\r\nx-dup: 2\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    const seen = await e.received();
+    expect(seen?.url).toBe('/v1/messages?beta=true');
+    expect(seen?.body.toString()).toBe(body);
+    expect(seen?.rawHeaders.map(([k]) => k)).toEqual(['Host', 'X-Dup', 'anthropic-beta', 'x-dup', 'Content-Length', 'Connection']);
+  });
+
+  it('reports unmatched and late requests and answers them with a JSON error, never the scripted reply', async () => {
+    const h = new UpstreamHandle(up);
+    const e = h.next().json('{"secret":"scripted"}');
+    const r1 = await request(`${up.url}/v1/messages`, { method: 'POST', body: '{"no":"token"}' });
+    expect(r1.statusCode).toBe(404);
+    expect(await r1.body.json()).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
+    h.release();
+    const r2 = await request(`${up.url}/v1/messages`, { method: 'POST', body: `{"t":"${e.token}"}` });
+    expect(await r2.body.text()).not.toContain('scripted');
+    expect(up.unmatched.map((u) => u.reason)).toEqual([expect.stringMatching(/no case token/), expect.stringMatching(/already ended/)]);
+    expect(e.hits).toHaveLength(0);
+  });
+
+  it('received() resolves null within its grace when nothing arrives', async () => {
+    const e = new UpstreamHandle(up).next().json('{}');
+    expect(await e.received(50)).toBeNull();
+  });
+
+  it('answers 400 like the real API when a beta body field comes without its beta value', async () => {
+    const e = new UpstreamHandle(up).next().json('{}', { betaForField: { context_management: 'context-management-2025-06-27' } });
+    const body = `{"t":"${e.token}","context_management":{}}`;
+    const r = await request(`${up.url}/v1/messages`, { method: 'POST', body });
+    expect(r.statusCode).toBe(400);
+    expect(await r.body.text()).toContain('Extra inputs are not permitted');
+    const ok = new UpstreamHandle(up).next().json('{}', { betaForField: { context_management: 'context-management-2025-06-27' } });
+    const r2 = await request(`${up.url}/v1/messages`, { method: 'POST', body: body.replace(e.token, ok.token), headers: { 'anthropic-beta': 'x,context-management-2025-06-27' } });
+    expect(r2.statusCode).toBe(200);
+    await r2.body.dump();
+  });
+
+  it('reports a taken port as a harness error', async () => {
+    const other = new RecordingUpstream();
+    await expect(other.start('127.0.0.1', Number(new URL(up.url).port))).rejects.toMatchObject({ code: 'PORT_IN_USE' });
+  });
+});
