@@ -1,10 +1,10 @@
 // The reference gateway: a small, clean pass-through for the three protocols. It forwards
 // method, path, query, headers (minus hop-by-hop) and body bytes unchanged, streams replies
 // without buffering, cancels the upstream when the client goes away, and answers JSON errors
-// when the upstream is down. `fault` breaks one requirement on purpose (faults.ts).
+// when the upstream is down. `fault` breaks one requirement on purpose (faults/).
 import http from 'node:http';
 import { hostForUrl, listen } from '../src/core/errors.js';
-import { type Fault, type RequestParts } from './faults.js';
+import type { Fault, RequestParts } from './faults/index.js';
 
 // RFC 9110 7.6.1: connection-specific fields are not forwarded.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
@@ -62,6 +62,8 @@ export class ReferenceGateway {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const parts: RequestParts = { method: req.method ?? 'GET', path: req.url ?? '/', headers: forwardHeaders(req.rawHeaders), body: Buffer.concat(chunks) };
+      const fault = this.opts.fault;
+      if (fault?.intercept?.(parts, res)) return;
       if (parts.method === 'HEAD' && parts.path === '/') {
         res.writeHead(200).end();
         return;
@@ -71,16 +73,30 @@ export class ReferenceGateway {
         return;
       }
       try {
-        this.opts.fault?.request?.(parts);
+        fault?.request?.(parts);
       } catch {
         jsonError(res, 400, 'invalid_request_error', 'request body is not valid JSON');
         return;
       }
-      this.forward(parts, req, res);
+      const delay = fault?.delayMs?.(parts) ?? 0;
+      // A fault's scripted delay (e.g. a slow discovery), not synchronisation.
+      if (delay > 0) setTimeout(() => this.forward(parts, res, fault?.retry?.times ?? 0), delay);
+      else this.forward(parts, res, fault?.retry?.times ?? 0);
     });
   }
 
-  private forward(parts: RequestParts, req: http.IncomingMessage, res: http.ServerResponse) {
+  private down(res: http.ServerResponse, status: number, reason: string) {
+    const r = this.opts.fault?.upstreamDown?.(status, reason);
+    if (r && !res.headersSent) {
+      res.writeHead(r.status, { ...r.headers, 'content-length': String(r.body.length) });
+      res.end(r.body);
+      return;
+    }
+    jsonError(res, status, status === 504 ? 'timeout_error' : 'api_error', reason);
+  }
+
+  private forward(parts: RequestParts, res: http.ServerResponse, retriesLeft: number) {
+    const fault = this.opts.fault;
     const headers: string[] = [];
     for (const [k, v] of parts.headers) headers.push(k, v);
     headers.push('host', this.upstream.host);
@@ -96,19 +112,25 @@ export class ReferenceGateway {
     });
     // Cancel the upstream request when the client goes away before the reply is complete.
     res.on('close', () => {
-      if (!res.writableFinished) up.destroy();
+      if (!res.writableFinished && !fault?.keepUpstreamOnAbort) up.destroy();
     });
     up.on('timeout', () => {
       up.destroy();
-      jsonError(res, 504, 'timeout_error', 'upstream did not answer in time');
+      this.down(res, 504, 'upstream did not answer in time');
     });
     up.on('error', (e: NodeJS.ErrnoException) => {
-      if (!res.headersSent) jsonError(res, 502, 'api_error', `upstream unreachable: ${e.code ?? e.message}`);
+      if (!res.headersSent) this.down(res, 502, `upstream unreachable: ${e.code ?? e.message}`);
       else res.destroy();
     });
-    up.on('response', (ur) => this.reply(parts, ur, res));
+    up.on('response', (ur) => {
+      if (fault?.retry && ur.statusCode === fault.retry.status && retriesLeft > 0) {
+        ur.resume();
+        this.forward(parts, res, retriesLeft - 1);
+        return;
+      }
+      this.reply(parts, ur, res);
+    });
     up.end(parts.body);
-    req.on('aborted', () => up.destroy());
   }
 
   private reply(parts: RequestParts, ur: http.IncomingMessage, res: http.ServerResponse) {
@@ -122,7 +144,7 @@ export class ReferenceGateway {
       ur.on('data', (c: Buffer) => chunks.push(c));
       ur.on('end', () => {
         let body = Buffer.concat(chunks);
-        const replaced = fault.response?.(status, ur.headers, body);
+        const replaced = fault.response?.(status, ur.headers, body, parts);
         if (replaced) {
           res.writeHead(replaced.status, { ...replaced.headers, 'content-length': String(replaced.body.length) });
           res.end(replaced.body);
@@ -140,8 +162,12 @@ export class ReferenceGateway {
       });
       return;
     }
-    res.writeHead(status, forwardHeaders(ur.rawHeaders).flat());
+    let headers = forwardHeaders(ur.rawHeaders);
+    const streamed = fault?.stream?.(parts, status, headers);
+    if (streamed) headers = streamed.headers;
+    res.writeHead(status, headers.flat());
     res.flushHeaders();
-    ur.pipe(res);
+    if (streamed) ur.pipe(streamed.transform).pipe(res);
+    else ur.pipe(res);
   }
 }

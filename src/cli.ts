@@ -7,7 +7,7 @@ import { HarnessError, parseListen } from './core/errors.js';
 import { loadConfigFile, resolveConfig, type FlagValues, type RunConfig } from './config/config.js';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
 import { ReferenceGateway } from '../reference/gateway.js';
-import { FAULTS, faultByName } from '../reference/faults.js';
+import { FAULTS, faultByName } from '../reference/faults/index.js';
 import { finishRun, runSuite } from './cli/run.js';
 import { controlHandler, isOurMock, runRemote } from './cli/remote.js';
 import { listJson, listText } from './cli/list.js';

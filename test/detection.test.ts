@@ -2,7 +2,7 @@
 // caught by exactly the checks test/detection.json names for it (and no other check).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FAULTS } from '../reference/faults.js';
+import { FAULTS } from '../reference/faults/index.js';
 import { CHECKS } from '../suites/index.js';
 import { demoRun, flagged } from './helpers/demo.js';
 

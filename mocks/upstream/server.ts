@@ -76,7 +76,23 @@ export class RecordingUpstream {
     return this.url;
   }
 
+  /**
+   * Stops accepting connections and drops the open ones, so the gateway finds the upstream
+   * down (connection refused) until resume(). Only for checks marked exclusive.
+   */
+  async suspend(): Promise<void> {
+    const closed = new Promise<void>((r) => this.server.close(() => r()));
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  async resume(): Promise<void> {
+    const u = new URL(this.url);
+    await listen(this.server, u.hostname.replace(/^\[|\]$/g, ''), Number(u.port), 'recording upstream');
+  }
+
   async stop(): Promise<void> {
+    if (!this.server.listening) return;
     this.server.closeAllConnections();
     await new Promise<void>((r) => this.server.close(() => r()));
   }

@@ -53,6 +53,8 @@ export interface CheckDef {
   area: string;
   profile: Profile;
   protocol?: Protocol;
+  /** Runs alone, after the parallel checks (it changes shared state, e.g. suspends the upstream). */
+  exclusive?: boolean;
   /** What must hold, in our own words, with the spec section. */
   requirement: string;
   run(ctx: CheckContext): Promise<Verdict>;

@@ -59,14 +59,20 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
 
 export async function runChecks(checks: CheckDef[], env: RunEnv, opts: { concurrency: number; onResult?: (r: CheckResult) => void }): Promise<CheckResult[]> {
   const results: CheckResult[] = new Array(checks.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < checks.length) {
-      const i = next++;
-      results[i] = await runOne(checks[i], env);
-      opts.onResult?.(results[i]);
-    }
+  const run = async (indexes: number[], concurrency: number) => {
+    let next = 0;
+    const worker = async () => {
+      while (next < indexes.length) {
+        const i = indexes[next++];
+        results[i] = await runOne(checks[i], env);
+        opts.onResult?.(results[i]);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, indexes.length)) }, worker));
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, checks.length)) }, worker));
+  const all = checks.map((_, i) => i);
+  await run(all.filter((i) => !checks[i].exclusive), opts.concurrency);
+  // Exclusive checks change what every other check relies on (e.g. the upstream being up).
+  await run(all.filter((i) => checks[i].exclusive), 1);
   return results;
 }

@@ -1,7 +1,7 @@
 // Runs the suite in-process against the reference gateway (optionally with a fault).
 import { RecordingUpstream } from '../../mocks/upstream/server.js';
 import { ReferenceGateway } from '../../reference/gateway.js';
-import { faultByName } from '../../reference/faults.js';
+import { faultByName } from '../../reference/faults/index.js';
 import { runSuite } from '../../src/cli/run.js';
 import { resolveConfig } from '../../src/config/config.js';
 import type { RunReport } from '../../src/report/types.js';

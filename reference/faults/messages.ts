@@ -1,28 +1,5 @@
-// Faults of the reference gateway: each breaks one requirement on purpose, so every check is
-// proven to catch what it claims to (test/detection.json names the checks each one fails).
-import type http from 'node:http';
-
-/** A JSON body as the fault sees it: a parsed value it may change. */
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-export interface RequestParts {
-  method: string;
-  path: string;
-  headers: Array<[string, string]>;
-  body: Buffer;
-}
-
-export interface Fault {
-  name: string;
-  breaks: string[];
-  description: string;
-  /** Rewrites the request before it is forwarded. */
-  request?(r: RequestParts): void;
-  /** Rewrites a JSON response body of a messages path (the gateway buffers it to do so). */
-  responseJson?(body: Json, status: number): Json;
-  /** Replaces the whole response. */
-  response?(status: number, headers: http.IncomingHttpHeaders, body: Buffer): { status: number; headers: Record<string, string>; body: Buffer } | null;
-}
+// Faults of the messages core: request bodies and headers, JSON responses.
+import type { Fault, Json, RequestParts } from './types.js';
 
 const isMessages = (r: RequestParts) => /\/v1\/messages(\?|$)/.test(r.path);
 
@@ -81,7 +58,7 @@ function setHeader(r: RequestParts, name: string, value: string | null) {
 
 const ALLOWED_BETAS = ['claude-code-20250219', 'interleaved-thinking-2025-05-14', 'fine-grained-tool-streaming-2025-05-14'];
 
-export const FAULTS: Fault[] = [
+export const MESSAGES_FAULTS: Fault[] = [
   {
     name: 'reserialize-body',
     breaks: ['MSG-BODY-2', 'MSG-BODY-1'],
@@ -193,7 +170,3 @@ export const FAULTS: Fault[] = [
         : null,
   },
 ];
-
-export function faultByName(name: string): Fault | undefined {
-  return FAULTS.find((f) => f.name === name);
-}

@@ -1,0 +1,13 @@
+// Faults of the reference gateway: each breaks one requirement on purpose, so every check is
+// proven to catch what it claims to (test/detection.json names the checks each one fails).
+// One file per area; add an area's list here.
+import type { Fault } from './types.js';
+import { MESSAGES_FAULTS } from './messages.js';
+
+export type { Fault, RequestParts } from './types.js';
+
+export const FAULTS: Fault[] = [...MESSAGES_FAULTS];
+
+export function faultByName(name: string): Fault | undefined {
+  return FAULTS.find((f) => f.name === name);
+}

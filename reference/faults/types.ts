@@ -1,0 +1,46 @@
+// What a fault of the reference gateway may change. Each hook is optional; a fault uses the
+// few it needs, and reference/gateway.ts calls them at fixed points of a forwarded exchange.
+import type http from 'node:http';
+import type { Transform } from 'node:stream';
+
+/** A JSON body as a fault sees it: a parsed value it may change. */
+export type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export interface RequestParts {
+  method: string;
+  /** Path with query. */
+  path: string;
+  headers: Array<[string, string]>;
+  body: Buffer;
+}
+
+export interface Replacement {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface Fault {
+  name: string;
+  /** Catalog ids the fault breaks on purpose. */
+  breaks: string[];
+  description: string;
+  /** Rewrites the request before it is forwarded. */
+  request?(r: RequestParts): void;
+  /** Answers the request itself, without forwarding; returns true when it did. */
+  intercept?(r: RequestParts, res: http.ServerResponse): boolean;
+  /** Waits this many milliseconds before forwarding (0 or undefined: no wait). */
+  delayMs?(r: RequestParts): number;
+  /** Sends the request again, up to `times` more times, while the upstream answers `status`. */
+  retry?: { status: number; times: number };
+  /** Rewrites a JSON response body of a messages path (the gateway buffers it to do so). */
+  responseJson?(body: Json, status: number): Json;
+  /** Replaces a whole (buffered) response; null keeps it. */
+  response?(status: number, headers: http.IncomingHttpHeaders, body: Buffer, r: RequestParts): Replacement | null;
+  /** Transforms a streamed (unbuffered) response; headers may be changed too. Null: stream unchanged. */
+  stream?(r: RequestParts, status: number, headers: Array<[string, string]>): { headers: Array<[string, string]>; transform: Transform } | null;
+  /** Keeps the upstream request going when the client disconnects. */
+  keepUpstreamOnAbort?: boolean;
+  /** Replaces the gateway's JSON answer when the upstream cannot be reached or times out. */
+  upstreamDown?(status: number, reason: string): Replacement;
+}
