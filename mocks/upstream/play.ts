@@ -41,23 +41,32 @@ export function play(reply: Reply, rec: RecordedRequest, res: http.ServerRespons
     case 'sse': {
       writeHead(res, reply.status, reply.headers);
       res.flushHeaders();
+      const frames = reply.frames;
       let i = 0;
+      let waited = false;
       let timer: NodeJS.Timeout | undefined;
-      const next = () => {
-        if (res.destroyed) return;
-        if (i >= reply.frames.length) {
-          res.end();
-          return;
-        }
-        const f = reply.frames[i++];
-        timer = setTimeout(() => {
-          res.write(f.data);
+      // Each frame waits for its gap, then is written; back-to-back frames go out at once,
+      // pausing only for the socket's back-pressure.
+      const step = (): void => {
+        timer = undefined;
+        while (i < frames.length && !res.destroyed) {
+          if (frames[i].gapMs > 0 && !waited) {
+            waited = true;
+            timer = setTimeout(step, frames[i].gapMs);
+            return;
+          }
+          waited = false;
+          const ok = res.write(frames[i++].data);
           rec.sentAt.push(performance.now());
-          next();
-        }, f.gapMs);
+          if (!ok) {
+            res.once('drain', step);
+            return;
+          }
+        }
+        if (!res.destroyed) res.end();
       };
       res.on('close', () => clearTimeout(timer));
-      next();
+      step();
       return;
     }
     case 'hang':

@@ -19,6 +19,8 @@ export interface Expectation {
   readonly hits: RecordedRequest[];
   /** The first request that reached the upstream for this case, or null when none came within `graceMs`. */
   received(graceMs?: number): Promise<RecordedRequest | null>;
+  /** When the upstream connection of the first request closed, or null if it did not within `graceMs`. */
+  closed(graceMs: number): Promise<number | null>;
 }
 
 class ExpectationImpl implements Expectation {
@@ -30,11 +32,15 @@ class ExpectationImpl implements Expectation {
   ) {}
   hit(r: RecordedRequest) {
     this.hits.push(r);
+    this.notify();
+  }
+  notify() {
     for (const w of this.waiters.splice(0)) w();
   }
-  async received(graceMs = 1000): Promise<RecordedRequest | null> {
-    if (this.hits.length) return this.hits[0];
-    // Waits on the arrival event, bounded: a gateway that never forwards yields null.
+  private async waitFor<T>(get: () => T | null, graceMs: number): Promise<T | null> {
+    const now = get();
+    if (now !== null) return now;
+    // Waits on the event, bounded: nothing arriving yields null.
     await new Promise<void>((resolve) => {
       const t = setTimeout(resolve, graceMs);
       this.waiters.push(() => {
@@ -42,7 +48,17 @@ class ExpectationImpl implements Expectation {
         resolve();
       });
     });
-    return this.hits[0] ?? null;
+    return get();
+  }
+  async closed(graceMs: number): Promise<number | null> {
+    const deadline = Date.now() + graceMs;
+    for (;;) {
+      const v = await this.waitFor(() => this.hits[0]?.closedAt ?? null, Math.max(0, deadline - Date.now()));
+      if (v !== null || Date.now() >= deadline) return v;
+    }
+  }
+  async received(graceMs = 1000): Promise<RecordedRequest | null> {
+    return this.waitFor(() => this.hits[0] ?? null, graceMs);
   }
 }
 
@@ -152,10 +168,11 @@ export class RecordingUpstream {
         receivedWall: new Date().toISOString(),
         sentAt: [],
       };
+      const found = this.find(req, body, rec);
       res.on('close', () => {
         rec.closedAt = performance.now();
+        if (typeof found !== 'string') found.notify();
       });
-      const found = this.find(req, body, rec);
       if (typeof found === 'string') {
         const u = { method: rec.method, url: rec.url, reason: found, receivedWall: rec.receivedWall };
         this.unmatched.push(u);

@@ -53,6 +53,9 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 export class GatewayClient {
   readonly base: URL;
   private agent: Agent;
+  get dispatcher(): Agent {
+    return this.agent;
+  }
   constructor(
     target: string,
     private readonly opts: { token: string; timeoutMs: number },

@@ -1,0 +1,148 @@
+// Reads a server-sent event stream from the gateway and records, for each event, when its
+// last byte arrived (performance.now(), the clock the recording upstream stamps its frames
+// with). Parsing is eventsource-parser's; a gzip-encoded stream is decoded as a client would.
+import { Client, request, type Dispatcher } from 'undici';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { createGunzip, createInflate, createBrotliDecompress } from 'node:zlib';
+import { performance } from 'node:perf_hooks';
+import type { Transform } from 'node:stream';
+import { classify, type GatewayClient, type GwRequest } from './gateway.js';
+import { CASE_HEADER } from '../../mocks/upstream/server.js';
+
+export interface SseEvent {
+  event: string | undefined;
+  data: string;
+  id: string | undefined;
+  /** performance.now() when the chunk holding the event's last byte arrived. */
+  arrivedAt: number;
+}
+
+export interface SseResult {
+  status: number;
+  rawHeaders: Array<[string, string]>;
+  header(name: string): string | undefined;
+  events: SseEvent[];
+  /** The body as received (after content decoding, if any). */
+  raw: Buffer;
+  /** Each received chunk: arrival time and size, for burst evidence. */
+  chunks: Array<{ at: number; bytes: number }>;
+  startedAt: number;
+  headersAt: number;
+  endedAt: number;
+  /** Set when the stream ended with an error (reset, time-out) instead of a clean end. */
+  error?: string;
+  /** Set when the client closed the stream itself (abortAfterEvents). */
+  abortedAt?: number;
+}
+
+export interface StreamOptions {
+  /** The client disconnects after this many events. */
+  abortAfterEvents?: number;
+  /** Per-read idle limit; a longer silence ends the stream with an error (default: the client's). */
+  idleTimeoutMs?: number;
+  dispatcher?: Dispatcher;
+}
+
+function decoder(encoding: string | undefined): Transform | null {
+  switch ((encoding ?? '').trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return createGunzip();
+    case 'deflate':
+      return createInflate();
+    case 'br':
+      return createBrotliDecompress();
+    default:
+      return null;
+  }
+}
+
+export async function readStream(gw: GatewayClient, req: GwRequest, opts: StreamOptions = {}): Promise<SseResult> {
+  const headers: string[] = [];
+  for (const [k, v] of gw.credentialHeaders(req.auth ?? 'bearer')) headers.push(k, v);
+  for (const [k, v] of req.headers ?? []) headers.push(k, v);
+  if (req.caseToken) headers.push(CASE_HEADER, req.caseToken);
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort();
+  req.signal?.addEventListener('abort', onOuterAbort);
+  const startedAt = performance.now();
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await request(gw.url(req.path), {
+      method: (req.method ?? 'POST') as 'POST',
+      headers,
+      body: req.body,
+      signal: controller.signal,
+      dispatcher: opts.dispatcher ?? gw.dispatcher,
+      ...(opts.idleTimeoutMs ? { bodyTimeout: opts.idleTimeoutMs } : {}),
+    });
+  } catch (e) {
+    req.signal?.removeEventListener('abort', onOuterAbort);
+    throw classify(e, `${req.method ?? 'POST'} ${req.path}`);
+  }
+  const headersAt = performance.now();
+  const raw: Array<[string, string]> = [];
+  for (const [k, v] of Object.entries(res.headers)) for (const one of Array.isArray(v) ? v : [v]) if (one !== undefined) raw.push([k, one]);
+  const events: SseEvent[] = [];
+  const chunks: SseResult['chunks'] = [];
+  const body: Buffer[] = [];
+  let now = headersAt;
+  const parser = createParser({ onEvent: (m: EventSourceMessage) => events.push({ event: m.event, data: m.data, id: m.id, arrivedAt: now }) });
+  const result: SseResult = {
+    status: res.statusCode,
+    rawHeaders: raw,
+    header: (n) => raw.find(([k]) => k.toLowerCase() === n.toLowerCase())?.[1],
+    events,
+    raw: Buffer.alloc(0),
+    chunks,
+    startedAt,
+    headersAt,
+    endedAt: headersAt,
+  };
+  const feed = (c: Buffer, at: number) => {
+    now = at;
+    body.push(c);
+    parser.feed(c.toString('utf8'));
+  };
+  const dec = decoder(res.headers['content-encoding'] as string | undefined);
+  try {
+    if (dec) {
+      // Decoded output is stamped with the arrival of the compressed chunk that released it.
+      let lastArrival = headersAt;
+      dec.on('data', (c: Buffer) => feed(c, lastArrival));
+      for await (const c of res.body) {
+        lastArrival = performance.now();
+        chunks.push({ at: lastArrival, bytes: (c as Buffer).length });
+        await new Promise<void>((resolve, reject) => dec.write(c, (err) => (err ? reject(err) : resolve())));
+        if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents) break;
+      }
+      dec.end();
+    } else {
+      for await (const c of res.body) {
+        const at = performance.now();
+        chunks.push({ at, bytes: (c as Buffer).length });
+        feed(c as Buffer, at);
+        if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents) break;
+      }
+    }
+    if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents) {
+      result.abortedAt = performance.now();
+      controller.abort();
+    }
+  } catch (e) {
+    if (!result.abortedAt) result.error = classify(e, req.path).message;
+  } finally {
+    req.signal?.removeEventListener('abort', onOuterAbort);
+  }
+  result.raw = Buffer.concat(body);
+  result.endedAt = performance.now();
+  return result;
+}
+
+/** A client holding one connection, to see whether the gateway keeps it open across requests. */
+export function singleConnection(gw: GatewayClient): { client: Client; connects: () => number } {
+  let n = 0;
+  const client = new Client(gw.base.origin, { pipelining: 1 });
+  client.on('connect', () => n++);
+  return { client, connects: () => n };
+}
