@@ -123,6 +123,8 @@ export class ReferenceGateway {
       else res.destroy();
     });
     up.on('response', (ur) => {
+      // The time-out bounds the wait for the upstream's answer, not the silences of a stream.
+      up.setTimeout(0);
       if (fault?.retry && ur.statusCode === fault.retry.status && retriesLeft > 0) {
         ur.resume();
         this.forward(parts, res, retriesLeft - 1);

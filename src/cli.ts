@@ -39,7 +39,10 @@ function runOptions(cmd: Command): Command {
     .option('--runs <n>', 'generated cases per property (default 40)')
     .option('--timeout-ms <ms>', 'time limit per check (default 20000)')
     .option('--concurrency <n>', 'checks run at once (default 4)')
-    .option('--strict', 'SHOULD failures fail the run too');
+    .option('--strict', 'SHOULD failures fail the run too')
+    .option('--sse-max-lag-ms <ms>', 'largest lag of a stream event that still counts as incremental (default 200)')
+    .option('--idle-max-s <s>', 'longest silence the idle probe tries (slow profile; default 120)')
+    .option('--idle-min-s <s>', 'least idle tolerance that passes (slow profile; default 65)');
 }
 
 function config(opts: FlagValues & { config?: string }, io: Io): RunConfig {

@@ -51,7 +51,7 @@ export async function runSuite(cfg: RunConfig, target: string, upstream: Recordi
   if (useConsole) print(`gw-conformance ${VERSION}: ${checks.length} checks, target ${target}, upstream ${upstream.url}, seed ${cfg.seed}`);
   const results = await runChecks(
     checks,
-    { gateway, upstream, settings: { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes } },
+    { gateway, upstream, settings: { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle } },
     { concurrency: cfg.concurrency, onResult: useConsole ? (r) => print(progressLine(r)) : undefined },
   );
   await gateway.close();

@@ -6,6 +6,7 @@ import YAML from 'yaml';
 import { HarnessError } from '../core/errors.js';
 import { PROFILES, type ProfileName } from '../core/registry.js';
 import { REPORTERS, type ReporterName } from '../reporters/index.js';
+import { DEFAULT_BOUNDS } from '../core/oracle.js';
 
 export interface RunConfig {
   target?: string;
@@ -22,6 +23,8 @@ export interface RunConfig {
   concurrency: number;
   runs: number;
   modelRoutes: Record<string, string>;
+  sse: { maxLagMs: number; burstWindowMs: number };
+  idle: { maxS: number; minS: number };
 }
 
 export const CONFIG_SCHEMA = {
@@ -42,6 +45,10 @@ export const CONFIG_SCHEMA = {
     concurrency: { type: 'integer', minimum: 1, maximum: 64 },
     runs: { type: 'integer', minimum: 1, maximum: 10000 },
     'model-routes': { type: 'object', additionalProperties: { type: 'string' } },
+    'sse-max-lag-ms': { type: 'integer', minimum: 1 },
+    'sse-burst-window-ms': { type: 'integer', minimum: 1 },
+    'idle-max-s': { type: 'integer', minimum: 1 },
+    'idle-min-s': { type: 'integer', minimum: 1 },
   },
 } as const;
 
@@ -60,6 +67,10 @@ export type FileConfig = Partial<{
   concurrency: number;
   runs: number;
   'model-routes': Record<string, string>;
+  'sse-max-lag-ms': number;
+  'sse-burst-window-ms': number;
+  'idle-max-s': number;
+  'idle-min-s': number;
 }>;
 
 const ajv = new Ajv({ allErrors: true });
@@ -101,6 +112,9 @@ export interface FlagValues {
   strict?: boolean;
   concurrency?: string;
   runs?: string;
+  sseMaxLagMs?: string;
+  idleMaxS?: string;
+  idleMinS?: string;
 }
 
 function int(v: string | undefined, flag: string, min: number): number | undefined {
@@ -131,5 +145,13 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     concurrency: int(flags.concurrency, '--concurrency', 1) ?? file.concurrency ?? 4,
     runs: int(flags.runs, '--runs', 1) ?? file.runs ?? 40,
     modelRoutes: file['model-routes'] ?? {},
+    sse: {
+      maxLagMs: int(flags.sseMaxLagMs, '--sse-max-lag-ms', 1) ?? file['sse-max-lag-ms'] ?? DEFAULT_BOUNDS.maxLagMs,
+      burstWindowMs: file['sse-burst-window-ms'] ?? DEFAULT_BOUNDS.burstWindowMs,
+    },
+    idle: {
+      maxS: int(flags.idleMaxS, '--idle-max-s', 1) ?? file['idle-max-s'] ?? 120,
+      minS: int(flags.idleMinS, '--idle-min-s', 1) ?? file['idle-min-s'] ?? 65,
+    },
   };
 }

@@ -32,6 +32,10 @@ export interface RunSettings {
   timeoutMs: number;
   /** Declared model routing (MSG-MODEL-1): requested model -> model the upstream may receive. */
   modelRoutes: Record<string, string>;
+  /** Bounds of the stream timing oracle (src/core/oracle.ts). */
+  sse: { maxLagMs: number; burstWindowMs: number };
+  /** Idle tolerance probe (slow profile): longest silence tried, and the least that passes. */
+  idle: { maxS: number; minS: number };
 }
 
 export interface CheckContext {
@@ -53,6 +57,8 @@ export interface CheckDef {
   area: string;
   profile: Profile;
   protocol?: Protocol;
+  /** A longer time limit than the run's per-check limit (e.g. an idle probe of 120 s). */
+  timeLimitMs?(settings: RunSettings): number;
   /** Runs alone, after the parallel checks (it changes shared state, e.g. suspends the upstream). */
   exclusive?: boolean;
   /** What must hold, in our own words, with the spec section. */

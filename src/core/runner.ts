@@ -18,6 +18,7 @@ class CheckTimeout extends Error {}
 
 export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult> {
   const started = performance.now();
+  const limitMs = Math.max(env.settings.timeoutMs, check.timeLimitMs?.(env.settings) ?? 0);
   const controller = new AbortController();
   const handle = new UpstreamHandle(env.upstream);
   const log: string[] = [];
@@ -37,7 +38,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
       timer = setTimeout(() => {
         controller.abort();
         reject(new CheckTimeout());
-      }, env.settings.timeoutMs);
+      }, limitMs);
     });
     const verdict = await Promise.race([
       check.run({ gateway: env.gateway, upstream: handle, settings: env.settings, signal: controller.signal, log: (l) => log.push(l) }),
@@ -47,7 +48,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
     return done(verdict.ok ? 'pass' : failedOutcome(check.level), verdict);
   } catch (e) {
     if (e instanceof CheckTimeout || e instanceof GatewayTimeoutError)
-      return done('timeout', { message: `no answer within the time limit (${env.settings.timeoutMs} ms per check): ${e instanceof GatewayTimeoutError ? e.message : 'the check did not finish'}` });
+      return done('timeout', { message: `no answer within the time limit (${limitMs} ms for this check): ${e instanceof GatewayTimeoutError ? e.message : 'the check did not finish'}` });
     if (e instanceof GatewayTransportError) return done(failedOutcome(check.level), { message: `the gateway's connection failed: ${e.message}`, actual: e.code });
     return done('error', { message: `harness error (not the gateway's fault): ${(e as Error).stack ?? String(e)}` });
   } finally {
