@@ -1,0 +1,29 @@
+import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { frames, messageStream } from '../../mocks/upstream/streams.js';
+import { notStreamed, streamEvidence, streamExchange } from './common.js';
+
+const BOUND_MS = 2000;
+
+export default defineCheck({
+  id: 'streaming.abort.cancels-upstream',
+  title: 'When the client disconnects 1 s into a 10 s stream, the upstream request is closed within 2 s',
+  requirements: ['SSE-ABORT-1'],
+  level: 'SHOULD',
+  area: 'streaming',
+  profile: 'core',
+  protocol: 'messages',
+  requirement: 'A client that goes away makes the gateway cancel the upstream request promptly, so no tokens are paid for nobody (spec 4 rule 4; cost control).',
+  async run(ctx) {
+    // 40 events 250 ms apart: the upstream would stream for 10 s if nobody cancelled it.
+    // The client leaves at 1 s whatever it got: a buffering gateway shows it nothing by then.
+    const x = await streamExchange(ctx, frames(messageStream({ full: false, textDeltas: 36 }), { gapMs: 250 }), { abortAfterMs: 1000 });
+    if (!x.seen || x.res.abortedAt === undefined) return notStreamed(x);
+    if (x.seen.closedAt !== undefined && x.seen.closedAt < x.res.abortedAt) return fail('the upstream request ended before the client disconnected', { evidence: streamEvidence(x) });
+    const closedAt = await x.expectation.closed(BOUND_MS + 500);
+    const ev = { ...streamEvidence(x, 200), framesSentBeforeClose: x.seen.sentAt.length };
+    if (closedAt === null) return fail(`the upstream request was still open ${BOUND_MS + 500} ms after the client disconnected`, { expected: `upstream closed within ${BOUND_MS} ms`, actual: 'still streaming', evidence: ev });
+    const ms = Math.round(closedAt - x.res.abortedAt);
+    if (ms > BOUND_MS) return fail(`the upstream request closed ${ms} ms after the client disconnected`, { expected: `within ${BOUND_MS} ms`, actual: `${ms} ms`, evidence: ev });
+    return pass(`the upstream request closed ${ms} ms after the client disconnected`, ev);
+  },
+});

@@ -1,0 +1,24 @@
+import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { frames, messageStream } from '../../mocks/upstream/streams.js';
+import { notStreamed, streamEvidence, streamExchange } from './common.js';
+
+export default defineCheck({
+  id: 'streaming.error-event',
+  title: 'An overloaded_error event sent mid-stream reaches the client unchanged',
+  requirements: ['SSE-ERR-1'],
+  level: 'MUST',
+  area: 'streaming',
+  profile: 'core',
+  protocol: 'messages',
+  requirement: 'An error event in the middle of a stream reaches the client as sent, so it can retry or report (spec 6, 7).',
+  async run(ctx) {
+    const events = messageStream({ full: false, textDeltas: 4, errorAfter: 2 });
+    const x = await streamExchange(ctx, frames(events, { gapMs: 20 }));
+    if (x.res.status !== 200 || !x.seen) return notStreamed(x);
+    const sent = events[events.length - 1];
+    const got = x.res.events.find((e) => e.event === 'error' || e.data.includes('"error"'));
+    if (!got) return fail('the error event never reached the client', { expected: `event: error / data: ${sent.data}`, actual: `${x.res.events.length} events, none an error${x.res.error ? `; stream ended with ${x.res.error}` : ''}`, evidence: streamEvidence(x) });
+    if (got.event !== 'error' || got.data !== sent.data) return fail('the error event changed', { expected: `error: ${sent.data}`, actual: `${got.event}: ${got.data}`, evidence: streamEvidence(x) });
+    return pass('the mid-stream error event arrived unchanged');
+  },
+});

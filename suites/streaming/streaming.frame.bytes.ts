@@ -1,0 +1,25 @@
+import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { describeByteDiff, diffBytes } from '../../src/core/compare.js';
+import { frames, messageStream } from '../../mocks/upstream/streams.js';
+import { notStreamed, streamEvidence, streamExchange } from './common.js';
+
+export default defineCheck({
+  id: 'streaming.frame.bytes',
+  title: 'A full stream with \\n and with \\r\\n framing arrives byte for byte',
+  requirements: ['SSE-FRAME-2'],
+  level: 'SHOULD',
+  area: 'streaming',
+  profile: 'core',
+  protocol: 'messages',
+  requirement: 'The stream body reaches the client byte for byte: framing, line endings and spacing as the upstream wrote them (spec 6.1).',
+  async run(ctx) {
+    for (const eol of ['\n', '\r\n']) {
+      const f = frames(messageStream({ full: true, textDeltas: 5 }), { eol });
+      const x = await streamExchange(ctx, f);
+      if (x.res.status !== 200 || !x.seen) return notStreamed(x);
+      const d = diffBytes(Buffer.from(f.map((fr) => fr.data).join('')), x.res.raw);
+      if (d) return fail(`${eol === '\n' ? 'LF' : 'CRLF'}-framed stream: ${describeByteDiff(d)}`, { expected: `${d.expectedLength} bytes as sent`, actual: `${d.actualLength} bytes, first difference at ${d.offset}`, evidence: { byteDiff: d, ...streamEvidence(x) } });
+    }
+    return pass('both streams arrived byte for byte');
+  },
+});
