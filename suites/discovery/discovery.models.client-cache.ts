@@ -1,0 +1,39 @@
+import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { MODELS } from '../../mocks/upstream/discovery.js';
+import { describe, discover, discoveryEvidence, keptByClient, parseModelList, uncorrelated, uncorrelatedSkip } from './common.js';
+
+export default defineCheck({
+  id: 'discovery.models.client-cache',
+  title: 'What the client would cache from GET /v1/models?limit=1000: the ids it keeps',
+  requirements: ['DISC-7'],
+  level: 'INFO',
+  area: 'discovery',
+  profile: 'core',
+  protocol: 'messages',
+  requirement:
+    'Reports the models Claude Code would keep from the gateway\'s list (ids starting with claude or anthropic, with their display names) and how they differ from the upstream\'s list. Listing a model establishes none of its features: search, 1M context, thinking and one-hour caching are checked on their own (DISC-7; spec 8).',
+  async run(ctx) {
+    const d = await discover(ctx, 'bearer');
+    const evidence = discoveryEvidence(d, 600);
+    if (uncorrelated(d)) return uncorrelatedSkip(d);
+    const list = d.shape?.json && d.res!.status < 300 ? parseModelList(d.shape.parsed) : null;
+    if (!list?.ok)
+      return fail(`the client would cache no model: the answer is not a model list (${list && !list.ok ? list.why : describe(d)})`, { expected: 'a model list the client can keep', actual: describe(d), evidence });
+    const { kept, ignored } = keptByClient(list.items);
+    const cache = kept.map((m) => ({ id: m.id, display_name: m.display_name ?? null }));
+    const facts = { ...evidence, wouldCache: cache, ignoredIds: ignored, note: 'listing establishes no feature (search, 1M context, thinking, 1h caching)' };
+    const findings: string[] = [];
+    if (ignored.length) findings.push(`the client would ignore ${ignored.length} listed id(s) not starting with claude or anthropic: ${ignored.slice(0, 5).join(', ')}`);
+    if (!kept.length) findings.push('the client would keep no model');
+    if (d.expectation.hits.length) {
+      const upstream = MODELS.map((m) => m.id);
+      const got = kept.map((m) => m.id);
+      const missing = upstream.filter((id) => !got.includes(id));
+      const added = got.filter((id) => !upstream.includes(id));
+      if (missing.length) findings.push(`${missing.length} model(s) the upstream listed are missing: ${missing.join(', ')}`);
+      if (added.length) findings.push(`${added.length} model(s) the upstream did not list were added: ${added.join(', ')}`);
+    }
+    if (findings.length) return fail(findings.join('; '), { expected: `the upstream's ${MODELS.length} models, all kept by the client`, actual: kept.map((m) => m.id).join(', ') || '(none)', evidence: facts });
+    return pass(`the client would cache ${kept.length} models: ${kept.map((m) => m.id).join(', ')} (listing establishes no feature)`, facts);
+  },
+});

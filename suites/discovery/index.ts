@@ -1,0 +1,11 @@
+// Model discovery (issue 4; DISC-1 to DISC-7): GET /v1/models?limit=1000 as Claude Code sends it.
+import type { CheckDef } from '../../src/core/check.js';
+import json from './discovery.models.json.js';
+import noRedirect from './discovery.models.no-redirect.js';
+import latency from './discovery.models.latency.js';
+import noLogin from './discovery.models.no-login.js';
+import forwarded from './discovery.models.forwarded.js';
+import stable from './discovery.models.stable.js';
+import clientCache from './discovery.models.client-cache.js';
+
+export const DISCOVERY_CHECKS: CheckDef[] = [json, noRedirect, latency, noLogin, forwarded, stable, clientCache];

@@ -1,0 +1,111 @@
+// Shared steps of the error checks (and of discovery and count_tokens): what kind of answer
+// the client got (a JSON error, an HTML page, a redirect), and how an error body compares.
+import type { Evidence } from '../../src/core/check.js';
+import type { GwResponse } from '../../src/client/gateway.js';
+import { GatewayTimeoutError, GatewayTransportError } from '../../src/client/gateway.js';
+import { maskHeaders } from '../../src/core/mask.js';
+
+export interface Shape {
+  status: number;
+  contentType: string;
+  /** The body parses as JSON and is served as JSON (a `+json` type counts). */
+  json: boolean;
+  /** An HTML page: served as HTML or starting like one. */
+  html: boolean;
+  parsed?: unknown;
+  /** For a 3xx: where it points. */
+  location?: string;
+}
+
+/** A credential no gateway accepts (masked in evidence like any credential). */
+export const BAD_CREDENTIAL = 'sk-ant-api03-gwc-invalid-credential-0000000000';
+
+const HTML_START = /^\s*(<!doctype html|<html|<head|<body|<title|<center|<h1|<form)/i;
+
+export function looksHtml(contentType: string, text: string): boolean {
+  return /text\/html|application\/xhtml/i.test(contentType) || HTML_START.test(text);
+}
+
+/** What the client got, seen as Claude Code would: status, JSON or not, HTML or not. */
+export function shapeOf(res: GwResponse): Shape {
+  const contentType = res.header('content-type') ?? '';
+  const text = res.text();
+  let parsed: unknown;
+  let parses = false;
+  try {
+    parsed = JSON.parse(text);
+    parses = true;
+  } catch {
+    parses = false;
+  }
+  return { status: res.status, contentType, json: parses && /json/i.test(contentType), html: looksHtml(contentType, text), parsed, location: res.header('location') };
+}
+
+export interface ErrorFields {
+  /** The top-level `type` ("error" in the messages protocol). */
+  kind?: unknown;
+  type?: unknown;
+  message?: unknown;
+}
+
+/** `type`, `error.type` and `error.message` of a messages-protocol error body. */
+export function errorFields(parsed: unknown): ErrorFields | null {
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+  const o = parsed as Record<string, unknown>;
+  const e = o.error;
+  if (!e || typeof e !== 'object' || Array.isArray(e)) return null;
+  const err = e as Record<string, unknown>;
+  return { kind: o.type, type: err.type, message: err.message };
+}
+
+/** A JSON body with an `error` object: an explicit error a client can read. */
+export function isJsonError(s: Shape): boolean {
+  return s.json && s.status >= 400 && errorFields(s.parsed) !== null;
+}
+
+/** One line describing what the client got, for messages and `actual`. */
+export function describeShape(s: Shape, text: string): string {
+  const what = s.html ? 'an HTML page' : s.json ? 'JSON' : `a non-JSON body`;
+  const where = s.location ? ` to ${s.location}` : '';
+  return `${s.status}${where} ${what} (content-type ${s.contentType || 'absent'}): ${cut(text, 160)}`;
+}
+
+export function cut(t: string, max = 2000): string {
+  return t.length > max ? `${t.slice(0, max)}... (${t.length} bytes)` : t;
+}
+
+/** The client's side of an exchange, credentials masked. */
+export function responseEvidence(res: GwResponse, max = 1500): Evidence {
+  return { status: res.status, headers: maskHeaders(res.rawHeaders), body: cut(res.text(), max), ms: Math.round(res.endedAt - res.startedAt) };
+}
+
+/** Runs a request and keeps a failed connection or a bounded wait as a result, not an exception. */
+export async function attempt<T>(fn: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; kind: 'timeout' | 'transport'; error: string; code?: string }> {
+  try {
+    return { ok: true, value: await fn() };
+  } catch (e) {
+    if (e instanceof GatewayTimeoutError) return { ok: false, kind: 'timeout', error: e.message };
+    if (e instanceof GatewayTransportError) return { ok: false, kind: 'transport', error: e.message, code: e.code };
+    throw e;
+  }
+}
+
+/**
+ * Runs `fn` with a signal that fires at `ms` or when the check's own signal does (its time
+ * limit), and cleans up after. Built by hand: on Node 20 an AbortSignal.timeout() given to
+ * AbortSignal.any() can be garbage-collected before it fires (the composite holds its sources
+ * weakly; reproduced with --expose-gc), and the bound silently disappears.
+ */
+export async function withBound<T>(signal: AbortSignal, ms: number, fn: (s: AbortSignal) => Promise<T>): Promise<T> {
+  const ac = new AbortController();
+  const timer = setTimeout(() => ac.abort(new DOMException(`no answer within ${ms} ms`, 'TimeoutError')), ms);
+  const onAbort = () => ac.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await fn(ac.signal);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+  }
+}

@@ -1,0 +1,39 @@
+import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { headerValues } from '../../mocks/upstream/record.js';
+import { ERROR_MESSAGES } from '../../mocks/upstream/errors.js';
+import { body, exchange, exchangeEvidence } from '../messages/common.js';
+import { BAD_CREDENTIAL, describeShape, errorFields, shapeOf } from './common.js';
+
+export default defineCheck({
+  id: 'errors.auth.bad-key',
+  title: 'A messages request with a bad x-api-key, and one with a bad bearer token, gets HTTP 401 with a JSON error',
+  requirements: ['ERR-AUTH-1'],
+  level: 'MUST',
+  area: 'errors',
+  profile: 'core',
+  protocol: 'messages',
+  requirement:
+    'A bad key gets HTTP 401 with a JSON error body, whether the gateway refuses it itself or the upstream does (the upstream here answers 401 authentication_error as the real API does). A gateway that forwards the request under another credential has accepted the bad key (ERR-AUTH-1 as it applies to the messages protocol; spec 5, 7).',
+  async run(ctx) {
+    const cases: Array<[string, Array<[string, string]>]> = [
+      ['x-api-key', [['x-api-key', BAD_CREDENTIAL]]],
+      ['bearer', [['authorization', `Bearer ${BAD_CREDENTIAL}`]]],
+    ];
+    const got: string[] = [];
+    for (const [style, headers] of cases) {
+      const x = await exchange(ctx, body({}), { auth: 'none', headers, reply: (c) => c.upstream.next().error(401, { message: ERROR_MESSAGES[401] }) });
+      const evidence = exchangeEvidence(x, 600);
+      if (x.seen) {
+        const creds = [...headerValues(x.seen, 'x-api-key'), ...headerValues(x.seen, 'authorization').map((v) => v.replace(/^Bearer\s+/i, ''))].filter((v) => v.trim());
+        const other = creds.filter((v) => v !== BAD_CREDENTIAL);
+        if (other.length)
+          return fail(`a request with a bad ${style} was forwarded under another credential: the gateway accepted the bad key`, { expected: 'a 401 from the gateway, or the bad key passed to the upstream', actual: 'the upstream received a different credential', evidence });
+      }
+      const shape = shapeOf(x.res);
+      if (x.res.status !== 401 || !shape.json || !errorFields(shape.parsed))
+        return fail(`a bad ${style} got ${describeShape(shape, x.res.text())}`, { expected: '401 with a JSON error body', actual: describeShape(shape, x.res.text()), evidence });
+      got.push(`${style}: 401 JSON (${x.seen ? 'refused by the upstream' : 'refused by the gateway'})`);
+    }
+    return pass(`bad keys were refused with a JSON 401 (${got.join('; ')})`);
+  },
+});

@@ -1,0 +1,14 @@
+// Error passthrough and HTTP hygiene (issue 4): upstream errors and retry guidance, retries of
+// an invalid model, an unreachable, resetting or silent upstream, large bodies, HEAD /.
+import type { CheckDef } from '../../src/core/check.js';
+import status from './errors.passthrough.status.js';
+import retryHeaders from './errors.passthrough.retry-headers.js';
+import invalidModel from './errors.retry.invalid-model.js';
+import unreachable from './errors.upstream.unreachable.js';
+import reset from './errors.upstream.reset.js';
+import timeout from './errors.upstream.timeout.js';
+import badKey from './errors.auth.bad-key.js';
+import large from './errors.body.large.js';
+import head from './errors.probe.head-root.js';
+
+export const ERRORS_CHECKS: CheckDef[] = [status, retryHeaders, invalidModel, unreachable, reset, timeout, badKey, large, head];

@@ -1,0 +1,65 @@
+import { defineCheck, fail, pass, type CheckContext } from '../../src/core/check.js';
+import { ANTHROPIC_VERSION } from '../../src/client/gateway.js';
+import { countTokensBody } from '../../mocks/upstream/discovery.js';
+import type { Expectation } from '../../mocks/upstream/server.js';
+import { errorBody } from '../../mocks/upstream/messages.js';
+import { describeDiff, diffJson } from '../../src/core/compare.js';
+import { tryParse } from '../../src/core/json.js';
+import { maskHeaders } from '../../src/core/mask.js';
+import { cut, describeShape, isJsonError, shapeOf } from '../errors/common.js';
+import { CASE_PLACEHOLDER } from './gen.js';
+import { body } from './common.js';
+
+const PATH = '/v1/messages/count_tokens';
+/** A count no estimate would land on by chance. */
+const REAL_COUNT = 2187;
+
+async function countTokens(ctx: CheckContext, reply: Expectation) {
+  const sent = body({ system: [{ type: 'text', text: 'You are a careful assistant.' }] }).split(CASE_PLACEHOLDER).join(reply.token);
+  const res = await ctx.gateway.send({ method: 'POST', path: PATH, body: sent, headers: [['content-type', 'application/json'], ['anthropic-version', ANTHROPIC_VERSION]], caseToken: reply.token, signal: ctx.signal });
+  const seen = await reply.received(res.status < 300 ? 1000 : 200);
+  return { res, seen };
+}
+
+export default defineCheck({
+  id: 'messages.count-tokens.passthrough',
+  title: 'POST /v1/messages/count_tokens returns the upstream\'s count, and a JSON error when the upstream answers 404 or 501',
+  requirements: ['MSG-CT-1', 'MSG-RESP-2'],
+  level: 'MUST',
+  area: 'messages',
+  profile: 'core',
+  protocol: 'messages',
+  requirement:
+    'count_tokens answers the upstream\'s real count unchanged; where the upstream does not support it (404, 501) the client gets an explicit JSON error: never an HTML page, never a count the gateway made up (MSG-CT-1, MSG-RESP-2; spec 4 endpoint 2 and rule 1, 7).',
+  async run(ctx) {
+    // The upstream counts.
+    const ok = ctx.upstream.next().json(countTokensBody(REAL_COUNT));
+    const a = await countTokens(ctx, ok);
+    const aShape = shapeOf(a.res);
+    const aEvidence = { client: { status: a.res.status, contentType: a.res.header('content-type') ?? null, body: cut(a.res.text(), 600) }, upstream: a.seen ? { url: a.seen.url, headers: maskHeaders(a.seen.rawHeaders) } : 'the upstream received no request for this case' };
+    if (a.res.status !== 200 || !aShape.json) return fail(`count_tokens answered ${describeShape(aShape, a.res.text())} where the upstream counted ${REAL_COUNT}`, { expected: `200 ${countTokensBody(REAL_COUNT)}`, actual: describeShape(aShape, a.res.text()), evidence: aEvidence });
+    const want = tryParse(countTokensBody(REAL_COUNT));
+    const got = tryParse(a.res.text());
+    if (!want.ok || !got.ok) throw new Error('harness bug: a JSON body did not parse losslessly');
+    const diffs = diffJson(want.node, got.node, '', [], { keyOrder: false });
+    if (!a.seen || diffs.length)
+      return fail(`count_tokens returned ${a.res.text()} ${a.seen ? 'instead of the upstream\'s count' : 'without asking the upstream (an invented count)'}`, {
+        expected: countTokensBody(REAL_COUNT),
+        actual: a.res.text(),
+        evidence: { ...aEvidence, diffs: diffs.map(describeDiff) },
+      });
+    // The upstream does not support it.
+    const refused: string[] = [];
+    for (const status of [404, 501]) {
+      const e = ctx.upstream.next().json(errorBody(status, status === 404 ? 'Not found' : 'count_tokens is not supported for this model'), { status });
+      const b = await countTokens(ctx, e);
+      const shape = shapeOf(b.res);
+      const evidence = { upstreamStatus: status, client: { status: b.res.status, contentType: b.res.header('content-type') ?? null, body: cut(b.res.text(), 600) }, forwarded: !!b.seen };
+      const invented = shape.json && shape.parsed && typeof shape.parsed === 'object' && 'input_tokens' in (shape.parsed as object);
+      if (invented) return fail(`with the upstream answering ${status}, count_tokens returned a count: ${cut(b.res.text(), 100)} (invented)`, { expected: 'an explicit JSON error', actual: `${b.res.status} ${b.res.text()}`, evidence });
+      if (!isJsonError(shape)) return fail(`with the upstream answering ${status}, count_tokens answered ${describeShape(shape, b.res.text())}`, { expected: 'an error status with a JSON error body', actual: describeShape(shape, b.res.text()), evidence });
+      refused.push(`${status} -> ${b.res.status} JSON`);
+    }
+    return pass(`the upstream's count (${REAL_COUNT}) arrived unchanged; unsupported: ${refused.join(', ')}`);
+  },
+});
