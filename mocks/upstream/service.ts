@@ -1,0 +1,162 @@
+// A stand-in for the hosted service (spec 1, 4, 5), for the service profile's own tests and
+// for `gw-conformance mock --service`: one key for the three protocols, answers by path like
+// the real APIs (no case tokens, nothing scripted per request), each protocol's own error shape
+// for a missing or bad key, and one native model whose every answer is blocked (SVC-4).
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { hostForUrl, listen } from '../../src/core/errors.js';
+import { play } from './play.js';
+import type { RecordedRequest } from './record.js';
+import { JSON_HEADERS, SSE_HEADERS, type HeaderList, type Reply } from './scenario.js';
+import { errorBody, messageBody } from './messages.js';
+import { frames, messageStream } from './streams.js';
+import { modelListBody } from './discovery.js';
+import { blockedResponse, nativeBadKey, nativeError, nativeFrames, nativeJsonReply, nativeNoKey, nativeResponseValue, nativeSseReply, nativeStream } from './native.js';
+import { chatCompletion, chatError, chatFrames, chatJsonReply, chatSseReply, chatStream } from './chat.js';
+
+/** The native model the emulator always blocks (finishReason SAFETY, no text). */
+export const BLOCKED_NATIVE_MODEL = 'gemini-2.5-flash-gwc-blocked';
+
+export interface ServiceOptions {
+  /** The one service key every protocol accepts. */
+  key: string;
+  /** Native models whose every answer is blocked; BLOCKED_NATIVE_MODEL is always one. */
+  blockedNativeModels?: string[];
+  /** Makes `GET /v1/models` slow (to show SVC-3 failing). */
+  modelListDelayMs?: number;
+  /** Makes `GET /v1/models` redirect to https (to show SVC-3 failing). */
+  modelListRedirect?: boolean;
+}
+
+export interface ServiceRequest {
+  method: string;
+  /** Path without its query (a `key` query is a credential). */
+  path: string;
+  protocol: 'messages' | 'native' | 'chat' | 'models' | 'other';
+  /** Which credential came, never its value. */
+  credential: 'bearer' | 'x-api-key' | 'x-goog-api-key' | 'key-query' | 'none';
+  keyValid: boolean;
+  status: number;
+}
+
+const NATIVE_RE = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+const json = (status: number, body: string, headers: HeaderList = JSON_HEADERS): Reply => ({ kind: 'json', status, headers, body });
+
+function parse(body: Buffer): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(body.toString('utf8'));
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+export class ServiceEmulator {
+  private server: http.Server;
+  private seq = 0;
+  readonly requests: ServiceRequest[] = [];
+  url = '';
+  constructor(private readonly opts: ServiceOptions) {
+    this.server = http.createServer((req, res) => this.handle(req, res));
+  }
+
+  async start(host = '127.0.0.1', port = 0): Promise<string> {
+    const a = await listen(this.server, host, port, 'service emulator');
+    this.url = `http://${hostForUrl(a.address)}:${a.port}`;
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.server.listening) return;
+    this.server.closeAllConnections();
+    await new Promise<void>((r) => this.server.close(() => r()));
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw: Array<[string, string]> = [];
+      for (let i = 0; i < req.rawHeaders.length; i += 2) raw.push([req.rawHeaders[i], req.rawHeaders[i + 1]]);
+      const rec: RecordedRequest = { seq: ++this.seq, method: req.method ?? '', url: req.url ?? '/', rawHeaders: raw, body: Buffer.concat(chunks), receivedAt: performance.now(), receivedWall: new Date().toISOString(), sentAt: [] };
+      const { reply, entry, delayMs } = this.route(req, rec);
+      this.requests.push({ ...entry, status: reply.kind === 'json' || reply.kind === 'sse' ? reply.status : 0 });
+      // A configured slowness of the model list (SVC-3's failing case), not synchronisation.
+      if (delayMs) setTimeout(() => play(reply, rec, res), delayMs);
+      else play(reply, rec, res);
+    });
+  }
+
+  private route(req: http.IncomingMessage, rec: RecordedRequest): { reply: Reply; entry: Omit<ServiceRequest, 'status'>; delayMs?: number } {
+    const u = new URL(rec.url, 'http://service.invalid');
+    const path = u.pathname;
+    const method = rec.method;
+    const header = (n: string) => (req.headers[n] as string | undefined)?.trim();
+    const bearer = /^Bearer\s+(.+)$/i.exec(header('authorization') ?? '')?.[1];
+    const base = { method, path };
+
+    if (method === 'HEAD' && path === '/') return { reply: json(200, ''), entry: { ...base, protocol: 'other', credential: 'none', keyValid: false } };
+
+    // Messages protocol and the model list: Bearer or x-api-key (spec 5).
+    if (path === '/v1/messages' || path === '/v1/messages/count_tokens' || path === '/v1/models') {
+      const protocol = path === '/v1/models' ? 'models' : 'messages';
+      const given = bearer ?? header('x-api-key');
+      const credential = bearer !== undefined ? 'bearer' : given !== undefined ? 'x-api-key' : 'none';
+      const entry = { ...base, protocol, credential, keyValid: given === this.opts.key } as const;
+      if (!given) return { reply: json(401, errorBody(401, 'x-api-key header is required')), entry };
+      if (given !== this.opts.key) return { reply: json(401, errorBody(401, 'invalid x-api-key')), entry };
+      if (protocol === 'models') {
+        if (this.opts.modelListRedirect) return { reply: json(301, '', [['location', `https://service.invalid${rec.url}`]]), entry };
+        return { reply: json(200, modelListBody()), entry, delayMs: this.opts.modelListDelayMs };
+      }
+      if (method !== 'POST') return { reply: json(405, errorBody(405, `method ${method} not allowed`)), entry };
+      const body = parse(rec.body);
+      if (path.endsWith('/count_tokens')) return { reply: json(200, JSON.stringify({ input_tokens: 14 })), entry };
+      if (!body || typeof body.model !== 'string' || !Array.isArray(body.messages)) return { reply: json(400, errorBody(400, 'messages: Field required')), entry };
+      if (body.stream === true) return { reply: { kind: 'sse', status: 200, headers: SSE_HEADERS, frames: frames(messageStream({ full: false, textDeltas: 3, model: body.model })) }, entry };
+      return { reply: json(200, messageBody({ model: body.model })), entry };
+    }
+
+    // Native protocol: x-goog-api-key or ?key=; a bad key is 400 INVALID_ARGUMENT (protocols.md 3).
+    const nat = NATIVE_RE.exec(path);
+    if (nat) {
+      const queryKey = u.searchParams.get('key') ?? undefined;
+      const given = header('x-goog-api-key') ?? queryKey;
+      const credential = header('x-goog-api-key') !== undefined ? 'x-goog-api-key' : queryKey !== undefined ? 'key-query' : 'none';
+      const entry = { ...base, protocol: 'native', credential, keyValid: given === this.opts.key } as const;
+      if (!given) return { reply: nativeJsonReply(nativeNoKey(), 403), entry };
+      if (given !== this.opts.key) return { reply: nativeJsonReply(nativeBadKey(), 400), entry };
+      const body = parse(rec.body);
+      if (!body || !Array.isArray(body.contents)) {
+        const unknown = body ? Object.keys(body).find((k) => k !== 'contents') : undefined;
+        return { reply: nativeJsonReply(nativeError(400, { message: unknown ? `Invalid JSON payload received. Unknown name "${unknown}": Cannot find field.` : '* GenerateContentRequest.contents: contents is not specified' }), 400), entry };
+      }
+      const model = nat[1];
+      const blocked = model === BLOCKED_NATIVE_MODEL || (this.opts.blockedNativeModels ?? []).includes(model);
+      if (nat[2] === 'generateContent') return { reply: nativeJsonReply(blocked ? blockedResponse({ model }) : JSON.stringify(nativeResponseValue({ model, text: 'Hello from the service.' }), null, 2)), entry };
+      const payloads = blocked ? nativeStream({ pieces: [], blockedWith: 'SAFETY', model }) : nativeStream({ model, pieces: ['Hello', ' from the', ' service.'] });
+      if (u.searchParams.get('alt') === 'sse') return { reply: nativeSseReply(nativeFrames(payloads)), entry };
+      // Without alt=sse the endpoint streams one JSON array.
+      return { reply: nativeJsonReply(`[${payloads.map((p) => JSON.stringify(JSON.parse(p), null, 2)).join(',\r\n')}]`), entry };
+    }
+
+    // Chat-completions protocol: Bearer only; a bad key is 401 invalid_api_key (protocols.md 2).
+    if (path === '/v1/chat/completions') {
+      const entry = { ...base, protocol: 'chat', credential: bearer !== undefined ? 'bearer' : 'none', keyValid: bearer === this.opts.key } as const;
+      if (!bearer) return { reply: chatJsonReply(chatError(401, { message: "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY)." }), 401), entry };
+      if (bearer !== this.opts.key) return { reply: chatJsonReply(chatError(401, { message: 'Incorrect API key provided. You can find your API key in the service console.' }), 401), entry };
+      const body = parse(rec.body);
+      if (!body || !Array.isArray(body.messages)) return { reply: chatJsonReply(chatError(400, { message: "Missing required parameter: 'messages'." }), 400), entry };
+      const model = typeof body.model === 'string' ? body.model : undefined;
+      if (body.stream === true) {
+        const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+        return { reply: chatSseReply(chatFrames(chatStream({ model, includeUsage, pieces: ['Hello', ' from the', ' service.'] }))), entry };
+      }
+      return { reply: chatJsonReply(chatCompletion({ model, content: 'Hello from the service.' })), entry };
+    }
+
+    const entry = { ...base, protocol: 'other', credential: 'none', keyValid: false } as const;
+    if (path.startsWith('/v1beta/')) return { reply: nativeJsonReply(nativeError(404, { message: `The requested URL ${path} was not found on this server.` }), 404), entry };
+    return { reply: json(404, errorBody(404, `no route for ${method} ${path}`)), entry };
+  }
+}

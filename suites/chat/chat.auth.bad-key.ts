@@ -1,0 +1,32 @@
+import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { tryParse } from '../../src/core/json.js';
+import { chatError, chatJsonReply } from '../../mocks/upstream/chat.js';
+import { exchange } from '../messages/common.js';
+import { chatBody, chatSend, evidenceOf } from '../native/common.js';
+
+export default defineCheck({
+  id: 'chat.auth.bad-key',
+  title: 'A chat request with a key the provider rejects gets HTTP 401 with a JSON error',
+  requirements: ['ERR-AUTH-1'],
+  level: 'MUST',
+  area: 'chat',
+  profile: 'core',
+  protocol: 'chat',
+  requirement:
+    'A bad key on the chat-completions protocol ends in HTTP 401 with a JSON error body, whether the gateway refuses the key itself or forwards the provider\'s 401 (here the upstream answers 401 invalid_api_key); never a 500, a 200 or an HTML page (spec 7).',
+  async run(ctx) {
+    const x = await exchange(ctx, chatBody(), chatSend({ auth: 'none', headers: [['authorization', 'Bearer gwc-bad-key-0000000000000000']], reply: chatJsonReply(chatError(401), 401) }));
+    const ev = { forwarded: x.seen !== null, ...evidenceOf(x) };
+    const body = tryParse(x.res.text());
+    const isJsonError = body.ok && body.node.t === 'obj' && body.node.entries.some(([k]) => k === 'error');
+    if (x.res.status !== 401 || !isJsonError) {
+      const html = /<html|<!doctype/i.test(x.res.text());
+      return fail(`a bad key got ${x.res.status}${isJsonError ? ' with a JSON error' : html ? ' with an HTML page' : ' without a JSON error body'}`, {
+        expected: '401 with a JSON error body',
+        actual: `${x.res.status} ${x.res.header('content-type') ?? ''}: ${x.res.text().slice(0, 200)}`,
+        evidence: ev,
+      });
+    }
+    return pass(`a bad key got 401 with a JSON error (${x.seen ? 'the upstream\'s answer, forwarded' : 'refused by the gateway itself'})`, ev);
+  },
+});

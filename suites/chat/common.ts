@@ -1,0 +1,60 @@
+// Shared steps of the chat stream checks: a streamed completion through the gateway, and the
+// pairing of what the upstream sent with what the client received.
+import type { CheckContext } from '../../src/core/check.js';
+import { diffJson } from '../../src/core/compare.js';
+import { tryParse } from '../../src/core/json.js';
+import { chatFrames, chatSseReply, chatStream, DONE } from '../../mocks/upstream/chat.js';
+import { CHAT_PATH, chatBody, streamThrough, type ProtocolStream } from '../native/common.js';
+
+/** Streams a completion (role chunk, `pieces`, finish chunk, usage chunk, [DONE]) `gapMs` apart. */
+export function chatStreamExchange(ctx: CheckContext, opts: { pieces?: string[]; gapMs?: number } = {}): Promise<ProtocolStream> {
+  const payloads = chatStream({ pieces: opts.pieces, includeUsage: true });
+  return streamThrough(ctx, chatSseReply(chatFrames(payloads, { gapMs: opts.gapMs ?? 0 })), {
+    path: CHAT_PATH,
+    auth: 'bearer',
+    body: chatBody({ stream: true, stream_options: { include_usage: true } }, 'Stream a hello.'),
+  });
+}
+
+/** The same payload: identical text, or the same JSON value (a gateway may re-serialise a chunk). */
+export function samePayload(sent: string, got: string): boolean {
+  if (sent === got) return true;
+  const a = tryParse(sent);
+  const b = tryParse(got);
+  return a.ok && b.ok && diffJson(a.node, b.node, '', [], { keyOrder: false, limit: 1 }).length === 0;
+}
+
+/** What a chunk is, for timelines and messages: role, content, finish, usage (no choices), [DONE]. */
+export function chunkName(payload: string): string {
+  if (payload === DONE) return '[DONE]';
+  try {
+    const v = JSON.parse(payload) as { choices?: Array<{ delta?: { role?: string; content?: string }; finish_reason?: string | null }> };
+    const c = v.choices?.[0];
+    if (!c) return 'usage (choices: [])';
+    if (c.finish_reason) return `finish ${c.finish_reason}`;
+    if (c.delta?.role) return 'role';
+    return `content ${JSON.stringify(c.delta?.content ?? '').slice(0, 12)}`;
+  } catch {
+    return 'not JSON';
+  }
+}
+
+/**
+ * Pairs each sent payload with the client event carrying it, in order: position by position when
+ * the counts agree, else by content (so a dropped chunk does not shift every later pairing).
+ */
+export function pairEvents(sent: string[], got: string[]): Array<{ sent: number; got: number }> {
+  if (sent.length === got.length) return sent.map((_, i) => ({ sent: i, got: i }));
+  const pairs: Array<{ sent: number; got: number }> = [];
+  let j = 0;
+  for (let i = 0; i < sent.length; i++) {
+    for (let k = j; k < got.length; k++) {
+      if (samePayload(sent[i], got[k])) {
+        pairs.push({ sent: i, got: k });
+        j = k + 1;
+        break;
+      }
+    }
+  }
+  return pairs;
+}

@@ -1,0 +1,10 @@
+// The native (Gemini) protocol through a gateway (issue 5). Adding a check means adding it here.
+import type { CheckDef } from '../../src/core/check.js';
+import path from './native.path.colon.js';
+import body from './native.body.semantic.js';
+import auth from './native.auth.credential.js';
+import response from './native.response.unchanged.js';
+import cross from './native.cross.protocol.js';
+import errors from './native.errors.passthrough.js';
+
+export const NATIVE_CHECKS: CheckDef[] = [path, body, auth, response, cross, errors];

@@ -1,0 +1,56 @@
+import { defineCheck, fail, pass, type Verdict } from '../../src/core/check.js';
+import { tryParse } from '../../src/core/json.js';
+import { maskUrl } from '../../src/core/mask.js';
+import { chatCompletion, chatJsonReply } from '../../mocks/upstream/chat.js';
+import { exchange, notForwarded, type Exchange } from '../messages/common.js';
+import { chatBody, chatSend, evidenceOf, nativeBody, nativeSend, pathFamily } from './common.js';
+
+/** Which protocol a body belongs to, by its top-level fields (spec 2.3: `contents` vs `messages`). */
+function bodyKind(text: string): 'native' | 'chat' | 'other' {
+  const p = tryParse(text);
+  if (!p.ok || p.node.t !== 'obj') return 'other';
+  const keys = p.node.entries.map(([k]) => k);
+  if (keys.includes('contents') && !keys.includes('messages')) return 'native';
+  if (keys.includes('messages') && !keys.includes('contents')) return 'chat';
+  return 'other';
+}
+
+function judge(x: Exchange, sentAs: 'native' | 'chat'): Verdict | null {
+  if (!x.seen) return notForwarded(x);
+  const family = pathFamily(x.seen.url);
+  const kind = bodyKind(x.seen.body.toString('utf8'));
+  const where = `${x.seen.method} ${maskUrl(x.seen.url)}`;
+  if (family !== 'other' && kind !== 'other' && family !== kind)
+    return fail(`a ${sentAs} request reached the upstream as a ${kind} body on the ${family} endpoint (${where})`, {
+      expected: `a ${kind} body only on a ${kind} endpoint`,
+      actual: `${kind} body at ${maskUrl(x.seen.url)}`,
+      evidence: evidenceOf(x),
+    });
+  if (family !== sentAs)
+    return fail(`a ${sentAs} request was forwarded to ${family === 'other' ? 'a path of neither protocol' : `the ${family} endpoint`} (${where})`, {
+      expected: `the ${sentAs} endpoint`,
+      actual: maskUrl(x.seen.url),
+      evidence: evidenceOf(x),
+    });
+  return null;
+}
+
+export default defineCheck({
+  id: 'native.cross.protocol',
+  title: 'A native body arrives only on the native endpoint and a chat body only on the chat endpoint',
+  requirements: ['NAT-X-1'],
+  level: 'MUST',
+  area: 'native',
+  profile: 'core',
+  protocol: 'native',
+  requirement: 'The gateway never sends a native body (contents) to the chat-completions endpoint, nor a chat body (messages) to the native one: each request reaches the upstream on its own protocol\'s endpoint (spec 2.3).',
+  async run(ctx) {
+    const nat = await exchange(ctx, nativeBody(), nativeSend());
+    const v1 = judge(nat, 'native');
+    if (v1) return v1;
+    const chat = await exchange(ctx, chatBody(), chatSend({ reply: chatJsonReply(chatCompletion()) }));
+    const v2 = judge(chat, 'chat');
+    if (v2) return v2;
+    return pass('the native body arrived on the native endpoint and the chat body on the chat endpoint', { native: maskUrl(nat.seen!.url), chat: chat.seen!.url });
+  },
+});

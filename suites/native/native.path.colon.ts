@@ -1,0 +1,39 @@
+import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { maskUrl } from '../../src/core/mask.js';
+import { nativeFrames, nativeSseReply, nativeStream } from '../../mocks/upstream/native.js';
+import { exchange, notForwarded } from '../messages/common.js';
+import { evidenceOf, nativeBody, nativePath, nativeSend, streamEvidenceOf, streamThrough } from './common.js';
+
+// Model ids as consoles show them: dots, dashes, a version suffix, a preview date.
+const MODELS = ['gemini-2.5-flash', 'gemini-2.0-flash-001', 'gemini-2.5-pro-preview-06-05'];
+
+export default defineCheck({
+  id: 'native.path.colon',
+  title: 'POST /v1beta/models/{model}:generateContent (and :streamGenerateContent?alt=sse) arrives at that path, the ":" not encoded',
+  requirements: ['NAT-PATH-1'],
+  level: 'MUST',
+  area: 'native',
+  profile: 'core',
+  protocol: 'native',
+  requirement: 'A native request reaches the upstream at /v1beta/models/{model}:generateContent (or :streamGenerateContent with its ?alt=sse query): the model id intact and the ":" before the method not percent-encoded (spec 4 endpoint 4, 9.1).',
+  async run(ctx) {
+    const seenPaths: string[] = [];
+    for (const model of MODELS) {
+      const x = await exchange(ctx, nativeBody(), nativeSend({ model }));
+      if (!x.seen) return notForwarded(x);
+      const want = nativePath(model);
+      if (x.seen.url !== want) {
+        const encoded = /%3A/i.test(x.seen.url);
+        return fail(`the upstream received ${x.seen.method} ${maskUrl(x.seen.url)}${encoded ? ' (the ":" was percent-encoded as %3A)' : ''}`, { expected: want, actual: maskUrl(x.seen.url), evidence: evidenceOf(x) });
+      }
+      seenPaths.push(x.seen.url);
+    }
+    const s = await streamThrough(ctx, nativeSseReply(nativeFrames(nativeStream())), { path: nativePath(MODELS[0], true), auth: 'x-goog-api-key', body: nativeBody({}, 'Stream a hello.') });
+    const want = nativePath(MODELS[0], true);
+    if (!s.seen) return fail(`the streamed request never reached the upstream (the gateway answered ${s.res.status})`, { expected: want, actual: '(no upstream request)', evidence: streamEvidenceOf(s) });
+    if (s.seen.url !== want)
+      return fail(`the streamed request arrived at ${maskUrl(s.seen.url)}${/%3A/i.test(s.seen.url) ? ' (the ":" was percent-encoded as %3A)' : ''}`, { expected: want, actual: maskUrl(s.seen.url), evidence: streamEvidenceOf(s) });
+    seenPaths.push(s.seen.url);
+    return pass(`all ${seenPaths.length} native paths arrived unchanged (":" kept, query kept)`, { paths: seenPaths });
+  },
+});

@@ -1,0 +1,41 @@
+import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { ANTHROPIC_VERSION, type AuthStyle } from '../../src/client/gateway.js';
+import { isJsonType, jsonOf, modelsOf, outsideProfile, responseEvidence } from './common.js';
+
+/** The client gives up on discovery after about 3 s (spec 8). */
+const LIMIT_MS = 3000;
+const CALLS: Array<[AuthStyle, string]> = [
+  ['bearer', 'with the key'],
+  ['bearer', 'with the key, again'],
+  ['bearer', 'with the key, a third time'],
+  ['none', 'without a credential'],
+];
+
+export default defineCheck({
+  id: 'service.models.list',
+  title: 'GET /v1/models?limit=1000 answers JSON within 3 s without a redirect, with the key and without one',
+  requirements: ['SVC-3'],
+  level: 'MUST',
+  area: 'service',
+  profile: 'service',
+  requirement: 'The model list answers JSON (a list with the key; a list or a JSON 401/403 without one) within 3 s on every call, and never with a redirect of any kind (spec 2.6, 4 endpoint 3, 8).',
+  async run(ctx) {
+    if (!modelsOf(ctx)) return outsideProfile();
+    const times: number[] = [];
+    let listed = 0;
+    for (const [auth, name] of CALLS) {
+      const res = await ctx.gateway.send({ method: 'GET', path: '/v1/models?limit=1000', auth, headers: [['anthropic-version', ANTHROPIC_VERSION]], signal: ctx.signal });
+      const ms = Math.round(res.endedAt - res.startedAt);
+      times.push(ms);
+      const ev = responseEvidence(name, res);
+      if (res.status >= 300 && res.status < 400) return fail(`${name}: the model list redirected (${res.status} to ${res.header('location') ?? '(no location)'})`, { expected: 'no redirect', actual: `${res.status} ${res.header('location') ?? ''}`, evidence: ev });
+      if (ms > LIMIT_MS) return fail(`${name}: the model list took ${ms} ms`, { expected: `within ${LIMIT_MS} ms`, actual: `${ms} ms`, evidence: ev });
+      const body = jsonOf(res.text()) as { data?: unknown; error?: unknown } | undefined;
+      if (!isJsonType(res.header('content-type')) || !body) return fail(`${name}: the model list answered ${res.status} without a JSON body`, { expected: 'JSON', actual: `${res.status} ${res.header('content-type') ?? ''}: ${res.text().slice(0, 200)}`, evidence: ev });
+      if (auth !== 'none' && (res.status !== 200 || !Array.isArray(body.data))) return fail(`${name}: the model list answered ${res.status} without a data array`, { expected: '200 with data[]', actual: `${res.status}: ${res.text().slice(0, 200)}`, evidence: ev });
+      if (auth === 'none' && !(res.status === 200 || res.status === 401 || res.status === 403)) return fail(`${name}: the model list answered ${res.status}`, { expected: '200, or a JSON 401/403', actual: String(res.status), evidence: ev });
+      if (Array.isArray(body.data)) listed = body.data.length;
+    }
+    return pass(`JSON on every call, no redirect, ${listed} models listed; times ${times.join(', ')} ms (limit ${LIMIT_MS})`, { times });
+  },
+});
