@@ -3,12 +3,20 @@
 // without buffering, cancels the upstream when the client goes away, and answers JSON errors
 // when the upstream is down. `fault` breaks one requirement on purpose (faults/).
 import http from 'node:http';
+import { pipeline } from 'node:stream';
 import { hostForUrl, listen } from '../src/core/errors.js';
 import type { Fault, RequestParts } from './faults/index.js';
 
 // RFC 9110 7.6.1: connection-specific fields are not forwarded.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
 const ROUTES = [/^\/v1\/messages(\/count_tokens)?(\?|$)/, /^\/v1\/models(\/|\?|$)/, /^\/v1beta\/models\/[^/]+:(generateContent|streamGenerateContent)(\?|$)/, /^\/v1\/chat\/completions(\?|$)/];
+
+/**
+ * The upstream time-out of the gateway that `demo` and the self-tests run: short, so the check
+ * of an upstream that never answers (errors.upstream.timeout, ERR-DOWN-1) sees the gateway
+ * give up well within a check's time limit. It bounds only the wait for response headers.
+ */
+export const DEMO_UPSTREAM_TIMEOUT_MS = 2000;
 
 export interface ReferenceOptions {
   upstream: string;
@@ -140,13 +148,15 @@ export class ReferenceGateway {
     const status = ur.statusCode ?? 502;
     const isJson = /json/i.test(String(ur.headers['content-type'] ?? ''));
     const onMessages = /^\/v1\/messages(\?|$)/.test(parts.path);
-    if (fault && (fault.response || (fault.responseJson && isJson && onMessages))) {
+    // `responseWhen` keeps a fault's rewriting (and so its buffering) to the requests it targets.
+    const replaces = !!fault?.response && (fault.responseWhen?.(parts) ?? true);
+    if (fault && (replaces || (fault.responseJson && isJson && onMessages))) {
       // Only a faulty gateway buffers: it needs the whole body to rewrite it.
       const chunks: Buffer[] = [];
       ur.on('data', (c: Buffer) => chunks.push(c));
       ur.on('end', () => {
         let body = Buffer.concat(chunks);
-        const replaced = fault.response?.(status, ur.headers, body, parts);
+        const replaced = replaces ? fault.response?.(status, ur.headers, body, parts) : null;
         if (replaced) {
           res.writeHead(replaced.status, { ...replaced.headers, 'content-length': String(replaced.body.length) });
           res.end(replaced.body);
@@ -169,7 +179,13 @@ export class ReferenceGateway {
     if (streamed) headers = streamed.headers;
     res.writeHead(status, headers.flat());
     res.flushHeaders();
-    if (streamed) ur.pipe(streamed.transform).pipe(res);
-    else ur.pipe(res);
+    if (streamed) {
+      // A transform that fails (e.g. an idle cut) takes the client's response down with it.
+      pipeline(ur, streamed.transform, res, () => {});
+      return;
+    }
+    ur.pipe(res);
+    // A gateway that does not cancel goes on reading the upstream for nobody.
+    if (fault?.keepUpstreamOnAbort) res.on('close', () => ur.resume());
   }
 }

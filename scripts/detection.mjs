@@ -4,7 +4,7 @@
 // from this output after reading each failure, never copied blindly.
 //   node scripts/detection.mjs [fault ...] [--seed N]
 import { RecordingUpstream } from '../dist/mocks/upstream/server.js';
-import { ReferenceGateway } from '../dist/reference/gateway.js';
+import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../dist/reference/gateway.js';
 import { FAULTS } from '../dist/reference/faults/index.js';
 import { runSuite } from '../dist/src/cli/run.js';
 import { resolveConfig } from '../dist/src/config/config.js';
@@ -19,7 +19,7 @@ for (const name of names) {
   if (!fault) throw new Error(`unknown fault ${name}`);
   const upstream = new RecordingUpstream();
   await upstream.start('127.0.0.1', 0);
-  const gw = new ReferenceGateway({ upstream: upstream.url, fault });
+  const gw = new ReferenceGateway({ upstream: upstream.url, fault, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
   const target = await gw.start('127.0.0.1', 0);
   const r = await runSuite(resolveConfig({ seed, reporter: ['json'] }, {}, {}), target, upstream, () => {});
   await gw.stop();

@@ -4,9 +4,10 @@
 // harness could not run.
 import { Command, CommanderError, Option } from 'commander';
 import { HarnessError, parseListen } from './core/errors.js';
-import { loadConfigFile, resolveConfig, type FlagValues, type RunConfig } from './config/config.js';
+import { loadConfigFile, resolveConfig, SERVICE_ENV, type FlagValues, type RunConfig } from './config/config.js';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
-import { ReferenceGateway } from '../reference/gateway.js';
+import { BLOCKED_NATIVE_MODEL, ServiceEmulator } from '../mocks/upstream/service.js';
+import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../reference/gateway.js';
 import { FAULTS, faultByName } from '../reference/faults/index.js';
 import { finishRun, runSuite } from './cli/run.js';
 import { controlHandler, isOurMock, runRemote } from './cli/remote.js';
@@ -34,7 +35,7 @@ function runOptions(cmd: Command): Command {
     .option('--skip <id>', 'skip this check, area or requirement id (repeatable)', collect, [])
     .option('--reporter <name>', 'console | junit | json (repeatable; default all three)', collect, [])
     .option('--out <dir>', 'report folder (default reports/)')
-    .option('--token <token>', 'credential sent to the gateway (or GWC_TOKEN)')
+    .option('--token <token>', 'credential sent to the gateway (or GWC_TOKEN); the service profile sends GWC_SERVICE_KEY instead')
     .option('--seed <n>', 'seed of the property-based checks (printed in every report)')
     .option('--runs <n>', 'generated cases per property (default 40)')
     .option('--timeout-ms <ms>', 'time limit per check (default 20000)')
@@ -53,6 +54,12 @@ function config(opts: FlagValues & { config?: string }, io: Io): RunConfig {
 async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<number> {
   const cfg = config(opts, io);
   if (!cfg.target) throw new HarnessError('BAD_FLAG', '--target is required (or `target:` in gwc.yaml); to try the harness without a gateway, run `gw-conformance demo`');
+  // The service profile checks a hosted service directly: no recording upstream is started.
+  if (cfg.profile === 'service') {
+    const report = await runSuite(cfg, cfg.target, null, io.out);
+    finishRun(report, cfg, io.out);
+    return report.exitCode;
+  }
   const { host, port } = parseListen(cfg.upstreamListen, '--upstream-listen');
   const upstream = new RecordingUpstream();
   let report: RunReport;
@@ -82,10 +89,11 @@ async function cmdDemo(opts: FlagValues & { config?: string; fault?: string }, i
   const fault = opts.fault === undefined ? undefined : faultByName(opts.fault);
   if (opts.fault !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown fault "${opts.fault}" (known: ${FAULTS.map((f) => f.name).join(', ')})`);
   const cfg = config(opts, io);
+  if (cfg.profile === 'service') throw new HarnessError('BAD_FLAG', 'the service profile checks a hosted service: run `gw-conformance run --profile service --target <service URL>` (try it locally against `gw-conformance mock --service`)');
   const upstream = new RecordingUpstream();
   const { host, port } = parseListen(opts.upstreamListen ?? '127.0.0.1:0', '--upstream-listen');
   await upstream.start(host, port);
-  const gw = new ReferenceGateway({ upstream: upstream.url, fault });
+  const gw = new ReferenceGateway({ upstream: upstream.url, fault, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
   try {
     const target = await gw.start('127.0.0.1', 0);
     io.out(`demo: reference gateway at ${target}${fault ? ` with fault ${fault.name} (${fault.description})` : ' (no fault)'}`);
@@ -98,8 +106,9 @@ async function cmdDemo(opts: FlagValues & { config?: string; fault?: string }, i
   }
 }
 
-async function cmdMock(opts: { listen: string }, io: Io): Promise<number> {
+async function cmdMock(opts: { listen: string; service?: boolean }, io: Io): Promise<number> {
   const { host, port } = parseListen(opts.listen, '--listen');
+  if (opts.service) return mockService(host, port, io);
   const upstream = new RecordingUpstream();
   upstream.control = controlHandler(upstream, (s) => io.out(`mock: ${s}`));
   upstream.onUnmatched = (u) => io.out(`mock: unmatched ${u.method} ${u.url}: ${u.reason}`);
@@ -111,12 +120,31 @@ async function cmdMock(opts: { listen: string }, io: Io): Promise<number> {
   return 0;
 }
 
-async function cmdReference(opts: { listen: string; upstream: string; fault?: string }, io: Io): Promise<number> {
+/** `mock --service`: the service emulator, standing in for the hosted service of the service profile. */
+async function mockService(host: string, port: number, io: Io): Promise<number> {
+  const key = serviceConfigKey(io.env);
+  const service = new ServiceEmulator({ key });
+  const url = await service.start(host, port);
+  io.out(`service emulator listening on ${url}: the three protocols under the key in ${SERVICE_ENV.key}; native model ${BLOCKED_NATIVE_MODEL} always answers blocked (SAFETY)`);
+  io.out(`run: gw-conformance run --profile service --target ${url} (with ${Object.values(SERVICE_ENV).join(', ')} set)`);
+  await io.untilStopped();
+  await service.stop();
+  return 0;
+}
+
+function serviceConfigKey(env: NodeJS.ProcessEnv): string {
+  const key = env[SERVICE_ENV.key]?.trim();
+  if (!key) throw new HarnessError('BAD_CONFIG', `mock --service needs ${SERVICE_ENV.key} in the environment: the one key the emulator accepts`);
+  return key;
+}
+
+async function cmdReference(opts: { listen: string; upstream: string; fault?: string; upstreamTimeoutMs: string }, io: Io): Promise<number> {
   const fault = opts.fault === undefined ? undefined : faultByName(opts.fault);
   if (opts.fault !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown fault "${opts.fault}" (known: ${FAULTS.map((f) => f.name).join(', ')})`);
   if (!/^https?:\/\//.test(opts.upstream)) throw new HarnessError('BAD_FLAG', `--upstream: expected an http:// URL, got "${opts.upstream}"`);
   const { host, port } = parseListen(opts.listen, '--listen');
-  const gw = new ReferenceGateway({ upstream: opts.upstream, fault });
+  if (!/^\d+$/.test(opts.upstreamTimeoutMs)) throw new HarnessError('BAD_FLAG', `--upstream-timeout-ms: expected a whole number, got "${opts.upstreamTimeoutMs}"`);
+  const gw = new ReferenceGateway({ upstream: opts.upstream, fault, upstreamTimeoutMs: Number(opts.upstreamTimeoutMs) });
   const url = await gw.start(host, port);
   io.out(`reference gateway listening on ${url}, forwarding to ${opts.upstream}${fault ? `, fault ${fault.name}` : ''}`);
   await io.untilStopped();
@@ -143,12 +171,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .command('mock')
     .description('run only the recording upstream, so the gateway can be configured before the run')
     .option('--listen <host:port>', 'address to listen on (loopback by default)', '127.0.0.1:18080')
+    .option('--service', 'stand in for the hosted service instead (for `run --profile service`): realistic answers on the three protocols under the key in GWC_SERVICE_KEY')
     .action(async (o) => void (code = await cmdMock(o, io)));
   program
     .command('reference')
     .description('run the reference gateway on its own')
     .option('--listen <host:port>', 'address to listen on', '127.0.0.1:8080')
     .option('--upstream <url>', 'where to forward', 'http://127.0.0.1:18080')
+    .option('--upstream-timeout-ms <ms>', 'how long to wait for the upstream\'s response headers before a JSON 504', String(DEMO_UPSTREAM_TIMEOUT_MS))
     .addOption(new Option('--fault <name>', 'break one requirement on purpose').choices(FAULTS.map((f) => f.name)))
     .action(async (o) => void (code = await cmdReference(o, io)));
   program

@@ -1,5 +1,11 @@
 // The explicit list of checks, one list per area (each area's index.ts names its checks).
 import type { CheckDef } from '../src/core/check.js';
 import { MESSAGES_CHECKS } from './messages/index.js';
+import { STREAMING_CHECKS } from './streaming/index.js';
+import { DISCOVERY_CHECKS } from './discovery/index.js';
+import { ERRORS_CHECKS } from './errors/index.js';
+import { NATIVE_CHECKS } from './native/index.js';
+import { CHAT_CHECKS } from './chat/index.js';
+import { SERVICE_CHECKS } from './service/index.js';
 
-export const CHECKS: CheckDef[] = [...MESSAGES_CHECKS];
+export const CHECKS: CheckDef[] = [...MESSAGES_CHECKS, ...STREAMING_CHECKS, ...DISCOVERY_CHECKS, ...ERRORS_CHECKS, ...NATIVE_CHECKS, ...CHAT_CHECKS, ...SERVICE_CHECKS];

@@ -1,6 +1,6 @@
-// The harness against a real gateway: a plain nginx reverse proxy (examples/nginx/plain.conf)
+// The harness against a real gateway: Debian's nginx, with each config of examples/nginx/,
 // in front of the recording upstream. The outcome of every check, and the exit code, must be
-// those recorded in examples/nginx/expected-plain.json, observed with a real nginx.
+// those recorded in examples/nginx/expected-<config>.json, observed with a real nginx.
 //
 // Needs `nginx` on PATH and the built CLI (`npx tsc -p .`). Without nginx the test is skipped,
 // unless GWC_REQUIRE_NGINX=1 (CI), where it fails.
@@ -14,8 +14,6 @@ import { describe, expect, it } from 'vitest';
 import { freePort, nginxAvailable, startNginx, type RunningNginx } from './helpers/nginx.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CONF = path.join(ROOT, 'examples', 'nginx', 'plain.conf');
-const EXPECTED = path.join(ROOT, 'examples', 'nginx', 'expected-plain.json');
 const CLI = path.join(ROOT, 'bin', 'gw-conformance.js');
 const TEST_TIMEOUT_MS = 120_000;
 // Below the test's own limit, so a hung run is reported with its output and nginx is stopped.
@@ -71,42 +69,73 @@ async function twoPorts(): Promise<[number, number]> {
   return [a, b];
 }
 
-describe('plain nginx reverse proxy (examples/nginx/plain.conf)', () => {
+/** Runs the CLI through nginx started from `conf`; returns the report's outcomes and the exit code. */
+async function throughNginx(conf: string, args: string[]) {
+  const [listenPort, upstreamPort] = await twoPorts();
+  const out = await mkdtemp(path.join(os.tmpdir(), 'gwc-nginx-report-'));
+  let nginx: RunningNginx | undefined;
+  try {
+    nginx = await startNginx(path.join(ROOT, 'examples', 'nginx', conf), { listenPort, upstreamPort });
+    const run = await runCli(['run', '--target', nginx.url, '--upstream-listen', `127.0.0.1:${upstreamPort}`, '--seed', '1', '--reporter', 'json', '--out', out, ...args], CLI_TIMEOUT_MS);
+    const context = [
+      `gw-conformance exited with ${run.code ?? run.signal}${run.timedOut ? ` after being stopped at ${CLI_TIMEOUT_MS} ms` : ''}`,
+      `stdout:\n${run.stdout}`,
+      `stderr:\n${run.stderr}`,
+      `nginx error log:\n${nginx.errorLog()}`,
+    ].join('\n');
+    const reportPath = path.join(out, 'report.json');
+    if (!existsSync(reportPath)) expect.fail(`no report at ${reportPath}\n${context}`);
+    const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { results: Array<{ id: string; outcome: string; message: string }> };
+    const outcomes = Object.fromEntries(report.results.map((r) => [r.id, r.outcome]));
+    const notPassed = report.results.filter((r) => r.outcome !== 'pass').map((r) => `  ${r.id}: ${r.outcome}: ${r.message}`);
+    const detail = `observed ${JSON.stringify({ exitCode: run.code, outcomes }, null, 2)}\nchecks that did not pass:\n${notPassed.join('\n') || '  (none)'}\n${context}`;
+    return { code: run.code, outcomes, results: report.results, detail };
+  } finally {
+    await nginx?.stop();
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+function preconditions() {
+  if (!available) expect.fail('nginx is required: apt-get install nginx (GWC_REQUIRE_NGINX=1 is set and `nginx -v` failed)');
+  if (!existsSync(path.join(ROOT, 'dist', 'src', 'cli.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
+}
+
+// Each config in examples/nginx/ has its observed verdicts in expected-<name>.json.
+const CONFIGS = ['plain', 'streaming', 'hardened'].filter((name) => existsSync(path.join(ROOT, 'examples', 'nginx', `${name}.conf`)));
+
+describe('nginx (examples/nginx/*.conf) in front of the recording upstream', () => {
+  for (const name of CONFIGS) {
+    it.skipIf(!available && !required)(
+      `${name}.conf: every check has the outcome recorded in examples/nginx/expected-${name}.json`,
+      async () => {
+        preconditions();
+        const expected = JSON.parse(readFileSync(path.join(ROOT, 'examples', 'nginx', `expected-${name}.json`), 'utf8')) as Expected;
+        const r = await throughNginx(`${name}.conf`, []);
+        expect(r.outcomes, r.detail).toEqual(expected.outcomes);
+        expect(r.code, r.detail).toBe(expected.exitCode);
+      },
+      TEST_TIMEOUT_MS,
+    );
+  }
+
+  // The idle probe (slow profile) with a 70 s silence: nginx's default proxy_read_timeout (60 s)
+  // cuts plain.conf; streaming.conf (3600 s) survives. Both configs are probed at once.
   it.skipIf(!available && !required)(
-    'every check has the outcome recorded in examples/nginx/expected-plain.json',
+    'idle tolerance: plain.conf is cut after 60 s of silence, streaming.conf survives 70 s',
     async () => {
-      if (!available) expect.fail('nginx is required: apt-get install nginx (GWC_REQUIRE_NGINX=1 is set and `nginx -v` failed)');
-      if (!existsSync(path.join(ROOT, 'dist', 'src', 'cli.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
-      const expected = JSON.parse(readFileSync(EXPECTED, 'utf8')) as Expected;
-
-      const [listenPort, upstreamPort] = await twoPorts();
-      const out = await mkdtemp(path.join(os.tmpdir(), 'gwc-nginx-report-'));
-      let nginx: RunningNginx | undefined;
-      try {
-        nginx = await startNginx(CONF, { listenPort, upstreamPort });
-        const run = await runCli(
-          ['run', '--target', nginx.url, '--upstream-listen', `127.0.0.1:${upstreamPort}`, '--seed', '1', '--reporter', 'json', '--out', out],
-          CLI_TIMEOUT_MS,
-        );
-        const context = [
-          `gw-conformance exited with ${run.code ?? run.signal}${run.timedOut ? ` after being stopped at ${CLI_TIMEOUT_MS} ms` : ''}`,
-          `stdout:\n${run.stdout}`,
-          `stderr:\n${run.stderr}`,
-          `nginx error log:\n${nginx.errorLog()}`,
-        ].join('\n');
-        const reportPath = path.join(out, 'report.json');
-        if (!existsSync(reportPath)) expect.fail(`no report at ${reportPath}\n${context}`);
-
-        const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { results: Array<{ id: string; outcome: string; message: string }> };
-        const outcomes = Object.fromEntries(report.results.map((r) => [r.id, r.outcome]));
-        const notPassed = report.results.filter((r) => r.outcome !== 'pass').map((r) => `  ${r.id}: ${r.outcome}: ${r.message}`);
-        const detail = `observed ${JSON.stringify({ exitCode: run.code, outcomes }, null, 2)}\nchecks that did not pass:\n${notPassed.join('\n') || '  (none)'}\n${context}`;
-        expect(outcomes, detail).toEqual(expected.outcomes);
-        expect(run.code, detail).toBe(expected.exitCode);
-      } finally {
-        await nginx?.stop();
-        await rm(out, { recursive: true, force: true });
-      }
+      preconditions();
+      const args = ['--only', 'streaming.idle.tolerance', '--idle-max-s', '70', '--idle-min-s', '65'];
+      const [plain, streaming] = await Promise.all([throughNginx('plain.conf', args), throughNginx('streaming.conf', args)]);
+      const idle = (r: typeof plain) => r.results.find((x) => x.id === 'streaming.idle.tolerance')!;
+      expect(idle(plain).outcome, plain.detail).toBe('fail');
+      // nginx times the silence from its last read; the probe measures from the upstream's last write.
+      const cut = Number(/cut after ([\d.]+) s of silence without pings/.exec(idle(plain).message)?.[1]);
+      expect(cut, plain.detail).toBeGreaterThanOrEqual(59);
+      expect(cut, plain.detail).toBeLessThan(62);
+      expect(idle(plain).message).toMatch(/survived 70 s of silence with pings/);
+      expect(idle(streaming).outcome, streaming.detail).toBe('pass');
+      expect(idle(streaming).message).toMatch(/^survived 70 s of silence without pings/);
     },
     TEST_TIMEOUT_MS,
   );

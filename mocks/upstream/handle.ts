@@ -26,18 +26,39 @@ export class ReplyBuilder {
 
 export class UpstreamHandle {
   private tokens: string[] = [];
-  constructor(private readonly upstream: RecordingUpstream) {}
+  private suspended = false;
+  /** `upstream` is null in the service profile, where no check may script a reply. */
+  constructor(private readonly upstream: RecordingUpstream | null) {}
+  private get up(): RecordingUpstream {
+    if (!this.upstream) throw new Error('this run has no recording upstream (the service profile checks the service directly); a check that scripts replies cannot run in it');
+    return this.upstream;
+  }
+  /**
+   * Makes the upstream unreachable (connection refused) until resumeUpstream(). Only for
+   * checks marked `exclusive`: every other check relies on the upstream being up.
+   */
+  async suspendUpstream(): Promise<void> {
+    this.suspended = true;
+    await this.up.suspend();
+  }
+  async resumeUpstream(): Promise<void> {
+    if (!this.suspended) return;
+    this.suspended = false;
+    await this.up.resume();
+  }
   /** The reply to the next request the check sends. */
   next(): ReplyBuilder {
     return new ReplyBuilder(this);
   }
   register(reply: Reply): Expectation {
-    const e = this.upstream.expect(reply);
+    const e = this.up.expect(reply);
     this.tokens.push(e.token);
     return e;
   }
   /** Ends every case of this check. */
   release(): void {
-    for (const t of this.tokens.splice(0)) this.upstream.release(t);
+    for (const t of this.tokens.splice(0)) this.up.release(t);
+    // A check that ended at its time limit while the upstream was down must not leave it down.
+    if (this.suspended) void this.resumeUpstream().catch(() => undefined);
   }
 }

@@ -21,6 +21,8 @@ export interface Expectation {
   received(graceMs?: number): Promise<RecordedRequest | null>;
   /** When the upstream connection of the first request closed, or null if it did not within `graceMs`. */
   closed(graceMs: number): Promise<number | null>;
+  /** Waits until at least `n` requests arrived for this case, bounded by `graceMs`; returns how many did. */
+  waitForHits(n: number, graceMs: number): Promise<number>;
 }
 
 class ExpectationImpl implements Expectation {
@@ -60,6 +62,13 @@ class ExpectationImpl implements Expectation {
   async received(graceMs = 1000): Promise<RecordedRequest | null> {
     return this.waitFor(() => this.hits[0] ?? null, graceMs);
   }
+  async waitForHits(n: number, graceMs: number): Promise<number> {
+    const deadline = Date.now() + graceMs;
+    for (;;) {
+      const v = await this.waitFor(() => (this.hits.length >= n ? this.hits.length : null), Math.max(0, deadline - Date.now()));
+      if (v !== null || Date.now() >= deadline) return this.hits.length;
+    }
+  }
 }
 
 export interface UnmatchedRequest {
@@ -81,8 +90,16 @@ export class RecordingUpstream {
   /** Called for each request no check expects (the `mock` command prints them). */
   onUnmatched?: (u: UnmatchedRequest) => void;
 
+  /** Connections that carry the `mock` command's control requests: suspend() leaves them up. */
+  private controlSockets = new WeakSet<import('node:net').Socket>();
+  private sockets = new Set<import('node:net').Socket>();
+
   constructor() {
     this.server = http.createServer((req, res) => this.handle(req, res));
+    this.server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
     this.server.keepAliveTimeout = 65_000;
   }
 
@@ -97,9 +114,10 @@ export class RecordingUpstream {
    * down (connection refused) until resume(). Only for checks marked exclusive.
    */
   async suspend(): Promise<void> {
-    const closed = new Promise<void>((r) => this.server.close(() => r()));
-    this.server.closeAllConnections();
-    await closed;
+    // close() stops listening at once; its callback would wait for the control connection of
+    // a run driven by `gw-conformance mock`, which stays up.
+    this.server.close();
+    for (const s of this.sockets) if (!this.controlSockets.has(s)) s.destroy();
   }
 
   async resume(): Promise<void> {
@@ -149,6 +167,7 @@ export class RecordingUpstream {
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse) {
     if (this.control && req.url?.startsWith('/__gwc/')) {
+      this.controlSockets.add(req.socket);
       this.control(req, res);
       return;
     }

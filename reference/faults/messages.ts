@@ -164,6 +164,8 @@ export const MESSAGES_FAULTS: Fault[] = [
     name: 'html-errors',
     breaks: ['MSG-RESP-2'],
     description: 'replaces upstream error responses with an HTML error page',
+    // Error pages replace answers to plain requests; streams are passed on unbuffered.
+    responseWhen: (r) => !/"stream"\s*:\s*true/.test(r.body.toString('utf8')),
     response: (status) =>
       status >= 400
         ? { status, headers: { 'content-type': 'text/html' }, body: Buffer.from(`<html><head><title>${status} Error</title></head><body><h1>${status} Error</h1><hr><center>example-gateway</center></body></html>\n`) }

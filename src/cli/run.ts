@@ -26,10 +26,11 @@ export async function preflight(target: string, warn: (s: string) => void): Prom
     await res.body.dump();
   } catch (e) {
     const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
-    const code = err.code ?? err.cause?.code ?? err.name ?? '';
+    const code = String(err.code ?? err.cause?.code ?? err.name ?? '');
     if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'].includes(code))
       throw new HarnessError('TARGET_UNREACHABLE', `target ${target} is unreachable (${code})`);
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'TimeoutError' || code === 'AbortError') {
+    // An AbortSignal.timeout() abort is a DOMException whose `code` is the number 23: go by its name.
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'TimeoutError' || code === 'AbortError' || err.name === 'TimeoutError' || err.name === 'AbortError') {
       warn(`warning: target ${target} accepted the connection but did not answer HEAD / within ${PREFLIGHT_MS / 1000} s; checks may time out`);
       return;
     }
@@ -39,19 +40,22 @@ export async function preflight(target: string, warn: (s: string) => void): Prom
   }
 }
 
-/** Runs the selected checks and returns the report (credentials scrubbed); writes nothing. */
-export async function runSuite(cfg: RunConfig, target: string, upstream: RecordingUpstream, print: (s: string) => void): Promise<RunReport> {
+/**
+ * Runs the selected checks and returns the report (credentials scrubbed); writes nothing.
+ * `upstream` is null in the service profile: its checks talk to the service directly.
+ */
+export async function runSuite(cfg: RunConfig, target: string, upstream: RecordingUpstream | null, print: (s: string) => void): Promise<RunReport> {
   const checks = selectChecks(CHECKS, cfg);
   await preflight(target, print);
   const gateway = new GatewayClient(target, { token: cfg.token, timeoutMs: cfg.timeoutMs });
-  const unmatchedFrom = upstream.unmatched.length;
+  const unmatchedFrom = upstream?.unmatched.length ?? 0;
   const startedAt = new Date();
   const t0 = performance.now();
   const useConsole = cfg.reporter.includes('console');
-  if (useConsole) print(`gw-conformance ${VERSION}: ${checks.length} checks, target ${target}, upstream ${upstream.url}, seed ${cfg.seed}`);
+  if (useConsole) print(`gw-conformance ${VERSION}: ${checks.length} checks, target ${target}, upstream ${upstream?.url ?? 'none (the service is checked directly)'}, seed ${cfg.seed}`);
   const results = await runChecks(
     checks,
-    { gateway, upstream, settings: { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle } },
+    { gateway, upstream, settings: { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, service: cfg.service && { models: cfg.service.models } } },
     { concurrency: cfg.concurrency, onResult: useConsole ? (r) => print(progressLine(r)) : undefined },
   );
   await gateway.close();
@@ -59,7 +63,7 @@ export async function runSuite(cfg: RunConfig, target: string, upstream: Recordi
     schemaVersion: SCHEMA_VERSION,
     harness: { name: 'gw-conformance', version: VERSION },
     target,
-    upstream: upstream.url,
+    upstream: upstream?.url ?? null,
     profile: cfg.profile,
     seed: cfg.seed,
     strict: cfg.strict,
@@ -69,10 +73,10 @@ export async function runSuite(cfg: RunConfig, target: string, upstream: Recordi
     summary: summarize(results),
     exitCode: exitCodeOf(results, cfg.strict),
     results,
-    unmatchedRequests: upstream.unmatched.slice(unmatchedFrom),
+    unmatchedRequests: upstream?.unmatched.slice(unmatchedFrom) ?? [],
   };
   // The credential the harness was given never reaches a report.
-  return JSON.parse(scrubSecrets(JSON.stringify(raw), [cfg.token])) as RunReport;
+  return JSON.parse(scrubSecrets(JSON.stringify(raw), [cfg.token, cfg.service?.key ?? ''])) as RunReport;
 }
 
 /** Writes the report files and prints the summary. */

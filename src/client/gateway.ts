@@ -4,7 +4,11 @@ import { Agent, request } from 'undici';
 import { performance } from 'node:perf_hooks';
 import { CASE_HEADER } from '../../mocks/upstream/server.js';
 
-export type AuthStyle = 'bearer' | 'x-api-key' | 'none';
+/**
+ * How the run's credential is attached: a header (`bearer`, `x-api-key`, the native protocol's
+ * `x-goog-api-key`), the native `?key=` query (`key-query`, added by url()), or not at all.
+ */
+export type AuthStyle = 'bearer' | 'x-api-key' | 'x-goog-api-key' | 'key-query' | 'none';
 
 export interface GwRequest {
   method?: string;
@@ -64,15 +68,23 @@ export class GatewayClient {
     this.agent = new Agent({ headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs, connectTimeout: Math.min(opts.timeoutMs, 5000) });
   }
 
-  url(path: string): string {
+  /** The target URL of `path`; with `key-query` the run's credential goes in a `key` parameter. */
+  url(path: string, auth?: AuthStyle): string {
     const prefix = this.base.pathname.replace(/\/+$/, '');
-    return `${this.base.origin}${prefix}${path}`;
+    const withKey = auth === 'key-query' ? `${path}${path.includes('?') ? '&' : '?'}key=${encodeURIComponent(this.opts.token)}` : path;
+    return `${this.base.origin}${prefix}${withKey}`;
   }
 
   credentialHeaders(style: AuthStyle): Array<[string, string]> {
     if (style === 'bearer') return [['authorization', `Bearer ${this.opts.token}`]];
     if (style === 'x-api-key') return [['x-api-key', this.opts.token]];
+    if (style === 'x-goog-api-key') return [['x-goog-api-key', this.opts.token]];
     return [];
+  }
+
+  /** Whether a credential value seen at the upstream is the run's own (reports say so without showing it). */
+  isRunCredential(value: string): boolean {
+    return value.trim().replace(/^Bearer\s+/i, '') === this.opts.token;
   }
 
   async send(req: GwRequest): Promise<GwResponse> {
@@ -82,7 +94,7 @@ export class GatewayClient {
     if (req.caseToken) headers.push(CASE_HEADER, req.caseToken);
     const startedAt = performance.now();
     try {
-      const res = await request(this.url(req.path), {
+      const res = await request(this.url(req.path, req.auth), {
         method: (req.method ?? 'GET') as 'GET',
         headers,
         body: req.body,

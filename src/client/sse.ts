@@ -38,6 +38,8 @@ export interface SseResult {
 export interface StreamOptions {
   /** The client disconnects after this many events. */
   abortAfterEvents?: number;
+  /** The client disconnects this long after the response headers, events or not. */
+  abortAfterMs?: number;
   /** Per-read idle limit; a longer silence ends the stream with an error (default: the client's). */
   idleTimeoutMs?: number;
   dispatcher?: Dispatcher;
@@ -68,13 +70,14 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
   const startedAt = performance.now();
   let res: Dispatcher.ResponseData;
   try {
-    res = await request(gw.url(req.path), {
+    res = await request(gw.url(req.path, req.auth), {
       method: (req.method ?? 'POST') as 'POST',
       headers,
       body: req.body,
       signal: controller.signal,
       dispatcher: opts.dispatcher ?? gw.dispatcher,
-      ...(opts.idleTimeoutMs ? { bodyTimeout: opts.idleTimeoutMs } : {}),
+      // A buffering proxy may hold the headers back with the first events.
+      ...(opts.idleTimeoutMs ? { bodyTimeout: opts.idleTimeoutMs, headersTimeout: opts.idleTimeoutMs } : {}),
     });
   } catch (e) {
     req.signal?.removeEventListener('abort', onOuterAbort);
@@ -99,12 +102,21 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
     headersAt,
     endedAt: headersAt,
   };
+  // A multi-byte character split across two chunks must be decoded whole.
+  const utf8 = new TextDecoder('utf-8');
   const feed = (c: Buffer, at: number) => {
     now = at;
     body.push(c);
-    parser.feed(c.toString('utf8'));
+    parser.feed(utf8.decode(c, { stream: true }));
   };
   const dec = decoder(res.headers['content-encoding'] as string | undefined);
+  const abortTimer =
+    opts.abortAfterMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          result.abortedAt = performance.now();
+          controller.abort();
+        }, opts.abortAfterMs);
   try {
     if (dec) {
       // Decoded output is stamped with the arrival of the compressed chunk that released it.
@@ -125,13 +137,14 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
         if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents) break;
       }
     }
-    if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents) {
+    if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents && result.abortedAt === undefined) {
       result.abortedAt = performance.now();
       controller.abort();
     }
   } catch (e) {
     if (!result.abortedAt) result.error = classify(e, req.path).message;
   } finally {
+    clearTimeout(abortTimer);
     req.signal?.removeEventListener('abort', onOuterAbort);
   }
   result.raw = Buffer.concat(body);

@@ -25,6 +25,24 @@ export interface RunConfig {
   modelRoutes: Record<string, string>;
   sse: { maxLagMs: number; burstWindowMs: number };
   idle: { maxS: number; minS: number };
+  /** The service profile's key and models (from the environment); set only with --profile service. */
+  service?: ServiceConfig;
+}
+
+export interface ServiceConfig {
+  key: string;
+  models: { messages: string; native: string; chat: string };
+}
+
+/** The environment variables of the service profile: one key for the three protocols, a model for each. */
+export const SERVICE_ENV = { key: 'GWC_SERVICE_KEY', messages: 'GWC_MESSAGES_MODEL', native: 'GWC_NATIVE_MODEL', chat: 'GWC_CHAT_MODEL' } as const;
+
+/** Reads the service profile's settings; a missing variable is a harness error naming each one missing. */
+export function serviceConfig(env: NodeJS.ProcessEnv): ServiceConfig {
+  const missing = Object.values(SERVICE_ENV).filter((name) => !env[name]?.trim());
+  if (missing.length) throw new HarnessError('BAD_CONFIG', `the service profile needs ${missing.join(', ')} in the environment (the service key, and the model to use on each protocol)`);
+  const v = (name: string) => env[name]!.trim();
+  return { key: v(SERVICE_ENV.key), models: { messages: v(SERVICE_ENV.messages), native: v(SERVICE_ENV.native), chat: v(SERVICE_ENV.chat) } };
 }
 
 export const CONFIG_SCHEMA = {
@@ -130,6 +148,8 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
   for (const r of reporter) if (!(REPORTERS as string[]).includes(r)) throw new HarnessError('BAD_FLAG', `--reporter: unknown reporter "${r}" (${REPORTERS.join(', ')})`);
   const tokenFromFileEnv = file['token-env'] ? env[file['token-env']] : undefined;
   if (flags.target !== undefined && !/^https?:\/\/[^/]/.test(flags.target)) throw new HarnessError('BAD_FLAG', `--target: expected an http:// or https:// URL, got "${flags.target}"`);
+  // The service profile sends the service key, on every protocol (spec 5 rule 1).
+  const service = profile === 'service' ? serviceConfig(env) : undefined;
   return {
     target: flags.target ?? file.target,
     upstreamListen: flags.upstreamListen ?? file['upstream-listen'] ?? '127.0.0.1:18080',
@@ -138,7 +158,7 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     skip: [...(file.skip ?? []), ...(flags.skip ?? [])],
     reporter: reporter as ReporterName[],
     out: flags.out ?? file.out ?? 'reports',
-    token: flags.token ?? env.GWC_TOKEN ?? tokenFromFileEnv ?? 'gwc-test-token',
+    token: service?.key ?? flags.token ?? env.GWC_TOKEN ?? tokenFromFileEnv ?? 'gwc-test-token',
     seed: int(flags.seed, '--seed', -(2 ** 31)) ?? file.seed ?? Math.floor(Math.random() * 2 ** 31),
     timeoutMs: int(flags.timeoutMs, '--timeout-ms', 100) ?? file['timeout-ms'] ?? 20_000,
     strict: flags.strict ?? file.strict ?? false,
@@ -153,5 +173,6 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
       maxS: int(flags.idleMaxS, '--idle-max-s', 1) ?? file['idle-max-s'] ?? 120,
       minS: int(flags.idleMinS, '--idle-min-s', 1) ?? file['idle-min-s'] ?? 65,
     },
+    service,
   };
 }

@@ -36,6 +36,8 @@ export interface RunSettings {
   sse: { maxLagMs: number; burstWindowMs: number };
   /** Idle tolerance probe (slow profile): longest silence tried, and the least that passes. */
   idle: { maxS: number; minS: number };
+  /** The service profile's models, one per protocol (set only with --profile service). */
+  service?: { models: { messages: string; native: string; chat: string } };
 }
 
 export interface CheckContext {
@@ -59,6 +61,11 @@ export interface CheckDef {
   protocol?: Protocol;
   /** A longer time limit than the run's per-check limit (e.g. an idle probe of 120 s). */
   timeLimitMs?(settings: RunSettings): number;
+  /**
+   * Measures time (e.g. the stream oracle): runs after the other checks, beside only other
+   * timing checks, so no other check's work in this process delays its events.
+   */
+  timing?: boolean;
   /** Runs alone, after the parallel checks (it changes shared state, e.g. suspends the upstream). */
   exclusive?: boolean;
   /** What must hold, in our own words, with the spec section. */

@@ -11,6 +11,11 @@ export function maskHeaders(h: Array<[string, string]>): Array<[string, string]>
   return h.map(([k, v]) => [k, CREDENTIAL_HEADERS.has(k.toLowerCase()) ? maskValue(v) : v]);
 }
 
+/** A URL with the value of its `key` query parameter (the native protocol's credential) masked. */
+export function maskUrl(url: string): string {
+  return url.replace(/([?&]key=)[^&#\s]*/g, '$1***');
+}
+
 /** Replaces every occurrence of each secret (and its URL-encoded form) in a serialised report. */
 export function scrubSecrets(text: string, secrets: string[]): string {
   let out = text;

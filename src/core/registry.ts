@@ -13,7 +13,9 @@ export function selectChecks(all: CheckDef[], opts: { profile: ProfileName; only
   }
   const matches = (c: CheckDef, sel: string) => c.id === sel || c.area === sel || c.requirements.includes(sel);
   const inProfile = (c: CheckDef) => (opts.profile === 'service' ? c.profile === 'service' : c.profile === 'core' || (opts.profile === 'slow' && c.profile === 'slow'));
-  return all.filter((c) => (opts.only.length ? opts.only.some((s) => matches(c, s)) : inProfile(c)) && !opts.skip.some((s) => matches(c, s)));
+  // A check named by id runs whatever its profile; an area or requirement id keeps to the profile.
+  const picked = (c: CheckDef) => opts.only.some((s) => s === c.id || (matches(c, s) && inProfile(c)));
+  return all.filter((c) => (opts.only.length ? picked(c) : inProfile(c)) && !opts.skip.some((s) => matches(c, s)));
 }
 
 export function assertUniqueIds(all: CheckDef[]): void {

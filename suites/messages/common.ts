@@ -23,13 +23,28 @@ export interface SendOptions extends Omit<GwRequest, 'path' | 'body' | 'caseToke
   version?: string | null;
   /** The upstream's reply; a normal 200 message by default. */
   reply?: (ctx: CheckContext) => Expectation;
+  /**
+   * Another protocol's endpoint instead of /v1/messages (native, chat): a POST to `path` (with
+   * its query) carrying `content-type: application/json` and these headers, no anthropic-version.
+   */
+  endpoint?: { path: string; headers?: Array<[string, string]> };
 }
 
-/** Sends `body` (with its case placeholder replaced by a fresh token) as a messages request. */
+/** Sends `body` (with its case placeholder replaced by a fresh token) as a messages request, or to `opts.endpoint`. */
 export async function exchange(ctx: CheckContext, body: string, opts: SendOptions = {}): Promise<Exchange> {
   const expectation = opts.reply ? opts.reply(ctx) : ctx.upstream.next().json(messageBody());
   const sent = body.includes(CASE_PLACEHOLDER) ? body.split(CASE_PLACEHOLDER).join(expectation.token) : body;
-  const res = await ctx.gateway.messages(sent, { ...opts, caseToken: expectation.token, signal: ctx.signal });
+  const res = opts.endpoint
+    ? await ctx.gateway.send({
+        ...opts,
+        method: 'POST',
+        path: opts.endpoint.path,
+        body: sent,
+        headers: [['content-type', 'application/json'], ...(opts.endpoint.headers ?? []), ...(opts.headers ?? [])],
+        caseToken: expectation.token,
+        signal: ctx.signal,
+      })
+    : await ctx.gateway.messages(sent, { ...opts, caseToken: expectation.token, signal: ctx.signal });
   const seen = await expectation.received(res.status < 300 ? 1000 : 200);
   return { sent, res, seen, expectation };
 }
@@ -85,12 +100,13 @@ export async function checkProperty<T>(
   arb: fc.Arbitrary<T>,
   render: (v: T) => string,
   judge: (x: Exchange) => Verdict | 'refused',
+  send: SendOptions = {},
 ): Promise<PropertyOutcome> {
   const failures = new Map<string, Verdict>();
   let refused = 0;
   const details = await fc.check(
     fc.asyncProperty(arb, async (v) => {
-      const x = await exchange(ctx, render(v));
+      const x = await exchange(ctx, render(v), send);
       const verdict = judge(x);
       if (verdict === 'refused') {
         refused++;
@@ -213,20 +229,23 @@ export function responseDiffs(x: Exchange, pointer = ''): { diffs: JsonDiff[]; p
 
 /**
  * A body property over the fixed fixtures and then generated bodies. Both always run, so a
- * failure shows the fixture that broke and the shrunk generated counterexample.
+ * failure shows the fixture that broke and the shrunk generated counterexample. Messages
+ * bodies by default; another protocol passes its generated body texts and how to send them.
  */
 export async function fixturesAndProperty(
   ctx: CheckContext,
   fixtures: Array<{ name: string; text: string }>,
   judge: (x: Exchange) => Verdict | 'refused',
   what: string,
+  other: { bodies: fc.Arbitrary<string>; send: SendOptions } | null = null,
 ): Promise<Verdict> {
   const broken: Array<{ fixture: string; verdict: Verdict }> = [];
   for (const f of fixtures) {
-    const v = judge(await exchange(ctx, f.text));
+    const v = judge(await exchange(ctx, f.text, other?.send));
     if (v !== 'refused' && !v.ok) broken.push({ fixture: f.name, verdict: v });
   }
-  const p = propertyVerdict(await checkProperty(ctx, messagesBody, bodyText, judge), what);
+  const outcome = other ? await checkProperty(ctx, other.bodies, (t) => t, judge, other.send) : await checkProperty(ctx, messagesBody, bodyText, judge);
+  const p = propertyVerdict(outcome, what);
   if (!broken.length) return p;
   const first = broken[0];
   const fixtureEvidence = broken.map((b) => ({ fixture: b.fixture, message: b.verdict.message, evidence: b.verdict.evidence }));

@@ -18,5 +18,6 @@ import cacheControl from './messages.cache.control.js';
 import cacheOneHour from './messages.cache.one-hour.js';
 import model from './messages.model.unchanged.js';
 import auth from './messages.auth.credential.js';
+import countTokens from './messages.count-tokens.passthrough.js';
 
-export const MESSAGES_CHECKS: CheckDef[] = [path, bodySemantic, bodyBytes, unknownFields, arrays, sysUnchanged, sysNoPrepend, hdrVersion, hdrBeta, hdrBetaBody, respUnchanged, respJson, usageCache, usageNoFab, cacheControl, cacheOneHour, model, auth];
+export const MESSAGES_CHECKS: CheckDef[] = [path, bodySemantic, bodyBytes, unknownFields, arrays, sysUnchanged, sysNoPrepend, hdrVersion, hdrBeta, hdrBetaBody, respUnchanged, respJson, usageCache, usageNoFab, cacheControl, cacheOneHour, model, auth, countTokens];

@@ -1,6 +1,6 @@
 // Runs the suite in-process against the reference gateway (optionally with a fault).
 import { RecordingUpstream } from '../../mocks/upstream/server.js';
-import { ReferenceGateway } from '../../reference/gateway.js';
+import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../reference/gateway.js';
 import { faultByName } from '../../reference/faults/index.js';
 import { runSuite } from '../../src/cli/run.js';
 import { resolveConfig } from '../../src/config/config.js';
@@ -9,7 +9,7 @@ import type { RunReport } from '../../src/report/types.js';
 export async function demoRun(fault?: string, flags: Parameters<typeof resolveConfig>[0] = {}): Promise<RunReport> {
   const upstream = new RecordingUpstream();
   await upstream.start('127.0.0.1', 0);
-  const gw = new ReferenceGateway({ upstream: upstream.url, fault: fault ? faultByName(fault) : undefined });
+  const gw = new ReferenceGateway({ upstream: upstream.url, fault: fault ? faultByName(fault) : undefined, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
   try {
     const target = await gw.start('127.0.0.1', 0);
     const cfg = resolveConfig({ seed: '1', reporter: ['json'], ...flags }, {}, {});
