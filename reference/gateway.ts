@@ -4,7 +4,7 @@
 // when the upstream is down. `fault` breaks one requirement on purpose (faults/).
 import http from 'node:http';
 import { pipeline } from 'node:stream';
-import { hostForUrl, listen } from '../src/core/errors.js';
+import { LoopbackServer } from '../src/core/server.js';
 import type { Fault, RequestParts } from './faults/index.js';
 
 // RFC 9110 7.6.1: connection-specific fields are not forwarded.
@@ -45,27 +45,14 @@ function forwardHeaders(raw: string[]): Array<[string, string]> {
   return out;
 }
 
-export class ReferenceGateway {
-  private server: http.Server;
+export class ReferenceGateway extends LoopbackServer {
   private upstream: URL;
-  url = '';
   constructor(private readonly opts: ReferenceOptions) {
+    super('reference gateway');
     this.upstream = new URL(opts.upstream);
-    this.server = http.createServer((req, res) => this.handle(req, res));
   }
 
-  async start(host = '127.0.0.1', port = 0): Promise<string> {
-    const a = await listen(this.server, host, port, 'reference gateway');
-    this.url = `http://${hostForUrl(a.address)}:${a.port}`;
-    return this.url;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-
-  private handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  protected handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

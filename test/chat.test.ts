@@ -1,27 +1,17 @@
 // The chat-completions protocol: the upstream's wire shapes, the pairing of sent and received
 // chunks the stream checks rely on, the generated bodies, and the chat faults.
-import { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chatCompletion, chatError, chatFrames, chatStream, DONE } from '../mocks/upstream/chat.js';
 import { chunkName, pairEvents, samePayload } from '../suites/chat/common.js';
 import { chatBody } from '../suites/chat/gen.js';
 import { CASE_PLACEHOLDER } from '../suites/messages/gen.js';
-import { faultByName, type RequestParts } from '../reference/faults/index.js';
+import { faultByName } from '../reference/faults/index.js';
+import { parts, throughStream as throughFault } from './helpers/stream-fault.js';
 
-const parts = (path: string, body = '{}'): RequestParts => ({ method: 'POST', path, headers: [], body: Buffer.from(body) });
+const throughStream = (fault: string, text: string, size: number) => throughFault(fault, '/v1/chat/completions', text, size, 'text/event-stream; charset=utf-8');
 
-async function throughStream(fault: string, text: string, size: number): Promise<string> {
-  const s = faultByName(fault)!.stream!(parts('/v1/chat/completions'), 200, [['content-type', 'text/event-stream; charset=utf-8']]);
-  if (!s) throw new Error('the fault does not transform this stream');
-  const bytes = Buffer.from(text);
-  const pieces: Buffer[] = [];
-  for (let i = 0; i < bytes.length; i += size) pieces.push(bytes.subarray(i, i + size));
-  const out: Buffer[] = [];
-  await pipeline(Readable.from(pieces), s.transform, new Writable({ write: (c, _e, cb) => (out.push(c), cb()) }));
-  return Buffer.concat(out).toString('utf8');
-}
+
 
 describe('chat wire shapes (protocols.md 2)', () => {
   it('a stream is a role chunk, content chunks, a finish chunk, a usage chunk with empty choices, then [DONE]', () => {

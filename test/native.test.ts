@@ -1,14 +1,13 @@
 // The native (Gemini) protocol: the upstream's wire shapes, the judgement helpers of the
 // native checks, the generated bodies, and the reference gateway's native faults.
-import { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { blockedResponse, googleCompact, nativeAnswer, nativeBadKey, nativeError, nativeFrames, nativeResponse, nativeStream, promptBlockedResponse } from '../mocks/upstream/native.js';
 import { credentialsAt, pathFamily } from '../suites/native/common.js';
 import { nativeBody } from '../suites/native/gen.js';
 import { CASE_PLACEHOLDER } from '../suites/messages/gen.js';
-import { faultByName, type RequestParts } from '../reference/faults/index.js';
+import { faultByName } from '../reference/faults/index.js';
+import { parts, throughStream } from './helpers/stream-fault.js';
 import { GatewayClient } from '../src/client/gateway.js';
 import { maskUrl, scrubSecrets } from '../src/core/mask.js';
 import type { CheckContext } from '../src/core/check.js';
@@ -17,16 +16,6 @@ import type { RecordedRequest } from '../mocks/upstream/record.js';
 const parts = (path: string, body = '{}', headers: Array<[string, string]> = []): RequestParts => ({ method: 'POST', path, headers, body: Buffer.from(body) });
 
 /** Pushes `text` through a fault's stream transform in pieces of `size` bytes; returns what came out. */
-async function throughStream(fault: string, path: string, text: string, size: number): Promise<string> {
-  const s = faultByName(fault)!.stream!(parts(path), 200, [['content-type', 'text/event-stream']]);
-  if (!s) throw new Error('the fault does not transform this stream');
-  const bytes = Buffer.from(text);
-  const pieces: Buffer[] = [];
-  for (let i = 0; i < bytes.length; i += size) pieces.push(bytes.subarray(i, i + size));
-  const out: Buffer[] = [];
-  await pipeline(Readable.from(pieces), s.transform, new Writable({ write: (c, _e, cb) => (out.push(c), cb()) }));
-  return Buffer.concat(out).toString('utf8');
-}
 
 describe('native wire shapes (protocols.md 3)', () => {
   it('stream frames are data-only, compact JSON with ": " after keys, each ending \\r\\n\\r\\n, no [DONE]', () => {

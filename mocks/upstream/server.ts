@@ -5,7 +5,8 @@
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { hostForUrl, listen } from '../../src/core/errors.js';
+import { listen } from '../../src/core/errors.js';
+import { LoopbackServer } from '../../src/core/server.js';
 import { headerValues, type RecordedRequest } from './record.js';
 import type { Reply } from './scenario.js';
 import { play } from './play.js';
@@ -78,13 +79,11 @@ export interface UnmatchedRequest {
   receivedWall: string;
 }
 
-export class RecordingUpstream {
-  private server: http.Server;
+export class RecordingUpstream extends LoopbackServer {
   private open = new Map<string, ExpectationImpl>();
   private closed = new Set<string>();
   private seq = 0;
   readonly unmatched: UnmatchedRequest[] = [];
-  url = '';
   /** Handles requests under /__gwc/ (the `mock` command's control endpoint), when set. */
   control?: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   /** Called for each request no check expects (the `mock` command prints them). */
@@ -95,18 +94,12 @@ export class RecordingUpstream {
   private sockets = new Set<import('node:net').Socket>();
 
   constructor() {
-    this.server = http.createServer((req, res) => this.handle(req, res));
+    super('recording upstream (choose another address with --upstream-listen)');
     this.server.on('connection', (s) => {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
     });
     this.server.keepAliveTimeout = 65_000;
-  }
-
-  async start(host = '127.0.0.1', port = 0): Promise<string> {
-    const a = await listen(this.server, host, port, 'recording upstream (choose another address with --upstream-listen)');
-    this.url = `http://${hostForUrl(a.address)}:${a.port}`;
-    return this.url;
   }
 
   /**
@@ -123,12 +116,6 @@ export class RecordingUpstream {
   async resume(): Promise<void> {
     const u = new URL(this.url);
     await listen(this.server, u.hostname.replace(/^\[|\]$/g, ''), Number(u.port), 'recording upstream');
-  }
-
-  async stop(): Promise<void> {
-    if (!this.server.listening) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
   }
 
   /** Registers the reply for one case; the returned token ties the gateway's forwarded request to it. */
@@ -165,7 +152,7 @@ export class RecordingUpstream {
     return late ? `case ${late} had already ended when this request arrived (a retry or a late request)` : 'no case token in body, header or URL';
   }
 
-  private handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  protected handle(req: http.IncomingMessage, res: http.ServerResponse) {
     if (this.control && req.url?.startsWith('/__gwc/')) {
       this.controlSockets.add(req.socket);
       this.control(req, res);

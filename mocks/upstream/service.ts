@@ -4,7 +4,7 @@
 // for a missing or bad key, and one native model whose every answer is blocked (SVC-4).
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { hostForUrl, listen } from '../../src/core/errors.js';
+import { LoopbackServer } from '../../src/core/server.js';
 import { play } from './play.js';
 import type { RecordedRequest } from './record.js';
 import { JSON_HEADERS, SSE_HEADERS, type HeaderList, type Reply } from './scenario.js';
@@ -51,28 +51,14 @@ function parse(body: Buffer): Record<string, unknown> | null {
   }
 }
 
-export class ServiceEmulator {
-  private server: http.Server;
+export class ServiceEmulator extends LoopbackServer {
   private seq = 0;
   readonly requests: ServiceRequest[] = [];
-  url = '';
   constructor(private readonly opts: ServiceOptions) {
-    this.server = http.createServer((req, res) => this.handle(req, res));
+    super('service emulator');
   }
 
-  async start(host = '127.0.0.1', port = 0): Promise<string> {
-    const a = await listen(this.server, host, port, 'service emulator');
-    this.url = `http://${hostForUrl(a.address)}:${a.port}`;
-    return this.url;
-  }
-
-  async stop(): Promise<void> {
-    if (!this.server.listening) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-
-  private handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  protected handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

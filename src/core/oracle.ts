@@ -79,3 +79,16 @@ export function timelineText(rows: TimelineRow[]): string {
   const f = (v: number | null) => (v === null ? '-' : v.toFixed(1)).padStart(9);
   return [`${'#'.padStart(3)}  ${'event'.padEnd(22)} ${'sent ms'.padStart(9)} ${'arrived'.padStart(9)} ${'lag'.padStart(9)}`, ...rows.map((r) => `${String(r.index).padStart(3)}  ${r.name.slice(0, 22).padEnd(22)} ${f(r.sentMs)} ${f(r.arrivedMs)} ${f(r.lagMs)}`)].join('\n');
 }
+
+/** What a timing check reports of the oracle's verdict: the figures and both timelines. */
+export function oracleEvidence(result: OracleResult, bounds: OracleBounds): Record<string, unknown> {
+  return {
+    delivery: result.delivery,
+    timeToFirstEventMs: result.timeToFirstEventMs,
+    maxLagMs: result.maxLagMs,
+    bursts: result.bursts,
+    burstSizes: result.burstSizes,
+    bounds,
+    timeline: timelineText(result.timeline),
+  };
+}

@@ -1,5 +1,5 @@
 import { defineCheck, fail } from '../../src/core/check.js';
-import { judgeDelivery, timelineText } from '../../src/core/oracle.js';
+import { judgeDelivery, oracleEvidence } from '../../src/core/oracle.js';
 import { streamEvidenceOf } from '../native/common.js';
 import { chatStreamExchange, chunkName, pairEvents } from './common.js';
 
@@ -31,17 +31,7 @@ export default defineCheck({
       pairs.map((p) => chunkName(x.sent[p.sent])),
       ctx.settings.sse,
     );
-    const evidence = {
-      delivery: result.delivery,
-      timeToFirstEventMs: result.timeToFirstEventMs,
-      maxLagMs: result.maxLagMs,
-      bursts: result.bursts,
-      burstSizes: result.burstSizes,
-      bounds: ctx.settings.sse,
-      paired: `${pairs.length} of ${x.sent.length} chunks`,
-      timeline: timelineText(result.timeline),
-      ...streamEvidenceOf(x, 300),
-    };
+    const evidence = { ...oracleEvidence(result, ctx.settings.sse), paired: `${pairs.length} of ${x.sent.length} chunks`, ...streamEvidenceOf(x, 300) };
     if (pairs.length < 2) return fail(`only ${pairs.length} of ${x.sent.length} chunks arrived as sent: nothing to time`, { expected: 'the chunks, one by one', actual: `${got.length} events`, evidence });
     return { ok: result.delivery === 'incremental', message: result.summary, expected: `every chunk within ${ctx.settings.sse.maxLagMs} ms of its sending`, actual: result.delivery, evidence };
   },

@@ -7,7 +7,7 @@ import type { SseFrame } from '../../mocks/upstream/scenario.js';
 import { readStream, type SseResult, type StreamOptions } from '../../src/client/sse.js';
 import { ANTHROPIC_VERSION } from '../../src/client/gateway.js';
 import { maskHeaders } from '../../src/core/mask.js';
-import { judgeDelivery, timelineText, type OracleResult } from '../../src/core/oracle.js';
+import { judgeDelivery, oracleEvidence, type OracleResult } from '../../src/core/oracle.js';
 import type { StreamEvent } from '../../mocks/upstream/streams.js';
 
 export interface StreamExchange {
@@ -84,15 +84,6 @@ export function oracle(ctx: CheckContext, x: StreamExchange, names: string[]): {
   );
   return {
     result,
-    evidence: {
-      delivery: result.delivery,
-      timeToFirstEventMs: result.timeToFirstEventMs,
-      maxLagMs: result.maxLagMs,
-      bursts: result.bursts,
-      burstSizes: result.burstSizes,
-      bounds: ctx.settings.sse,
-      timeline: timelineText(result.timeline),
-      ...streamEvidence(x, 300),
-    },
+    evidence: { ...oracleEvidence(result, ctx.settings.sse), ...streamEvidence(x, 300) },
   };
 }
