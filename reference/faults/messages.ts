@@ -134,6 +134,15 @@ export const MESSAGES_FAULTS: Fault[] = [
     },
   },
   {
+    name: 'add-cost-field',
+    breaks: ['MSG-RESP-1'],
+    description: "adds its own usage.cost field to JSON responses (the upstream's fields stay as they were)",
+    responseJson: (b) => {
+      if (b?.usage) b.usage.cost = 0.0123;
+      return b;
+    },
+  },
+  {
     name: 'fabricate-cache-read',
     breaks: ['MSG-USAGE-2'],
     description: 'reports most input tokens as cache reads, whatever the upstream said',

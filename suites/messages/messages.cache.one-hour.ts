@@ -25,7 +25,7 @@ export default defineCheck({
     const broken: string[] = [];
     if (!compareField(x, '/system/0/cache_control').ok || !compareField(x, '/tools/0/cache_control').ok) broken.push('ttl "1h" cache_control blocks');
     if (!listValues(x.seen, 'anthropic-beta').includes(BETA)) broken.push(`the ${BETA} beta value`);
-    if (responseDiffs(x, '/usage').diffs.length) broken.push('the cache usage fields');
+    if (responseDiffs(x, '/usage').diffs.some((d) => d.kind !== 'added')) broken.push('the cache usage fields');
     if (!broken.length) return pass('one-hour caching path intact: 1h blocks, beta value and usage fields all passed');
     return fail(`one-hour caching cannot work through this gateway: lost ${broken.join(', ')}; five-minute behaviour would apply`, { expected: 'all three parts intact', actual: broken.join('; '), evidence: exchangeEvidence(x) });
   },

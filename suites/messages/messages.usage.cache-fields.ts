@@ -23,9 +23,12 @@ export default defineCheck({
   requirement: 'Usage fields, including cache_creation_input_tokens, cache_read_input_tokens and the nested cache_creation object, reach the client as the upstream sent them (spec 2.5, 8).',
   async run(ctx) {
     const x = await exchange(ctx, body({}), { reply: (c) => c.upstream.next().json(messageBody({ usage: CACHE_USAGE })) });
-    const { diffs, parseError } = responseDiffs(x, '/usage');
+    const { diffs: all, parseError } = responseDiffs(x, '/usage');
     if (parseError) return fail(`the response is not JSON: ${parseError}`, { evidence: exchangeEvidence(x) });
-    if (!diffs.length) return pass('every usage field arrived unchanged');
+    // A field the gateway adds (e.g. its own `cost`) leaves the upstream's fields intact: MSG-RESP-1 reports it.
+    const added = all.filter((d) => d.kind === 'added').map((d) => d.path);
+    const diffs = all.filter((d) => d.kind !== 'added');
+    if (!diffs.length) return pass(`every usage field arrived unchanged${added.length ? ` (the gateway added ${added.join(', ')})` : ''}`);
     return fail(`usage changed: ${describeDiff(diffs[0])}`, { expected: JSON.stringify(CACHE_USAGE), actual: diffs.map(describeDiff).join('\n'), evidence: exchangeEvidence(x) });
   },
 });
