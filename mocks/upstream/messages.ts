@@ -33,6 +33,16 @@ export const DEFAULT_USAGE: Usage = {
   service_tier: 'standard',
 };
 
+/** Usage of a request that wrote and read the prompt cache, 5-minute and 1-hour entries both. */
+export const CACHE_USAGE: Usage = {
+  input_tokens: 2048,
+  cache_creation_input_tokens: 1536,
+  cache_read_input_tokens: 4096,
+  cache_creation: { ephemeral_5m_input_tokens: 512, ephemeral_1h_input_tokens: 1024 },
+  output_tokens: 87,
+  service_tier: 'standard',
+};
+
 let counter = 0;
 export function messageId(): string {
   counter++;

@@ -3,7 +3,7 @@
 // first input_json_delta is empty, an event type no gateway knows yet, message_delta with
 // cumulative usage, message_stop.
 import type { SseFrame } from './scenario.js';
-import { messageId } from './messages.js';
+import { CACHE_USAGE, messageId } from './messages.js';
 
 export interface StreamEvent {
   event: string;
@@ -16,14 +16,8 @@ export function frameText(e: StreamEvent, eol = '\n'): string {
   return `event: ${e.event}${eol}data: ${e.data}${eol}${eol}`;
 }
 
-export const STREAM_USAGE_START = {
-  input_tokens: 2048,
-  cache_creation_input_tokens: 1536,
-  cache_read_input_tokens: 4096,
-  cache_creation: { ephemeral_5m_input_tokens: 512, ephemeral_1h_input_tokens: 1024 },
-  output_tokens: 1,
-  service_tier: 'standard',
-};
+/** message_start carries the cache usage and one output token so far. */
+export const STREAM_USAGE_START = { ...CACHE_USAGE, output_tokens: 1 };
 export const STREAM_USAGE_DELTA = { input_tokens: 2048, cache_creation_input_tokens: 1536, cache_read_input_tokens: 4096, output_tokens: 87 };
 
 const j = (v: unknown) => JSON.stringify(v);

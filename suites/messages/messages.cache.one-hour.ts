@@ -1,8 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { messageBody } from '../../mocks/upstream/messages.js';
+import { CACHE_USAGE, messageBody } from '../../mocks/upstream/messages.js';
 import { body, compareField, exchange, exchangeEvidence, notForwarded, responseDiffs } from './common.js';
 import { listValues } from './headers.js';
-import { CACHE_USAGE } from './messages.usage.cache-fields.js';
 
 const BETA = 'extended-cache-ttl-2025-04-11';
 

@@ -1,16 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { describeDiff } from '../../src/core/compare.js';
-import { messageBody } from '../../mocks/upstream/messages.js';
+import { CACHE_USAGE, messageBody } from '../../mocks/upstream/messages.js';
 import { body, exchange, exchangeEvidence, responseDiffs } from './common.js';
-
-export const CACHE_USAGE = {
-  input_tokens: 2048,
-  cache_creation_input_tokens: 1536,
-  cache_read_input_tokens: 4096,
-  cache_creation: { ephemeral_5m_input_tokens: 512, ephemeral_1h_input_tokens: 1024 },
-  output_tokens: 87,
-  service_tier: 'standard',
-};
 
 export default defineCheck({
   id: 'messages.usage.cache-fields',
