@@ -11,6 +11,7 @@ export default defineCheck({
   level: 'SHOULD',
   area: 'streaming',
   profile: 'core',
+  timing: true,
   protocol: 'messages',
   requirement: 'A client that goes away makes the gateway cancel the upstream request promptly, so no tokens are paid for nobody (spec 4 rule 4; cost control).',
   async run(ctx) {
