@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../reference/faults/index.js';
 import { CHECKS } from '../suites/index.js';
-import { demoRun, flagged } from './helpers/demo.js';
+import { demoRun } from './helpers/demo.js';
 
 const dir = new URL('./detection/', import.meta.url);
 type Flags = Parameters<typeof demoRun>[1];

@@ -25,11 +25,6 @@ export function headerValues(r: Pick<RecordedRequest, 'rawHeaders'>, name: strin
   return r.rawHeaders.filter(([k]) => k.toLowerCase() === n).map(([, v]) => v);
 }
 
-export function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
-}
-
 export function queryOf(url: string): string {
   const q = url.indexOf('?');
   return q < 0 ? '' : url.slice(q);

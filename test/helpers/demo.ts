@@ -19,8 +19,3 @@ export async function demoRun(fault?: string, flags: Parameters<typeof resolveCo
     await upstream.stop();
   }
 }
-
-/** Check ids whose outcome is not a pass, sorted. */
-export function flagged(r: RunReport): string[] {
-  return r.results.filter((x) => x.outcome !== 'pass' && x.outcome !== 'skip').map((x) => x.id).sort();
-}
