@@ -8,6 +8,7 @@ import { ReferenceGateway } from '../reference/gateway.js';
 import { faultByName } from '../reference/faults/index.js';
 import { runSuite } from '../src/cli/run.js';
 import { resolveConfig } from '../src/config/config.js';
+import { CHECKS } from '../suites/index.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, dflt: string) => {
@@ -27,7 +28,7 @@ async function once(fault: string | undefined, seed: number) {
   const gw = new ReferenceGateway({ upstream: upstream.url, fault: fault ? faultByName(fault) : undefined });
   try {
     const target = await gw.start('127.0.0.1', 0);
-    return await runSuite(resolveConfig({ seed: String(seed), reporter: ['json'], only: [only] }, {}, {}), target, upstream, () => {});
+    return await runSuite(CHECKS, resolveConfig({ seed: String(seed), reporter: ['json'], only: [only] }, {}, {}), target, upstream, () => {});
   } finally {
     await gw.stop();
     await upstream.stop();

@@ -8,6 +8,7 @@ import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../dist/reference/ga
 import { FAULTS } from '../dist/reference/faults/index.js';
 import { runSuite } from '../dist/src/cli/run.js';
 import { resolveConfig } from '../dist/src/config/config.js';
+import { CHECKS } from '../dist/suites/index.js';
 
 const args = process.argv.slice(2);
 const seedAt = args.indexOf('--seed');
@@ -21,7 +22,7 @@ for (const name of names) {
   await upstream.start('127.0.0.1', 0);
   const gw = new ReferenceGateway({ upstream: upstream.url, fault, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
   const target = await gw.start('127.0.0.1', 0);
-  const r = await runSuite(resolveConfig({ seed, reporter: ['json'] }, {}, {}), target, upstream, () => {});
+  const r = await runSuite(CHECKS, resolveConfig({ seed, reporter: ['json'] }, {}, {}), target, upstream, () => {});
   await gw.stop();
   await upstream.stop();
   const bad = r.results.filter((x) => x.outcome !== 'pass').sort((a, b) => a.id.localeCompare(b.id));

@@ -5,6 +5,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { HarnessError, parseListen } from './core/errors.js';
 import { loadConfigFile, resolveConfig, SERVICE_ENV, type FlagValues, type RunConfig } from './config/config.js';
+import { FLAG_OPTIONS, type OptionSpec } from './config/options.js';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
 import { BLOCKED_NATIVE_MODEL, ServiceEmulator } from '../mocks/upstream/service.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../reference/gateway.js';
@@ -24,26 +25,21 @@ export interface Io {
   untilStopped: () => Promise<void>;
 }
 
-const collect = (v: string, prev: string[]) => [...prev, v];
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+/** The commander option of one row of the option table (src/config/options.ts). */
+function commanderOption(o: OptionSpec): Option {
+  const flag = o.kind === 'bool' ? `--${o.name}` : `--${o.name} ${o.arg ?? '<value>'}`;
+  const help = `${o.help}${o.env ? ` (${o.env})` : ''}${o.defaultText ? `; default ${o.defaultText.replace(/`/g, '')}` : ''}`;
+  const opt = new Option(flag, help);
+  // Lists and maps repeat; their values are parsed with the rest in resolveOptions.
+  if (o.kind === 'list' || o.kind === 'enum-list' || o.kind === 'map') opt.argParser(collect);
+  return opt;
+}
 
 function runOptions(cmd: Command): Command {
-  return cmd
-    .option('--config <file>', 'YAML config file (default: ./gwc.yaml when present)')
-    .option('--upstream-listen <host:port>', 'address of the recording upstream the gateway forwards to (default 127.0.0.1:18080)')
-    .option('--profile <name>', 'default | slow | service')
-    .option('--only <id>', 'run only this check, area or requirement id (repeatable)', collect, [])
-    .option('--skip <id>', 'skip this check, area or requirement id (repeatable)', collect, [])
-    .option('--reporter <name>', 'console | junit | json (repeatable; default all three)', collect, [])
-    .option('--out <dir>', 'report folder (default reports/)')
-    .option('--token <token>', 'credential sent to the gateway (or GWC_TOKEN); the service profile sends GWC_SERVICE_KEY instead')
-    .option('--seed <n>', 'seed of the property-based checks (printed in every report)')
-    .option('--runs <n>', 'generated cases per property (default 40)')
-    .option('--timeout-ms <ms>', 'time limit per check (default 20000)')
-    .option('--concurrency <n>', 'checks run at once (default 4)')
-    .option('--strict', 'SHOULD failures fail the run too')
-    .option('--sse-max-lag-ms <ms>', 'largest lag of a stream event that still counts as incremental (default 200)')
-    .option('--idle-max-s <s>', 'longest silence the idle probe tries (slow profile; default 120)')
-    .option('--idle-min-s <s>', 'least idle tolerance that passes (slow profile; default 65)');
+  for (const o of FLAG_OPTIONS) if (o.name !== 'target') cmd.addOption(commanderOption(o));
+  return cmd;
 }
 
 function config(opts: FlagValues & { config?: string }, io: Io): RunConfig {
@@ -56,9 +52,8 @@ async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<n
   if (!cfg.target) throw new HarnessError('BAD_FLAG', '--target is required (or `target:` in gwc.yaml); to try the harness without a gateway, run `gw-conformance demo`');
   // The service profile checks a hosted service directly: no recording upstream is started.
   if (cfg.profile === 'service') {
-    const report = await runSuite(cfg, cfg.target, null, io.out);
-    finishRun(report, cfg, io.out);
-    return report.exitCode;
+    const report = await runSuite(CHECKS, cfg, cfg.target, null, io.out);
+    return finishRun(report, cfg, io);
   }
   const { host, port } = parseListen(cfg.upstreamListen, '--upstream-listen');
   const upstream = new RecordingUpstream();
@@ -71,18 +66,16 @@ async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<n
     if (e instanceof HarnessError && e.code === 'PORT_IN_USE' && (await isOurMock(base))) {
       io.out(`using the recording upstream of the running \`gw-conformance mock\` at ${base}`);
       report = await runRemote(base, cfg, cfg.target, io.out);
-      finishRun(report, cfg, io.out);
-      return report.exitCode;
+      return finishRun(report, cfg, io);
     }
     throw e;
   }
   try {
-    report = await runSuite(cfg, cfg.target, upstream, io.out);
+    report = await runSuite(CHECKS, cfg, cfg.target, upstream, io.out);
   } finally {
     await upstream.stop();
   }
-  finishRun(report, cfg, io.out);
-  return report.exitCode;
+  return finishRun(report, cfg, io);
 }
 
 async function cmdDemo(opts: FlagValues & { config?: string; fault?: string }, io: Io): Promise<number> {
@@ -91,15 +84,14 @@ async function cmdDemo(opts: FlagValues & { config?: string; fault?: string }, i
   const cfg = config(opts, io);
   if (cfg.profile === 'service') throw new HarnessError('BAD_FLAG', 'the service profile checks a hosted service: run `gw-conformance run --profile service --target <service URL>` (try it locally against `gw-conformance mock --service`)');
   const upstream = new RecordingUpstream();
-  const { host, port } = parseListen(opts.upstreamListen ?? '127.0.0.1:0', '--upstream-listen');
+  const { host, port } = parseListen((opts.upstreamListen as string | undefined) ?? '127.0.0.1:0', '--upstream-listen');
   await upstream.start(host, port);
   const gw = new ReferenceGateway({ upstream: upstream.url, fault, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
   try {
     const target = await gw.start('127.0.0.1', 0);
     io.out(`demo: reference gateway at ${target}${fault ? ` with fault ${fault.name} (${fault.description})` : ' (no fault)'}`);
-    const report = await runSuite(cfg, target, upstream, io.out);
-    finishRun(report, cfg, io.out);
-    return report.exitCode;
+    const report = await runSuite(CHECKS, cfg, target, upstream, io.out);
+    return finishRun(report, cfg, io);
   } finally {
     await gw.stop();
     await upstream.stop();
@@ -110,7 +102,7 @@ async function cmdMock(opts: { listen: string; service?: boolean }, io: Io): Pro
   const { host, port } = parseListen(opts.listen, '--listen');
   if (opts.service) return mockService(host, port, io);
   const upstream = new RecordingUpstream();
-  upstream.control = controlHandler(upstream, (s) => io.out(`mock: ${s}`));
+  upstream.control = controlHandler(upstream, CHECKS, (s) => io.out(`mock: ${s}`));
   upstream.onUnmatched = (u) => io.out(`mock: unmatched ${u.method} ${u.url}: ${u.reason}`);
   await upstream.start(host, port);
   io.out(`recording upstream listening on ${upstream.url}`);
@@ -161,7 +153,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
 
-  runOptions(program.command('run', { isDefault: true }).description('run the suite against a gateway (default command)').option('--target <url>', 'base URL of the gateway under test')).action(
+  runOptions(program.command('run', { isDefault: true }).description('run the suite against a gateway (default command)').addOption(commanderOption(FLAG_OPTIONS.find((o) => o.name === 'target')!))).action(
     async (o) => void (code = await cmdRun(o, io)),
   );
   runOptions(program.command('demo').description('run the suite against the built-in reference gateway').addOption(new Option('--fault <name>', 'break one requirement on purpose').choices(FAULTS.map((f) => f.name)))).action(

@@ -2,10 +2,10 @@
 // chunks the stream checks rely on, the generated bodies, and the chat faults.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chatCompletion, chatError, chatFrames, chatStream, DONE } from '../mocks/upstream/chat.js';
+import { chatCompletion, chatError, chatFrames, chatStream, DONE } from '../src/upstream/replies/chat.js';
 import { chunkName, pairEvents, samePayload } from '../suites/chat/common.js';
-import { chatBody } from '../suites/chat/gen.js';
-import { CASE_PLACEHOLDER } from '../suites/messages/gen.js';
+import { generatedChatBody as chatBody } from '../suites/chat/gen.js';
+import { CASE_PLACEHOLDER } from '../src/upstream/contract.js';
 import { faultByName } from '../reference/faults/index.js';
 import { parts, throughStream as throughFault } from './helpers/stream-fault.js';
 

@@ -10,9 +10,10 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { cli, freePort, ROOT } from './helpers/cli.js';
 import { CHECKS } from '../suites/index.js';
+import { SCHEMA_VERSION } from '../src/report/types.js';
 
 /** The checks a run without --profile selects (slow and service checks need their profile). */
-const DEFAULT_CHECKS = CHECKS.filter((c) => c.profile === 'core');
+const DEFAULT_CHECKS = CHECKS.filter((c) => c.profile === 'default');
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'gwc-cli-'));
 const servers: Array<net.Server> = [];
@@ -41,7 +42,7 @@ describe('gw-conformance CLI', () => {
     addFormats.default(ajv);
     const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'src/report/run-report.schema.json'), 'utf8')));
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
-    expect(report).toMatchObject({ schemaVersion: '1.0.0', seed: 5, exitCode: 0 });
+    expect(report).toMatchObject({ schemaVersion: SCHEMA_VERSION, seed: 5, exitCode: 0, declared: { protocols: ['messages', 'native', 'chat'] } });
     expect(xml.match(/<testcase /g)).toHaveLength(DEFAULT_CHECKS.length);
     if (spawnSync('xmllint', ['--version']).status === 0) {
       const f = join(out, 'junit.xml');
@@ -75,9 +76,9 @@ describe('gw-conformance CLI', () => {
     expect(r.code).toBe(0);
     const l = JSON.parse(r.stdout);
     expect(l.checks.map((c: { id: string }) => c.id)).toEqual(CHECKS.map((c) => c.id));
-    expect(l.coverage.total).toBe(69);
+    expect(l.coverage.total).toBe(77);
     const text = await cli(['list']);
-    expect(text.stdout).toMatch(/Catalog coverage: \d+ of 69/);
+    expect(text.stdout).toMatch(/Catalog coverage: \d+ of 77/);
     expect(text.stdout).toMatch(/MISSING\s+CFG-SECRET-1/);
   });
 

@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { keptByClient, latencyStats, loginSigns, parseModelList, type Discovery } from '../suites/discovery/common.js';
 import { PLAN } from '../suites/discovery/discovery.models.latency.js';
-import { MODELS, modelListBody } from '../mocks/upstream/discovery.js';
-import type { Expectation } from '../mocks/upstream/server.js';
-import { shapeOf } from '../suites/errors/common.js';
+import { MODELS, modelListBody } from '../src/upstream/replies/discovery.js';
+import type { Expectation } from '../src/upstream/upstream.js';
+import { shapeOf } from '../suites/shared/shape.js';
 import { fakeResponse } from './helpers/response.js';
 
 function discovery(status: number, headers: Array<[string, string]>, body: string): Discovery {

@@ -3,15 +3,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
-import { UpstreamHandle } from '../mocks/upstream/handle.js';
-import { retryGuidanceHeaders, ERROR_MESSAGES } from '../mocks/upstream/errors.js';
-import { ERROR_TYPES } from '../mocks/upstream/messages.js';
+import { UpstreamHandle } from '../src/upstream/handle.js';
+import { retryGuidanceHeaders, ERROR_MESSAGES } from '../src/upstream/replies/errors.js';
+import { ERROR_TYPES } from '../src/upstream/replies/messages.js';
 import { ReferenceGateway } from '../reference/gateway.js';
 import { faultByName } from '../reference/faults/index.js';
-import { errorFields, isJsonError, looksHtml, shapeOf, withBound } from '../suites/errors/common.js';
+import { errorFields, isJsonError, looksHtml, shapeOf, withBound } from '../suites/shared/shape.js';
 import { imageData, largeBody } from '../suites/errors/errors.body.large.js';
 import { STATUSES } from '../suites/errors/errors.passthrough.status.js';
-import { CASE_PLACEHOLDER } from '../suites/messages/gen.js';
+import { CASE_PLACEHOLDER } from '../src/upstream/contract.js';
 import { fakeResponse } from './helpers/response.js';
 
 describe('response shapes', () => {

@@ -2,16 +2,16 @@
 // native checks, the generated bodies, and the reference gateway's native faults.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { blockedResponse, googleCompact, nativeAnswer, nativeBadKey, nativeError, nativeFrames, nativeResponse, nativeStream, promptBlockedResponse } from '../mocks/upstream/native.js';
-import { credentialsAt, pathFamily } from '../suites/native/common.js';
-import { nativeBody } from '../suites/native/gen.js';
-import { CASE_PLACEHOLDER } from '../suites/messages/gen.js';
+import { blockedResponse, googleCompact, nativeAnswer, nativeBadKey, nativeError, nativeFrames, nativeResponse, nativeStream, promptBlockedResponse } from '../src/upstream/replies/native.js';
+import { credentialsAt, pathFamily } from '../suites/shared/protocols.js';
+import { generatedNativeBody as nativeBody } from '../suites/native/gen.js';
+import { CASE_PLACEHOLDER } from '../src/upstream/contract.js';
 import { faultByName } from '../reference/faults/index.js';
 import { parts, throughStream } from './helpers/stream-fault.js';
 import { GatewayClient } from '../src/client/gateway.js';
 import { maskUrl, scrubSecrets } from '../src/core/mask.js';
 import type { CheckContext } from '../src/core/check.js';
-import type { RecordedRequest } from '../mocks/upstream/record.js';
+import type { RecordedRequest } from '../src/upstream/record.js';
 
 const parts = (path: string, body = '{}', headers: Array<[string, string]> = []): RequestParts => ({ method: 'POST', path, headers, body: Buffer.from(body) });
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../suites/index.js';
-import { assertUniqueIds } from '../src/core/registry.js';
+import { assertUniqueIds } from '../src/runner/registry.js';
 import { ROOT } from './helpers/cli.js';
 
 describe('check registry', () => {

@@ -215,5 +215,6 @@ describe('gw-conformance run --profile service', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
     expect(report.results.map((x) => [x.id, x.outcome])).toEqual([['service.native.no-text', 'skip']]);
+    expect(report.results[0].message).toMatch(/^not declared: service \(the hosted-service checks run with --profile service\)/);
   });
 });

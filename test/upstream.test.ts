@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import net from 'node:net';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
-import { UpstreamHandle } from '../mocks/upstream/handle.js';
+import { UpstreamHandle } from '../src/upstream/handle.js';
 
 let up: RecordingUpstream;
 beforeEach(async () => {

@@ -2,8 +2,8 @@
 // timeline of an SSE reply; they are the scenario, not synchronisation.
 import type http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { headerValues, type RecordedRequest } from './record.js';
-import type { Reply } from './scenario.js';
+import { headerValues, type RecordedRequest } from '../../src/upstream/record.js';
+import type { Reply } from '../../src/upstream/scenario.js';
 import { tryParse } from '../../src/core/json.js';
 
 function writeHead(res: http.ServerResponse, status: number, headers: Array<[string, string]>) {

@@ -3,28 +3,15 @@
 // (thenStream serves one request per rule, thenCallback buffers the reply), and tie each
 // request to its check by a case token, which mockttp rules cannot do.
 import http from 'node:http';
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { listen } from '../../src/core/errors.js';
 import { LoopbackServer } from '../../src/core/server.js';
-import { headerValues, type RecordedRequest } from './record.js';
-import type { Reply } from './scenario.js';
+import { headerValues, type RecordedRequest } from '../../src/upstream/record.js';
+import type { Reply } from '../../src/upstream/scenario.js';
+import { CASE_HEADER, newCaseToken, tokensIn } from '../../src/upstream/contract.js';
+import type { Expectation, UnmatchedRequest, Upstream } from '../../src/upstream/upstream.js';
 import { play } from './play.js';
-
-export const CASE_HEADER = 'x-gwc-case';
-const TOKEN_RE = /gwc-[0-9a-f]{16}/g;
-
-export interface Expectation {
-  readonly token: string;
-  readonly reply: Reply;
-  readonly hits: RecordedRequest[];
-  /** The first request that reached the upstream for this case, or null when none came within `graceMs`. */
-  received(graceMs?: number): Promise<RecordedRequest | null>;
-  /** When the upstream connection of the first request closed, or null if it did not within `graceMs`. */
-  closed(graceMs: number): Promise<number | null>;
-  /** Waits until at least `n` requests arrived for this case, bounded by `graceMs`; returns how many did. */
-  waitForHits(n: number, graceMs: number): Promise<number>;
-}
+import { pairsFromRaw } from '../../src/client/headers.js';
 
 class ExpectationImpl implements Expectation {
   readonly hits: RecordedRequest[] = [];
@@ -72,14 +59,7 @@ class ExpectationImpl implements Expectation {
   }
 }
 
-export interface UnmatchedRequest {
-  method: string;
-  url: string;
-  reason: string;
-  receivedWall: string;
-}
-
-export class RecordingUpstream extends LoopbackServer {
+export class RecordingUpstream extends LoopbackServer implements Upstream {
   private open = new Map<string, ExpectationImpl>();
   private closed = new Set<string>();
   private seq = 0;
@@ -120,7 +100,7 @@ export class RecordingUpstream extends LoopbackServer {
 
   /** Registers the reply for one case; the returned token ties the gateway's forwarded request to it. */
   expect(reply: Reply): Expectation {
-    const token = `gwc-${randomBytes(8).toString('hex')}`;
+    const token = newCaseToken();
     const e = new ExpectationImpl(token, reply);
     this.open.set(token, e);
     return e;
@@ -133,9 +113,9 @@ export class RecordingUpstream extends LoopbackServer {
 
   private find(req: http.IncomingMessage, body: Buffer, rec: RecordedRequest): ExpectationImpl | string {
     const candidates: Array<[RecordedRequest['matchedBy'], string[]]> = [
-      ['body', body.toString('latin1').match(TOKEN_RE) ?? []],
+      ['body', tokensIn(body.toString('latin1'))],
       ['header', headerValues(rec, CASE_HEADER)],
-      ['url', req.url?.match(TOKEN_RE) ?? []],
+      ['url', tokensIn(req.url ?? '')],
     ];
     let late = '';
     for (const [by, tokens] of candidates) {
@@ -162,8 +142,7 @@ export class RecordingUpstream extends LoopbackServer {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const raw: Array<[string, string]> = [];
-      for (let i = 0; i < req.rawHeaders.length; i += 2) raw.push([req.rawHeaders[i], req.rawHeaders[i + 1]]);
+      const raw = pairsFromRaw(req.rawHeaders);
       const rec: RecordedRequest = {
         seq: ++this.seq,
         method: req.method ?? '',

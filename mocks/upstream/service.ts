@@ -6,13 +6,14 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { LoopbackServer } from '../../src/core/server.js';
 import { play } from './play.js';
-import type { RecordedRequest } from './record.js';
-import { JSON_HEADERS, SSE_HEADERS, type HeaderList, type Reply } from './scenario.js';
-import { errorBody, messageBody } from './messages.js';
-import { frames, messageStream } from './streams.js';
-import { modelListBody } from './discovery.js';
-import { blockedResponse, nativeBadKey, nativeError, nativeFrames, nativeJsonReply, nativeNoKey, nativeResponseValue, nativeSseReply, nativeStream } from './native.js';
-import { chatCompletion, chatError, chatFrames, chatJsonReply, chatSseReply, chatStream } from './chat.js';
+import type { RecordedRequest } from '../../src/upstream/record.js';
+import { JSON_HEADERS, SSE_HEADERS, type HeaderList, type Reply } from '../../src/upstream/scenario.js';
+import { errorBody, messageBody } from '../../src/upstream/replies/messages.js';
+import { frames, messageStream } from '../../src/upstream/replies/streams.js';
+import { modelListBody } from '../../src/upstream/replies/discovery.js';
+import { blockedResponse, nativeBadKey, nativeError, nativeFrames, nativeJsonReply, nativeNoKey, nativeResponseValue, nativeSseReply, nativeStream } from '../../src/upstream/replies/native.js';
+import { chatCompletion, chatError, chatFrames, chatJsonReply, chatSseReply, chatStream } from '../../src/upstream/replies/chat.js';
+import { pairsFromRaw } from '../../src/client/headers.js';
 
 /** The native model the emulator always blocks (finishReason SAFETY, no text). */
 export const BLOCKED_NATIVE_MODEL = 'gemini-2.5-flash-gwc-blocked';
@@ -62,8 +63,7 @@ export class ServiceEmulator extends LoopbackServer {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const raw: Array<[string, string]> = [];
-      for (let i = 0; i < req.rawHeaders.length; i += 2) raw.push([req.rawHeaders[i], req.rawHeaders[i + 1]]);
+      const raw = pairsFromRaw(req.rawHeaders);
       const rec: RecordedRequest = { seq: ++this.seq, method: req.method ?? '', url: req.url ?? '/', rawHeaders: raw, body: Buffer.concat(chunks), receivedAt: performance.now(), receivedWall: new Date().toISOString(), sentAt: [] };
       const { reply, entry, delayMs } = this.route(req, rec);
       this.requests.push({ ...entry, status: reply.kind === 'json' || reply.kind === 'sse' ? reply.status : 0 });

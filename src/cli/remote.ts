@@ -3,10 +3,11 @@
 // on the same clock), and its progress and report come back as NDJSON over loopback.
 import type http from 'node:http';
 import { request } from 'undici';
-import type { RecordingUpstream } from '../../mocks/upstream/server.js';
+import type { Upstream } from '../upstream/upstream.js';
 import { HarnessError } from '../core/errors.js';
 import type { RunConfig } from '../config/config.js';
 import type { RunReport } from '../report/types.js';
+import type { CheckDef } from '../core/check.js';
 import { runSuite } from './run.js';
 
 export const CONTROL_PREFIX = '/__gwc/';
@@ -14,7 +15,7 @@ export const CONTROL_PREFIX = '/__gwc/';
 type Msg = { type: 'line'; text: string } | { type: 'report'; report: RunReport } | { type: 'error'; code: string; message: string };
 
 /** The mock's control endpoint: loopback callers only, one run at a time. */
-export function controlHandler(upstream: RecordingUpstream, log: (s: string) => void) {
+export function controlHandler(upstream: Upstream, checks: CheckDef[], log: (s: string) => void) {
   let busy = false;
   return (req: http.IncomingMessage, res: http.ServerResponse) => {
     const remote = req.socket.remoteAddress ?? '';
@@ -43,7 +44,7 @@ export function controlHandler(upstream: RecordingUpstream, log: (s: string) => 
       try {
         const { cfg, target } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { cfg: RunConfig; target: string };
         log(`run requested against ${target}`);
-        const report = await runSuite(cfg, target, upstream, (text) => send({ type: 'line', text }));
+        const report = await runSuite(checks, cfg, target, upstream, (text) => send({ type: 'line', text }));
         send({ type: 'report', report });
         log(`run finished: ${report.summary.pass}/${report.summary.total} pass`);
       } catch (e) {

@@ -3,14 +3,16 @@ import { request } from 'undici';
 import { performance } from 'node:perf_hooks';
 import { GatewayClient } from '../client/gateway.js';
 import { HarnessError } from '../core/errors.js';
-import { selectChecks } from '../core/registry.js';
-import { runChecks } from '../core/runner.js';
+import type { CheckDef } from '../core/check.js';
+import { selectChecks } from '../runner/registry.js';
+import { runChecks } from '../runner/runner.js';
 import { scrubSecrets } from '../core/mask.js';
 import { VERSION } from '../core/paths.js';
-import type { RecordingUpstream } from '../../mocks/upstream/server.js';
-import { CHECKS } from '../../suites/index.js';
+import type { Upstream } from '../upstream/upstream.js';
 import type { RunConfig } from '../config/config.js';
-import { exitCodeOf, SCHEMA_VERSION, summarize, type RunReport } from '../report/types.js';
+import { SCHEMA_VERSION, summarize, type RunReport } from '../report/types.js';
+import { exitCodeOf, harnessErrorLine } from '../report/policy.js';
+import { assertValidReport } from '../report/validate.js';
 import { writeReports } from '../reporters/index.js';
 import { progressLine } from '../reporters/console.js';
 
@@ -44,18 +46,20 @@ export async function preflight(target: string, warn: (s: string) => void): Prom
  * Runs the selected checks and returns the report (credentials scrubbed); writes nothing.
  * `upstream` is null in the service profile: its checks talk to the service directly.
  */
-export async function runSuite(cfg: RunConfig, target: string, upstream: RecordingUpstream | null, print: (s: string) => void): Promise<RunReport> {
-  const checks = selectChecks(CHECKS, cfg);
+export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, upstream: Upstream | null, print: (s: string) => void): Promise<RunReport> {
+  const checks = selectChecks(all, cfg);
+  // Feature gating: what the gateway serves, as the user declared it; the service profile adds `service`.
+  const declared = new Set<string>([...cfg.protocols, ...(cfg.service ? ['service'] : [])]);
   await preflight(target, print);
   const gateway = new GatewayClient(target, { token: cfg.token, timeoutMs: cfg.timeoutMs });
   const unmatchedFrom = upstream?.unmatched.length ?? 0;
   const startedAt = new Date();
   const t0 = performance.now();
   const useConsole = cfg.reporter.includes('console');
-  if (useConsole) print(`gw-conformance ${VERSION}: ${checks.length} checks, target ${target}, upstream ${upstream?.url ?? 'none (the service is checked directly)'}, seed ${cfg.seed}`);
+  if (useConsole) print(`gw-conformance ${VERSION}: ${checks.length} checks, target ${target}, upstream ${upstream?.url ?? 'none (the service is checked directly)'}, declared ${cfg.protocols.join(', ')}, seed ${cfg.seed}`);
   const results = await runChecks(
     checks,
-    { gateway, upstream, settings: { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, service: cfg.service && { models: cfg.service.models } } },
+    { gateway, upstream, declared, settings: { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, service: cfg.service && { models: cfg.service.models } } },
     { concurrency: cfg.concurrency, onResult: useConsole ? (r) => print(progressLine(r)) : undefined },
   );
   await gateway.close();
@@ -65,6 +69,7 @@ export async function runSuite(cfg: RunConfig, target: string, upstream: Recordi
     target,
     upstream: upstream?.url ?? null,
     profile: cfg.profile,
+    declared: { protocols: [...cfg.protocols] },
     seed: cfg.seed,
     strict: cfg.strict,
     startedAt: startedAt.toISOString(),
@@ -76,10 +81,18 @@ export async function runSuite(cfg: RunConfig, target: string, upstream: Recordi
     unmatchedRequests: upstream?.unmatched.slice(unmatchedFrom) ?? [],
   };
   // The credential the harness was given never reaches a report.
-  return JSON.parse(scrubSecrets(JSON.stringify(raw), [cfg.token, cfg.service?.key ?? ''])) as RunReport;
+  const report = JSON.parse(scrubSecrets(JSON.stringify(raw), [cfg.token, cfg.service?.key ?? ''])) as RunReport;
+  assertValidReport(report);
+  return report;
 }
 
-/** Writes the report files and prints the summary. */
-export function finishRun(report: RunReport, cfg: RunConfig, print: (s: string) => void): void {
-  writeReports(report, cfg.reporter, cfg.out, print);
+/**
+ * Writes the report files, prints the summary and returns the exit code. When the harness broke
+ * on a check (exit 2), one line on stderr names the check: it is not the gateway's fault.
+ */
+export function finishRun(report: RunReport, cfg: RunConfig, io: { out: (s: string) => void; err: (s: string) => void }): number {
+  writeReports(report, cfg.reporter, cfg.out, io.out);
+  const broke = harnessErrorLine(report.results);
+  if (broke) io.err(`gw-conformance: ${broke}`);
+  return report.exitCode;
 }

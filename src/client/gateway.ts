@@ -2,7 +2,8 @@
 // and keeps what came back with raw headers and timings on the upstream's clock.
 import { Agent, request } from 'undici';
 import { performance } from 'node:perf_hooks';
-import { CASE_HEADER } from '../../mocks/upstream/server.js';
+import { CASE_HEADER } from '../upstream/contract.js';
+import { pairsFromRecord } from './headers.js';
 
 /**
  * How the run's credential is attached: a header (`bearer`, `x-api-key`, the native protocol's
@@ -53,6 +54,11 @@ export class GatewayTransportError extends Error {
 }
 
 export const ANTHROPIC_VERSION = '2023-06-01';
+
+/** The headers of a messages-protocol POST: JSON, and `anthropic-version` (a given value, the current one, or none with null). */
+export function messagesHeaders(version?: string | null): Array<[string, string]> {
+  return [['content-type', 'application/json'], ...(version === null ? [] : [['anthropic-version', version ?? ANTHROPIC_VERSION] as [string, string]])];
+}
 
 export class GatewayClient {
   readonly base: URL;
@@ -105,10 +111,7 @@ export class GatewayClient {
       const chunks: Buffer[] = [];
       for await (const c of res.body) chunks.push(c as Buffer);
       const body = Buffer.concat(chunks);
-      const raw: Array<[string, string]> = [];
-      for (const [k, v] of Object.entries(res.headers)) {
-        for (const one of Array.isArray(v) ? v : [v]) if (one !== undefined) raw.push([k, one]);
-      }
+      const raw = pairsFromRecord(res.headers);
       return {
         status: res.statusCode,
         rawHeaders: raw,
@@ -126,9 +129,7 @@ export class GatewayClient {
 
   /** POST a messages request the way Claude Code does (protocols.md 1). */
   messages(body: string, opts: Omit<GwRequest, 'path' | 'body'> & { query?: string; version?: string | null } = {}): Promise<GwResponse> {
-    const headers: Array<[string, string]> = [['content-type', 'application/json']];
-    if (opts.version !== null) headers.push(['anthropic-version', opts.version ?? ANTHROPIC_VERSION]);
-    return this.send({ ...opts, method: 'POST', path: `/v1/messages${opts.query ?? ''}`, body, headers: [...headers, ...(opts.headers ?? [])] });
+    return this.send({ ...opts, method: 'POST', path: `/v1/messages${opts.query ?? ''}`, body, headers: [...messagesHeaders(opts.version), ...(opts.headers ?? [])] });
   }
 
   async close(): Promise<void> {

@@ -7,7 +7,8 @@ import { createGunzip, createInflate, createBrotliDecompress } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import type { Transform } from 'node:stream';
 import { classify, type GatewayClient, type GwRequest } from './gateway.js';
-import { CASE_HEADER } from '../../mocks/upstream/server.js';
+import { CASE_HEADER } from '../upstream/contract.js';
+import { pairsFromRecord } from './headers.js';
 
 export interface SseEvent {
   event: string | undefined;
@@ -84,8 +85,7 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
     throw classify(e, `${req.method ?? 'POST'} ${req.path}`);
   }
   const headersAt = performance.now();
-  const raw: Array<[string, string]> = [];
-  for (const [k, v] of Object.entries(res.headers)) for (const one of Array.isArray(v) ? v : [v]) if (one !== undefined) raw.push([k, one]);
+  const raw = pairsFromRecord(res.headers);
   const events: SseEvent[] = [];
   const chunks: SseResult['chunks'] = [];
   const body: Buffer[] = [];

@@ -1,13 +1,15 @@
 // The unit of the harness: one check, one requirement (design.md, "The unit: a check").
 import type { GatewayClient } from '../client/gateway.js';
-import type { UpstreamHandle } from '../../mocks/upstream/handle.js';
+import type { UpstreamHandle } from '../upstream/handle.js';
 
 export type Level = 'MUST' | 'SHOULD' | 'INFO';
 /** pass; fail (MUST broken); warn (SHOULD broken); info (INFO finding); skip; error (harness broke); timeout. */
 export type Outcome = 'pass' | 'fail' | 'warn' | 'info' | 'skip' | 'error' | 'timeout';
-/** `core` runs by default; `slow` only with --profile slow; `service` only with --profile service. */
-export type Profile = 'core' | 'slow' | 'service';
-export type Protocol = 'messages' | 'native' | 'chat';
+/** `default` runs by default; `slow` adds to it with --profile slow; `service` runs alone with --profile service. */
+export const PROFILES = ['default', 'slow', 'service'] as const;
+export type Profile = (typeof PROFILES)[number];
+export const PROTOCOLS = ['messages', 'native', 'chat'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
 
 export interface Evidence {
   [key: string]: unknown;
@@ -58,7 +60,10 @@ export interface CheckDef {
   level: Level;
   area: string;
   profile: Profile;
+  /** The protocol the check speaks: a feature the gateway must declare (`--protocols`), else the check is skipped. */
   protocol?: Protocol;
+  /** Further features the check needs (e.g. `service`: the hosted service's key and models). */
+  features?: string[];
   /** A longer time limit than the run's per-check limit (e.g. an idle probe of 120 s). */
   timeLimitMs?(settings: RunSettings): number;
   /**
@@ -79,6 +84,11 @@ export function defineCheck(def: CheckDef): CheckDef {
 
 export const pass = (message: string, evidence?: Evidence): Verdict => ({ ok: true, message, evidence });
 export const fail = (message: string, detail: Omit<Verdict, 'ok' | 'message'> = {}): Verdict => ({ ok: false, message, ...detail });
+
+/** Every feature a check needs: its protocol and the rest. */
+export function featuresOf(c: Pick<CheckDef, 'protocol' | 'features'>): string[] {
+  return [...(c.protocol ? [c.protocol] : []), ...(c.features ?? [])];
+}
 
 /** Outcome of a broken property, by level. */
 export function failedOutcome(level: Level): Outcome {

@@ -2,7 +2,7 @@
 // Its JSON Schema is src/report/run-report.schema.json; bump SCHEMA_VERSION on any change.
 import type { Level, Outcome } from '../core/check.js';
 
-export const SCHEMA_VERSION = '1.0.0';
+export const SCHEMA_VERSION = '1.1.0';
 
 export interface CheckResult {
   id: string;
@@ -24,14 +24,16 @@ export interface RunReport {
   target: string;
   upstream: string | null;
   profile: string;
+  /** What the user declared the gateway serves (feature gating). */
+  declared: { protocols: string[] };
   seed: number;
   strict: boolean;
   startedAt: string;
   finishedAt: string;
   durationMs: number;
   summary: Record<Outcome, number> & { total: number };
-  /** 0 every MUST check passed; 1 a MUST check failed (or a SHOULD in strict mode). */
-  exitCode: 0 | 1;
+  /** src/report/policy.ts: 0 every MUST check passed; 1 a check failed; 2 the harness broke on a check. */
+  exitCode: 0 | 1 | 2;
   results: CheckResult[];
   /** Requests the recording upstream could not tie to any check. */
   unmatchedRequests: Array<{ method: string; url: string; reason: string; receivedWall: string }>;
@@ -41,9 +43,4 @@ export function summarize(results: CheckResult[]): RunReport['summary'] {
   const s = { total: results.length, pass: 0, fail: 0, warn: 0, info: 0, skip: 0, error: 0, timeout: 0 };
   for (const r of results) s[r.outcome]++;
   return s;
-}
-
-export function exitCodeOf(results: CheckResult[], strict: boolean): 0 | 1 {
-  const bad = results.some((r) => r.outcome === 'fail' || r.outcome === 'error' || (r.outcome === 'timeout' && r.level !== 'INFO') || (strict && r.outcome === 'warn'));
-  return bad ? 1 : 0;
 }

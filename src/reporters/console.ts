@@ -13,6 +13,7 @@ export function consoleSummary(report: RunReport, files: string[]): string {
   const lines = [
     '',
     `gw-conformance ${report.harness.version}: ${s.total} checks against ${report.target} (profile ${report.profile}, seed ${report.seed})`,
+    `  declared: ${report.declared.protocols.join(', ') || 'no protocol'} (checks that need anything else are skipped as not declared)`,
     `  ${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.info} info, ${s.timeout} timeout, ${s.error} error, ${s.skip} skip  (${(report.durationMs / 1000).toFixed(1)} s)`,
   ];
   const bad = report.results.filter((r) => r.outcome !== 'pass' && r.outcome !== 'skip');
@@ -29,6 +30,12 @@ export function consoleSummary(report: RunReport, files: string[]): string {
     for (const u of report.unmatchedRequests.slice(0, 10)) lines.push(`  ${u.method} ${u.url}: ${u.reason}`);
   }
   if (files.length) lines.push('', `Reports: ${files.join(', ')}`);
-  lines.push(report.exitCode === 0 ? 'Result: every MUST check passed.' : `Result: FAILED (${report.strict ? 'a MUST or SHOULD check' : 'a MUST check'} did not pass).`);
+  lines.push(
+    report.exitCode === 0
+      ? 'Result: every MUST check passed.'
+      : report.exitCode === 2
+        ? 'Result: the harness broke on a check (outcome error): its verdicts cannot be trusted; this is not the gateway\'s fault.'
+        : `Result: FAILED (${report.strict ? 'a MUST or SHOULD check' : 'a MUST check'} did not pass).`,
+  );
   return lines.join('\n');
 }

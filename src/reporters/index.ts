@@ -1,24 +1,37 @@
-// Reporters are a plain record of functions over one RunReport (design.md, style rule 7).
+// Reporters are a plain record of functions over one RunReport (design.md, style rule 7):
+// each renders the report to a file of its own, or prints it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunReport } from '../report/types.js';
+import type { ReporterName } from '../config/options.js';
 import { consoleSummary } from './console.js';
 import { junitXml } from './junit.js';
 
-export type ReporterName = 'console' | 'junit' | 'json';
-export const REPORTERS: ReporterName[] = ['console', 'junit', 'json'];
+export type { ReporterName };
+
+/** A reporter writes one file (its name and text), or prints after the files are written. */
+export type Reporter = { file: string; render(report: RunReport): string } | { print(report: RunReport, files: string[]): string };
+
+export const REPORTERS: Record<ReporterName, Reporter> = {
+  junit: { file: 'junit.xml', render: junitXml },
+  json: { file: 'report.json', render: (r) => `${JSON.stringify(r, null, 2)}\n` },
+  console: { print: consoleSummary },
+};
 
 /** Writes the report in each format; returns the files written. */
 export function writeReports(report: RunReport, names: ReporterName[], outDir: string, print: (s: string) => void): string[] {
   const files: string[] = [];
-  const write = (name: string, text: string) => {
+  for (const name of names) {
+    const r = REPORTERS[name];
+    if (!('file' in r)) continue;
     mkdirSync(outDir, { recursive: true });
-    const f = join(outDir, name);
-    writeFileSync(f, text);
+    const f = join(outDir, r.file);
+    writeFileSync(f, r.render(report));
     files.push(f);
-  };
-  if (names.includes('junit')) write('junit.xml', junitXml(report));
-  if (names.includes('json')) write('report.json', `${JSON.stringify(report, null, 2)}\n`);
-  if (names.includes('console')) print(consoleSummary(report, files));
+  }
+  for (const name of names) {
+    const r = REPORTERS[name];
+    if ('print' in r) print(r.print(report, files));
+  }
   return files;
 }

@@ -2,6 +2,7 @@
 // default export its CommonJS module lacks, so it is loaded through createRequire.
 import { createRequire } from 'node:module';
 import type { RunReport } from '../report/types.js';
+import { isFailure } from '../report/policy.js';
 
 const require = createRequire(import.meta.url);
 
@@ -33,32 +34,13 @@ export function junitXml(report: RunReport): string {
     const detail = [r.message, r.expected && `expected: ${r.expected}`, r.actual && `actual: ${r.actual}`, `evidence: ${JSON.stringify(r.evidence, null, 2)}`].filter(Boolean).join('\n');
     const tc = suite.testCase().className(r.area).name(`${r.id}: ${r.title}`).time(r.durationMs / 1000);
     tc.property('requirements', r.requirements.join(',')).property('level', r.level).property('outcome', r.outcome);
-    switch (r.outcome) {
-      case 'fail':
-        tc.failure(detail, 'fail');
-        break;
-      case 'timeout':
-        if (r.level === 'INFO') tc.standardOutput(`TIMEOUT (INFO): ${detail}`);
-        else tc.failure(detail, 'timeout');
-        break;
-      case 'warn':
-        if (report.strict) tc.failure(detail, 'warn');
-        else tc.standardOutput(`WARN (SHOULD): ${detail}`);
-        break;
-      case 'info':
-        tc.standardOutput(`INFO: ${detail}`);
-        break;
-      case 'error':
-        tc.error(r.message, 'harness-error', detail);
-        break;
-      case 'skip':
-        tc.skipped();
-        tc.standardOutput(r.message);
-        break;
-      case 'pass':
-        tc.standardOutput(r.message);
-        break;
-    }
+    // Whether a result fails the build is the policy's call (src/report/policy.ts), here as everywhere.
+    if (r.outcome === 'error') tc.error(r.message, 'harness-error', detail);
+    else if (isFailure(r, report.strict)) tc.failure(detail, r.outcome);
+    else if (r.outcome === 'skip') {
+      tc.skipped();
+      tc.standardOutput(r.message);
+    } else tc.standardOutput(r.outcome === 'pass' ? r.message : `${r.outcome.toUpperCase()}${r.outcome === 'warn' ? ' (SHOULD)' : r.level === 'INFO' && r.outcome === 'timeout' ? ' (INFO)' : ''}: ${detail}`);
   }
   return b.build();
 }

@@ -1,8 +1,9 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { tryParse } from '../../src/core/json.js';
-import { chatError, chatJsonReply } from '../../mocks/upstream/chat.js';
-import { exchange } from '../messages/common.js';
-import { chatBody, chatSend, evidenceOf } from '../native/common.js';
+import { chatError, chatJsonReply } from '../../src/upstream/replies/chat.js';
+import { chatSend, exchange } from '../shared/exchange.js';
+import { chatBody } from '../shared/protocols.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 export default defineCheck({
   id: 'chat.auth.bad-key',
@@ -10,13 +11,13 @@ export default defineCheck({
   requirements: ['ERR-AUTH-1'],
   level: 'MUST',
   area: 'chat',
-  profile: 'core',
+  profile: 'default',
   protocol: 'chat',
   requirement:
     'A bad key on the chat-completions protocol ends in HTTP 401 with a JSON error body, whether the gateway refuses the key itself or forwards the provider\'s 401 (here the upstream answers 401 invalid_api_key); never a 500, a 200 or an HTML page (spec 7).',
   async run(ctx) {
     const x = await exchange(ctx, chatBody(), chatSend({ auth: 'none', headers: [['authorization', 'Bearer gwc-bad-key-0000000000000000']], reply: chatJsonReply(chatError(401), 401) }));
-    const ev = { forwarded: x.seen !== null, ...evidenceOf(x) };
+    const ev = { forwarded: x.seen !== null, ...exchangeEvidence(x) };
     const body = tryParse(x.res.text());
     const isJsonError = body.ok && body.node.t === 'obj' && body.node.entries.some(([k]) => k === 'error');
     if (x.res.status !== 401 || !isJsonError) {

@@ -1,7 +1,8 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { chatCompletion, chatJsonReply } from '../../mocks/upstream/chat.js';
-import { exchange, notForwarded } from '../messages/common.js';
-import { chatBody, chatSend, credentialsAt, evidenceOf } from '../native/common.js';
+import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
+import { chatSend, exchange, notForwarded } from '../shared/exchange.js';
+import { chatBody, credentialsAt } from '../shared/protocols.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 export default defineCheck({
   id: 'chat.auth.bearer',
@@ -9,15 +10,15 @@ export default defineCheck({
   requirements: ['CHAT-AUTH-1'],
   level: 'MUST',
   area: 'chat',
-  profile: 'core',
+  profile: 'default',
   protocol: 'chat',
   requirement: "`Authorization: Bearer <service key>` is accepted on the chat-completions endpoint and the forwarded request carries a credential, the client's or the gateway's own; the check reports which one arrived, never its value (spec 5).",
   async run(ctx) {
     const x = await exchange(ctx, chatBody(), chatSend({ reply: chatJsonReply(chatCompletion()) }));
-    if (x.res.status >= 300) return fail(`a chat request with a Bearer credential was refused with ${x.res.status}`, { expected: '2xx', actual: String(x.res.status), evidence: evidenceOf(x) });
+    if (x.res.status >= 300) return fail(`a chat request with a Bearer credential was refused with ${x.res.status}`, { expected: '2xx', actual: String(x.res.status), evidence: exchangeEvidence(x) });
     if (!x.seen) return notForwarded(x);
     const creds = credentialsAt(ctx, x.seen);
-    if (!creds.length) return fail('the chat request reached the upstream with no credential', { expected: 'authorization (or another credential) at the upstream', actual: '(none)', evidence: evidenceOf(x) });
+    if (!creds.length) return fail('the chat request reached the upstream with no credential', { expected: 'authorization (or another credential) at the upstream', actual: '(none)', evidence: exchangeEvidence(x) });
     return pass(`accepted; credential reaching the upstream: ${creds.join(' + ')}`, { reached: creds });
   },
 });

@@ -1,19 +1,9 @@
-import { readdirSync } from 'node:fs';
 import { defineCheck } from '../../src/core/check.js';
-import { readText, rootPath } from '../../src/core/paths.js';
-import { chatCompletion, chatJsonReply } from '../../mocks/upstream/chat.js';
-import { fixturesAndProperty } from '../messages/common.js';
-import { judgeSemantic } from '../messages/messages.body.semantic.js';
-import { chatSend } from '../native/common.js';
-import { chatBody } from './gen.js';
-
-/** Fixed chat bodies modelled on real SDK traffic (fixtures/chat/*.json). */
-export function chatFixtures(): Array<{ name: string; text: string }> {
-  return readdirSync(rootPath('fixtures', 'chat'))
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => ({ name: f, text: readText('fixtures', 'chat', f) }));
-}
+import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
+import { generatedChatBody } from './gen.js';
+import { fixtureTexts } from '../shared/fixtures.js';
+import { fixturesAndProperty, judgeSemantic } from '../shared/property.js';
+import { chatSend } from '../shared/exchange.js';
 
 export default defineCheck({
   id: 'chat.body.semantic',
@@ -21,10 +11,10 @@ export default defineCheck({
   requirements: ['CHAT-BODY-1'],
   level: 'MUST',
   area: 'chat',
-  profile: 'core',
+  profile: 'default',
   protocol: 'chat',
   requirement: 'A chat-completions request body reaches the upstream unchanged: messages of every role, tools, tool_choice, response_format, sampling fields and fields the gateway does not know, with key order, values (numbers compared exactly) and array order kept (spec 2.4).',
   async run(ctx) {
-    return fixturesAndProperty(ctx, chatFixtures(), judgeSemantic, 'semantic equality of chat bodies', { bodies: chatBody, send: chatSend({ reply: chatJsonReply(chatCompletion()) }) });
+    return fixturesAndProperty(ctx, fixtureTexts('chat'), judgeSemantic, 'semantic equality of chat bodies', { bodies: generatedChatBody, send: chatSend({ reply: chatJsonReply(chatCompletion()) }) });
   },
 });

@@ -1,9 +1,10 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
-import { chatError, chatJsonReply } from '../../mocks/upstream/chat.js';
-import { exchange, responseDiffs } from '../messages/common.js';
-import { chatBody, chatSend, evidenceOf } from '../native/common.js';
+import { chatError, chatJsonReply } from '../../src/upstream/replies/chat.js';
+import { chatSend, exchange, responseDiffs } from '../shared/exchange.js';
+import { chatBody } from '../shared/protocols.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 const STATUSES = [400, 401, 403, 404, 429, 500, 503];
 
@@ -13,13 +14,13 @@ export default defineCheck({
   requirements: ['ERR-PASS-1'],
   level: 'MUST',
   area: 'chat',
-  profile: 'core',
+  profile: 'default',
   protocol: 'chat',
   requirement: 'An error of the chat-completions upstream reaches the client with the same HTTP status and the same JSON error (error.message, error.type, error.code, error.param), so a client can retry or fall back (spec 7).',
   async run(ctx) {
     for (const status of STATUSES) {
       const x = await exchange(ctx, chatBody(), chatSend({ reply: chatJsonReply(chatError(status), status) }));
-      const ev = evidenceOf(x);
+      const ev = exchangeEvidence(x);
       const got = tryParse(x.res.text());
       if (x.res.status !== status || !got.ok) {
         const html = /<html|<!doctype/i.test(x.res.text());

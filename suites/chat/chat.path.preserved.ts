@@ -1,7 +1,8 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { chatCompletion, chatJsonReply } from '../../mocks/upstream/chat.js';
-import { exchange, notForwarded } from '../messages/common.js';
-import { CHAT_PATH, chatBody, chatSend, evidenceOf } from '../native/common.js';
+import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
+import { chatSend, exchange, notForwarded } from '../shared/exchange.js';
+import { CHAT_PATH, chatBody } from '../shared/protocols.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 export default defineCheck({
   id: 'chat.path.preserved',
@@ -9,13 +10,13 @@ export default defineCheck({
   requirements: ['CHAT-PATH-1'],
   level: 'MUST',
   area: 'chat',
-  profile: 'core',
+  profile: 'default',
   protocol: 'chat',
   requirement: 'A chat-completions request sent to {base}/v1/chat/completions reaches the upstream at /v1/chat/completions: no doubled /v1, no lost or added segment (spec 4 endpoint 5, 9.1).',
   async run(ctx) {
     const x = await exchange(ctx, chatBody(), chatSend({ reply: chatJsonReply(chatCompletion()) }));
     if (!x.seen) return notForwarded(x);
-    if (x.seen.url !== CHAT_PATH) return fail(`the upstream received ${x.seen.method} ${x.seen.url}`, { expected: CHAT_PATH, actual: x.seen.url, evidence: evidenceOf(x) });
+    if (x.seen.url !== CHAT_PATH) return fail(`the upstream received ${x.seen.method} ${x.seen.url}`, { expected: CHAT_PATH, actual: x.seen.url, evidence: exchangeEvidence(x) });
     return pass(`arrived as POST ${CHAT_PATH}`);
   },
 });

@@ -1,8 +1,9 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { describeDiff } from '../../src/core/compare.js';
-import { chatCompletion, chatJsonReply } from '../../mocks/upstream/chat.js';
-import { exchange, responseDiffs } from '../messages/common.js';
-import { chatBody, chatSend, evidenceOf } from '../native/common.js';
+import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
+import { chatSend, exchange, responseDiffs } from '../shared/exchange.js';
+import { chatBody } from '../shared/protocols.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 // Content a post-processing gateway tends to touch: edge whitespace, escapes, astral characters,
 // a code block; and an answer that is only a tool call (content null).
@@ -14,14 +15,14 @@ export default defineCheck({
   requirements: ['CHAT-BODY-1'],
   level: 'MUST',
   area: 'chat',
-  profile: 'core',
+  profile: 'default',
   protocol: 'chat',
   requirement: "The upstream's chat completion reaches the client unchanged: status, JSON content type, and above all choices[].message.content exactly as generated, leading and trailing whitespace included (spec 2.4).",
   async run(ctx) {
     for (const content of CONTENTS) {
       const reply = chatJsonReply(chatCompletion({ content, finishReason: content === null ? 'tool_calls' : 'stop', extra: { gwc_future_field: { nested: [1, 2.5] } } }));
       const x = await exchange(ctx, chatBody(), chatSend({ reply }));
-      const ev = evidenceOf(x);
+      const ev = exchangeEvidence(x);
       if (x.res.status !== 200) return fail(`the client got status ${x.res.status}`, { expected: '200', actual: String(x.res.status), evidence: ev });
       if (!/json/i.test(x.res.header('content-type') ?? '')) return fail('the content type changed', { expected: 'application/json', actual: x.res.header('content-type') ?? '(absent)', evidence: ev });
       const { diffs, parseError } = responseDiffs(x);

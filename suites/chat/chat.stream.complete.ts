@@ -1,9 +1,9 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { describeDiff, diffJson } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
-import { DONE } from '../../mocks/upstream/chat.js';
-import { streamEvidenceOf } from '../native/common.js';
+import { DONE } from '../../src/upstream/replies/chat.js';
 import { chatStreamExchange, chunkName, pairEvents } from './common.js';
+import { streamEvidenceOf } from '../shared/exchange.js';
 
 export default defineCheck({
   id: 'chat.stream.complete',
@@ -11,7 +11,7 @@ export default defineCheck({
   requirements: ['CHAT-SSE-1'],
   level: 'MUST',
   area: 'chat',
-  profile: 'core',
+  profile: 'default',
   protocol: 'chat',
   requirement: 'Every chunk of a chat-completions stream reaches the client unchanged and in order, including the chunk whose choices is empty (the usage chunk of stream_options.include_usage) and the data: [DONE] terminator (spec 2.4, 6.2).',
   async run(ctx) {

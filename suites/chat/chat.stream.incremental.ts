@@ -1,7 +1,7 @@
 import { defineCheck, fail } from '../../src/core/check.js';
 import { judgeDelivery, oracleEvidence } from '../../src/core/oracle.js';
-import { streamEvidenceOf } from '../native/common.js';
 import { chatStreamExchange, chunkName, pairEvents } from './common.js';
+import { streamEvidenceOf } from '../shared/exchange.js';
 
 /** Gap between scripted chunks: far above loopback lag, so a buffer shows as a lag of whole gaps. */
 export const GAP_MS = 300;
@@ -13,7 +13,7 @@ export default defineCheck({
   requirements: ['CHAT-SSE-1'],
   level: 'MUST',
   area: 'chat',
-  profile: 'core',
+  profile: 'default',
   timing: true,
   protocol: 'chat',
   requirement: 'Chat-completions chunks reach the client incrementally: each within a small bound of the moment the upstream sent it, the stream not held back until its end or until a buffer fills (spec 2.4, 4 rule 4, 6.2).',

@@ -3,11 +3,12 @@
 import type { CheckContext } from '../../src/core/check.js';
 import { diffJson } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
-import { chatFrames, chatSseReply, chatStream, DONE } from '../../mocks/upstream/chat.js';
-import { CHAT_PATH, chatBody, streamThrough, type ProtocolStream } from '../native/common.js';
+import { chatFrames, chatSseReply, chatStream, DONE } from '../../src/upstream/replies/chat.js';
+import { CHAT_PATH, chatBody } from '../shared/protocols.js';
+import { type StreamExchange, streamThrough } from '../shared/exchange.js';
 
 /** Streams a completion (role chunk, `pieces`, finish chunk, usage chunk, [DONE]) `gapMs` apart. */
-export function chatStreamExchange(ctx: CheckContext, opts: { pieces?: string[]; gapMs?: number } = {}): Promise<ProtocolStream> {
+export function chatStreamExchange(ctx: CheckContext, opts: { pieces?: string[]; gapMs?: number } = {}): Promise<StreamExchange> {
   const payloads = chatStream({ pieces: opts.pieces, includeUsage: true });
   return streamThrough(ctx, chatSseReply(chatFrames(payloads, { gapMs: opts.gapMs ?? 0 })), {
     path: CHAT_PATH,

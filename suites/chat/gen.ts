@@ -1,15 +1,11 @@
 // Generators of chat-completions (OpenAI) request bodies for the property-based body check:
 // `messages` of every role (string and part-array content, tool calls and results), `tools`,
 // `tool_choice`, `response_format` (json_schema with a generated schema), sampling fields and
-// unknown fields at every level. Values keep their textual form (messages/gen.ts).
+// unknown fields at every level. Values keep their textual form (suites/shared/gen.ts).
 import fc from 'fast-check';
-import { anyValue, CASE_PLACEHOLDER, number, serialize, text, type G } from '../messages/gen.js';
+import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
+import { a, anyValue, lit, maybe, number, o, s, serialize, text, type G } from '../shared/gen.js';
 
-const s = (v: string): G => ({ t: 'str', v, escape: false });
-const lit = (raw: 'true' | 'false' | 'null'): G => ({ t: 'lit', raw });
-const o = (...es: Array<[string, G] | null>): G => ({ t: 'obj', entries: es.filter((e): e is [string, G] => e !== null) });
-const a = (...items: G[]): G => ({ t: 'arr', items });
-const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null });
 const unknownEntry = maybe(fc.tuple(fc.oneof(fc.constantFrom('x_future_field', 'gwc_unknown', '10', '2'), fc.stringMatching(/^x_[a-z]{1,8}$/)), anyValue));
 
 const textPart = fc.tuple(text, unknownEntry).map(([t, u]) => o(['type', s('text')], ['text', t], u));
@@ -55,7 +51,7 @@ const responseFormat = fc.oneof(
 );
 
 /** A whole chat request body; its first user message carries the case placeholder. */
-export const chatBody: fc.Arbitrary<string> = fc
+export const generatedChatBody: fc.Arbitrary<string> = fc
   .record({
     model: fc.constantFrom('gpt-4o-mini', 'gpt-4.1-2025-04-14', 'gemini-2.5-flash', 'service/model:with-colon'),
     system: maybe(text),

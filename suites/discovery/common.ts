@@ -9,11 +9,12 @@
 // the report's unmatchedRequests; checks that need the upstream's list then say so (skip).
 import type { CheckContext, Verdict } from '../../src/core/check.js';
 import { ANTHROPIC_VERSION, GatewayTimeoutError, type GwResponse } from '../../src/client/gateway.js';
-import type { RecordedRequest } from '../../mocks/upstream/record.js';
-import type { Expectation } from '../../mocks/upstream/server.js';
-import { modelListBody } from '../../mocks/upstream/discovery.js';
-import { attempt, BAD_CREDENTIAL, cut, describeShape, shapeOf, withBound, type Shape } from '../errors/common.js';
-import { maskHeaders } from '../../src/core/mask.js';
+import type { RecordedRequest } from '../../src/upstream/record.js';
+import type { Expectation } from '../../src/upstream/upstream.js';
+import { modelListBody } from '../../src/upstream/replies/discovery.js';
+import { maskHeaders, maskUrl } from '../../src/core/mask.js';
+import { attempt, BAD_CREDENTIAL, describeShape, type Shape, shapeOf, withBound } from '../shared/shape.js';
+import { cut } from '../shared/evidence.js';
 
 export const DISCOVERY_PATH = '/v1/models?limit=1000';
 /** Claude Code gives up on discovery after this long (spec 8). */
@@ -105,7 +106,7 @@ export function discoveryEvidence(d: Discovery, max = 800) {
     credential: d.cred,
     ms: Math.round(d.ms),
     client: d.res ? { status: d.res.status, headers: maskHeaders(d.res.rawHeaders), body: cut(d.res.text(), max) } : d.failure,
-    upstream: seen ? { method: seen.method, url: seen.url, headers: maskHeaders(seen.rawHeaders), hits: d.expectation.hits.length } : 'the upstream received no request for this case',
+    upstream: seen ? { method: seen.method, url: maskUrl(seen.url), headers: maskHeaders(seen.rawHeaders), hits: d.expectation.hits.length } : 'the upstream received no request for this case',
   };
 }
 

@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { MODELS } from '../../mocks/upstream/discovery.js';
+import { MODELS } from '../../src/upstream/replies/discovery.js';
 import { describe, discover, discoveryEvidence, keptByClient, parseModelList, uncorrelated, uncorrelatedSkip } from './common.js';
 
 export default defineCheck({
@@ -8,7 +8,7 @@ export default defineCheck({
   requirements: ['DISC-7'],
   level: 'INFO',
   area: 'discovery',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement:
     'Reports the models Claude Code would keep from the gateway\'s list (ids starting with claude or anthropic, with their display names) and how they differ from the upstream\'s list. Listing a model establishes none of its features: search, 1M context, thinking and one-hour caching are checked on their own (DISC-7; spec 8).',

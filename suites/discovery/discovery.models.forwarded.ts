@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { ANTHROPIC_VERSION } from '../../src/client/gateway.js';
-import { headerValues, queryOf } from '../../mocks/upstream/record.js';
+import { headerValues, queryOf } from '../../src/upstream/record.js';
 import { discover, discoveryEvidence, uncorrelated, uncorrelatedSkip } from './common.js';
 
 export default defineCheck({
@@ -9,7 +9,7 @@ export default defineCheck({
   requirements: ['DISC-5'],
   level: 'SHOULD',
   area: 'discovery',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement:
     'When the gateway forwards discovery, the upstream receives the query limit=1000 (without it the list may be cut to the default page) and the anthropic-version header as sent (DISC-5; spec 4 endpoint 3, 8).',

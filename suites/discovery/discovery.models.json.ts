@@ -7,7 +7,7 @@ export default defineCheck({
   requirements: ['DISC-1'],
   level: 'MUST',
   area: 'discovery',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement:
     'Model discovery answers JSON: a model list (a `data` array of models with string ids), or a JSON 401/403 when the credential is missing, bad or without access; never a page, a redirect or an error of another status (DISC-1; spec 4 endpoint 3, 7).',

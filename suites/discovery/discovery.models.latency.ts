@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import type { Expectation } from '../../mocks/upstream/server.js';
+import type { Expectation } from '../../src/upstream/upstream.js';
 import { CLIENT_TIMEOUT_MS, discover, discoveryEvidence, latencyStats, replyFor, type Cred, type Discovery } from './common.js';
 
 /** 20 calls with a valid credential (both styles), then 5 without one and 5 with a bad one. */
@@ -17,7 +17,7 @@ export default defineCheck({
   requirements: ['DISC-3'],
   level: 'MUST',
   area: 'discovery',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement:
     'Every discovery call is answered within 3 s, the client\'s time-out, measured over at least 20 calls with a valid credential plus calls without one and with a bad one; p50, p95 and max are reported (DISC-3; spec 7, 8).',

@@ -7,7 +7,7 @@ export default defineCheck({
   requirements: ['DISC-4'],
   level: 'MUST',
   area: 'discovery',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement:
     'No identity-provider login is put in front of discovery: a request carrying a bearer token or an x-api-key is never answered with a login page, a sign-in redirect or a password form (DISC-4; spec 4 endpoint 3, 5 rule 4).',

@@ -7,7 +7,7 @@ export default defineCheck({
   requirements: ['DISC-2'],
   level: 'MUST',
   area: 'discovery',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement:
     'Discovery never answers a 3xx, with or without a credential, http-to-https included: the client does not follow redirects and counts one as a failed discovery (DISC-2; spec 4 endpoint 3, 8).',

@@ -10,7 +10,7 @@ export default defineCheck({
   requirements: ['DISC-6'],
   level: 'SHOULD',
   area: 'discovery',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'Repeated discovery calls give the same models (id and display name) in the same order, so the client\'s cached list and model picker do not change between runs (DISC-6; spec 8).',
   async run(ctx) {

@@ -1,8 +1,10 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { headerValues } from '../../mocks/upstream/record.js';
-import { ERROR_MESSAGES } from '../../mocks/upstream/errors.js';
-import { body, exchange, exchangeEvidence } from '../messages/common.js';
-import { BAD_CREDENTIAL, describeShape, errorFields, shapeOf } from './common.js';
+import { headerValues } from '../../src/upstream/record.js';
+import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
+import { BAD_CREDENTIAL, describeShape, errorFields, shapeOf } from '../shared/shape.js';
 
 export default defineCheck({
   id: 'errors.auth.bad-key',
@@ -10,7 +12,7 @@ export default defineCheck({
   requirements: ['ERR-AUTH-1'],
   level: 'MUST',
   area: 'errors',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement:
     'A bad key gets HTTP 401 with a JSON error body, whether the gateway refuses it itself or the upstream does (the upstream here answers 401 authentication_error as the real API does). A gateway that forwards the request under another credential has accepted the bad key (ERR-AUTH-1 as it applies to the messages protocol; spec 5, 7).',
@@ -21,7 +23,7 @@ export default defineCheck({
     ];
     const got: string[] = [];
     for (const [style, headers] of cases) {
-      const x = await exchange(ctx, body({}), { auth: 'none', headers, reply: (c) => c.upstream.next().error(401, { message: ERROR_MESSAGES[401] }) });
+      const x = await exchange(ctx, messagesBody({}), { auth: 'none', headers, reply: (c) => c.upstream.next().error(401, { message: ERROR_MESSAGES[401] }) });
       const evidence = exchangeEvidence(x, 600);
       if (x.seen) {
         const creds = [...headerValues(x.seen, 'x-api-key'), ...headerValues(x.seen, 'authorization').map((v) => v.replace(/^Bearer\s+/i, ''))].filter((v) => v.trim());

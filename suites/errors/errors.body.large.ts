@@ -1,8 +1,9 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { messageBody } from '../../mocks/upstream/messages.js';
-import { CASE_PLACEHOLDER } from '../messages/gen.js';
-import { exchange, type Exchange } from '../messages/common.js';
-import { attempt, cut, describeShape, isJsonError, responseEvidence, shapeOf } from './common.js';
+import { messageBody } from '../../src/upstream/replies/messages.js';
+import { CASE_PLACEHOLDER, TOKEN_LENGTH } from '../../src/upstream/contract.js';
+import { exchange, type Exchange } from '../shared/exchange.js';
+import { attempt, describeShape, isJsonError, shapeOf } from '../shared/shape.js';
+import { clientEvidence, cut } from '../shared/evidence.js';
 
 const MIB = 1024 * 1024;
 export const SIZES_MIB = [1, 5, 10, 30];
@@ -31,8 +32,6 @@ function dataFor(seed: number): string {
   return cached.data;
 }
 
-/** Length of a case token (`gwc-` and 16 hex digits, mocks/upstream/server.ts), which replaces the placeholder. */
-const TOKEN_LENGTH = 20;
 const DATA_MARK = '__GWC_IMAGE_DATA__';
 
 /**
@@ -89,7 +88,7 @@ export default defineCheck({
   requirements: ['MSG-RESP-2', 'MSG-BODY-1'],
   level: 'MUST',
   area: 'errors',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   // Building, sending and comparing 46 MiB takes the event loop for a while: run alone, so
   // the timing checks of other areas are not disturbed.
@@ -117,7 +116,7 @@ export default defineCheck({
       } else if (isJsonError(shape)) results.push({ mib, outcome: 'refused-json', status: x.res.status, ms, detail: `refused: ${cut(x.res.text(), 200)}` });
       else results.push({ mib, outcome: 'broken', status: x.res.status, ms, detail: describeShape(shape, x.res.text()) });
       if (results[results.length - 1].outcome === 'broken') {
-        (results[results.length - 1] as SizeResult & { client?: unknown }).client = responseEvidence(x.res, 400);
+        (results[results.length - 1] as SizeResult & { client?: unknown }).client = clientEvidence(x.res, 400);
         break;
       }
     }

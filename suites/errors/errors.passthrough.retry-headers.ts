@@ -1,7 +1,8 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { retryGuidanceHeaders } from '../../mocks/upstream/errors.js';
-import { body, exchange } from '../messages/common.js';
-import { responseEvidence } from './common.js';
+import { retryGuidanceHeaders } from '../../src/upstream/replies/errors.js';
+import { clientEvidence } from '../shared/evidence.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange } from '../shared/exchange.js';
 
 export default defineCheck({
   id: 'errors.passthrough.retry-headers',
@@ -9,7 +10,7 @@ export default defineCheck({
   requirements: ['ERR-PASS-2'],
   level: 'MUST',
   area: 'errors',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement:
     'On a rate-limit (429) or overloaded (529) error the retry guidance reaches the client with its values unchanged: retry-after, retry-after-ms, x-should-retry, request-id and every anthropic-ratelimit-* header the upstream sent (ERR-PASS-2; spec 7).',
@@ -19,7 +20,7 @@ export default defineCheck({
     let evidence;
     for (const status of [429, 529]) {
       const sent = retryGuidanceHeaders(status);
-      const x = await exchange(ctx, body({}), { reply: (c) => c.upstream.next().error(status, { headers: sent }) });
+      const x = await exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().error(status, { headers: sent }) });
       const problems: string[] = [];
       if (x.res.status !== status) problems.push(`status became ${x.res.status}`);
       for (const [name, value] of sent) {
@@ -30,7 +31,7 @@ export default defineCheck({
       kept[String(status)] = sent.length - problems.filter((p) => !p.startsWith('status')).length;
       if (problems.length) {
         lost.push(`${status}: ${problems.join('; ')}`);
-        evidence ??= { sentHeaders: sent, client: responseEvidence(x.res, 600) };
+        evidence ??= { sentHeaders: sent, client: clientEvidence(x.res, 600) };
       }
     }
     if (lost.length)

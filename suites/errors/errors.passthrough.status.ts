@@ -1,9 +1,11 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { ERROR_TYPES } from '../../mocks/upstream/messages.js';
-import { ERROR_MESSAGES } from '../../mocks/upstream/errors.js';
+import { ERROR_TYPES } from '../../src/upstream/replies/messages.js';
+import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
 import { describeByteDiff, diffBytes, describeDiff } from '../../src/core/compare.js';
-import { body, exchange, exchangeEvidence, responseDiffs } from '../messages/common.js';
-import { describeShape, errorFields, shapeOf } from './common.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange, responseDiffs } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
+import { describeShape, errorFields, shapeOf } from '../shared/shape.js';
 
 export const STATUSES = [400, 401, 402, 403, 404, 409, 413, 429, 500, 504, 529];
 
@@ -13,7 +15,7 @@ export default defineCheck({
   requirements: ['ERR-PASS-1', 'MSG-RESP-2'],
   level: 'MUST',
   area: 'errors',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement:
     'Every upstream error of the catalog reaches the client as JSON with the same HTTP status, the same error.type and the same error.message, so the client can retry or fall back (ERR-PASS-1, MSG-RESP-2; spec 7). Byte equality of the body is reported, not required.',
@@ -23,7 +25,7 @@ export default defineCheck({
     const otherDiffs: Record<string, string[]> = {};
     let firstEvidence;
     for (const status of STATUSES) {
-      const x = await exchange(ctx, body({}), { reply: (c) => c.upstream.next().error(status, { message: ERROR_MESSAGES[status] }) });
+      const x = await exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().error(status, { message: ERROR_MESSAGES[status] }) });
       const reply = x.expectation.reply;
       if (reply.kind !== 'json') throw new Error('harness bug: an error reply is JSON');
       const want = JSON.parse(reply.body) as { error: { type: string; message: string } };

@@ -1,6 +1,8 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { ERROR_MESSAGES } from '../../mocks/upstream/errors.js';
-import { body, exchange, exchangeEvidence, notForwarded } from '../messages/common.js';
+import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange, notForwarded } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 const MODEL = 'claude-gwc-no-such-model-20990101';
 /** A late retry (after the gateway answered) arrives within this bound or is not counted. */
@@ -12,12 +14,12 @@ export default defineCheck({
   requirements: ['ERR-RETRY-1'],
   level: 'MUST',
   area: 'errors',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement:
     'An invalid model id (upstream 404 not_found_error) is not retried repeatedly: the upstream receives the request once, at most twice, and the 404 goes back to the client (ERR-RETRY-1; spec 7).',
   async run(ctx) {
-    const x = await exchange(ctx, body({ model: MODEL }), { reply: (c) => c.upstream.next().error(404, { message: ERROR_MESSAGES[404] }) });
+    const x = await exchange(ctx, messagesBody({ model: MODEL }), { reply: (c) => c.upstream.next().error(404, { message: ERROR_MESSAGES[404] }) });
     if (!x.seen) return notForwarded(x);
     // Retries before the answer are all in; wait, bounded, for one that comes after it.
     const hits = await x.expectation.waitForHits(x.expectation.hits.length + 1, LATE_RETRY_MS);

@@ -1,6 +1,8 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { body, exchange, exchangeEvidence } from '../messages/common.js';
-import { attempt, describeShape, isJsonError, shapeOf } from './common.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
+import { attempt, describeShape, isJsonError, shapeOf } from '../shared/shape.js';
 
 export default defineCheck({
   id: 'errors.upstream.reset',
@@ -8,11 +10,11 @@ export default defineCheck({
   requirements: ['ERR-DOWN-1', 'MSG-RESP-2'],
   level: 'MUST',
   area: 'errors',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'An upstream that drops the connection (TCP reset) before answering leaves the client with an error status and a JSON error body, never an HTML page or a dropped connection; the status and the time taken are reported (ERR-DOWN-1, MSG-RESP-2; spec 4 rule 2, 7).',
   async run(ctx) {
-    const r = await attempt(() => exchange(ctx, body({}), { reply: (c) => c.upstream.next().reset() }));
+    const r = await attempt(() => exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().reset() }));
     if (!r.ok) return fail(`after the upstream reset the connection, the gateway gave no answer: ${r.error}`, { expected: 'a JSON error (e.g. 502)', actual: r.error });
     const x = r.value;
     const ms = Math.round(x.res.endedAt - x.res.startedAt);

@@ -1,8 +1,9 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { GatewayTimeoutError } from '../../src/client/gateway.js';
-import { body } from '../messages/common.js';
-import { CASE_PLACEHOLDER } from '../messages/gen.js';
-import { attempt, describeShape, isJsonError, responseEvidence, shapeOf, withBound } from './common.js';
+import { clientEvidence } from '../shared/evidence.js';
+import { messagesBody } from '../shared/protocols.js';
+import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
+import { attempt, describeShape, isJsonError, shapeOf, withBound } from '../shared/shape.js';
 
 /** Left of the check's time limit after the wait, to report a skip before the runner's time-out. */
 const MARGIN_MS = 1500;
@@ -13,14 +14,14 @@ export default defineCheck({
   requirements: ['ERR-DOWN-1', 'MSG-RESP-2'],
   level: 'MUST',
   area: 'errors',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement:
     'When the upstream hangs past the gateway\'s own time-out, the client gets an error status (typically 504) with a JSON error body, never an HTML page or a dropped connection; the status and the time taken are reported (ERR-DOWN-1, MSG-RESP-2; spec 4 rule 2, 7). The check waits until shortly before its time limit (--timeout-ms); a gateway whose time-out is longer is reported as not observed (skip).',
   async run(ctx) {
     const e = ctx.upstream.next().hang();
     const waitMs = Math.max(500, ctx.settings.timeoutMs - MARGIN_MS);
-    const sent = body({}).split(CASE_PLACEHOLDER).join(e.token);
+    const sent = messagesBody({}).split(CASE_PLACEHOLDER).join(e.token);
     const r = await attempt(() => withBound(ctx.signal, waitMs, (signal) => ctx.gateway.messages(sent, { caseToken: e.token, signal })));
     const forwarded = e.hits.length > 0;
     if (!r.ok) {
@@ -37,7 +38,7 @@ export default defineCheck({
     const res = r.value;
     const ms = Math.round(res.endedAt - res.startedAt);
     const shape = shapeOf(res);
-    const evidence = { ms, forwarded, client: responseEvidence(res, 800) };
+    const evidence = { ms, forwarded, client: clientEvidence(res, 800) };
     if (!isJsonError(shape))
       return fail(`when the upstream hung, the client got ${shape.html ? 'an HTML page' : 'no JSON error'} after ${ms} ms: ${describeShape(shape, res.text())}`, { expected: 'an error status with a JSON error body', actual: describeShape(shape, res.text()), evidence });
     return pass(`a JSON ${res.status} after ${ms} ms${forwarded ? '' : ' (the gateway answered without forwarding)'}`, evidence);

@@ -1,8 +1,9 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { messageBody } from '../../mocks/upstream/messages.js';
-import { body } from '../messages/common.js';
-import { CASE_PLACEHOLDER } from '../messages/gen.js';
-import { attempt, describeShape, isJsonError, responseEvidence, shapeOf } from './common.js';
+import { messageBody } from '../../src/upstream/replies/messages.js';
+import { clientEvidence } from '../shared/evidence.js';
+import { messagesBody } from '../shared/protocols.js';
+import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
+import { attempt, describeShape, isJsonError, shapeOf } from '../shared/shape.js';
 
 export default defineCheck({
   id: 'errors.upstream.unreachable',
@@ -10,7 +11,7 @@ export default defineCheck({
   requirements: ['ERR-DOWN-1', 'MSG-RESP-2'],
   level: 'MUST',
   area: 'errors',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   // The upstream is stopped for every check while this one runs.
   exclusive: true,
@@ -18,7 +19,7 @@ export default defineCheck({
   async run(ctx) {
     // A case all the same: a request that reached the upstream would show it was not down.
     const e = ctx.upstream.next().json(messageBody());
-    const sent = body({}).split(CASE_PLACEHOLDER).join(e.token);
+    const sent = messagesBody({}).split(CASE_PLACEHOLDER).join(e.token);
     await ctx.upstream.suspendUpstream();
     try {
       const r = await attempt(() => ctx.gateway.messages(sent, { caseToken: e.token, signal: ctx.signal }));
@@ -27,7 +28,7 @@ export default defineCheck({
       const res = r.value;
       const ms = Math.round(res.endedAt - res.startedAt);
       const shape = shapeOf(res);
-      const evidence = { ms, client: responseEvidence(res, 800) };
+      const evidence = { ms, client: clientEvidence(res, 800) };
       if (!isJsonError(shape))
         return fail(`with the upstream down, the client got ${shape.html ? 'an HTML page' : 'no JSON error'} after ${ms} ms: ${describeShape(shape, res.text())}`, { expected: 'an error status with a JSON error body', actual: describeShape(shape, res.text()), evidence });
       return pass(`a JSON ${res.status} after ${ms} ms`, evidence);

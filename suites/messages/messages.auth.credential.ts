@@ -1,7 +1,9 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { headerValues } from '../../mocks/upstream/record.js';
-import { body, exchange, exchangeEvidence, notForwarded } from './common.js';
+import { headerValues } from '../../src/upstream/record.js';
 import type { AuthStyle } from '../../src/client/gateway.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange, notForwarded } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 export default defineCheck({
   id: 'messages.auth.credential',
@@ -9,13 +11,13 @@ export default defineCheck({
   requirements: ['MSG-AUTH-1'],
   level: 'MUST',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'The messages credential (Bearer or x-api-key) is accepted, and the upstream receives a credential, the client\'s or the gateway\'s own (spec 5).',
   async run(ctx) {
     const reached: string[] = [];
     for (const auth of ['bearer', 'x-api-key'] as AuthStyle[]) {
-      const x = await exchange(ctx, body({}), { auth });
+      const x = await exchange(ctx, messagesBody({}), { auth });
       if (x.res.status >= 300) return fail(`a request with ${auth} was refused with ${x.res.status}`, { expected: '2xx', actual: String(x.res.status), evidence: exchangeEvidence(x) });
       if (!x.seen) return notForwarded(x);
       const cred = ['authorization', 'x-api-key'].filter((h) => headerValues(x.seen!, h).some((v) => v.trim().length > 0));

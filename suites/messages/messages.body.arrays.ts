@@ -1,7 +1,9 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { describeDiff } from '../../src/core/compare.js';
-import { compareAt, exchange, exchangeEvidence, notForwarded } from './common.js';
+import { compareAt } from './common.js';
 import { fixture } from './fixtures.js';
+import { exchange, notForwarded } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 const ARRAYS = ['/messages', '/system', '/stop_sequences', '/tools'];
 
@@ -11,7 +13,7 @@ export default defineCheck({
   requirements: ['MSG-BODY-4'],
   level: 'MUST',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'Arrays are not flattened, sorted or de-duplicated: repeated blocks and messages and empty arrays arrive in order and in number (spec 2.1).',
   async run(ctx) {

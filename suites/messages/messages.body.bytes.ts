@@ -1,7 +1,8 @@
 import { defineCheck, type Verdict } from '../../src/core/check.js';
 import { describeByteDiff, diffBytes } from '../../src/core/compare.js';
-import { exchangeEvidence, type Exchange, fixturesAndProperty, isExplicitRefusal, notForwarded } from './common.js';
-import { messageFixtures } from './fixtures.js';
+import { exchangeEvidence } from '../shared/evidence.js';
+import { type Exchange, isExplicitRefusal, notForwarded } from '../shared/exchange.js';
+import { messagesBodyProperty } from './common.js';
 
 function judgeBytes(x: Exchange): Verdict | 'refused' {
   if (!x.seen) return isExplicitRefusal(x) ? 'refused' : notForwarded(x);
@@ -16,10 +17,10 @@ export default defineCheck({
   requirements: ['MSG-BODY-2'],
   level: 'SHOULD',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'The request body reaches the upstream byte for byte; a gateway that re-serialises must say so and audit it (spec 2.1).',
   async run(ctx) {
-    return fixturesAndProperty(ctx, messageFixtures(), judgeBytes, 'byte equality');
+    return messagesBodyProperty(ctx, judgeBytes, 'byte equality');
   },
 });

@@ -1,7 +1,9 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { describeDiff } from '../../src/core/compare.js';
-import { CASE_PLACEHOLDER } from './gen.js';
-import { compareField, exchange, exchangeEvidence, notForwarded } from './common.js';
+import { compareField } from './common.js';
+import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
+import { exchange, notForwarded } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 // One unknown field at every level a gateway might validate: top level, nested object,
 // message, content block, nested block, system block, tool, tool schema, metadata.
@@ -41,7 +43,7 @@ export default defineCheck({
   requirements: ['MSG-BODY-3'],
   level: 'MUST',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'Fields the gateway does not know are forwarded unchanged, or the request is refused with a JSON error naming the field; they are never dropped silently (spec 2.1, 9.2).',
   async run(ctx) {

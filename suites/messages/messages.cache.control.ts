@@ -1,7 +1,9 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { describeDiff } from '../../src/core/compare.js';
-import { CASE_PLACEHOLDER } from './gen.js';
-import { compareField, exchange, exchangeEvidence, notForwarded } from './common.js';
+import { compareField } from './common.js';
+import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
+import { exchange, notForwarded } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 const H1 = { type: 'ephemeral', ttl: '1h' };
 const M5 = { type: 'ephemeral', ttl: '5m' };
@@ -35,7 +37,7 @@ export default defineCheck({
   requirements: ['MSG-CACHE-1'],
   level: 'MUST',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'cache_control objects, ttl included, arrive unchanged wherever they stand: system, message and tool blocks (spec 2.1, 8).',
   async run(ctx) {

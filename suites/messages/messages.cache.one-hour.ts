@@ -1,7 +1,10 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { CACHE_USAGE, messageBody } from '../../mocks/upstream/messages.js';
-import { body, compareField, exchange, exchangeEvidence, notForwarded, responseDiffs } from './common.js';
-import { listValues } from './headers.js';
+import { CACHE_USAGE, messageBody } from '../../src/upstream/replies/messages.js';
+import { compareField } from './common.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange, notForwarded, responseDiffs } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
+import { listValues } from '../shared/headers.js';
 
 const BETA = 'extended-cache-ttl-2025-04-11';
 
@@ -11,11 +14,11 @@ export default defineCheck({
   requirements: ['MSG-CACHE-2'],
   level: 'INFO',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'Every part one-hour caching needs passes: ttl "1h" blocks, the extended-cache-ttl beta value, and the creation and read usage fields (spec 8).',
   async run(ctx) {
-    const sent = body({
+    const sent = messagesBody({
       system: [{ type: 'text', text: 'long stable prefix', cache_control: { type: 'ephemeral', ttl: '1h' } }],
       tools: [{ name: 'Read', description: 'read', input_schema: { type: 'object' }, cache_control: { type: 'ephemeral', ttl: '1h' } }],
     });

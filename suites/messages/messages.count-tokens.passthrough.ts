@@ -1,22 +1,23 @@
 import { defineCheck, fail, pass, type CheckContext } from '../../src/core/check.js';
-import { ANTHROPIC_VERSION } from '../../src/client/gateway.js';
-import { countTokensBody } from '../../mocks/upstream/discovery.js';
-import type { Expectation } from '../../mocks/upstream/server.js';
-import { errorBody } from '../../mocks/upstream/messages.js';
+import { messagesHeaders } from '../../src/client/gateway.js';
+import { countTokensBody } from '../../src/upstream/replies/discovery.js';
+import type { Expectation } from '../../src/upstream/upstream.js';
+import { errorBody } from '../../src/upstream/replies/messages.js';
 import { describeDiff, diffJson } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
 import { maskHeaders } from '../../src/core/mask.js';
-import { cut, describeShape, isJsonError, shapeOf } from '../errors/common.js';
-import { CASE_PLACEHOLDER } from './gen.js';
-import { body } from './common.js';
+import { cut } from '../shared/evidence.js';
+import { describeShape, isJsonError, shapeOf } from '../shared/shape.js';
+import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
+import { messagesBody } from '../shared/protocols.js';
 
 const PATH = '/v1/messages/count_tokens';
 /** A count no estimate would land on by chance. */
 const REAL_COUNT = 2187;
 
 async function countTokens(ctx: CheckContext, reply: Expectation) {
-  const sent = body({ system: [{ type: 'text', text: 'You are a careful assistant.' }] }).split(CASE_PLACEHOLDER).join(reply.token);
-  const res = await ctx.gateway.send({ method: 'POST', path: PATH, body: sent, headers: [['content-type', 'application/json'], ['anthropic-version', ANTHROPIC_VERSION]], caseToken: reply.token, signal: ctx.signal });
+  const sent = messagesBody({ system: [{ type: 'text', text: 'You are a careful assistant.' }] }).split(CASE_PLACEHOLDER).join(reply.token);
+  const res = await ctx.gateway.send({ method: 'POST', path: PATH, body: sent, headers: messagesHeaders(), caseToken: reply.token, signal: ctx.signal });
   const seen = await reply.received(res.status < 300 ? 1000 : 200);
   return { res, seen };
 }
@@ -27,7 +28,7 @@ export default defineCheck({
   requirements: ['MSG-CT-1', 'MSG-RESP-2'],
   level: 'MUST',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement:
     'count_tokens answers the upstream\'s real count unchanged; where the upstream does not support it (404, 501) the client gets an explicit JSON error: never an HTML page, never a count the gateway made up (MSG-CT-1, MSG-RESP-2; spec 4 endpoint 2 and rule 1, 7).',

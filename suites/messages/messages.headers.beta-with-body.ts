@@ -1,7 +1,9 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { body, exchange, exchangeEvidence, notForwarded, parseSeen } from './common.js';
-import { listValues } from './headers.js';
-import { messageBody } from '../../mocks/upstream/messages.js';
+import { messageBody } from '../../src/upstream/replies/messages.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange, notForwarded, parseSeen } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
+import { listValues } from '../shared/headers.js';
 
 // Body fields that the real API refuses ("Extra inputs are not permitted") without their beta.
 const PAIRS: Record<string, string> = { context_management: 'context-management-2025-06-27', output_config: 'effort-2025-11-24' };
@@ -12,11 +14,11 @@ export default defineCheck({
   requirements: ['MSG-HDR-3'],
   level: 'MUST',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'A beta value and the body field it enables reach the upstream together; the gateway never forwards one without the other (spec 4 rule 3, 8).',
   async run(ctx) {
-    const sent = body({ context_management: { edits: [{ type: 'clear_tool_uses_20250919' }] }, output_config: { effort: 'high' } });
+    const sent = messagesBody({ context_management: { edits: [{ type: 'clear_tool_uses_20250919' }] }, output_config: { effort: 'high' } });
     const x = await exchange(ctx, sent, {
       headers: [['anthropic-beta', `claude-code-20250219,${Object.values(PAIRS).join(',')}`]],
       reply: (c) => c.upstream.next().json(messageBody(), { betaForField: PAIRS }),

@@ -1,7 +1,9 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { headerValues } from '../../mocks/upstream/record.js';
-import { body, exchange, exchangeEvidence, notForwarded } from './common.js';
-import { listValues } from './headers.js';
+import { headerValues } from '../../src/upstream/record.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange, notForwarded } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
+import { listValues } from '../shared/headers.js';
 
 // Real values Claude Code sends, plus values no gateway can know yet.
 const CASES = [
@@ -15,13 +17,13 @@ export default defineCheck({
   requirements: ['MSG-HDR-2'],
   level: 'MUST',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'anthropic-beta is forwarded as received: every value, unknown ones included, in order; never filtered by an allow-list or downgraded (spec 4 rule 3, 8, 9.2).',
   async run(ctx) {
     const notes: string[] = [];
     for (const beta of CASES) {
-      const x = await exchange(ctx, body({}), { headers: [['anthropic-beta', beta]] });
+      const x = await exchange(ctx, messagesBody({}), { headers: [['anthropic-beta', beta]] });
       if (!x.seen) return notForwarded(x);
       const want = beta.split(',').map((v) => v.trim());
       const got = listValues(x.seen, 'anthropic-beta');

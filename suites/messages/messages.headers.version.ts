@@ -1,6 +1,8 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { headerValues } from '../../mocks/upstream/record.js';
-import { body, exchange, exchangeEvidence, notForwarded } from './common.js';
+import { headerValues } from '../../src/upstream/record.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange, notForwarded } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 export default defineCheck({
   id: 'messages.headers.version',
@@ -8,12 +10,12 @@ export default defineCheck({
   requirements: ['MSG-HDR-1'],
   level: 'MUST',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'anthropic-version is forwarded as received, whatever its value, never forced to another (spec 4 rule 3, 9.2).',
   async run(ctx) {
     for (const version of ['2023-06-01', '2099-12-31']) {
-      const x = await exchange(ctx, body({}), { version });
+      const x = await exchange(ctx, messagesBody({}), { version });
       if (!x.seen) return notForwarded(x);
       const got = headerValues(x.seen, 'anthropic-version');
       if (got.length !== 1 || got[0] !== version) return fail(`anthropic-version arrived as ${JSON.stringify(got)}`, { expected: version, actual: got.join(', ') || '(absent)', evidence: exchangeEvidence(x) });

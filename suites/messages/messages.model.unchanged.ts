@@ -1,6 +1,8 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { body, exchange, exchangeEvidence, notForwarded, parseSeen } from './common.js';
 import { at, toPlain } from '../../src/core/json.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange, notForwarded, parseSeen } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-1-20250805'];
 
@@ -10,12 +12,12 @@ export default defineCheck({
   requirements: ['MSG-MODEL-1'],
   level: 'MUST',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'The upstream receives the requested model, unless the run declares a routing rule that maps it (config modelRoutes) (spec 7, 2.7).',
   async run(ctx) {
     for (const model of MODELS) {
-      const x = await exchange(ctx, body({ model }));
+      const x = await exchange(ctx, messagesBody({ model }));
       if (!x.seen) return notForwarded(x);
       const seen = parseSeen(x);
       const got = seen ? toPlain(at(seen, '/model') ?? { t: 'null' }) : undefined;

@@ -1,5 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { body, exchange, exchangeEvidence, notForwarded } from './common.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange, notForwarded } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 export default defineCheck({
   id: 'messages.path.preserved',
@@ -7,12 +9,12 @@ export default defineCheck({
   requirements: ['MSG-PATH-1'],
   level: 'MUST',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'The messages path reaches the upstream as /v1/messages with the query kept: no /v1/v1, no lost or doubled segment (spec 4, 9.1).',
   async run(ctx) {
     for (const query of ['', '?beta=true']) {
-      const x = await exchange(ctx, body({}), { query });
+      const x = await exchange(ctx, messagesBody({}), { query });
       if (!x.seen) return notForwarded(x);
       const want = `/v1/messages${query}`;
       if (x.seen.url !== want) return fail(`the upstream received ${x.seen.method} ${x.seen.url}`, { expected: want, actual: x.seen.url, evidence: exchangeEvidence(x) });

@@ -1,6 +1,8 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { tryParse } from '../../src/core/json.js';
-import { body, exchange, exchangeEvidence } from './common.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 export default defineCheck({
   id: 'messages.response.json',
@@ -8,13 +10,13 @@ export default defineCheck({
   requirements: ['MSG-RESP-2'],
   level: 'MUST',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'Responses on messages paths are JSON (errors included), never an HTML, login or proxy page (spec 4 rule 2).',
   async run(ctx) {
     const cases: Array<[string, number | null]> = [['success', null], ['error', 400]];
     for (const [name, status] of cases) {
-      const x = await exchange(ctx, body({}), status ? { reply: (c) => c.upstream.next().error(status) } : {});
+      const x = await exchange(ctx, messagesBody({}), status ? { reply: (c) => c.upstream.next().error(status) } : {});
       const ct = x.res.header('content-type') ?? '';
       const parsed = tryParse(x.res.text());
       if (!/json/i.test(ct) || !parsed.ok) {

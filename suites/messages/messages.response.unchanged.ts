@@ -1,7 +1,9 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { describeDiff } from '../../src/core/compare.js';
-import { DEFAULT_USAGE, messageBody } from '../../mocks/upstream/messages.js';
-import { body, exchange, exchangeEvidence, responseDiffs } from './common.js';
+import { DEFAULT_USAGE, messageBody } from '../../src/upstream/replies/messages.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange, responseDiffs } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 // Fields the API has added over time, and one no gateway can know yet.
 const EXTRA = {
@@ -17,11 +19,11 @@ export default defineCheck({
   requirements: ['MSG-RESP-1'],
   level: 'MUST',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: "The upstream's JSON response reaches the client with the same status, content type and JSON body, unknown fields included (spec 4 rule 2).",
   async run(ctx) {
-    const x = await exchange(ctx, body({}), { reply: (c) => c.upstream.next().json(messageBody({ usage: { ...DEFAULT_USAGE, server_tool_use: { web_search_requests: 0 } }, extra: EXTRA })) });
+    const x = await exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().json(messageBody({ usage: { ...DEFAULT_USAGE, server_tool_use: { web_search_requests: 0 } }, extra: EXTRA })) });
     const ev = exchangeEvidence(x);
     if (x.res.status !== 200) return fail(`the client got status ${x.res.status}`, { expected: '200', actual: String(x.res.status), evidence: ev });
     if (!/^application\/json/i.test(x.res.header('content-type') ?? '')) return fail('content-type changed', { expected: 'application/json', actual: x.res.header('content-type') ?? '(absent)', evidence: ev });

@@ -1,7 +1,9 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { at, toPlain } from '../../src/core/json.js';
 import { ATTRIBUTION } from './gen.js';
-import { body, exchange, exchangeEvidence, notForwarded, parseSeen } from './common.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange, notForwarded, parseSeen } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 type Block = { type?: string; text?: string };
 const SENT: Block[] = [
@@ -21,12 +23,12 @@ export default defineCheck({
   requirements: ['MSG-SYS-2'],
   level: 'MUST',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'No block or text is prepended or inserted into system; the attribution block stays first (spec 2.1).',
   async run(ctx) {
     for (const system of [SENT, 'You are a plain string system prompt.'] as const) {
-      const x = await exchange(ctx, body({ system }));
+      const x = await exchange(ctx, messagesBody({ system }));
       if (!x.seen) return notForwarded(x);
       const seen = parseSeen(x);
       const got = seen ? toPlain(at(seen, '/system') ?? { t: 'null' }) : undefined;

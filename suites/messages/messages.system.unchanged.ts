@@ -1,7 +1,10 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { ATTRIBUTION } from './gen.js';
-import { body, compareAt, exchange, exchangeEvidence, notForwarded } from './common.js';
+import { compareAt } from './common.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange, notForwarded } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 const VARIANTS: Array<[string, unknown]> = [
   ['string', 'You are a helpful assistant. Réponds en français \u2028 s\'il te plaît.'],
@@ -22,12 +25,12 @@ export default defineCheck({
   requirements: ['MSG-SYS-1'],
   level: 'MUST',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'system, as a string or an array, arrives with the same form, block order, block types and nested fields (spec 2.1).',
   async run(ctx) {
     for (const [name, system] of VARIANTS) {
-      const x = await exchange(ctx, body({ system }));
+      const x = await exchange(ctx, messagesBody({ system }));
       if (!x.seen) return notForwarded(x);
       const c = compareAt(x, '/system');
       if (!c.ok) return fail(`system (${name}) changed: ${describeDiff(c.diffs[0])}`, { expected: JSON.stringify(system), actual: c.diffs.map(describeDiff).join('\n'), evidence: exchangeEvidence(x) });

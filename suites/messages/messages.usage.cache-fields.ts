@@ -1,7 +1,9 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { describeDiff } from '../../src/core/compare.js';
-import { CACHE_USAGE, messageBody } from '../../mocks/upstream/messages.js';
-import { body, exchange, exchangeEvidence, responseDiffs } from './common.js';
+import { CACHE_USAGE, messageBody } from '../../src/upstream/replies/messages.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange, responseDiffs } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 export default defineCheck({
   id: 'messages.usage.cache-fields',
@@ -9,11 +11,11 @@ export default defineCheck({
   requirements: ['MSG-USAGE-1'],
   level: 'MUST',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'Usage fields, including cache_creation_input_tokens, cache_read_input_tokens and the nested cache_creation object, reach the client as the upstream sent them (spec 2.5, 8).',
   async run(ctx) {
-    const x = await exchange(ctx, body({}), { reply: (c) => c.upstream.next().json(messageBody({ usage: CACHE_USAGE })) });
+    const x = await exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().json(messageBody({ usage: CACHE_USAGE })) });
     const { diffs: all, parseError } = responseDiffs(x, '/usage');
     if (parseError) return fail(`the response is not JSON: ${parseError}`, { evidence: exchangeEvidence(x) });
     // A field the gateway adds (e.g. its own `cost`) leaves the upstream's fields intact: MSG-RESP-1 reports it.

@@ -1,6 +1,8 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { messageBody } from '../../mocks/upstream/messages.js';
-import { body, exchange, exchangeEvidence } from './common.js';
+import { messageBody } from '../../src/upstream/replies/messages.js';
+import { messagesBody } from '../shared/protocols.js';
+import { exchange } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 const COLD = { input_tokens: 3000, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 20 };
 const NO_CACHE_FIELDS = { input_tokens: 3000, output_tokens: 20 };
@@ -11,12 +13,12 @@ export default defineCheck({
   requirements: ['MSG-USAGE-2'],
   level: 'MUST',
   area: 'messages',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'The gateway never reports cache-read tokens the upstream did not report (spec 8).',
   async run(ctx) {
     for (const usage of [COLD, NO_CACHE_FIELDS]) {
-      const x = await exchange(ctx, body({}), { reply: (c) => c.upstream.next().json(messageBody({ usage: usage as never })) });
+      const x = await exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().json(messageBody({ usage: usage as never })) });
       let got: unknown;
       try {
         got = JSON.parse(x.res.text())?.usage?.cache_read_input_tokens;

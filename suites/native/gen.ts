@@ -1,15 +1,11 @@
 // Generators of native (Gemini) request bodies for the property-based body check: `contents`
 // with every part kind, `systemInstruction`, `generationConfig` (with thinking and a response
 // schema), `safetySettings`, `tools`, `toolConfig`, and unknown fields at every level. Values
-// keep their textual form (messages/gen.ts), so the bytes sent are the ones compared.
+// keep their textual form (suites/shared/gen.ts), so the bytes sent are the ones compared.
 import fc from 'fast-check';
-import { anyValue, CASE_PLACEHOLDER, number, serialize, text, type G } from '../messages/gen.js';
+import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
+import { a, anyValue, lit, maybe, number, o, s, serialize, text, type G } from '../shared/gen.js';
 
-const s = (v: string): G => ({ t: 'str', v, escape: false });
-const lit = (raw: 'true' | 'false' | 'null'): G => ({ t: 'lit', raw });
-const o = (...es: Array<[string, G] | null>): G => ({ t: 'obj', entries: es.filter((e): e is [string, G] => e !== null) });
-const a = (...items: G[]): G => ({ t: 'arr', items });
-const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null });
 /** A field no gateway knows yet; integer-like keys too (JS objects reorder those). */
 const unknownEntry = maybe(fc.tuple(fc.oneof(fc.constantFrom('futureField', 'gwcUnknown', '10', '2'), fc.stringMatching(/^x[A-Z][a-z]{1,8}$/)), anyValue));
 
@@ -67,7 +63,7 @@ const tools = fc
   );
 
 /** A whole native request body; its first text part carries the case placeholder. */
-export const nativeBody: fc.Arbitrary<string> = fc
+export const generatedNativeBody: fc.Arbitrary<string> = fc
   .record({
     first: firstTurn,
     rest: fc.array(turn, { maxLength: 3 }),

@@ -1,7 +1,8 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import type { AuthStyle } from '../../src/client/gateway.js';
-import { exchange, notForwarded } from '../messages/common.js';
-import { credentialsAt, evidenceOf, nativeBody, nativeSend } from './common.js';
+import { exchange, nativeSend, notForwarded } from '../shared/exchange.js';
+import { credentialsAt, nativeBody } from '../shared/protocols.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 const STYLES: Array<[AuthStyle, string]> = [
   ['x-goog-api-key', 'x-goog-api-key header'],
@@ -14,18 +15,18 @@ export default defineCheck({
   requirements: ['NAT-AUTH-1'],
   level: 'MUST',
   area: 'native',
-  profile: 'core',
+  profile: 'default',
   protocol: 'native',
   requirement: "The native credential (the x-goog-api-key header, or the ?key= query) is accepted, and the forwarded request carries a credential, the client's or the gateway's own; the check reports which one arrived, never its value (spec 5).",
   async run(ctx) {
     const reached: string[] = [];
     for (const [auth, label] of STYLES) {
       const x = await exchange(ctx, nativeBody(), nativeSend({ auth }));
-      if (x.res.status >= 300) return fail(`a native request with the ${label} was refused with ${x.res.status}`, { expected: '2xx', actual: String(x.res.status), evidence: evidenceOf(x) });
+      if (x.res.status >= 300) return fail(`a native request with the ${label} was refused with ${x.res.status}`, { expected: '2xx', actual: String(x.res.status), evidence: exchangeEvidence(x) });
       if (!x.seen) return notForwarded(x);
       const creds = credentialsAt(ctx, x.seen);
       if (!creds.length)
-        return fail(`a native request sent with the ${label} reached the upstream with no credential`, { expected: 'x-goog-api-key, ?key= or authorization at the upstream', actual: '(none)', evidence: { sentWith: label, ...evidenceOf(x) } });
+        return fail(`a native request sent with the ${label} reached the upstream with no credential`, { expected: 'x-goog-api-key, ?key= or authorization at the upstream', actual: '(none)', evidence: { sentWith: label, ...exchangeEvidence(x) } });
       reached.push(`${label} -> ${creds.join(' + ')}`);
     }
     return pass(`accepted; credentials reaching the upstream: ${reached.join('; ')}`, { reached });

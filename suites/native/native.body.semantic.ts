@@ -1,18 +1,8 @@
 import { defineCheck } from '../../src/core/check.js';
-import { readText, rootPath } from '../../src/core/paths.js';
-import { readdirSync } from 'node:fs';
-import { fixturesAndProperty } from '../messages/common.js';
-import { judgeSemantic } from '../messages/messages.body.semantic.js';
-import { nativeBody } from './gen.js';
-import { nativeSend } from './common.js';
-
-/** Fixed native bodies modelled on real client traffic (fixtures/native/*.json). */
-export function nativeFixtures(): Array<{ name: string; text: string }> {
-  return readdirSync(rootPath('fixtures', 'native'))
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => ({ name: f, text: readText('fixtures', 'native', f) }));
-}
+import { generatedNativeBody } from './gen.js';
+import { fixtureTexts } from '../shared/fixtures.js';
+import { fixturesAndProperty, judgeSemantic } from '../shared/property.js';
+import { nativeSend } from '../shared/exchange.js';
 
 export default defineCheck({
   id: 'native.body.semantic',
@@ -20,10 +10,10 @@ export default defineCheck({
   requirements: ['NAT-BODY-1'],
   level: 'MUST',
   area: 'native',
-  profile: 'core',
+  profile: 'default',
   protocol: 'native',
   requirement: 'A native request body reaches the upstream unchanged: contents with their role, parts and text, generationConfig, systemInstruction, tools and every field the gateway does not know, with key order, values (numbers compared exactly) and array order kept (spec 2.3).',
   async run(ctx) {
-    return fixturesAndProperty(ctx, nativeFixtures(), judgeSemantic, 'semantic equality of native bodies', { bodies: nativeBody, send: nativeSend() });
+    return fixturesAndProperty(ctx, fixtureTexts('native'), judgeSemantic, 'semantic equality of native bodies', { bodies: generatedNativeBody, send: nativeSend() });
   },
 });

@@ -1,9 +1,10 @@
 import { defineCheck, fail, pass, type Verdict } from '../../src/core/check.js';
 import { tryParse } from '../../src/core/json.js';
 import { maskUrl } from '../../src/core/mask.js';
-import { chatCompletion, chatJsonReply } from '../../mocks/upstream/chat.js';
-import { exchange, notForwarded, type Exchange } from '../messages/common.js';
-import { chatBody, chatSend, evidenceOf, nativeBody, nativeSend, pathFamily } from './common.js';
+import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
+import { chatSend, exchange, type Exchange, nativeSend, notForwarded } from '../shared/exchange.js';
+import { chatBody, nativeBody, pathFamily } from '../shared/protocols.js';
+import { exchangeEvidence } from '../shared/evidence.js';
 
 /** Which protocol a body belongs to, by its top-level fields (spec 2.3: `contents` vs `messages`). */
 function bodyKind(text: string): 'native' | 'chat' | 'other' {
@@ -24,13 +25,13 @@ function judge(x: Exchange, sentAs: 'native' | 'chat'): Verdict | null {
     return fail(`a ${sentAs} request reached the upstream as a ${kind} body on the ${family} endpoint (${where})`, {
       expected: `a ${kind} body only on a ${kind} endpoint`,
       actual: `${kind} body at ${maskUrl(x.seen.url)}`,
-      evidence: evidenceOf(x),
+      evidence: exchangeEvidence(x),
     });
   if (family !== sentAs)
     return fail(`a ${sentAs} request was forwarded to ${family === 'other' ? 'a path of neither protocol' : `the ${family} endpoint`} (${where})`, {
       expected: `the ${sentAs} endpoint`,
       actual: maskUrl(x.seen.url),
-      evidence: evidenceOf(x),
+      evidence: exchangeEvidence(x),
     });
   return null;
 }
@@ -41,7 +42,7 @@ export default defineCheck({
   requirements: ['NAT-X-1'],
   level: 'MUST',
   area: 'native',
-  profile: 'core',
+  profile: 'default',
   protocol: 'native',
   requirement: 'The gateway never sends a native body (contents) to the chat-completions endpoint, nor a chat body (messages) to the native one: each request reaches the upstream on its own protocol\'s endpoint (spec 2.3).',
   async run(ctx) {

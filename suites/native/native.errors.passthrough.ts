@@ -1,9 +1,10 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
-import { nativeBadKey, nativeError, nativeJsonReply } from '../../mocks/upstream/native.js';
-import { exchange, responseDiffs } from '../messages/common.js';
-import { evidenceOf, nativeBody, nativeSend } from './common.js';
+import { nativeBadKey, nativeError, nativeJsonReply } from '../../src/upstream/replies/native.js';
+import { exchange, nativeSend, responseDiffs } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
+import { nativeBody } from '../shared/protocols.js';
 
 // The statuses the native API answers with (protocols.md 3); 400 twice: a bad request and a bad key.
 const CASES: Array<{ status: number; name: string; body: () => string }> = [
@@ -18,13 +19,13 @@ export default defineCheck({
   requirements: ['ERR-PASS-1'],
   level: 'MUST',
   area: 'native',
-  profile: 'core',
+  profile: 'default',
   protocol: 'native',
   requirement: "An error of the native upstream reaches the client with the same HTTP status and the same JSON error (error.code, error.status, error.message, details), so a client can tell a bad key from a quota from an outage (spec 7).",
   async run(ctx) {
     for (const c of CASES) {
       const x = await exchange(ctx, nativeBody(), nativeSend({ reply: nativeJsonReply(c.body(), c.status) }));
-      const ev = evidenceOf(x);
+      const ev = exchangeEvidence(x);
       const got = tryParse(x.res.text());
       if (x.res.status !== c.status || !got.ok) {
         const html = /<html|<!doctype/i.test(x.res.text());

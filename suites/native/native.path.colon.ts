@@ -1,8 +1,9 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { maskUrl } from '../../src/core/mask.js';
-import { nativeFrames, nativeSseReply, nativeStream } from '../../mocks/upstream/native.js';
-import { exchange, notForwarded } from '../messages/common.js';
-import { evidenceOf, nativeBody, nativePath, nativeSend, streamEvidenceOf, streamThrough } from './common.js';
+import { nativeFrames, nativeSseReply, nativeStream } from '../../src/upstream/replies/native.js';
+import { exchange, nativeSend, notForwarded, streamEvidenceOf, streamThrough } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
+import { nativeBody, nativePath } from '../shared/protocols.js';
 
 // Model ids as consoles show them: dots, dashes, a version suffix, a preview date.
 const MODELS = ['gemini-2.5-flash', 'gemini-2.0-flash-001', 'gemini-2.5-pro-preview-06-05'];
@@ -13,7 +14,7 @@ export default defineCheck({
   requirements: ['NAT-PATH-1'],
   level: 'MUST',
   area: 'native',
-  profile: 'core',
+  profile: 'default',
   protocol: 'native',
   requirement: 'A native request reaches the upstream at /v1beta/models/{model}:generateContent (or :streamGenerateContent with its ?alt=sse query): the model id intact and the ":" before the method not percent-encoded (spec 4 endpoint 4, 9.1).',
   async run(ctx) {
@@ -24,7 +25,7 @@ export default defineCheck({
       const want = nativePath(model);
       if (x.seen.url !== want) {
         const encoded = /%3A/i.test(x.seen.url);
-        return fail(`the upstream received ${x.seen.method} ${maskUrl(x.seen.url)}${encoded ? ' (the ":" was percent-encoded as %3A)' : ''}`, { expected: want, actual: maskUrl(x.seen.url), evidence: evidenceOf(x) });
+        return fail(`the upstream received ${x.seen.method} ${maskUrl(x.seen.url)}${encoded ? ' (the ":" was percent-encoded as %3A)' : ''}`, { expected: want, actual: maskUrl(x.seen.url), evidence: exchangeEvidence(x) });
       }
       seenPaths.push(x.seen.url);
     }

@@ -1,9 +1,10 @@
 import { defineCheck, fail, pass, type CheckContext, type Verdict } from '../../src/core/check.js';
 import { describeDiff, diffJson } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
-import { blockedResponse, nativeAnswer, nativeFrames, nativeJsonReply, nativeResponse, nativeSseReply, nativeStream, promptBlockedResponse } from '../../mocks/upstream/native.js';
-import { exchange, responseDiffs } from '../messages/common.js';
-import { evidenceOf, nativeBody, nativePath, nativeSend, streamEvidenceOf, streamThrough } from './common.js';
+import { blockedResponse, nativeAnswer, nativeFrames, nativeJsonReply, nativeResponse, nativeSseReply, nativeStream, promptBlockedResponse } from '../../src/upstream/replies/native.js';
+import { exchange, nativeSend, responseDiffs, streamEvidenceOf, streamThrough } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
+import { nativeBody, nativePath } from '../shared/protocols.js';
 
 const answerOf = (text: string) => {
   try {
@@ -28,14 +29,14 @@ export default defineCheck({
   requirements: ['NAT-RESP-1'],
   level: 'MUST',
   area: 'native',
-  profile: 'core',
+  profile: 'default',
   protocol: 'native',
   requirement:
     "candidates[].content.parts[].text and finishReason reach the client as the upstream sent them, in JSON answers and streamed frames; an empty candidate (finishReason SAFETY or MAX_TOKENS, no parts) or a prompt blocked by promptFeedback stays empty, never becomes a success or gets invented text (spec 2.3, 7).",
   async run(ctx) {
     for (const c of CASES) {
       const x = await exchange(ctx, nativeBody(), nativeSend({ reply: nativeJsonReply(c.body()) }));
-      const ev = evidenceOf(x);
+      const ev = exchangeEvidence(x);
       const sentAnswer = describe(answerOf((x.expectation.reply as { body: string }).body));
       if (x.res.status !== 200) return fail(`${c.name}: the client got status ${x.res.status}`, { expected: '200', actual: String(x.res.status), evidence: ev });
       const { diffs, parseError } = responseDiffs(x);

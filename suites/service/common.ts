@@ -1,8 +1,9 @@
 // Shared steps of the service profile (SVC-1..4): requests straight to the hosted service with
 // its one key, no recording upstream. Prompts are tiny: a run costs a few tokens per protocol.
-import type { CheckContext, Evidence, Verdict } from '../../src/core/check.js';
-import { ANTHROPIC_VERSION, type GwRequest, type GwResponse } from '../../src/client/gateway.js';
+import type { CheckContext, Evidence } from '../../src/core/check.js';
+import { messagesHeaders, type GwRequest, type GwResponse } from '../../src/client/gateway.js';
 import { maskHeaders, maskUrl } from '../../src/core/mask.js';
+import { clientEvidence, cut } from '../shared/evidence.js';
 import type { SseResult } from '../../src/client/sse.js';
 
 export const PROMPT = 'Reply with the single word: hello.';
@@ -15,22 +16,18 @@ export interface ServiceModels {
   chat: string;
 }
 
-/** The models of the run, or null outside the service profile (the check is then skipped). */
-export function modelsOf(ctx: CheckContext): ServiceModels | null {
-  return ctx.settings.service?.models ?? null;
+/** The models of the run. Service checks need the `service` feature, declared only in the service profile, so they are always set. */
+export function modelsOf(ctx: CheckContext): ServiceModels {
+  const models = ctx.settings.service?.models;
+  if (!models) throw new Error('harness bug: a service check ran without the service profile (it needs the `service` feature)');
+  return models;
 }
-
-export const outsideProfile = (): Verdict => ({
-  ok: true,
-  skip: true,
-  message: 'runs only in the service profile: --profile service with GWC_SERVICE_KEY, GWC_MESSAGES_MODEL, GWC_NATIVE_MODEL and GWC_CHAT_MODEL set',
-});
 
 export const messagesRequest = (model: string, stream: boolean): Omit<GwRequest, 'signal'> => ({
   method: 'POST',
   path: '/v1/messages',
   auth: 'bearer',
-  headers: [['content-type', 'application/json'], ['anthropic-version', ANTHROPIC_VERSION]],
+  headers: messagesHeaders(),
   body: JSON.stringify({ model, max_tokens: 64, messages: [{ role: 'user', content: PROMPT }], ...(stream ? { stream: true } : {}) }),
 });
 
@@ -50,20 +47,8 @@ export const chatRequest = (model: string, stream: boolean): Omit<GwRequest, 'si
   body: JSON.stringify({ model, messages: [{ role: 'user', content: PROMPT }], ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) }),
 });
 
-export function jsonOf(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-export const isJsonType = (ct: string | undefined) => /json/i.test(ct ?? '');
-
-const cut = (t: string, max: number) => (t.length > max ? `${t.slice(0, max)}... (${t.length} bytes)` : t);
-
 export function responseEvidence(what: string, res: GwResponse, max = 800): Evidence {
-  return { [what]: { status: res.status, headers: maskHeaders(res.rawHeaders), ms: Math.round(res.endedAt - res.startedAt), body: cut(res.text(), max) } };
+  return { [what]: clientEvidence(res, max) };
 }
 
 export function streamResultEvidence(what: string, path: string, s: SseResult, max = 800): Evidence {

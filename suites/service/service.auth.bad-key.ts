@@ -1,6 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import type { GwRequest } from '../../src/client/gateway.js';
-import { BAD_KEY, chatRequest, isJsonType, jsonOf, messagesRequest, modelsOf, nativeRequest, outsideProfile, responseEvidence } from './common.js';
+import { BAD_KEY, chatRequest, messagesRequest, modelsOf, nativeRequest, responseEvidence } from './common.js';
+import { isJsonType, jsonOf } from '../shared/shape.js';
 
 /** The same request with the run's credential replaced by a bad key in the same place. */
 function withBadKey(req: Omit<GwRequest, 'signal'>, header: string, value: string): Omit<GwRequest, 'signal'> {
@@ -14,10 +15,10 @@ export default defineCheck({
   level: 'MUST',
   area: 'service',
   profile: 'service',
+  features: ['service'],
   requirement: 'A key the service did not issue is refused on every protocol with a JSON error body (the native protocol answers 400 INVALID_ARGUMENT, the messages protocol 401), and with HTTP 401 on the chat-completions protocol; never a success, a redirect or an HTML page (spec 5, 7).',
   async run(ctx) {
     const models = modelsOf(ctx);
-    if (!models) return outsideProfile();
     const cases = [
       { name: 'messages (Authorization: Bearer)', req: withBadKey(messagesRequest(models.messages, false), 'authorization', `Bearer ${BAD_KEY}`), want401: false },
       { name: 'native (x-goog-api-key)', req: withBadKey(nativeRequest(models.native, false), 'x-goog-api-key', BAD_KEY), want401: false },

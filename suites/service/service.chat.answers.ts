@@ -1,6 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { readStream } from '../../src/client/sse.js';
-import { chatRequest, isJsonType, jsonOf, modelsOf, outsideProfile, responseEvidence, streamResultEvidence } from './common.js';
+import { chatRequest, modelsOf, responseEvidence, streamResultEvidence } from './common.js';
+import { isJsonType, jsonOf } from '../shared/shape.js';
 
 export default defineCheck({
   id: 'service.chat.answers',
@@ -9,11 +10,11 @@ export default defineCheck({
   level: 'MUST',
   area: 'service',
   profile: 'service',
+  features: ['service'],
   protocol: 'chat',
   requirement: 'POST /v1/chat/completions with Authorization: Bearer <service key> answers 200 with choices[].message, and with stream true a data-only stream of chunks ending data: [DONE] (spec 1, 2.4, 4 endpoint 5, 5).',
   async run(ctx) {
     const models = modelsOf(ctx);
-    if (!models) return outsideProfile();
     const res = await ctx.gateway.send({ ...chatRequest(models.chat, false), signal: ctx.signal });
     const body = jsonOf(res.text()) as { choices?: Array<{ message?: { content?: unknown }; finish_reason?: string }> } | undefined;
     const msg = body?.choices?.[0]?.message;

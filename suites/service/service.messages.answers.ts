@@ -1,6 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { readStream } from '../../src/client/sse.js';
-import { isJsonType, jsonOf, messagesRequest, modelsOf, outsideProfile, responseEvidence, streamResultEvidence } from './common.js';
+import { messagesRequest, modelsOf, responseEvidence, streamResultEvidence } from './common.js';
+import { isJsonType, jsonOf } from '../shared/shape.js';
 
 export default defineCheck({
   id: 'service.messages.answers',
@@ -9,11 +10,11 @@ export default defineCheck({
   level: 'MUST',
   area: 'service',
   profile: 'service',
+  features: ['service'],
   protocol: 'messages',
   requirement: 'POST /v1/messages with Authorization: Bearer <service key> and the configured model answers 200 with a JSON message, and with stream true an event stream from message_start to message_stop (spec 1, 4 endpoint 1, 5).',
   async run(ctx) {
     const models = modelsOf(ctx);
-    if (!models) return outsideProfile();
     const res = await ctx.gateway.send({ ...messagesRequest(models.messages, false), signal: ctx.signal });
     const body = jsonOf(res.text()) as { type?: string; content?: Array<{ type?: string; text?: string }>; stop_reason?: string } | undefined;
     if (res.status !== 200 || !isJsonType(res.header('content-type')) || body?.type !== 'message' || !Array.isArray(body.content))

@@ -1,6 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { ANTHROPIC_VERSION, type AuthStyle } from '../../src/client/gateway.js';
-import { isJsonType, jsonOf, modelsOf, outsideProfile, responseEvidence } from './common.js';
+import { responseEvidence } from './common.js';
+import { isJsonType, jsonOf } from '../shared/shape.js';
 
 /** The client gives up on discovery after about 3 s (spec 8). */
 const LIMIT_MS = 3000;
@@ -18,9 +19,9 @@ export default defineCheck({
   level: 'MUST',
   area: 'service',
   profile: 'service',
+  features: ['service'],
   requirement: 'The model list answers JSON (a list with the key; a list or a JSON 401/403 without one) within 3 s on every call, and never with a redirect of any kind (spec 2.6, 4 endpoint 3, 8).',
   async run(ctx) {
-    if (!modelsOf(ctx)) return outsideProfile();
     const times: number[] = [];
     let listed = 0;
     for (const [auth, name] of CALLS) {

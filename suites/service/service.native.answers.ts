@@ -1,7 +1,8 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { readStream } from '../../src/client/sse.js';
-import { nativeAnswer } from '../../mocks/upstream/native.js';
-import { isJsonType, jsonOf, modelsOf, nativeRequest, outsideProfile, responseEvidence, streamResultEvidence } from './common.js';
+import { nativeAnswer } from '../../src/upstream/replies/native.js';
+import { modelsOf, nativeRequest, responseEvidence, streamResultEvidence } from './common.js';
+import { isJsonType, jsonOf } from '../shared/shape.js';
 
 export default defineCheck({
   id: 'service.native.answers',
@@ -10,12 +11,12 @@ export default defineCheck({
   level: 'MUST',
   area: 'service',
   profile: 'service',
+  features: ['service'],
   protocol: 'native',
   requirement:
     'POST /v1beta/models/{model}:generateContent with x-goog-api-key: <service key> answers 200 with a JSON answer (candidates, or promptFeedback), and :streamGenerateContent?alt=sse answers 200 with data-only frames of JSON; whether the answer has text is SVC-4 (spec 1, 4 endpoint 4, 5).',
   async run(ctx) {
     const models = modelsOf(ctx);
-    if (!models) return outsideProfile();
     const req = nativeRequest(models.native, false);
     const res = await ctx.gateway.send({ ...req, signal: ctx.signal });
     const body = jsonOf(res.text()) as { candidates?: unknown; promptFeedback?: unknown } | undefined;

@@ -1,7 +1,8 @@
 import { defineCheck, fail, pass, type Verdict } from '../../src/core/check.js';
 import { readStream } from '../../src/client/sse.js';
-import { nativeAnswer } from '../../mocks/upstream/native.js';
-import { jsonOf, modelsOf, nativeRequest, outsideProfile, responseEvidence, streamResultEvidence } from './common.js';
+import { nativeAnswer } from '../../src/upstream/replies/native.js';
+import { modelsOf, nativeRequest, responseEvidence, streamResultEvidence } from './common.js';
+import { jsonOf } from '../shared/shape.js';
 
 type Answer = ReturnType<typeof nativeAnswer>;
 
@@ -25,12 +26,12 @@ export default defineCheck({
   level: 'MUST',
   area: 'service',
   profile: 'service',
+  features: ['service'],
   protocol: 'native',
   requirement:
     'The native answer (JSON and streamed) carries text in candidates[].content.parts; when it does not, the run fails and names the finish reason or promptFeedback.blockReason the service gave, and says when there is none or when STOP claims a success with no text (spec 2.3, 7: an empty candidate is not a successful connection).',
   async run(ctx) {
     const models = modelsOf(ctx);
-    if (!models) return outsideProfile();
     const req = nativeRequest(models.native, false);
     const res = await ctx.gateway.send({ ...req, signal: ctx.signal });
     const body = jsonOf(res.text());

@@ -1,44 +1,35 @@
 // Shared steps of the streaming checks: a streamed messages request through the gateway,
 // answered by the upstream on a scripted timeline, read with per-event arrival times.
 import type { CheckContext, Evidence, Verdict } from '../../src/core/check.js';
-import type { RecordedRequest } from '../../mocks/upstream/record.js';
-import type { Expectation } from '../../mocks/upstream/server.js';
-import type { SseFrame } from '../../mocks/upstream/scenario.js';
-import { readStream, type SseResult, type StreamOptions } from '../../src/client/sse.js';
+import type { SseFrame } from '../../src/upstream/scenario.js';
+import { SSE_HEADERS } from '../../src/upstream/scenario.js';
+import type { StreamOptions } from '../../src/client/sse.js';
 import { ANTHROPIC_VERSION } from '../../src/client/gateway.js';
-import { maskHeaders } from '../../src/core/mask.js';
+import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { judgeDelivery, oracleEvidence, type OracleResult } from '../../src/core/oracle.js';
-import type { StreamEvent } from '../../mocks/upstream/streams.js';
+import type { StreamEvent } from '../../src/upstream/replies/streams.js';
+import { streamThrough, streamEvidenceOf, type StreamExchange } from '../shared/exchange.js';
+import { MESSAGES_MODEL, MESSAGES_PATH } from '../shared/protocols.js';
 
-export interface StreamExchange {
-  res: SseResult;
-  seen: RecordedRequest | null;
-  expectation: Expectation;
-  frames: SseFrame[];
+export type { StreamExchange };
+
+/** A streamed messages request whose text carries the case token (or its placeholder). */
+function streamBody(token: string): string {
+  return JSON.stringify({ model: MESSAGES_MODEL, max_tokens: 1024, stream: true, messages: [{ role: 'user', content: `${token} stream please` }] });
 }
 
-/** A streamed messages request whose text carries the case token. */
-export function streamBody(token: string): string {
-  return JSON.stringify({ model: 'claude-sonnet-4-5-20250929', max_tokens: 1024, stream: true, messages: [{ role: 'user', content: `${token} stream please` }] });
-}
-
-export async function streamExchange(ctx: CheckContext, frames: SseFrame[], opts: StreamOptions & { headers?: Array<[string, string]> } = {}): Promise<StreamExchange> {
-  const expectation = ctx.upstream.next().sse(frames);
-  const res = await readStream(
-    ctx.gateway,
+export function streamExchange(ctx: CheckContext, frames: SseFrame[], opts: StreamOptions & { headers?: Array<[string, string]> } = {}): Promise<StreamExchange> {
+  return streamThrough(
+    ctx,
+    { kind: 'sse', status: 200, headers: SSE_HEADERS, frames },
     {
-      method: 'POST',
-      path: '/v1/messages',
+      path: MESSAGES_PATH,
+      body: streamBody(CASE_PLACEHOLDER),
       // Like fetch-based clients (the SDKs, Claude Code), accept compressed responses.
-      headers: [['content-type', 'application/json'], ['anthropic-version', ANTHROPIC_VERSION], ['accept', 'text/event-stream'], ['accept-encoding', 'gzip, deflate, br'], ...(opts.headers ?? [])],
-      body: streamBody(expectation.token),
-      caseToken: expectation.token,
-      signal: ctx.signal,
+      headers: [['anthropic-version', ANTHROPIC_VERSION], ['accept-encoding', 'gzip, deflate, br'], ...(opts.headers ?? [])],
     },
     opts,
   );
-  const seen = await expectation.received(200);
-  return { res, seen, expectation, frames };
 }
 
 /** The stream's last event is message_stop (judged by its data, so a lost `event:` line does not count twice). */
@@ -51,21 +42,7 @@ export function sentEvents(events: StreamEvent[]): Array<{ event: string; data: 
   return events.map((e) => ({ event: e.event, data: e.data }));
 }
 
-export function streamEvidence(x: StreamExchange, max = 1500): Evidence {
-  const raw = x.res.raw.toString('utf8');
-  return {
-    client: {
-      status: x.res.status,
-      headers: maskHeaders(x.res.rawHeaders),
-      events: x.res.events.length,
-      bytes: x.res.raw.length,
-      chunks: x.res.chunks.length,
-      error: x.res.error ?? null,
-      bodyStart: raw.length > max ? `${raw.slice(0, max)}... (${raw.length} bytes)` : raw,
-    },
-    upstream: x.seen ? { url: x.seen.url, framesSent: x.seen.sentAt.length, framesScripted: x.frames.length } : 'the upstream received no request for this case',
-  };
-}
+export const streamEvidence = (x: StreamExchange, max = 1500): Evidence => streamEvidenceOf(x, max);
 
 export const notStreamed = (x: StreamExchange): Verdict => ({
   ok: false,

@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { frames, messageStream } from '../../mocks/upstream/streams.js';
+import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, streamEvidence, streamExchange } from './common.js';
 
 const BOUND_MS = 2000;
@@ -10,7 +10,7 @@ export default defineCheck({
   requirements: ['SSE-ABORT-1'],
   level: 'SHOULD',
   area: 'streaming',
-  profile: 'core',
+  profile: 'default',
   timing: true,
   protocol: 'messages',
   requirement: 'A client that goes away makes the gateway cancel the upstream request promptly, so no tokens are paid for nobody (spec 4 rule 4; cost control).',

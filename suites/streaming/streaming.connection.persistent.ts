@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { frames, messageStream } from '../../mocks/upstream/streams.js';
+import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { singleConnection } from '../../src/client/sse.js';
 import { isStop, notStreamed, streamEvidence, streamExchange } from './common.js';
 
@@ -10,7 +10,7 @@ export default defineCheck({
   requirements: ['SSE-CONN-1'],
   level: 'SHOULD',
   area: 'streaming',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'Several requests work on one persistent client connection (spec 4 rule 4).',
   async run(ctx) {

@@ -1,5 +1,5 @@
 import { defineCheck } from '../../src/core/check.js';
-import { frames, messageStream } from '../../mocks/upstream/streams.js';
+import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, oracle, streamExchange } from './common.js';
 
 /** Gap between scripted events: far above loopback lag, so a buffer shows as a lag of whole gaps. */
@@ -11,7 +11,7 @@ export default defineCheck({
   requirements: ['SSE-INC-1'],
   level: 'MUST',
   area: 'streaming',
-  profile: 'core',
+  profile: 'default',
   timing: true,
   protocol: 'messages',
   requirement: 'Each stream event reaches the client within a small bound of the moment the upstream sent it; the stream is not held until its end or until a buffer fills (spec 4 rule 4, 6.1).',

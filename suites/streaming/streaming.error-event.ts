@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { frames, messageStream } from '../../mocks/upstream/streams.js';
+import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, streamEvidence, streamExchange } from './common.js';
 
 export default defineCheck({
@@ -8,7 +8,7 @@ export default defineCheck({
   requirements: ['SSE-ERR-1'],
   level: 'MUST',
   area: 'streaming',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'An error event in the middle of a stream reaches the client as sent, so it can retry or report (spec 6, 7).',
   async run(ctx) {

@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { describeByteDiff, diffBytes } from '../../src/core/compare.js';
-import { frames, messageStream } from '../../mocks/upstream/streams.js';
+import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, streamEvidence, streamExchange } from './common.js';
 
 export default defineCheck({
@@ -9,7 +9,7 @@ export default defineCheck({
   requirements: ['SSE-FRAME-2'],
   level: 'SHOULD',
   area: 'streaming',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'The stream body reaches the client byte for byte: framing, line endings and spacing as the upstream wrote them (spec 6.1).',
   async run(ctx) {

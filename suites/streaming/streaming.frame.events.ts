@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { frames, messageStream } from '../../mocks/upstream/streams.js';
+import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, sentEvents, streamEvidence, streamExchange } from './common.js';
 
 export default defineCheck({
@@ -8,7 +8,7 @@ export default defineCheck({
   requirements: ['SSE-FRAME-1'],
   level: 'MUST',
   area: 'streaming',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'Event names, data payloads and their order reach the client unchanged, unknown event types included (spec 6.1).',
   async run(ctx) {

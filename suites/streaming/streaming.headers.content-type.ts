@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { frames, messageStream } from '../../mocks/upstream/streams.js';
+import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, streamEvidence, streamExchange } from './common.js';
 
 export default defineCheck({
@@ -8,7 +8,7 @@ export default defineCheck({
   requirements: ['SSE-HDR-1'],
   level: 'MUST',
   area: 'streaming',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'The stream keeps content-type text/event-stream; no content encoding or transformation that can hold events back (spec 4 rule 4).',
   async run(ctx) {

@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import type { SseFrame } from '../../mocks/upstream/scenario.js';
-import { frameText, messageStream } from '../../mocks/upstream/streams.js';
+import type { SseFrame } from '../../src/upstream/scenario.js';
+import { frameText, messageStream } from '../../src/upstream/replies/streams.js';
 import { isStop, streamEvidence, streamExchange, type StreamExchange } from './common.js';
 
 
@@ -29,7 +29,7 @@ function silentTimeline(silenceMs: number, pingEveryMs?: number): SseFrame[] {
  * client its events only at the cut) is measured right.
  */
 function tolerance(x: StreamExchange, silenceS: number): { survived: boolean; seconds: number } {
-  if (isStop(x.res.events.at(-1)) && x.seen?.sentAt.length === x.frames.length) return { survived: true, seconds: silenceS };
+  if (isStop(x.res.events.at(-1)) && x.seen?.sentAt.length === x.reply.frames.length) return { survived: true, seconds: silenceS };
   const lastSent = x.seen?.sentAt.at(-1) ?? x.res.headersAt;
   const cutAt = x.seen?.closedAt ?? x.res.endedAt;
   return { survived: false, seconds: Math.round((cutAt - lastSent) / 100) / 10 };

@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { frames, messageStream } from '../../mocks/upstream/streams.js';
+import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, streamEvidence, streamExchange } from './common.js';
 
 const DELTAS = 5200;
@@ -11,7 +11,7 @@ export default defineCheck({
   requirements: ['SSE-LONG-1'],
   level: 'MUST',
   area: 'streaming',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'A long stream (thousands of events) reaches the client complete, every event in order (spec 4 rule 4).',
   async run(ctx) {

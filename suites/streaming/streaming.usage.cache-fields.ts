@@ -1,7 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { diffJson, describeDiff } from '../../src/core/compare.js';
 import { at, tryParse } from '../../src/core/json.js';
-import { frames, messageStream } from '../../mocks/upstream/streams.js';
+import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, streamEvidence, streamExchange } from './common.js';
 
 const PLACES: Array<[string, string]> = [
@@ -15,7 +15,7 @@ export default defineCheck({
   requirements: ['MSG-USAGE-1'],
   level: 'MUST',
   area: 'streaming',
-  profile: 'core',
+  profile: 'default',
   protocol: 'messages',
   requirement: 'Usage fields in stream events, the cache creation and read fields and the nested cache_creation object included, reach the client as the upstream sent them (spec 2.5, 8).',
   async run(ctx) {

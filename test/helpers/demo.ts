@@ -5,6 +5,7 @@ import { faultByName } from '../../reference/faults/index.js';
 import { runSuite } from '../../src/cli/run.js';
 import { resolveConfig } from '../../src/config/config.js';
 import type { RunReport } from '../../src/report/types.js';
+import { CHECKS } from '../../suites/index.js';
 
 export async function demoRun(fault?: string, flags: Parameters<typeof resolveConfig>[0] = {}): Promise<RunReport> {
   const upstream = new RecordingUpstream();
@@ -13,7 +14,7 @@ export async function demoRun(fault?: string, flags: Parameters<typeof resolveCo
   try {
     const target = await gw.start('127.0.0.1', 0);
     const cfg = resolveConfig({ seed: '1', reporter: ['json'], ...flags }, {}, {});
-    return await runSuite(cfg, target, upstream, () => {});
+    return await runSuite(CHECKS, cfg, target, upstream, () => {});
   } finally {
     await gw.stop();
     await upstream.stop();

@@ -1,6 +1,5 @@
 // Reading forwarded headers off a recorded request.
-import type { RecordedRequest } from '../../mocks/upstream/record.js';
-import { headerValues } from '../../mocks/upstream/record.js';
+import { headerValues, type RecordedRequest } from '../../src/upstream/record.js';
 
 /** The comma-separated values of all instances of a list header, in order. */
 export function listValues(r: RecordedRequest, name: string): string[] {

@@ -2,7 +2,7 @@
 // service emulator (protocols.md 3). JSON answers are pretty-printed with two spaces, as the
 // API writes them; stream frames are `data:` lines of compact JSON (`": "` after a key, `","`
 // between items) ending in `\r\n\r\n`, with no `event:` line and no `[DONE]`.
-import type { HeaderList, JsonReply, SseFrame, SseReply } from './scenario.js';
+import type { HeaderList, JsonReply, SseFrame, SseReply } from '../scenario.js';
 
 export const NATIVE_MODEL = 'gemini-2.5-flash';
 

@@ -1,9 +1,8 @@
-// Shared steps of the error checks (and of discovery and count_tokens): what kind of answer
-// the client got (a JSON error, an HTML page, a redirect), and how an error body compares.
-import type { Evidence } from '../../src/core/check.js';
+// What kind of answer the client got (a JSON error, an HTML page, a redirect), as Claude Code
+// would see it; and how to keep a failed or bounded request as a result, not an exception.
 import type { GwResponse } from '../../src/client/gateway.js';
 import { GatewayTimeoutError, GatewayTransportError } from '../../src/client/gateway.js';
-import { maskHeaders } from '../../src/core/mask.js';
+import { cut } from './evidence.js';
 
 export interface Shape {
   status: number;
@@ -26,6 +25,17 @@ export function looksHtml(contentType: string, text: string): boolean {
   return /text\/html|application\/xhtml/i.test(contentType) || HTML_START.test(text);
 }
 
+/** The body as JSON, or undefined. */
+export function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export const isJsonType = (ct: string | undefined) => /json/i.test(ct ?? '');
+
 /** What the client got, seen as Claude Code would: status, JSON or not, HTML or not. */
 export function shapeOf(res: GwResponse): Shape {
   const contentType = res.header('content-type') ?? '';
@@ -38,7 +48,7 @@ export function shapeOf(res: GwResponse): Shape {
   } catch {
     parses = false;
   }
-  return { status: res.status, contentType, json: parses && /json/i.test(contentType), html: looksHtml(contentType, text), parsed, location: res.header('location') };
+  return { status: res.status, contentType, json: parses && isJsonType(contentType), html: looksHtml(contentType, text), parsed, location: res.header('location') };
 }
 
 export interface ErrorFields {
@@ -68,15 +78,6 @@ export function describeShape(s: Shape, text: string): string {
   const what = s.html ? 'an HTML page' : s.json ? 'JSON' : `a non-JSON body`;
   const where = s.location ? ` to ${s.location}` : '';
   return `${s.status}${where} ${what} (content-type ${s.contentType || 'absent'}): ${cut(text, 160)}`;
-}
-
-export function cut(t: string, max = 2000): string {
-  return t.length > max ? `${t.slice(0, max)}... (${t.length} bytes)` : t;
-}
-
-/** The client's side of an exchange, credentials masked. */
-export function responseEvidence(res: GwResponse, max = 1500): Evidence {
-  return { status: res.status, headers: maskHeaders(res.rawHeaders), body: cut(res.text(), max), ms: Math.round(res.endedAt - res.startedAt) };
 }
 
 /** Runs a request and keeps a failed connection or a bounded wait as a result, not an exception. */

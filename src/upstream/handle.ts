@@ -1,8 +1,8 @@
 // A check's view of the recording upstream: builders that read like sentences
 // (`upstream.next().json(body)`), scoped so the runner can end the check's cases.
-import type { Expectation, RecordingUpstream } from './server.js';
+import type { Expectation, Upstream } from './upstream.js';
 import { JSON_HEADERS, SSE_HEADERS, type HeaderList, type JsonReply, type Reply, type SseFrame } from './scenario.js';
-import { errorBody } from './messages.js';
+import { errorBody } from './replies/messages.js';
 
 export class ReplyBuilder {
   constructor(private readonly handle: UpstreamHandle) {}
@@ -28,8 +28,8 @@ export class UpstreamHandle {
   private tokens: string[] = [];
   private suspended = false;
   /** `upstream` is null in the service profile, where no check may script a reply. */
-  constructor(private readonly upstream: RecordingUpstream | null) {}
-  private get up(): RecordingUpstream {
+  constructor(private readonly upstream: Upstream | null) {}
+  private get up(): Upstream {
     if (!this.upstream) throw new Error('this run has no recording upstream (the service profile checks the service directly); a check that scripts replies cannot run in it');
     return this.upstream;
   }

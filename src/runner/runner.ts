@@ -1,18 +1,28 @@
 // Runs checks with a time limit each, a few at a time. The case token of every request ties
 // it to its check, so checks can run in parallel against one upstream.
 import { performance } from 'node:perf_hooks';
-import type { CheckDef, RunSettings, Verdict } from './check.js';
-import { failedOutcome } from './check.js';
+import type { CheckDef, RunSettings, Verdict } from '../core/check.js';
+import { failedOutcome, featuresOf } from '../core/check.js';
 import type { CheckResult } from '../report/types.js';
 import { GatewayTimeoutError, GatewayTransportError, type GatewayClient } from '../client/gateway.js';
-import type { RecordingUpstream } from '../../mocks/upstream/server.js';
-import { UpstreamHandle } from '../../mocks/upstream/handle.js';
+import type { Upstream } from '../upstream/upstream.js';
+import { UpstreamHandle } from '../upstream/handle.js';
 
 export interface RunEnv {
   gateway: GatewayClient;
   /** Null in the service profile: its checks talk to the service directly. */
-  upstream: RecordingUpstream | null;
+  upstream: Upstream | null;
   settings: RunSettings;
+  /** The features the user declared the gateway serves (protocols, `service`): feature gating. */
+  declared: ReadonlySet<string>;
+}
+
+/** Why a check cannot run against this gateway, or null: a feature it needs was not declared. */
+export function notDeclared(check: CheckDef, declared: ReadonlySet<string>): string | null {
+  const missing = featuresOf(check).filter((f) => !declared.has(f));
+  if (!missing.length) return null;
+  const how = missing.map((f) => (f === 'service' ? 'service (the hosted-service checks run with --profile service)' : `${f} (declare it with --protocols or \`protocols:\` in gwc.yaml)`));
+  return `not declared: ${how.join(', ')}`;
 }
 
 class CheckTimeout extends Error {}
@@ -34,6 +44,8 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
     evidence: { ...(v.evidence ?? {}), ...(log.length ? { log } : {}) },
     durationMs: Math.round(performance.now() - started),
   });
+  const undeclared = notDeclared(check, env.declared);
+  if (undeclared) return done('skip', { message: undeclared });
   try {
     const limit = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -51,7 +63,9 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
     if (e instanceof CheckTimeout || e instanceof GatewayTimeoutError)
       return done('timeout', { message: `no answer within the time limit (${limitMs} ms for this check): ${e instanceof GatewayTimeoutError ? e.message : 'the check did not finish'}` });
     if (e instanceof GatewayTransportError) return done(failedOutcome(check.level), { message: `the gateway's connection failed: ${e.message}`, actual: e.code });
-    return done('error', { message: `harness error (not the gateway's fault): ${(e as Error).stack ?? String(e)}` });
+    // The harness broke (src/report/policy.ts: exit 2); the stack is for whoever fixes it.
+    const err = e instanceof Error ? e : new Error(String(e));
+    return done('error', { message: `${err.name}: ${err.message}`, evidence: { stack: err.stack ?? null } });
   } finally {
     clearTimeout(timer);
     controller.abort();

@@ -1,0 +1,199 @@
+// The one table of run options. Each option is described once, here: its flag, its gwc.yaml
+// key (the flag's name), its environment variable, type, bounds, default and help. From this
+// table come the commander options (src/cli.ts), the JSON Schema of gwc.yaml, the resolved
+// values (src/config/config.ts) and the README's flag table (a test compares them).
+import { HarnessError } from '../core/errors.js';
+import { DEFAULT_BOUNDS } from '../core/oracle.js';
+
+import { PROFILES, PROTOCOLS, type Profile, type Protocol } from '../core/check.js';
+
+export { PROFILES, PROTOCOLS };
+export type ProfileName = Profile;
+export type ProtocolName = Protocol;
+export const REPORTER_NAMES = ['console', 'junit', 'json'] as const;
+export type ReporterName = (typeof REPORTER_NAMES)[number];
+
+export type OptionKind = 'string' | 'url' | 'int' | 'bool' | 'enum' | 'list' | 'enum-list' | 'map';
+
+export interface OptionSpec {
+  /** The flag's long name and the gwc.yaml key. */
+  name: string;
+  kind: OptionKind;
+  help: string;
+  /** The default as the README shows it. */
+  defaultText: string;
+  default?: unknown;
+  /** Environment variable that sets it (flags win over it, it wins over the file). */
+  env?: string;
+  /** Allowed values (enum, enum-list). */
+  values?: readonly string[];
+  min?: number;
+  max?: number;
+  /** Argument name in the help (`<url>`). */
+  arg?: string;
+  /** Where it can be set: a flag only (`--config`), the file only (`token-env`), or both (the default). */
+  where?: 'flag' | 'file';
+  /** List options: the flag and the file add up (skip) instead of the flag replacing the file (only). */
+  accumulate?: boolean;
+  /** A value the user must keep out of reports and logs. */
+  secret?: boolean;
+}
+
+export const OPTIONS: readonly OptionSpec[] = [
+  { name: 'target', kind: 'url', arg: '<url>', help: 'base URL of the gateway under test', defaultText: '(required for `run`)', env: 'GWC_TARGET' },
+  { name: 'config', kind: 'string', arg: '<file>', where: 'flag', help: 'YAML config file', defaultText: '`./gwc.yaml` when present' },
+  { name: 'upstream-listen', kind: 'string', arg: '<host:port>', help: 'address of the recording upstream the gateway forwards to', default: '127.0.0.1:18080', defaultText: '`127.0.0.1:18080`', env: 'GWC_UPSTREAM_LISTEN' },
+  { name: 'profile', kind: 'enum', values: PROFILES, arg: '<name>', help: '`default`; `slow` adds the slow checks (the idle probe); `service` runs the hosted-service checks', default: 'default', defaultText: '`default`', env: 'GWC_PROFILE' },
+  {
+    name: 'protocols',
+    kind: 'enum-list',
+    values: PROTOCOLS,
+    arg: '<list>',
+    help: 'the protocols the gateway serves, comma-separated; checks of the others are skipped as "not declared"',
+    default: [...PROTOCOLS],
+    defaultText: '`messages,native,chat`',
+    env: 'GWC_PROTOCOLS',
+  },
+  { name: 'only', kind: 'list', arg: '<id>', help: 'run only this check, area or requirement id (repeatable). A check named by its id runs whatever its profile', default: [], defaultText: '', env: 'GWC_ONLY' },
+  { name: 'skip', kind: 'list', arg: '<id>', accumulate: true, help: 'skip this check, area or requirement id (repeatable; adds to the file\'s list)', default: [], defaultText: '', env: 'GWC_SKIP' },
+  { name: 'reporter', kind: 'enum-list', values: REPORTER_NAMES, arg: '<name>', help: 'report formats (repeatable)', default: [...REPORTER_NAMES], defaultText: 'all', env: 'GWC_REPORTER' },
+  { name: 'out', kind: 'string', arg: '<dir>', help: 'report folder', default: 'reports', defaultText: '`reports/`', env: 'GWC_OUT' },
+  { name: 'token', kind: 'string', arg: '<token>', where: 'flag', secret: true, help: 'credential sent to the gateway; the service profile sends GWC_SERVICE_KEY instead', defaultText: 'a dummy token', env: 'GWC_TOKEN' },
+  { name: 'token-env', kind: 'string', where: 'file', help: 'the environment variable that holds the credential (gwc.yaml only, so the file never holds a secret)', defaultText: '' },
+  { name: 'seed', kind: 'int', min: -(2 ** 31), max: 2 ** 31 - 1, arg: '<n>', help: 'seed of the property-based checks; printed in every report', defaultText: 'random', env: 'GWC_SEED' },
+  { name: 'runs', kind: 'int', min: 1, max: 10_000, arg: '<n>', help: 'generated cases per property', default: 40, defaultText: '40', env: 'GWC_RUNS' },
+  { name: 'timeout-ms', kind: 'int', min: 100, max: 3_600_000, arg: '<ms>', help: 'time limit per check', default: 20_000, defaultText: '20000', env: 'GWC_TIMEOUT_MS' },
+  { name: 'concurrency', kind: 'int', min: 1, max: 64, arg: '<n>', help: 'checks run at once', default: 4, defaultText: '4', env: 'GWC_CONCURRENCY' },
+  { name: 'strict', kind: 'bool', help: 'SHOULD failures fail the run too', default: false, defaultText: 'off', env: 'GWC_STRICT' },
+  { name: 'model-routes', kind: 'map', arg: '<requested=routed>', help: 'a routing rule the gateway declares (repeatable): a mapped model is then not a substitution', default: {}, defaultText: '' },
+  { name: 'sse-max-lag-ms', kind: 'int', min: 1, max: 60_000, arg: '<ms>', help: 'largest lag of a stream event that still counts as incremental', default: DEFAULT_BOUNDS.maxLagMs, defaultText: String(DEFAULT_BOUNDS.maxLagMs), env: 'GWC_SSE_MAX_LAG_MS' },
+  { name: 'sse-burst-window-ms', kind: 'int', min: 1, max: 10_000, arg: '<ms>', help: 'stream events arriving within this window of each other arrived together', default: DEFAULT_BOUNDS.burstWindowMs, defaultText: String(DEFAULT_BOUNDS.burstWindowMs), env: 'GWC_SSE_BURST_WINDOW_MS' },
+  { name: 'idle-max-s', kind: 'int', min: 1, max: 3600, arg: '<s>', help: "the idle probe's longest silence (slow profile)", default: 120, defaultText: '120', env: 'GWC_IDLE_MAX_S' },
+  { name: 'idle-min-s', kind: 'int', min: 1, max: 3600, arg: '<s>', help: 'the least idle tolerance that passes (slow profile)', default: 65, defaultText: '65', env: 'GWC_IDLE_MIN_S' },
+];
+
+export const optionByName = (name: string): OptionSpec => {
+  const o = OPTIONS.find((x) => x.name === name);
+  if (!o) throw new Error(`no option ${name}`);
+  return o;
+};
+
+/** commander's attribute name for a flag: `upstream-listen` -> `upstreamListen`. */
+export const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+const inFile = (o: OptionSpec) => o.where !== 'flag';
+const onCommandLine = (o: OptionSpec) => o.where !== 'file';
+export const FLAG_OPTIONS = OPTIONS.filter(onCommandLine);
+
+/** The JSON Schema of gwc.yaml, made from the table. */
+export function configSchema(): Record<string, unknown> {
+  const prop = (o: OptionSpec): Record<string, unknown> => {
+    switch (o.kind) {
+      case 'url':
+        return { type: 'string', pattern: '^https?://[^/]' };
+      case 'string':
+        return o.name === 'token-env' ? { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } : { type: 'string' };
+      case 'int':
+        return { type: 'integer', minimum: o.min, maximum: o.max };
+      case 'bool':
+        return { type: 'boolean' };
+      case 'enum':
+        return { enum: [...o.values!] };
+      case 'list':
+        return { type: 'array', items: { type: 'string' } };
+      case 'enum-list':
+        return { type: 'array', items: { enum: [...o.values!] } };
+      case 'map':
+        return { type: 'object', additionalProperties: { type: 'string' } };
+    }
+  };
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'gw-conformance gwc.yaml',
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(OPTIONS.filter(inFile).map((o) => [o.name, { description: o.help, ...prop(o) }])),
+  };
+}
+
+/** Where a value came from, for messages that name it. */
+type Source = { from: 'flag' | 'env' | 'file'; label: string };
+
+function bad(src: Source, what: string, got: unknown): never {
+  throw new HarnessError(src.from === 'file' ? 'BAD_CONFIG' : 'BAD_FLAG', `${src.label}: expected ${what}, got ${JSON.stringify(got)}`);
+}
+
+/** Parses a flag or environment value (always text) into the option's type; the file's values are typed already (the schema checked them). */
+function fromText(o: OptionSpec, raw: string | string[] | boolean, src: Source): unknown {
+  const items = (v: string | string[]) => (Array.isArray(v) ? v : [v]).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
+  switch (o.kind) {
+    case 'bool':
+      if (typeof raw === 'boolean') return raw;
+      if (/^(1|true|yes|on)$/i.test(String(raw))) return true;
+      if (/^(0|false|no|off|)$/i.test(String(raw))) return false;
+      return bad(src, 'true or false', raw);
+    case 'int': {
+      const v = String(raw);
+      if (!/^-?\d+$/.test(v) || Number(v) < o.min! || Number(v) > o.max!) return bad(src, `a whole number from ${o.min} to ${o.max}`, v);
+      return Number(v);
+    }
+    case 'url':
+      if (!/^https?:\/\/[^/]/.test(String(raw))) return bad(src, 'an http:// or https:// URL', raw);
+      return String(raw);
+    case 'enum':
+      if (!o.values!.includes(String(raw))) throw new HarnessError('BAD_FLAG', `${src.label}: unknown ${o.name} "${raw}" (${o.values!.join(', ')})`);
+      return String(raw);
+    case 'list':
+      return Array.isArray(raw) ? raw : items(String(raw));
+    case 'enum-list': {
+      const v = items(raw as string | string[]);
+      for (const x of v) if (!o.values!.includes(x)) throw new HarnessError('BAD_FLAG', `${src.label}: unknown ${o.name === 'reporter' ? 'reporter' : o.name.replace(/s$/, '')} "${x}" (${o.values!.join(', ')})`);
+      if (!v.length) return bad(src, `one or more of ${o.values!.join(', ')}`, raw);
+      return v;
+    }
+    case 'map': {
+      const out: Record<string, string> = {};
+      for (const x of Array.isArray(raw) ? raw : [String(raw)]) {
+        const eq = x.indexOf('=');
+        if (eq <= 0 || eq === x.length - 1) return bad(src, 'requested=routed', x);
+        out[x.slice(0, eq).trim()] = x.slice(eq + 1).trim();
+      }
+      return out;
+    }
+    case 'string':
+      return String(raw);
+  }
+}
+
+/**
+ * The value of every option: the flag wins over the environment, the environment over the
+ * file, the file over the default. Accumulating lists add the file's and the flag's.
+ */
+export function resolveOptions(flags: Record<string, unknown>, file: Record<string, unknown>, env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const o of OPTIONS) {
+    const flag = onCommandLine(o) ? flags[camel(o.name)] : undefined;
+    const flagSet = flag !== undefined && !(Array.isArray(flag) && flag.length === 0);
+    const envRaw = o.env ? env[o.env] : undefined;
+    const envSet = envRaw !== undefined && envRaw !== '';
+    const fileVal = inFile(o) ? file[o.name] : undefined;
+    const fromFlag = flagSet ? fromText(o, flag as string | string[] | boolean, { from: 'flag', label: `--${o.name}` }) : undefined;
+    const fromEnv = envSet ? fromText(o, envRaw!, { from: 'env', label: o.env! }) : undefined;
+    if (o.accumulate) {
+      out[o.name] = [...((fileVal as string[] | undefined) ?? []), ...((fromEnv as string[] | undefined) ?? []), ...((fromFlag as string[] | undefined) ?? [])];
+      continue;
+    }
+    out[o.name] = fromFlag ?? fromEnv ?? fileVal ?? o.default;
+  }
+  return out;
+}
+
+/** The README's flag table, made from OPTIONS. */
+export function optionsMarkdown(): string {
+  const rows = OPTIONS.map((o) => {
+    const flag = o.where === 'file' ? `\`${o.name}:\` (gwc.yaml only)` : `\`--${o.name}${o.arg ? ` ${o.arg}` : ''}\``;
+    const bounds = o.kind === 'int' ? ` (${o.min} to ${o.max})` : o.values ? ` (${o.values.join(', ')})` : '';
+    return `| ${flag} | ${o.env ? `\`${o.env}\`` : ''} | ${o.help}${bounds} | ${o.defaultText} |`;
+  });
+  return ['| flag | environment | meaning | default |', '|---|---|---|---|', ...rows].join('\n');
+}

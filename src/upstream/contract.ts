@@ -1,0 +1,31 @@
+// The case-token contract between a check and the recording upstream, in one place.
+// Every request a check sends carries a fresh token; the upstream ties the forwarded request
+// to the check by it: in the body (the message text, where no gateway drops it), else in the
+// hint header, else in the URL. Checks write CASE_PLACEHOLDER where the token goes and the
+// exchange helpers replace it, so a body's length changes by TOKEN_LENGTH - placeholder length.
+import { randomBytes } from 'node:crypto';
+
+/** The hint header that carries the token beside the body. */
+export const CASE_HEADER = 'x-gwc-case';
+const TOKEN_PREFIX = 'gwc-';
+const TOKEN_HEX_DIGITS = 16;
+/** A case token: `gwc-` and 16 hex digits. */
+export const TOKEN_RE = new RegExp(`${TOKEN_PREFIX}[0-9a-f]{${TOKEN_HEX_DIGITS}}`, 'g');
+/** Characters in a case token. */
+export const TOKEN_LENGTH = TOKEN_PREFIX.length + TOKEN_HEX_DIGITS;
+/** Replaced by the case token before sending: the token travels in the message text. */
+export const CASE_PLACEHOLDER = '__GWC_CASE__';
+
+export function newCaseToken(): string {
+  return `${TOKEN_PREFIX}${randomBytes(TOKEN_HEX_DIGITS / 2).toString('hex')}`;
+}
+
+/** Every token in a text (a body, a header value, a URL), in order. */
+export function tokensIn(text: string): string[] {
+  return text.match(TOKEN_RE) ?? [];
+}
+
+/** `text` with every placeholder replaced by `token`. */
+export function withToken(text: string, token: string): string {
+  return text.split(CASE_PLACEHOLDER).join(token);
+}

@@ -1,0 +1,38 @@
+// The recording upstream as the runner and the checks see it. mocks/upstream/server.ts
+// implements it; src/ never imports the implementation.
+import type { RecordedRequest } from './record.js';
+import type { Reply } from './scenario.js';
+
+/** One scripted case: the reply the upstream plays, and what reached it for this case. */
+export interface Expectation {
+  readonly token: string;
+  readonly reply: Reply;
+  readonly hits: RecordedRequest[];
+  /** The first request that reached the upstream for this case, or null when none came within `graceMs`. */
+  received(graceMs?: number): Promise<RecordedRequest | null>;
+  /** When the upstream connection of the first request closed, or null if it did not within `graceMs`. */
+  closed(graceMs: number): Promise<number | null>;
+  /** Waits until at least `n` requests arrived for this case, bounded by `graceMs`; returns how many did. */
+  waitForHits(n: number, graceMs: number): Promise<number>;
+}
+
+export interface UnmatchedRequest {
+  method: string;
+  url: string;
+  reason: string;
+  receivedWall: string;
+}
+
+export interface Upstream {
+  /** Base URL the gateway forwards to. */
+  readonly url: string;
+  /** Requests no case could be tied to, in arrival order. */
+  readonly unmatched: UnmatchedRequest[];
+  /** Registers the reply for one case; the returned token ties the forwarded request to it. */
+  expect(reply: Reply): Expectation;
+  /** Ends a case: a request that still arrives for it is reported as unmatched. */
+  release(token: string): void;
+  /** Refuses every connection until resume() (connections of a driving `mock` stay up). */
+  suspend(): Promise<void>;
+  resume(): Promise<void>;
+}

@@ -1,0 +1,138 @@
+// One request through the gateway with a scripted upstream reply, on any protocol, and both
+// sides of the exchange; streams likewise, read with per-event arrival times.
+import type { CheckContext, Verdict } from '../../src/core/check.js';
+import type { AuthStyle, GwRequest, GwResponse } from '../../src/client/gateway.js';
+import { readStream, type SseResult, type StreamOptions } from '../../src/client/sse.js';
+import { withToken } from '../../src/upstream/contract.js';
+import type { RecordedRequest } from '../../src/upstream/record.js';
+import type { Reply, SseReply } from '../../src/upstream/scenario.js';
+import type { Expectation } from '../../src/upstream/upstream.js';
+import { messageBody } from '../../src/upstream/replies/messages.js';
+import { nativeJsonReply, nativeResponse } from '../../src/upstream/replies/native.js';
+import { at, stringifyNode, tryParse, type JNode } from '../../src/core/json.js';
+import { diffJson, type JsonDiff } from '../../src/core/compare.js';
+import { exchangeEvidence, streamEvidence } from './evidence.js';
+import { CHAT_PATH, nativePath } from './protocols.js';
+
+export interface Exchange {
+  sent: string;
+  res: GwResponse;
+  seen: RecordedRequest | null;
+  expectation: Expectation;
+}
+
+export interface SendOptions extends Omit<GwRequest, 'path' | 'body' | 'caseToken'> {
+  query?: string;
+  version?: string | null;
+  /** The upstream's reply; a normal 200 message by default. */
+  reply?: (ctx: CheckContext) => Expectation;
+  /**
+   * Another protocol's endpoint instead of /v1/messages (native, chat): a POST to `path` (with
+   * its query) carrying `content-type: application/json` and these headers, no anthropic-version.
+   */
+  endpoint?: { path: string; headers?: Array<[string, string]> };
+}
+
+/** Sends `body` (with its case placeholder replaced by a fresh token) as a messages request, or to `opts.endpoint`. */
+export async function exchange(ctx: CheckContext, body: string, opts: SendOptions = {}): Promise<Exchange> {
+  const expectation = opts.reply ? opts.reply(ctx) : ctx.upstream.next().json(messageBody());
+  const sent = withToken(body, expectation.token);
+  const res = opts.endpoint
+    ? await ctx.gateway.send({
+        ...opts,
+        method: 'POST',
+        path: opts.endpoint.path,
+        body: sent,
+        headers: [['content-type', 'application/json'], ...(opts.endpoint.headers ?? []), ...(opts.headers ?? [])],
+        caseToken: expectation.token,
+        signal: ctx.signal,
+      })
+    : await ctx.gateway.messages(sent, { ...opts, caseToken: expectation.token, signal: ctx.signal });
+  const seen = await expectation.received(res.status < 300 ? 1000 : 200);
+  return { sent, res, seen, expectation };
+}
+
+const register = (reply: Reply) => (c: CheckContext) => c.upstream.register(reply);
+
+/** How to send a native request through `exchange`. */
+export function nativeSend(opts: { model?: string; auth?: AuthStyle; reply?: Reply } = {}): SendOptions {
+  return { auth: opts.auth ?? 'x-goog-api-key', endpoint: { path: nativePath(opts.model) }, reply: register(opts.reply ?? nativeJsonReply(nativeResponse())) };
+}
+
+/** How to send a chat request through `exchange`, with `Authorization: Bearer` by default (spec 5). */
+export function chatSend(opts: { auth?: AuthStyle; reply: Reply; headers?: Array<[string, string]> }): SendOptions {
+  return { auth: opts.auth ?? 'bearer', endpoint: { path: CHAT_PATH }, reply: register(opts.reply), headers: opts.headers };
+}
+
+export const notForwarded = (x: Exchange): Verdict => ({
+  ok: false,
+  message: `the request never reached the upstream (the gateway answered ${x.res.status})`,
+  expected: 'the request forwarded to the upstream',
+  actual: `gateway status ${x.res.status}, no upstream request`,
+  evidence: exchangeEvidence(x),
+});
+
+/** A refusal that names its reason in a JSON error body (allowed by MSG-BODY-3). */
+export function isExplicitRefusal(x: Exchange): boolean {
+  if (x.seen || x.res.status < 400 || x.res.status >= 500) return false;
+  const p = tryParse(x.res.text());
+  return p.ok && p.node.t === 'obj' && p.node.entries.some(([k]) => k === 'error');
+}
+
+export function parseSeen(x: Exchange): JNode | null {
+  if (!x.seen) return null;
+  const p = tryParse(x.seen.body.toString('utf8'));
+  return p.ok ? p.node : null;
+}
+
+/** Differences between the reply the upstream sent and the body the client got, at `pointer`. */
+export function responseDiffs(x: Exchange, pointer = ''): { diffs: JsonDiff[]; parseError?: string } {
+  const reply = x.expectation.reply;
+  if (reply.kind !== 'json') throw new Error('harness bug: responseDiffs needs a JSON reply');
+  const want = tryParse(reply.body);
+  const got = tryParse(x.res.text());
+  if (!want.ok) throw new Error('harness bug: scripted reply is not JSON');
+  if (!got.ok) return { diffs: [], parseError: got.error };
+  const e = at(want.node, pointer);
+  const a = at(got.node, pointer);
+  if (!e) throw new Error(`harness bug: scripted reply has nothing at ${pointer}`);
+  if (!a) return { diffs: [{ path: pointer, kind: 'removed', expected: stringifyNode(e) }] };
+  return { diffs: diffJson(e, a, pointer) };
+}
+
+export interface StreamExchange {
+  res: SseResult;
+  seen: RecordedRequest | null;
+  expectation: Expectation;
+  reply: SseReply;
+  /** The data payloads the upstream scripted, in order. */
+  sent: string[];
+}
+
+/** Streams one request (its body's case placeholder replaced) through the gateway; the upstream plays `reply`. */
+export async function streamThrough(
+  ctx: CheckContext,
+  reply: SseReply,
+  req: { path: string; auth?: AuthStyle; body: string; headers?: Array<[string, string]> },
+  opts: StreamOptions = {},
+): Promise<StreamExchange> {
+  const expectation = ctx.upstream.register(reply);
+  const res = await readStream(
+    ctx.gateway,
+    {
+      method: 'POST',
+      path: req.path,
+      auth: req.auth,
+      headers: [['content-type', 'application/json'], ['accept', 'text/event-stream'], ...(req.headers ?? [])],
+      body: withToken(req.body, expectation.token),
+      caseToken: expectation.token,
+      signal: ctx.signal,
+    },
+    opts,
+  );
+  const seen = await expectation.received(200);
+  const sent = reply.frames.map((f) => f.data.replace(/^data: /, '').replace(/\r?\n\r?\n$/, ''));
+  return { res, seen, expectation, reply, sent };
+}
+
+export const streamEvidenceOf = (x: StreamExchange, max = 1500) => streamEvidence(x, x.reply.frames.length, max);

@@ -1,0 +1,112 @@
+// Body properties over fixed fixtures and generated bodies, on any protocol: fast-check
+// shrinks a failure to a minimal body and the report gets it with the seed and path that
+// replay it. The semantic judge (MSG-BODY-1, NAT-BODY-1, CHAT-BODY-1) lives here too.
+import fc from 'fast-check';
+import type { CheckContext, Verdict } from '../../src/core/check.js';
+import { compareJsonText, describeDiff } from '../../src/core/compare.js';
+import { exchangeEvidence } from './evidence.js';
+import { exchange, isExplicitRefusal, notForwarded, type Exchange, type SendOptions } from './exchange.js';
+
+export interface PropertyOutcome {
+  ok: boolean;
+  runs: number;
+  refused: number;
+  seed: number;
+  path?: string;
+  counterexample?: string;
+  failure?: Verdict;
+}
+
+/** Runs an async property over generated bodies through the gateway. */
+export async function checkProperty<T>(
+  ctx: CheckContext,
+  arb: fc.Arbitrary<T>,
+  render: (v: T) => string,
+  judge: (x: Exchange) => Verdict | 'refused',
+  send: SendOptions = {},
+): Promise<PropertyOutcome> {
+  const failures = new Map<string, Verdict>();
+  let refused = 0;
+  const details = await fc.check(
+    fc.asyncProperty(arb, async (v) => {
+      const x = await exchange(ctx, render(v), send);
+      const verdict = judge(x);
+      if (verdict === 'refused') {
+        refused++;
+        return true;
+      }
+      if (!verdict.ok) failures.set(render(v), verdict);
+      return verdict.ok;
+    }),
+    { seed: ctx.settings.seed, numRuns: ctx.settings.numRuns, endOnFailure: false, interruptAfterTimeLimit: Math.floor(ctx.settings.timeoutMs * 0.8), markInterruptAsFailure: false },
+  );
+  if (!details.failed) return { ok: true, runs: details.numRuns, refused, seed: details.seed };
+  if (details.errorInstance && !details.counterexample) throw details.errorInstance;
+  const ce = details.counterexample ? render(details.counterexample[0] as T) : undefined;
+  return {
+    ok: false,
+    runs: details.numRuns,
+    refused,
+    seed: details.seed,
+    path: details.counterexamplePath ?? undefined,
+    counterexample: ce,
+    failure: ce ? failures.get(ce) : undefined,
+  };
+}
+
+/** The verdict of a property: its shrunk counterexample, seed and path when it failed. */
+export function propertyVerdict(p: PropertyOutcome, what: string): Verdict {
+  const reproduce = `--seed ${p.seed}`;
+  if (p.ok) return { ok: true, message: `${what} held for ${p.runs} generated bodies${p.refused ? ` (${p.refused} refused with an explicit JSON error)` : ''} (${reproduce})`, evidence: { seed: p.seed, runs: p.runs, refused: p.refused } };
+  return {
+    ok: false,
+    message: `${what} broke on a generated body (shrunk to a minimal counterexample; replay with ${reproduce}): ${p.failure?.message ?? 'see evidence'}`,
+    expected: p.failure?.expected,
+    actual: p.failure?.actual,
+    evidence: { seed: p.seed, path: p.path, runs: p.runs, counterexample: p.counterexample, failure: p.failure?.evidence },
+  };
+}
+
+/**
+ * A body property over the fixed fixtures and then generated bodies. Both always run, so a
+ * failure shows the fixture that broke and the shrunk generated counterexample.
+ */
+export async function fixturesAndProperty(
+  ctx: CheckContext,
+  fixtures: Array<{ name: string; text: string }>,
+  judge: (x: Exchange) => Verdict | 'refused',
+  what: string,
+  generated: { bodies: fc.Arbitrary<string>; send?: SendOptions },
+): Promise<Verdict> {
+  const broken: Array<{ fixture: string; verdict: Verdict }> = [];
+  for (const f of fixtures) {
+    const v = judge(await exchange(ctx, f.text, generated.send));
+    if (v !== 'refused' && !v.ok) broken.push({ fixture: f.name, verdict: v });
+  }
+  const p = propertyVerdict(await checkProperty(ctx, generated.bodies, (t) => t, judge, generated.send), what);
+  if (!broken.length) return p;
+  const first = broken[0];
+  const fixtureEvidence = broken.map((b) => ({ fixture: b.fixture, message: b.verdict.message, evidence: b.verdict.evidence }));
+  return {
+    ok: false,
+    message: `${what} broke on ${broken.length} of ${fixtures.length} fixtures (first: ${first.fixture}: ${first.verdict.message})${p.ok ? `; generated bodies: ${p.message}` : '; and on generated bodies'}`,
+    expected: first.verdict.expected,
+    actual: first.verdict.actual,
+    evidence: { fixtures: fixtureEvidence, property: p.ok ? p.message : { message: p.message, expected: p.expected, actual: p.actual, ...p.evidence } },
+  };
+}
+
+/** Semantic equality (lossless numbers, key order kept) of what was sent and what arrived. */
+export function judgeSemantic(x: Exchange): Verdict | 'refused' {
+  if (!x.seen) return isExplicitRefusal(x) ? 'refused' : notForwarded(x);
+  const c = compareJsonText(x.sent, x.seen.body.toString('utf8'));
+  if (c.parseError) return { ok: false, message: `the upstream received a body that is not JSON: ${c.parseError}`, evidence: exchangeEvidence(x) };
+  if (c.equal) return { ok: true, message: 'body arrived semantically unchanged' };
+  return {
+    ok: false,
+    message: `the body changed on the way: ${describeDiff(c.diffs[0])}${c.diffs.length > 1 ? ` (+${c.diffs.length - 1} more)` : ''}`,
+    expected: 'the body as sent (same keys, key order, values, array order and length)',
+    actual: c.diffs.map(describeDiff).join('\n'),
+    evidence: { diffs: c.diffs, ...exchangeEvidence(x) },
+  };
+}

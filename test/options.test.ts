@@ -1,0 +1,45 @@
+// The one table of options (src/config/options.ts) is what the CLI, gwc.yaml's schema, the
+// resolved settings and the README all come from.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_SCHEMA, resolveConfig } from '../src/config/config.js';
+import { FLAG_OPTIONS, OPTIONS, optionsMarkdown } from '../src/config/options.js';
+import { cli, ROOT } from './helpers/cli.js';
+
+describe('the option table', () => {
+  it('is the README flag table', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const m = /<!-- options:start -->\n([\s\S]*?)\n<!-- options:end -->/.exec(readme);
+    expect(m, 'README.md has the options markers').not.toBeNull();
+    expect(m![1]).toBe(optionsMarkdown());
+  });
+
+  it('is what `run --help` offers, each flag once', async () => {
+    const r = await cli(['run', '--help']);
+    expect(r.code).toBe(0);
+    for (const o of FLAG_OPTIONS) expect(r.stdout.match(new RegExp(`--${o.name}\\b(?!-)`, 'g')), o.name).toHaveLength(1);
+    // Nothing offered that the table does not describe (besides commander's own --help).
+    const offered = [...r.stdout.matchAll(/^\s+(--[a-z-]+)/gm)].map((x) => x[1]).filter((f) => f !== '--help');
+    expect(offered.sort()).toEqual(FLAG_OPTIONS.map((o) => `--${o.name}`).sort());
+  });
+
+  it('is the schema of gwc.yaml: every key the file takes, and no other', () => {
+    const keys = Object.keys((CONFIG_SCHEMA as { properties: Record<string, unknown> }).properties).sort();
+    expect(keys).toEqual(OPTIONS.filter((o) => o.where !== 'flag').map((o) => o.name).sort());
+    expect(keys).toContain('sse-burst-window-ms');
+    expect(keys).toContain('model-routes');
+  });
+
+  it('resolves flag over environment over file over default, with bounds named', () => {
+    const file = { runs: 5, 'sse-burst-window-ms': 30, protocols: ['messages'] };
+    expect(resolveConfig({}, file, {})).toMatchObject({ runs: 5, sse: { burstWindowMs: 30, maxLagMs: 200 }, protocols: ['messages'] });
+    expect(resolveConfig({}, file, { GWC_RUNS: '6', GWC_PROTOCOLS: 'chat,messages' })).toMatchObject({ runs: 6, protocols: ['messages', 'chat'] });
+    expect(resolveConfig({ runs: '7', sseBurstWindowMs: '20', modelRoutes: ['a=b', 'c=d'] }, file, { GWC_RUNS: '6' })).toMatchObject({ runs: 7, sse: { burstWindowMs: 20 }, modelRoutes: { a: 'b', c: 'd' } });
+    expect(resolveConfig({ skip: ['x'] }, { skip: ['y'] }, {}).skip).toEqual(['y', 'x']);
+    expect(() => resolveConfig({ runs: '0' }, {}, {})).toThrow(/--runs: expected a whole number from 1 to 10000, got "0"/);
+    expect(() => resolveConfig({}, {}, { GWC_CONCURRENCY: '99' })).toThrow(/GWC_CONCURRENCY: expected a whole number from 1 to 64/);
+    expect(() => resolveConfig({ protocols: ['messages,bedrock'] }, {}, {})).toThrow(/--protocols: unknown protocol "bedrock"/);
+    expect(() => resolveConfig({ modelRoutes: ['nope'] }, {}, {})).toThrow(/--model-routes: expected requested=routed/);
+  });
+});
