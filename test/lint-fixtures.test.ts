@@ -52,7 +52,7 @@ describe('lint-config fixtures (fixtures/apps-config)', () => {
     for (const id of outlineRules) expect(outline.has(id), `${id} in an outline-* fixture`).toBe(true);
     // Each broken fixture is about the rule its name says.
     for (const f of yamlFiles.filter((x) => /^(pub|outline)-(schema|secret|ref|url|spend|x)-\d/.test(x))) {
-      const id = `CFG-${f.replace(/^(pub|outline)-/, '').replace(/\.yaml$/, '').toUpperCase()}`;
+      const id = `CFG-${/^(?:pub|outline)-([a-z]+-\d+)/.exec(f)![1].toUpperCase()}`;
       expect(expectedOf(f).findings.map((x) => x.rule), f).toContain(id);
     }
   });
@@ -134,4 +134,19 @@ describe('lint-config dialects and keys', () => {
     expect(pg('postgres://gateway:${PGPASSWORD}@db.corp.example/gw')).toEqual([]);
     expect(pg('postgres://gateway:s3cret@db.corp.example/gw')).toEqual(['CFG-SECRET-1 store.postgres_url']);
   });
+
+  it('outline: a *_env key holding the secret itself is CFG-SECRET-1; a plain variable name is not', () => {
+    const base = readFileSync(new URL('valid-outline.yaml', dir), 'utf8');
+    const env = (v: string) => lintText('x.yaml', base.replace('api_key_env: PRIMARY_API_KEY', `api_key_env: "${v}"`)).findings.map((f) => `${f.rule} ${f.path}`);
+    expect(env('PRIMARY_API_KEY')).toEqual([]);
+    expect(env('sk-gwc-0123456789abcdef')).toEqual(['CFG-SECRET-1 upstreams[0].api_key_env']);
+    expect(env('sk_live_0123456789abcdef')).toEqual(['CFG-SECRET-1 upstreams[0].api_key_env']);
+  });
+
+  it('public schema: literal admin keys and session secrets in a list are CFG-SECRET-1, each at its entry', () => {
+    const base = readFileSync(new URL('valid-claude-apps-gateway.yaml', dir), 'utf8');
+    const r = lintText('x.yaml', base.replace('key: ${ADMIN_READ_KEY}', 'key: 0123456789abcdef0123456789abcdef01').replace('jwt_secret: ${SESSION_SECRET}', 'jwt_secret: ["${SESSION_SECRET}", "an-old-secret-still-verifying-tokens-0001"]'));
+    expect(r.findings.map((f) => `${f.rule} ${f.path} ${f.line}:${f.column}`)).toEqual(['CFG-SECRET-1 session.jwt_secret[1] 23:37', 'CFG-SECRET-1 admin.read_keys[0].key 56:7']);
+  });
 });
+
