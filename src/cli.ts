@@ -15,7 +15,7 @@ import { listJson, listText } from './cli/list.js';
 import { CHECKS } from '../suites/index.js';
 import { VERSION } from './core/paths.js';
 import type { RunReport } from './report/types.js';
-import { lintConfig } from './lint/index.js';
+import { LINT_COVERAGE, lintConfig } from './lint/index.js';
 
 export interface Io {
   out: (s: string) => void;
@@ -189,7 +189,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .option('--faults', 'list the reference gateway faults instead')
     .action((o: { json?: boolean; faults?: boolean }) => {
       if (o.faults) io.out(o.json ? JSON.stringify(FAULTS.map(({ name, breaks, description }) => ({ name, breaks, description })), null, 2) : FAULTS.map((f) => `${f.name.padEnd(26)} ${f.breaks.join(',').padEnd(24)} ${f.description}`).join('\n'));
-      else io.out(o.json ? JSON.stringify(listJson(CHECKS), null, 2) : listText(CHECKS));
+      else io.out(o.json ? JSON.stringify(listJson(CHECKS, LINT_COVERAGE), null, 2) : listText(CHECKS, LINT_COVERAGE));
     });
 
   // lint-config: the apps gateway configuration linter (src/lint/).

@@ -7,7 +7,7 @@ import { HarnessError } from '../core/errors.js';
 import { VERSION } from '../core/paths.js';
 import { exitCodeOf, FORMATS, render, summaryLine, type Format } from './format.js';
 import { lintText } from './lint.js';
-import { DIALECTS, type Dialect, type FileResult } from './rules.js';
+import { DIALECTS, RULES as RULE_LIST, type Dialect, type FileResult } from './rules.js';
 import { YamlSyntaxError } from './source.js';
 
 export { lintText, detectDialect } from './lint.js';
@@ -29,6 +29,9 @@ export interface LintIo {
 }
 
 export const STDIN_NAME = '<stdin>';
+
+/** The catalog requirements lint-config checks (for `list`'s coverage): one entry per CFG-* rule. */
+export const LINT_COVERAGE: Array<{ id: string; requirements: string[] }> = RULE_LIST.filter((r) => !r.id.startsWith('CFG-X-')).map((r) => ({ id: `lint-config:${r.id}`, requirements: [r.id] }));
 
 export async function lintConfig(files: readonly string[], opts: LintConfigOptions, io: LintIo): Promise<number> {
   if (files.length === 0) throw new HarnessError('BAD_FLAG', 'lint-config: name at least one file (or - for standard input)');
