@@ -4,10 +4,15 @@
 // declares that lint-config is stricter on purpose (`oracle.stricter`: always, or with --strict).
 // The gateway runs only inside a loopback-only network namespace (test/helpers/claude-gateway.ts).
 // Skipped only when the binary is absent and GWC_REQUIRE_CLAUDE is unset; CI sets it (.ci/run).
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { lintText } from '../src/lint/lint.js';
+import { PUBLIC_MUTATIONS, publicConfig, type Obj } from './helpers/apps-config-gen.js';
 import { findClaude, gatewayVerdict } from './helpers/claude-gateway.js';
 
 const dir = new URL('../fixtures/apps-config/', import.meta.url);
@@ -55,4 +60,38 @@ describe.skipIf(!bin && !required)('lint-config agrees with the real gateway (cl
       } else expect(lintValidStrict).toBe(gwValid);
     });
   }
+
+  // Differential: generated configurations (fixed seed, so a failure reproduces) through both.
+  const SEED = 20261121;
+  const work = mkdtempSync(join(tmpdir(), 'gwc-lint-oracle-'));
+  const both = async (name: string, cfg: Obj) => {
+    const file = join(work, `${name}.yaml`);
+    const text = stringify(cfg);
+    writeFileSync(file, text);
+    const gw = await gatewayVerdict(bin!, file, vars);
+    return { gw, findings: lintText(file, text).findings, text };
+  };
+
+  it('generated valid configurations: the gateway accepts them and lint-config finds nothing', async () => {
+    const samples = fc.sample(publicConfig(true), { seed: SEED, numRuns: 5 });
+    for (const [i, cfg] of samples.entries()) {
+      const { gw, findings, text } = await both(`valid-${i}`, cfg);
+      expect(gw.verdict, `${text}\ngateway said:\n${gw.output}`).toBe('valid');
+      expect(findings, text).toEqual([]);
+    }
+  });
+
+  for (const m of PUBLIC_MUTATIONS)
+    it(`a generated ${m.rule} mutation: the gateway says ${m.gateway}; lint-config agrees${m.stricter ? ` (stricter: ${m.stricter})` : ''}`, async () => {
+      const [[cfg, mutate]] = fc.sample(fc.tuple(publicConfig(true), m.mutation), { seed: SEED, numRuns: 1 });
+      const c = structuredClone(cfg);
+      const path = mutate(c);
+      const { gw, findings, text } = await both(`mutation-${m.rule}`, c);
+      expect(gw.verdict, `${text}\ngateway said:\n${gw.output}`).toBe(m.gateway);
+      expect(findings.some((f) => f.rule === m.rule && f.path === path), JSON.stringify(findings)).toBe(true);
+      const lintValid = !findings.some((f) => f.severity === 'error');
+      expect(lintValid).toBe(m.stricter === 'always' ? false : m.gateway === 'valid');
+      expect(findings.length === 0).toBe(m.stricter ? false : m.gateway === 'valid');
+    });
 });
+
