@@ -16,7 +16,7 @@ import { PUBLIC_MUTATIONS, publicConfig, type Obj } from './helpers/apps-config-
 import { findClaude, gatewayVerdict } from './helpers/claude-gateway.js';
 
 const dir = new URL('../fixtures/apps-config/', import.meta.url);
-const files = readdirSync(dir).filter((f) => /^(pub-.*|valid-claude-apps-gateway)\.yaml$/.test(f)).sort();
+const files = readdirSync(dir).filter((f) => /^(pub-.*|valid-claude-apps-gateway.*)\.yaml$/.test(f)).sort();
 const vars: Record<string, string> = Object.fromEntries(Object.entries(JSON.parse(readFileSync(new URL('oracle-env.json', dir), 'utf8')) as Record<string, string>).filter(([k]) => !k.startsWith('/')));
 interface Oracle {
   gateway: 'valid' | 'invalid';

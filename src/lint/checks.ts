@@ -184,6 +184,7 @@ export function outlineChecks(data: unknown): RawFinding[] {
 
 // ---------------------------------------------------------------- claude-apps-gateway (public schema)
 
+const PROTOCOL_PARAMS = ['redirect_uri', 'state', 'nonce', 'code_challenge', 'code_challenge_method', 'scope', 'response_type', 'response_mode', 'client_id'];
 const UPSTREAM_SECRETS = ['api_key', 'oauth_token', 'aws_secret_access_key', 'aws_session_token', 'aws_bearer_token', 'access_token', 'service_account_json'];
 const MESSAGES_PROVIDERS = new Set(['anthropic', 'anthropicAws']);
 
@@ -281,6 +282,9 @@ export function publicChecks(data: unknown): RawFinding[] {
     if (pkjwt && oidc.client_secret !== undefined) c.add('CFG-SCHEMA-1', ['oidc', 'client_secret'], '`oidc.client_secret` must be removed with token_endpoint_auth_method: private_key_jwt', 'remove client_secret');
     if (pkjwt && oidc.client_assertion === undefined) c.add('CFG-SCHEMA-1', ['oidc', 'client_assertion'], '`oidc.client_assertion` is required with token_endpoint_auth_method: private_key_jwt', 'add client_assertion with private_key_pem and certificate_pem');
     if (Array.isArray(oidc.scopes) && !oidc.scopes.includes('openid')) c.add('CFG-SCHEMA-1', ['oidc', 'scopes'], '`oidc.scopes` must include openid: without it the identity provider returns no id_token', 'add openid to the list');
+    const managedParams = Object.keys(obj(oidc.extra_auth_params)).filter((k) => PROTOCOL_PARAMS.includes(k));
+    if (managedParams.length)
+      c.add('CFG-SCHEMA-1', ['oidc', 'extra_auth_params', managedParams[0]], `\`oidc.extra_auth_params\` must not set ${managedParams.join(', ')}: the gateway manages these protocol parameters`, 'remove it (use oidc.scopes for scopes)');
     if (Array.isArray(oidc.allowed_groups) && oidc.allowed_groups.length > 0 && oidc.allowed_groups.every((g) => typeof g === 'string' && !g.trim()))
       c.add('CFG-SCHEMA-1', ['oidc', 'allowed_groups'], '`oidc.allowed_groups` contains only empty entries', 'list group names or remove the key');
   }

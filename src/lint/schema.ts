@@ -1,6 +1,7 @@
 // CFG-SCHEMA-1 (and the schema-level parts of other rules): the dialect's JSON Schema, checked
 // with ajv, its errors turned into findings at the YAML node they are about.
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type FuncKeywordDefinition, type ValidateFunction } from 'ajv';
 import type { Dialect } from './rules.js';
@@ -49,7 +50,18 @@ function makeAjv(): Ajv {
       return null;
     }),
   );
+  ajv.addKeyword(keyword('gwcCidr', (_: true, d) => (typeof d !== 'string' || hasRef(d) || isCidr(d) ? null : 'must be an IP address or a CIDR range')));
+  ajv.addKeyword(keyword('gwcEmail', (_: true, d) => (typeof d !== 'string' || hasRef(d) || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(d) ? null : 'must be an email address')));
   return ajv;
+}
+
+/** An IP address, or an address and a prefix length within its family's range. */
+export function isCidr(s: string): boolean {
+  const [ip, prefix, ...rest] = s.trim().split('/');
+  const family = isIP(ip);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 export interface SchemaInfo {
@@ -221,6 +233,8 @@ export function schemaFindings(dialect: Dialect, data: unknown, opts: SchemaOpti
 const HINTS: Record<string, string> = {
   gwcNumber: 'write a number in the allowed range (a ${VAR} reference is checked by the gateway at boot)',
   gwcUrl: 'write an absolute URL, e.g. https://host.example',
+  gwcCidr: 'write an address (10.0.0.1) or a range (10.0.0.0/8)',
+  gwcEmail: 'write an email address',
   gwcPattern: 'write a value of that form',
   gwcMinLength: 'use a longer value, or better a ${VAR} reference',
   minItems: 'add an entry, or remove the key',
