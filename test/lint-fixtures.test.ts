@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { detectDialect, lintText } from '../src/lint/lint.js';
 import { render, FORMATS } from '../src/lint/format.js';
 import { RULES } from '../src/lint/rules.js';
-import { nearest } from '../src/lint/schema.js';
+import { nearest, schemaFor } from '../src/lint/schema.js';
+import { DIALECTS } from '../src/lint/rules.js';
 
 const dir = new URL('../fixtures/apps-config/', import.meta.url);
 const yamlFiles = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
@@ -148,5 +149,20 @@ describe('lint-config dialects and keys', () => {
     const r = lintText('x.yaml', base.replace('key: ${ADMIN_READ_KEY}', 'key: 0123456789abcdef0123456789abcdef01').replace('jwt_secret: ${SESSION_SECRET}', 'jwt_secret: ["${SESSION_SECRET}", "an-old-secret-still-verifying-tokens-0001"]'));
     expect(r.findings.map((f) => `${f.rule} ${f.path} ${f.line}:${f.column}`)).toEqual(['CFG-SECRET-1 session.jwt_secret[1] 23:37', 'CFG-SECRET-1 admin.read_keys[0].key 56:7']);
   });
-});
 
+  it('a misspelt enum value gets the nearest allowed value', () => {
+    const base = readFileSync(new URL('valid-claude-apps-gateway.yaml', dir), 'utf8');
+    const r = lintText('x.yaml', base.replace('provider: bedrock', 'provider: bedrok'));
+    expect(r.findings).toHaveLength(1);
+    expect(r.findings[0]).toMatchObject({ rule: 'CFG-SCHEMA-1', path: 'upstreams[1].provider', hint: 'write `bedrock`' });
+    expect(r.findings[0].message).toMatch(/did you mean `bedrock`\?$/);
+  });
+
+  it('each dialect schema has an $id carrying its version', () => {
+    for (const d of DIALECTS) {
+      const { schema } = schemaFor(d);
+      expect(schema['x-version']).toMatch(/^\d+\.\d+\.\d+$/);
+      expect(schema.$id).toBe(`https://gw-conformance.dev/schemas/lint/${d}/${schema['x-version']}`);
+    }
+  });
+});

@@ -204,9 +204,12 @@ export function schemaFindings(dialect: Dialect, data: unknown, opts: SchemaOpti
       case 'type':
         f = { rule, path: base, message: `${show(base)} must be ${articled(String((e.params as { type: string }).type))}, not ${typeName(e.data)}`, hint: expect ?? `write ${articled(String((e.params as { type: string }).type))}` };
         break;
-      case 'enum':
-        f = { rule, path: base, message: `${show(base)} must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`, hint: `use one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}` };
+      case 'enum': {
+        const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map(String);
+        const guess = typeof e.data === 'string' ? nearest(e.data, allowed) : undefined;
+        f = { rule, path: base, message: `${show(base)} must be one of: ${allowed.join(', ')}${guess ? `; did you mean \`${guess}\`?` : ''}`, hint: guess ? `write \`${guess}\`` : `use one of: ${allowed.join(', ')}` };
         break;
+      }
       case 'const':
         f = { rule, path: base, message: `${show(base)} must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`, hint: `set it to ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)} or remove it` };
         break;
