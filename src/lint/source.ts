@@ -31,7 +31,7 @@ export class Source {
   /** Parses `text`; a YAML error becomes a YamlSyntaxError carrying its line and column. */
   static parse(name: string, text: string): Source {
     const lines = new LineCounter();
-    const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+    const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, merge: true });
     const err = doc.errors[0];
     if (err) {
       const at = lines.linePos(err.pos[0]);
