@@ -16,6 +16,7 @@ import { listJson, listText } from './cli/list.js';
 import { CHECKS } from '../suites/index.js';
 import { VERSION } from './core/paths.js';
 import type { RunReport } from './report/types.js';
+import { LINT_COVERAGE, lintConfig } from './lint/index.js';
 
 export interface Io {
   out: (s: string) => void;
@@ -180,8 +181,19 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .option('--faults', 'list the reference gateway faults instead')
     .action((o: { json?: boolean; faults?: boolean }) => {
       if (o.faults) io.out(o.json ? JSON.stringify(FAULTS.map(({ name, breaks, description }) => ({ name, breaks, description })), null, 2) : FAULTS.map((f) => `${f.name.padEnd(26)} ${f.breaks.join(',').padEnd(24)} ${f.description}`).join('\n'));
-      else io.out(o.json ? JSON.stringify(listJson(CHECKS), null, 2) : listText(CHECKS));
+      else io.out(o.json ? JSON.stringify(listJson(CHECKS, LINT_COVERAGE), null, 2) : listText(CHECKS, LINT_COVERAGE));
     });
+
+  // lint-config: the apps gateway configuration linter (src/lint/).
+  program
+    .command('lint-config')
+    .description('lint apps gateway configuration files (CFG-* rules); - reads standard input')
+    .argument('<file...>', 'gateway.yaml files, or - for standard input')
+    .addOption(new Option('--dialect <name>', 'outline | claude-apps-gateway (default: detected from the top-level keys)').choices(['outline', 'claude-apps-gateway']))
+    .addOption(new Option('--format <name>', 'output format').choices(['text', 'json', 'junit', 'sarif', 'github']).default('text'))
+    .option('--out <file>', 'write the report to this file instead of standard output')
+    .option('--strict', 'warnings (SHOULD rules) fail the run too')
+    .action(async (files: string[], o: { dialect?: string; format?: string; out?: string; strict?: boolean }) => void (code = await lintConfig(files, o, io)));
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -79,7 +79,8 @@ describe('gw-conformance CLI', () => {
     expect(l.coverage.total).toBe(77);
     const text = await cli(['list']);
     expect(text.stdout).toMatch(/Catalog coverage: \d+ of 77/);
-    expect(text.stdout).toMatch(/MISSING\s+CFG-SECRET-1/);
+    expect(text.stdout).toMatch(/covered\s+CFG-SECRET-1\s+MUST\s+lint-config:CFG-SECRET-1/);
+    expect(text.stdout).toMatch(/MISSING\s+APP-DISC-1/);
   });
 
   it('unreachable target: exit 2, one line, within 5 s', async () => {

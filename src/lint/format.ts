@@ -1,0 +1,158 @@
+// Output formats of `lint-config`: text, json (schema: src/lint/schemas/lint-report.schema.json),
+// junit, SARIF 2.1.0 and GitHub workflow annotations.
+import { createRequire } from 'node:module';
+import { RULES, type FileResult, type Finding } from './rules.js';
+
+export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github'] as const;
+export type Format = (typeof FORMATS)[number];
+export const LINT_REPORT_VERSION = '1.0.0';
+
+export interface Totals {
+  files: number;
+  errors: number;
+  warnings: number;
+}
+
+export function totals(results: readonly FileResult[]): Totals {
+  const all = results.flatMap((r) => r.findings);
+  return { files: results.length, errors: all.filter((f) => f.severity === 'error').length, warnings: all.filter((f) => f.severity === 'warning').length };
+}
+
+export const exitCodeOf = (results: readonly FileResult[], strict: boolean): number => {
+  const t = totals(results);
+  return t.errors > 0 || (strict && t.warnings > 0) ? 1 : 0;
+};
+
+const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+
+export function summaryLine(results: readonly FileResult[]): string {
+  const t = totals(results);
+  return `${plural(t.errors, 'error')}, ${plural(t.warnings, 'warning')} in ${plural(t.files, 'file')}`;
+}
+
+function text(results: readonly FileResult[]): string {
+  const lines: string[] = [];
+  for (const r of results) {
+    if (r.findings.length === 0) lines.push(`${r.file}: no problems (dialect ${r.dialect})`);
+    for (const f of r.findings) lines.push(`${f.file}:${f.line}:${f.column}: ${f.severity} ${f.rule} ${f.message}`, `    fix: ${f.hint}`);
+  }
+  lines.push(summaryLine(results));
+  return lines.join('\n');
+}
+
+function json(results: readonly FileResult[], strict: boolean, version: string): string {
+  return JSON.stringify(
+    {
+      schemaVersion: LINT_REPORT_VERSION,
+      tool: { name: 'gw-conformance lint-config', version },
+      strict,
+      exitCode: exitCodeOf(results, strict),
+      summary: totals(results),
+      files: results.map((r) => ({ file: r.file, dialect: r.dialect, ...countOf(r.findings), findings: r.findings })),
+    },
+    null,
+    2,
+  );
+}
+
+const countOf = (fs: readonly Finding[]) => ({ errors: fs.filter((f) => f.severity === 'error').length, warnings: fs.filter((f) => f.severity === 'warning').length });
+
+// --- JUnit: one suite per file, one testcase per rule.
+interface TestCase {
+  className(v: string): TestCase;
+  name(v: string): TestCase;
+  failure(message: string, type?: string): TestCase;
+  standardOutput(v: string): TestCase;
+}
+interface Builder {
+  newBuilder(): Builder;
+  testSuite(): { name(v: string): unknown; testCase(): TestCase };
+  build(): string;
+}
+const builderModule = createRequire(import.meta.url)('junit-report-builder') as Builder;
+
+function junit(results: readonly FileResult[], strict: boolean): string {
+  const b = builderModule.newBuilder();
+  for (const r of results) {
+    const suite = b.testSuite();
+    suite.name(`lint-config ${r.file}`);
+    for (const rule of RULES) {
+      const fs = r.findings.filter((f) => f.rule === rule.id);
+      const tc = suite.testCase().className(r.file).name(`${rule.id}: ${rule.title}`);
+      const detail = fs.map((f) => `${f.file}:${f.line}:${f.column}: ${f.severity} ${f.message} (fix: ${f.hint})`).join('\n');
+      if (fs.some((f) => f.severity === 'error') || (strict && fs.length > 0)) tc.failure(detail, fs.some((f) => f.severity === 'error') ? 'error' : 'warning');
+      else if (fs.length > 0) tc.standardOutput(detail);
+    }
+  }
+  return b.build();
+}
+
+// --- SARIF 2.1.0
+function sarif(results: readonly FileResult[], version: string): string {
+  const index = new Map(RULES.map((r, i) => [r.id, i]));
+  return JSON.stringify(
+    {
+      $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+      version: '2.1.0',
+      runs: [
+        {
+          tool: {
+            driver: {
+              name: 'gw-conformance lint-config',
+              version,
+              rules: RULES.map((r) => ({
+                id: r.id,
+                name: r.title.replace(/[^A-Za-z0-9]+/g, ' ').trim().replace(/ (\w)/g, (_, c: string) => c.toUpperCase()).replace(/^\w/, (c) => c.toUpperCase()),
+                shortDescription: { text: r.title },
+                fullDescription: { text: r.description },
+                defaultConfiguration: { level: r.level === 'MUST' ? 'error' : 'warning' },
+                properties: { level: r.level },
+              })),
+            },
+          },
+          results: results.flatMap((r) =>
+            r.findings.map((f) => ({
+              ruleId: f.rule,
+              ruleIndex: index.get(f.rule),
+              level: f.severity,
+              message: { text: `${f.message}. Fix: ${f.hint}` },
+              locations: [{ physicalLocation: { artifactLocation: { uri: sarifUri(f.file) }, region: { startLine: f.line, startColumn: f.column } } }],
+              properties: { keyPath: f.path },
+            })),
+          ),
+        },
+      ],
+    },
+    null,
+    2,
+  );
+}
+
+const sarifUri = (file: string) => (file === '<stdin>' ? 'stdin' : file.split('/').map(encodeURIComponent).join('/'));
+
+// --- GitHub workflow commands: ::error file=...,line=...,col=...,title=...::message
+const escData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const escProp = (s: string) => escData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+function github(results: readonly FileResult[]): string {
+  const lines = results.flatMap((r) =>
+    r.findings.map((f) => `::${f.severity} file=${escProp(f.file)},line=${f.line},col=${f.column},title=${escProp(f.rule)}::${escData(`${f.message}. Fix: ${f.hint}`)}`),
+  );
+  lines.push(summaryLine(results));
+  return lines.join('\n');
+}
+
+export function render(format: Format, results: readonly FileResult[], opts: { strict: boolean; version: string }): string {
+  switch (format) {
+    case 'text':
+      return text(results);
+    case 'json':
+      return json(results, opts.strict, opts.version);
+    case 'junit':
+      return junit(results, opts.strict);
+    case 'sarif':
+      return sarif(results, opts.version);
+    case 'github':
+      return github(results);
+  }
+}
