@@ -3,7 +3,10 @@
 // and one `claude -p` pointed at the gateway. Prints one JSON line: how each part ended.
 //
 // Usage: node real-client-ns.mjs '<json options>'
-//   { root, claude, home, capture, prompt, token, discovery, delays: ['/v1/models=10000', ...], timeoutMs }
+//   { root, claude, home, capture, prompt, token, apiKey?, discovery, delays: ['/v1/models=10000', ...],
+//     direct?, timeoutMs }
+// `direct`: no gateway; the client talks to the recording upstream itself (to see every request
+// it makes, HEAD included: the reference gateway answers HEAD / without forwarding it).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 
@@ -57,6 +60,7 @@ function runClaude(gateway) {
     DISABLE_TELEMETRY: '1',
     ANTHROPIC_BASE_URL: gateway,
     ANTHROPIC_AUTH_TOKEN: opts.token,
+    ...(opts.apiKey ? { ANTHROPIC_API_KEY: opts.apiKey } : {}),
     ...(opts.discovery ? { CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: '1' } : {}),
   };
   const t0 = performance.now();
@@ -88,8 +92,8 @@ let gw;
 try {
   mock = await startServer(['mock', '--listen', '127.0.0.1:0', '--capture', opts.capture, ...(opts.delays ?? []).flatMap((d) => ['--capture-delay', d])], 'recording upstream');
   // A long upstream time-out: the gateway must not answer a slow discovery before the client gives up.
-  gw = await startServer(['reference', '--listen', '127.0.0.1:0', '--upstream', mock.url, '--upstream-timeout-ms', '60000'], 'reference gateway');
-  result.claude = await runClaude(gw.url);
+  if (!opts.direct) gw = await startServer(['reference', '--listen', '127.0.0.1:0', '--upstream', mock.url, '--upstream-timeout-ms', '60000'], 'reference gateway');
+  result.claude = await runClaude(gw ? gw.url : mock.url);
 } catch (e) {
   result.error = e.message;
 } finally {
