@@ -9,7 +9,9 @@
 // identifiers (session id, device id, host port) are replaced by fixed ones.
 //
 // Usage: node scripts/real-client-fixture.mjs CAPTURE.jsonl
-// The capture must come from a run whose prompt contains __GWC_CASE__ (the case placeholder).
+// CAPTURE.jsonl: a capture file, or the file GWC_REAL_CLIENT_KEEP makes the real-client test
+// write (its "plain" run is used). The prompt must be ours; when it does not hold __GWC_CASE__
+// (the case placeholder the body checks replace), the placeholder is put in front of it.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,11 +27,22 @@ if (!file) {
   process.exit(2);
 }
 const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-const messages = lines.find((l) => l.method === 'POST' && l.url.startsWith('/v1/messages?') && JSON.stringify(l.json ?? '').includes(PLACEHOLDER));
-const discovery = lines.find((l) => l.method === 'GET' && l.url.startsWith('/v1/models'));
+const isMessages = (l) => l.method === 'POST' && l.url.split('?')[0] === '/v1/messages' && l.json && typeof l.json === 'object';
+const messages =
+  lines.find((l) => isMessages(l) && JSON.stringify(l.json).includes(PLACEHOLDER)) ?? lines.find((l) => isMessages(l) && (l.scenario === undefined || l.scenario === 'plain'));
+const discovery = lines.find((l) => l.method === 'GET' && l.url.startsWith('/v1/models') && (l.scenario === undefined || l.scenario === 'discovery'));
 if (!messages) {
-  process.stderr.write(`no messages request carrying ${PLACEHOLDER} in ${file}\n`);
+  process.stderr.write(`no messages request in ${file}\n`);
   process.exit(2);
+}
+if (!JSON.stringify(messages.json).includes(PLACEHOLDER)) {
+  const first = messages.json.messages?.[0];
+  const blocks = Array.isArray(first?.content) ? first.content.filter((c) => typeof c.text === 'string') : [];
+  if (first?.role !== 'user' || !blocks.length) {
+    process.stderr.write('the first message is not a user message with a text block: cannot place the case placeholder\n');
+    process.exit(2);
+  }
+  blocks[blocks.length - 1].text = `${PLACEHOLDER} ${blocks[blocks.length - 1].text}`;
 }
 const ua = messages.headers.find(([k]) => k.toLowerCase() === 'user-agent')?.[1] ?? '';
 const version = /claude-cli\/(\d+\.\d+\.\d+)/.exec(ua)?.[1];
