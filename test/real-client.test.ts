@@ -69,7 +69,13 @@ function runInNamespace(name: string, s: Scenario): Promise<Run> {
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), RUN_TIMEOUT_MS);
+    const timer = setTimeout(() => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // The group ended on its own meanwhile.
+      }
+    }, RUN_TIMEOUT_MS);
     child.once('error', (e) => {
       clearTimeout(timer);
       reject(new Error(`could not start unshare: ${e.message}`));
