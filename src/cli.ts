@@ -8,6 +8,7 @@ import { loadConfigFile, resolveConfig, SERVICE_ENV, type FlagValues, type RunCo
 import { FLAG_OPTIONS, type OptionSpec } from './config/options.js';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
 import { BLOCKED_NATIVE_MODEL, ServiceEmulator } from '../mocks/upstream/service.js';
+import { Capture, parseDelays } from '../mocks/upstream/capture.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../reference/gateway.js';
 import { FAULTS, faultByName } from '../reference/faults/index.js';
 import { finishRun, runSuite } from './cli/run.js';
@@ -99,14 +100,17 @@ async function cmdDemo(opts: FlagValues & { config?: string; fault?: string }, i
   }
 }
 
-async function cmdMock(opts: { listen: string; service?: boolean }, io: Io): Promise<number> {
+async function cmdMock(opts: { listen: string; service?: boolean; capture?: string; captureDelay: string[] }, io: Io): Promise<number> {
   const { host, port } = parseListen(opts.listen, '--listen');
   if (opts.service) return mockService(host, port, io);
   const upstream = new RecordingUpstream();
+  if (opts.captureDelay.length && !opts.capture) throw new HarnessError('BAD_FLAG', '--capture-delay needs --capture');
+  if (opts.capture) upstream.capture = Capture.open({ file: opts.capture, delays: parseDelays(opts.captureDelay) });
   upstream.control = controlHandler(upstream, CHECKS, (s) => io.out(`mock: ${s}`));
   upstream.onUnmatched = (u) => io.out(`mock: unmatched ${u.method} ${u.url}: ${u.reason}`);
   await upstream.start(host, port);
   io.out(`recording upstream listening on ${upstream.url}`);
+  if (opts.capture) io.out(`capture mode: requests with no case token are answered as the real API would; every request is appended to ${opts.capture}`);
   io.out(`configure the gateway to forward to ${upstream.url}, then run: gw-conformance --target <gateway URL> --upstream-listen ${opts.listen}`);
   await io.untilStopped();
   await upstream.stop();
@@ -165,6 +169,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .description('run only the recording upstream, so the gateway can be configured before the run')
     .option('--listen <host:port>', 'address to listen on (loopback by default)', '127.0.0.1:18080')
     .option('--service', 'stand in for the hosted service instead (for `run --profile service`): realistic answers on the three protocols under the key in GWC_SERVICE_KEY')
+    .option('--capture <file>', 'answer requests with no case token as the real API would, and append every request (credentials masked) to this JSON-lines file')
+    .option('--capture-delay <path=ms>', 'with --capture: answer requests to PATH this many ms late, e.g. /v1/models=10000 (repeatable)', collect, [])
     .action(async (o) => void (code = await cmdMock(o, io)));
   program
     .command('reference')

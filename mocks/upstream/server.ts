@@ -68,6 +68,8 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
   control?: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   /** Called for each request no check expects (the `mock` command prints them). */
   onUnmatched?: (u: UnmatchedRequest) => void;
+  /** Capture mode (capture.ts): sees every request and answers those no check expects. */
+  capture?: { record(rec: RecordedRequest, res: http.ServerResponse): void; answer(rec: RecordedRequest, res: http.ServerResponse): void };
 
   /** Connections that carry the `mock` command's control requests: suspend() leaves them up. */
   private controlSockets = new WeakSet<import('node:net').Socket>();
@@ -154,6 +156,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
         sentAt: [],
       };
       const found = this.find(req, body, rec);
+      this.capture?.record(rec, res);
       res.on('close', () => {
         rec.closedAt = performance.now();
         if (typeof found !== 'string') found.notify();
@@ -162,6 +165,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
         const u = { method: rec.method, url: rec.url, reason: found, receivedWall: rec.receivedWall };
         this.unmatched.push(u);
         this.onUnmatched?.(u);
+        if (this.capture) return this.capture.answer(rec, res);
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end(
           JSON.stringify({

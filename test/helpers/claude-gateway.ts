@@ -11,9 +11,9 @@ import { ROOT } from './cli.js';
 export const CLAUDE_VERSION = '2.1.330';
 const PLATFORM_BIN = 'node_modules/@anthropic-ai/claude-code-linux-x64/claude';
 
-/** GWC_CLAUDE_BIN, else the CI cache (.cache/claude-code), else the machine's /opt install. */
+/** GWC_CLAUDE_BIN, else the folder .ci/run installs into (GWC_CLAUDE_DIR, /opt/claude-code by default), else a project cache. */
 export function findClaude(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const candidates = [env.GWC_CLAUDE_BIN, join(ROOT, '.cache/claude-code', PLATFORM_BIN), join('/opt/claude-code', PLATFORM_BIN)];
+  const candidates = [env.GWC_CLAUDE_BIN, join(env.GWC_CLAUDE_DIR || '/opt/claude-code', PLATFORM_BIN), join(ROOT, '.cache/claude-code', PLATFORM_BIN)];
   return candidates.find((p): p is string => !!p && existsSync(p));
 }
 
