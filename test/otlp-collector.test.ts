@@ -232,5 +232,6 @@ describe('OTLP/HTTP collector', () => {
     expect(settled).toBe(false);
     await collector.setMode({ kind: 'up' });
     expect((await pending).status).toBe(503);
+    expect(held!.status).toBe(503);
   });
 });

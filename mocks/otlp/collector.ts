@@ -65,7 +65,7 @@ export class OtlpCollector extends LoopbackServer {
   private mode: CollectorMode = { kind: 'up' };
   private waiters = new Set<() => void>();
   private sockets = new Set<Socket>();
-  private stalled = new Set<http.ServerResponse>();
+  private stalled = new Map<http.ServerResponse, ExportAttempt>();
 
   constructor() {
     super('telemetry collector');
@@ -88,8 +88,13 @@ export class OtlpCollector extends LoopbackServer {
     const was = this.mode;
     this.mode = mode;
     if (was.kind === 'stall' && mode.kind !== 'stall') {
-      for (const res of this.stalled) if (!res.writableEnded) res.writeHead(503).end();
+      for (const [res, attempt] of this.stalled) {
+        if (res.writableEnded) continue;
+        attempt.status = 503;
+        res.writeHead(503).end();
+      }
       this.stalled.clear();
+      this.notify();
     }
     if (mode.kind === 'refuse' && was.kind !== 'refuse') {
       this.server.close();
@@ -101,7 +106,7 @@ export class OtlpCollector extends LoopbackServer {
   }
 
   override async stop(): Promise<void> {
-    for (const res of this.stalled) if (!res.writableEnded) res.destroy();
+    for (const res of this.stalled.keys()) if (!res.writableEnded) res.destroy();
     this.stalled.clear();
     if (this.mode.kind === 'refuse') return;
     await super.stop();
@@ -197,7 +202,7 @@ export class OtlpCollector extends LoopbackServer {
         answer(status, JSON.stringify({ code: status === 400 ? 3 : 14, message }), 'application/json');
 
       if (this.mode.kind === 'stall') {
-        this.stalled.add(res);
+        this.stalled.set(res, attempt);
         res.on('close', () => this.stalled.delete(res));
         this.notify();
         return;
