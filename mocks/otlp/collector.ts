@@ -1,0 +1,229 @@
+// The telemetry collector the apps profile points gateways at: OTLP/HTTP on loopback
+// (/v1/traces, /v1/metrics, /v1/logs; protobuf or JSON; gzip or deflate bodies), recording
+// every span, log record and metric with its attributes, and every export attempt with its raw
+// body (so a check can look for a canary in any field, known or not). It can be switched down:
+// answering an error status, stalling (accepting and never answering), or refusing connections,
+// and back up on the same port.
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import zlib from 'node:zlib';
+import { listen } from '../../src/core/errors.js';
+import { LoopbackServer } from '../../src/core/server.js';
+import {
+  DecodeError,
+  decodeJson,
+  decodeProtobuf,
+  type Decoded,
+  type Encoding,
+  type LogRecord,
+  type MetricRecord,
+  type Signal,
+  type SpanRecord,
+} from './decode.js';
+
+export type CollectorMode =
+  | { kind: 'up' }
+  | { kind: 'error'; status: number }
+  | { kind: 'stall' }
+  | { kind: 'refuse' };
+
+export interface ExportAttempt {
+  signal: Signal | null;
+  path: string;
+  encoding: Encoding | null;
+  contentType: string;
+  /** The body as received, decompressed. */
+  body: Buffer;
+  /** The status the collector answered (0 while stalled or when the client went away). */
+  status: number;
+  at: number;
+}
+
+const SIGNALS: Record<string, Signal> = { '/v1/traces': 'traces', '/v1/metrics': 'metrics', '/v1/logs': 'logs' };
+const MAX_BODY = 16 * 1024 * 1024;
+
+function encodingOf(contentType: string): Encoding | null {
+  const ct = contentType.split(';')[0]!.trim().toLowerCase();
+  if (ct === 'application/x-protobuf' || ct === 'application/protobuf') return 'protobuf';
+  if (ct === 'application/json') return 'json';
+  return null;
+}
+
+function decompress(body: Buffer, contentEncoding: string | undefined): Buffer {
+  const ce = (contentEncoding ?? '').trim().toLowerCase();
+  if (ce === '' || ce === 'identity') return body;
+  if (ce === 'gzip') return zlib.gunzipSync(body);
+  if (ce === 'deflate') return zlib.inflateSync(body);
+  throw new DecodeError(`unsupported content-encoding ${ce}`);
+}
+
+export class OtlpCollector extends LoopbackServer {
+  readonly spans: SpanRecord[] = [];
+  readonly logs: LogRecord[] = [];
+  readonly metrics: MetricRecord[] = [];
+  readonly attempts: ExportAttempt[] = [];
+  private mode: CollectorMode = { kind: 'up' };
+  private waiters = new Set<() => void>();
+  private sockets = new Set<Socket>();
+  private stalled = new Map<http.ServerResponse, ExportAttempt>();
+
+  constructor() {
+    super('telemetry collector');
+    this.server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+  }
+
+  get currentMode(): CollectorMode {
+    return this.mode;
+  }
+
+  /**
+   * Switches the collector. `refuse` stops listening and drops open connections (connection
+   * refused until switched back); `stall` holds requests unanswered; `error` answers `status`.
+   * Leaving `stall` ends held requests with a 503.
+   */
+  async setMode(mode: CollectorMode): Promise<void> {
+    const was = this.mode;
+    this.mode = mode;
+    if (was.kind === 'stall' && mode.kind !== 'stall') {
+      for (const [res, attempt] of this.stalled) {
+        if (res.writableEnded) continue;
+        attempt.status = 503;
+        res.writeHead(503).end();
+      }
+      this.stalled.clear();
+      this.notify();
+    }
+    if (mode.kind === 'refuse' && was.kind !== 'refuse') {
+      this.server.close();
+      for (const s of this.sockets) s.destroy();
+    } else if (was.kind === 'refuse' && mode.kind !== 'refuse') {
+      const u = new URL(this.url);
+      await listen(this.server, u.hostname.replace(/^\[|\]$/g, ''), Number(u.port), 'telemetry collector');
+    }
+  }
+
+  override async stop(): Promise<void> {
+    for (const res of this.stalled.keys()) if (!res.writableEnded) res.destroy();
+    this.stalled.clear();
+    if (this.mode.kind === 'refuse') return;
+    await super.stop();
+  }
+
+  /** Forgets everything recorded. */
+  clear(): void {
+    this.spans.length = 0;
+    this.logs.length = 0;
+    this.metrics.length = 0;
+    this.attempts.length = 0;
+  }
+
+  /** Whether `text` occurs in any export body received (decompressed), in any field. */
+  sawText(text: string): boolean {
+    const needle = Buffer.from(text, 'utf8');
+    return this.attempts.some((a) => a.body.includes(needle));
+  }
+
+  /**
+   * Resolves once `pred` holds over what was recorded, or after `timeoutMs` with the last
+   * answer. Waits on arrivals, not on a clock.
+   */
+  async waitFor<T>(pred: () => T | undefined | null | false, timeoutMs: number): Promise<T | undefined> {
+    const now = pred();
+    if (now) return now;
+    return new Promise((resolve) => {
+      const done = (v: T | undefined) => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve(v);
+      };
+      const check = () => {
+        const v = pred();
+        if (v) done(v);
+      };
+      const timer = setTimeout(() => done(pred() || undefined), timeoutMs);
+      this.waiters.add(check);
+    });
+  }
+
+  /** Resolves with the first span matching `pred`, or undefined after `timeoutMs`. */
+  waitForSpan(pred: (s: SpanRecord) => boolean, timeoutMs: number): Promise<SpanRecord | undefined> {
+    return this.waitFor(() => this.spans.find(pred), timeoutMs);
+  }
+
+  private notify(): void {
+    for (const w of [...this.waiters]) w();
+  }
+
+  protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const signal = SIGNALS[path] ?? null;
+    const contentType = req.headers['content-type'] ?? '';
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        res.writeHead(413, { 'content-type': 'application/json' }).end('{"code":3,"message":"body too large"}');
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (res.writableEnded) return;
+      const raw = Buffer.concat(chunks);
+      let body: Buffer = raw;
+      let undecompressable: string | null = null;
+      try {
+        body = decompress(raw, req.headers['content-encoding']);
+      } catch (e) {
+        undecompressable = e instanceof DecodeError ? e.message : 'body does not decompress';
+      }
+      const attempt: ExportAttempt = {
+        signal,
+        path,
+        encoding: encodingOf(contentType),
+        contentType,
+        body,
+        status: 0,
+        at: Date.now(),
+      };
+      this.attempts.push(attempt);
+      const answer = (status: number, payload: string | Buffer, type: string) => {
+        attempt.status = status;
+        res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(payload) });
+        res.end(payload);
+        this.notify();
+      };
+      const jsonError = (status: number, message: string) =>
+        answer(status, JSON.stringify({ code: status === 400 ? 3 : 14, message }), 'application/json');
+
+      if (this.mode.kind === 'stall') {
+        this.stalled.set(res, attempt);
+        res.on('close', () => this.stalled.delete(res));
+        this.notify();
+        return;
+      }
+      if (this.mode.kind === 'error') return jsonError(this.mode.status, 'collector switched down by the test');
+      if (signal === null) return jsonError(404, `no OTLP signal at ${path}`);
+      if (req.method !== 'POST') return jsonError(405, 'POST only');
+      if (attempt.encoding === null) return jsonError(415, `unsupported content-type ${contentType || '(none)'}`);
+      if (undecompressable !== null) return jsonError(400, undecompressable);
+      let decoded: Decoded;
+      try {
+        decoded = attempt.encoding === 'protobuf' ? decodeProtobuf(signal, body) : decodeJson(signal, body);
+      } catch (e) {
+        return jsonError(400, e instanceof DecodeError ? e.message : 'bad request body');
+      }
+      this.spans.push(...decoded.spans);
+      this.logs.push(...decoded.logs);
+      this.metrics.push(...decoded.metrics);
+      // An empty Export*ServiceResponse: zero bytes in protobuf, {} in JSON.
+      if (attempt.encoding === 'protobuf') answer(200, Buffer.alloc(0), 'application/x-protobuf');
+      else answer(200, '{}', 'application/json');
+    });
+  }
+}
