@@ -6,14 +6,15 @@
 // skipped, unless GWC_REQUIRE_DOCKER=1 (CI, see .ci/run), where they fail.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import http from 'node:http';
 import net from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HarnessError } from '../src/core/errors.js';
-import { maskLogLine, startImage, type RunningImage } from '../src/launch/image.js';
-import { ROOT } from './helpers/cli.js';
+import { maskLogLine, remoteDaemon, startImage, type RunningImage } from '../src/launch/image.js';
+import { cli, ROOT } from './helpers/cli.js';
 import { freePort, LISTEN_PLACEHOLDER, UPSTREAM_PLACEHOLDER } from './helpers/nginx.js';
 
 const IMAGE = 'gwc-nginx:bookworm';
@@ -98,6 +99,40 @@ describe('gateway image (host networking)', () => {
     90_000,
   );
 
+  // The default suite through the container: the same verdicts as nginx run as a process
+  // (test/nginx.test.ts) with the same config, recorded in examples/nginx/expected-plain.json.
+  it.skipIf(!available && !required)(
+    'the default suite through plain.conf in the container: the verdicts of examples/nginx/expected-plain.json',
+    async () => {
+      preconditions();
+      if (!existsSync(join(ROOT, 'dist', 'src', 'cli.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
+      const listenPort = await freePort();
+      let upstreamPort = await freePort();
+      while (upstreamPort === listenPort) upstreamPort = await freePort();
+      const gw = await startImage({
+        image: IMAGE,
+        files: [{ content: plainConf(listenPort, upstreamPort), target: '/gwc/nginx.conf' }],
+        args: ['nginx', '-p', '/gwc', '-c', '/gwc/nginx.conf', '-e', '/gwc/error.log'],
+        readyPort: listenPort,
+      });
+      running.push(gw);
+      const out = mkdtempSync(join(tmpdir(), 'gwc-image-report-'));
+      try {
+        const r = await cli(['run', '--target', `http://127.0.0.1:${listenPort}`, '--upstream-listen', `127.0.0.1:${upstreamPort}`, '--seed', '1', '--reporter', 'json', '--out', out], { timeoutMs: 100_000 });
+        const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { results: Array<{ id: string; outcome: string; message: string }> };
+        const outcomes = Object.fromEntries(report.results.map((x) => [x.id, x.outcome]));
+        const expected = JSON.parse(readFileSync(join(ROOT, 'examples', 'nginx', 'expected-plain.json'), 'utf8')) as { exitCode: number; outcomes: Record<string, string> };
+        const detail = report.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id}: ${x.outcome}: ${x.message}`).join('\n') + `\n${r.stderr}`;
+        expect(outcomes, detail).toEqual(expected.outcomes);
+        expect(r.code, detail).toBe(expected.exitCode);
+      } finally {
+        await gw.stop();
+        rmSync(out, { recursive: true, force: true });
+      }
+    },
+    150_000,
+  );
+
   it.skipIf(!available && !required)(
     'a container that exits at once: one-line HarnessError with its last output, container removed',
     async () => {
@@ -146,6 +181,17 @@ describe('gateway image without Docker', () => {
     expect(e).toMatchObject({ name: 'HarnessError', code: 'DOCKER_UNAVAILABLE' });
     expect(e.message).toMatch(/^--gateway-image: no Docker daemon answers .+$/);
     expect(e.message).not.toContain('\n');
+  });
+});
+
+describe('remote daemons are refused for host networking', () => {
+  it('DOCKER_HOST: unix sockets and loopback are local; another host is named', () => {
+    expect(remoteDaemon(undefined)).toBeNull();
+    expect(remoteDaemon('unix:///var/run/docker.sock')).toBeNull();
+    expect(remoteDaemon('tcp://127.0.0.1:2375')).toBeNull();
+    expect(remoteDaemon('tcp://[::1]:2375')).toBeNull();
+    expect(remoteDaemon('tcp://10.0.0.5:2376')).toBe('10.0.0.5');
+    expect(remoteDaemon('ssh://user@build-host')).toBe('build-host');
   });
 });
 

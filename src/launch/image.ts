@@ -67,6 +67,18 @@ async function loadTestcontainers() {
   return import('testcontainers');
 }
 
+/** The host of a DOCKER_HOST that is not on this machine (tcp://10.0.0.5:2376), else null. */
+export function remoteDaemon(dockerHost: string | undefined): string | null {
+  if (!dockerHost || /^(unix|npipe):/.test(dockerHost)) return null;
+  let host: string;
+  try {
+    host = new URL(dockerHost).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return null;
+  }
+  return ['localhost', '127.0.0.1', '::1', ''].includes(host) ? null : host;
+}
+
 /** The container runtime, or a one-line HarnessError saying Docker is not there. */
 async function runtimeClient() {
   const tc = await loadTestcontainers();
@@ -76,9 +88,12 @@ async function runtimeClient() {
   } catch {
     throw new HarnessError('DOCKER_UNAVAILABLE', '--gateway-image: no Docker daemon answers (DOCKER_HOST or /var/run/docker.sock); install Docker and start it, or start the gateway with --gateway-cmd');
   }
-  const host = client.info.containerRuntime.host;
-  if (!['localhost', '127.0.0.1', '::1'].includes(host)) {
-    throw new HarnessError('DOCKER_UNAVAILABLE', `--gateway-image: the Docker daemon runs on ${host}, not on this machine; host networking needs a local daemon`);
+  // testcontainers' own idea of the host (containerRuntime.host) is where mapped ports are
+  // reached, a bridge gateway when it runs inside a container; with host networking what counts
+  // is whether the daemon is on this machine, which DOCKER_HOST says.
+  const remote = remoteDaemon(process.env.DOCKER_HOST);
+  if (remote) {
+    throw new HarnessError('DOCKER_UNAVAILABLE', `--gateway-image: the Docker daemon runs on ${remote}, not on this machine; host networking needs a local daemon`);
   }
   return { tc, client };
 }
@@ -182,7 +197,11 @@ export async function startImage(opts: ImageOptions): Promise<RunningImage> {
     let backoff = 20;
     for (;;) {
       if (await connects(opts.readyPort)) break;
-      const failure = ended ? 'exited' : Date.now() >= deadline ? `did not listen on 127.0.0.1:${opts.readyPort} within ${Math.round(startTimeoutMs / 1000)} s` : null;
+      const failure = ended
+        ? 'exited'
+        : Date.now() >= deadline
+          ? `did not listen on 127.0.0.1:${opts.readyPort} within ${Math.round(startTimeoutMs / 1000)} s (a daemon in another network namespace, as with Docker Desktop, does not share this 127.0.0.1)`
+          : null;
       if (failure) {
         const tail = running.logTail().filter(Boolean).slice(-3).join(' | ');
         await running.stop().catch(() => {});
