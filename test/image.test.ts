@@ -152,10 +152,11 @@ describe('gateway image (host networking)', () => {
     'an image that does not exist and cannot be pulled: one-line HarnessError',
     async () => {
       preconditions();
-      const err = await startImage({ image: 'gwc-no-such-image:none', pullTimeoutMs: 30_000 }).catch((e: unknown) => e);
+      // A registry on a closed loopback port: the pull is refused without leaving the machine.
+      const err = await startImage({ image: '127.0.0.1:9/gwc-no-such-image:none', pullTimeoutMs: 30_000 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(HarnessError);
       expect((err as HarnessError).code).toBe('IMAGE_NOT_FOUND');
-      expect((err as Error).message).toMatch(/^--gateway-image: gwc-no-such-image:none is not on this machine and cannot be pulled \(.+\)$/);
+      expect((err as Error).message).toMatch(/^--gateway-image: 127\.0\.0\.1:9\/gwc-no-such-image:none is not on this machine and cannot be pulled \(.+\)$/);
     },
     60_000,
   );
