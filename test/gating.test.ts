@@ -46,7 +46,7 @@ describe('the failure policy', () => {
     for (const [r, strict, failing] of cases) {
       expect(isFailure(r, strict), `${r.outcome} ${r.level} strict=${strict}`).toBe(failing);
       expect(exitCodeOf([r], strict)).toBe(failing ? 1 : 0);
-      const xml = junitXml({ strict, results: [r], target: 't', startedAt: new Date().toISOString(), seed: 1, profile: 'default' } as RunReport);
+      const xml = junitXml({ strict, results: [r], target: 't', startedAt: new Date().toISOString(), seed: 1, profile: 'default', durationMs: 1, harness: { name: 'gw-conformance', version: '0' } } as RunReport);
       expect(/<failure/.test(xml), `junit ${r.outcome} ${r.level} strict=${strict}`).toBe(failing);
     }
   });

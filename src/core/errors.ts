@@ -8,7 +8,11 @@ export type HarnessErrorCode =
   | 'TARGET_NOT_HTTP'
   | 'PORT_IN_USE'
   | 'BAD_ADDRESS'
-  | 'UNKNOWN_FAULT';
+  | 'UNKNOWN_FAULT'
+  // Gateway images (src/launch/image.ts)
+  | 'DOCKER_UNAVAILABLE'
+  | 'IMAGE_NOT_FOUND'
+  | 'GATEWAY_START';
 
 export class HarnessError extends Error {
   constructor(

@@ -1,7 +1,7 @@
 // Output formats of `lint-config`: text, json (schema: src/lint/schemas/lint-report.schema.json),
 // junit, SARIF 2.1.0 and GitHub workflow annotations.
-import { createRequire } from 'node:module';
 import { RULES, type FileResult, type Finding } from './rules.js';
+import { attrs, xmlText } from '../reporters/xml.js';
 
 export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -58,33 +58,29 @@ function json(results: readonly FileResult[], strict: boolean, version: string):
 const countOf = (fs: readonly Finding[]) => ({ errors: fs.filter((f) => f.severity === 'error').length, warnings: fs.filter((f) => f.severity === 'warning').length });
 
 // --- JUnit: one suite per file, one testcase per rule.
-interface TestCase {
-  className(v: string): TestCase;
-  name(v: string): TestCase;
-  failure(message: string, type?: string): TestCase;
-  standardOutput(v: string): TestCase;
-}
-interface Builder {
-  newBuilder(): Builder;
-  testSuite(): { name(v: string): unknown; testCase(): TestCase };
-  build(): string;
-}
-const builderModule = createRequire(import.meta.url)('junit-report-builder') as Builder;
-
 function junit(results: readonly FileResult[], strict: boolean): string {
-  const b = builderModule.newBuilder();
+  const suites: string[] = [];
+  let failures = 0;
+  let tests = 0;
   for (const r of results) {
-    const suite = b.testSuite();
-    suite.name(`lint-config ${r.file}`);
+    const cases: string[] = [];
+    let suiteFailures = 0;
     for (const rule of RULES) {
       const fs = r.findings.filter((f) => f.rule === rule.id);
-      const tc = suite.testCase().className(r.file).name(`${rule.id}: ${rule.title}`);
       const detail = fs.map((f) => `${f.file}:${f.line}:${f.column}: ${f.severity} ${f.message} (fix: ${f.hint})`).join('\n');
-      if (fs.some((f) => f.severity === 'error') || (strict && fs.length > 0)) tc.failure(detail, fs.some((f) => f.severity === 'error') ? 'error' : 'warning');
-      else if (fs.length > 0) tc.standardOutput(detail);
+      const failed = fs.some((f) => f.severity === 'error') || (strict && fs.length > 0);
+      let body = '';
+      if (failed) {
+        suiteFailures++;
+        body = `\n      <failure${attrs({ message: detail, type: fs.some((f) => f.severity === 'error') ? 'error' : 'warning' })}>${xmlText(detail)}</failure>\n    `;
+      } else if (fs.length > 0) body = `\n      <system-out>${xmlText(detail)}</system-out>\n    `;
+      cases.push(`    <testcase${attrs({ classname: r.file, name: `${rule.id}: ${rule.title}`, time: '0' })}>${body}</testcase>`);
     }
+    tests += RULES.length;
+    failures += suiteFailures;
+    suites.push([`  <testsuite${attrs({ name: `lint-config ${r.file}`, tests: RULES.length, failures: suiteFailures, errors: 0 })}>`, ...cases, '  </testsuite>'].join('\n'));
   }
-  return b.build();
+  return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites${attrs({ name: 'lint-config', tests, failures, errors: 0 })}>`, ...suites, '</testsuites>', ''].join('\n');
 }
 
 // --- SARIF 2.1.0

@@ -1,0 +1,127 @@
+// The published package, used the way the README says: `npm pack`, install the tarball into an
+// empty project, `npx gw-conformance`. The project is copied without dist/ first, so the test
+// also shows that `prepack` builds the JavaScript (the user never needs TypeScript).
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './helpers/cli.js';
+import { CHECKS } from '../suites/index.js';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+// npm passes its own state down to scripts (npm_config_*, npm_lifecycle_*); the commands here
+// must behave as in a user's shell, not as a child of `npm test`.
+const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD'));
+
+function run(cmd: string, args: string[], cwd: string, timeoutMs: number): Promise<Run> {
+  return new Promise((resolve) => {
+    const p = spawn(cmd, args, { cwd, env: cleanEnv() });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => p.kill('SIGKILL'), timeoutMs);
+    p.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const SKIP_TOP = new Set(['node_modules', 'dist', '.git', 'reports', '.cache']);
+const work = mkdtempSync(join(tmpdir(), 'gwc-pack-'));
+const source = join(work, 'source');
+const user = join(work, 'user');
+let tarball = '';
+let files: string[] = [];
+let packed: { size: number; unpackedSize: number };
+const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
+
+beforeAll(async () => {
+  cpSync(ROOT, source, {
+    recursive: true,
+    filter: (src) => !SKIP_TOP.has(relative(ROOT, src).split(sep)[0]),
+  });
+  // The build needs TypeScript from the development dependencies; a link saves a reinstall.
+  symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
+  expect(existsSync(join(source, 'dist'))).toBe(false);
+
+  const pack = await run('npm', ['pack', '--json', '--pack-destination', work], source, 120_000);
+  expect(pack.code, pack.stderr).toBe(0);
+  // Lifecycle output may precede the JSON on stdout.
+  const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('\n[') + 1 || pack.stdout.indexOf('['))) as Array<{
+    filename: string;
+    size: number;
+    unpackedSize: number;
+    files: Array<{ path: string }>;
+  }>;
+  tarball = join(work, info.filename);
+  files = info.files.map((f) => f.path);
+  packed = { size: statSync(tarball).size, unpackedSize: info.unpackedSize };
+
+  mkdirSync(user);
+  writeFileSync(join(user, 'package.json'), `${JSON.stringify({ name: 'gwc-user', version: '1.0.0', private: true })}\n`);
+  const install = await run('npm', ['install', '--no-audit', '--no-fund', tarball], user, 180_000);
+  expect(install.code, install.stderr).toBe(0);
+}, 300_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+// `npx --no --`: use the installed package or fail, never install one from the registry; `--` keeps
+// npx from reading the command's own flags (--version) as its own.
+const npx = (args: string[]) => run('npx', ['--no', '--', 'gw-conformance', ...args], user, 90_000);
+
+describe('the packed package', () => {
+  it('holds the compiled runtime, its data files, README and LICENSE, and nothing of the development tree', () => {
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/gw-conformance.js', 'dist/src/cli.js', 'catalog/requirements.json', 'src/report/run-report.schema.json', 'src/lint/schemas/claude-apps-gateway.schema.json', 'src/lint/schemas/outline.schema.json']) {
+      expect(files, f).toContain(f);
+    }
+    expect(files.some((f) => f.startsWith('fixtures/messages/') && f.endsWith('.json'))).toBe(true);
+    expect(files.some((f) => f.startsWith('dist/suites/'))).toBe(true);
+    const unwanted = files.filter((f) => /^(test|\.ci|scripts|bench|examples|dist\/bench|dist\/test)\//.test(f) || /\.(ts|map)$/.test(f) || f.startsWith('tsconfig'));
+    expect(unwanted).toEqual([]);
+    // The figures, for the release notes (the test does not judge them).
+    console.info(`gw-conformance-${version}.tgz: ${packed.size} bytes packed, ${packed.unpackedSize} bytes unpacked, ${files.length} files`);
+  });
+
+  it('installed from the tarball: npx gw-conformance --version', async () => {
+    const r = await npx(['--version']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(version);
+    // The installed copy is the one that ran, not the development tree.
+    expect(existsSync(join(user, 'node_modules', 'gw-conformance', 'dist', 'src', 'cli.js'))).toBe(true);
+  });
+
+  it('installed from the tarball: list --json reads the catalog', async () => {
+    const r = await npx(['list', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const listed = JSON.parse(r.stdout) as { checks: Array<{ id: string }>; coverage: { total: number } };
+    expect(listed.checks.map((c) => c.id)).toEqual(CHECKS.map((c) => c.id));
+    const catalog = JSON.parse(readFileSync(join(ROOT, 'catalog', 'requirements.json'), 'utf8'));
+    expect(listed.coverage.total).toBe(catalog.requirements.length);
+  });
+
+  it('installed from the tarball: demo runs the suite (fixtures found) and writes the report', async () => {
+    const out = join(work, 'report');
+    const r = await npx(['demo', '--seed', '1', '--out', out]);
+    expect(r.code, r.stdout.slice(-2000) + r.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report.exitCode).toBe(0);
+    expect(report.results.length).toBeGreaterThan(0);
+    expect(report.results.filter((x: { outcome: string }) => x.outcome === 'error')).toEqual([]);
+    expect(existsSync(join(out, 'junit.xml'))).toBe(true);
+  });
+
+  it('installed from the tarball: lint-config finds its schemas', async () => {
+    const r = await npx(['lint-config', join(ROOT, 'fixtures', 'apps-config', 'pub-secret-1.yaml'), '--format', 'json']);
+    expect(r.code, r.stderr).toBe(1);
+    const out = JSON.parse(r.stdout) as { summary: { errors: number } };
+    expect(out.summary.errors).toBeGreaterThan(0);
+  });
+});
