@@ -33,7 +33,7 @@ function runOptions(cmd: Command): Command {
     .option('--profile <name>', 'default | slow | service')
     .option('--only <id>', 'run only this check, area or requirement id (repeatable)', collect, [])
     .option('--skip <id>', 'skip this check, area or requirement id (repeatable)', collect, [])
-    .option('--reporter <name>', 'console | junit | json (repeatable; default all three)', collect, [])
+    .option('--reporter <name>', 'console | junit | json | html (repeatable; default all four)', collect, [])
     .option('--out <dir>', 'report folder (default reports/)')
     .option('--token <token>', 'credential sent to the gateway (or GWC_TOKEN); the service profile sends GWC_SERVICE_KEY instead')
     .option('--seed <n>', 'seed of the property-based checks (printed in every report)')

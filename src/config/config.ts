@@ -144,7 +144,7 @@ function int(v: string | undefined, flag: string, min: number): number | undefin
 export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.ProcessEnv): RunConfig {
   const profile = flags.profile ?? file.profile ?? 'default';
   if (!(PROFILES as readonly string[]).includes(profile)) throw new HarnessError('BAD_FLAG', `--profile: unknown profile "${profile}" (${PROFILES.join(', ')})`);
-  const reporter = flags.reporter?.length ? flags.reporter : (file.reporter ?? ['console', 'junit', 'json']);
+  const reporter = flags.reporter?.length ? flags.reporter : (file.reporter ?? ['console', 'junit', 'json', 'html']);
   for (const r of reporter) if (!(REPORTERS as string[]).includes(r)) throw new HarnessError('BAD_FLAG', `--reporter: unknown reporter "${r}" (${REPORTERS.join(', ')})`);
   const tokenFromFileEnv = file['token-env'] ? env[file['token-env']] : undefined;
   if (flags.target !== undefined && !/^https?:\/\/[^/]/.test(flags.target)) throw new HarnessError('BAD_FLAG', `--target: expected an http:// or https:// URL, got "${flags.target}"`);

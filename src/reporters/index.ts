@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import type { RunReport } from '../report/types.js';
 import { consoleSummary } from './console.js';
 import { junitXml } from './junit.js';
+import { htmlReport } from './html.js';
 
-export type ReporterName = 'console' | 'junit' | 'json';
-export const REPORTERS: ReporterName[] = ['console', 'junit', 'json'];
+export type ReporterName = 'console' | 'junit' | 'json' | 'html';
+export const REPORTERS: ReporterName[] = ['console', 'junit', 'json', 'html'];
 
 /** Writes the report in each format; returns the files written. */
 export function writeReports(report: RunReport, names: ReporterName[], outDir: string, print: (s: string) => void): string[] {
@@ -18,6 +19,7 @@ export function writeReports(report: RunReport, names: ReporterName[], outDir: s
     files.push(f);
   };
   if (names.includes('junit')) write('junit.xml', junitXml(report));
+  if (names.includes('html')) write('report.html', htmlReport(report));
   if (names.includes('json')) write('report.json', `${JSON.stringify(report, null, 2)}\n`);
   if (names.includes('console')) print(consoleSummary(report, files));
   return files;
