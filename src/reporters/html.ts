@@ -79,7 +79,9 @@ function clip(s: string, n: number): { s: string; cut: number } {
   return { s: s.slice(0, end), cut: s.length - end };
 }
 
-const cutNote = (n: number) => `<span class="note">… ${n.toLocaleString('en')} more characters cut (the whole text is in report.json)</span>`;
+/** 1234567 as 1,234,567. */
+const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const cutNote = (n: number) => `<span class="note">… ${thousands(n)} more characters cut (the whole text is in report.json)</span>`;
 
 /** A <pre> of gateway text, cut to the string limit. */
 function pre(s: string, cls = ''): string {
@@ -147,7 +149,7 @@ function byteDiffBlock(d: Record<string, Json>, head: string): string {
     }
   };
   const [e, a] = markDifference(ctx(d.expectedContext), ctx(d.actualContext));
-  const num = (v: Json) => (typeof v === 'number' ? v.toLocaleString('en') : '?');
+  const num = (v: Json) => (typeof v === 'number' ? thousands(v) : '?');
   return `${head}<p>First differing byte at offset <b>${num(d.offset)}</b> (sent ${num(d.expectedLength)} bytes, got ${num(d.actualLength)}); context around it:</p>
 <table class="diff"><tbody><tr><th>sent</th><td class="v"><pre>${e}</pre></td></tr><tr><th>got</th><td class="v"><pre>${a}</pre></td></tr></tbody></table>`;
 }
@@ -171,11 +173,12 @@ function headerTable(h: Json[]): string {
 function sidePanel(key: string, v: Record<string, Json>): string {
   const head: string[] = [];
   const rest: string[] = [];
-  for (const [k, x] of Object.entries(v)) {
+  for (const [k, raw] of Object.entries(v)) {
+    const x = k === 'url' && typeof raw === 'string' ? maskUrl(raw) : raw;
     if (k === 'headers' && Array.isArray(x)) rest.push(`<div class="k">headers</div>${headerTable(x)}`);
     else if ((k === 'headers' || k === 'sentHeaders') && isObj(x)) rest.push(`<div class="k">${escapeText(k)}</div>${headerTable(Object.entries(x).map(([a, b]) => [a, String(b)]))}`);
     else if (typeof x === 'string' && (k === 'body' || k === 'bodyStart' || x.length > 120 || x.includes('\n'))) rest.push(`<div class="k">${escapeText(k)}</div>${pre(x)}`);
-    else if (x === null || typeof x !== 'object') head.push(`<span class="kv"><span class="k">${escapeText(k)}</span> ${escapeText(k === 'url' && typeof x === 'string' ? maskUrl(x) : String(x))}</span>`);
+    else if (x === null || typeof x !== 'object') head.push(`<span class="kv"><span class="k">${escapeText(k)}</span> ${escapeText(String(x))}</span>`);
     else rest.push(`<div class="k">${escapeText(k)}</div>${pre(JSON.stringify(x, null, 1))}`);
   }
   return `<div class="side"><h4>${escapeText(SIDE_LABEL[key] ?? key)}</h4><div class="kvs">${head.join('')}</div>${rest.join('')}</div>`;
@@ -224,9 +227,10 @@ export function timelineSvg(rows: Row[], boundMs: number | null): string {
   const x = (i: number) => L + 8 + ((W - L - R - 16) * i) / n;
   const y = (ms: number) => T + (H - T - B) * (1 - ms / maxT);
   const f = (v: number) => v.toFixed(1);
+  const decimals = Math.max(0, -Math.floor(Math.log10(step)));
   const ticks: string[] = [];
   for (let ms = 0; ms <= maxT + step / 2; ms += step)
-    ticks.push(`<line class="grid" x1="${L}" x2="${W - R}" y1="${f(y(ms))}" y2="${f(y(ms))}"/><text class="tick" x="${L - 6}" y="${f(y(ms) + 4)}" text-anchor="end">${Math.round(ms)}</text>`);
+    ticks.push(`<line class="grid" x1="${L}" x2="${W - R}" y1="${f(y(ms))}" y2="${f(y(ms))}"/><text class="tick" x="${L - 6}" y="${f(y(ms) + 4)}" text-anchor="end">${ms.toFixed(decimals)}</text>`);
   const every = Math.max(1, Math.ceil(rows.length / 16));
   const xt = rows.map((r, i) => (i % every === 0 ? `<text class="tick" x="${f(x(i))}" y="${H - B + 16}" text-anchor="middle">${r.index}</text>` : ''));
   const marks: string[] = [];
@@ -250,15 +254,27 @@ export function timelineSvg(rows: Row[], boundMs: number | null): string {
 }
 
 /** Strings cut to the limit, for the raw evidence view. */
-function clipDeep(v: Json): Json {
+/** Header pairs with credential values masked, as the exchange panels show them. */
+const isHeaderPairs = (v: Json): v is [string, string][] => Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string');
+
+function clipDeep(v: Json, depth = 0, key = ''): Json {
+  // Credentials the report should not hold are masked here too (headers, a URL's key=).
+  if (key === 'headers' && isHeaderPairs(v)) v = maskHeaders(v);
+  if (key === 'url' && typeof v === 'string') v = maskUrl(v);
   if (typeof v === 'string') {
     const c = clip(v, HTML_LIMITS.string);
     return c.cut ? `${c.s}… [${c.cut} more characters cut]` : v;
   }
-  if (Array.isArray(v)) return v.map(clipDeep);
-  if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clipDeep(x)]));
+  if (depth > 16 && v !== null && typeof v === 'object') return '[… deeper levels cut]';
+  if (Array.isArray(v)) return [...v.slice(0, 100).map((x) => clipDeep(x, depth + 1)), ...(v.length > 100 ? [`[… ${v.length - 100} more items cut]`] : [])];
+  if (isObj(v)) {
+    const e = Object.entries(v);
+    return Object.fromEntries([...e.slice(0, 200).map(([k, x]) => [k, clipDeep(x, depth + 1, k)]), ...(e.length > 200 ? [['…', `${e.length - 200} more keys cut`]] : [])]);
+  }
   return v;
 }
+
+const LEFT_OUT = '<p class="note">Evidence left out to keep this file small; it is in report.json.</p>';
 
 class Budget {
   constructor(public left: number) {}
@@ -269,11 +285,14 @@ class Budget {
       this.left -= n;
       return html;
     }
-    return `<p class="note">${escapeText(what)} left out to keep this file small (${Math.ceil(n / 1024).toLocaleString('en')} KiB); it is in report.json.</p>`;
+    return `<p class="note">${escapeText(what)} left out to keep this file small (${thousands(Math.ceil(n / 1024))} KiB); it is in report.json.</p>`;
   }
 }
 
-function evidenceBlocks(ev: Json, problem: boolean, budget: Budget): string {
+/** What expanding a check shows below its requirement: expected and actual, then the evidence. */
+function details(r: CheckResult, problem: boolean, budget: Budget): string {
+  if (budget.left < 1024) return LEFT_OUT;
+  const ev = r.evidence as Json;
   const diffs: string[] = [];
   const exchanges: string[] = [];
   const charts: string[] = [];
@@ -287,7 +306,7 @@ function evidenceBlocks(ev: Json, problem: boolean, budget: Budget): string {
     else if (key === 'timeline') {
       const rows = parseTimeline(v);
       const b = isObj(parent) && isObj(parent.bounds) && typeof parent.bounds.maxLagMs === 'number' ? parent.bounds.maxLagMs : null;
-      if (rows.length) charts.push(`${where(at, fixtureAt)}${timelineSvg(rows, b)}${pre(typeof v === 'string' ? v : JSON.stringify(v, null, 1), 'timeline')}`);
+      if (rows.length) charts.push(`${where(at, fixtureAt)}<div class="timeline">${timelineSvg(rows, b)}${pre(typeof v === 'string' ? v : JSON.stringify(v, null, 1))}</div>`);
     }
     if (isObj(v)) {
       const sides = SIDES.filter((k) => isObj(v[k]));
@@ -296,15 +315,16 @@ function evidenceBlocks(ev: Json, problem: boolean, budget: Budget): string {
   });
   const out: string[] = [];
   const per = new Budget(problem ? HTML_LIMITS.perProblem : HTML_LIMITS.perPass);
-  const part = (title: string, html: string) => {
-    const inCheck = per.take(html, title);
-    out.push(`<h3>${escapeText(title)}</h3>${budget.take(inCheck, title)}`);
-  };
+  const take = (html: string, what: string) => budget.take(per.take(html, what), what);
+  const part = (title: string, html: string) => out.push(`<h3>${escapeText(title)}</h3>${take(html, title)}`);
+  if (r.expected !== null || r.actual !== null)
+    out.push(take(`<div class="ea"><div><h4>Expected</h4>${pre(r.expected ?? '')}</div><div><h4>Actual</h4>${pre(r.actual ?? '')}</div></div>`, 'Expected and actual'));
   if (diffs.length) part('Smallest difference', diffs.join(''));
   if (charts.length) part('Stream timeline', charts.join(''));
   if (exchanges.length && problem) part('Exchange', exchanges.slice(0, 8).join('') + (exchanges.length > 8 ? `<p class="note">${exchanges.length - 8} more exchanges in report.json</p>` : ''));
-  const raw = JSON.stringify(clipDeep(ev), null, 2);
-  if (raw !== '{}') out.push(`<details class="raw"><summary>All evidence (JSON)</summary>${budget.take(per.take(`<pre>${escapeText(raw)}</pre>`, 'The evidence'), 'The evidence')}</details>`);
+  if (Math.min(per.left, budget.left) < 256) return `${out.join('')}${LEFT_OUT}`;
+  const raw = clip(JSON.stringify(clipDeep(ev), null, 2), per.left);
+  if (raw.s !== '{}') out.push(`<details class="raw"><summary>All evidence (JSON)</summary>${take(`<pre>${escapeText(raw.s)}${raw.cut ? `\n${cutNote(raw.cut)}` : ''}</pre>`, 'The evidence')}</details>`);
   return out.join('');
 }
 
@@ -375,7 +395,9 @@ mark{background:var(--mark);color:inherit;border-radius:2px;padding:0 1px}
 .headers th{color:var(--muted);font-weight:500;white-space:nowrap}
 .ctl{color:#ad1457;background:#fce4ec;border-radius:2px;padding:0 1px}
 .note{color:var(--muted);font-style:italic}
-figure.chart{margin:4px 0 8px}
+.timeline{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}
+.timeline>pre{flex:1 1 360px;max-height:300px}
+figure.chart{margin:0 0 8px;flex:0 1 640px}
 figure.chart svg{max-width:100%;height:auto;border:1px solid var(--line);border-radius:4px;background:#fff}
 figcaption{color:var(--muted);font-size:12px}
 .grid{stroke:#e6e9ed;stroke-width:1}
@@ -467,14 +489,11 @@ function checkRow(r: CheckResult, catalog: Map<string, CatalogText>, budget: Bud
       return `<div class="req"><span class="rid">${escapeText(id)}</span>${c ? `<span class="lvl">${escapeText(c.level)}</span>${escapeText(c.text ?? '')} <span class="sec">(${escapeText(c.section)})</span>` : '<span class="note">not in the catalog</span>'}</div>`;
     })
     .join('');
-  const ea =
-    r.expected !== null || r.actual !== null
-      ? `<div class="ea"><div><h4>Expected</h4>${pre(r.expected ?? '')}</div><div><h4>Actual</h4>${pre(r.actual ?? '')}</div></div>`
-      : '';
-  const body = `<div class="body"><p class="msg">${escapeText(r.message)}</p><h3>Requirement</h3>${reqs}${ea}${evidenceBlocks(r.evidence as Json, problem, budget)}</div>`;
+  const message = clip(r.message, 2000);
+  const body = `<div class="body"><p class="msg">${escapeText(message.s)}${message.cut ? ` ${cutNote(message.cut)}` : ''}</p><h3>Requirement</h3>${reqs}${details(r, problem, budget)}</div>`;
   const id = escapeAttr(r.id);
   return `<details class="check" id="${id}" data-outcome="${escapeAttr(r.outcome)}" data-area="${escapeAttr(r.area)}" data-level="${escapeAttr(r.level)}">
-<summary><span class="badge o-${escapeAttr(r.outcome)}">${escapeText(r.outcome.toUpperCase())}</span><span class="lvl">${escapeText(r.level)}</span><span class="cid">${escapeText(r.id)}</span><span class="title">${escapeText(r.title)}</span><span class="reqs">${escapeText(r.requirements.join(', '))} · ${r.durationMs} ms</span><a class="permalink" href="#${escapeAttr(encodeURIComponent(r.id))}" title="link to this check">#</a></summary>
+<summary><span class="badge o-${escapeAttr(r.outcome)}">${escapeText(r.outcome.toUpperCase())}</span><span class="lvl">${escapeText(r.level)}</span><span class="cid">${escapeText(r.id)}</span><span class="title">${escapeText(clip(r.title, 300).s)}</span><span class="reqs">${escapeText(r.requirements.join(', '))} · ${r.durationMs} ms</span><a class="permalink" href="#${escapeAttr(encodeURIComponent(r.id))}" title="link to this check">#</a></summary>
 ${body}</details>`;
 }
 
