@@ -57,7 +57,7 @@ async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<n
   // The service profile checks a hosted service directly: no recording upstream is started.
   if (cfg.profile === 'service') {
     const report = await runSuite(cfg, cfg.target, null, io.out);
-    finishRun(report, cfg, io.out);
+    finishRun(report, cfg, io.out, invocation);
     return report.exitCode;
   }
   const { host, port } = parseListen(cfg.upstreamListen, '--upstream-listen');
@@ -71,7 +71,7 @@ async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<n
     if (e instanceof HarnessError && e.code === 'PORT_IN_USE' && (await isOurMock(base))) {
       io.out(`using the recording upstream of the running \`gw-conformance mock\` at ${base}`);
       report = await runRemote(base, cfg, cfg.target, io.out);
-      finishRun(report, cfg, io.out);
+      finishRun(report, cfg, io.out, invocation);
       return report.exitCode;
     }
     throw e;
@@ -81,7 +81,7 @@ async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<n
   } finally {
     await upstream.stop();
   }
-  finishRun(report, cfg, io.out);
+  finishRun(report, cfg, io.out, invocation);
   return report.exitCode;
 }
 
@@ -98,7 +98,7 @@ async function cmdDemo(opts: FlagValues & { config?: string; fault?: string }, i
     const target = await gw.start('127.0.0.1', 0);
     io.out(`demo: reference gateway at ${target}${fault ? ` with fault ${fault.name} (${fault.description})` : ' (no fault)'}`);
     const report = await runSuite(cfg, target, upstream, io.out);
-    finishRun(report, cfg, io.out);
+    finishRun(report, cfg, io.out, invocation);
     return report.exitCode;
   } finally {
     await gw.stop();
@@ -152,7 +152,11 @@ async function cmdReference(opts: { listen: string; upstream: string; fault?: st
   return 0;
 }
 
+/** The arguments of the running command, for the replay command of each failed check. */
+let invocation: string[] = [];
+
 export async function main(argv: string[], io: Io): Promise<number> {
+  invocation = argv;
   let code = 0;
   const program = new Command()
     .name('gw-conformance')

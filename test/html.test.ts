@@ -271,6 +271,18 @@ describe('content', () => {
     expect(html).toContain('<tr><th>x-api-key</th><td>***</td></tr>');
     expect(html).toContain('?key=***');
   });
+
+  it('a failure shows the requests the client sent and its replay (command and curl lines) as text', () => {
+    const hostileCurl = `curl -X POST http://127.0.0.1:8080/v1/messages --data-binary '${HOSTILE}'`;
+    const r = result({ id: 'messages.body.semantic', outcome: 'fail', evidence: { sent: [{ method: 'POST', path: '/v1/messages', auth: 'bearer', headers: [['x-api-key', 'sk-live-UNMASKED']], body: HOSTILE, bodyBytes: 9 }], replay: { command: 'gw-conformance run --only messages.body.semantic --seed 42', curl: [hostileCurl] } } });
+    const html = htmlReport(report([r]));
+    expect(html).toContain('<h3>Replay</h3>');
+    expect(html).toContain('<pre>gw-conformance run --only messages.body.semantic --seed 42</pre>');
+    expect(html).toContain(`<pre>${escapeText(hostileCurl.slice(0, 120))}`);
+    expect(html).toContain('<h3>Requests the client sent</h3><div class="sides"><div class="side"><h4>Request the client sent</h4>');
+    expect(html).not.toContain('UNMASKED');
+    for (const t of markupOf(html)) expect(TAGS.has(t.name), t.name).toBe(true);
+  });
 });
 
 describe('size', () => {

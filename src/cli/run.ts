@@ -12,6 +12,7 @@ import { CHECKS } from '../../suites/index.js';
 import type { RunConfig } from '../config/config.js';
 import { exitCodeOf, SCHEMA_VERSION, summarize, type RunReport } from '../report/types.js';
 import { writeReports } from '../reporters/index.js';
+import { withReplay } from '../report/replay.js';
 import { progressLine } from '../reporters/console.js';
 
 const PREFLIGHT_MS = 3000;
@@ -79,7 +80,7 @@ export async function runSuite(cfg: RunConfig, target: string, upstream: Recordi
   return JSON.parse(scrubSecrets(JSON.stringify(raw), [cfg.token, cfg.service?.key ?? ''])) as RunReport;
 }
 
-/** Writes the report files and prints the summary. */
-export function finishRun(report: RunReport, cfg: RunConfig, print: (s: string) => void): void {
-  writeReports(report, cfg.reporter, cfg.out, print);
+/** Writes the report files and prints the summary; `argv` (the CLI's arguments) gives failures their replay command. */
+export function finishRun(report: RunReport, cfg: RunConfig, print: (s: string) => void, argv: string[] = []): void {
+  writeReports(withReplay(report, argv), cfg.reporter, cfg.out, print);
 }

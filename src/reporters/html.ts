@@ -156,7 +156,7 @@ function byteDiffBlock(d: Record<string, Json>, head: string): string {
 
 const SIDE_LABEL: Record<string, string> = {
   request: 'Request the client sent',
-  sent: 'What the client sent',
+  sent: 'Request the client sent',
   forwarded: 'What the gateway forwarded',
   upstream: 'Upstream side',
   client: 'Client side',
@@ -179,7 +179,7 @@ function sidePanel(key: string, v: Record<string, Json>): string {
     else if ((k === 'headers' || k === 'sentHeaders') && isObj(x)) rest.push(`<div class="k">${escapeText(k)}</div>${headerTable(Object.entries(x).map(([a, b]) => [a, String(b)]))}`);
     else if (typeof x === 'string' && (k === 'body' || k === 'bodyStart' || x.length > 120 || x.includes('\n'))) rest.push(`<div class="k">${escapeText(k)}</div>${pre(x)}`);
     else if (x === null || typeof x !== 'object') head.push(`<span class="kv"><span class="k">${escapeText(k)}</span> ${escapeText(String(x))}</span>`);
-    else rest.push(`<div class="k">${escapeText(k)}</div>${pre(JSON.stringify(x, null, 1))}`);
+    else rest.push(`<div class="k">${escapeText(k)}</div>${pre(JSON.stringify(clipDeep(x), null, 1))}`);
   }
   return `<div class="side"><h4>${escapeText(SIDE_LABEL[key] ?? key)}</h4><div class="kvs">${head.join('')}</div>${rest.join('')}</div>`;
 }
@@ -296,6 +296,8 @@ function details(r: CheckResult, problem: boolean, budget: Budget): string {
   const diffs: string[] = [];
   const exchanges: string[] = [];
   const charts: string[] = [];
+  const requests: string[] = [];
+  const replay: string[] = [];
   const fixtureAt = new Map<string, string>();
   walk(ev, '', (v, at) => {
     if (isObj(v) && typeof v.fixture === 'string') fixtureAt.set(at, v.fixture);
@@ -307,6 +309,11 @@ function details(r: CheckResult, problem: boolean, budget: Budget): string {
       const rows = parseTimeline(v);
       const b = isObj(parent) && isObj(parent.bounds) && typeof parent.bounds.maxLagMs === 'number' ? parent.bounds.maxLagMs : null;
       if (rows.length) charts.push(`${where(at, fixtureAt)}<div class="timeline">${timelineSvg(rows, b)}${pre(typeof v === 'string' ? v : JSON.stringify(v, null, 1))}</div>`);
+    }
+    if (key === 'sent' && at === '/sent' && Array.isArray(v)) requests.push(...v.filter(isObj).map((x) => sidePanel('sent', x)));
+    if (key === 'replay' && at === '/replay' && isObj(v)) {
+      const lines = [typeof v.command === 'string' ? v.command : '', ...(Array.isArray(v.curl) ? v.curl.filter((c): c is string => typeof c === 'string') : [])].filter(Boolean);
+      replay.push(`<p>Run this check again alone, with the same seed${lines.length > 1 ? ', or send its requests again with curl' : ''} (the credential is read from the environment, never written here):</p>${lines.map((l) => pre(l)).join('')}`);
     }
     if (isObj(v)) {
       const sides = SIDES.filter((k) => isObj(v[k]));
@@ -321,7 +328,9 @@ function details(r: CheckResult, problem: boolean, budget: Budget): string {
     out.push(take(`<div class="ea"><div><h4>Expected</h4>${pre(r.expected ?? '')}</div><div><h4>Actual</h4>${pre(r.actual ?? '')}</div></div>`, 'Expected and actual'));
   if (diffs.length) part('Smallest difference', diffs.join(''));
   if (charts.length) part('Stream timeline', charts.join(''));
+  if (replay.length && problem) part('Replay', replay.join(''));
   if (exchanges.length && problem) part('Exchange', exchanges.slice(0, 8).join('') + (exchanges.length > 8 ? `<p class="note">${exchanges.length - 8} more exchanges in report.json</p>` : ''));
+  if (requests.length && problem) part('Requests the client sent', `<div class="sides">${requests.join('')}</div>`);
   if (Math.min(per.left, budget.left) < 256) return `${out.join('')}${LEFT_OUT}`;
   const raw = clip(JSON.stringify(clipDeep(ev), null, 2), per.left);
   if (raw.s !== '{}') out.push(`<details class="raw"><summary>All evidence (JSON)</summary>${take(`<pre>${escapeText(raw.s)}${raw.cut ? `\n${cutNote(raw.cut)}` : ''}</pre>`, 'The evidence')}</details>`);
