@@ -30,7 +30,11 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   // What this check sends, kept for a failure's replay (the first few requests).
   const sent: SentRequest[] = [];
   let sentTotal = 0;
-  const gateway: GatewayClient = Object.create(env.gateway, { onSend: { value: (r: GwRequest) => sentTotal++ < SENT_KEPT && sent.push(recordSent(r)) } });
+  const keep = (r: GwRequest) => {
+    if (sentTotal++ < SENT_KEPT) sent.push(recordSent(r));
+  };
+  // The run's client, seen by this check only through a view that records what it sends.
+  const gateway: GatewayClient = Object.create(env.gateway, { onSend: { value: keep } });
   let timer: NodeJS.Timeout | undefined;
   const base = { id: check.id, title: check.title, area: check.area, requirements: check.requirements, level: check.level };
   const done = (outcome: CheckResult['outcome'], v: Partial<Verdict> & { message: string }): CheckResult => ({
