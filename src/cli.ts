@@ -55,7 +55,7 @@ async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<n
   // The service profile checks a hosted service directly: no recording upstream is started.
   if (cfg.profile === 'service') {
     const report = await runSuite(CHECKS, cfg, cfg.target, null, io.out);
-    return finishRun(report, cfg, io);
+    return finishRun(report, cfg, io, invocation);
   }
   const { host, port } = parseListen(cfg.upstreamListen, '--upstream-listen');
   const upstream = new RecordingUpstream();
@@ -68,7 +68,7 @@ async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<n
     if (e instanceof HarnessError && e.code === 'PORT_IN_USE' && (await isOurMock(base))) {
       io.out(`using the recording upstream of the running \`gw-conformance mock\` at ${base}`);
       report = await runRemote(base, cfg, cfg.target, io.out);
-      return finishRun(report, cfg, io);
+      return finishRun(report, cfg, io, invocation);
     }
     throw e;
   }
@@ -77,7 +77,7 @@ async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<n
   } finally {
     await upstream.stop();
   }
-  return finishRun(report, cfg, io);
+  return finishRun(report, cfg, io, invocation);
 }
 
 async function cmdDemo(opts: FlagValues & { config?: string; fault?: string }, io: Io): Promise<number> {
@@ -93,7 +93,7 @@ async function cmdDemo(opts: FlagValues & { config?: string; fault?: string }, i
     const target = await gw.start('127.0.0.1', 0);
     io.out(`demo: reference gateway at ${target}${fault ? ` with fault ${fault.name} (${fault.description})` : ' (no fault)'}`);
     const report = await runSuite(CHECKS, cfg, target, upstream, io.out);
-    return finishRun(report, cfg, io);
+    return finishRun(report, cfg, io, invocation);
   } finally {
     await gw.stop();
     await upstream.stop();
@@ -149,7 +149,11 @@ async function cmdReference(opts: { listen: string; upstream: string; fault?: st
   return 0;
 }
 
+/** The arguments of the running command, for the replay command of each failed check. */
+let invocation: string[] = [];
+
 export async function main(argv: string[], io: Io): Promise<number> {
+  invocation = argv;
   let code = 0;
   const program = new Command()
     .name('gw-conformance')

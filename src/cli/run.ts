@@ -14,6 +14,7 @@ import { SCHEMA_VERSION, summarize, type RunReport } from '../report/types.js';
 import { exitCodeOf, harnessErrorLine } from '../report/policy.js';
 import { assertValidReport } from '../report/validate.js';
 import { writeReports } from '../reporters/index.js';
+import { withReplay } from '../report/replay.js';
 import { progressLine } from '../reporters/console.js';
 
 const PREFLIGHT_MS = 3000;
@@ -87,11 +88,12 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
 }
 
 /**
- * Writes the report files, prints the summary and returns the exit code. When the harness broke
- * on a check (exit 2), one line on stderr names the check: it is not the gateway's fault.
+ * Writes the report files, prints the summary and returns the exit code. `argv` (the CLI's
+ * arguments) gives failures their replay command. When the harness broke on a check (exit 2),
+ * one line on stderr names the check: it is not the gateway's fault.
  */
-export function finishRun(report: RunReport, cfg: RunConfig, io: { out: (s: string) => void; err: (s: string) => void }): number {
-  writeReports(report, cfg.reporter, cfg.out, io.out);
+export function finishRun(report: RunReport, cfg: RunConfig, io: { out: (s: string) => void; err: (s: string) => void }, argv: string[] = []): number {
+  writeReports(withReplay(report, argv), cfg.reporter, cfg.out, io.out);
   const broke = harnessErrorLine(report.results);
   if (broke) io.err(`gw-conformance: ${broke}`);
   return report.exitCode;

@@ -93,7 +93,11 @@ export class GatewayClient {
     return value.trim().replace(/^Bearer\s+/i, '') === this.opts.token;
   }
 
+  /** Called with each request before it is sent (the runner keeps what a check sent, for its replay). */
+  onSend?: (req: GwRequest) => void;
+
   async send(req: GwRequest): Promise<GwResponse> {
+    this.onSend?.(req);
     const headers: string[] = [];
     for (const [k, v] of this.credentialHeaders(req.auth ?? 'bearer')) headers.push(k, v);
     for (const [k, v] of req.headers ?? []) headers.push(k, v);

@@ -61,6 +61,7 @@ function decoder(encoding: string | undefined): Transform | null {
 }
 
 export async function readStream(gw: GatewayClient, req: GwRequest, opts: StreamOptions = {}): Promise<SseResult> {
+  gw.onSend?.({ ...req, method: req.method ?? 'POST' });
   const headers: string[] = [];
   for (const [k, v] of gw.credentialHeaders(req.auth ?? 'bearer')) headers.push(k, v);
   for (const [k, v] of req.headers ?? []) headers.push(k, v);

@@ -10,7 +10,7 @@ import { PROFILES, PROTOCOLS, type Profile, type Protocol } from '../core/check.
 export { PROFILES, PROTOCOLS };
 export type ProfileName = Profile;
 export type ProtocolName = Protocol;
-export const REPORTER_NAMES = ['console', 'junit', 'json'] as const;
+export const REPORTER_NAMES = ['console', 'junit', 'json', 'html'] as const;
 export type ReporterName = (typeof REPORTER_NAMES)[number];
 
 export type OptionKind = 'string' | 'url' | 'int' | 'bool' | 'enum' | 'list' | 'enum-list' | 'map';

@@ -6,6 +6,7 @@ import type { RunReport } from '../report/types.js';
 import type { ReporterName } from '../config/options.js';
 import { consoleSummary } from './console.js';
 import { junitXml } from './junit.js';
+import { htmlReport } from './html.js';
 
 export type { ReporterName };
 
@@ -15,6 +16,7 @@ export type Reporter = { file: string; render(report: RunReport): string } | { p
 export const REPORTERS: Record<ReporterName, Reporter> = {
   junit: { file: 'junit.xml', render: junitXml },
   json: { file: 'report.json', render: (r) => `${JSON.stringify(r, null, 2)}\n` },
+  html: { file: 'report.html', render: (r) => htmlReport(r) },
   console: { print: consoleSummary },
 };
 

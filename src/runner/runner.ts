@@ -4,7 +4,8 @@ import { performance } from 'node:perf_hooks';
 import type { CheckDef, RunSettings, Verdict } from '../core/check.js';
 import { failedOutcome, featuresOf } from '../core/check.js';
 import type { CheckResult } from '../report/types.js';
-import { GatewayTimeoutError, GatewayTransportError, type GatewayClient } from '../client/gateway.js';
+import { GatewayTimeoutError, GatewayTransportError, type GatewayClient, type GwRequest } from '../client/gateway.js';
+import { recordSent, type SentRequest } from '../report/replay.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { UpstreamHandle } from '../upstream/handle.js';
 
@@ -27,12 +28,23 @@ export function notDeclared(check: CheckDef, declared: ReadonlySet<string>): str
 
 class CheckTimeout extends Error {}
 
+/** Requests of a failed check kept in its evidence (`sent`), for the replay. */
+const SENT_KEPT = 8;
+
 export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult> {
   const started = performance.now();
   const limitMs = Math.max(env.settings.timeoutMs, check.timeLimitMs?.(env.settings) ?? 0);
   const controller = new AbortController();
   const handle = new UpstreamHandle(env.upstream);
   const log: string[] = [];
+  // What this check sends, kept for a failure's replay (the first few requests).
+  const sent: SentRequest[] = [];
+  let sentTotal = 0;
+  const keep = (r: GwRequest) => {
+    if (sentTotal++ < SENT_KEPT) sent.push(recordSent(r));
+  };
+  // The run's client, seen by this check only through a view that records what it sends.
+  const gateway: GatewayClient = Object.create(env.gateway, { onSend: { value: keep } });
   let timer: NodeJS.Timeout | undefined;
   const base = { id: check.id, title: check.title, area: check.area, requirements: check.requirements, level: check.level };
   const done = (outcome: CheckResult['outcome'], v: Partial<Verdict> & { message: string }): CheckResult => ({
@@ -41,7 +53,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
     message: v.message,
     expected: v.expected ?? null,
     actual: v.actual ?? null,
-    evidence: { ...(v.evidence ?? {}), ...(log.length ? { log } : {}) },
+    evidence: { ...(v.evidence ?? {}), ...(log.length ? { log } : {}), ...(sent.length && outcome !== 'pass' && outcome !== 'skip' ? { sent, ...(sentTotal > sent.length ? { sentTotal } : {}) } : {}) },
     durationMs: Math.round(performance.now() - started),
   });
   const undeclared = notDeclared(check, env.declared);
@@ -54,7 +66,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
       }, limitMs);
     });
     const verdict = await Promise.race([
-      check.run({ gateway: env.gateway, upstream: handle, settings: env.settings, signal: controller.signal, log: (l) => log.push(l) }),
+      check.run({ gateway, upstream: handle, settings: env.settings, signal: controller.signal, log: (l) => log.push(l) }),
       limit,
     ]);
     if (verdict.skip) return done('skip', verdict);

@@ -1,0 +1,97 @@
+// Replay of a failed check (issue 12, item 6): the command that runs it again alone with the same
+// seed, and a curl command line for each request the client sent, the credential as an
+// environment variable placeholder (never its value). The runner records what the client sent
+// (`evidence.sent`); withReplay turns that into `evidence.replay` when the report is written.
+import type { AuthStyle, GwRequest } from '../client/gateway.js';
+import { maskHeaders } from '../core/mask.js';
+import type { CheckResult, RunReport } from './types.js';
+
+/** The environment variable the CLI reads the gateway credential from. */
+export const TOKEN_ENV = 'GWC_TOKEN';
+/** Bodies longer than this are not kept in the report; the curl line says so. */
+export const MAX_REPLAY_BODY = 64 * 1024;
+const CASE_HEADER = 'x-gwc-case';
+
+/** A request as the client sent it, without the credential (only how it was attached). */
+export interface SentRequest {
+  method: string;
+  path: string;
+  auth: AuthStyle;
+  headers: Array<[string, string]>;
+  /** The body as text, or null when there was none or it was too long to keep. */
+  body: string | null;
+  bodyBytes: number;
+}
+
+/** What the runner keeps of a request a check sent (credential headers masked, long bodies dropped). */
+export function recordSent(req: GwRequest, method = 'GET'): SentRequest {
+  const raw = req.body === undefined ? null : typeof req.body === 'string' ? Buffer.from(req.body) : req.body;
+  const headers = maskHeaders([...(req.headers ?? []), ...(req.caseToken ? ([[CASE_HEADER, req.caseToken]] as Array<[string, string]>) : [])]);
+  return {
+    method: req.method ?? method,
+    path: req.path,
+    auth: req.auth ?? 'bearer',
+    headers,
+    body: raw === null || raw.length > MAX_REPLAY_BODY ? null : raw.toString('utf8'),
+    bodyBytes: raw?.length ?? 0,
+  };
+}
+
+/** One word for a POSIX shell, single-quoted unless it is plainly safe. */
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+const FLAGS_REPLACED = new Set(['--only', '--skip', '--seed', '--token']);
+
+/**
+ * The CLI invocation that runs one check again: the run's own arguments with --only, --skip,
+ * --seed and --token removed, then `--only ID --seed S`. The credential comes from GWC_TOKEN.
+ */
+export function replayCommand(argv: string[], id: string, seed: number): string {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const name = a.split('=')[0];
+    if (FLAGS_REPLACED.has(name)) {
+      if (!a.includes('=')) i++;
+      continue;
+    }
+    kept.push(a);
+  }
+  return ['gw-conformance', ...kept, '--only', id, '--seed', String(seed)].map(shellQuote).join(' ');
+}
+
+/** curl for a request the client sent to the target, the credential as "$GWC_TOKEN". */
+export function curlCommand(target: string, r: SentRequest): string {
+  const base = target.replace(/\/+$/, '');
+  const key = `"$${TOKEN_ENV}"`;
+  let url = shellQuote(`${base}${r.path}`);
+  if (r.auth === 'key-query') url = `${shellQuote(`${base}${r.path}${r.path.includes('?') ? '&' : '?'}key=`)}${key}`;
+  const parts = ['curl', '-sS', '-N', '-X', shellQuote(r.method), url];
+  if (r.auth === 'bearer') parts.push('-H', `"authorization: Bearer $${TOKEN_ENV}"`);
+  if (r.auth === 'x-api-key') parts.push('-H', `"x-api-key: $${TOKEN_ENV}"`);
+  if (r.auth === 'x-goog-api-key') parts.push('-H', `"x-goog-api-key: $${TOKEN_ENV}"`);
+  for (const [k, v] of r.headers) parts.push('-H', shellQuote(`${k}: ${v}`));
+  if (r.body !== null) parts.push('--data-binary', shellQuote(r.body));
+  else if (r.bodyBytes > 0) parts.push('--data-binary', '@body', `# the ${r.bodyBytes}-byte body is not kept in the report`);
+  return parts.join(' ');
+}
+
+const REPLAYED = new Set<CheckResult['outcome']>(['fail', 'warn', 'info', 'error', 'timeout']);
+
+function isSent(v: unknown): v is SentRequest {
+  const r = v as SentRequest;
+  return typeof r === 'object' && r !== null && typeof r.method === 'string' && typeof r.path === 'string' && Array.isArray(r.headers);
+}
+
+/** Adds `evidence.replay` (the command, and a curl line per request sent) to every failed check. */
+export function withReplay(report: RunReport, argv: string[]): RunReport {
+  const results = report.results.map((r) => {
+    if (!REPLAYED.has(r.outcome)) return r;
+    const sent = Array.isArray(r.evidence.sent) ? r.evidence.sent.filter(isSent) : [];
+    const replay = { command: replayCommand(argv, r.id, report.seed), curl: sent.map((s) => curlCommand(report.target, s)), credential: `the credential is read from $${TOKEN_ENV}` };
+    return { ...r, evidence: { ...r.evidence, replay } };
+  });
+  return { ...report, results };
+}

@@ -1,0 +1,415 @@
+// The HTML report (src/reporters/html.ts): escaping of hostile gateway data, self-containment,
+// the size bound, what a failure shows; then the page in a real browser (Debian's chromium via
+// playwright-core) opened from file://: no console error, no dialog, no request but the page.
+//
+// The browser test needs /usr/bin/chromium and the built CLI (`npx tsc -p .`). Without chromium
+// it is skipped, unless GWC_REQUIRE_CHROMIUM=1 (CI), where it fails.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compareJsonText, diffBytes } from '../src/core/compare.js';
+import { judgeDelivery, oracleEvidence, DEFAULT_BOUNDS } from '../src/core/oracle.js';
+import { CSP, escapeAttr, escapeText, HTML_LIMITS, htmlReport, loadCatalog, markDifference, parseTimeline } from '../src/reporters/html.js';
+import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../src/report/types.js';
+import { exitCodeOf } from '../src/report/policy.js';
+import { cli, ROOT } from './helpers/cli.js';
+
+// What a hostile gateway may answer: markup that would run, break out of elements or CDATA,
+// a javascript: URL, ANSI colour escapes, C0/C1 controls, a bidi override, a lone surrogate
+// (what a report read from JSON can hold where the gateway sent invalid UTF-8) and U+FFFD.
+const HOSTILE = [
+  '<script>window.__pwned=1;alert(1)</script>',
+  '</textarea></title></style></pre></details><textarea>',
+  '<img src=x onerror="window.__pwned=2;alert(2)">',
+  '<a href="javascript:alert(3)">click</a> javascript:alert(3)',
+  '<svg onload=alert(4)>]]><![CDATA[ x ]]>',
+  '" onmouseover="alert(5)" x=\'',
+  '\u001b[31mred\u001b[0m \u0000\u0007\u0008\u000b\u007f\u0085\u009b \u202eevil\u202c \ud800 lone \udfff \ufffd',
+].join('\n');
+
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function result(over: Partial<CheckResult> & Pick<CheckResult, 'id'>): CheckResult {
+  return { title: `title of ${over.id}`, area: 'messages', requirements: ['MSG-BODY-1'], level: 'MUST', outcome: 'pass', message: 'held', expected: null, actual: null, evidence: {}, durationMs: 12, ...over };
+}
+
+function report(results: CheckResult[], over: Partial<RunReport> = {}): RunReport {
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    harness: { name: 'gw-conformance', version: '0.1.0' },
+    target: 'http://127.0.0.1:8080',
+    upstream: 'http://127.0.0.1:18080',
+    profile: 'default',
+    seed: 42,
+    strict: false,
+    startedAt: '2026-11-21T12:00:00.000Z',
+    finishedAt: '2026-11-21T12:00:10.000Z',
+    durationMs: 10_000,
+    summary: summarize(results),
+    exitCode: exitCodeOf(results, false),
+    results,
+    unmatchedRequests: [],
+    ...over,
+  };
+}
+
+/** A stream failure with the oracle's own evidence: 6 events sent 300 ms apart, all held to the end. */
+function streamFailure(names = ['message_start', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'message_stop']): CheckResult {
+  const sent = names.map((_, i) => 1000 + 300 * i);
+  const arrivals = names.map(() => 1000 + 300 * (names.length - 1) + 1);
+  const verdict = judgeDelivery(sent, arrivals, 1000, names, DEFAULT_BOUNDS);
+  return result({ id: 'streaming.delivery.incremental', area: 'streaming', requirements: ['SSE-INC-1'], outcome: 'fail', message: verdict.summary, expected: 'every event within 200 ms', actual: verdict.delivery, evidence: { ...oracleEvidence(verdict, DEFAULT_BOUNDS), client: { status: 200, headers: [['content-type', 'text/event-stream']] }, upstream: { url: '/v1/messages', framesSent: names.length } } });
+}
+
+/** A body failure with the harness's own diffs: a big integer rounded; a final line feed dropped. */
+const SENT = '{"a":1,"span":12345678901234567890}';
+const GOT = '{"a":1,"span":12345678901234567000}';
+const BYTES = diffBytes(Buffer.from(`${GOT}\n`), Buffer.from(GOT))!;
+function bodyFailure(): CheckResult {
+  const sent = SENT;
+  const got = GOT;
+  const { diffs } = compareJsonText(sent, got);
+  return result({
+    id: 'messages.body.semantic',
+    outcome: 'fail',
+    message: 'the body changed on the way',
+    expected: 'the body as sent',
+    actual: '/span: value changed',
+    evidence: { fixtures: [{ fixture: 'newline.json', evidence: { byteDiff: BYTES } }, { fixture: 'numbers.json', evidence: { diffs, upstream: { method: 'POST', url: '/v1/messages', headers: [['authorization', 'Bearer sk-live-UNMASKED']], body: got } } }] },
+  });
+}
+
+/** A failure whose every gateway-facing field carries the hostile text. */
+function hostileFailure(): CheckResult {
+  return result({
+    id: 'messages.response.json',
+    requirements: ['MSG-RESP-2'],
+    outcome: 'fail',
+    message: `the error response is an HTML page: ${HOSTILE}`,
+    expected: 'application/json body',
+    actual: HOSTILE,
+    evidence: {
+      client: { status: 400, contentType: `text/html${HOSTILE}`, headers: [[`x-evil${HOSTILE}`, HOSTILE], ['x-api-key', 'sk-live-UNMASKED']], body: HOSTILE },
+      upstream: { method: 'POST', url: `/v1/messages?key=AIzaUNMASKED&next=javascript:alert(6)${HOSTILE}`, body: '{}' },
+      diffs: [{ path: `/x${HOSTILE}`, kind: 'changed', expected: 'a', actual: HOSTILE }],
+      byteDiff: { offset: 3, expectedLength: 9, actualLength: 9, expectedContext: JSON.stringify('abcdef'), actualContext: JSON.stringify(`abc${HOSTILE}`) },
+      timeline: `  #  event                    sent ms   arrived       lag\n  0  ${HOSTILE.slice(0, 40).replace(/\n/g, ' ')}     1.0       2.0       1.0`,
+      [`key${HOSTILE}`]: HOSTILE,
+    },
+  });
+}
+
+/** Every start tag of the page, after the one inline style and script (checked by hash) are cut out. */
+function tagsOutsideStyleAndScript(html: string) {
+  const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1];
+  const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1];
+  const rest = html.replace(style, '').replace(script, '');
+  return { style, script, rest };
+}
+
+const TAGS = new Set('html head meta title style body header h1 h2 h3 h4 main div span b p a pre code mark table thead tbody tr th td details summary figure figcaption svg line text circle rect polyline g fieldset legend label input button footer script'.split(' '));
+const ATTRS = new Set('lang charset http-equiv content name class id data-outcome data-area data-level data-preset href title colspan type value checked hidden viewBox width height role aria-label x y x1 x2 y1 y2 cx cy r points transform text-anchor'.split(' '));
+
+/** Parses the markup strictly: every `<` opens a known tag whose attributes are known and quoted. */
+function markupOf(html: string) {
+  const { rest } = tagsOutsideStyleAndScript(html);
+  const tags: Array<{ name: string; attrs: Array<[string, string]> }> = [];
+  for (const m of rest.matchAll(/</g)) {
+    const at = m.index!;
+    const tail = rest.slice(at, at + 20000);
+    if (tail.startsWith('<!DOCTYPE html>') || /^<\/[a-z0-9]+>/.test(tail)) continue;
+    const t = /^<([a-zA-Z][a-zA-Z0-9]*)((?:\s+[a-zA-Z][a-zA-Z0-9:-]*(?:="[^"<>]*")?)*)\s*\/?>/.exec(tail);
+    if (!t) throw new Error(`not a well-formed tag at ${at}: ${JSON.stringify(tail.slice(0, 80))}`);
+    const attrs = [...t[2].matchAll(/\s+([a-zA-Z][a-zA-Z0-9:-]*)(?:="([^"]*)")?/g)].map((a) => [a[1], a[2] ?? ''] as [string, string]);
+    tags.push({ name: t[1], attrs });
+  }
+  return tags;
+}
+
+describe('escaping', () => {
+  it('escapeText and escapeAttr leave no markup, and show invisible characters as escapes', () => {
+    const t = escapeText(HOSTILE);
+    expect(t.replace(/<span class="ctl">[^<]*<\/span>/g, '')).not.toMatch(/[<>"']/);
+    expect(t).toContain('&lt;script&gt;window.__pwned=1;alert(1)&lt;/script&gt;');
+    expect(t).toContain('&lt;/textarea&gt;');
+    expect(t).toContain(']]&gt;');
+    expect(t).toContain('<span class="ctl">\\e</span>[31mred');
+    expect(t).toContain('<span class="ctl">\\u202e</span>evil');
+    expect(t).toContain('<span class="ctl">\\ud800</span> lone <span class="ctl">\\udfff</span>');
+    expect(t).not.toMatch(RAW_CONTROL);
+    expect(t).not.toMatch(LONE_SURROGATE);
+    const a = escapeAttr(HOSTILE);
+    expect(a).not.toMatch(/[<>"']/);
+    expect(a).not.toMatch(RAW_CONTROL);
+    expect(a).not.toMatch(LONE_SURROGATE);
+    // A valid surrogate pair (an emoji) and line breaks are kept as they are.
+    expect(escapeText('a 😀\nb')).toBe('a 😀\nb');
+    expect(escapeText('a\nb', true)).toBe('a<span class="ctl">\\n</span>b');
+  });
+
+  it('a report full of hostile gateway data renders as text only: known tags, quoted known attributes, links only to #', () => {
+    const html = htmlReport(
+      report([hostileFailure(), bodyFailure(), streamFailure([`</svg><script>alert(7)</script>${HOSTILE.slice(0, 30)}`, 'b', 'c'])], {
+        target: `http://127.0.0.1:8080/"><script>alert(8)</script>`,
+        unmatchedRequests: [{ method: HOSTILE, url: `/x?key=AIzaUNMASKED${HOSTILE}`, reason: HOSTILE, receivedWall: HOSTILE }],
+      }),
+    );
+    const tags = markupOf(html);
+    for (const t of tags) {
+      expect(TAGS.has(t.name), `tag <${t.name}>`).toBe(true);
+      for (const [k, v] of t.attrs) {
+        expect(ATTRS.has(k), `attribute ${k} on <${t.name}>`).toBe(true);
+        if (k === 'href') expect(v).toMatch(/^#/);
+      }
+    }
+    expect(tags.filter((t) => t.name === 'script')).toHaveLength(1);
+    expect(tags.filter((t) => t.name === 'style')).toHaveLength(1);
+    // The hostile text is there, as text.
+    expect(html).toContain('&lt;script&gt;window.__pwned=1;alert(1)&lt;/script&gt;');
+    expect(html).toContain('&lt;img src=x onerror=&quot;window.__pwned=2;alert(2)&quot;&gt;');
+    expect(html).toContain('&lt;/svg&gt;&lt;script&gt;alert(7)');
+    expect(html).not.toMatch(RAW_CONTROL);
+    expect(html).not.toMatch(LONE_SURROGATE);
+    // Written as UTF-8 it is valid UTF-8, and reads back the same.
+    const bytes = Buffer.from(html, 'utf8');
+    expect(new TextDecoder('utf-8', { fatal: true }).decode(bytes)).toBe(html);
+    // Credentials that slipped into evidence unmasked are masked on the page too.
+    expect(html).not.toContain('UNMASKED');
+    expect(html).toContain('Bearer ***');
+  });
+
+  it('the inline style and script are exactly those the policy allows by hash; nothing else may load', () => {
+    const html = htmlReport(report([streamFailure()]));
+    const { style, script } = tagsOutsideStyleAndScript(html);
+    const hash = (s: string) => createHash('sha256').update(s).digest('base64');
+    expect(CSP).toContain(`script-src 'sha256-${hash(script)}'`);
+    expect(CSP).toContain(`style-src 'sha256-${hash(style)}'`);
+    expect(CSP).toMatch(/^default-src 'none';/);
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${CSP}">`);
+  });
+});
+
+describe('self-contained', () => {
+  it('loads nothing: no URL in any tag, style or script; no src; every href is a #fragment', () => {
+    const html = htmlReport(report([hostileFailure(), bodyFailure(), streamFailure(), result({ id: 'messages.path.preserved', requirements: ['MSG-PATH-1'] })]));
+    const { style, script } = tagsOutsideStyleAndScript(html);
+    for (const code of [style, script]) expect(code).not.toMatch(/https?:|url\(|@import|\/\/[a-z]|fetch|XMLHttpRequest|import\(|src/i);
+    const tags = markupOf(html);
+    const attrValues = tags.flatMap((t) => t.attrs);
+    expect(attrValues.filter(([k]) => k === 'src')).toEqual([]);
+    expect(attrValues.filter(([, v]) => /https?:|javascript:|data:|\/\//i.test(v))).toEqual([]);
+    const hrefs = attrValues.filter(([k]) => k === 'href').map(([, v]) => v);
+    expect(hrefs.length).toBeGreaterThan(0);
+    for (const h of hrefs) expect(h).toMatch(/^#[A-Za-z0-9._%-]+$/);
+    // http(s) URLs appear only as text (the target and upstream addresses, gateway data).
+    const tagText = [...html.matchAll(/<[a-zA-Z][^>]*>/g)].map((m) => m[0]).join('');
+    expect(tagText).not.toMatch(/https?:\/\//);
+  });
+});
+
+describe('content', () => {
+  it('a summary by area and level, the run settings, and a row per check with its requirement text from the catalog', () => {
+    const catalog = loadCatalog();
+    const text = catalog.find((c) => c.id === 'SSE-INC-1')!.text!;
+    expect(text.length).toBeGreaterThan(20);
+    const r = report([streamFailure(), bodyFailure(), result({ id: 'messages.path.preserved', requirements: ['MSG-PATH-1'] }), result({ id: 'x.info', level: 'INFO', outcome: 'info', area: 'discovery' })], { seed: 987654, declared: { protocols: ['messages', 'native'] } } as Partial<RunReport>);
+    const html = htmlReport(r);
+    expect(html).toContain('seed <b>987654</b>');
+    expect(html).toContain('harness <b>gw-conformance 0.1.0</b>');
+    expect(html).toContain('target <b>http://127.0.0.1:8080</b>');
+    expect(html).toContain('declared <b>messages, native</b>');
+    expect(html).toContain(escapeText(text));
+    // Summary tables: one row per area and per level with the counts by outcome.
+    expect(html).toMatch(/<tr><td>messages<\/td><td class="hot">1<\/td><td class="zero">0<\/td><td class="">1<\/td><td>2<\/td><\/tr>/);
+    expect(html).toMatch(/<tr><td>MUST<\/td><td class="hot">2<\/td><td class="zero">0<\/td><td class="">1<\/td><td>3<\/td><\/tr>/);
+    // A row per check, failures first, each a deep-link target with its filter data.
+    const ids = [...html.matchAll(/<details class="check" id="([^"]+)" data-outcome="([^"]+)" data-area="([^"]+)" data-level="([^"]+)">/g)].map((m) => m.slice(1).join(' '));
+    expect(ids).toEqual(['streaming.delivery.incremental fail streaming MUST', 'messages.body.semantic fail messages MUST', 'x.info info discovery INFO', 'messages.path.preserved pass messages MUST']);
+    expect(html).toContain('<a class="permalink" href="#messages.body.semantic"');
+    // One filter checkbox per outcome, area and level present.
+    for (const [name, v] of [['outcome', 'fail'], ['outcome', 'info'], ['outcome', 'pass'], ['area', 'discovery'], ['area', 'streaming'], ['level', 'INFO']])
+      expect(html).toContain(`<input type="checkbox" name="${name}" value="${v}" checked>`);
+    expect(html).not.toContain('value="warn"');
+  });
+
+  it('the smallest diff: the JSON pointer and the differing characters marked, the byte offset with its context', () => {
+    const html = htmlReport(report([bodyFailure()]));
+    expect(html).toContain('<code class="ptr">/span</code>');
+    expect(html).toContain('12345678901234567<mark>89</mark>0');
+    expect(html).toContain('12345678901234567<mark>00</mark>0');
+    expect(BYTES).toMatchObject({ offset: 35, expectedLength: 36, actualLength: 35 });
+    expect(html).toContain('First differing byte at offset <b>35</b> (sent 36 bytes, got 35)');
+    expect(html).toContain('<mark><span class="ctl">\\n</span></mark>');
+    expect(html).toContain('fixture <b>numbers.json</b>');
+    expect(html).toContain('fixture <b>newline.json</b>');
+    expect(markDifference('abcXdef', 'abcdef')).toEqual(['abc<mark>X</mark>def', 'abc<mark><span class="gap">∅</span></mark>def']);
+  });
+
+  it('a stream timeline becomes an SVG chart: a sent and an arrived mark per event, the lag bound as a line', () => {
+    const names = ['message_start', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'message_stop'];
+    const f = streamFailure(names);
+    const rows = parseTimeline((f.evidence as { timeline: string }).timeline);
+    expect(rows.map((r) => [r.index, r.name, r.sent])).toEqual(names.map((n, i) => [i, n, 300 * i]));
+    expect(rows.every((r) => r.arrived === 1501)).toBe(true);
+    const html = htmlReport(report([f]));
+    const svg = /<svg[\s\S]*?<\/svg>/.exec(html)![0];
+    expect(svg.match(/<circle class="sent" cx/g)).toHaveLength(6 + 1); // + the legend
+    // Every event but the last arrived more than 200 ms after it was sent.
+    expect(svg.match(/<rect class="arrived late" x/g)).toHaveLength(5 + 1);
+    expect(svg.match(/<rect class="arrived" x/g)).toHaveLength(1 + 1);
+    expect(svg).toContain('<polyline class="bound" points="');
+    expect(html).toContain('6 events; 5 arrived later than the 200 ms lag bound');
+  });
+
+  it('both sides of the exchange are shown for a failure, with credential headers masked', () => {
+    const html = htmlReport(report([hostileFailure()]));
+    expect(html).toContain('<h4>Upstream side</h4>');
+    expect(html).toContain('<h4>Client side</h4>');
+    expect(html).toContain('<tr><th>x-api-key</th><td>***</td></tr>');
+    expect(html).toContain('?key=***');
+  });
+
+  it('a failure shows the requests the client sent and its replay (command and curl lines) as text', () => {
+    const hostileCurl = `curl -X POST http://127.0.0.1:8080/v1/messages --data-binary '${HOSTILE}'`;
+    const r = result({ id: 'messages.body.semantic', outcome: 'fail', evidence: { sent: [{ method: 'POST', path: '/v1/messages', auth: 'bearer', headers: [['x-api-key', 'sk-live-UNMASKED']], body: HOSTILE, bodyBytes: 9 }], replay: { command: 'gw-conformance run --only messages.body.semantic --seed 42', curl: [hostileCurl] } } });
+    const html = htmlReport(report([r]));
+    expect(html).toContain('<h3>Replay</h3>');
+    expect(html).toContain('<pre>gw-conformance run --only messages.body.semantic --seed 42</pre>');
+    expect(html).toContain(`<pre>${escapeText(hostileCurl.slice(0, 120))}`);
+    expect(html).toContain('<h3>Requests the client sent</h3><div class="sides"><div class="side"><h4>Request the client sent</h4>');
+    expect(html).not.toContain('UNMASKED');
+    for (const t of markupOf(html)) expect(TAGS.has(t.name), t.name).toBe(true);
+  });
+});
+
+describe('size', () => {
+  it('stays within 2 MB when every check failed with huge evidence, cutting with a note; every check keeps its row', () => {
+    const huge = 'x'.repeat(1_000_000);
+    const other = 'y'.repeat(1_000_000);
+    const diffs = Array.from({ length: 2000 }, (_, i) => ({ path: `/a/${i}`, kind: 'changed', expected: huge, actual: other }));
+    const results = Array.from({ length: 300 }, (_, i) => result({ id: `big.check-${i}`, outcome: 'fail', message: `failure ${i}`, actual: huge, evidence: { client: { status: 200, body: huge, headers: [['a', huge]] }, upstream: { body: huge }, diffs, blob: Array.from({ length: 50 }, () => huge) } }));
+    const html = htmlReport(report(results));
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(HTML_LIMITS.maxBytes);
+    expect(html.match(/<details class="check"/g)).toHaveLength(300);
+    for (const i of [0, 150, 299]) expect(html).toContain(`failure ${i}`);
+    expect(html).toContain('more characters cut (the whole text is in report.json)');
+    expect(html).toContain('left out to keep this file small');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// A real run, and the page in a real browser.
+
+const CHROMIUM = '/usr/bin/chromium';
+const requireChromium = process.env.GWC_REQUIRE_CHROMIUM === '1';
+const hasChromium = existsSync(CHROMIUM);
+const SECRET = 'sk-gwc-SECRET-html-77';
+
+describe('a default run with a fault (the demo with buffer-stream)', () => {
+  let dir = '';
+  beforeAll(async () => {
+    if (!existsSync(join(ROOT, 'dist', 'src', 'cli.js'))) throw new Error('the CLI is not built: run `npx tsc -p .` first');
+    dir = mkdtempSync(join(tmpdir(), 'gwc-html-'));
+    const r = await cli(['demo', '--fault', 'buffer-stream', '--out', dir, '--token', SECRET], { timeoutMs: 90_000 });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+  }, 100_000);
+
+  it('writes reports/report.html beside report.json: under 2 MB, every check, no credential', () => {
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    const json = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunReport;
+    expect(statSync(join(dir, 'report.html')).size).toBeLessThanOrEqual(HTML_LIMITS.maxBytes);
+    expect(html).not.toContain('SECRET');
+    for (const r of json.results) expect(html).toContain(`<details class="check" id="${r.id}" data-outcome="${r.outcome}"`);
+    expect(json.results.find((r) => r.id === 'streaming.delivery.incremental')!.outcome).toBe('fail');
+    expect(html).toMatch(/<figure class="chart"><svg/);
+  });
+
+  it.skipIf(!hasChromium && !requireChromium)(
+    'in chromium from file://: scripts of the gateway never run, filters and deep links work, no console error, no request but the page',
+    async () => {
+      if (!hasChromium) expect.fail(`chromium is required: apt-get install chromium (GWC_REQUIRE_CHROMIUM=1 is set and ${CHROMIUM} is missing)`);
+      const { chromium } = await import('playwright-core');
+      // The real report, plus a failure whose evidence is a hostile gateway answer.
+      const real = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunReport;
+      const results = [hostileFailure(), ...real.results.filter((r) => r.id !== 'messages.response.json')];
+      const file = join(dir, 'hostile.html');
+      writeFileSync(file, htmlReport({ ...real, results, summary: summarize(results), exitCode: exitCodeOf(results, false) }));
+      const url = pathToFileURL(file).href;
+
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--headless'], timeout: 30_000 });
+      try {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+        const requests: string[] = [];
+        const errors: string[] = [];
+        const dialogs: string[] = [];
+        page.on('request', (r) => requests.push(r.url()));
+        page.on('console', (m) => {
+          if (m.type() === 'error' || m.type() === 'warning') errors.push(`${m.type()}: ${m.text()}`);
+        });
+        page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+        page.on('dialog', (d) => {
+          dialogs.push(d.message());
+          void d.dismiss();
+        });
+
+        // A deep link opens its check (and only it).
+        await page.goto(`${url}#streaming.delivery.incremental`, { waitUntil: 'load' });
+        const open = await page.evaluate(() => Array.from(document.querySelectorAll('details.check')).filter((d) => (d as HTMLDetailsElement).open).map((d) => d.id));
+        expect(open).toEqual(['streaming.delivery.incremental']);
+        expect(await page.locator('[id="streaming.delivery.incremental"] svg circle.sent').count()).toBeGreaterThan(5);
+        const shots = process.env.GWC_HTML_SCREENSHOT_DIR;
+        const stream = await page.screenshot({ path: join(dir, 'stream-failure.png') });
+        expect(stream.subarray(1, 4).toString()).toBe('PNG');
+
+        // Expanding the hostile failure shows its text and runs none of it.
+        const hostile = page.locator('[id="messages.response.json"]');
+        await hostile.locator(':scope > summary').click();
+        expect(await hostile.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+        await hostile.scrollIntoViewIfNeeded();
+        const shown = await hostile.locator('.body').innerText();
+        expect(shown).toContain('<script>window.__pwned=1;alert(1)</script>');
+        expect(shown).toContain('<a href="javascript:alert(3)">click</a>');
+        const dom = await page.evaluate(() => ({
+          pwned: (window as unknown as { __pwned?: number }).__pwned ?? null,
+          scripts: document.scripts.length,
+          active: document.querySelectorAll('img, iframe, object, embed, textarea, form, base, link, meta[http-equiv="refresh"]').length,
+          handlers: Array.from(document.querySelectorAll('*')).flatMap((e) => Array.from(e.attributes).filter((a) => /^on/i.test(a.name)).map((a) => `${e.tagName}.${a.name}`)),
+          links: Array.from(document.querySelectorAll('[href], [src], [xlink\\:href]')).map((e) => e.getAttribute('href') ?? e.getAttribute('src') ?? ''),
+        }));
+        expect(dom).toMatchObject({ pwned: null, scripts: 1, active: 0, handlers: [] });
+        for (const l of dom.links) expect(l).toMatch(/^#/);
+        await page.screenshot({ path: join(dir, 'hostile-failure.png') });
+
+        // Filters: hide passes, then show problems only / all.
+        const visible = () => page.locator('details.check:visible').count();
+        const total = results.length;
+        const passes = results.filter((r) => r.outcome === 'pass').length;
+        expect(await visible()).toBe(total);
+        await page.locator('#filters input[name="outcome"][value="pass"]').uncheck();
+        expect(await visible()).toBe(total - passes);
+        expect(await page.locator('#shown').innerText()).toBe(`${total - passes} of ${total} checks shown`);
+        await page.locator('#filters input[name="area"][value="streaming"]').uncheck();
+        expect(await visible()).toBe(results.filter((r) => r.outcome !== 'pass' && r.area !== 'streaming').length);
+        await page.locator('#filters button[data-preset="all"]').click();
+        expect(await visible()).toBe(total);
+        await page.locator('#filters button[data-preset="problems"]').click();
+        expect(await visible()).toBe(results.filter((r) => r.outcome !== 'pass' && r.outcome !== 'skip').length);
+
+        expect(dialogs).toEqual([]);
+        expect(errors).toEqual([]);
+        expect(requests).toEqual([url]);
+        if (shots) {
+          mkdirSync(shots, { recursive: true });
+          for (const f of ['stream-failure.png', 'hostile-failure.png']) copyFileSync(join(dir, f), join(shots, f));
+        }
+      } finally {
+        await browser.close();
+      }
+    },
+    90_000,
+  );
+});
