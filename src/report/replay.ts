@@ -57,9 +57,26 @@ export function replayCommand(argv: string[], id: string, seed: number): string 
       if (!a.includes('=')) i++;
       continue;
     }
+    // Headers the user added are masked like credentials; a value that only names environment variables stays.
+    if (name === '--header') {
+      const inline = a.startsWith('--header=');
+      const spec = inline ? a.slice('--header='.length) : argv[++i];
+      if (spec === undefined) break;
+      const masked = maskHeaderSpec(spec);
+      kept.push(...(inline ? [`--header=${masked}`] : ['--header', masked]));
+      continue;
+    }
     kept.push(a);
   }
   return ['gw-conformance', ...kept, '--only', id, '--seed', String(seed)].map(shellQuote).join(' ');
+}
+
+/** `[protocol:]name=value` with its value masked, unless it is only `${VAR}` and `{upstream}` references. */
+export function maskHeaderSpec(spec: string): string {
+  const eq = spec.indexOf('=');
+  if (eq < 0) return spec;
+  const value = spec.slice(eq + 1);
+  return /^(\$\{[A-Za-z_][A-Za-z0-9_]*\}|\{upstream\})+$/.test(value) ? spec : `${spec.slice(0, eq)}=***`;
 }
 
 /** curl for a request the client sent to the target, the credential as "$GWC_TOKEN". */

@@ -45,7 +45,7 @@ export interface Readiness {
   protocols: ProtocolReadiness[];
 }
 
-const FIRST_BYTES = 120;
+const FIRST_BYTES = 200;
 const KEPT_FIRST = 2;
 const KEPT_LAST = 4;
 /** Backoff between canaries the gateway answered without forwarding: polling a remote system, bounded. */
@@ -127,7 +127,7 @@ async function gateOne(gateway: GatewayClient, upstream: Upstream, p: Protocol, 
 export function answerLine(a: CanaryAnswer | undefined): string {
   if (!a) return 'nothing';
   if (a.status === null) return a.error ?? 'nothing';
-  const bytes = a.firstBytes ? ` ${JSON.stringify(a.firstBytes.slice(0, 80))}` : ' (empty body)';
+  const bytes = a.firstBytes ? ` ${JSON.stringify(a.firstBytes.slice(0, 200))}` : ' (empty body)';
   return `${a.status} ${a.contentType ?? '(no content-type)'}${bytes}`;
 }
 
