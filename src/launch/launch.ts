@@ -136,6 +136,13 @@ export async function startCommand(opts: CommandOptions): Promise<LaunchedGatewa
   };
   const onProcessExit = () => child && killGroup(child, 'SIGKILL');
   process.once('exit', onProcessExit);
+  // Stopped by a signal, the harness takes its gateway down with it (a default handler would not run 'exit').
+  const onSignal = (sig: NodeJS.Signals) => {
+    onProcessExit();
+    process.exit(sig === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
 
   const exitOf = (c: ChildProcess) => new Promise<void>((resolve) => (exitedOf(c) ? resolve() : c.once('exit', () => resolve())));
   const stopChild = async () => {
@@ -201,6 +208,8 @@ export async function startCommand(opts: CommandOptions): Promise<LaunchedGatewa
         await stopChild();
         tail.flush();
         process.removeListener('exit', onProcessExit);
+        process.removeListener('SIGTERM', onSignal);
+        process.removeListener('SIGINT', onSignal);
         await rm(opts.values.workdir, { recursive: true, force: true });
       })());
     },
