@@ -4,7 +4,7 @@ import { Agent, request } from 'undici';
 import { performance } from 'node:perf_hooks';
 import { CASE_HEADER } from '../upstream/contract.js';
 import { pairsFromRecord } from './headers.js';
-import { DEFAULT_CREDENTIAL, protocolOfPath, type ResolvedTargeting } from '../config/targeting.js';
+import { DEFAULT_CREDENTIAL, protocolOfPath, type ClientTargeting } from './protocol-paths.js';
 
 /**
  * How the run's credential is attached: a header (`bearer`, `x-api-key`, the native protocol's
@@ -70,7 +70,7 @@ export class GatewayClient {
   }
   constructor(
     target: string,
-    private readonly opts: { token: string; timeoutMs: number; targeting?: ResolvedTargeting; launcher?: { restart(): Promise<void> } },
+    private readonly opts: { token: string; timeoutMs: number; targeting?: ClientTargeting; launcher?: { restart(): Promise<void> } },
   ) {
     this.base = new URL(target);
     this.conn = { agent: this.newAgent() };

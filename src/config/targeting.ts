@@ -5,13 +5,13 @@
 // request of the protocol, so every check honours it.
 import { HarnessError } from '../core/errors.js';
 import { PROTOCOLS, type Protocol } from '../core/check.js';
+import { DEFAULT_CREDENTIAL, protocolOfPath } from '../client/protocol-paths.js';
 
 /** Credential styles a protocol can be given (src/client/gateway.ts AuthStyle). */
 export const CREDENTIAL_STYLES = ['bearer', 'x-api-key', 'x-goog-api-key', 'key-query', 'none'] as const;
 export type CredentialStyle = (typeof CREDENTIAL_STYLES)[number];
 
-/** The credential style each protocol's client uses by default (spec 5). */
-export const DEFAULT_CREDENTIAL: Record<Protocol, CredentialStyle> = { messages: 'bearer', native: 'x-goog-api-key', chat: 'bearer' };
+export { DEFAULT_CREDENTIAL, protocolOfPath };
 
 export interface ProtocolTarget {
   /** Prefix on the gateway ('' = the host root). */
@@ -156,13 +156,6 @@ export function expandTargeting(t: Targeting, upstreamUrl: string | null, env: N
     };
   }
   return { resolved, secrets, names: [...names] };
-}
-
-/** The protocol a request path belongs to (discovery and count_tokens are the messages protocol's). */
-export function protocolOfPath(path: string): Protocol {
-  if (/^\/v1beta\//.test(path)) return 'native';
-  if (/^\/v1\/chat\//.test(path)) return 'chat';
-  return 'messages';
 }
 
 /** The upstream-side prefixes the recording upstream strips before the checks see a path. */
