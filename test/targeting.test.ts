@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ReferenceGateway } from '../reference/gateway.js';
 import { faultByName } from '../reference/faults/index.js';
-import { resolveConfig } from '../src/config/config.js';
+import { loadConfigFile, resolveConfig } from '../src/config/config.js';
 import { expandTargeting, protocolOfPath } from '../src/config/targeting.js';
 import { GatewayClient } from '../src/client/gateway.js';
 import { readStream } from '../src/client/sse.js';
@@ -57,6 +57,20 @@ describe('targeting options', () => {
     // --protocols replaces the declared list; the file's targeting stays.
     expect(resolveConfig({ protocols: ['messages'] }, file, {}).protocols).toEqual(['messages']);
     expect(resolveConfig({}, { protocols: ['chat'] }, {}).protocols).toEqual(['chat']);
+  });
+
+  it('gwc.yaml protocols map: a wrong entry is named by its key', () => {
+    const dir = outDir();
+    const bad = (yaml: string) => {
+      writeFileSync(join(dir, 'gwc.yaml'), yaml);
+      return () => loadConfigFile(join(dir, 'gwc.yaml'), true);
+    };
+    expect(bad('protocols:\n  messages: { base-path: anthropic }\n')).toThrow(/key "protocols\.messages\.base-path" must match pattern "\^\/"/);
+    expect(bad('protocols:\n  bedrock: { base-path: /x }\n')).toThrow(/unknown key "protocols\.bedrock"/);
+    expect(bad('protocols:\n  messages: { credntial: x-api-key }\n')).toThrow(/unknown key "protocols\.messages\.credntial"/);
+    expect(bad('protocols:\n  chat: { credential: cookie }\n')).toThrow(/key "protocols\.chat\.credential" must be equal to one of the allowed values/);
+    expect(bad('protocols:\n  messages: { headers: { x-a: "{upstream_url}" } }\n')).not.toThrow();
+    expect(() => resolveConfig({}, { protocols: { messages: { headers: { 'x-a': '{upstream_url}' } } } }, {})).toThrow(/gwc\.yaml protocols\.messages\.headers\.x-a: unknown placeholder "\{upstream_url\}"/);
   });
 
   it('header values expand ${VAR} and {upstream}; env values are secrets', () => {

@@ -82,7 +82,9 @@ export function loadConfigFile(path: string, required: boolean): FileConfig {
   }
   if (data === null || data === undefined) return {};
   if (!validate(data)) {
-    const e = validate.errors![0];
+    // With alternatives (`protocols:` a list or a map) the deepest error says the most.
+    const rank = (k: string) => (k === 'anyOf' || k === 'type' ? 1 : 0);
+    const e = [...validate.errors!].sort((a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length || rank(a.keyword) - rank(b.keyword))[0];
     const key = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
     if (e.keyword === 'additionalProperties') throw new HarnessError('BAD_CONFIG', `${path}: unknown key "${[key, (e.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.')}"`);
     throw new HarnessError('BAD_CONFIG', `${path}: key "${key || '(root)'}" ${e.message}${e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : ''}`);
