@@ -102,6 +102,7 @@ async function cmdDemo(opts: FlagValues & { config?: string; fault?: string }, i
   const fault = opts.fault === undefined ? undefined : faultByName(opts.fault);
   if (opts.fault !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown fault "${opts.fault}" (known: ${FAULTS.map((f) => f.name).join(', ')})`);
   const cfg = config(opts, io);
+  if (cfg.launch.cmd || cfg.launch.image) throw new HarnessError('BAD_FLAG', `demo runs the built-in reference gateway: ${cfg.launch.cmd ? '--gateway-cmd' : '--gateway-image'} goes with \`run\``);
   if (cfg.profile === 'service') throw new HarnessError('BAD_FLAG', 'the service profile checks a hosted service: run `gw-conformance run --profile service --target <service URL>` (try it locally against `gw-conformance mock --service`)');
   const upstream = new RecordingUpstream();
   const { host, port } = parseListen((opts.upstreamListen as string | undefined) ?? '127.0.0.1:0', '--upstream-listen');

@@ -14,6 +14,7 @@ import { loadConfigFile, resolveConfig } from '../src/config/config.js';
 import { expandTargeting, protocolOfPath } from '../src/config/targeting.js';
 import { GatewayClient } from '../src/client/gateway.js';
 import { readStream } from '../src/client/sse.js';
+import { curlCommand, replayCommand } from '../src/report/replay.js';
 import { cli, freePort } from './helpers/cli.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -81,6 +82,20 @@ describe('targeting options', () => {
     expect(secrets).toEqual(['sk-123456']);
     expect(names.sort()).toEqual(['x-key', 'x-up']);
     expect(() => expandTargeting(cfg.targeting, 'http://x', {})).toThrow(/GW_KEY is not set/);
+  });
+
+  it('replay: the curl line goes under the base path, in the credential style, with the added headers masked; the command masks literal header values', () => {
+    const sent = { method: 'POST', path: '/v1/messages', auth: 'bearer' as const, headers: [['content-type', 'application/json']] as Array<[string, string]>, body: '{}', bodyBytes: 2 };
+    const line = curlCommand('http://127.0.0.1:8080', sent, { basePath: '/anthropic', headers: ['x-provider'], credential: 'x-api-key' });
+    expect(line).toContain('http://127.0.0.1:8080/anthropic/v1/messages');
+    expect(line).toContain('"x-api-key: $GWC_TOKEN"');
+    expect(line).not.toContain('authorization');
+    expect(line).toContain("'x-provider: ***'");
+    expect(curlCommand('http://h', sent)).toContain('http://h/v1/messages');
+    const cmd = replayCommand(['run', '--header', 'messages:x-provider=anthropic', '--header=x-key=${KEY}', '--header', 'x-up={upstream}'], 'a.b', 1);
+    expect(cmd).toContain("--header 'messages:x-provider=***'");
+    expect(cmd).toContain("'--header=x-key=${KEY}'");
+    expect(cmd).toContain("--header 'x-up={upstream}'");
   });
 
   it('paths belong to protocols: discovery and count_tokens are the messages protocol', () => {
