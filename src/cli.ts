@@ -45,8 +45,9 @@ function runOptions(cmd: Command): Command {
 }
 
 function config(opts: FlagValues & { config?: string }, io: Io): RunConfig {
-  const file = loadConfigFile(opts.config ?? 'gwc.yaml', opts.config !== undefined);
-  return resolveConfig(opts, file, io.env);
+  const path = opts.config ?? 'gwc.yaml';
+  const file = loadConfigFile(path, opts.config !== undefined);
+  return resolveConfig(opts, file, io.env, path);
 }
 
 async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<number> {
