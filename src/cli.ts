@@ -11,7 +11,9 @@ import { BLOCKED_NATIVE_MODEL, ServiceEmulator } from '../mocks/upstream/service
 import { Capture, parseDelays } from '../mocks/upstream/capture.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../reference/gateway.js';
 import { FAULTS, faultByName } from '../reference/faults/index.js';
-import { finishRun, runSuite } from './cli/run.js';
+import { finishRun, runSuite, type SuiteExtras } from './cli/run.js';
+import { certify, mergeCommand, verify, type CertifyFlags } from './cli/certify.js';
+import { JUNIT_FORMATS } from './config/options.js';
 import { controlHandler, isOurMock, runRemote } from './cli/remote.js';
 import { listJson, listText } from './cli/list.js';
 import { CHECKS } from '../suites/index.js';
@@ -150,6 +152,19 @@ async function cmdReference(opts: { listen: string; upstream: string; fault?: st
   return 0;
 }
 
+/** certify and verify: the suite against cfg.target with the run's own recording upstream (a transcript needs it). */
+async function withOwnUpstream(cfg: RunConfig, io: Io, extras: SuiteExtras): Promise<RunReport> {
+  if (cfg.profile === 'service') return runSuite(CHECKS, cfg, cfg.target!, null, io.out, extras);
+  const { host, port } = parseListen(cfg.upstreamListen, '--upstream-listen');
+  const upstream = new RecordingUpstream();
+  await upstream.start(host, port);
+  try {
+    return await runSuite(CHECKS, cfg, cfg.target!, upstream, io.out, extras);
+  } finally {
+    await upstream.stop();
+  }
+}
+
 /** The arguments of the running command, for the replay command of each failed check. */
 let invocation: string[] = [];
 
@@ -169,6 +184,35 @@ export async function main(argv: string[], io: Io): Promise<number> {
   runOptions(program.command('demo').description('run the suite against the built-in reference gateway').addOption(new Option('--fault <name>', 'break one requirement on purpose').choices(FAULTS.map((f) => f.name)))).action(
     async (o) => void (code = await cmdDemo(o, io)),
   );
+  // Issue 12: the vendor conformance report, its verification, and merged shard reports.
+  runOptions(
+    program
+      .command('certify')
+      .description('run the profile and write a conformance report folder (conformance-report.yaml, report.json, junit.xml, report.html, transcript, README)')
+      .addOption(commanderOption(FLAG_OPTIONS.find((o) => o.name === 'target')!))
+      .option('--implementation-name <name>', 'the gateway product under test (required)')
+      .option('--implementation-version <version>', 'its version (required)')
+      .option('--organization <org>', 'who makes it')
+      .option('--url <url>', 'its home page')
+      .option('--contact <email>', 'who to ask about this report'),
+  ).action(async (o: FlagValues & CertifyFlags & { config?: string }) => void (code = await certify(config(o, io), o, io, (cfg, extras) => withOwnUpstream(cfg, io, extras), invocation)));
+  program
+    .command('verify')
+    .description('re-run a certify folder with its recorded seed and settings; exit 0 reproduced, 1 not, 2 could not run')
+    .argument('<dir>', 'the folder certify wrote')
+    .option('--target <url>', 'the gateway (default: the recorded target)')
+    .option('--upstream-listen <host:port>', 'the recording upstream (default: the recorded address)')
+    .option('--token <token>', 'credential sent to the gateway (GWC_TOKEN)')
+    .action(async (dir: string, o: { target?: string; upstreamListen?: string; token?: string }) => void (code = await verify(dir, o, io, (cfg, extras) => withOwnUpstream(cfg, io, extras))));
+  program
+    .command('merge-reports')
+    .description('merge the JSON reports of shards (folders holding report.json) into one report, written by every reporter')
+    .argument('<dir...>', 'report folders (or report.json files)')
+    .requiredOption('--out <dir>', 'where to write the merged reports')
+    .option('--force', 'merge runs of different harness versions, seeds, targets, profiles or declared features anyway')
+    .option('--reporter <name>', 'report formats (repeatable; default all)', collect, [])
+    .addOption(new Option('--junit-format <name>', 'JUnit dialect').choices([...JUNIT_FORMATS]).default('jenkins'))
+    .action(async (dirs: string[], o: { out: string; force?: boolean; reporter: string[]; junitFormat: (typeof JUNIT_FORMATS)[number] }) => void (code = await mergeCommand(dirs, o, CHECKS.map((c) => c.id), io)));
   program
     .command('mock')
     .description('run only the recording upstream, so the gateway can be configured before the run')

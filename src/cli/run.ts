@@ -9,7 +9,7 @@ import { runChecks, type ExchangeSink } from '../runner/runner.js';
 import { combineAttempts, needsRetry } from '../runner/repeat.js';
 import { durationsFrom, shardIds } from '../runner/shard.js';
 import { applyWaivers, loadWaivers, waiverLines } from '../report/waivers.js';
-import { clientExchange, masker, upstreamExchange, type Transcript } from '../report/transcript.js';
+import { clientExchange, masker, ordered, upstreamExchange, type Transcript } from '../report/transcript.js';
 import type { CheckResult } from '../report/types.js';
 import { scrubSecrets } from '../core/mask.js';
 import { VERSION } from '../core/paths.js';
@@ -83,7 +83,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   const settings = { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, service: cfg.service && { models: cfg.service.models } };
   const mask = masker([cfg.token, cfg.service?.key ?? '']);
   const exchanges: ExchangeSink | undefined = extras.transcript
-    ? (id, client, cases) => extras.transcript!.set(id, [...client.map((x) => clientExchange(x.req, x.res, mask)), ...cases.map((e) => upstreamExchange(e, mask))])
+    ? (id, client, cases) => extras.transcript!.set(id, ordered([...client.map((x) => clientExchange(x.req, x.res, mask)), ...cases.map((e) => upstreamExchange(e, mask))]))
     : undefined;
   // Attempt 1 (the transcript is of this one), then the repeats: every check (--repeat), or
   // those that did not pass (--repeat-failures).

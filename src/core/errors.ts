@@ -12,7 +12,10 @@ export type HarnessErrorCode =
   // Gateway images (src/launch/image.ts)
   | 'DOCKER_UNAVAILABLE'
   | 'IMAGE_NOT_FOUND'
-  | 'GATEWAY_START';
+  | 'GATEWAY_START'
+  // Reports read back (merge-reports, verify: src/report/)
+  | 'BAD_REPORT'
+  | 'MERGE_REFUSED';
 
 export class HarnessError extends Error {
   constructor(

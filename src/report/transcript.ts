@@ -37,6 +37,10 @@ const MASKS: Array<[RegExp, string]> = [
   [new RegExp(`\\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} (${MONTHS}) \\d{4} \\d{2}:\\d{2}:\\d{2} GMT`, 'g'), '<date>'],
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
   [/\b(msg|req|toolu|srvtoolu|chatcmpl|resp|call|file|batch)([_-])[A-Za-z0-9]{8,}/g, '$1$2<id>'],
+  // The native replies' responseId: a counter over the run, so it depends on which check asked first.
+  [/\bgwcNat\d+AbCdEf\b/g, 'gwcNat<id>'],
+  // How a connection to a stopped upstream fails (refused, or reset while the listener closes) is timing.
+  [/\bE(CONNREFUSED|CONNRESET|CONNABORTED|PIPE)\b/g, 'E<socket error>'],
 ];
 
 export interface Masker {
@@ -103,6 +107,15 @@ export function upstreamExchange(e: Expectation, mask: Masker): CanonicalExchang
     summary: `upstream ${first ? `${first.method} ${mask(first.url)}` : '(nothing arrived)'}${e.hits.length > 1 ? ` x${e.hits.length}` : ''} -> ${r.kind}${'status' in r ? ` ${r.status}` : ''}`,
     parts: { received: sha(received), reply: sha(reply) },
   };
+}
+
+/**
+ * A check's exchanges in a fixed order: client exchanges, then upstream cases, each sorted by
+ * their content. A check may send requests at once, so arrival order is not the gateway's.
+ */
+export function ordered(exchanges: CanonicalExchange[]): CanonicalExchange[] {
+  const key = (x: CanonicalExchange) => `${x.kind === 'client' ? 0 : 1}\t${x.summary}\t${Object.values(x.parts).join(' ')}`;
+  return [...exchanges].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
 /** The exchanges of a run, by check id. */
