@@ -145,7 +145,7 @@ export function firstDifference(
     if (!y) return `exchange ${i + 1}: the re-run stopped short; the recorded run had ${x.check} #${x.n + 1} ${x.summary}`;
     if (x.check !== y.check || x.n !== y.n || x.kind !== y.kind) return `exchange ${i + 1}: recorded ${x.check} #${x.n + 1} (${x.kind}) ${x.summary}; re-run ${y.check} #${y.n + 1} (${y.kind}) ${y.summary}`;
     const parts = Object.keys(x.parts).filter((k) => x.parts[k] !== y.parts[k]);
-    if (parts.length) return `exchange ${i + 1}: ${x.check} #${x.n + 1} (${x.kind}): the ${parts.join(' and ')} differ${x.summary !== y.summary ? `: recorded "${x.summary}", re-run "${y.summary}"` : ` (${x.summary})`}`;
+    if (parts.length) return `exchange ${i + 1}: ${x.check} #${x.n + 1} (${x.kind}): the ${parts.join(' and ')} ${parts.length > 1 ? 'differ' : 'differs'}${x.summary !== y.summary ? `: recorded "${x.summary}", re-run "${y.summary}"` : ` (${x.summary})`}`;
   }
   return null;
 }
