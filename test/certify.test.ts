@@ -12,7 +12,9 @@ import { faultByName } from '../reference/faults/index.js';
 import { runSuite } from '../src/cli/run.js';
 import { resolveConfig } from '../src/config/config.js';
 import { firstDifference, masker, transcriptDigest, transcriptLines, type Transcript } from '../src/report/transcript.js';
-import { conformanceErrors, profileResult } from '../src/report/certify.js';
+import { conformanceErrors, harnessIntegrity, profileResult } from '../src/report/certify.js';
+import { mkdirSync } from 'node:fs';
+import { VERSION } from '../src/core/paths.js';
 import type { RunReport } from '../src/report/types.js';
 import { CHECKS } from '../suites/index.js';
 import { cli, freePort } from './helpers/cli.js';
@@ -59,6 +61,25 @@ describe('transcript digest', () => {
     const f = await transcriptOf('strip-cache-control');
     expect(transcriptDigest(f.t)).not.toBe(transcriptDigest(a.t));
     expect(firstDifference(transcriptLines(a.t), transcriptLines(f.t))).toMatch(/^exchange \d+: messages\.[a-z.-]+ #\d+ \((client|upstream)\): the (received|request|response|reply)/);
+  });
+});
+
+describe('harness integrity', () => {
+  it('is the package tarball\'s npm integrity when the installing project\'s lock records it, else SHA-512 over the compiled files', () => {
+    const project = mkdtempSync(join(tmpdir(), 'gwc-integrity-'));
+    const root = join(project, 'node_modules', 'gw-conformance');
+    mkdirSync(join(root, 'dist', 'src'), { recursive: true });
+    writeFileSync(join(root, 'dist', 'src', 'a.js'), 'export const a = 1;\n');
+    const files = harnessIntegrity(root);
+    expect(files).toMatchObject({ algorithm: 'sha512', of: 'dist-files', files: 1 });
+    writeFileSync(join(root, 'dist', 'src', 'a.js'), 'export const a = 2;\n');
+    expect(harnessIntegrity(root).value).not.toBe(files.value);
+    const integrity = 'sha512-' + Buffer.alloc(64, 7).toString('base64');
+    writeFileSync(join(project, 'node_modules', '.package-lock.json'), JSON.stringify({ packages: { 'node_modules/gw-conformance': { version: VERSION, integrity } } }));
+    expect(harnessIntegrity(root)).toEqual({ algorithm: 'sha512', of: 'package-tarball', value: integrity });
+    // A lock entry of another version is not this package's tarball.
+    writeFileSync(join(project, 'node_modules', '.package-lock.json'), JSON.stringify({ packages: { 'node_modules/gw-conformance': { version: '0.0.0-other', integrity } } }));
+    expect(harnessIntegrity(root).of).toBe('dist-files');
   });
 });
 

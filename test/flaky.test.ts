@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { junitXml } from '../src/reporters/junit.js';
+import { htmlReport } from '../src/reporters/html.js';
 import { combineAttempts } from '../src/runner/repeat.js';
 import type { CheckResult } from '../src/report/types.js';
 import { demoRun } from './helpers/demo.js';
@@ -49,6 +50,9 @@ describe('a check that fails every other time (fault flaky-count-tokens)', () =>
     expect(r.summary.flaky).toBe(1);
     expect(r.repeat).toEqual({ attempts: 2, failuresOnly: false });
     expect(r.exitCode).toBe(1);
+    const html = htmlReport(r);
+    expect(html).toMatch(/<span class="badge o-flaky">FLAKY<\/span>/);
+    expect(html).toMatch(/<h3>Attempts<\/h3><table class="diff"><tbody><tr><td>#1<\/td><td>fail<\/td>/);
 
     // Default JUnit: valid for Jenkins (no flakyFailure there), the flaky check a failure of type "flaky" listing the attempts.
     const jenkins = junitXml(r);
