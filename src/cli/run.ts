@@ -8,7 +8,7 @@ import { selectChecks } from '../runner/registry.js';
 import { runChecks, type ExchangeSink } from '../runner/runner.js';
 import { combineAttempts, needsRetry } from '../runner/repeat.js';
 import { durationsFrom, shardIds } from '../runner/shard.js';
-import { applyWaivers, loadWaivers, waiverLines } from '../report/waivers.js';
+import { applyWaivers, loadWaivers } from '../report/waivers.js';
 import { clientExchange, masker, ordered, upstreamExchange, type Transcript } from '../report/transcript.js';
 import type { CheckResult } from '../report/types.js';
 import { scrubSecrets } from '../core/mask.js';
@@ -104,7 +104,6 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     const applied = applyWaivers(results, waivers, extras.today ?? startedAt.toISOString().slice(0, 10), cfg.waivers!);
     results = applied.results;
     waiverSummary = applied.summary;
-    if (useConsole) for (const l of waiverLines(applied.summary)) print(l);
   }
   const judgement = { strict: cfg.strict, allowFlaky: cfg.allowFlaky };
   const raw: RunReport = {
