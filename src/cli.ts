@@ -11,9 +11,11 @@ import { BLOCKED_NATIVE_MODEL, ServiceEmulator } from '../mocks/upstream/service
 import { Capture, parseDelays } from '../mocks/upstream/capture.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../reference/gateway.js';
 import { FAULTS, faultByName } from '../reference/faults/index.js';
-import { finishRun, runSuite, sealReport } from './cli/run.js';
+import { finishRun, runSuite, sealReport, type SuiteExtras } from './cli/run.js';
 import { checkLaunch, launchGateway, type LaunchedGateway } from './launch/launch.js';
 import { basePath as parseBasePath } from './config/targeting.js';
+import { certify, mergeCommand, verify, type CertifyFlags } from './cli/certify.js';
+import { JUNIT_FORMATS } from './config/options.js';
 import { controlHandler, isOurMock, runRemote } from './cli/remote.js';
 import { listJson, listText } from './cli/list.js';
 import { CHECKS } from '../suites/index.js';
@@ -47,8 +49,9 @@ function runOptions(cmd: Command): Command {
 }
 
 function config(opts: FlagValues & { config?: string }, io: Io): RunConfig {
-  const file = loadConfigFile(opts.config ?? 'gwc.yaml', opts.config !== undefined);
-  return resolveConfig(opts, file, io.env);
+  const path = opts.config ?? 'gwc.yaml';
+  const file = loadConfigFile(path, opts.config !== undefined);
+  return resolveConfig(opts, file, io.env, path);
 }
 
 async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<number> {
@@ -74,6 +77,8 @@ async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<n
     // A `gw-conformance mock` already holding the port runs the suite for us.
     const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     if (e instanceof HarnessError && e.code === 'PORT_IN_USE' && !launching && (await isOurMock(base))) {
+      // The mock-driven run (src/cli/remote.ts) does not know issue 12's run options yet: refuse rather than ignore them.
+      if (cfg.waivers || cfg.shard || cfg.repeat > 1 || cfg.repeatFailures > 1) throw new HarnessError('BAD_FLAG', '--waivers, --shard, --repeat and --repeat-failures are not supported when a running `gw-conformance mock` drives the run; stop the mock and let `run` start its own upstream');
       io.out(`using the recording upstream of the running \`gw-conformance mock\` at ${base}`);
       report = await runRemote(base, withExpandedTargeting(cfg, base, io.env), cfg.target!, io.out);
       return finishRun(report, cfg, io, invocation);
@@ -175,6 +180,19 @@ async function cmdReference(opts: { listen: string; upstream: string; fault?: st
   return 0;
 }
 
+/** certify and verify: the suite against cfg.target with the run's own recording upstream (a transcript needs it). */
+async function withOwnUpstream(cfg: RunConfig, io: Io, extras: SuiteExtras): Promise<RunReport> {
+  if (cfg.profile === 'service') return runSuite(CHECKS, withExpandedTargeting(cfg, null, io.env), cfg.target!, null, io.out, extras);
+  const { host, port } = parseListen(cfg.upstreamListen, '--upstream-listen');
+  const upstream = new RecordingUpstream();
+  await upstream.start(host, port);
+  try {
+    return await runSuite(CHECKS, withExpandedTargeting(cfg, upstream.url, io.env), cfg.target!, upstream, io.out, extras);
+  } finally {
+    await upstream.stop();
+  }
+}
+
 /** The arguments of the running command, for the replay command of each failed check. */
 let invocation: string[] = [];
 
@@ -194,6 +212,35 @@ export async function main(argv: string[], io: Io): Promise<number> {
   runOptions(program.command('demo').description('run the suite against the built-in reference gateway').addOption(new Option('--fault <name>', 'break one requirement on purpose').choices(FAULTS.map((f) => f.name)))).action(
     async (o) => void (code = await cmdDemo(o, io)),
   );
+  // Issue 12: the vendor conformance report, its verification, and merged shard reports.
+  runOptions(
+    program
+      .command('certify')
+      .description('run the profile and write a conformance report folder (conformance-report.yaml, report.json, junit.xml, report.html, transcript, README)')
+      .addOption(commanderOption(FLAG_OPTIONS.find((o) => o.name === 'target')!))
+      .option('--implementation-name <name>', 'the gateway product under test (required)')
+      .option('--implementation-version <version>', 'its version (required)')
+      .option('--organization <org>', 'who makes it')
+      .option('--url <url>', 'its home page')
+      .option('--contact <email>', 'who to ask about this report'),
+  ).action(async (o: FlagValues & CertifyFlags & { config?: string }) => void (code = await certify(config(o, io), o, io, (cfg, extras) => withOwnUpstream(cfg, io, extras), invocation)));
+  program
+    .command('verify')
+    .description('re-run a certify folder with its recorded seed and settings; exit 0 reproduced, 1 not, 2 could not run')
+    .argument('<dir>', 'the folder certify wrote')
+    .option('--target <url>', 'the gateway (default: the recorded target)')
+    .option('--upstream-listen <host:port>', 'the recording upstream (default: the recorded address)')
+    .option('--token <token>', 'credential sent to the gateway (GWC_TOKEN)')
+    .action(async (dir: string, o: { target?: string; upstreamListen?: string; token?: string }) => void (code = await verify(dir, o, io, (cfg, extras) => withOwnUpstream(cfg, io, extras))));
+  program
+    .command('merge-reports')
+    .description('merge the JSON reports of shards (folders holding report.json) into one report, written by every reporter')
+    .argument('<dir...>', 'report folders (or report.json files)')
+    .requiredOption('--out <dir>', 'where to write the merged reports')
+    .option('--force', 'merge runs of different harness versions, seeds, targets, profiles or declared features anyway')
+    .option('--reporter <name>', 'report formats (repeatable; default all)', collect, [])
+    .addOption(new Option('--junit-format <name>', 'JUnit dialect').choices([...JUNIT_FORMATS]).default('jenkins'))
+    .action(async (dirs: string[], o: { out: string; force?: boolean; reporter: string[]; junitFormat: (typeof JUNIT_FORMATS)[number] }) => void (code = await mergeCommand(dirs, o, CHECKS.map((c) => c.id), io)));
   program
     .command('mock')
     .description('run only the recording upstream, so the gateway can be configured before the run')

@@ -5,7 +5,12 @@ import { GatewayClient } from '../client/gateway.js';
 import { HarnessError } from '../core/errors.js';
 import type { CheckDef } from '../core/check.js';
 import { selectChecks } from '../runner/registry.js';
-import { runChecks } from '../runner/runner.js';
+import { runChecks, type ExchangeSink } from '../runner/runner.js';
+import { combineAttempts, needsRetry } from '../runner/repeat.js';
+import { durationsFrom, shardIds } from '../runner/shard.js';
+import { applyWaivers, loadWaivers } from '../report/waivers.js';
+import { clientExchange, masker, ordered, upstreamExchange, type Transcript } from '../report/transcript.js';
+import type { CheckResult } from '../report/types.js';
 import { maskHeaderNamesDeep, scrubSecrets } from '../core/mask.js';
 import { awaitReady, type Readiness } from '../runner/ready.js';
 import { describeTargeting, expandTargeting, upstreamPrefixes } from '../config/targeting.js';
@@ -49,22 +54,30 @@ export async function preflight(target: string, warn: (s: string) => void): Prom
  * Runs the selected checks and returns the report (credentials scrubbed); writes nothing.
  * `upstream` is null in the service profile: its checks talk to the service directly.
  */
-export async function runSuite(
-  all: CheckDef[],
-  cfg: RunConfig,
-  target: string,
-  upstream: Upstream | null,
-  print: (s: string) => void,
-  opts: { launcher?: { restart(): Promise<void> } } = {},
-): Promise<RunReport> {
-  const checks = selectChecks(all, cfg);
+export interface SuiteExtras {
+  /** Filled with every check's exchanges, masked (the transcript digest of certify). */
+  transcript?: Transcript;
+  /** The day waivers are judged on (YYYY-MM-DD, UTC); today when absent. */
+  today?: string;
+  /** The gateway the harness started (--gateway-cmd): checks may restart it. */
+  launcher?: { restart(): Promise<void> };
+}
+
+export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, upstream: Upstream | null, print: (s: string) => void, extras: SuiteExtras = {}): Promise<RunReport> {
+  let checks = selectChecks(all, cfg);
+  // Read before anything runs, so a bad file is exit 2 at once.
+  const waivers = cfg.waivers ? loadWaivers(cfg.waivers) : null;
+  if (cfg.shard) {
+    const mine = shardIds(checks.map((c) => c.id), cfg.shard.index, cfg.shard.count, cfg.shardDurations ? durationsFrom(cfg.shardDurations) : undefined);
+    checks = checks.filter((c) => mine.has(c.id));
+  }
   // Feature gating: what the gateway serves, as the user declared it; the service profile adds `service`.
   const declared = new Set<string>([...cfg.protocols, ...(cfg.service ? ['service'] : [])]);
+  await preflight(target, print);
   const expanded = cfg.expanded ?? expandTargeting(cfg.targeting, upstream?.url ?? null, process.env);
   const secrets = [cfg.token, cfg.service?.key ?? '', ...expanded.secrets];
   const useConsole = cfg.reporter.includes('console');
-  await preflight(target, print);
-  const gateway = new GatewayClient(target, { token: cfg.token, timeoutMs: cfg.timeoutMs, targeting: expanded.resolved, launcher: opts.launcher });
+  const gateway = new GatewayClient(target, { token: cfg.token, timeoutMs: cfg.timeoutMs, targeting: expanded.resolved, launcher: extras.launcher });
   // The upstream takes requests under a protocol's upstream-base-path as today's paths.
   upstream?.forwardsUnder?.(upstreamPrefixes(cfg.targeting));
   let readiness: Readiness | null = null;
@@ -80,14 +93,38 @@ export async function runSuite(
   const unmatchedFrom = upstream?.unmatched.length ?? 0;
   const startedAt = new Date();
   const t0 = performance.now();
-  if (useConsole) print(`gw-conformance ${VERSION}: ${checks.length} checks, target ${target}, upstream ${upstream?.url ?? 'none (the service is checked directly)'}, declared ${cfg.protocols.join(', ')}, seed ${cfg.seed}`);
-  const results = await runChecks(
-    checks,
-    { gateway, upstream, declared, settings: { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, service: cfg.service && { models: cfg.service.models } } },
-    { concurrency: cfg.concurrency, onResult: useConsole ? (r) => print(progressLine(r)) : undefined },
-  );
+  const attempts = Math.max(cfg.repeat, cfg.repeatFailures);
+  if (useConsole)
+    print(
+      `gw-conformance ${VERSION}: ${checks.length} checks${cfg.shard ? ` (shard ${cfg.shard.index}/${cfg.shard.count})` : ''}, target ${target}, upstream ${upstream?.url ?? 'none (the service is checked directly)'}, declared ${cfg.protocols.join(', ')}, seed ${cfg.seed}${attempts > 1 ? `, ${attempts} attempts per ${cfg.repeat > 1 ? 'check' : 'check that does not pass'}` : ''}`,
+    );
+  const settings = { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, service: cfg.service && { models: cfg.service.models } };
+  const mask = masker(secrets);
+  const exchanges: ExchangeSink | undefined = extras.transcript
+    ? (id, client, cases) => extras.transcript!.set(id, ordered([...client.map((x) => clientExchange(x.req, x.res, mask)), ...cases.map((e) => upstreamExchange(e, mask))]))
+    : undefined;
+  // Attempt 1 (the transcript is of this one), then the repeats: every check (--repeat), or
+  // those that did not pass (--repeat-failures).
+  const tries: CheckResult[][] = (
+    await runChecks(checks, { gateway, upstream, declared, settings, exchanges }, { concurrency: cfg.concurrency, onResult: useConsole && attempts === 1 ? (r) => print(progressLine(r)) : undefined })
+  ).map((r) => [r]);
+  for (let k = 2; k <= attempts; k++) {
+    const again = checks.map((_, i) => i).filter((i) => k <= cfg.repeat || tries[i].some(needsRetry));
+    if (!again.length) break;
+    const more = await runChecks(again.map((i) => checks[i]), { gateway, upstream, declared, settings }, { concurrency: cfg.concurrency });
+    again.forEach((i, j) => tries[i].push(more[j]));
+  }
+  let results = tries.map(combineAttempts);
+  if (useConsole && attempts > 1) for (const r of results) print(progressLine(r));
   await gateway.close();
   upstream?.forwardsUnder?.([]);
+  let waiverSummary: RunReport['waivers'];
+  if (waivers) {
+    const applied = applyWaivers(results, waivers, extras.today ?? startedAt.toISOString().slice(0, 10), cfg.waivers!);
+    results = applied.results;
+    waiverSummary = applied.summary;
+  }
+  const judgement = { strict: cfg.strict, allowFlaky: cfg.allowFlaky };
   const raw: RunReport = {
     schemaVersion: SCHEMA_VERSION,
     harness: { name: 'gw-conformance', version: VERSION },
@@ -97,11 +134,15 @@ export async function runSuite(
     declared: { protocols: [...cfg.protocols] },
     seed: cfg.seed,
     strict: cfg.strict,
+    allowFlaky: cfg.allowFlaky,
+    ...(attempts > 1 ? { repeat: { attempts, failuresOnly: cfg.repeat < attempts } } : {}),
+    ...(cfg.shard ? { shard: { ...cfg.shard, balancedBy: cfg.shardDurations ? ('duration' as const) : ('id-hash' as const) } } : {}),
+    ...(waiverSummary ? { waivers: waiverSummary } : {}),
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - t0),
     summary: summarize(results),
-    exitCode: exitCodeOf(results, cfg.strict),
+    exitCode: exitCodeOf(results, judgement),
     results,
     unmatchedRequests: upstream?.unmatched.slice(unmatchedFrom) ?? [],
     readiness,
@@ -128,7 +169,7 @@ export function sealReport(raw: RunReport, secrets: string[], headerNames: strin
  * one line on stderr names the check: it is not the gateway's fault.
  */
 export function finishRun(report: RunReport, cfg: RunConfig, io: { out: (s: string) => void; err: (s: string) => void }, argv: string[] = []): number {
-  writeReports(withReplay(report, argv), cfg.reporter, cfg.out, io.out);
+  writeReports(withReplay(report, argv), cfg.reporter, cfg.out, io.out, { junitFormat: cfg.junitFormat });
   const broke = harnessErrorLine(report.results);
   if (broke) io.err(`gw-conformance: ${broke}`);
   return report.exitCode;

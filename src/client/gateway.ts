@@ -144,6 +144,12 @@ export class GatewayClient {
   /** Called with each request before it is sent (the runner keeps what a check sent, for its replay). */
   onSend?: (req: GwRequest) => void;
 
+  /**
+   * Called with each request and what came back (a response, or the error that ended it): the
+   * runner keeps a masked transcript of every exchange (src/report/transcript.ts).
+   */
+  onReceive?: (req: GwRequest, res: ReceivedResponse) => void;
+
   async send(req: GwRequest): Promise<GwResponse> {
     this.onSend?.(req);
     const { url, headers, method } = this.prepare(req);
@@ -161,6 +167,7 @@ export class GatewayClient {
       for await (const c of res.body) chunks.push(c as Buffer);
       const body = Buffer.concat(chunks);
       const raw = pairsFromRecord(res.headers);
+      this.onReceive?.(req, { status: res.statusCode, rawHeaders: raw, body });
       return {
         status: res.statusCode,
         rawHeaders: raw,
@@ -172,7 +179,9 @@ export class GatewayClient {
         text: () => body.toString('utf8'),
       };
     } catch (e) {
-      throw classify(e, `${req.method ?? 'GET'} ${req.path}`);
+      const err = classify(e, `${req.method ?? 'GET'} ${req.path}`);
+      this.onReceive?.(req, { error: errorKind(err) });
+      throw err;
     }
   }
 
@@ -184,6 +193,16 @@ export class GatewayClient {
   async close(): Promise<void> {
     await this.conn.agent.close();
   }
+}
+
+/** What the client got back for one request, as the transcript keeps it. */
+export type ReceivedResponse = { status: number; rawHeaders: Array<[string, string]>; body: Buffer; aborted?: boolean; error?: string } | { error: string };
+
+/** The kind of a client error, without the text that varies (timings, addresses). */
+export function errorKind(e: Error): string {
+  if (e instanceof GatewayTimeoutError) return 'timeout';
+  if (e instanceof GatewayTransportError) return `transport ${e.code}`;
+  return e.name;
 }
 
 export function classify(e: unknown, what: string): Error {

@@ -6,7 +6,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { createGunzip, createInflate, createBrotliDecompress } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import type { Transform } from 'node:stream';
-import { classify, type GatewayClient, type GwRequest } from './gateway.js';
+import { classify, errorKind, type GatewayClient, type GwRequest } from './gateway.js';
 import { pairsFromRecord } from './headers.js';
 
 export interface SseEvent {
@@ -80,7 +80,9 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
     });
   } catch (e) {
     req.signal?.removeEventListener('abort', onOuterAbort);
-    throw classify(e, `${req.method ?? 'POST'} ${req.path}`);
+    const err = classify(e, `${req.method ?? 'POST'} ${req.path}`);
+    gw.onReceive?.(req, { error: errorKind(err) });
+    throw err;
   }
   const headersAt = performance.now();
   const raw = pairsFromRecord(res.headers);
@@ -147,6 +149,7 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
   }
   result.raw = Buffer.concat(body);
   result.endedAt = performance.now();
+  gw.onReceive?.(req, { status: result.status, rawHeaders: raw, body: result.raw, aborted: result.abortedAt !== undefined, error: result.error === undefined ? undefined : 'stream error' });
   return result;
 }
 

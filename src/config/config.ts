@@ -5,7 +5,7 @@ import { Ajv } from 'ajv';
 import YAML from 'yaml';
 import { HarnessError } from '../core/errors.js';
 import { configSchema, PROTOCOLS, resolveOptions, type ProfileName, type ProtocolName } from './options.js';
-import type { ReporterName } from './options.js';
+import type { JunitFormat, ReporterName } from './options.js';
 import { expandTargeting, resolveTargeting, type Targeting } from './targeting.js';
 
 export type ExpandedTargeting = ReturnType<typeof expandTargeting>;
@@ -44,6 +44,25 @@ export interface RunConfig {
   launch: { cmd?: string; image?: string; env: string[]; args: string[] };
   /** The service profile's key and models (from the environment); set only with --profile service. */
   service?: ServiceConfig;
+  /** The YAML file whose `waivers:` list applies (a waivers file, or gwc.yaml itself), or null. */
+  waivers: string | null;
+  /** Attempts per check (--repeat), and per check that did not pass (--repeat-failures). */
+  repeat: number;
+  repeatFailures: number;
+  allowFlaky: boolean;
+  /** --shard i/n (1-based), and the earlier report that balances the slices. */
+  shard: { index: number; count: number } | null;
+  shardDurations: string | null;
+  junitFormat: JunitFormat;
+}
+
+/** Parses `i/n` (1 <= i <= n <= 1000). */
+export function parseShard(text: string): { index: number; count: number } {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || count > 1000 || index < 1 || index > count) throw new HarnessError('BAD_FLAG', `--shard: expected i/n with 1 <= i <= n <= 1000 (e.g. 2/4), got "${text}"`);
+  return { index, count };
 }
 
 export interface ServiceConfig {
@@ -95,8 +114,12 @@ export function loadConfigFile(path: string, required: boolean): FileConfig {
 /** What commander gives: each flag under its camel-case name, as text (lists as arrays of text). */
 export type FlagValues = Record<string, string | string[] | boolean | undefined>;
 
-export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.ProcessEnv): RunConfig {
+/** `configPath`: the gwc.yaml the file values came from (its `waivers:` list is read from there). */
+export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.ProcessEnv, configPath?: string): RunConfig {
   const v = resolveOptions(flags, file, env);
+  const w = v.waivers as string | unknown[] | undefined;
+  if (Array.isArray(w) && !configPath) throw new HarnessError('BAD_CONFIG', 'waivers: a list of waivers needs the file it was read from');
+  const waivers = w === undefined ? null : Array.isArray(w) ? configPath! : w;
   const profile = v.profile as ProfileName;
   const tokenEnv = v['token-env'] as string | undefined;
   // The service profile sends the service key, on every protocol (spec 5 rule 1).
@@ -124,5 +147,12 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     sse: { maxLagMs: v['sse-max-lag-ms'] as number, burstWindowMs: v['sse-burst-window-ms'] as number },
     idle: { maxS: v['idle-max-s'] as number, minS: v['idle-min-s'] as number },
     service,
+    waivers,
+    repeat: v.repeat as number,
+    repeatFailures: v['repeat-failures'] as number,
+    allowFlaky: v['allow-flaky'] as boolean,
+    shard: v.shard === undefined ? null : parseShard(v.shard as string),
+    shardDurations: (v['shard-durations'] as string | undefined) ?? null,
+    junitFormat: v['junit-format'] as JunitFormat,
   };
 }

@@ -13,8 +13,10 @@ export type ProfileName = Profile;
 export type ProtocolName = Protocol;
 export const REPORTER_NAMES = ['console', 'junit', 'json', 'html'] as const;
 export type ReporterName = (typeof REPORTER_NAMES)[number];
+export const JUNIT_FORMATS = ['jenkins', 'surefire'] as const;
+export type JunitFormat = (typeof JUNIT_FORMATS)[number];
 
-export type OptionKind = 'string' | 'url' | 'int' | 'bool' | 'enum' | 'list' | 'enum-list' | 'map';
+export type OptionKind = 'string' | 'url' | 'int' | 'bool' | 'enum' | 'list' | 'enum-list' | 'map' | 'waivers';
 
 export interface OptionSpec {
   /** The flag's long name and the gwc.yaml key. */
@@ -89,6 +91,21 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'gateway-env', kind: 'list', whole: true, arg: '<K=V>', help: 'an environment variable of the started gateway (repeatable; placeholders expand)', default: [], defaultText: '' },
   { name: 'gateway-arg', kind: 'list', whole: true, arg: '<arg>', help: "an argument of the gateway image's command (repeatable; placeholders expand)", default: [], defaultText: '' },
   { name: 'idle-min-s', kind: 'int', min: 1, max: 3600, arg: '<s>', help: 'the least idle tolerance that passes (slow profile)', default: 65, defaultText: '65', env: 'GWC_IDLE_MIN_S' },
+  // Issue 12: waivers, repeats (flaky), shards, the JUnit dialect.
+  {
+    name: 'waivers',
+    kind: 'waivers',
+    arg: '<file>',
+    help: 'waivers file (a `waivers:` list of {check or requirement, reason, expires, link}); in gwc.yaml, the list itself or a file name',
+    defaultText: 'none',
+    env: 'GWC_WAIVERS',
+  },
+  { name: 'repeat', kind: 'int', min: 1, max: 100, arg: '<n>', help: 'run every selected check this many times; a check whose verdicts differ is flaky', default: 1, defaultText: '1', env: 'GWC_REPEAT' },
+  { name: 'repeat-failures', kind: 'int', min: 1, max: 100, arg: '<n>', help: 'run a check that did not pass again, up to this many attempts in all; differing verdicts make it flaky', default: 1, defaultText: '1', env: 'GWC_REPEAT_FAILURES' },
+  { name: 'allow-flaky', kind: 'bool', help: 'a flaky check does not fail the run', default: false, defaultText: 'off', env: 'GWC_ALLOW_FLAKY' },
+  { name: 'shard', kind: 'string', arg: '<i/n>', help: 'run only slice i of n of the selected checks (stable: by check id hash, or balanced by the durations of an earlier run)', defaultText: 'all checks', env: 'GWC_SHARD' },
+  { name: 'shard-durations', kind: 'string', arg: '<report.json>', help: "balance the shards by each check's duration in this earlier JSON report", defaultText: '', env: 'GWC_SHARD_DURATIONS' },
+  { name: 'junit-format', kind: 'enum', values: JUNIT_FORMATS, arg: '<name>', help: '`jenkins` (valid against junit-10.xsd; a flaky check is a failure of type "flaky") or `surefire` (adds flakyFailure/rerunFailure elements)', default: 'jenkins', defaultText: '`jenkins`', env: 'GWC_JUNIT_FORMAT' },
 ];
 
 export const optionByName = (name: string): OptionSpec => {
@@ -125,6 +142,9 @@ export function configSchema(): Record<string, unknown> {
         return { type: 'array', items: { enum: [...o.values!] } };
       case 'map':
         return { type: 'object', additionalProperties: { type: 'string' } };
+      case 'waivers':
+        // A file name, or the entries themselves: src/report/waivers.ts checks them, naming the line.
+        return { anyOf: [{ type: 'string' }, { type: 'array' }] };
     }
   };
   return {
@@ -208,6 +228,7 @@ function fromText(o: OptionSpec, raw: string | string[] | boolean, src: Source):
       return out;
     }
     case 'string':
+    case 'waivers':
       return String(raw);
   }
 }

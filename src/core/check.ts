@@ -3,8 +3,12 @@ import type { GatewayClient } from '../client/gateway.js';
 import type { UpstreamHandle } from '../upstream/handle.js';
 
 export type Level = 'MUST' | 'SHOULD' | 'INFO';
-/** pass; fail (MUST broken); warn (SHOULD broken); info (INFO finding); skip; error (harness broke); timeout. */
-export type Outcome = 'pass' | 'fail' | 'warn' | 'info' | 'skip' | 'error' | 'timeout';
+/**
+ * pass; fail (MUST broken); warn (SHOULD broken); info (INFO finding); skip; error (harness broke); timeout.
+ * Two more are given by the run, never by a check: waived (a problem a waiver covers, src/report/waivers.ts)
+ * and flaky (attempts of --repeat disagreed, src/runner/repeat.ts).
+ */
+export type Outcome = 'pass' | 'fail' | 'warn' | 'info' | 'skip' | 'error' | 'timeout' | 'waived' | 'flaky';
 /** `default` runs by default; `slow` adds to it with --profile slow; `service` runs alone with --profile service. */
 export const PROFILES = ['default', 'slow', 'service'] as const;
 export type Profile = (typeof PROFILES)[number];

@@ -14,7 +14,10 @@ export type HarnessErrorCode =
   | 'IMAGE_NOT_FOUND'
   | 'GATEWAY_START'
   // Readiness gate (src/runner/ready.ts)
-  | 'NOT_READY';
+  | 'NOT_READY'
+  // Reports read back (merge-reports, verify: src/report/)
+  | 'BAD_REPORT'
+  | 'MERGE_REFUSED';
 
 export class HarnessError extends Error {
   constructor(

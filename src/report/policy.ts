@@ -1,8 +1,22 @@
 // What counts as a failure, decided once: for the exit code, the JUnit writer and the console.
 import type { CheckResult } from './types.js';
 
-/** A result that fails the run: a MUST broken, a check that timed out (but INFO), a SHOULD broken in strict mode. */
-export function isFailure(r: Pick<CheckResult, 'outcome' | 'level'>, strict: boolean): boolean {
+/** How the run was told to judge: --strict (SHOULD failures count) and --allow-flaky. */
+export interface Judgement {
+  strict: boolean;
+  allowFlaky?: boolean;
+}
+
+const judgement = (j: boolean | Judgement): Judgement => (typeof j === 'boolean' ? { strict: j } : j);
+
+/**
+ * A result that fails the run: a MUST broken, a check that timed out (but INFO), a SHOULD broken
+ * in strict mode, a flaky check (MUST, or SHOULD in strict mode) unless --allow-flaky. A waived
+ * result never does: its waiver is in force.
+ */
+export function isFailure(r: Pick<CheckResult, 'outcome' | 'level'>, how: boolean | Judgement): boolean {
+  const { strict, allowFlaky } = judgement(how);
+  if (r.outcome === 'flaky') return !allowFlaky && (r.level === 'MUST' || (strict && r.level === 'SHOULD'));
   return r.outcome === 'fail' || (r.outcome === 'timeout' && r.level !== 'INFO') || (strict && r.outcome === 'warn');
 }
 
@@ -10,9 +24,9 @@ export function isFailure(r: Pick<CheckResult, 'outcome' | 'level'>, strict: boo
 export const isHarnessError = (r: Pick<CheckResult, 'outcome'>) => r.outcome === 'error';
 
 /** 2 when the harness broke on a check (its verdicts cannot be trusted), 1 when a check failed, else 0. */
-export function exitCodeOf(results: CheckResult[], strict: boolean): 0 | 1 | 2 {
+export function exitCodeOf(results: CheckResult[], how: boolean | Judgement): 0 | 1 | 2 {
   if (results.some(isHarnessError)) return 2;
-  return results.some((r) => isFailure(r, strict)) ? 1 : 0;
+  return results.some((r) => isFailure(r, how)) ? 1 : 0;
 }
 
 /** The one line printed on stderr when the harness broke on a check. */

@@ -3,7 +3,7 @@
 import type { Level, Outcome } from '../core/check.js';
 import type { Readiness } from '../runner/ready.js';
 
-export const SCHEMA_VERSION = '1.2.0';
+export const SCHEMA_VERSION = '1.3.0';
 
 export interface CheckResult {
   id: string;
@@ -17,6 +17,33 @@ export interface CheckResult {
   actual: string | null;
   evidence: Record<string, unknown>;
   durationMs: number;
+  /** Set when a waiver covers this result (outcome `waived`; `waivedOutcome` is what it would have been). */
+  waiver?: AppliedWaiver;
+}
+
+/** A waiver entry (waivers.yaml, or `waivers:` in gwc.yaml). */
+export interface Waiver {
+  check?: string;
+  requirement?: string;
+  reason: string;
+  /** YYYY-MM-DD: the waiver applies up to and including this day (UTC). */
+  expires: string;
+  link?: string;
+}
+
+export interface AppliedWaiver extends Waiver {
+  /** The outcome the check had before the waiver. */
+  waivedOutcome: Outcome;
+}
+
+export interface WaiverSummary {
+  /** Where the waivers came from (a file path). */
+  source: string;
+  applied: Array<Waiver & { checks: string[] }>;
+  /** Past their date: not applied; `checks` are the problems they would have covered. */
+  expired: Array<Waiver & { checks: string[] }>;
+  /** In date, but no problem of this run matched them. */
+  unused: Waiver[];
 }
 
 export interface RunReport {
@@ -29,6 +56,14 @@ export interface RunReport {
   declared: { protocols: string[] };
   seed: number;
   strict: boolean;
+  /** --allow-flaky: a flaky check does not fail the run. */
+  allowFlaky?: boolean;
+  /** --repeat / --repeat-failures: how many attempts a check had. */
+  repeat?: { attempts: number; failuresOnly: boolean };
+  /** --shard i/n: this run is one slice of the selected checks. */
+  shard?: { index: number; count: number; balancedBy: 'id-hash' | 'duration' };
+  /** The waivers of the run and what became of each. */
+  waivers?: WaiverSummary;
   startedAt: string;
   finishedAt: string;
   durationMs: number;
@@ -58,7 +93,7 @@ export interface LaunchInfo {
 }
 
 export function summarize(results: CheckResult[]): RunReport['summary'] {
-  const s = { total: results.length, pass: 0, fail: 0, warn: 0, info: 0, skip: 0, error: 0, timeout: 0 };
+  const s = { total: results.length, pass: 0, fail: 0, warn: 0, info: 0, skip: 0, error: 0, timeout: 0, waived: 0, flaky: 0 };
   for (const r of results) s[r.outcome]++;
   return s;
 }

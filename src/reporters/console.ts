@@ -1,6 +1,7 @@
 import type { CheckResult, RunReport } from '../report/types.js';
+import { waiverLines } from '../report/waivers.js';
 
-const MARK: Record<CheckResult['outcome'], string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', info: 'INFO', skip: 'SKIP', error: 'ERROR', timeout: 'TIMEOUT' };
+const MARK: Record<CheckResult['outcome'], string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', info: 'INFO', skip: 'SKIP', error: 'ERROR', timeout: 'TIMEOUT', waived: 'WAIVED', flaky: 'FLAKY' };
 
 /** One line per finished check, printed as the run goes. */
 export function progressLine(r: CheckResult): string {
@@ -14,8 +15,10 @@ export function consoleSummary(report: RunReport, files: string[]): string {
     '',
     `gw-conformance ${report.harness.version}: ${s.total} checks against ${report.target} (profile ${report.profile}, seed ${report.seed})`,
     `  declared: ${report.declared.protocols.join(', ') || 'no protocol'} (checks that need anything else are skipped as not declared)`,
-    `  ${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.info} info, ${s.timeout} timeout, ${s.error} error, ${s.skip} skip  (${(report.durationMs / 1000).toFixed(1)} s)`,
+    `  ${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.info} info, ${s.timeout} timeout, ${s.error} error, ${s.skip} skip${s.waived ? `, ${s.waived} waived` : ''}${s.flaky ? `, ${s.flaky} flaky${report.allowFlaky ? ' (allowed)' : ''}` : ''}  (${(report.durationMs / 1000).toFixed(1)} s)`,
   ];
+  if (report.shard) lines.push(`  shard ${report.shard.index}/${report.shard.count} (${report.shard.balancedBy === 'duration' ? 'balanced by recorded durations' : 'by check id hash'})`);
+  if (report.waivers) lines.push('  waivers:', ...waiverLines(report.waivers).map((l) => `  ${l}`));
   const bad = report.results.filter((r) => r.outcome !== 'pass' && r.outcome !== 'skip');
   if (bad.length) {
     lines.push('', 'Findings:');
@@ -23,6 +26,7 @@ export function consoleSummary(report: RunReport, files: string[]): string {
       lines.push(`  ${MARK[r.outcome]} ${r.id} [${r.level} ${r.requirements.join(', ')}]`, `    ${r.message.split('\n')[0]}`);
       if (r.expected) lines.push(`    expected: ${r.expected.split('\n')[0]}`);
       if (r.actual) lines.push(`    actual:   ${r.actual.split('\n')[0]}`);
+      if (r.waiver) lines.push(`    waived until ${r.waiver.expires} (was ${r.waiver.waivedOutcome}): ${r.waiver.reason}${r.waiver.link ? ` (${r.waiver.link})` : ''}`);
     }
   }
   if (report.unmatchedRequests.length) {
@@ -35,7 +39,7 @@ export function consoleSummary(report: RunReport, files: string[]): string {
       ? 'Result: every MUST check passed.'
       : report.exitCode === 2
         ? 'Result: the harness broke on a check (outcome error): its verdicts cannot be trusted; this is not the gateway\'s fault.'
-        : `Result: FAILED (${report.strict ? 'a MUST or SHOULD check' : 'a MUST check'} did not pass).`,
+        : `Result: FAILED (${report.strict ? 'a MUST or SHOULD check' : 'a MUST check'} did not pass${s.flaky && !report.allowFlaky ? ', or was flaky' : ''}).`,
   );
   return lines.join('\n');
 }

@@ -33,9 +33,9 @@ export const HTML_LIMITS = {
 } as const;
 
 type Outcome = CheckResult['outcome'];
-const OUTCOMES: Outcome[] = ['fail', 'error', 'timeout', 'warn', 'info', 'skip', 'pass'];
+const OUTCOMES: Outcome[] = ['fail', 'error', 'timeout', 'flaky', 'warn', 'info', 'waived', 'skip', 'pass'];
 const LEVELS = ['MUST', 'SHOULD', 'INFO'];
-const PROBLEM = new Set<Outcome>(['fail', 'error', 'timeout', 'warn', 'info']);
+const PROBLEM = new Set<Outcome>(['fail', 'error', 'timeout', 'warn', 'info', 'flaky', 'waived']);
 
 // ---------------------------------------------------------------------------------------------
 // Escaping. Every string goes through one of these before it reaches the page.
@@ -357,7 +357,7 @@ pre{margin:0;padding:8px 10px;background:var(--soft);border:1px solid var(--line
 .verdict{display:inline-block;padding:2px 10px;border-radius:12px;color:#fff;font-weight:600;margin-right:8px}
 .verdict.ok{background:var(--pass)}.verdict.bad{background:var(--fail)}
 .badge{display:inline-block;min-width:58px;text-align:center;padding:1px 6px;border-radius:3px;font-size:11.5px;font-weight:700;color:#fff;letter-spacing:.03em}
-.o-fail,.o-error,.o-timeout{background:var(--fail)}.o-warn{background:var(--warn)}.o-info{background:var(--info)}.o-pass{background:var(--pass)}.o-skip{background:var(--skip)}
+.o-fail,.o-error,.o-timeout,.o-flaky{background:var(--fail)}.o-waived{background:var(--skip)}.o-warn{background:var(--warn)}.o-info{background:var(--info)}.o-pass{background:var(--pass)}.o-skip{background:var(--skip)}
 .lvl{display:inline-block;width:60px;font-size:11.5px;color:var(--muted);font-weight:600}
 table{border-collapse:collapse}
 .counts td,.counts th{border:1px solid var(--line);padding:3px 9px;text-align:right}
@@ -497,7 +497,13 @@ function checkRow(r: CheckResult, catalog: Map<string, CatalogText>, budget: Bud
     })
     .join('');
   const message = clip(r.message, 2000);
-  const body = `<div class="body"><p class="msg">${escapeText(message.s)}${message.cut ? ` ${cutNote(message.cut)}` : ''}</p><h3>Requirement</h3>${reqs}${details(r, problem, budget)}</div>`;
+  const w = r.waiver;
+  const waiver = w
+    ? `<p class="waiver"><b>Waived</b> until ${escapeText(w.expires)} (the check was ${escapeText(w.waivedOutcome)}): ${escapeText(clip(w.reason, 1000).s)}${w.link ? ` · tracked at <span class="v">${escapeText(clip(w.link, 500).s)}</span>` : ''}</p>`
+    : '';
+  const tries = Array.isArray(r.evidence.attempts) ? (r.evidence.attempts as Array<{ attempt: number; outcome: string; message: string; durationMs: number }>) : [];
+  const attempts = tries.length > 1 ? `<h3>Attempts</h3><table class="diff"><tbody>${tries.map((a) => `<tr><td>#${a.attempt}</td><td>${escapeText(String(a.outcome))}</td><td>${a.durationMs} ms</td><td class="v">${escapeText(clip(String(a.message), 500).s)}</td></tr>`).join('')}</tbody></table>` : '';
+  const body = `<div class="body"><p class="msg">${escapeText(message.s)}${message.cut ? ` ${cutNote(message.cut)}` : ''}</p>${waiver}${attempts}<h3>Requirement</h3>${reqs}${details(r, problem, budget)}</div>`;
   const id = escapeAttr(r.id);
   return `<details class="check" id="${id}" data-outcome="${escapeAttr(r.outcome)}" data-area="${escapeAttr(r.area)}" data-level="${escapeAttr(r.level)}">
 <summary><span class="badge o-${escapeAttr(r.outcome)}">${escapeText(r.outcome.toUpperCase())}</span><span class="lvl">${escapeText(r.level)}</span><span class="cid">${escapeText(r.id)}</span><span class="title">${escapeText(clip(r.title, 300).s)}</span><span class="reqs">${escapeText(r.requirements.join(', '))} · ${r.durationMs} ms</span><a class="permalink" href="#${escapeAttr(encodeURIComponent(r.id))}" title="link to this check">#</a></summary>
@@ -519,6 +525,17 @@ export function htmlReport(report: RunReport, catalog: CatalogText[] = loadCatal
   const ok = report.exitCode === 0;
   const box = (name: string, values: string[]) =>
     `<fieldset><legend>${name}</legend>${values.map((v) => `<label><input type="checkbox" name="${name}" value="${escapeAttr(v)}" checked> ${escapeText(v)}</label>`).join('')}</fieldset>`;
+  const ws = report.waivers;
+  const wname = (x: { check?: string; requirement?: string }) => escapeText(x.check ?? `requirement ${x.requirement}`);
+  const waivers = ws
+    ? `<h2>Waivers</h2><table class="diff"><thead><tr><th>state</th><th>waiver</th><th>expires</th><th>reason</th><th>checks</th></tr></thead><tbody>${[
+        ...ws.applied.map((x) => ['applied', x, x.checks] as const),
+        ...ws.expired.map((x) => ['expired: no longer applied', x, x.checks] as const),
+        ...ws.unused.map((x) => ['unused: matched nothing', x, [] as string[]] as const),
+      ]
+        .map(([state, x, checks]) => `<tr><td>${escapeText(state)}</td><td>${wname(x)}</td><td>${escapeText(x.expires)}</td><td class="v">${escapeText(clip(x.reason, 500).s)}</td><td>${checks.map((c) => escapeText(c)).join(', ')}</td></tr>`)
+        .join('')}</tbody></table>`
+    : '';
   const unmatched = report.unmatchedRequests.length
     ? `<h2>Requests no check expected (${report.unmatchedRequests.length})</h2><table class="diff"><thead><tr><th>method</th><th>url</th><th>reason</th><th>received</th></tr></thead><tbody>${report.unmatchedRequests
         .slice(0, 100)
@@ -543,7 +560,7 @@ export function htmlReport(report: RunReport, catalog: CatalogText[] = loadCatal
 <main>
 <h2>Summary: ${s.total} checks, ${OUTCOMES.filter((o) => s[o]).map((o) => `${s[o]} ${o}`).join(', ') || 'none run'}</h2>
 <div class="tables">${countsTable('area', areas, (r) => r.area, results, cols)}${countsTable('level', levels, (r) => r.level, results, cols)}</div>
-${unmatched}
+${waivers}${unmatched}
 <h2>Checks</h2>
 <div id="filters" hidden>${box('outcome', present)}${box('area', areas)}${box('level', levels)}<fieldset><legend>show</legend><button type="button" data-preset="problems">problems only</button> <button type="button" data-preset="all">all</button></fieldset><span id="shown"></span></div>
 ${rows}

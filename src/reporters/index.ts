@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunReport } from '../report/types.js';
-import type { ReporterName } from '../config/options.js';
+import type { JunitFormat, ReporterName } from '../config/options.js';
 import { consoleSummary } from './console.js';
 import { junitXml } from './junit.js';
 import { htmlReport } from './html.js';
@@ -11,24 +11,29 @@ import { htmlReport } from './html.js';
 export type { ReporterName };
 
 /** A reporter writes one file (its name and text), or prints after the files are written. */
-export type Reporter = { file: string; render(report: RunReport): string } | { print(report: RunReport, files: string[]): string };
+export type Reporter = { file: string; render(report: RunReport, opts?: ReporterOptions): string } | { print(report: RunReport, files: string[]): string };
+
+/** Settings a reporter may take (--junit-format). */
+export interface ReporterOptions {
+  junitFormat?: JunitFormat;
+}
 
 export const REPORTERS: Record<ReporterName, Reporter> = {
-  junit: { file: 'junit.xml', render: junitXml },
+  junit: { file: 'junit.xml', render: (r, o) => junitXml(r, o?.junitFormat) },
   json: { file: 'report.json', render: (r) => `${JSON.stringify(r, null, 2)}\n` },
   html: { file: 'report.html', render: (r) => htmlReport(r) },
   console: { print: consoleSummary },
 };
 
 /** Writes the report in each format; returns the files written. */
-export function writeReports(report: RunReport, names: ReporterName[], outDir: string, print: (s: string) => void): string[] {
+export function writeReports(report: RunReport, names: ReporterName[], outDir: string, print: (s: string) => void, opts: ReporterOptions = {}): string[] {
   const files: string[] = [];
   for (const name of names) {
     const r = REPORTERS[name];
     if (!('file' in r)) continue;
     mkdirSync(outDir, { recursive: true });
     const f = join(outDir, r.file);
-    writeFileSync(f, r.render(report));
+    writeFileSync(f, r.render(report, opts));
     files.push(f);
   }
   for (const name of names) {

@@ -8,6 +8,10 @@ import { GatewayTimeoutError, GatewayTransportError, type GatewayClient, type Gw
 import { recordSent, type SentRequest } from '../report/replay.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { UpstreamHandle } from '../upstream/handle.js';
+import type { ReceivedResponse } from '../client/gateway.js';
+
+/** Receives, when the check has ended, every exchange it had (for the transcript digest). */
+export type ExchangeSink = (checkId: string, client: Array<{ req: GwRequest; res: ReceivedResponse }>, upstream: UpstreamHandle['cases']) => void;
 
 export interface RunEnv {
   gateway: GatewayClient;
@@ -16,6 +20,8 @@ export interface RunEnv {
   settings: RunSettings;
   /** The features the user declared the gateway serves (protocols, `service`): feature gating. */
   declared: ReadonlySet<string>;
+  /** Set when the run keeps a transcript (certify): each check's exchanges go there. */
+  exchanges?: ExchangeSink;
 }
 
 /** Why a check cannot run against this gateway, or null: a feature it needs was not declared. */
@@ -43,8 +49,11 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   const keep = (r: GwRequest) => {
     if (sentTotal++ < SENT_KEPT) sent.push(recordSent(r));
   };
+  // Every exchange, for the transcript (only when the run keeps one).
+  const received: Array<{ req: GwRequest; res: ReceivedResponse }> = [];
+  const onReceive = env.exchanges ? (req: GwRequest, res: ReceivedResponse) => void received.push({ req, res }) : undefined;
   // The run's client, seen by this check only through a view that records what it sends.
-  const gateway: GatewayClient = Object.create(env.gateway, { onSend: { value: keep } });
+  const gateway: GatewayClient = Object.create(env.gateway, { onSend: { value: keep }, onReceive: { value: onReceive } });
   let timer: NodeJS.Timeout | undefined;
   const base = { id: check.id, title: check.title, area: check.area, requirements: check.requirements, level: check.level };
   const done = (outcome: CheckResult['outcome'], v: Partial<Verdict> & { message: string }): CheckResult => ({
@@ -81,6 +90,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   } finally {
     clearTimeout(timer);
     controller.abort();
+    env.exchanges?.(check.id, received, [...handle.cases]);
     handle.release();
   }
 }

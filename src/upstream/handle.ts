@@ -26,6 +26,8 @@ export class ReplyBuilder {
 
 export class UpstreamHandle {
   private tokens: string[] = [];
+  /** Every case this check scripted, in order (the transcript reads what reached each). */
+  readonly cases: Expectation[] = [];
   private suspended = false;
   /** `upstream` is null in the service profile, where no check may script a reply. */
   constructor(private readonly upstream: Upstream | null) {}
@@ -53,6 +55,7 @@ export class UpstreamHandle {
   register(reply: Reply): Expectation {
     const e = this.up.expect(reply);
     this.tokens.push(e.token);
+    this.cases.push(e);
     return e;
   }
   /** Ends every case of this check. */

@@ -1,0 +1,117 @@
+// merge-reports: the JSON reports of a sharded run (or of runs meant to add up) as one
+// RunReport. Runs of different harness versions, seeds, targets, profiles or declared features
+// are refused unless forced: their verdicts do not add up to one run.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HarnessError } from '../core/errors.js';
+import { exitCodeOf } from './policy.js';
+import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from './types.js';
+import { assertValidReport } from './validate.js';
+
+/** Reads DIR/report.json (or a .json file given directly) and checks it against the schema. */
+export function readReport(where: string): RunReport {
+  const file = where.endsWith('.json') ? where : join(where, 'report.json');
+  let data: RunReport;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8')) as RunReport;
+  } catch (e) {
+    throw new HarnessError('BAD_REPORT', `${file}: not a readable JSON report (${(e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0]})`);
+  }
+  if (data?.schemaVersion !== SCHEMA_VERSION) throw new HarnessError('BAD_REPORT', `${file}: report schema ${JSON.stringify(data?.schemaVersion)}, this harness reads ${SCHEMA_VERSION}`);
+  try {
+    assertValidReport(data);
+  } catch (e) {
+    throw new HarnessError('BAD_REPORT', `${file}: ${(e as Error).message.replace(/^harness bug: /, '')}`);
+  }
+  return data;
+}
+
+/** Why the reports do not add up to one run (empty when they do). */
+export function mergeConflicts(named: Array<{ name: string; report: RunReport }>): string[] {
+  const out: string[] = [];
+  const differ = (what: string, of: (r: RunReport) => unknown) => {
+    const values = new Map<string, string[]>();
+    for (const n of named) {
+      const v = JSON.stringify(of(n.report));
+      values.set(v, [...(values.get(v) ?? []), n.name]);
+    }
+    if (values.size > 1) out.push(`different ${what}: ${[...values].map(([v, names]) => `${v} in ${names.join(', ')}`).join('; ')}`);
+  };
+  differ('harness versions', (r) => r.harness.version);
+  differ('seeds', (r) => r.seed);
+  differ('targets', (r) => r.target);
+  differ('profiles', (r) => r.profile);
+  differ('declared features', (r) => r.declared.protocols);
+  const seen = new Map<string, string>();
+  for (const n of named)
+    for (const r of n.report.results) {
+      const first = seen.get(r.id);
+      if (first !== undefined && first !== n.name) out.push(`check ${r.id} is in both ${first} and ${n.name}`);
+      else seen.set(r.id, n.name);
+    }
+  return out;
+}
+
+/**
+ * One report from several. `order` (check ids) orders the results as an unsharded run would;
+ * with `force`, conflicts are merged anyway (the first report's values win; a check in two
+ * reports keeps its first result) and returned as notes.
+ */
+export function mergeReports(named: Array<{ name: string; report: RunReport }>, opts: { force?: boolean; order?: string[] } = {}): { report: RunReport; notes: string[] } {
+  if (!named.length) throw new HarnessError('BAD_FLAG', 'merge-reports: no report to merge');
+  const conflicts = mergeConflicts(named);
+  if (conflicts.length && !opts.force) throw new HarnessError('MERGE_REFUSED', `merge-reports: refusing to merge: ${conflicts.join('; ')} (--force merges anyway)`);
+  const first = named[0].report;
+  const byId = new Map<string, CheckResult>();
+  for (const n of named) for (const r of n.report.results) if (!byId.has(r.id)) byId.set(r.id, r);
+  const rank = new Map((opts.order ?? []).map((id, i) => [id, i]));
+  const results = [...byId.values()].sort((a, b) => (rank.get(a.id) ?? Infinity) - (rank.get(b.id) ?? Infinity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const starts = named.map((n) => n.report.startedAt).sort();
+  const ends = named.map((n) => n.report.finishedAt).sort();
+  const waivers = named.map((n) => n.report.waivers).filter((w) => w !== undefined);
+  const strict = named.some((n) => n.report.strict);
+  const allowFlaky = named.every((n) => n.report.allowFlaky === true);
+  const upstreams = new Set(named.map((n) => n.report.upstream));
+  const report: RunReport = {
+    schemaVersion: SCHEMA_VERSION,
+    harness: first.harness,
+    target: first.target,
+    upstream: upstreams.size === 1 ? first.upstream : null,
+    profile: first.profile,
+    declared: first.declared,
+    seed: first.seed,
+    strict,
+    allowFlaky,
+    ...(first.repeat ? { repeat: first.repeat } : {}),
+    ...(waivers.length
+      ? {
+          waivers: {
+            source: [...new Set(waivers.map((w) => w.source))].join(', '),
+            // A waiver applied in one shard is applied; unused only if no shard used it.
+            applied: mergeWaiverLists(waivers.flatMap((w) => w.applied)),
+            expired: mergeWaiverLists(waivers.flatMap((w) => w.expired)),
+            unused: waivers[0].unused.filter((u) => waivers.every((w) => w.unused.some((x) => JSON.stringify(x) === JSON.stringify(u)))),
+          },
+        }
+      : {}),
+    startedAt: starts[0],
+    finishedAt: ends[ends.length - 1],
+    durationMs: Math.max(0, Date.parse(ends[ends.length - 1]) - Date.parse(starts[0])),
+    summary: summarize(results),
+    exitCode: exitCodeOf(results, { strict, allowFlaky }),
+    results,
+    unmatchedRequests: named.flatMap((n) => n.report.unmatchedRequests),
+  };
+  assertValidReport(report);
+  return { report, notes: conflicts };
+}
+
+function mergeWaiverLists<T extends { check?: string; requirement?: string; expires: string; reason: string; checks: string[] }>(list: T[]): T[] {
+  const out = new Map<string, T>();
+  for (const w of list) {
+    const key = JSON.stringify([w.check, w.requirement, w.expires, w.reason]);
+    const had = out.get(key);
+    out.set(key, had ? { ...had, checks: [...new Set([...had.checks, ...w.checks])] } : w);
+  }
+  return [...out.values()];
+}

@@ -1,0 +1,151 @@
+// The transcript digest: SHA-256 over a canonical form of every exchange of a run, both sides
+// (what the client sent and got back, what reached the upstream and what it answered), masked,
+// without the values that legitimately vary between two runs of the same gateway build: case
+// tokens, the credential, ports, dates, generated ids, and headers such as date or request ids.
+// A deterministic gateway gives the same digest run after run; a changed answer changes it.
+import { createHash } from 'node:crypto';
+import type { GwRequest, ReceivedResponse } from '../client/gateway.js';
+import type { Expectation } from '../upstream/upstream.js';
+import { CASE_HEADER, TOKEN_RE } from '../upstream/contract.js';
+
+/** Headers whose values vary between runs of the same build (or follow from the body). */
+const VARYING_HEADERS = new Set([
+  'date',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'age',
+  'expires',
+  'last-modified',
+  'etag',
+  'x-request-id',
+  'request-id',
+  'x-amzn-requestid',
+  'x-amzn-trace-id',
+  'cf-ray',
+  'server-timing',
+  'traceparent',
+  'tracestate',
+]);
+
+const MONTHS = 'Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec';
+const MASKS: Array<[RegExp, string]> = [
+  [TOKEN_RE, 'gwc-<case>'],
+  [/\b(127\.0\.0\.1|localhost|0\.0\.0\.0|\[::1\]|\[::\]):\d{1,5}\b/g, '$1:<port>'],
+  [/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?/g, '<date>'],
+  [new RegExp(`\\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} (${MONTHS}) \\d{4} \\d{2}:\\d{2}:\\d{2} GMT`, 'g'), '<date>'],
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
+  [/\b(msg|req|toolu|srvtoolu|chatcmpl|resp|call|file|batch)([_-])[A-Za-z0-9]{8,}/g, '$1$2<id>'],
+  // The native replies' responseId: a counter over the run, so it depends on which check asked first.
+  [/\bgwcNat\d+AbCdEf\b/g, 'gwcNat<id>'],
+  // How a connection to a stopped upstream fails (refused, or reset while the listener closes) is timing.
+  [/\bE(CONNREFUSED|CONNRESET|CONNABORTED|PIPE)\b/g, 'E<socket error>'],
+];
+
+export interface Masker {
+  (text: string): string;
+}
+
+/** The masking of a run: the credentials given, then the varying values. */
+export function masker(secrets: string[]): Masker {
+  const real = secrets.filter((s) => s.length >= 4);
+  return (text: string) => {
+    let t = text;
+    for (const s of real) t = t.split(s).join('<credential>');
+    for (const [re, to] of MASKS) t = t.replace(re, to);
+    return t;
+  };
+}
+
+type Headers = Array<[string, string]>;
+const headerList = (h: Headers, mask: Masker) => h.filter(([k]) => !VARYING_HEADERS.has(k.toLowerCase())).map(([k, v]) => `${k.toLowerCase()}: ${mask(v)}`);
+const bodyText = (b: string | Buffer | undefined, mask: Masker) => (b === undefined ? '' : mask(Buffer.isBuffer(b) ? b.toString('utf8') : b));
+
+/** One exchange of a check, canonical: each part as text, and its hash. */
+export interface CanonicalExchange {
+  kind: 'client' | 'upstream';
+  /** A line a person reads to find the exchange ("POST /v1/messages -> 200"). */
+  summary: string;
+  /** SHA-256 of each part's canonical text: request and response (client), or received and reply (upstream). */
+  parts: Record<string, string>;
+}
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export function clientExchange(req: GwRequest, res: ReceivedResponse, mask: Masker): CanonicalExchange {
+  const method = req.method ?? 'GET';
+  const request = [`${method} ${mask(req.path)} auth=${req.auth ?? 'bearer'}`, ...headerList([...(req.headers ?? []), ...(req.caseToken ? [[CASE_HEADER, req.caseToken] as [string, string]] : [])], mask), '', bodyText(req.body, mask)].join('\n');
+  let response: string;
+  let outcome: string;
+  if (!('status' in res)) {
+    response = `error ${res.error}`;
+    outcome = res.error;
+  } else if (res.aborted) {
+    // The client closed the stream itself: how much arrived before depends on timing.
+    response = [`${res.status} (closed by the client)`, ...headerList(res.rawHeaders, mask)].join('\n');
+    outcome = `${res.status}, closed by the client`;
+  } else {
+    response = [`${res.status}${res.error ? ` (${res.error})` : ''}`, ...headerList(res.rawHeaders, mask), '', bodyText(res.body, mask)].join('\n');
+    outcome = String(res.status);
+  }
+  return { kind: 'client', summary: `${method} ${mask(req.path)} -> ${outcome}`, parts: { request: sha(request), response: sha(response) } };
+}
+
+export function upstreamExchange(e: Expectation, mask: Masker): CanonicalExchange {
+  const received = e.hits.map((h) => [`${h.method} ${mask(h.url)}`, ...headerList(h.rawHeaders, mask), '', bodyText(h.body, mask)].join('\n')).join('\n--\n');
+  const r = e.reply;
+  const reply =
+    r.kind === 'json'
+      ? [`json ${r.status}`, ...headerList(r.headers, mask), '', mask(r.body)].join('\n')
+      : r.kind === 'sse'
+        ? [`sse ${r.status}`, ...headerList(r.headers, mask), '', ...r.frames.map((f) => mask(f.data))].join('\n')
+        : r.kind;
+  const first = e.hits[0];
+  return {
+    kind: 'upstream',
+    summary: `upstream ${first ? `${first.method} ${mask(first.url)}` : '(nothing arrived)'}${e.hits.length > 1 ? ` x${e.hits.length}` : ''} -> ${r.kind}${'status' in r ? ` ${r.status}` : ''}`,
+    parts: { received: sha(received), reply: sha(reply) },
+  };
+}
+
+/**
+ * A check's exchanges in a fixed order: client exchanges, then upstream cases, each sorted by
+ * their content. A check may send requests at once, so arrival order is not the gateway's.
+ */
+export function ordered(exchanges: CanonicalExchange[]): CanonicalExchange[] {
+  const key = (x: CanonicalExchange) => `${x.kind === 'client' ? 0 : 1}\t${x.summary}\t${Object.values(x.parts).join(' ')}`;
+  return [...exchanges].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/** The exchanges of a run, by check id. */
+export type Transcript = Map<string, CanonicalExchange[]>;
+
+/** One line per exchange, in check-id order: what the digest is computed over, and what verify compares. */
+export function transcriptLines(t: Transcript): Array<{ check: string; n: number } & CanonicalExchange> {
+  const ids = [...t.keys()].sort();
+  return ids.flatMap((check) => t.get(check)!.map((x, n) => ({ check, n, ...x })));
+}
+
+export function transcriptDigest(t: Transcript): string {
+  const h = createHash('sha256');
+  for (const l of transcriptLines(t)) h.update(`${l.check}\t${l.n}\t${l.kind}\t${Object.entries(l.parts).map(([k, v]) => `${k}=${v}`).join(' ')}\n`);
+  return h.digest('hex');
+}
+
+/** The first exchange where two transcripts differ, explained; null when they agree. */
+export function firstDifference(
+  a: Array<{ check: string; n: number } & CanonicalExchange>,
+  b: Array<{ check: string; n: number } & CanonicalExchange>,
+): string | null {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i];
+    const y = b[i];
+    if (!x) return `exchange ${i + 1}: the re-run has an extra exchange: ${y.check} #${y.n + 1} ${y.summary}`;
+    if (!y) return `exchange ${i + 1}: the re-run stopped short; the recorded run had ${x.check} #${x.n + 1} ${x.summary}`;
+    if (x.check !== y.check || x.n !== y.n || x.kind !== y.kind) return `exchange ${i + 1}: recorded ${x.check} #${x.n + 1} (${x.kind}) ${x.summary}; re-run ${y.check} #${y.n + 1} (${y.kind}) ${y.summary}`;
+    const parts = Object.keys(x.parts).filter((k) => x.parts[k] !== y.parts[k]);
+    if (parts.length) return `exchange ${i + 1}: ${x.check} #${x.n + 1} (${x.kind}): the ${parts.join(' and ')} ${parts.length > 1 ? 'differ' : 'differs'}${x.summary !== y.summary ? `: recorded "${x.summary}", re-run "${y.summary}"` : ` (${x.summary})`}`;
+  }
+  return null;
+}

@@ -1,0 +1,173 @@
+// The vendor conformance report (issue 12 item 2): certify writes the folder, the transcript
+// digest is the same run after run against a deterministic gateway and changes with a fault,
+// and verify says check by check whether a recorded run is reproduced.
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { RecordingUpstream } from '../mocks/upstream/server.js';
+import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../reference/gateway.js';
+import { faultByName } from '../reference/faults/index.js';
+import { runSuite } from '../src/cli/run.js';
+import { resolveConfig } from '../src/config/config.js';
+import { firstDifference, masker, transcriptDigest, transcriptLines, type Transcript } from '../src/report/transcript.js';
+import { conformanceErrors, harnessIntegrity, profileResult } from '../src/report/certify.js';
+import { mkdirSync } from 'node:fs';
+import { VERSION } from '../src/core/paths.js';
+import type { RunReport } from '../src/report/types.js';
+import { CHECKS } from '../suites/index.js';
+import { cli, freePort } from './helpers/cli.js';
+import { nginxAvailable, startNginx } from './helpers/nginx.js';
+import { ROOT } from './helpers/cli.js';
+
+async function withReference<T>(fault: string | undefined, upstreamPort: number | null, fn: (target: string, upstream: RecordingUpstream | null) => Promise<T>): Promise<T> {
+  const upstream = upstreamPort === null ? new RecordingUpstream() : null;
+  if (upstream) await upstream.start('127.0.0.1', 0);
+  const gw = new ReferenceGateway({ upstream: upstream?.url ?? `http://127.0.0.1:${upstreamPort}`, fault: fault ? faultByName(fault) : undefined, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
+  try {
+    return await fn(await gw.start('127.0.0.1', 0), upstream);
+  } finally {
+    await gw.stop();
+    await upstream?.stop();
+  }
+}
+
+async function transcriptOf(fault?: string): Promise<{ report: RunReport; t: Transcript }> {
+  return withReference(fault, null, async (target, upstream) => {
+    const t: Transcript = new Map();
+    const report = await runSuite(CHECKS, resolveConfig({ seed: '5', reporter: ['json'] }, {}, {}), target, upstream, () => {}, { transcript: t });
+    return { report, t };
+  });
+}
+
+describe('masking', () => {
+  it('masks case tokens, the credential, ports, dates, generated ids; keeps the rest', () => {
+    const m = masker(['sk-secret-123']);
+    expect(m('gwc-0123456789abcdef Bearer sk-secret-123 http://127.0.0.1:41234/x 2026-11-21T22:13:52.123Z Sat, 21 Nov 2026 22:13:52 GMT msg_01AbCdEfGhIjKl 5e0c9a1e-7b2d-4c8f-9a3e-1f2b3c4d5e6f 42')).toBe(
+      'gwc-<case> Bearer <credential> http://127.0.0.1:<port>/x <date> <date> msg_<id> <uuid> 42',
+    );
+  });
+});
+
+describe('transcript digest', () => {
+  it('two runs against the reference give the same digest; a fault changes it and the first difference names the exchange', async () => {
+    const a = await transcriptOf();
+    const b = await transcriptOf();
+    expect(a.report.exitCode).toBe(0);
+    expect(transcriptLines(a.t).length).toBeGreaterThan(300);
+    expect(transcriptDigest(b.t)).toBe(transcriptDigest(a.t));
+    expect(firstDifference(transcriptLines(a.t), transcriptLines(b.t))).toBeNull();
+    const f = await transcriptOf('strip-cache-control');
+    expect(transcriptDigest(f.t)).not.toBe(transcriptDigest(a.t));
+    expect(firstDifference(transcriptLines(a.t), transcriptLines(f.t))).toMatch(/^exchange \d+: messages\.[a-z.-]+ #\d+ \((client|upstream)\): the (received|request|response|reply)/);
+  });
+});
+
+describe('harness integrity', () => {
+  it('is the package tarball\'s npm integrity when the installing project\'s lock records it, else SHA-512 over the compiled files', () => {
+    const project = mkdtempSync(join(tmpdir(), 'gwc-integrity-'));
+    const root = join(project, 'node_modules', 'gw-conformance');
+    mkdirSync(join(root, 'dist', 'src'), { recursive: true });
+    writeFileSync(join(root, 'dist', 'src', 'a.js'), 'export const a = 1;\n');
+    const files = harnessIntegrity(root);
+    expect(files).toMatchObject({ algorithm: 'sha512', of: 'dist-files', files: 1 });
+    writeFileSync(join(root, 'dist', 'src', 'a.js'), 'export const a = 2;\n');
+    expect(harnessIntegrity(root).value).not.toBe(files.value);
+    const integrity = 'sha512-' + Buffer.alloc(64, 7).toString('base64');
+    writeFileSync(join(project, 'node_modules', '.package-lock.json'), JSON.stringify({ packages: { 'node_modules/gw-conformance': { version: VERSION, integrity } } }));
+    expect(harnessIntegrity(root)).toEqual({ algorithm: 'sha512', of: 'package-tarball', value: integrity });
+    // A lock entry of another version is not this package's tarball.
+    writeFileSync(join(project, 'node_modules', '.package-lock.json'), JSON.stringify({ packages: { 'node_modules/gw-conformance': { version: '0.0.0-other', integrity } } }));
+    expect(harnessIntegrity(root).of).toBe('dist-files');
+  });
+});
+
+describe('profile result', () => {
+  const r = (outcomes: string[], exitCode: 0 | 1) => ({ profile: 'default', exitCode, results: outcomes.map((o, i) => ({ id: `a.${i}`, outcome: o })) }) as unknown as RunReport;
+  it('success, partial (skipped, waived or allowed flaky), failure', () => {
+    expect(profileResult(r(['pass', 'warn'], 0)).result).toBe('success');
+    expect(profileResult(r(['pass', 'skip'], 0)).result).toBe('partial');
+    expect(profileResult(r(['pass', 'waived'], 0))).toMatchObject({ result: 'partial', checks: { waived: ['a.1'] }, statistics: { total: 2, passed: 1, waived: 1 } });
+    expect(profileResult(r(['fail', 'pass'], 1))).toMatchObject({ result: 'failure', checks: { failed: ['a.0'] } });
+  });
+});
+
+describe('certify and verify (CLI, reference gateway)', () => {
+  it('writes the folder; verify reproduces it against the same gateway (exit 0) and not against a faulty one (exit 1); a broken folder is exit 2', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'gwc-certify-')), 'cert');
+    const up = await freePort();
+    const args = ['--upstream-listen', `127.0.0.1:${up}`];
+    const certified = await withReference(undefined, up, (target) =>
+      cli(['certify', '--target', target, ...args, '--seed', '9', '--only', 'messages', '--implementation-name', 'Reference', '--implementation-version', '0.1.0', '--organization', 'gw-conformance', '--contact', 'dev@example.invalid', '--out', out, '--token', 'sk-never-written']),
+    );
+    expect(certified.stderr).toBe('');
+    expect(certified.code).toBe(0);
+    for (const f of ['conformance-report.yaml', 'junit.xml', 'report.json', 'report.html', 'README.md', 'transcript.jsonl']) expect(existsSync(join(out, f)), f).toBe(true);
+    const doc = YAML.parse(readFileSync(join(out, 'conformance-report.yaml'), 'utf8'));
+    expect(conformanceErrors(doc)).toBeNull();
+    expect(doc).toMatchObject({ kind: 'ConformanceReport', implementation: { name: 'Reference', version: '0.1.0', organization: 'gw-conformance', contact: 'dev@example.invalid' }, seed: 9, profiles: [{ name: 'default', result: 'success' }] });
+    expect(doc.harness.integrity.of).toBe('dist-files');
+    expect(doc.harness.integrity.value).toMatch(/^sha512-[A-Za-z0-9+/]{86}==$/);
+    expect(doc.catalog.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(doc.transcript.digest).toMatch(/^[0-9a-f]{64}$/);
+    const readme = readFileSync(join(out, 'README.md'), 'utf8');
+    expect(readme).toMatch(/## Reproduce\n[\s\S]*gw-conformance verify \. --target http:\/\/127\.0\.0\.1:\d+/);
+    for (const f of ['conformance-report.yaml', 'report.json', 'README.md', 'junit.xml', 'report.html']) expect(readFileSync(join(out, f), 'utf8')).not.toContain('sk-never-written');
+
+    const same = await withReference(undefined, up, (target) => cli(['verify', out, '--target', target]));
+    expect(same.stdout).toMatch(/verdicts: 19 of 19 reproduced\ntranscript digest matches: [0-9a-f]{64}\nResult: reproduced\./);
+    expect(same.code).toBe(0);
+
+    const other = await withReference('count-tokens-invented', up, (target) => cli(['verify', out, '--target', target]));
+    expect(other.stdout).toMatch(/DIFFERS {4}messages\.count-tokens\.passthrough +recorded pass, now fail: with the upstream answering 404, count_tokens returned a count/);
+    expect(other.stdout).toMatch(/transcript digest differs: recorded [0-9a-f]{64}, now [0-9a-f]{64}; first difference: exchange \d+: messages\.count-tokens\.passthrough #\d+ \(client\): the response differs/);
+    expect(other.code).toBe(1);
+
+    writeFileSync(join(out, 'conformance-report.yaml'), 'kind: Something\n');
+    const broken = await cli(['verify', out, '--target', 'http://127.0.0.1:1']);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/^gw-conformance: .*conformance-report\.yaml: not a conformance report: /);
+  });
+});
+
+// nginx: a real gateway. Skipped without nginx, mandatory in CI (GWC_REQUIRE_NGINX=1).
+const haveNginx = nginxAvailable();
+describe.skipIf(!haveNginx && process.env.GWC_REQUIRE_NGINX !== '1')('certify nginx (examples/nginx/plain.conf), verify against plain and streaming', () => {
+  it('plain reproduces; streaming does not, and verify names the differing checks', { timeout: 240_000 }, async () => {
+    if (!haveNginx) expect.fail('nginx is required (GWC_REQUIRE_NGINX=1)');
+    const out = join(mkdtempSync(join(tmpdir(), 'gwc-certify-nginx-')), 'cert');
+    const upstreamPort = await freePort();
+    const listenPort = await freePort();
+    const conf = (name: string) => join(ROOT, 'examples', 'nginx', `${name}.conf`);
+    const withNginx = async <T>(name: string, fn: (url: string) => Promise<T>) => {
+      const n = await startNginx(conf(name), { listenPort, upstreamPort });
+      try {
+        return await fn(n.url);
+      } finally {
+        await n.stop();
+      }
+    };
+    const args = ['--upstream-listen', `127.0.0.1:${upstreamPort}`, '--seed', '1'];
+    const certified = await withNginx('plain', (url) => cli(['certify', '--target', url, ...args, '--implementation-name', 'nginx (examples/nginx/plain.conf)', '--implementation-version', 'debian', '--out', out], { timeoutMs: 200_000 }));
+    expect([0, 1]).toContain(certified.code);
+    const recorded = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunReport;
+    const plain = await withNginx('plain', (url) => cli(['verify', out, '--target', url], { timeoutMs: 200_000 }));
+    expect(plain.stdout).toMatch(new RegExp(`verdicts: ${recorded.results.length} of ${recorded.results.length} reproduced`));
+    expect(plain.stdout).toMatch(/transcript digest matches/);
+    expect(plain.code).toBe(0);
+    const streaming = await withNginx('streaming', (url) => cli(['verify', out, '--target', url], { timeoutMs: 200_000 }));
+    expect(streaming.code).toBe(1);
+    // The checks whose verdicts differ are those whose recorded outcomes differ between the two configs.
+    const expected = (name: string) => JSON.parse(readFileSync(join(ROOT, 'examples', 'nginx', `expected-${name}.json`), 'utf8')) as { outcomes: Record<string, string> };
+    const a = expected('plain').outcomes;
+    const b = expected('streaming').outcomes;
+    const differing = Object.keys(a).filter((id) => a[id] !== b[id] && recorded.results.some((r) => r.id === id)).sort();
+    const reported = [...streaming.stdout.matchAll(/^DIFFERS {4}(\S+)/gm)].map((m) => m[1]).sort();
+    expect(reported).toEqual(differing);
+    expect(reported.length).toBeGreaterThan(0);
+    // The two configs differ in timing only (proxy_buffering): the bytes exchanged, and so the
+    // transcript digest, are the same; the verdicts that differ are the stream timing checks'.
+    expect(streaming.stdout).toMatch(/transcript digest matches/);
+  });
+});
