@@ -47,10 +47,10 @@ export async function preflight(target: string, warn: (s: string) => void): Prom
  * Runs the selected checks and returns the report (credentials scrubbed); writes nothing.
  * `upstream` is null in the service profile: its checks talk to the service directly.
  */
-export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, upstream: Upstream | null, print: (s: string) => void): Promise<RunReport> {
+export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, upstream: Upstream | null, print: (s: string) => void, extra: { fixture?: unknown; secrets?: string[] } = {}): Promise<RunReport> {
   const checks = selectChecks(all, cfg);
   // Feature gating: what the gateway serves, as the user declared it; the service profile adds `service`.
-  const declared = new Set<string>([...cfg.protocols, ...(cfg.service ? ['service'] : [])]);
+  const declared = new Set<string>([...cfg.protocols, ...(cfg.service ? ['service'] : []), ...(cfg.profile === 'apps' ? ['apps'] : [])]);
   await preflight(target, print);
   const gateway = new GatewayClient(target, { token: cfg.token, timeoutMs: cfg.timeoutMs });
   const unmatchedFrom = upstream?.unmatched.length ?? 0;
@@ -60,7 +60,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   if (useConsole) print(`gw-conformance ${VERSION}: ${checks.length} checks, target ${target}, upstream ${upstream?.url ?? 'none (the service is checked directly)'}, declared ${cfg.protocols.join(', ')}, seed ${cfg.seed}`);
   const results = await runChecks(
     checks,
-    { gateway, upstream, declared, settings: { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, service: cfg.service && { models: cfg.service.models } } },
+    { gateway, upstream, declared, fixture: extra.fixture, settings: { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, service: cfg.service && { models: cfg.service.models } } },
     { concurrency: cfg.concurrency, onResult: useConsole ? (r) => print(progressLine(r)) : undefined },
   );
   await gateway.close();
@@ -82,7 +82,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     unmatchedRequests: upstream?.unmatched.slice(unmatchedFrom) ?? [],
   };
   // The credential the harness was given never reaches a report.
-  const report = JSON.parse(scrubSecrets(JSON.stringify(raw), [cfg.token, cfg.service?.key ?? ''])) as RunReport;
+  const report = JSON.parse(scrubSecrets(JSON.stringify(raw), [cfg.token, cfg.service?.key ?? '', ...(extra.secrets ?? [])])) as RunReport;
   assertValidReport(report);
   return report;
 }
