@@ -18,6 +18,14 @@ import { CHECKS } from '../suites/index.js';
 import { VERSION } from './core/paths.js';
 import type { RunReport } from './report/types.js';
 import { LINT_COVERAGE, lintConfig } from './lint/index.js';
+// The apps profile (issue 11): its surroundings, the reference apps gateway and its faults.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppsSurroundings } from '../mocks/apps/harness.js';
+import { AppsGateway } from '../reference/apps/gateway.js';
+import { loadAppsConfig, parseAppsConfig } from '../reference/apps/config.js';
+import { APPS_FAULTS, appsFaultByName } from '../reference/apps/faults.js';
 
 export interface Io {
   out: (s: string) => void;
@@ -81,6 +89,10 @@ async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<n
 }
 
 async function cmdDemo(opts: FlagValues & { config?: string; fault?: string }, io: Io): Promise<number> {
+  if (opts.profile === 'apps' || io.env.GWC_PROFILE === 'apps') {
+    const cfg = config(opts, io);
+    return finishRun(await runAppsDemo(cfg, opts.fault, io.out), cfg, io, invocation);
+  }
   const fault = opts.fault === undefined ? undefined : faultByName(opts.fault);
   if (opts.fault !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown fault "${opts.fault}" (known: ${FAULTS.map((f) => f.name).join(', ')})`);
   const cfg = config(opts, io);
@@ -135,7 +147,19 @@ function serviceConfigKey(env: NodeJS.ProcessEnv): string {
   return key;
 }
 
-async function cmdReference(opts: { listen: string; upstream: string; fault?: string; upstreamTimeoutMs: string }, io: Io): Promise<number> {
+async function cmdReference(opts: { listen: string; upstream: string; fault?: string; upstreamTimeoutMs: string; apps?: boolean; config?: string; dataDir?: string }, io: Io): Promise<number> {
+  if (opts.apps) {
+    if (!opts.config) throw new HarnessError('BAD_FLAG', 'reference --apps needs --config <gateway.yaml>');
+    const fault = opts.fault === undefined ? undefined : appsFaultByName(opts.fault);
+    if (opts.fault !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown apps fault "${opts.fault}" (known: ${APPS_FAULTS.map((f) => f.name).join(', ')})`);
+    const cfg = loadAppsConfig(opts.config, io.env);
+    const gw = new AppsGateway(cfg, { fault, dataDir: opts.dataDir, log: (l) => io.out(l) });
+    const url = await gw.start();
+    io.out(`reference apps gateway listening on ${url} (store: ${cfg.store.postgresUrl ? 'PostgreSQL' : opts.dataDir ? `PGlite in ${opts.dataDir}` : 'PGlite in memory'})${fault ? `, fault ${fault.name}` : ''}`);
+    await io.untilStopped();
+    await gw.stop();
+    return 0;
+  }
   const fault = opts.fault === undefined ? undefined : faultByName(opts.fault);
   if (opts.fault !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown fault "${opts.fault}" (known: ${FAULTS.map((f) => f.name).join(', ')})`);
   if (!/^https?:\/\//.test(opts.upstream)) throw new HarnessError('BAD_FLAG', `--upstream: expected an http:// URL, got "${opts.upstream}"`);
@@ -147,6 +171,50 @@ async function cmdReference(opts: { listen: string; upstream: string; fault?: st
   await io.untilStopped();
   await gw.stop();
   return 0;
+}
+
+/**
+ * The apps profile against the reference apps gateway on PGlite (a fresh data directory, so a
+ * restart keeps the state): starts the IdP, the collector and the upstreams, writes the
+ * configuration, runs the apps checks and stops everything.
+ */
+export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined, print: (s: string) => void): Promise<RunReport> {
+  const fault = faultName === undefined ? undefined : appsFaultByName(faultName);
+  if (faultName !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown apps fault "${faultName}" (known: ${APPS_FAULTS.map((f) => f.name).join(', ')})`);
+  const around = new AppsSurroundings();
+  const dataDir = mkdtempSync(join(tmpdir(), 'gwc-apps-'));
+  await around.start();
+  let gw: AppsGateway | undefined;
+  try {
+    const boot = async (port: number) => {
+      const parsed = parseAppsConfig(around.config({ port }), around.env);
+      const g = new AppsGateway(parsed, { fault, dataDir });
+      await g.start('127.0.0.1', port);
+      return g;
+    };
+    gw = await boot(0);
+    const port = Number(new URL(gw.url).port);
+    // Boot again with the port in the configuration, so public_url names it.
+    await gw.stop();
+    gw = await boot(port);
+    const fixture = {
+      gatewayUrl: gw.url,
+      jwtSecret: around.jwtSecret,
+      adminKey: around.adminKey,
+      idp: around.idp,
+      collector: around.collector,
+      upstreams: around.upstreams,
+      restart: async () => {
+        await gw!.stop();
+        gw = await boot(port);
+      },
+    };
+    return await runSuite(CHECKS, cfg, gw.url, null, print, { fixture, secrets: [around.jwtSecret, around.adminKey, around.clientSecret, around.upstreamKey] });
+  } finally {
+    await gw?.stop();
+    await around.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 /** The arguments of the running command, for the replay command of each failed check. */
@@ -165,7 +233,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   runOptions(program.command('run', { isDefault: true }).description('run the suite against a gateway (default command)').addOption(commanderOption(FLAG_OPTIONS.find((o) => o.name === 'target')!))).action(
     async (o) => void (code = await cmdRun(o, io)),
   );
-  runOptions(program.command('demo').description('run the suite against the built-in reference gateway').addOption(new Option('--fault <name>', 'break one requirement on purpose').choices(FAULTS.map((f) => f.name)))).action(
+  runOptions(program.command('demo').description('run the suite against the built-in reference gateway').addOption(new Option('--fault <name>', 'break one requirement on purpose').choices([...FAULTS, ...APPS_FAULTS].map((f) => f.name)))).action(
     async (o) => void (code = await cmdDemo(o, io)),
   );
   program
@@ -182,8 +250,31 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .option('--listen <host:port>', 'address to listen on', '127.0.0.1:8080')
     .option('--upstream <url>', 'where to forward', 'http://127.0.0.1:18080')
     .option('--upstream-timeout-ms <ms>', 'how long to wait for the upstream\'s response headers before a JSON 504', String(DEMO_UPSTREAM_TIMEOUT_MS))
-    .addOption(new Option('--fault <name>', 'break one requirement on purpose').choices(FAULTS.map((f) => f.name)))
+    .addOption(new Option('--fault <name>', 'break one requirement on purpose').choices([...FAULTS, ...APPS_FAULTS].map((f) => f.name)))
+    .option('--apps', 'run the reference apps gateway instead (needs --config)')
+    .option('--config <file>', 'with --apps: the gateway configuration (public dialect)')
+    .option('--data-dir <dir>', 'with --apps and no store.postgres_url: keep the PGlite database in this directory')
     .action(async (o) => void (code = await cmdReference(o, io)));
+  program
+    .command('apps-config')
+    .description('write a gateway configuration (public dialect) for the apps profile, with placeholder loopback addresses')
+    .option('--dialect <name>', 'claude-apps-gateway (the public dialect; the only one written so far)', 'claude-apps-gateway')
+    .option('--port <n>', 'the gateway port', '48080')
+    .option('--out <file>', 'write here instead of standard output')
+    .action(async (o: { dialect: string; port: string; out?: string }) => {
+      if (o.dialect !== 'claude-apps-gateway') throw new HarnessError('BAD_FLAG', `--dialect: only claude-apps-gateway is written so far, got "${o.dialect}"`);
+      if (!/^\d+$/.test(o.port)) throw new HarnessError('BAD_FLAG', `--port: expected a port number, got "${o.port}"`);
+      const around = new AppsSurroundings();
+      await around.start();
+      try {
+        const text = around.config({ port: Number(o.port) });
+        if (o.out) writeFileSync(o.out, text);
+        else io.out(text.trimEnd());
+        io.err('apps-config: the IdP, collector and upstream addresses above belong to servers that stopped; a run with --profile apps starts its own and writes its own configuration');
+      } finally {
+        await around.stop();
+      }
+    });
   program
     .command('list')
     .description('list every check and the coverage of the requirement catalog')
