@@ -22,6 +22,7 @@ import { LINT_COVERAGE, lintConfig } from './lint/index.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { AppsSurroundings } from '../mocks/apps/harness.js';
 import { AppsGateway } from '../reference/apps/gateway.js';
 import { loadAppsConfig, parseAppsConfig } from '../reference/apps/config.js';
@@ -59,6 +60,7 @@ function config(opts: FlagValues & { config?: string }, io: Io): RunConfig {
 
 async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<number> {
   const cfg = config(opts, io);
+  if (cfg.profile === 'apps') throw new HarnessError('BAD_FLAG', 'the apps profile runs only against the reference apps gateway so far: `gw-conformance demo --profile apps` (a gateway of your own, with --target or --gateway-cmd, is not wired yet)');
   if (!cfg.target) throw new HarnessError('BAD_FLAG', '--target is required (or `target:` in gwc.yaml); to try the harness without a gateway, run `gw-conformance demo`');
   // The service profile checks a hosted service directly: no recording upstream is started.
   if (cfg.profile === 'service') {
@@ -89,13 +91,10 @@ async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<n
 }
 
 async function cmdDemo(opts: FlagValues & { config?: string; fault?: string }, io: Io): Promise<number> {
-  if (opts.profile === 'apps' || io.env.GWC_PROFILE === 'apps') {
-    const cfg = config(opts, io);
-    return finishRun(await runAppsDemo(cfg, opts.fault, io.out), cfg, io, invocation);
-  }
+  const cfg = config(opts, io);
+  if (cfg.profile === 'apps') return finishRun(await runAppsDemo(cfg, opts.fault, io.out), cfg, io, invocation);
   const fault = opts.fault === undefined ? undefined : faultByName(opts.fault);
   if (opts.fault !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown fault "${opts.fault}" (known: ${FAULTS.map((f) => f.name).join(', ')})`);
-  const cfg = config(opts, io);
   if (cfg.profile === 'service') throw new HarnessError('BAD_FLAG', 'the service profile checks a hosted service: run `gw-conformance run --profile service --target <service URL>` (try it locally against `gw-conformance mock --service`)');
   const upstream = new RecordingUpstream();
   const { host, port } = parseListen((opts.upstreamListen as string | undefined) ?? '127.0.0.1:0', '--upstream-listen');
@@ -173,6 +172,14 @@ async function cmdReference(opts: { listen: string; upstream: string; fault?: st
   return 0;
 }
 
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve, reject) => srv.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
 /**
  * The apps profile against the reference apps gateway on PGlite (a fresh data directory, so a
  * restart keeps the state): starts the IdP, the collector and the upstreams, writes the
@@ -192,10 +199,8 @@ export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined,
       await g.start('127.0.0.1', port);
       return g;
     };
-    gw = await boot(0);
-    const port = Number(new URL(gw.url).port);
-    // Boot again with the port in the configuration, so public_url names it.
-    await gw.stop();
+    // A free loopback port first, so the configuration's public_url names the port the gateway gets.
+    const port = await freePort();
     gw = await boot(port);
     const fixture = {
       gatewayUrl: gw.url,

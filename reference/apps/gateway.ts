@@ -629,7 +629,7 @@ export class AppsGateway extends LoopbackServer {
       const d = this.telemetry.tracer.startSpan('gateway.spend.denied', { attributes: { 'gateway.request_id': requestId, 'enduser.id': claims.sub, 'gateway.spend.limit_cents': over.amount, 'gateway.spend.window': over.period, 'gateway.spend.spent_cents': over.spent, 'gateway.spend.reset': reset.toISOString() } });
       d.end();
     }
-    span.setAttribute('gateway.spend.decision', 'deny');
+    if (!this.is('apps-no-spend-telemetry')) span.setAttribute('gateway.spend.decision', 'deny');
     end(429, { 'error.type': 'billing_error' });
     if (this.is('apps-spend-error-html')) return html(res, 429, '<h1>Spend limit reached</h1>', headers);
     if (this.is('apps-spend-error-vague')) return apiError(res, 429, 'billing_error', 'spend limit reached', headers);

@@ -13,7 +13,7 @@ export default defineCheck({
   requirement: 'Spend state survives a gateway restart (relational database, 2.7).',
   run: appsRun(async (fx) => {
     const d = await spendDenial(fx);
-    if (![402, 403, 429].includes(d.denied.status)) return fail('the user over the cap was not refused before the restart, so survival cannot be shown', { actual: brief(d.denied) });
+    if (![402, 403, 429].includes(d.denied.status)) return { ok: true, skip: true, message: `no spend denial to carry over a restart (the request over the cap got ${d.denied.status}; see apps.spend.deny)` };
     await fx.restart();
     const after = await messages(fx, d.token, 'claude-sonnet-4-6');
     if (after.status !== d.denied.status) return fail('after a restart the user over the cap is served again (spend state lost)', { expected: String(d.denied.status), actual: brief(after) });
