@@ -8,9 +8,13 @@ import { periodReset } from '../reference/apps/gateway.js';
 import { main } from '../src/cli.js';
 
 const minimal = (extra = '') => `listen: {host: 127.0.0.1, port: 0}
-oidc: {issuer: http://127.0.0.1:1, client_id: c, client_secret: \${S}}
-session: {jwt_secret: \${J}}
-upstreams: [{name: a, provider: anthropic, base_url: http://127.0.0.1:2/, auth: {api_key: k}}]
+oidc:
+  issuer: http://127.0.0.1:1
+  client_id: c
+  client_secret: \${S}
+session:
+  jwt_secret: \${J}
+upstreams: [{name: a, provider: anthropic, base_url: "http://127.0.0.1:2/", auth: {api_key: k}}]
 ${extra}`;
 const env = { S: 'secret', J: 'x'.repeat(32) };
 
