@@ -19,13 +19,12 @@ import { VERSION } from './core/paths.js';
 import type { RunReport } from './report/types.js';
 import { LINT_COVERAGE, lintConfig } from './lint/index.js';
 // The apps profile (issue 11): its surroundings, the reference apps gateway and its faults.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { AppsSurroundings } from '../mocks/apps/harness.js';
 import { AppsGateway } from '../reference/apps/gateway.js';
 import { loadAppsConfig, parseAppsConfig } from '../reference/apps/config.js';
+import { openStore } from '../reference/apps/store.js';
 import { APPS_FAULTS, appsFaultByName } from '../reference/apps/faults.js';
 
 export interface Io {
@@ -181,21 +180,22 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * The apps profile against the reference apps gateway on PGlite (a fresh data directory, so a
- * restart keeps the state): starts the IdP, the collector and the upstreams, writes the
+ * The apps profile against the reference apps gateway on PGlite (in memory, opened by the harness
+ * and kept open across a restart of the gateway): starts the IdP, the collector and the upstreams, writes the
  * configuration, runs the apps checks and stops everything.
  */
 export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined, print: (s: string) => void): Promise<RunReport> {
   const fault = faultName === undefined ? undefined : appsFaultByName(faultName);
   if (faultName !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown apps fault "${faultName}" (known: ${APPS_FAULTS.map((f) => f.name).join(', ')})`);
   const around = new AppsSurroundings();
-  const dataDir = mkdtempSync(join(tmpdir(), 'gwc-apps-'));
   await around.start();
+  // The database outlives the gateway, as a PostgreSQL server would: a restart reconnects to it.
+  const db = await openStore({});
   let gw: AppsGateway | undefined;
   try {
     const boot = async (port: number) => {
       const parsed = parseAppsConfig(around.config({ port }), around.env);
-      const g = new AppsGateway(parsed, { fault, dataDir });
+      const g = new AppsGateway(parsed, { fault, db });
       await g.start('127.0.0.1', port);
       return g;
     };
@@ -217,8 +217,8 @@ export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined,
     return await runSuite(CHECKS, cfg, gw.url, null, print, { fixture, secrets: [around.jwtSecret, around.adminKey, around.clientSecret, around.upstreamKey] });
   } finally {
     await gw?.stop();
+    await db.close();
     await around.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

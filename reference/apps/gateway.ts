@@ -14,7 +14,7 @@ import { LoopbackServer } from '../../src/core/server.js';
 import { HarnessError } from '../../src/core/errors.js';
 import type { AppsConfig, AppsUpstreamConfig } from './config.js';
 import type { AppsFault } from './faults.js';
-import { openStore, type Db } from './store.js';
+import { migrate, openStore, type Db } from './store.js';
 import { GatewayTelemetry } from './telemetry.js';
 
 /** The models the reference serves, with prices in US cents per million tokens (input, output). */
@@ -94,6 +94,11 @@ export interface AppsGatewayOptions {
   fault?: AppsFault;
   /** PGlite data directory (state survives a restart); in memory without one. Ignored with store.postgres_url. */
   dataDir?: string;
+  /**
+   * A database the caller owns and keeps open across restarts of the gateway, as a PostgreSQL
+   * server outlives the gateway (the apps demo's PGlite); the gateway migrates it and never closes it.
+   */
+  db?: Db;
   /** Audit lines (JSON, never prompt text or credentials). */
   log?: (line: string) => void;
 }
@@ -124,13 +129,14 @@ export class AppsGateway extends LoopbackServer {
   }
 
   override async start(host = this.cfg.listen.host, port = this.cfg.listen.port): Promise<string> {
-    this.db = await openStore({ postgresUrl: this.cfg.store.postgresUrl, dataDir: this.opts.dataDir });
+    this.db = this.opts.db ?? (await openStore({ postgresUrl: this.cfg.store.postgresUrl, dataDir: this.opts.dataDir }));
+    if (this.opts.db) await migrate(this.opts.db);
     try {
       const res = await fetch(`${this.cfg.oidc.issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(5000) });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       this.idp = (await res.json()) as IdpMeta;
     } catch (e) {
-      await this.db.close();
+      if (!this.opts.db) await this.db.close();
       throw new HarnessError('GATEWAY_START', `reference apps gateway: cannot read the IdP discovery document of ${this.cfg.oidc.issuer} (${(e as Error).message})`);
     }
     this.jwks = createRemoteJWKSet(new URL(this.idp.jwks_uri), { cooldownDuration: 0 });
@@ -143,7 +149,7 @@ export class AppsGateway extends LoopbackServer {
   override async stop(): Promise<void> {
     await super.stop();
     await this.telemetry?.shutdown();
-    await this.db?.close();
+    if (!this.opts.db) await this.db?.close();
   }
 
   protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
