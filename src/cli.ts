@@ -24,7 +24,7 @@ import { createServer } from 'node:net';
 import { AppsSurroundings } from '../mocks/apps/harness.js';
 import { AppsGateway } from '../reference/apps/gateway.js';
 import { loadAppsConfig, parseAppsConfig } from '../reference/apps/config.js';
-import { openStore } from '../reference/apps/store.js';
+import { openEmbeddedFromTemplate } from '../reference/apps/store.js';
 import { APPS_FAULTS, appsFaultByName } from '../reference/apps/faults.js';
 
 export interface Io {
@@ -190,7 +190,7 @@ export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined,
   const around = new AppsSurroundings();
   await around.start();
   // The database outlives the gateway, as a PostgreSQL server would: a restart reconnects to it.
-  const db = await openStore({});
+  const db = await openEmbeddedFromTemplate();
   let gw: AppsGateway | undefined;
   try {
     const boot = async (port: number) => {

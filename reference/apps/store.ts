@@ -2,7 +2,9 @@
 // which `pg`'s Pool and PGlite both offer: a real PostgreSQL when the configuration names one
 // (`store.postgres_url`), an embedded PGlite otherwise (in memory, or in a data directory so
 // that state survives a restart). The schema comes from the SQL migrations beside this file.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rootPath } from '../../src/core/paths.js';
@@ -54,6 +56,37 @@ export async function openStore(opts: { postgresUrl?: string; dataDir?: string }
       close: () => lite.close(),
     };
   }
+  await migrate(db);
+  return db;
+}
+
+/**
+ * An in-memory PGlite with the migrations applied, started from a cached copy of the empty,
+ * migrated database when there is one (PGlite's initdb in WebAssembly takes seconds; loading its
+ * dump takes one). The cache sits in the temporary directory, keyed by the PGlite version and
+ * the migrations, written atomically; it holds no data, only the empty schema.
+ */
+export async function openEmbeddedFromTemplate(): Promise<Db> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const dir = migrationsDir();
+  const hash = createHash('sha256');
+  hash.update(String((PGlite as unknown as { version?: string }).version ?? ''));
+  hash.update(JSON.parse(readFileSync(rootPath('package-lock.json'), 'utf8')).packages?.['node_modules/@electric-sql/pglite']?.version ?? '');
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.sql')).sort()) hash.update(name).update(readFileSync(join(dir, name)));
+  const cache = join(tmpdir(), `gwc-pglite-template-${hash.digest('hex').slice(0, 16)}.tar.gz`);
+  let lite: InstanceType<typeof PGlite>;
+  if (existsSync(cache)) {
+    lite = await PGlite.create({ loadDataDir: new Blob([readFileSync(cache)]) });
+  } else {
+    lite = await PGlite.create();
+    const db0: Db = { kind: 'pglite', query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await lite.query<T>(sql, params)).rows }), close: () => lite.close() };
+    await migrate(db0);
+    const blob = await lite.dumpDataDir('gzip');
+    const tmp = `${cache}.${process.pid}.tmp`;
+    writeFileSync(tmp, Buffer.from(await blob.arrayBuffer()));
+    renameSync(tmp, cache);
+  }
+  const db: Db = { kind: 'pglite', query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await lite.query<T>(sql, params)).rows }), close: () => lite.close() };
   await migrate(db);
   return db;
 }
