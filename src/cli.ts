@@ -284,9 +284,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .command('list')
     .description('list every check and the coverage of the requirement catalog')
     .option('--json', 'machine-readable output')
-    .option('--faults', 'list the reference gateway faults instead')
+    .option('--faults', 'list the reference gateway faults instead (those of the reference apps gateway too, named apps-*)')
     .action((o: { json?: boolean; faults?: boolean }) => {
-      if (o.faults) io.out(o.json ? JSON.stringify(FAULTS.map(({ name, breaks, description }) => ({ name, breaks, description })), null, 2) : FAULTS.map((f) => `${f.name.padEnd(26)} ${f.breaks.join(',').padEnd(24)} ${f.description}`).join('\n'));
+      if (o.faults) io.out(o.json ? JSON.stringify([...FAULTS, ...APPS_FAULTS].map(({ name, breaks, description }) => ({ name, breaks, description })), null, 2) : [...FAULTS, ...APPS_FAULTS].map((f) => `${f.name.padEnd(26)} ${f.breaks.join(',').padEnd(24)} ${f.description}`).join('\n'));
       else io.out(o.json ? JSON.stringify(listJson(CHECKS, LINT_COVERAGE), null, 2) : listText(CHECKS, LINT_COVERAGE));
     });
 
