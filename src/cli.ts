@@ -184,17 +184,18 @@ async function freePort(): Promise<number> {
  * and kept open across a restart of the gateway): starts the IdP, the collector and the upstreams, writes the
  * configuration, runs the apps checks and stops everything.
  */
-export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined, print: (s: string) => void): Promise<RunReport> {
+export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined, print: (s: string) => void, store: { postgresUrl?: string } = {}): Promise<RunReport> {
   const fault = faultName === undefined ? undefined : appsFaultByName(faultName);
   if (faultName !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown apps fault "${faultName}" (known: ${APPS_FAULTS.map((f) => f.name).join(', ')})`);
   const around = new AppsSurroundings();
   await around.start();
   // The database outlives the gateway, as a PostgreSQL server would: a restart reconnects to it.
-  const db = await openEmbeddedFromTemplate();
+  // With a PostgreSQL URL the gateway connects to that server itself (a restart reconnects).
+  const db = store.postgresUrl ? undefined : await openEmbeddedFromTemplate();
   let gw: AppsGateway | undefined;
   try {
     const boot = async (port: number) => {
-      const parsed = parseAppsConfig(around.config({ port }), around.env);
+      const parsed = parseAppsConfig(around.config({ port, postgresUrl: store.postgresUrl }), around.env);
       const g = new AppsGateway(parsed, { fault, db });
       await g.start('127.0.0.1', port);
       return g;
@@ -217,7 +218,7 @@ export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined,
     return await runSuite(CHECKS, cfg, gw.url, null, print, { fixture, secrets: [around.jwtSecret, around.adminKey, around.clientSecret, around.upstreamKey] });
   } finally {
     await gw?.stop();
-    await db.close();
+    await db?.close();
     await around.stop();
   }
 }

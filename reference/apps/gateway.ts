@@ -574,6 +574,11 @@ export class AppsGateway extends LoopbackServer {
     }
     if (upRes.status >= 400 && this.is('apps-prompts-on-error-path')) span.setAttribute('gen_ai.prompt', JSON.stringify(body.messages ?? null));
     const ct = upRes.headers.get('content-type') ?? 'application/json';
+    const price = APPS_MODELS[model]!;
+    // Spend is recorded before the response ends, so the client's next request sees it.
+    const account = async () => {
+      if (upRes.ok) await this.addSpend(claims.sub, (input * price.in + output * price.out) / 1e6);
+    };
     res.writeHead(upRes.status, { 'content-type': ct, 'request-id': requestId, 'cache-control': 'no-store' });
     let input = 0, output = 0;
     if (ct.includes('text/event-stream') && upRes.body) {
@@ -597,10 +602,10 @@ export class AppsGateway extends LoopbackServer {
           }
         }
       }
+      await account();
       res.end();
     } else {
       const text = Buffer.from(await upRes.arrayBuffer());
-      res.end(text);
       try {
         const u = (JSON.parse(text.toString('utf8')) as { usage?: Record<string, number> }).usage;
         input = u?.input_tokens ?? 0;
@@ -608,10 +613,10 @@ export class AppsGateway extends LoopbackServer {
       } catch {
         /* an error body without usage */
       }
+      await account();
+      res.end(text);
     }
-    const price = APPS_MODELS[model]!;
     const cents = (input * price.in + output * price.out) / 1e6;
-    if (upRes.ok) await this.addSpend(claims.sub, cents);
     this.audit('inference', { request_id: requestId, sub: claims.sub, model, upstream: up.name, status: upRes.status, ms: Date.now() - started });
     end(upRes.status, { 'gateway.spend.cents': cents, 'gen_ai.usage.input_tokens': input, 'gen_ai.usage.output_tokens': output, ...(upRes.status >= 400 ? { 'error.type': `upstream_${upRes.status}` } : {}) });
   }
