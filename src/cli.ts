@@ -266,14 +266,16 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .description('write a gateway configuration (public dialect) for the apps profile, with placeholder loopback addresses')
     .option('--dialect <name>', 'claude-apps-gateway (the public dialect; the only one written so far)', 'claude-apps-gateway')
     .option('--port <n>', 'the gateway port', '48080')
+    .option('--postgres-url <url>', 'store.postgres_url to write (the real gateway needs one; without it the reference uses PGlite)')
     .option('--out <file>', 'write here instead of standard output')
-    .action(async (o: { dialect: string; port: string; out?: string }) => {
+    .action(async (o: { dialect: string; port: string; out?: string; postgresUrl?: string }) => {
       if (o.dialect !== 'claude-apps-gateway') throw new HarnessError('BAD_FLAG', `--dialect: only claude-apps-gateway is written so far, got "${o.dialect}"`);
       if (!/^\d+$/.test(o.port)) throw new HarnessError('BAD_FLAG', `--port: expected a port number, got "${o.port}"`);
       const around = new AppsSurroundings();
       await around.start();
       try {
-        const text = around.config({ port: Number(o.port) });
+        if (o.postgresUrl !== undefined && !/^postgres(ql)?:\/\//.test(o.postgresUrl)) throw new HarnessError('BAD_FLAG', `--postgres-url: expected a postgres:// URL, got "${o.postgresUrl}"`);
+        const text = around.config({ port: Number(o.port), postgresUrl: o.postgresUrl });
         if (o.out) writeFileSync(o.out, text);
         else io.out(text.trimEnd());
         io.err('apps-config: the IdP, collector and upstream addresses above belong to servers that stopped; a run with --profile apps starts its own and writes its own configuration');

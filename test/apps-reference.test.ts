@@ -71,3 +71,23 @@ describe('reference --apps bad input', () => {
     expect(t.err).toEqual(['gw-conformance: cannot read /nonexistent/gateway.yaml: ENOENT']);
   });
 });
+
+describe('apps-config', () => {
+  it('writes a public-dialect configuration the reference reads, with secrets as ${VAR} references', async () => {
+    const out: string[] = [];
+    const code = await main(['apps-config', '--port', '48080', '--postgres-url', 'postgres://postgres@127.0.0.1:55432/gateway'], { out: (s) => out.push(s), err: () => {}, env: {}, untilStopped: async () => {} });
+    expect(code).toBe(0);
+    const text = out.join('\n');
+    expect(text).toContain('client_secret: ${GW_OIDC_SECRET}');
+    expect(text).not.toMatch(/client_secret: (?!\$\{)/);
+    const cfg = parseAppsConfig(text, { GW_OIDC_SECRET: 's', GW_JWT_SECRET: 'j'.repeat(32), GW_ADMIN_WRITE: 'a'.repeat(32), GW_UPSTREAM_KEY: 'k' });
+    expect(cfg.listen.publicUrl).toBe('http://127.0.0.1:48080');
+    expect(cfg.store.postgresUrl).toBe('postgres://postgres@127.0.0.1:55432/gateway');
+    expect(cfg.upstreams.map((u) => u.name)).toEqual(['eng-up', 'haiku-up', 'default-up']);
+  });
+  it('a bad --postgres-url: one line, exit 2', async () => {
+    const err: string[] = [];
+    expect(await main(['apps-config', '--postgres-url', 'mysql://x'], { out: () => {}, err: (s) => err.push(s), env: {}, untilStopped: async () => {} })).toBe(2);
+    expect(err).toEqual(['gw-conformance: --postgres-url: expected a postgres:// URL, got "mysql://x"']);
+  });
+});
