@@ -91,3 +91,12 @@ describe('apps-config', () => {
     expect(err).toEqual(['gw-conformance: --postgres-url: expected a postgres:// URL, got "mysql://x"']);
   });
 });
+
+describe('apps evidence', () => {
+  it('masks tokens in bodies a gateway answers', async () => {
+    const { maskTokens } = await import('../suites/apps/common.js');
+    const body = '{"access_token":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.sig","refresh_token":"r-123","token_type":"Bearer"} also eyJa.eyJb.c';
+    const masked = maskTokens(body);
+    expect(masked).toBe('{"access_token":"***","refresh_token":"***","token_type":"Bearer"} also ***');
+  });
+});

@@ -231,8 +231,15 @@ export function spendDenial(fx: AppsFixture): Promise<SpendDenial> {
   });
 }
 
-/** The evidence form of a reply: status, type and the first of the body (inert text). */
-export const brief = (r: Reply) => `${r.status} ${r.contentType || '-'} ${r.text.slice(0, 300)}`;
+/** Tokens a gateway may put in a body (OAuth token fields, anything JWT-shaped) masked: reports carry no credential. */
+export function maskTokens(text: string): string {
+  return text
+    .replace(/("(?:access_token|refresh_token|id_token|device_code)"\s*:\s*")[^"]*"/g, '$1***"')
+    .replace(/eyJ[\w-]*\.[\w-]*\.[\w-]*/g, '***');
+}
+
+/** The evidence form of a reply: status, type and the first of the body (inert text, tokens masked). */
+export const brief = (r: Reply) => `${r.status} ${r.contentType || '-'} ${maskTokens(r.text).slice(0, 300)}`;
 
 /** The body of an apps check: a failed precondition (e.g. a sign-in that broke) fails the check with its reason. */
 export function appsRun(fn: (fx: AppsFixture, ctx: CheckContext) => Promise<Verdict>): (ctx: CheckContext) => Promise<Verdict> {
