@@ -22,6 +22,14 @@ import { CHECKS } from '../suites/index.js';
 import { VERSION } from './core/paths.js';
 import type { RunReport } from './report/types.js';
 import { LINT_COVERAGE, lintConfig } from './lint/index.js';
+// The apps profile (issue 11): its surroundings, the reference apps gateway and its faults.
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { AppsSurroundings } from '../mocks/apps/harness.js';
+import { AppsGateway } from '../reference/apps/gateway.js';
+import { loadAppsConfig, parseAppsConfig } from '../reference/apps/config.js';
+import { openEmbeddedFromTemplate } from '../reference/apps/store.js';
+import { APPS_FAULTS, appsFaultByName } from '../reference/apps/faults.js';
 
 export interface Io {
   out: (s: string) => void;
@@ -56,6 +64,7 @@ function config(opts: FlagValues & { config?: string }, io: Io): RunConfig {
 
 async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<number> {
   const cfg = config(opts, io);
+  if (cfg.profile === 'apps') throw new HarnessError('BAD_FLAG', 'the apps profile runs only against the reference apps gateway so far: `gw-conformance demo --profile apps` (a gateway of your own, with --target or --gateway-cmd, is not wired yet)');
   const launching = Boolean(cfg.launch.cmd || cfg.launch.image);
   // Bad launch flags are found before anything starts (src/launch/launch.ts).
   checkLaunch(cfg.launch);
@@ -104,10 +113,11 @@ async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<n
 }
 
 async function cmdDemo(opts: FlagValues & { config?: string; fault?: string }, io: Io): Promise<number> {
-  const fault = opts.fault === undefined ? undefined : faultByName(opts.fault);
-  if (opts.fault !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown fault "${opts.fault}" (known: ${FAULTS.map((f) => f.name).join(', ')})`);
   const cfg = config(opts, io);
   if (cfg.launch.cmd || cfg.launch.image) throw new HarnessError('BAD_FLAG', `demo runs the built-in reference gateway: ${cfg.launch.cmd ? '--gateway-cmd' : '--gateway-image'} goes with \`run\``);
+  if (cfg.profile === 'apps') return finishRun(await runAppsDemo(cfg, opts.fault, io.out), cfg, io, invocation);
+  const fault = opts.fault === undefined ? undefined : faultByName(opts.fault);
+  if (opts.fault !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown fault "${opts.fault}" (known: ${FAULTS.map((f) => f.name).join(', ')})`);
   if (cfg.profile === 'service') throw new HarnessError('BAD_FLAG', 'the service profile checks a hosted service: run `gw-conformance run --profile service --target <service URL>` (try it locally against `gw-conformance mock --service`)');
   const upstream = new RecordingUpstream();
   const { host, port } = parseListen((opts.upstreamListen as string | undefined) ?? '127.0.0.1:0', '--upstream-listen');
@@ -159,7 +169,19 @@ function serviceConfigKey(env: NodeJS.ProcessEnv): string {
   return key;
 }
 
-async function cmdReference(opts: { listen: string; upstream: string; fault?: string; upstreamTimeoutMs: string; basePath?: string; requireHeader: string[] }, io: Io): Promise<number> {
+async function cmdReference(opts: { listen: string; upstream: string; fault?: string; upstreamTimeoutMs: string; basePath?: string; requireHeader: string[]; apps?: boolean; config?: string; dataDir?: string }, io: Io): Promise<number> {
+  if (opts.apps) {
+    if (!opts.config) throw new HarnessError('BAD_FLAG', 'reference --apps needs --config <gateway.yaml>');
+    const fault = opts.fault === undefined ? undefined : appsFaultByName(opts.fault);
+    if (opts.fault !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown apps fault "${opts.fault}" (known: ${APPS_FAULTS.map((f) => f.name).join(', ')})`);
+    const cfg = loadAppsConfig(opts.config, io.env);
+    const gw = new AppsGateway(cfg, { fault, dataDir: opts.dataDir, log: (l) => io.out(l) });
+    const url = await gw.start();
+    io.out(`reference apps gateway listening on ${url} (store: ${cfg.store.postgresUrl ? 'PostgreSQL' : opts.dataDir ? `PGlite in ${opts.dataDir}` : 'PGlite in memory'})${fault ? `, fault ${fault.name}` : ''}`);
+    await io.untilStopped();
+    await gw.stop();
+    return 0;
+  }
   const fault = opts.fault === undefined ? undefined : faultByName(opts.fault);
   if (opts.fault !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown fault "${opts.fault}" (known: ${FAULTS.map((f) => f.name).join(', ')})`);
   if (!/^https?:\/\//.test(opts.upstream)) throw new HarnessError('BAD_FLAG', `--upstream: expected an http:// URL, got "${opts.upstream}"`);
@@ -193,6 +215,58 @@ async function withOwnUpstream(cfg: RunConfig, io: Io, extras: SuiteExtras): Pro
   }
 }
 
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve, reject) => srv.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+/**
+ * The apps profile against the reference apps gateway on PGlite (in memory, opened by the harness
+ * and kept open across a restart of the gateway): starts the IdP, the collector and the upstreams, writes the
+ * configuration, runs the apps checks and stops everything.
+ */
+export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined, print: (s: string) => void, store: { postgresUrl?: string } = {}): Promise<RunReport> {
+  const fault = faultName === undefined ? undefined : appsFaultByName(faultName);
+  if (faultName !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown apps fault "${faultName}" (known: ${APPS_FAULTS.map((f) => f.name).join(', ')})`);
+  const around = new AppsSurroundings();
+  await around.start();
+  // The database outlives the gateway, as a PostgreSQL server would: a restart reconnects to it.
+  // With a PostgreSQL URL the gateway connects to that server itself (a restart reconnects).
+  const db = store.postgresUrl ? undefined : await openEmbeddedFromTemplate();
+  let gw: AppsGateway | undefined;
+  try {
+    const boot = async (port: number) => {
+      const parsed = parseAppsConfig(around.config({ port, postgresUrl: store.postgresUrl }), around.env);
+      const g = new AppsGateway(parsed, { fault, db });
+      await g.start('127.0.0.1', port);
+      return g;
+    };
+    // A free loopback port first, so the configuration's public_url names the port the gateway gets.
+    const port = await freePort();
+    gw = await boot(port);
+    const fixture = {
+      gatewayUrl: gw.url,
+      jwtSecret: around.jwtSecret,
+      adminKey: around.adminKey,
+      idp: around.idp,
+      collector: around.collector,
+      upstreams: around.upstreams,
+      restart: async () => {
+        await gw!.stop();
+        gw = await boot(port);
+      },
+    };
+    return await runSuite(CHECKS, cfg, gw.url, null, print, { fixture, secrets: [around.jwtSecret, around.adminKey, around.clientSecret, around.upstreamKey] });
+  } finally {
+    await gw?.stop();
+    await db?.close();
+    await around.stop();
+  }
+}
+
 /** The arguments of the running command, for the replay command of each failed check. */
 let invocation: string[] = [];
 
@@ -209,7 +283,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   runOptions(program.command('run', { isDefault: true }).description('run the suite against a gateway (default command)').addOption(commanderOption(FLAG_OPTIONS.find((o) => o.name === 'target')!))).action(
     async (o) => void (code = await cmdRun(o, io)),
   );
-  runOptions(program.command('demo').description('run the suite against the built-in reference gateway').addOption(new Option('--fault <name>', 'break one requirement on purpose').choices(FAULTS.map((f) => f.name)))).action(
+  runOptions(program.command('demo').description('run the suite against the built-in reference gateway').addOption(new Option('--fault <name>', 'break one requirement on purpose').choices([...FAULTS, ...APPS_FAULTS].map((f) => f.name)))).action(
     async (o) => void (code = await cmdDemo(o, io)),
   );
   // Issue 12: the vendor conformance report, its verification, and merged shard reports.
@@ -255,17 +329,42 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .option('--listen <host:port>', 'address to listen on', '127.0.0.1:8080')
     .option('--upstream <url>', 'where to forward', 'http://127.0.0.1:18080')
     .option('--upstream-timeout-ms <ms>', 'how long to wait for the upstream\'s response headers before a JSON 504', String(DEMO_UPSTREAM_TIMEOUT_MS))
-    .addOption(new Option('--fault <name>', 'break one requirement on purpose').choices(FAULTS.map((f) => f.name)))
+    .addOption(new Option('--fault <name>', 'break one requirement on purpose').choices([...FAULTS, ...APPS_FAULTS].map((f) => f.name)))
+    .option('--apps', 'run the reference apps gateway instead (needs --config)')
+    .option('--config <file>', 'with --apps: the gateway configuration (public dialect)')
+    .option('--data-dir <dir>', 'with --apps and no store.postgres_url: keep the PGlite database in this directory')
     .option('--base-path <path>', 'prefix-and-header mode: serve every protocol under this path only (a JSON 404 elsewhere)')
     .option('--require-header <name=value>', 'prefix-and-header mode: answer a JSON 400 to requests without this header (repeatable)', collect, [])
     .action(async (o) => void (code = await cmdReference(o, io)));
   program
+    .command('apps-config')
+    .description('write a gateway configuration (public dialect) for the apps profile, with placeholder loopback addresses')
+    .option('--dialect <name>', 'claude-apps-gateway (the public dialect; the only one written so far)', 'claude-apps-gateway')
+    .option('--port <n>', 'the gateway port', '48080')
+    .option('--postgres-url <url>', 'store.postgres_url to write (the real gateway needs one; without it the reference uses PGlite)')
+    .option('--out <file>', 'write here instead of standard output')
+    .action(async (o: { dialect: string; port: string; out?: string; postgresUrl?: string }) => {
+      if (o.dialect !== 'claude-apps-gateway') throw new HarnessError('BAD_FLAG', `--dialect: only claude-apps-gateway is written so far, got "${o.dialect}"`);
+      if (!/^\d+$/.test(o.port)) throw new HarnessError('BAD_FLAG', `--port: expected a port number, got "${o.port}"`);
+      const around = new AppsSurroundings();
+      await around.start();
+      try {
+        if (o.postgresUrl !== undefined && !/^postgres(ql)?:\/\//.test(o.postgresUrl)) throw new HarnessError('BAD_FLAG', `--postgres-url: expected a postgres:// URL, got "${o.postgresUrl}"`);
+        const text = around.config({ port: Number(o.port), postgresUrl: o.postgresUrl });
+        if (o.out) writeFileSync(o.out, text);
+        else io.out(text.trimEnd());
+        io.err('apps-config: the IdP, collector and upstream addresses above belong to servers that stopped; a run with --profile apps starts its own and writes its own configuration');
+      } finally {
+        await around.stop();
+      }
+    });
+  program
     .command('list')
     .description('list every check and the coverage of the requirement catalog')
     .option('--json', 'machine-readable output')
-    .option('--faults', 'list the reference gateway faults instead')
+    .option('--faults', 'list the reference gateway faults instead (those of the reference apps gateway too, named apps-*)')
     .action((o: { json?: boolean; faults?: boolean }) => {
-      if (o.faults) io.out(o.json ? JSON.stringify(FAULTS.map(({ name, breaks, description }) => ({ name, breaks, description })), null, 2) : FAULTS.map((f) => `${f.name.padEnd(26)} ${f.breaks.join(',').padEnd(24)} ${f.description}`).join('\n'));
+      if (o.faults) io.out(o.json ? JSON.stringify([...FAULTS, ...APPS_FAULTS].map(({ name, breaks, description }) => ({ name, breaks, description })), null, 2) : [...FAULTS, ...APPS_FAULTS].map((f) => `${f.name.padEnd(26)} ${f.breaks.join(',').padEnd(24)} ${f.description}`).join('\n'));
       else io.out(o.json ? JSON.stringify(listJson(CHECKS, LINT_COVERAGE), null, 2) : listText(CHECKS, LINT_COVERAGE));
     });
 

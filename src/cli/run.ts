@@ -61,6 +61,10 @@ export interface SuiteExtras {
   today?: string;
   /** The gateway the harness started (--gateway-cmd): checks may restart it. */
   launcher?: { restart(): Promise<void> };
+  /** The profile's own surroundings, passed to every check (the apps profile). */
+  fixture?: unknown;
+  /** More values no report may carry (the apps profile's tokens and secrets). */
+  secrets?: string[];
 }
 
 export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, upstream: Upstream | null, print: (s: string) => void, extras: SuiteExtras = {}): Promise<RunReport> {
@@ -72,10 +76,11 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     checks = checks.filter((c) => mine.has(c.id));
   }
   // Feature gating: what the gateway serves, as the user declared it; the service profile adds `service`.
-  const declared = new Set<string>([...cfg.protocols, ...(cfg.service ? ['service'] : [])]);
+  const features = [...(cfg.service ? ['service'] : []), ...(cfg.profile === 'apps' ? ['apps'] : [])];
+  const declared = new Set<string>([...cfg.protocols, ...features]);
   await preflight(target, print);
   const expanded = cfg.expanded ?? expandTargeting(cfg.targeting, upstream?.url ?? null, process.env);
-  const secrets = [cfg.token, cfg.service?.key ?? '', ...expanded.secrets];
+  const secrets = [cfg.token, cfg.service?.key ?? '', ...expanded.secrets, ...(extras.secrets ?? [])];
   const useConsole = cfg.reporter.includes('console');
   const gateway = new GatewayClient(target, { token: cfg.token, timeoutMs: cfg.timeoutMs, targeting: expanded.resolved, launcher: extras.launcher });
   // The upstream takes requests under a protocol's upstream-base-path as today's paths.
@@ -96,7 +101,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   const attempts = Math.max(cfg.repeat, cfg.repeatFailures);
   if (useConsole)
     print(
-      `gw-conformance ${VERSION}: ${checks.length} checks${cfg.shard ? ` (shard ${cfg.shard.index}/${cfg.shard.count})` : ''}, target ${target}, upstream ${upstream?.url ?? 'none (the service is checked directly)'}, declared ${cfg.protocols.join(', ')}, seed ${cfg.seed}${attempts > 1 ? `, ${attempts} attempts per ${cfg.repeat > 1 ? 'check' : 'check that does not pass'}` : ''}`,
+      `gw-conformance ${VERSION}: ${checks.length} checks${cfg.shard ? ` (shard ${cfg.shard.index}/${cfg.shard.count})` : ''}, target ${target}, upstream ${upstream?.url ?? 'none (the service is checked directly)'}, declared ${[...cfg.protocols, ...features].join(', ')}, seed ${cfg.seed}${attempts > 1 ? `, ${attempts} attempts per ${cfg.repeat > 1 ? 'check' : 'check that does not pass'}` : ''}`,
     );
   const settings = { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, service: cfg.service && { models: cfg.service.models } };
   const mask = masker(secrets);
@@ -106,12 +111,12 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   // Attempt 1 (the transcript is of this one), then the repeats: every check (--repeat), or
   // those that did not pass (--repeat-failures).
   const tries: CheckResult[][] = (
-    await runChecks(checks, { gateway, upstream, declared, settings, exchanges }, { concurrency: cfg.concurrency, onResult: useConsole && attempts === 1 ? (r) => print(progressLine(r)) : undefined })
+    await runChecks(checks, { gateway, upstream, declared, settings, exchanges, fixture: extras.fixture }, { concurrency: cfg.concurrency, onResult: useConsole && attempts === 1 ? (r) => print(progressLine(r)) : undefined })
   ).map((r) => [r]);
   for (let k = 2; k <= attempts; k++) {
     const again = checks.map((_, i) => i).filter((i) => k <= cfg.repeat || tries[i].some(needsRetry));
     if (!again.length) break;
-    const more = await runChecks(again.map((i) => checks[i]), { gateway, upstream, declared, settings }, { concurrency: cfg.concurrency });
+    const more = await runChecks(again.map((i) => checks[i]), { gateway, upstream, declared, settings, fixture: extras.fixture }, { concurrency: cfg.concurrency });
     again.forEach((i, j) => tries[i].push(more[j]));
   }
   let results = tries.map(combineAttempts);
@@ -131,7 +136,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     target,
     upstream: upstream?.url ?? null,
     profile: cfg.profile,
-    declared: { protocols: [...cfg.protocols] },
+    declared: { protocols: [...cfg.protocols], ...(features.length ? { features } : {}) },
     seed: cfg.seed,
     strict: cfg.strict,
     allowFlaky: cfg.allowFlaky,

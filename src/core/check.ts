@@ -9,8 +9,8 @@ export type Level = 'MUST' | 'SHOULD' | 'INFO';
  * and flaky (attempts of --repeat disagreed, src/runner/repeat.ts).
  */
 export type Outcome = 'pass' | 'fail' | 'warn' | 'info' | 'skip' | 'error' | 'timeout' | 'waived' | 'flaky';
-/** `default` runs by default; `slow` adds to it with --profile slow; `service` runs alone with --profile service. */
-export const PROFILES = ['default', 'slow', 'service'] as const;
+/** `default` runs by default; `slow` adds to it with --profile slow; `service` runs alone with --profile service; `apps` (the apps gateway) alone with --profile apps. */
+export const PROFILES = ['default', 'slow', 'service', 'apps'] as const;
 export type Profile = (typeof PROFILES)[number];
 export const PROTOCOLS = ['messages', 'native', 'chat'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -53,6 +53,8 @@ export interface CheckContext {
   signal: AbortSignal;
   /** Adds a line to the check's evidence log (kept in the report). */
   log(line: string): void;
+  /** What a profile sets up around the gateway for its checks (the apps profile: IdP, collector, upstreams); opaque here. */
+  fixture?: unknown;
 }
 
 export interface CheckDef {

@@ -484,7 +484,7 @@ function countsTable(title: string, keys: string[], of: (r: CheckResult) => stri
 }
 
 function features(report: RunReport): string {
-  const list = report.declared?.protocols ?? [];
+  const list = [...(report.declared?.protocols ?? []), ...(report.declared?.features ?? [])];
   return `<span>declared <b>${list.length ? list.map((x) => escapeText(x)).join(', ') : 'no protocol'}</b></span>`;
 }
 

@@ -22,13 +22,15 @@ export interface RunEnv {
   declared: ReadonlySet<string>;
   /** Set when the run keeps a transcript (certify): each check's exchanges go there. */
   exchanges?: ExchangeSink;
+  /** The profile's own surroundings, passed to every check as is (the apps profile). */
+  fixture?: unknown;
 }
 
 /** Why a check cannot run against this gateway, or null: a feature it needs was not declared. */
 export function notDeclared(check: CheckDef, declared: ReadonlySet<string>): string | null {
   const missing = featuresOf(check).filter((f) => !declared.has(f));
   if (!missing.length) return null;
-  const how = missing.map((f) => (f === 'service' ? 'service (the hosted-service checks run with --profile service)' : `${f} (declare it with --protocols or \`protocols:\` in gwc.yaml)`));
+  const how = missing.map((f) => (f === 'service' ? 'service (the hosted-service checks run with --profile service)' : f === 'apps' ? 'apps (the apps gateway checks run with --profile apps)' : `${f} (declare it with --protocols or \`protocols:\` in gwc.yaml)`));
   return `not declared: ${how.join(', ')}`;
 }
 
@@ -75,7 +77,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
       }, limitMs);
     });
     const verdict = await Promise.race([
-      check.run({ gateway, upstream: handle, settings: env.settings, signal: controller.signal, log: (l) => log.push(l) }),
+      check.run({ gateway, upstream: handle, settings: env.settings, signal: controller.signal, log: (l) => log.push(l), fixture: env.fixture }),
       limit,
     ]);
     if (verdict.skip) return done('skip', verdict);

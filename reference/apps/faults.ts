@@ -1,0 +1,32 @@
+// Faults of the reference apps gateway: each breaks one APP-* requirement on purpose, so the
+// apps profile's detection matrix (test/detection/apps.json) can show each check catches it.
+export interface AppsFault {
+  name: string;
+  breaks: string[];
+  description: string;
+}
+
+export const APPS_FAULTS: AppsFault[] = [
+  { name: 'apps-discovery-behind-login', breaks: ['APP-DISC-1'], description: '/v1/models redirects to the IdP login instead of answering JSON' },
+  { name: 'apps-no-health', breaks: ['APP-LOGIN-1'], description: 'the health path answers 404' },
+  { name: 'apps-group-check-skipped', breaks: ['APP-AUTHZ-1'], description: 'allowed_groups is not checked at sign-in' },
+  { name: 'apps-device-pending-500', breaks: ['APP-DEVICE-1'], description: 'polling before approval answers 500 instead of authorization_pending' },
+  { name: 'apps-alg-none-accepted', breaks: ['APP-TOKEN-1'], description: 'a session token with alg none is accepted' },
+  { name: 'apps-refresh-not-rotated', breaks: ['APP-TOKEN-1'], description: 'a used refresh token stays valid' },
+  { name: 'apps-html-login-on-api', breaks: ['APP-TOKEN-1'], description: 'an invalid token on /v1/messages gets an HTML login page' },
+  { name: 'apps-policy-ignored', breaks: ['APP-POLICY-1'], description: 'the managed availableModels policy is neither enforced nor applied to the model list' },
+  { name: 'apps-routing-ignored', breaks: ['APP-ROUTE-1'], description: 'every request goes to the first upstream' },
+  { name: 'apps-spend-never-enforced', breaks: ['APP-SPEND-1'], description: 'spend limits are stored but never enforced' },
+  { name: 'apps-spend-error-html', breaks: ['APP-SPEND-1'], description: 'the spend denial is an HTML page' },
+  { name: 'apps-spend-error-vague', breaks: ['APP-SPEND-1'], description: 'the spend denial states neither limit, window nor reset' },
+  { name: 'apps-spend-substitutes-model', breaks: ['APP-SPEND-2'], description: 'over the cap, the request is served by a cheaper model' },
+  { name: 'apps-spend-in-memory', breaks: ['APP-SPEND-3'], description: 'spend counters are kept in memory only' },
+  { name: 'apps-no-own-traces', breaks: ['APP-TEL-1'], description: 'the gateway exports no spans of its own requests' },
+  { name: 'apps-prompts-in-spans', breaks: ['APP-TEL-2'], description: 'the prompt text is a span attribute' },
+  { name: 'apps-prompts-on-error-path', breaks: ['APP-TEL-2'], description: 'the prompt text is a span attribute when the upstream fails' },
+  { name: 'apps-no-spend-telemetry', breaks: ['APP-TEL-3'], description: 'a spend denial emits no span' },
+  { name: 'apps-telemetry-breaks-inference', breaks: ['APP-TEL-4'], description: 'the telemetry relay answers 502 when the collector is down' },
+  { name: 'apps-managed-200-for-everyone', breaks: ['APP-MANAGED-1'], description: 'a user with no matching policy gets 200 {} instead of 404' },
+];
+
+export const appsFaultByName = (name: string): AppsFault | undefined => APPS_FAULTS.find((f) => f.name === name);

@@ -1,0 +1,92 @@
+// Storage of the reference apps gateway through one narrow interface, `query(sql, params)`,
+// which `pg`'s Pool and PGlite both offer: a real PostgreSQL when the configuration names one
+// (`store.postgres_url`), an embedded PGlite otherwise (in memory, or in a data directory so
+// that state survives a restart). The schema comes from the SQL migrations beside this file.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rootPath } from '../../src/core/paths.js';
+
+export interface Db {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  close(): Promise<void>;
+  readonly kind: 'postgres' | 'pglite';
+}
+
+function migrationsDir(): string {
+  const here = fileURLToPath(new URL('./migrations/', import.meta.url));
+  return existsSync(here) ? here : rootPath('reference', 'apps', 'migrations');
+}
+
+/** Applies the migrations not applied yet, in file-name order, each once. */
+export async function migrate(db: Db): Promise<string[]> {
+  await db.query('CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)');
+  const done = new Set((await db.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
+  const dir = migrationsDir();
+  const applied: string[] = [];
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.sql')).sort()) {
+    if (done.has(name)) continue;
+    const sql = readFileSync(join(dir, name), 'utf8');
+    for (const stmt of sql.split(/;\s*(?:\n|$)/).map((s) => s.replace(/^\s*--.*$/gm, '').trim()).filter(Boolean)) await db.query(stmt);
+    await db.query('INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)', [name, Date.now()]);
+    applied.push(name);
+  }
+  return applied;
+}
+
+/** Opens the store: PostgreSQL at `postgresUrl`, else PGlite in `dataDir` (in memory without one). */
+export async function openStore(opts: { postgresUrl?: string; dataDir?: string }): Promise<Db> {
+  let db: Db;
+  if (opts.postgresUrl) {
+    const { default: pg } = await import('pg');
+    const pool = new pg.Pool({ connectionString: opts.postgresUrl, max: 5, connectionTimeoutMillis: 5000 });
+    db = {
+      kind: 'postgres',
+      query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await pool.query(sql, params)).rows as T[] }),
+      close: () => pool.end(),
+    };
+  } else {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const lite = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();
+    db = {
+      kind: 'pglite',
+      query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await lite.query<T>(sql, params)).rows }),
+      close: () => lite.close(),
+    };
+  }
+  await migrate(db);
+  return db;
+}
+
+/**
+ * An in-memory PGlite with the migrations applied, started from a cached copy of the empty,
+ * migrated database when there is one (PGlite's initdb in WebAssembly takes seconds; loading its
+ * dump takes one). The cache sits in the temporary directory, keyed by the PGlite version and
+ * the migrations, written atomically; it holds no data, only the empty schema.
+ */
+export async function openEmbeddedFromTemplate(): Promise<Db> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const dir = migrationsDir();
+  const hash = createHash('sha256');
+  hash.update(String((PGlite as unknown as { version?: string }).version ?? ''));
+  hash.update(JSON.parse(readFileSync(rootPath('package-lock.json'), 'utf8')).packages?.['node_modules/@electric-sql/pglite']?.version ?? '');
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.sql')).sort()) hash.update(name).update(readFileSync(join(dir, name)));
+  const cache = join(tmpdir(), `gwc-pglite-template-${hash.digest('hex').slice(0, 16)}.tar.gz`);
+  let lite: InstanceType<typeof PGlite>;
+  if (existsSync(cache)) {
+    lite = await PGlite.create({ loadDataDir: new Blob([readFileSync(cache)]) });
+  } else {
+    lite = await PGlite.create();
+    const db0: Db = { kind: 'pglite', query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await lite.query<T>(sql, params)).rows }), close: () => lite.close() };
+    await migrate(db0);
+    const blob = await lite.dumpDataDir('gzip');
+    const tmp = `${cache}.${process.pid}.tmp`;
+    writeFileSync(tmp, Buffer.from(await blob.arrayBuffer()));
+    renameSync(tmp, cache);
+  }
+  const db: Db = { kind: 'pglite', query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await lite.query<T>(sql, params)).rows }), close: () => lite.close() };
+  await migrate(db);
+  return db;
+}

@@ -1,0 +1,29 @@
+import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { appsRun, brief, messages, session, spansOf } from './common.js';
+
+export default defineCheck({
+  id: 'apps.tel.traces',
+  title: "The gateway's traces reach the collector with request, latency, error, route, spend and policy data",
+  requirements: ['APP-TEL-1'],
+  level: 'MUST',
+  area: 'apps',
+  profile: 'apps',
+  features: ['apps'],
+  requirement: 'Traces reach the configured OTLP endpoint with request, latency, error, route, spend and policy data (6.3). A span belongs to a request when an attribute equals the request-id the gateway answered.',
+  run: appsRun(async (fx) => {
+    const token = await session(fx, 'alice');
+    const ok = await messages(fx, token, 'claude-sonnet-4-6');
+    const bad = await messages(fx, token, 'claude-sonnet-4-6', { prompt: 'gwc-status=500' });
+    const okSpans = await spansOf(fx, ok.headers.get('request-id'));
+    const badSpans = await spansOf(fx, bad.headers.get('request-id'));
+    if (!okSpans.length) return fail('no span of the served request reached the collector', { actual: `request-id ${ok.headers.get('request-id') ?? 'none'}, ${fx.collector.spans.length} spans in all`, evidence: { ok: brief(ok) } });
+    const keys = okSpans.flatMap((s) => Object.keys(s.attributes)).join(' ');
+    const values = okSpans.flatMap((s) => Object.values(s.attributes).map(String));
+    const has = { request: /route|url|path|method/.test(keys), latency: /latency|duration/.test(keys), route: values.includes('eng-up'), spend: /spend|cost|usage/.test(keys), policy: /policy/.test(keys) };
+    const missing = Object.entries(has).filter(([, v]) => !v).map(([k]) => k);
+    if (missing.length) return fail(`the request's spans lack ${missing.join(', ')} data`, { actual: keys });
+    const errorShown = badSpans.some((s) => Object.keys(s.attributes).some((k) => /error/.test(k)) || Object.entries(s.attributes).some(([k, v]) => /status/.test(k) && Number(v) >= 500));
+    if (!errorShown) return fail('the failed request has no span with error data', { actual: bad.headers.get('request-id') ?? 'no request-id', evidence: { bad: brief(bad) } });
+    return pass(`spans with request, latency, route (eng-up), spend, policy and error data`);
+  }),
+});

@@ -1,0 +1,35 @@
+// The apps profile's detection matrix: the clean reference apps gateway (on PGlite) passes
+// every apps check, and each apps fault is caught by exactly the checks
+// test/detection/apps.json names for it (and no other check).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runAppsDemo } from '../src/cli.js';
+import { resolveConfig } from '../src/config/config.js';
+import { APPS_FAULTS } from '../reference/apps/faults.js';
+import { APPS_CHECKS } from '../suites/apps/index.js';
+
+const expected = JSON.parse(readFileSync(new URL('./detection/apps.json', import.meta.url), 'utf8')) as { faults: Record<string, Record<string, string>> };
+const run = (fault?: string) => runAppsDemo(resolveConfig({ seed: '1', reporter: ['json'], profile: 'apps' }, {}, {}), fault, () => {});
+
+describe('apps detection matrix', () => {
+  it('the clean reference apps gateway passes every apps check', async () => {
+    const r = await run();
+    expect(r.results.map((x) => x.id).sort()).toEqual(APPS_CHECKS.map((c) => c.id).sort());
+    expect(r.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id}: ${x.outcome}: ${x.message}`)).toEqual([]);
+    expect(r.exitCode).toBe(0);
+  }, 60_000);
+
+  it('names every apps fault, and every apps check is proven by a fault', () => {
+    expect(Object.keys(expected.faults).sort()).toEqual(APPS_FAULTS.map((f) => f.name).sort());
+    const proven = new Set(Object.values(expected.faults).flatMap((o) => Object.keys(o)));
+    expect(APPS_CHECKS.map((c) => c.id).filter((id) => !proven.has(id))).toEqual([]);
+  });
+
+  for (const f of APPS_FAULTS) {
+    it(`fault ${f.name} fails exactly its expected checks`, async () => {
+      const r = await run(f.name);
+      const got = Object.fromEntries(r.results.filter((x) => x.outcome !== 'pass').map((x) => [x.id, x.outcome]));
+      expect(got).toEqual(expected.faults[f.name]);
+    }, 60_000);
+  }
+});
