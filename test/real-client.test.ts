@@ -207,6 +207,9 @@ describe.skipIf(!available && !required)('the real client (claude -p) through th
         expect(field in body, field).toBe(true);
         expect(betas, field).toContain(beta);
       }
+      // The pair inside tools[]: a deferred tool with advanced-tool-use-2025-11-20.
+      expect((body.tools as Array<Record<string, unknown>>).some((t) => t.defer_loading === true)).toBe(true);
+      expect(betas).toContain('advanced-tool-use-2025-11-20');
     });
 
     it('the attribution block is system[0], a text block without cache_control, in the grammar the suites\' ATTRIBUTION also follows', () => {
