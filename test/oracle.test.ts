@@ -57,10 +57,15 @@ describe('timing oracle: buffering (SSE-INC-1)', () => {
     expect(r.bursts).toBe(3);
     expect(r.burstSizes).toEqual([3, 3, 3]);
   });
-  it('two events sent apart and delivered together are a burst, even with small lags', () => {
+  it('two events sent apart and delivered together are a burst, even with small lags; so few bursted events are measured again', () => {
     const r = judge(sent.map((t, i) => (i === 5 ? sent[6] + 1 : t + 1)));
     expect(r.delivery).toBe('buffered-in-blocks');
     expect(r.burstSizes).toEqual([2]);
+    // 2 of 10 events: below a quarter, so this is not decided on one stream.
+    expect(r.nearBound).toEqual(['only 2 of 10 events arrived in bursts (one pause of a loaded machine can do that)']);
+    // A buffer that releases every third event bursts 9 of 10: decided at once.
+    const blocks = judge(sent.map((_, i) => sent[Math.min(9, Math.floor(i / 3) * 3 + 2)] + 2 + i * 0.1));
+    expect(blocks.nearBound).toEqual([]);
   });
   it('incomplete: fewer events than were sent', () => {
     const r = judge(sent.slice(0, 6).map((t) => t + 1));
