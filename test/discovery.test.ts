@@ -40,19 +40,24 @@ describe('latencyStats', () => {
 });
 
 describe('what the client keeps of a model list', () => {
-  it('keeps ids starting with claude or anthropic, in order, and names the others', () => {
+  it('keeps ids that contain claude or anthropic in any case (as Claude Code 2.1.330 does), in order, and names the others', () => {
     const items = [
       { id: 'claude-sonnet-4-5-20250929', display_name: 'Claude Sonnet 4.5' },
       { id: 'gpt-4o' },
       { id: 'anthropic/claude-opus-4-1' },
       { id: 'bedrock/claude-3-5-haiku' },
       { id: 'Claude-Upper' },
+      { id: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' },
+      { id: 'Claude-Gateway-Alias' },
+      { id: 'my-ANTHROPIC-route' },
       { id: 'claude' },
+      { id: 'gpt-4o-2024-08-06' },
+      { id: 'clau-de' },
     ];
     const { kept, ignored } = keptByClient(items);
-    expect(kept.map((m) => m.id)).toEqual(['claude-sonnet-4-5-20250929', 'anthropic/claude-opus-4-1', 'claude']);
+    expect(kept.map((m) => m.id)).toEqual(['claude-sonnet-4-5-20250929', 'anthropic/claude-opus-4-1', 'bedrock/claude-3-5-haiku', 'Claude-Upper', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', 'Claude-Gateway-Alias', 'my-ANTHROPIC-route', 'claude']);
     expect(kept[0].display_name).toBe('Claude Sonnet 4.5');
-    expect(ignored).toEqual(['gpt-4o', 'bedrock/claude-3-5-haiku', 'Claude-Upper']);
+    expect(ignored).toEqual(['gpt-4o', 'gpt-4o-2024-08-06', 'clau-de']);
   });
 
   it('the upstream list is realistic: every model kept, newest first, first_id and last_id set', () => {

@@ -20,7 +20,7 @@ describe('the option table', () => {
     expect(r.code).toBe(0);
     for (const o of FLAG_OPTIONS) expect(r.stdout.match(new RegExp(`--${o.name}\\b(?!-)`, 'g')), o.name).toHaveLength(1);
     // Nothing offered that the table does not describe (besides commander's own --help).
-    const offered = [...r.stdout.matchAll(/^\s+(--[a-z-]+)/gm)].map((x) => x[1]).filter((f) => f !== '--help');
+    const offered = [...r.stdout.matchAll(/^\s+(--[a-z0-9-]+)/gm)].map((x) => x[1]).filter((f) => f !== '--help');
     expect(offered.sort()).toEqual(FLAG_OPTIONS.map((o) => `--${o.name}`).sort());
   });
 
@@ -33,8 +33,9 @@ describe('the option table', () => {
 
   it('resolves flag over environment over file over default, with bounds named', () => {
     const file = { runs: 5, 'sse-burst-window-ms': 30, protocols: ['messages'] };
-    expect(resolveConfig({}, file, {})).toMatchObject({ runs: 5, sse: { burstWindowMs: 30, maxLagMs: 200 }, protocols: ['messages'] });
+    expect(resolveConfig({}, file, {})).toMatchObject({ runs: 5, sse: { burstWindowMs: 30, maxLagMs: 1000, latP50Ms: 50 }, protocols: ['messages'] });
     expect(resolveConfig({}, file, { GWC_RUNS: '6', GWC_PROTOCOLS: 'chat,messages' })).toMatchObject({ runs: 6, protocols: ['messages', 'chat'] });
+    expect(resolveConfig({}, {}, { GWC_SSE_LAT_P50_MS: '80' }).sse).toMatchObject({ latP50Ms: 80, maxLagMs: 1000 });
     expect(resolveConfig({ runs: '7', sseBurstWindowMs: '20', modelRoutes: ['a=b', 'c=d'] }, file, { GWC_RUNS: '6' })).toMatchObject({ runs: 7, sse: { burstWindowMs: 20 }, modelRoutes: { a: 'b', c: 'd' } });
     expect(resolveConfig({ skip: ['x'] }, { skip: ['y'] }, {}).skip).toEqual(['y', 'x']);
     expect(() => resolveConfig({ runs: '0' }, {}, {})).toThrow(/--runs: expected a whole number from 1 to 10000, got "0"/);

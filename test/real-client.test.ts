@@ -20,7 +20,7 @@ import { ROOT } from './helpers/cli.js';
 import { CAPTURE_MODELS, CAPTURE_REPLY_TEXT, type CapturedRequest } from '../mocks/upstream/capture.js';
 import { ANTHROPIC_VERSION } from '../src/client/gateway.js';
 import { ATTRIBUTION } from '../suites/messages/gen.js';
-import { CLIENT_TIMEOUT_MS, DISCOVERY_PATH } from '../suites/discovery/common.js';
+import { CLIENT_TIMEOUT_MS, DISCOVERY_PATH, keptByClient } from '../suites/discovery/common.js';
 import { findClaude } from './helpers/claude-gateway.js';
 
 const CLAUDE = findClaude() ?? path.join(process.env.GWC_CLAUDE_DIR || '/opt/claude-code', 'node_modules/@anthropic-ai/claude-code-linux-x64/claude');
@@ -207,6 +207,9 @@ describe.skipIf(!available && !required)('the real client (claude -p) through th
         expect(field in body, field).toBe(true);
         expect(betas, field).toContain(beta);
       }
+      // The pair inside tools[]: a deferred tool with advanced-tool-use-2025-11-20.
+      expect((body.tools as Array<Record<string, unknown>>).some((t) => t.defer_loading === true)).toBe(true);
+      expect(betas).toContain('advanced-tool-use-2025-11-20');
     });
 
     it('the attribution block is system[0], a text block without cache_control, in the grammar the suites\' ATTRIBUTION also follows', () => {
@@ -269,6 +272,8 @@ describe.skipIf(!available && !required)('the real client (claude -p) through th
       const cache = JSON.parse(readFileSync(path.join(runs.discovery.home, '.claude', 'cache', 'gateway-models.json'), 'utf8')) as { models: Array<{ id: string; display_name?: string }> };
       const expected = CAPTURE_MODELS.filter((m) => /claude|anthropic/i.test(m.id)).map((m) => ({ id: m.id, display_name: m.display_name }));
       expect(cache.models).toEqual(expected);
+      // The suites' model of the client (suites/discovery/common.ts) keeps the same ids.
+      expect(keptByClient(CAPTURE_MODELS).kept.map((m) => m.id)).toEqual(expected.map((m) => m.id));
       // The capture's list has ids a prefix rule would drop: the difference is observable.
       expect(expected.some((m) => !/^(claude|anthropic)/.test(m.id))).toBe(true);
     });

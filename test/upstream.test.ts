@@ -87,6 +87,22 @@ describe('recording upstream', () => {
     await r2.body.dump();
   });
 
+  it('a beta field inside an array (tools[].defer_loading) needs its beta value too', async () => {
+    const pair = { 'tools[].defer_loading': 'advanced-tool-use-2025-11-20' };
+    const without = new UpstreamHandle(up).next().json('{}', { betaForField: pair });
+    const r = await request(`${up.url}/v1/messages`, { method: 'POST', body: `{"t":"${without.token}","tools":[{"name":"a"},{"name":"b","defer_loading":true}]}` });
+    expect(r.statusCode).toBe(400);
+    expect(await r.body.text()).toContain('tools[].defer_loading: Extra inputs are not permitted');
+    const plain = new UpstreamHandle(up).next().json('{}', { betaForField: pair });
+    const r2 = await request(`${up.url}/v1/messages`, { method: 'POST', body: `{"t":"${plain.token}","tools":[{"name":"a"}]}` });
+    expect(r2.statusCode).toBe(200);
+    await r2.body.dump();
+    const paired = new UpstreamHandle(up).next().json('{}', { betaForField: pair });
+    const r3 = await request(`${up.url}/v1/messages`, { method: 'POST', body: `{"t":"${paired.token}","tools":[{"name":"b","defer_loading":true}]}`, headers: { 'anthropic-beta': 'advanced-tool-use-2025-11-20' } });
+    expect(r3.statusCode).toBe(200);
+    await r3.body.dump();
+  });
+
   it('reports a taken port as a harness error', async () => {
     const other = new RecordingUpstream();
     await expect(other.start('127.0.0.1', Number(new URL(up.url).port))).rejects.toMatchObject({ code: 'PORT_IN_USE' });

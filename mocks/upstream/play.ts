@@ -4,7 +4,7 @@ import type http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { headerValues, type RecordedRequest } from '../../src/upstream/record.js';
 import type { Reply } from '../../src/upstream/scenario.js';
-import { tryParse } from '../../src/core/json.js';
+import { bodyHasField, tryParse } from '../../src/core/json.js';
 
 function writeHead(res: http.ServerResponse, status: number, headers: Array<[string, string]>) {
   const flat: string[] = [];
@@ -19,7 +19,7 @@ function missingBeta(reply: Extract<Reply, { kind: 'json' }>, rec: RecordedReque
   if (!parsed.ok || parsed.node.t !== 'obj') return null;
   const betas = headerValues(rec, 'anthropic-beta').flatMap((v) => v.split(',').map((s) => s.trim()));
   for (const [field, beta] of Object.entries(reply.betaForField)) {
-    if (parsed.node.entries.some(([k]) => k === field) && !betas.includes(beta)) return field;
+    if (bodyHasField(parsed.node, field) && !betas.includes(beta)) return field;
   }
   return null;
 }

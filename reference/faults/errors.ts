@@ -171,8 +171,14 @@ export const ERRORS_FAULTS: Fault[] = [
   },
   {
     name: 'head-hang',
-    breaks: ['MSG-RESP-2'],
-    description: 'never answers HEAD / (the client\'s start-up probe)',
+    breaks: ['ERR-PROBE-1'],
+    description: 'never answers HEAD / (the start-up probe of earlier clients)',
     intercept: (r) => r.method === 'HEAD' && r.path === '/',
+  },
+  {
+    name: 'head-hang-api-hello',
+    breaks: ['ERR-PROBE-1'],
+    description: 'never answers HEAD /api/hello (the start-up probe of Claude Code 2.1.330)',
+    intercept: (r) => r.method === 'HEAD' && r.path === '/api/hello',
   },
 ];

@@ -159,5 +159,19 @@ export const STREAMING_FAULTS: Fault[] = [
     ),
   },
   { name: 'no-cancel', breaks: ['SSE-ABORT-1'], description: 'keeps reading the upstream stream after the client disconnected', keepUpstreamOnAbort: true },
-  { name: 'delay-per-event', breaks: ['SSE-INC-1'], description: 'passes every chunk of an event stream on 500 ms late', stream: onStreams(() => new Delay(500)) },
+  // A steady delay per event, at five sizes: below the latency bound (a control that must pass),
+  // just past it, well past it, at a kernel coalescing timer (a load balancer sending with
+  // MSG_MORE), and past the coarse bound of incremental delivery.
+  ...([
+    [30, []],
+    [60, ['SSE-LAT-1']],
+    [150, ['SSE-LAT-1']],
+    [210, ['SSE-LAT-1']],
+    [1500, ['SSE-LAT-1', 'SSE-INC-1']],
+  ] as Array<[number, string[]]>).map(([ms, breaks]): Fault => ({
+    name: `delay-per-event-${ms}`,
+    breaks,
+    description: `passes every chunk of an event stream on ${ms} ms late${breaks.length ? '' : ' (within the bounds: a control that must pass)'}`,
+    stream: onStreams(() => new Delay(ms)),
+  })),
 ];

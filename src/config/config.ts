@@ -32,7 +32,7 @@ export interface RunConfig {
   concurrency: number;
   runs: number;
   modelRoutes: Record<string, string>;
-  sse: { maxLagMs: number; burstWindowMs: number };
+  sse: { maxLagMs: number; burstWindowMs: number; latP50Ms: number };
   idle: { maxS: number; minS: number };
   /** Where each protocol lives on the gateway, its extra headers and credential style (src/config/targeting.ts). */
   targeting: Targeting;
@@ -144,7 +144,7 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     concurrency: v.concurrency as number,
     runs: v.runs as number,
     modelRoutes: v['model-routes'] as Record<string, string>,
-    sse: { maxLagMs: v['sse-max-lag-ms'] as number, burstWindowMs: v['sse-burst-window-ms'] as number },
+    sse: { maxLagMs: v['sse-max-lag-ms'] as number, burstWindowMs: v['sse-burst-window-ms'] as number, latP50Ms: v['sse-lat-p50-ms'] as number },
     idle: { maxS: v['idle-max-s'] as number, minS: v['idle-min-s'] as number },
     service,
     waivers,

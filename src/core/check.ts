@@ -39,7 +39,7 @@ export interface RunSettings {
   /** Declared model routing (MSG-MODEL-1): requested model -> model the upstream may receive. */
   modelRoutes: Record<string, string>;
   /** Bounds of the stream timing oracle (src/core/oracle.ts). */
-  sse: { maxLagMs: number; burstWindowMs: number };
+  sse: { maxLagMs: number; burstWindowMs: number; latP50Ms: number };
   /** Idle tolerance probe (slow profile): longest silence tried, and the least that passes. */
   idle: { maxS: number; minS: number };
   /** The service profile's models, one per protocol (set only with --profile service). */

@@ -188,3 +188,15 @@ export function tryParse(text: string): { ok: true; node: JNode } | { ok: false;
     return { ok: false, error: (e as Error).message };
   }
 }
+
+/**
+ * Whether a parsed body carries `field`: a top-level key (`output_config`), or a key of any
+ * element of a top-level array (`tools[].defer_loading`).
+ */
+export function bodyHasField(node: JNode, field: string): boolean {
+  if (node.t !== 'obj') return false;
+  const m = /^([^[\]]+)\[\]\.(.+)$/.exec(field);
+  if (!m) return node.entries.some(([k]) => k === field);
+  const arr = node.entries.find(([k]) => k === m[1])?.[1];
+  return arr?.t === 'arr' && arr.items.some((item) => item.t === 'obj' && item.entries.some(([k]) => k === m[2]));
+}

@@ -9,7 +9,7 @@ export interface JsonReply {
   headers: HeaderList;
   /** The exact body bytes, as text. */
   body: string;
-  /** Answer 400 like the real API when a body field arrives without the beta value that enables it. */
+  /** Answer 400 like the real API when a body field (`key` or `array[].key`, see bodyHasField) arrives without the beta value that enables it. */
   betaForField?: Record<string, string>;
 }
 

@@ -1,7 +1,9 @@
 // Model discovery as Claude Code does it (protocols.md 1; spec 4 endpoint 3, 8): GET
-// /v1/models?limit=1000 with anthropic-version and exactly one credential (bearer when set,
-// else x-api-key), a 3 s time-out, redirects not followed and counted as failure. It reads
-// `id` and `display_name` and keeps the ids that start with `claude` or `anthropic`.
+// /v1/models?limit=1000 with anthropic-version and its credentials: Bearer for
+// ANTHROPIC_AUTH_TOKEN, x-api-key for ANTHROPIC_API_KEY, and both headers when both are set
+// (Claude Code 2.1.330 does; the calls are tried with each style and with both), a 3 s
+// time-out, redirects not followed and counted as failure. It reads `id` and `display_name`
+// and keeps the ids that contain `claude` or `anthropic`, in any case.
 //
 // A GET has no body to carry the case token, so it travels in the x-gwc-case header only (the
 // query must stay exactly limit=1000). A gateway that strips that header cannot be
@@ -23,10 +25,11 @@ export const CLIENT_TIMEOUT_MS = 3000;
 export const WAIT_MS = 10_000;
 
 /** The credential styles discovery is tried with. */
-export type Cred = 'bearer' | 'x-api-key' | 'none' | 'bad-bearer' | 'bad-x-api-key';
-export const VALID: Cred[] = ['bearer', 'x-api-key'];
-export const ALL: Cred[] = ['bearer', 'x-api-key', 'none', 'bad-bearer', 'bad-x-api-key'];
-export const isValid = (c: Cred) => c === 'bearer' || c === 'x-api-key';
+export type Cred = 'bearer' | 'x-api-key' | 'both' | 'none' | 'bad-bearer' | 'bad-x-api-key';
+/** `both`: Authorization: Bearer and x-api-key together, as the client sends them when both variables are set. */
+export const VALID: Cred[] = ['bearer', 'x-api-key', 'both'];
+export const ALL: Cred[] = ['bearer', 'x-api-key', 'both', 'none', 'bad-bearer', 'bad-x-api-key'];
+export const isValid = (c: Cred) => c === 'bearer' || c === 'x-api-key' || c === 'both';
 
 export interface Discovery {
   cred: Cred;
@@ -44,7 +47,8 @@ export function replyFor(ctx: CheckContext, cred: Cred): Expectation {
   return isValid(cred) ? ctx.upstream.next().json(modelListBody()) : ctx.upstream.next().error(401, { message: 'invalid x-api-key' });
 }
 
-function credentialHeaders(cred: Cred): { auth: 'bearer' | 'x-api-key' | 'none'; headers: Array<[string, string]> } {
+function credentialHeaders(ctx: CheckContext, cred: Cred): { auth: 'bearer' | 'x-api-key' | 'none'; headers: Array<[string, string]> } {
+  if (cred === 'both') return { auth: 'bearer', headers: ctx.gateway.credentialHeaders('x-api-key') };
   if (cred === 'bad-bearer') return { auth: 'none', headers: [['authorization', `Bearer ${BAD_CREDENTIAL}`]] };
   if (cred === 'bad-x-api-key') return { auth: 'none', headers: [['x-api-key', BAD_CREDENTIAL]] };
   return { auth: cred, headers: [] };
@@ -52,7 +56,7 @@ function credentialHeaders(cred: Cred): { auth: 'bearer' | 'x-api-key' | 'none';
 
 /** One discovery call, as the client makes it. `expectation` lets several calls share a case. */
 export async function discover(ctx: CheckContext, cred: Cred, expectation = replyFor(ctx, cred), waitMs = WAIT_MS): Promise<Discovery> {
-  const { auth, headers } = credentialHeaders(cred);
+  const { auth, headers } = credentialHeaders(ctx, cred);
   const t0 = performance.now();
   const r = await attempt(() =>
     withBound(ctx.signal, waitMs, (signal) =>
@@ -85,9 +89,9 @@ export function parseModelList(parsed: unknown): { ok: true; items: ModelItem[] 
   return { ok: true, items };
 }
 
-/** What the client keeps of a list: ids starting with `claude` or `anthropic` (protocols.md 1). */
+/** What the client keeps of a list: ids that contain `claude` or `anthropic`, in any case (Claude Code 2.1.330: /(claude|anthropic)/i). */
 export function keptByClient(items: ModelItem[]): { kept: ModelItem[]; ignored: string[] } {
-  const keep = (id: string) => id.startsWith('claude') || id.startsWith('anthropic');
+  const keep = (id: string) => /claude|anthropic/i.test(id);
   return { kept: items.filter((m) => keep(m.id)), ignored: items.filter((m) => !keep(m.id)).map((m) => m.id) };
 }
 

@@ -2,7 +2,7 @@
 // value trees of suites/shared/gen.ts.
 import fc from 'fast-check';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
-import { a, anyValue, maybe, number, o, s, serialize, text, unknownKey, type G } from '../shared/gen.js';
+import { a, anyValue, maybe, n as num, number, o, s, serialize, text, unknownKey, type G } from '../shared/gen.js';
 
 /** A chain of nested arrays and objects, 20 to 60 deep. */
 export const deep: fc.Arbitrary<G> = fc.integer({ min: 20, max: 60 }).map((d) => {
@@ -41,9 +41,22 @@ function withDuplicates(arb: fc.Arbitrary<G>, maxLength: number): fc.Arbitrary<G
   });
 }
 
+/** A per-turn effort setting (Claude Code 2.1.330 sends it at the top level and inside a message). */
+const outputConfig: fc.Arbitrary<G> = fc.constantFrom('low', 'medium', 'high').map((e) => o(['effort', s(e)]));
+
 const message: fc.Arbitrary<G> = fc
-  .tuple(fc.constantFrom('user', 'assistant'), fc.oneof(text, withDuplicates(block, 4).map((bs) => a(...bs))), unknownEntry)
-  .map(([role, content, u]) => ({ t: 'obj', entries: entries(['role', s(role)], ['content', content], u) }));
+  .tuple(fc.constantFrom('user', 'assistant'), fc.oneof(text, withDuplicates(block, 4).map((bs) => a(...bs))), maybe(outputConfig), unknownEntry)
+  .map(([role, content, oc, u]) => ({ t: 'obj', entries: entries(['role', s(role)], ['content', content], oc && ['output_config', oc], u) }));
+
+/**
+ * A `system` role inside messages[] (Claude Code 2.1.330's environment block): text blocks, the
+ * first with a cache_control breakpoint, sometimes a per-message output_config.
+ */
+const systemMessage: fc.Arbitrary<G> = fc
+  .tuple(text, cacheControl, fc.array(textBlock, { maxLength: 2 }), maybe(outputConfig))
+  .map(([t, cc, more, oc]) => o(['role', s('system')], ['content', a(o(['type', s('text')], ['text', t], ['cache_control', cc]), ...more)], oc && ['output_config', oc]));
+
+const anyMessage = fc.oneof({ weight: 4, arbitrary: message }, systemMessage);
 
 const firstMessage: fc.Arbitrary<G> = fc
   .tuple(text, fc.boolean(), withDuplicates(block, 3))
@@ -53,9 +66,19 @@ const firstMessage: fc.Arbitrary<G> = fc
   });
 
 export const ATTRIBUTION = 'x-anthropic-billing-header: cc_version=2.1.88.a3f; cc_entrypoint=cli; cch=00000;';
+/** The form Claude Code 2.1.330 sends through a gateway in print mode: no `cch`, entrypoint sdk-cli. */
+export const ATTRIBUTION_SDK_CLI = 'x-anthropic-billing-header: cc_version=2.1.330.440; cc_entrypoint=sdk-cli;';
 const system: fc.Arbitrary<G> = fc.oneof(
   text,
-  fc.tuple(fc.boolean(), withDuplicates(textBlock, 3)).map(([attr, bs]) => a(...(attr ? [o(['type', s('text')], ['text', s(ATTRIBUTION)])] : []), ...bs)),
+  fc
+    .tuple(fc.constantFrom(null, ATTRIBUTION, ATTRIBUTION_SDK_CLI), withDuplicates(textBlock, 3))
+    .map(([attr, bs]) => a(...(attr ? [o(['type', s('text')], ['text', s(attr)])] : []), ...bs)),
+);
+
+/** Extended thinking: a budget, or adaptive (Claude Code 2.1.330: `{"type":"adaptive","display":"omitted"}`). */
+const thinking: fc.Arbitrary<G> = fc.oneof(
+  fc.integer({ min: 1024, max: 64000 }).map((n) => o(['type', s('enabled')], ['budget_tokens', num(String(n))])),
+  fc.boolean().map((display) => o(['type', s('adaptive')], display ? ['display', s('omitted')] : null)),
 );
 
 const tool: fc.Arbitrary<G> = fc
@@ -73,15 +96,17 @@ export interface GeneratedBody {
 /** A whole request body: known fields in the usual order, optional ones and unknown ones mixed in. */
 export const generatedMessagesBody: fc.Arbitrary<GeneratedBody> = fc
   .record({
-    model: fc.constantFrom('claude-sonnet-4-5-20250929', 'claude-opus-4-1-20250805', 'claude-haiku-4-5'),
+    model: fc.constantFrom('claude-sonnet-4-5-20250929', 'claude-opus-4-1-20250805', 'claude-haiku-4-5', 'claude-opus-5-5'),
     maxTokens: number,
     first: firstMessage,
-    rest: withDuplicates(message, 4),
+    rest: withDuplicates(anyMessage, 4),
     system: maybe(system),
     tools: maybe(fc.array(tool, { maxLength: 3 })),
     stop: maybe(fc.array(text, { maxLength: 2 })),
     metadata: maybe(fc.record({ user_id: text })),
     temperature: maybe(number),
+    thinking: maybe(thinking),
+    outputConfig: maybe(outputConfig),
     unknownTop: fc.array(fc.tuple(unknownKey.map((k) => `x_${k}`), fc.oneof({ weight: 4, arbitrary: anyValue }, deep)), { maxLength: 3 }),
     unknownAt: fc.nat(),
     pretty: fc.boolean(),
@@ -96,6 +121,8 @@ export const generatedMessagesBody: fc.Arbitrary<GeneratedBody> = fc
       r.stop && ['stop_sequences', a(...r.stop)],
       r.metadata && ['metadata', o(['user_id', r.metadata.user_id])],
       r.temperature && ['temperature', r.temperature],
+      r.thinking && ['thinking', r.thinking],
+      r.outputConfig && ['output_config', r.outputConfig],
     );
     const seen = new Set(es.map(([k]) => k));
     for (const [k, v] of r.unknownTop) {

@@ -1,16 +1,28 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { messageBody } from '../../src/upstream/replies/messages.js';
+import { bodyHasField } from '../../src/core/json.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, notForwarded, parseSeen } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 import { listValues } from '../shared/headers.js';
 
 // Body fields that the real API refuses ("Extra inputs are not permitted") without their beta.
-const PAIRS: Record<string, string> = { context_management: 'context-management-2025-06-27', output_config: 'effort-2025-11-24' };
+// `tools[].defer_loading`: a key of any tool (Claude Code 2.1.330 sends it on a deferred tool).
+const PAIRS: Record<string, string> = {
+  context_management: 'context-management-2025-06-27',
+  output_config: 'effort-2025-11-24',
+  'tools[].defer_loading': 'advanced-tool-use-2025-11-20',
+};
+
+/** Two tools as the real client sends them: one loaded, one deferred. */
+const TOOLS = [
+  { name: 'Bash', description: 'Runs a command.', input_schema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } },
+  { name: 'DeferredToolPlaceholder', description: 'A tool loaded on demand.', input_schema: { type: 'object', properties: {} }, defer_loading: true },
+];
 
 export default defineCheck({
   id: 'messages.headers.beta-with-body',
-  title: 'context_management and output_config travel with the beta values that enable them',
+  title: 'context_management, output_config and tools[].defer_loading travel with the beta values that enable them',
   requirements: ['MSG-HDR-3'],
   level: 'MUST',
   area: 'messages',
@@ -18,7 +30,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement: 'A beta value and the body field it enables reach the upstream together; the gateway never forwards one without the other (spec 4 rule 3, 8).',
   async run(ctx) {
-    const sent = messagesBody({ context_management: { edits: [{ type: 'clear_tool_uses_20250919' }] }, output_config: { effort: 'high' } });
+    const sent = messagesBody({ tools: TOOLS, context_management: { edits: [{ type: 'clear_tool_uses_20250919' }] }, output_config: { effort: 'high' } });
     const x = await exchange(ctx, sent, {
       headers: [['anthropic-beta', `claude-code-20250219,${Object.values(PAIRS).join(',')}`]],
       reply: (c) => c.upstream.next().json(messageBody(), { betaForField: PAIRS }),
@@ -26,7 +38,7 @@ export default defineCheck({
     if (!x.seen) return notForwarded(x);
     const seen = parseSeen(x);
     const betas = listValues(x.seen, 'anthropic-beta');
-    const split = Object.entries(PAIRS).filter(([field, beta]) => (seen?.t === 'obj' && seen.entries.some(([k]) => k === field)) !== betas.includes(beta));
+    const split = Object.entries(PAIRS).filter(([field, beta]) => (!!seen && bodyHasField(seen, field)) !== betas.includes(beta));
     if (!split.length) return pass(`each field arrived with its beta value (upstream answered ${x.res.status})`);
     return fail(`forwarded without their partner: ${split.map(([f, b]) => `${f} / ${b}`).join(', ')}; the real API answers 400 "Extra inputs are not permitted"`, {
       expected: 'each field together with its beta value, or neither',

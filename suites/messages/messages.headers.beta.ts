@@ -9,6 +9,8 @@ import { listValues } from '../shared/headers.js';
 const CASES = [
   'claude-code-20250219,interleaved-thinking-2025-05-14,context-management-2025-06-27,fine-grained-tool-streaming-2025-05-14,effort-2025-11-24',
   'oauth-2025-04-20, context-1m-2025-08-07, extended-cache-ttl-2025-04-11, gwc-future-feature-2099-01-01',
+  // The list Claude Code 2.1.330 sends (four values newer than the ones above).
+  'claude-code-20250219,interleaved-thinking-2025-05-14,context-management-2025-06-27,per-turn-control-2026-07-01,mid-conversation-tool-changes-2026-07-01,thinking-token-count-2026-05-13,advanced-tool-use-2025-11-20,effort-2025-11-24',
 ];
 
 export default defineCheck({

@@ -6,8 +6,8 @@ import { SSE_HEADERS } from '../../src/upstream/scenario.js';
 import type { StreamOptions } from '../../src/client/sse.js';
 import { ANTHROPIC_VERSION } from '../../src/client/gateway.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
-import { judgeDelivery, oracleEvidence, type OracleResult } from '../../src/core/oracle.js';
-import type { StreamEvent } from '../../src/upstream/replies/streams.js';
+import { judgeDelivery, oracleEvidence, withMargin, type OracleResult } from '../../src/core/oracle.js';
+import { frames, type StreamEvent } from '../../src/upstream/replies/streams.js';
 import { streamThrough, streamEvidenceOf, type StreamExchange } from '../shared/exchange.js';
 import { MESSAGES_MODEL, MESSAGES_PATH } from '../shared/protocols.js';
 
@@ -63,4 +63,26 @@ export function oracle(ctx: CheckContext, x: StreamExchange, names: string[]): {
     result,
     evidence: { ...oracleEvidence(result, ctx.settings.sse), ...streamEvidence(x, 300) },
   };
+}
+
+/** One timed stream: the exchange and, when it streamed, the oracle's verdict on it. */
+export interface TimedStream {
+  x: StreamExchange;
+  events: StreamEvent[];
+  judged: { result: OracleResult; evidence: Evidence } | null;
+}
+
+/** Streams `events` `gapMs` apart through the gateway and runs the oracle on what arrived. */
+export async function timedStream(ctx: CheckContext, events: StreamEvent[], gapMs: number): Promise<TimedStream> {
+  const x = await streamExchange(ctx, frames(events, { gapMs }));
+  const judged = x.res.status === 200 && x.seen ? oracle(ctx, x, events.map((e) => e.event)) : null;
+  return { x, events, judged };
+}
+
+/**
+ * A timed stream decided with the oracle's margin: when a measured value of the first stream
+ * (`near`) lies within 25% of its bound, streams again with `more` events and decides on that.
+ */
+export function timedWithMargin(ctx: CheckContext, make: (more: boolean) => StreamEvent[], gapMs: number, near: (t: TimedStream) => string[], describe: (t: TimedStream) => string) {
+  return timedStream(ctx, make(false), gapMs).then((first) => withMargin(first, (t) => (t.judged ? near(t) : []), () => timedStream(ctx, make(true), gapMs), (t) => (t.judged ? describe(t) : 'no stream')));
 }

@@ -1,6 +1,7 @@
 // The streaming suite (SSE delivery, framing, long and silent streams, cancellation).
 import type { CheckDef } from '../../src/core/check.js';
 import incremental from './streaming.delivery.incremental.js';
+import latency from './streaming.delivery.latency.js';
 import events from './streaming.frame.events.js';
 import bytes from './streaming.frame.bytes.js';
 import contentType from './streaming.headers.content-type.js';
@@ -11,4 +12,4 @@ import abort from './streaming.abort.cancels-upstream.js';
 import persistent from './streaming.connection.persistent.js';
 import usage from './streaming.usage.cache-fields.js';
 
-export const STREAMING_CHECKS: CheckDef[] = [incremental, events, bytes, contentType, long, errorEvent, abort, persistent, usage, idle];
+export const STREAMING_CHECKS: CheckDef[] = [incremental, latency, events, bytes, contentType, long, errorEvent, abort, persistent, usage, idle];

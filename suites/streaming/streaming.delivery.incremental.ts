@@ -1,26 +1,34 @@
 import { defineCheck } from '../../src/core/check.js';
-import { frames, messageStream } from '../../src/upstream/replies/streams.js';
-import { notStreamed, oracle, streamExchange } from './common.js';
+import { messageStream } from '../../src/upstream/replies/streams.js';
+import { notStreamed, timedWithMargin } from './common.js';
 
-/** Gap between scripted events: far above loopback lag, so a buffer shows as a lag of whole gaps. */
+/** Gap between scripted events: far above loopback lag and the burst window, so a buffer shows as events arriving together. */
 export const GAP_MS = 300;
 
 export default defineCheck({
   id: 'streaming.delivery.incremental',
-  title: 'A stream of 10 events sent 300 ms apart (1.4 KiB each) reaches the client event by event',
+  title: 'A stream of 12 events sent 300 ms apart (text deltas of 1.4 KiB) reaches the client event by event: no buffering, no event later than the coarse bound',
   requirements: ['SSE-INC-1'],
   level: 'MUST',
   area: 'streaming',
   profile: 'default',
   timing: true,
   protocol: 'messages',
-  requirement: 'Each stream event reaches the client within a small bound of the moment the upstream sent it; the stream is not held until its end or until a buffer fills (spec 4 rule 4, 6.1).',
+  requirement:
+    'Stream events reach the client incrementally: the stream is not held until its end or until a buffer fills, events sent apart are not delivered together, and no event arrives later than a coarse bound (default 1 s) after the upstream sent it (spec 4 rule 4, 6.1). A small constant delay per event is SSE-LAT-1 (streaming.delivery.latency), not this.',
   async run(ctx) {
     // 1.4 KiB events: a 4 KiB proxy buffer releases every third event, which shows as bursts.
-    const events = messageStream({ full: false, textDeltas: 7, deltaChars: 1400 });
-    const x = await streamExchange(ctx, frames(events, { gapMs: GAP_MS }));
-    if (x.res.status !== 200 || !x.seen) return notStreamed(x);
-    const { result, evidence } = oracle(ctx, x, events.map((e) => e.event));
-    return { ok: result.delivery === 'incremental', message: result.summary, expected: `every event within ${ctx.settings.sse.maxLagMs} ms of its sending`, actual: result.delivery, evidence };
+    // Near a bound, 22 events instead of 12.
+    const make = (more: boolean) => messageStream({ full: false, textDeltas: more ? 17 : 7, deltaChars: 1400 });
+    const { decide, remeasured } = await timedWithMargin(ctx, make, GAP_MS, (t) => t.judged!.result.nearBound, (t) => t.judged!.result.summary);
+    if (!decide.judged) return notStreamed(decide.x);
+    const { result, evidence } = decide.judged;
+    return {
+      ok: result.delivery === 'incremental',
+      message: result.summary + (remeasured ? ' (measured twice: the first measurement was within 25% of a bound)' : ''),
+      expected: `no burst of events sent apart, every event within ${ctx.settings.sse.maxLagMs} ms of its sending`,
+      actual: result.delivery,
+      evidence: { ...evidence, ...(remeasured ? { remeasured } : {}) },
+    };
   },
 });

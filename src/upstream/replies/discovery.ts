@@ -11,6 +11,8 @@ export interface ListedModel {
 
 /** What the real API lists, newest first (its order), with the fields the client reads. */
 export const MODELS: ListedModel[] = [
+  // The default model of Claude Code 2.1.330 (its created_at is ours: the client reads only id and display_name).
+  { type: 'model', id: 'claude-opus-5-5', display_name: 'Claude Opus 5.5', created_at: '2026-11-01T00:00:00Z' },
   { type: 'model', id: 'claude-haiku-4-5-20251001', display_name: 'Claude Haiku 4.5', created_at: '2025-10-15T00:00:00Z' },
   { type: 'model', id: 'claude-sonnet-4-5-20250929', display_name: 'Claude Sonnet 4.5', created_at: '2025-09-29T00:00:00Z' },
   { type: 'model', id: 'claude-opus-4-1-20250805', display_name: 'Claude Opus 4.1', created_at: '2025-08-05T00:00:00Z' },
