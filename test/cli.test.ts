@@ -82,7 +82,7 @@ describe('gw-conformance CLI', () => {
     expect(text.stdout).toMatch(/Catalog coverage: \d+ of 77/);
     expect(text.stdout).toMatch(/covered\s+CFG-SECRET-1\s+MUST\s+lint-config:CFG-SECRET-1/);
     expect(text.stdout).toMatch(/covered\s+APP-DISC-1\s+MUST\s+apps.disc.models/);
-    expect(text.stdout).toMatch(/MISSING\s+SSE-LAT-1/);
+    expect(text.stdout).toMatch(/covered\s+SSE-LAT-1/);
   });
 
   it('unreachable target: exit 2, one line, within 5 s', async () => {
