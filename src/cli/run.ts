@@ -60,7 +60,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   if (useConsole) print(`gw-conformance ${VERSION}: ${checks.length} checks, target ${target}, upstream ${upstream?.url ?? 'none (the service is checked directly)'}, declared ${cfg.protocols.join(', ')}, seed ${cfg.seed}`);
   const results = await runChecks(
     checks,
-    { gateway, upstream, declared, settings: { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, service: cfg.service && { models: cfg.service.models } } },
+    { gateway, upstream, declared, settings: { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, hangWaitMs: cfg.hangWaitMs, service: cfg.service && { models: cfg.service.models } } },
     { concurrency: cfg.concurrency, onResult: useConsole ? (r) => print(progressLine(r)) : undefined },
   );
   await gateway.close();

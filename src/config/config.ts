@@ -26,6 +26,8 @@ export interface RunConfig {
   modelRoutes: Record<string, string>;
   sse: { maxLagMs: number; burstWindowMs: number };
   idle: { maxS: number; minS: number };
+  /** How long errors.upstream.timeout waits for the gateway's own time-out. */
+  hangWaitMs: number;
   /** The service profile's key and models (from the environment); set only with --profile service. */
   service?: ServiceConfig;
 }
@@ -101,6 +103,7 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     modelRoutes: v['model-routes'] as Record<string, string>,
     sse: { maxLagMs: v['sse-max-lag-ms'] as number, burstWindowMs: v['sse-burst-window-ms'] as number },
     idle: { maxS: v['idle-max-s'] as number, minS: v['idle-min-s'] as number },
+    hangWaitMs: v['hang-wait-ms'] as number,
     service,
   };
 }

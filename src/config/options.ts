@@ -68,6 +68,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'model-routes', kind: 'map', arg: '<requested=routed>', help: 'a routing rule the gateway declares (repeatable): a mapped model is then not a substitution', default: {}, defaultText: '' },
   { name: 'sse-max-lag-ms', kind: 'int', min: 1, max: 60_000, arg: '<ms>', help: 'largest lag of a stream event that still counts as incremental', default: DEFAULT_BOUNDS.maxLagMs, defaultText: String(DEFAULT_BOUNDS.maxLagMs), env: 'GWC_SSE_MAX_LAG_MS' },
   { name: 'sse-burst-window-ms', kind: 'int', min: 1, max: 10_000, arg: '<ms>', help: 'stream events arriving within this window of each other arrived together', default: DEFAULT_BOUNDS.burstWindowMs, defaultText: String(DEFAULT_BOUNDS.burstWindowMs), env: 'GWC_SSE_BURST_WINDOW_MS' },
+  { name: 'hang-wait-ms', kind: 'int', min: 500, max: 3_600_000, arg: '<ms>', help: "how long the hung-upstream probe (errors.upstream.timeout) waits for the gateway's own time-out; a longer one is reported as not observed", default: 8000, defaultText: '8000', env: 'GWC_HANG_WAIT_MS' },
   { name: 'idle-max-s', kind: 'int', min: 1, max: 3600, arg: '<s>', help: "the idle probe's longest silence (slow profile)", default: 120, defaultText: '120', env: 'GWC_IDLE_MAX_S' },
   { name: 'idle-min-s', kind: 'int', min: 1, max: 3600, arg: '<s>', help: 'the least idle tolerance that passes (slow profile)', default: 65, defaultText: '65', env: 'GWC_IDLE_MIN_S' },
 ];
