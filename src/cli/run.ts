@@ -6,6 +6,7 @@ import { HarnessError } from '../core/errors.js';
 import type { CheckDef } from '../core/check.js';
 import { selectChecks } from '../runner/registry.js';
 import { runChecks } from '../runner/runner.js';
+import type { PhaseGate } from '../runner/gate.js';
 import { scrubSecrets } from '../core/mask.js';
 import { VERSION } from '../core/paths.js';
 import type { Upstream } from '../upstream/upstream.js';
@@ -46,8 +47,9 @@ export async function preflight(target: string, warn: (s: string) => void): Prom
 /**
  * Runs the selected checks and returns the report (credentials scrubbed); writes nothing.
  * `upstream` is null in the service profile: its checks talk to the service directly.
+ * `opts.gate` is for runs that share one process (the self-tests), see src/runner/gate.ts.
  */
-export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, upstream: Upstream | null, print: (s: string) => void): Promise<RunReport> {
+export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, upstream: Upstream | null, print: (s: string) => void, opts: { gate?: PhaseGate } = {}): Promise<RunReport> {
   const checks = selectChecks(all, cfg);
   // Feature gating: what the gateway serves, as the user declared it; the service profile adds `service`.
   const declared = new Set<string>([...cfg.protocols, ...(cfg.service ? ['service'] : [])]);
@@ -61,7 +63,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   const results = await runChecks(
     checks,
     { gateway, upstream, declared, settings: { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, hangWaitMs: cfg.hangWaitMs, service: cfg.service && { models: cfg.service.models } } },
-    { concurrency: cfg.concurrency, onResult: useConsole ? (r) => print(progressLine(r)) : undefined },
+    { concurrency: cfg.concurrency, onResult: useConsole ? (r) => print(progressLine(r)) : undefined, gate: opts.gate },
   );
   await gateway.close();
   const raw: RunReport = {

@@ -11,6 +11,8 @@ export default defineCheck({
   profile: 'slow',
   protocol: 'messages',
   requirement: 'A stream that is silent for a while (a long think before the first token) is not cut by an idle time-out shorter than the configured minimum (spec 4 rule 4).',
+  // It only waits: it starts first and runs beside every other check.
+  background: true,
   timeLimitMs: (s) => s.idle.maxS * 1000 + 30_000,
   async run(ctx) {
     const { maxS, minS } = ctx.settings.idle;
