@@ -71,8 +71,15 @@ export async function untilForwarding(p: RecoveryProbe, opts: { boundMs: number;
     if (r.ok) return { serving: true, ms, attempts, last };
     if (ms >= opts.boundMs) break;
     await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, Math.min(PROBE_INTERVAL_MS, opts.boundMs - ms));
-      signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+      const onAbort = () => {
+        clearTimeout(t);
+        resolve();
+      };
+      const t = setTimeout(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, Math.min(PROBE_INTERVAL_MS, opts.boundMs - ms));
+      signal.addEventListener('abort', onAbort, { once: true });
     });
   }
   return { serving: false, ms: Math.round(performance.now() - t0), attempts, last };
