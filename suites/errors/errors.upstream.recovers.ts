@@ -1,4 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { GatewayTimeoutError } from '../../src/client/gateway.js';
 import { messageBody } from '../../src/upstream/replies/messages.js';
 import { untilForwarding } from '../../src/runner/recovery.js';
 import { messagesBody } from '../shared/protocols.js';
@@ -35,6 +36,8 @@ export default defineCheck({
         const e = ctx.upstream.next().json(messageBody());
         const sent = messagesBody({}).split(CASE_PLACEHOLDER).join(e.token);
         const r = await attempt(() => ctx.gateway.messages(sent, { caseToken: e.token, signal: ctx.signal }));
+        // No answer at all while the upstream is down: the gateway hangs (the runner's time-out).
+        if (!r.ok && r.kind === 'timeout') throw new GatewayTimeoutError(r.error);
         during.push(r.ok ? String(r.value.status) : r.error);
         if (e.hits.length) throw new Error('harness bug: the upstream received a request while suspended');
       }

@@ -2,7 +2,11 @@
 // slow profile's long one, and how long a silence the gateway let through.
 import type { SseFrame } from '../../src/upstream/scenario.js';
 import { frameText, messageStream } from '../../src/upstream/replies/streams.js';
-import { isStop, type StreamExchange } from './common.js';
+import type { CheckContext } from '../../src/core/check.js';
+import type { Reply } from '../../src/upstream/scenario.js';
+import type { Expectation } from '../../src/upstream/upstream.js';
+import { GatewayTimeoutError } from '../../src/client/gateway.js';
+import { isStop, streamExchange, type StreamExchange } from './common.js';
 
 const PING = frameText({ event: 'ping', data: '{"type": "ping"}' });
 
@@ -35,3 +39,20 @@ export function tolerance(x: StreamExchange, silenceS: number): { survived: bool
   return { survived: false, seconds: Math.round((cutAt - lastSent) / 100) / 10 };
 }
 
+
+/**
+ * A silent stream through the gateway. A gateway that forwards nothing within the check's
+ * ordinary limit (--timeout-ms) is a gateway that hangs: that is a time-out at once, not after
+ * the whole silence. (The client's read limits stay long: a buffering gateway may hold even the
+ * response headers back until the end of the silence.)
+ */
+export async function silentExchange(ctx: CheckContext, frames: SseFrame[], read: { idleTimeoutMs: number }): Promise<StreamExchange> {
+  let expectation: Expectation | undefined;
+  const upstream = Object.create(ctx.upstream, { register: { value: (reply: Reply) => (expectation = ctx.upstream.register(reply)) } }) as CheckContext['upstream'];
+  const exchange = streamExchange({ ...ctx, upstream }, frames, read);
+  exchange.catch(() => undefined); // awaited below; a time-out here leaves it to the runner's abort
+  const forwarded = expectation ? expectation.received(ctx.settings.timeoutMs).then((r) => r ?? 'nothing') : Promise.resolve(null);
+  const first = await Promise.race([exchange, forwarded]);
+  if (first === 'nothing') throw new GatewayTimeoutError(`the gateway forwarded nothing to the upstream within ${ctx.settings.timeoutMs} ms`);
+  return exchange;
+}
