@@ -23,6 +23,10 @@ export interface ReferenceOptions {
   fault?: Fault;
   /** How long the gateway waits for the upstream's response headers before answering 504. */
   upstreamTimeoutMs?: number;
+  /** Prefix-and-header mode: the gateway serves every protocol under this path only ('/anthropic')... */
+  basePath?: string;
+  /** ...and only requests carrying these headers (name lower-case, exact value); it consumes them. */
+  requireHeaders?: Array<[string, string]>;
 }
 
 function jsonError(res: http.ServerResponse, status: number, type: string, message: string) {
@@ -58,8 +62,10 @@ export class ReferenceGateway extends LoopbackServer {
     req.on('end', () => {
       const parts: RequestParts = { method: req.method ?? 'GET', path: req.url ?? '/', headers: forwardHeaders(req.rawHeaders), body: Buffer.concat(chunks) };
       const fault = this.opts.fault;
+      const probe = parts.method === 'HEAD' && parts.path === '/';
+      if (!probe && !this.admit(parts, res)) return;
       if (fault?.intercept?.(parts, res)) return;
-      if (parts.method === 'HEAD' && parts.path === '/') {
+      if (probe) {
         res.writeHead(200).end();
         return;
       }
@@ -78,6 +84,27 @@ export class ReferenceGateway extends LoopbackServer {
       if (delay > 0) setTimeout(() => this.forward(parts, res, fault?.retry?.times ?? 0), delay);
       else this.forward(parts, res, fault?.retry?.times ?? 0);
     });
+  }
+
+  /** Prefix-and-header mode: a JSON 404 outside the base path, a JSON 400 without a required header; strips both. */
+  private admit(parts: RequestParts, res: http.ServerResponse): boolean {
+    const base = this.opts.basePath?.replace(/\/+$/, '');
+    if (base) {
+      if (!(parts.path.startsWith(`${base}/`) || parts.path.startsWith(`${base}?`))) {
+        jsonError(res, 404, 'not_found_error', `no route for ${parts.method} ${parts.path.split('?')[0]}: this gateway serves under ${base}/`);
+        return false;
+      }
+      parts.path = parts.path.slice(base.length);
+    }
+    for (const [name, value] of this.opts.requireHeaders ?? []) {
+      const got = parts.headers.filter(([k]) => k.toLowerCase() === name).map(([, v]) => v);
+      if (!got.includes(value)) {
+        jsonError(res, 400, 'invalid_request_error', `missing or wrong ${name} header: this gateway routes by it`);
+        return false;
+      }
+      parts.headers = parts.headers.filter(([k]) => k.toLowerCase() !== name);
+    }
+    return true;
   }
 
   private down(res: http.ServerResponse, status: number, reason: string) {

@@ -4,14 +4,16 @@
 // harness could not run.
 import { Command, CommanderError, Option } from 'commander';
 import { HarnessError, parseListen } from './core/errors.js';
-import { loadConfigFile, resolveConfig, SERVICE_ENV, type FlagValues, type RunConfig } from './config/config.js';
+import { loadConfigFile, resolveConfig, SERVICE_ENV, withExpandedTargeting, type FlagValues, type RunConfig } from './config/config.js';
 import { FLAG_OPTIONS, type OptionSpec } from './config/options.js';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
 import { BLOCKED_NATIVE_MODEL, ServiceEmulator } from '../mocks/upstream/service.js';
 import { Capture, parseDelays } from '../mocks/upstream/capture.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../reference/gateway.js';
 import { FAULTS, faultByName } from '../reference/faults/index.js';
-import { finishRun, runSuite } from './cli/run.js';
+import { finishRun, runSuite, sealReport } from './cli/run.js';
+import { checkLaunch, launchGateway, type LaunchedGateway } from './launch/launch.js';
+import { basePath as parseBasePath } from './config/targeting.js';
 import { controlHandler, isOurMock, runRemote } from './cli/remote.js';
 import { listJson, listText } from './cli/list.js';
 import { CHECKS } from '../suites/index.js';
@@ -51,13 +53,19 @@ function config(opts: FlagValues & { config?: string }, io: Io): RunConfig {
 
 async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<number> {
   const cfg = config(opts, io);
-  if (!cfg.target) throw new HarnessError('BAD_FLAG', '--target is required (or `target:` in gwc.yaml); to try the harness without a gateway, run `gw-conformance demo`');
+  const launching = Boolean(cfg.launch.cmd || cfg.launch.image);
+  // Bad launch flags are found before anything starts (src/launch/launch.ts).
+  checkLaunch(cfg.launch);
+  if (!cfg.target && !launching) throw new HarnessError('BAD_FLAG', '--target is required (or `target:` in gwc.yaml, or --gateway-cmd / --gateway-image to start the gateway); to try the harness without a gateway, run `gw-conformance demo`');
   // The service profile checks a hosted service directly: no recording upstream is started.
   if (cfg.profile === 'service') {
-    const report = await runSuite(CHECKS, cfg, cfg.target, null, io.out);
+    if (launching) throw new HarnessError('BAD_FLAG', '--gateway-cmd and --gateway-image start a gateway in front of the recording upstream: not with --profile service');
+    const report = await runSuite(CHECKS, withExpandedTargeting(cfg, null, io.env), cfg.target!, null, io.out);
     return finishRun(report, cfg, io, invocation);
   }
-  const { host, port } = parseListen(cfg.upstreamListen, '--upstream-listen');
+  // A started gateway gets a free upstream port unless the user chose one.
+  const listenGiven = opts.upstreamListen !== undefined || Boolean(io.env.GWC_UPSTREAM_LISTEN);
+  const { host, port } = parseListen(launching && !listenGiven ? '127.0.0.1:0' : cfg.upstreamListen, '--upstream-listen');
   const upstream = new RecordingUpstream();
   let report: RunReport;
   try {
@@ -65,18 +73,28 @@ async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<n
   } catch (e) {
     // A `gw-conformance mock` already holding the port runs the suite for us.
     const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-    if (e instanceof HarnessError && e.code === 'PORT_IN_USE' && (await isOurMock(base))) {
+    if (e instanceof HarnessError && e.code === 'PORT_IN_USE' && !launching && (await isOurMock(base))) {
       io.out(`using the recording upstream of the running \`gw-conformance mock\` at ${base}`);
-      report = await runRemote(base, cfg, cfg.target, io.out);
+      report = await runRemote(base, withExpandedTargeting(cfg, base, io.env), cfg.target!, io.out);
       return finishRun(report, cfg, io, invocation);
     }
     throw e;
   }
+  const run = withExpandedTargeting(cfg, upstream.url, io.env);
+  const secrets = [cfg.token, ...(run.expanded?.secrets ?? [])];
+  let launched: LaunchedGateway | undefined;
   try {
-    report = await runSuite(CHECKS, cfg, cfg.target, upstream, io.out);
+    if (launching) {
+      launched = await launchGateway({ ...cfg.launch, upstreamUrl: upstream.url, upstreamPort: Number(new URL(upstream.url).port), startTimeoutMs: cfg.readyTimeoutS * 1000, secrets });
+      io.out(`started the gateway (${cfg.launch.cmd ? '--gateway-cmd' : `--gateway-image ${cfg.launch.image}`}) at ${launched.target}, forwarding to ${upstream.url}`);
+    }
+    report = await runSuite(CHECKS, run, launched?.target ?? cfg.target!, upstream, io.out, { launcher: launched });
   } finally {
+    await launched?.stop();
     await upstream.stop();
   }
+  // What the started gateway wrote goes into the report, masked like the rest.
+  if (launched) report = sealReport({ ...report, launched: launched.info() }, secrets, run.expanded?.names ?? []);
   return finishRun(report, cfg, io, invocation);
 }
 
@@ -84,6 +102,7 @@ async function cmdDemo(opts: FlagValues & { config?: string; fault?: string }, i
   const fault = opts.fault === undefined ? undefined : faultByName(opts.fault);
   if (opts.fault !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown fault "${opts.fault}" (known: ${FAULTS.map((f) => f.name).join(', ')})`);
   const cfg = config(opts, io);
+  if (cfg.launch.cmd || cfg.launch.image) throw new HarnessError('BAD_FLAG', `demo runs the built-in reference gateway: ${cfg.launch.cmd ? '--gateway-cmd' : '--gateway-image'} goes with \`run\``);
   if (cfg.profile === 'service') throw new HarnessError('BAD_FLAG', 'the service profile checks a hosted service: run `gw-conformance run --profile service --target <service URL>` (try it locally against `gw-conformance mock --service`)');
   const upstream = new RecordingUpstream();
   const { host, port } = parseListen((opts.upstreamListen as string | undefined) ?? '127.0.0.1:0', '--upstream-listen');
@@ -92,7 +111,7 @@ async function cmdDemo(opts: FlagValues & { config?: string; fault?: string }, i
   try {
     const target = await gw.start('127.0.0.1', 0);
     io.out(`demo: reference gateway at ${target}${fault ? ` with fault ${fault.name} (${fault.description})` : ' (no fault)'}`);
-    const report = await runSuite(CHECKS, cfg, target, upstream, io.out);
+    const report = await runSuite(CHECKS, withExpandedTargeting(cfg, upstream.url, io.env), target, upstream, io.out);
     return finishRun(report, cfg, io, invocation);
   } finally {
     await gw.stop();
@@ -135,15 +154,22 @@ function serviceConfigKey(env: NodeJS.ProcessEnv): string {
   return key;
 }
 
-async function cmdReference(opts: { listen: string; upstream: string; fault?: string; upstreamTimeoutMs: string }, io: Io): Promise<number> {
+async function cmdReference(opts: { listen: string; upstream: string; fault?: string; upstreamTimeoutMs: string; basePath?: string; requireHeader: string[] }, io: Io): Promise<number> {
   const fault = opts.fault === undefined ? undefined : faultByName(opts.fault);
   if (opts.fault !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown fault "${opts.fault}" (known: ${FAULTS.map((f) => f.name).join(', ')})`);
   if (!/^https?:\/\//.test(opts.upstream)) throw new HarnessError('BAD_FLAG', `--upstream: expected an http:// URL, got "${opts.upstream}"`);
   const { host, port } = parseListen(opts.listen, '--listen');
   if (!/^\d+$/.test(opts.upstreamTimeoutMs)) throw new HarnessError('BAD_FLAG', `--upstream-timeout-ms: expected a whole number, got "${opts.upstreamTimeoutMs}"`);
-  const gw = new ReferenceGateway({ upstream: opts.upstream, fault, upstreamTimeoutMs: Number(opts.upstreamTimeoutMs) });
+  const base = opts.basePath === undefined ? undefined : parseBasePath(opts.basePath, '--base-path');
+  const requireHeaders = opts.requireHeader.map((h): [string, string] => {
+    const eq = h.indexOf('=');
+    if (eq <= 0) throw new HarnessError('BAD_FLAG', `--require-header: expected NAME=VALUE, got "${h}"`);
+    return [h.slice(0, eq).trim().toLowerCase(), h.slice(eq + 1)];
+  });
+  const gw = new ReferenceGateway({ upstream: opts.upstream, fault, upstreamTimeoutMs: Number(opts.upstreamTimeoutMs), basePath: base, requireHeaders });
   const url = await gw.start(host, port);
-  io.out(`reference gateway listening on ${url}, forwarding to ${opts.upstream}${fault ? `, fault ${fault.name}` : ''}`);
+  const mode = [base ? `serving under ${base}/` : '', requireHeaders.length ? `requiring ${requireHeaders.map(([k]) => k).join(', ')}` : ''].filter(Boolean).join(', ');
+  io.out(`reference gateway listening on ${url}, forwarding to ${opts.upstream}${fault ? `, fault ${fault.name}` : ''}${mode ? `, ${mode}` : ''}`);
   await io.untilStopped();
   await gw.stop();
   return 0;
@@ -183,6 +209,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .option('--upstream <url>', 'where to forward', 'http://127.0.0.1:18080')
     .option('--upstream-timeout-ms <ms>', 'how long to wait for the upstream\'s response headers before a JSON 504', String(DEMO_UPSTREAM_TIMEOUT_MS))
     .addOption(new Option('--fault <name>', 'break one requirement on purpose').choices(FAULTS.map((f) => f.name)))
+    .option('--base-path <path>', 'prefix-and-header mode: serve every protocol under this path only (a JSON 404 elsewhere)')
+    .option('--require-header <name=value>', 'prefix-and-header mode: answer a JSON 400 to requests without this header (repeatable)', collect, [])
     .action(async (o) => void (code = await cmdReference(o, io)));
   program
     .command('list')

@@ -128,7 +128,7 @@ describe('gw-conformance CLI', () => {
     }
   });
 
-  it('a gateway that hangs: its checks time out, the run goes on and ends with exit 1', async () => {
+  it('a gateway that hangs: the readiness gate says so within its time-out (exit 2, one line), no check runs', async () => {
     // Answers HEAD / (the start-up probe) and never answers anything else.
     const s = http.createServer((req, res) => {
       if (req.method === 'HEAD') res.end();
@@ -136,11 +136,12 @@ describe('gw-conformance CLI', () => {
     servers.push(s);
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     const out = tmp();
-    const r = await cli(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`, '--upstream-listen', '127.0.0.1:0', '--timeout-ms', '1500', '--concurrency', '8', '--reporter', 'json', '--out', out], { timeoutMs: 30_000 });
-    expect(r.code).toBe(1);
-    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
-    expect(report.results).toHaveLength(DEFAULT_CHECKS.length);
-    expect(new Set(report.results.map((x: { outcome: string }) => x.outcome))).toEqual(new Set(['timeout']));
+    const r = await cli(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`, '--upstream-listen', '127.0.0.1:0', '--ready-timeout-s', '2', '--reporter', 'json', '--out', out], { timeoutMs: 30_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/gateway not ready: in 2 s no \w+ canary .*the last answered no answer \(time-out\)/);
+    expect(r.ms).toBeLessThan(10_000);
+    expect(existsSync(join(out, 'report.json'))).toBe(false);
     s.closeAllConnections();
   });
 

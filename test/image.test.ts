@@ -99,38 +99,52 @@ describe('gateway image (host networking)', () => {
     90_000,
   );
 
-  // The default suite through the container: the same verdicts as nginx run as a process
-  // (test/nginx.test.ts) with the same config, recorded in examples/nginx/expected-plain.json.
+  // The default suite through the container, started by the CLI (--gateway-image): the same
+  // verdicts as nginx run as a process (test/nginx.test.ts) with the same config, recorded in
+  // examples/nginx/expected-plain.json.
   it.skipIf(!available && !required)(
-    'the default suite through plain.conf in the container: the verdicts of examples/nginx/expected-plain.json',
+    'run --gateway-image: the default suite through plain.conf in the container gives the verdicts of examples/nginx/expected-plain.json',
     async () => {
       preconditions();
       if (!existsSync(join(ROOT, 'dist', 'src', 'cli.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
-      const listenPort = await freePort();
-      let upstreamPort = await freePort();
-      while (upstreamPort === listenPort) upstreamPort = await freePort();
-      const gw = await startImage({
-        image: IMAGE,
-        files: [{ content: plainConf(listenPort, upstreamPort), target: '/gwc/nginx.conf' }],
-        args: ['nginx', '-p', '/gwc', '-c', '/gwc/nginx.conf', '-e', '/gwc/error.log'],
-        readyPort: listenPort,
-      });
-      running.push(gw);
+      // The config reaches the container as an environment variable, its ports as placeholders.
+      const literal = (a: string) => new RegExp(`${a.replace(/\./g, '\\.')}(?!\\d)`, 'g');
+      const conf = readFileSync(join(ROOT, 'examples', 'nginx', 'plain.conf'), 'utf8').replace(literal(LISTEN_PLACEHOLDER), '127.0.0.1:{listen_port}').replace(literal(UPSTREAM_PLACEHOLDER), '127.0.0.1:{upstream_port}');
+      const script = 'mkdir -p /gwc && printf "%s" "$GWC_NGINX_CONF" > /gwc/nginx.conf && echo "gateway on $GWC_LISTEN_PORT, upstream $GWC_UPSTREAM_URL" && exec nginx -p /gwc/ -c /gwc/nginx.conf -e stderr';
       const out = mkdtempSync(join(tmpdir(), 'gwc-image-report-'));
+      const before = spawnSync('docker', ['ps', '-aq'], { encoding: 'utf8' }).stdout;
       try {
-        const r = await cli(['run', '--target', `http://127.0.0.1:${listenPort}`, '--upstream-listen', `127.0.0.1:${upstreamPort}`, '--seed', '1', '--reporter', 'json', '--out', out], { timeoutMs: 100_000 });
-        const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { results: Array<{ id: string; outcome: string; message: string }> };
+        const t0 = Date.now();
+        const r = await cli(['run', '--gateway-image', IMAGE, '--gateway-env', `GWC_NGINX_CONF=${conf}`, '--gateway-arg', 'sh', '--gateway-arg', '-c', '--gateway-arg', script, '--seed', '1', '--reporter', 'json', '--out', out], { timeoutMs: 120_000 });
+        console.info(`run --gateway-image: ${Date.now() - t0} ms`);
+        if (!existsSync(join(out, 'report.json'))) expect.fail(`no report; exit ${r.code}\n${r.stdout}\n${r.stderr}`);
+        const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { target: string; upstream: string; results: Array<{ id: string; outcome: string; message: string }>; launched: { kind: string; what: string; logTail: string[] } };
         const outcomes = Object.fromEntries(report.results.map((x) => [x.id, x.outcome]));
         const expected = JSON.parse(readFileSync(join(ROOT, 'examples', 'nginx', 'expected-plain.json'), 'utf8')) as { exitCode: number; outcomes: Record<string, string> };
         const detail = report.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id}: ${x.outcome}: ${x.message}`).join('\n') + `\n${r.stderr}`;
         expect(outcomes, detail).toEqual(expected.outcomes);
         expect(r.code, detail).toBe(expected.exitCode);
+        expect(report.launched).toMatchObject({ kind: 'image', what: IMAGE });
+        expect(report.launched.logTail).toContain(`gateway on ${new URL(report.target).port}, upstream ${report.upstream}`);
+        // The container is gone.
+        expect(spawnSync('docker', ['ps', '-aq'], { encoding: 'utf8' }).stdout).toBe(before);
       } finally {
-        await gw.stop();
         rmSync(out, { recursive: true, force: true });
       }
     },
     150_000,
+  );
+
+  it.skipIf(!available && !required)(
+    'run --gateway-image with an image that does not exist: exit 2, one line, within the pull time-out',
+    async () => {
+      preconditions();
+      const r = await cli(['run', '--gateway-image', '127.0.0.1:9/gwc-no-such-image:none', '--reporter', 'json', '--out', mkdtempSync(join(tmpdir(), 'gwc-image-none-'))], { timeoutMs: 60_000 });
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/^gw-conformance: --gateway-image: 127\.0\.0\.1:9\/gwc-no-such-image:none is not on this machine and cannot be pulled \(.+\)$/m);
+    },
+    60_000,
   );
 
   it.skipIf(!available && !required)(

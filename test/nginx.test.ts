@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freePort, nginxAvailable, startNginx, type RunningNginx } from './helpers/nginx.js';
+import { nginxAvailable } from './helpers/nginx.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = path.join(ROOT, 'bin', 'gw-conformance.js');
@@ -61,37 +61,28 @@ function runCli(args: string[], timeoutMs: number): Promise<CliRun> {
   });
 }
 
-/** Two distinct free loopback ports. */
-async function twoPorts(): Promise<[number, number]> {
-  const a = await freePort();
-  let b = await freePort();
-  while (b === a) b = await freePort();
-  return [a, b];
-}
-
-/** Runs the CLI through nginx started from `conf`; returns the report's outcomes and the exit code. */
+/** Runs the CLI with nginx started from `conf` by the harness itself (--gateway-cmd); returns the report's outcomes and the exit code. */
 async function throughNginx(conf: string, args: string[]) {
-  const [listenPort, upstreamPort] = await twoPorts();
   const out = await mkdtemp(path.join(os.tmpdir(), 'gwc-nginx-report-'));
-  let nginx: RunningNginx | undefined;
   try {
-    nginx = await startNginx(path.join(ROOT, 'examples', 'nginx', conf), { listenPort, upstreamPort });
-    const run = await runCli(['run', '--target', nginx.url, '--upstream-listen', `127.0.0.1:${upstreamPort}`, '--seed', '1', '--reporter', 'json', '--out', out, ...args], CLI_TIMEOUT_MS);
+    const command = `sh ${path.join(ROOT, 'scripts', 'nginx-gateway.sh')} ${path.join(ROOT, 'examples', 'nginx', conf)} {listen_port} {upstream_port} {workdir}`;
+    const run = await runCli(['run', '--gateway-cmd', command, '--seed', '1', '--reporter', 'json', '--out', out, ...args], CLI_TIMEOUT_MS);
+    const reportPath = path.join(out, 'report.json');
+    const report = existsSync(reportPath)
+      ? (JSON.parse(readFileSync(reportPath, 'utf8')) as { results: Array<{ id: string; outcome: string; message: string }>; launched?: { logTail: string[] } })
+      : undefined;
     const context = [
       `gw-conformance exited with ${run.code ?? run.signal}${run.timedOut ? ` after being stopped at ${CLI_TIMEOUT_MS} ms` : ''}`,
       `stdout:\n${run.stdout}`,
       `stderr:\n${run.stderr}`,
-      `nginx error log:\n${nginx.errorLog()}`,
+      `nginx output and error log (the report's launched.logTail):\n${report?.launched?.logTail.join('\n') ?? ''}`,
     ].join('\n');
-    const reportPath = path.join(out, 'report.json');
-    if (!existsSync(reportPath)) expect.fail(`no report at ${reportPath}\n${context}`);
-    const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { results: Array<{ id: string; outcome: string; message: string }> };
+    if (!report) expect.fail(`no report at ${reportPath}\n${context}`);
     const outcomes = Object.fromEntries(report.results.map((r) => [r.id, r.outcome]));
     const notPassed = report.results.filter((r) => r.outcome !== 'pass').map((r) => `  ${r.id}: ${r.outcome}: ${r.message}`);
     const detail = `observed ${JSON.stringify({ exitCode: run.code, outcomes }, null, 2)}\nchecks that did not pass:\n${notPassed.join('\n') || '  (none)'}\n${context}`;
     return { code: run.code, outcomes, results: report.results, detail };
   } finally {
-    await nginx?.stop();
     await rm(out, { recursive: true, force: true });
   }
 }

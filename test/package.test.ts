@@ -71,7 +71,8 @@ beforeAll(async () => {
   expect(install.code, install.stderr).toBe(0);
 }, 300_000);
 
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// Removing the installed project (a few thousand files) can take a while on a loaded machine.
+afterAll(() => rmSync(work, { recursive: true, force: true }), 180_000);
 
 // `npx --no --`: use the installed package or fail, never install one from the registry; `--` keeps
 // npx from reading the command's own flags (--version) as its own.

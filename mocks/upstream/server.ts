@@ -71,6 +71,16 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
   /** Capture mode (capture.ts): sees every request and answers those no check expects. */
   capture?: { record(rec: RecordedRequest, res: http.ServerResponse): void; answer(rec: RecordedRequest, res: http.ServerResponse): void };
 
+  /** Prefixes the gateway forwards under (longest first): stripped before a request is recorded. */
+  private prefixes: string[] = [];
+  forwardsUnder(prefixes: string[]): void {
+    this.prefixes = [...prefixes].sort((a, b) => b.length - a.length);
+  }
+  private unprefixed(url: string): string {
+    for (const p of this.prefixes) if (url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}?`)) return url.slice(p.length) || '/';
+    return url;
+  }
+
   /** Connections that carry the `mock` command's control requests: suspend() leaves them up. */
   private controlSockets = new WeakSet<import('node:net').Socket>();
   private sockets = new Set<import('node:net').Socket>();
@@ -148,7 +158,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
       const rec: RecordedRequest = {
         seq: ++this.seq,
         method: req.method ?? '',
-        url: req.url ?? '',
+        url: this.unprefixed(req.url ?? ''),
         rawHeaders: raw,
         body,
         receivedAt: performance.now(),

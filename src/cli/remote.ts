@@ -12,7 +12,18 @@ import { runSuite } from './run.js';
 
 export const CONTROL_PREFIX = '/__gwc/';
 
-type Msg = { type: 'line'; text: string } | { type: 'report'; report: RunReport } | { type: 'error'; code: string; message: string };
+type Msg =
+  | { type: 'line'; text: string }
+  | { type: 'report'; report: RunReport }
+  | { type: 'error'; code: string; message: string }
+  // Sent at once, and every HEARTBEAT_MS while checks run: whatever the reporters, the caller
+  // sees bytes long before any time-out of its own.
+  | { type: 'started' }
+  | { type: 'heartbeat'; elapsedMs: number };
+
+export const HEARTBEAT_MS = 5_000;
+/** The caller gives up on a mock that sent nothing, not even a heartbeat, for this long. */
+const SILENCE_MS = 6 * HEARTBEAT_MS;
 
 /** The mock's control endpoint: loopback callers only, one run at a time. */
 export function controlHandler(upstream: Upstream, checks: CheckDef[], log: (s: string) => void) {
@@ -41,6 +52,9 @@ export function controlHandler(upstream: Upstream, checks: CheckDef[], log: (s: 
       busy = true;
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
       const send = (m: Msg) => res.write(`${JSON.stringify(m)}\n`);
+      send({ type: 'started' });
+      const t0 = Date.now();
+      const heartbeat = setInterval(() => send({ type: 'heartbeat', elapsedMs: Date.now() - t0 }), HEARTBEAT_MS);
       try {
         const { cfg, target } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { cfg: RunConfig; target: string };
         log(`run requested against ${target}`);
@@ -51,6 +65,7 @@ export function controlHandler(upstream: Upstream, checks: CheckDef[], log: (s: 
         const err = e as HarnessError;
         send({ type: 'error', code: err.code ?? 'INTERNAL', message: err.message });
       } finally {
+        clearInterval(heartbeat);
         busy = false;
         res.end();
       }
@@ -70,7 +85,17 @@ export async function isOurMock(base: string): Promise<boolean> {
 }
 
 export async function runRemote(base: string, cfg: RunConfig, target: string, print: (s: string) => void): Promise<RunReport> {
-  const res = await request(`${base}${CONTROL_PREFIX}run`, { method: 'POST', body: JSON.stringify({ cfg, target }), headersTimeout: 10_000, bodyTimeout: 0 });
+  try {
+    return await remote(base, cfg, target, print);
+  } catch (e) {
+    if (e instanceof HarnessError) throw e;
+    const err = e as { code?: string; message?: string };
+    throw new HarnessError('TARGET_UNREACHABLE', `the running \`gw-conformance mock\` at ${base} stopped answering (${err.code ?? err.message ?? String(e)})`);
+  }
+}
+
+async function remote(base: string, cfg: RunConfig, target: string, print: (s: string) => void): Promise<RunReport> {
+  const res = await request(`${base}${CONTROL_PREFIX}run`, { method: 'POST', body: JSON.stringify({ cfg, target }), headersTimeout: 10_000, bodyTimeout: SILENCE_MS });
   let buf = '';
   let report: RunReport | undefined;
   for await (const chunk of res.body) {
@@ -81,7 +106,8 @@ export async function runRemote(base: string, cfg: RunConfig, target: string, pr
       buf = buf.slice(nl + 1);
       if (m.type === 'line') print(m.text);
       else if (m.type === 'report') report = m.report;
-      else throw new HarnessError(m.code as never, m.message);
+      else if (m.type === 'error') throw new HarnessError(m.code as never, m.message);
+      // started, heartbeat: the mock is alive.
     }
   }
   if (!report) throw new HarnessError('TARGET_UNREACHABLE', 'the mock ended the run without a report');

@@ -7,7 +7,9 @@ import type { CheckDef } from '../core/check.js';
 import { selectChecks } from '../runner/registry.js';
 import { runChecks } from '../runner/runner.js';
 import type { PhaseGate } from '../runner/gate.js';
-import { scrubSecrets } from '../core/mask.js';
+import { maskHeaderNamesDeep, scrubSecrets } from '../core/mask.js';
+import { awaitReady, type Readiness } from '../runner/ready.js';
+import { describeTargeting, expandTargeting, upstreamPrefixes } from '../config/targeting.js';
 import { VERSION } from '../core/paths.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { RunConfig } from '../config/config.js';
@@ -49,16 +51,37 @@ export async function preflight(target: string, warn: (s: string) => void): Prom
  * `upstream` is null in the service profile: its checks talk to the service directly.
  * `opts.gate` is for runs that share one process (the self-tests), see src/runner/gate.ts.
  */
-export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, upstream: Upstream | null, print: (s: string) => void, opts: { gate?: PhaseGate } = {}): Promise<RunReport> {
+export async function runSuite(
+  all: CheckDef[],
+  cfg: RunConfig,
+  target: string,
+  upstream: Upstream | null,
+  print: (s: string) => void,
+  opts: { launcher?: { restart(): Promise<void> }; gate?: PhaseGate } = {},
+): Promise<RunReport> {
   const checks = selectChecks(all, cfg);
   // Feature gating: what the gateway serves, as the user declared it; the service profile adds `service`.
   const declared = new Set<string>([...cfg.protocols, ...(cfg.service ? ['service'] : [])]);
+  const expanded = cfg.expanded ?? expandTargeting(cfg.targeting, upstream?.url ?? null, process.env);
+  const secrets = [cfg.token, cfg.service?.key ?? '', ...expanded.secrets];
+  const useConsole = cfg.reporter.includes('console');
   await preflight(target, print);
-  const gateway = new GatewayClient(target, { token: cfg.token, timeoutMs: cfg.timeoutMs });
+  const gateway = new GatewayClient(target, { token: cfg.token, timeoutMs: cfg.timeoutMs, targeting: expanded.resolved, launcher: opts.launcher });
+  // The upstream takes requests under a protocol's upstream-base-path as today's paths.
+  upstream?.forwardsUnder?.(upstreamPrefixes(cfg.targeting));
+  let readiness: Readiness | null = null;
+  try {
+    // The readiness gate: no check runs before the gateway forwards a canary of each declared protocol.
+    if (upstream && cfg.protocols.length) readiness = await awaitReady(gateway, upstream, cfg.protocols, { timeoutMs: cfg.readyTimeoutS * 1000, print: useConsole ? print : undefined });
+  } catch (e) {
+    await gateway.close();
+    upstream?.forwardsUnder?.([]);
+    if (e instanceof HarnessError) throw new HarnessError(e.code, scrubSecrets(e.message, secrets));
+    throw e;
+  }
   const unmatchedFrom = upstream?.unmatched.length ?? 0;
   const startedAt = new Date();
   const t0 = performance.now();
-  const useConsole = cfg.reporter.includes('console');
   if (useConsole) print(`gw-conformance ${VERSION}: ${checks.length} checks, target ${target}, upstream ${upstream?.url ?? 'none (the service is checked directly)'}, declared ${cfg.protocols.join(', ')}, seed ${cfg.seed}`);
   const results = await runChecks(
     checks,
@@ -66,6 +89,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     { concurrency: cfg.concurrency, onResult: useConsole ? (r) => print(progressLine(r)) : undefined, gate: opts.gate },
   );
   await gateway.close();
+  upstream?.forwardsUnder?.([]);
   const raw: RunReport = {
     schemaVersion: SCHEMA_VERSION,
     harness: { name: 'gw-conformance', version: VERSION },
@@ -82,9 +106,20 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     exitCode: exitCodeOf(results, cfg.strict),
     results,
     unmatchedRequests: upstream?.unmatched.slice(unmatchedFrom) ?? [],
+    readiness,
+    targeting: describeTargeting(cfg.targeting, cfg.protocols),
   };
-  // The credential the harness was given never reaches a report.
-  const report = JSON.parse(scrubSecrets(JSON.stringify(raw), [cfg.token, cfg.service?.key ?? ''])) as RunReport;
+  return sealReport(raw, secrets, expanded.names);
+}
+
+/**
+ * The report as it may be written: the credential the harness was given, the values of
+ * headers taken from the environment, and every header the user added never reach it.
+ */
+export function sealReport(raw: RunReport, secrets: string[], headerNames: string[]): RunReport {
+  // `targeting` lists header names on purpose; everything else shows headers with values.
+  const { targeting, ...rest } = JSON.parse(scrubSecrets(JSON.stringify(raw), secrets)) as RunReport;
+  const report: RunReport = { ...maskHeaderNamesDeep(rest, headerNames), ...(targeting ? { targeting } : {}) };
   assertValidReport(report);
   return report;
 }

@@ -4,6 +4,7 @@ import { Agent, request } from 'undici';
 import { performance } from 'node:perf_hooks';
 import { CASE_HEADER } from '../upstream/contract.js';
 import { pairsFromRecord } from './headers.js';
+import { DEFAULT_CREDENTIAL, protocolOfPath, type ClientTargeting } from './protocol-paths.js';
 
 /**
  * How the run's credential is attached: a header (`bearer`, `x-api-key`, the native protocol's
@@ -62,23 +63,70 @@ export function messagesHeaders(version?: string | null): Array<[string, string]
 
 export class GatewayClient {
   readonly base: URL;
-  private agent: Agent;
+  // Held in an object: the runner's per-check views (Object.create) share it, so a restart renews it for all.
+  private conn: { agent: Agent };
   get dispatcher(): Agent {
-    return this.agent;
+    return this.conn.agent;
   }
   constructor(
     target: string,
-    private readonly opts: { token: string; timeoutMs: number },
+    private readonly opts: { token: string; timeoutMs: number; targeting?: ClientTargeting; launcher?: { restart(): Promise<void> } },
   ) {
     this.base = new URL(target);
-    this.agent = new Agent({ headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs, connectTimeout: Math.min(opts.timeoutMs, 5000) });
+    this.conn = { agent: this.newAgent() };
   }
 
-  /** The target URL of `path`; with `key-query` the run's credential goes in a `key` parameter. */
+  private newAgent(): Agent {
+    return new Agent({ headersTimeout: this.opts.timeoutMs, bodyTimeout: this.opts.timeoutMs, connectTimeout: Math.min(this.opts.timeoutMs, 5000) });
+  }
+
+  /** True when the harness started the gateway (--gateway-cmd) and a check may restart it. */
+  get canRestart(): boolean {
+    return this.opts.launcher !== undefined;
+  }
+
+  /**
+   * Restarts the gateway the harness started (--gateway-cmd): TERM (KILL after 5 s), start
+   * again on the same ports, wait until it listens. For checks of what survives a restart;
+   * such a check must be `exclusive`. The client's connections are renewed.
+   */
+  async restart(): Promise<void> {
+    if (!this.opts.launcher) throw new Error('this run did not start the gateway (--gateway-cmd): it cannot be restarted');
+    await this.opts.launcher.restart();
+    const old = this.conn.agent;
+    this.conn.agent = this.newAgent();
+    await old.close().catch(() => {});
+  }
+
+  /**
+   * The credential style a request goes out with: a protocol given its own style
+   * (`credential:` in its targeting) uses it where the check asked for the protocol's default;
+   * a check that tries another style on purpose keeps it.
+   */
+  authFor(path: string, auth?: AuthStyle): AuthStyle {
+    const p = protocolOfPath(path);
+    const own = this.opts.targeting?.[p].credential;
+    const asked = auth ?? 'bearer';
+    return own && asked === DEFAULT_CREDENTIAL[p] ? own : asked;
+  }
+
+  /** The target URL of `path` (under its protocol's base path); with `key-query` the run's credential goes in a `key` parameter. */
   url(path: string, auth?: AuthStyle): string {
-    const prefix = this.base.pathname.replace(/\/+$/, '');
-    const withKey = auth === 'key-query' ? `${path}${path.includes('?') ? '&' : '?'}key=${encodeURIComponent(this.opts.token)}` : path;
+    const prefix = this.base.pathname.replace(/\/+$/, '') + (this.opts.targeting?.[protocolOfPath(path)].basePath ?? '');
+    const style = this.authFor(path, auth);
+    const withKey = style === 'key-query' ? `${path}${path.includes('?') ? '&' : '?'}key=${encodeURIComponent(this.opts.token)}` : path;
     return `${this.base.origin}${prefix}${withKey}`;
+  }
+
+  /** The URL and the flat header list of a request: credential, the protocol's own headers, the check's, the case token. */
+  prepare(req: GwRequest, defaultMethod = 'GET'): { url: string; headers: string[]; method: string } {
+    const style = this.authFor(req.path, req.auth);
+    const headers: string[] = [];
+    for (const [k, v] of this.credentialHeaders(style)) headers.push(k, v);
+    for (const [k, v] of this.opts.targeting?.[protocolOfPath(req.path)].headers ?? []) headers.push(k, v);
+    for (const [k, v] of req.headers ?? []) headers.push(k, v);
+    if (req.caseToken) headers.push(CASE_HEADER, req.caseToken);
+    return { url: this.url(req.path, req.auth), headers, method: req.method ?? defaultMethod };
   }
 
   credentialHeaders(style: AuthStyle): Array<[string, string]> {
@@ -98,17 +146,14 @@ export class GatewayClient {
 
   async send(req: GwRequest): Promise<GwResponse> {
     this.onSend?.(req);
-    const headers: string[] = [];
-    for (const [k, v] of this.credentialHeaders(req.auth ?? 'bearer')) headers.push(k, v);
-    for (const [k, v] of req.headers ?? []) headers.push(k, v);
-    if (req.caseToken) headers.push(CASE_HEADER, req.caseToken);
+    const { url, headers, method } = this.prepare(req);
     const startedAt = performance.now();
     try {
-      const res = await request(this.url(req.path, req.auth), {
-        method: (req.method ?? 'GET') as 'GET',
+      const res = await request(url, {
+        method: method as 'GET',
         headers,
         body: req.body,
-        dispatcher: this.agent,
+        dispatcher: this.conn.agent,
         signal: req.signal,
       });
       const headersAt = performance.now();
@@ -137,7 +182,7 @@ export class GatewayClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.conn.agent.close();
   }
 }
 

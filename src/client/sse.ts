@@ -7,7 +7,6 @@ import { createGunzip, createInflate, createBrotliDecompress } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import type { Transform } from 'node:stream';
 import { classify, type GatewayClient, type GwRequest } from './gateway.js';
-import { CASE_HEADER } from '../upstream/contract.js';
 import { pairsFromRecord } from './headers.js';
 
 export interface SseEvent {
@@ -62,17 +61,15 @@ function decoder(encoding: string | undefined): Transform | null {
 
 export async function readStream(gw: GatewayClient, req: GwRequest, opts: StreamOptions = {}): Promise<SseResult> {
   gw.onSend?.({ ...req, method: req.method ?? 'POST' });
-  const headers: string[] = [];
-  for (const [k, v] of gw.credentialHeaders(req.auth ?? 'bearer')) headers.push(k, v);
-  for (const [k, v] of req.headers ?? []) headers.push(k, v);
-  if (req.caseToken) headers.push(CASE_HEADER, req.caseToken);
+  // The protocol's targeting (base path, headers, credential style) as for any request.
+  const { url, headers } = gw.prepare(req, 'POST');
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort();
   req.signal?.addEventListener('abort', onOuterAbort);
   const startedAt = performance.now();
   let res: Dispatcher.ResponseData;
   try {
-    res = await request(gw.url(req.path, req.auth), {
+    res = await request(url, {
       method: (req.method ?? 'POST') as 'POST',
       headers,
       body: req.body,

@@ -6,6 +6,14 @@ import YAML from 'yaml';
 import { HarnessError } from '../core/errors.js';
 import { configSchema, PROTOCOLS, resolveOptions, type ProfileName, type ProtocolName } from './options.js';
 import type { ReporterName } from './options.js';
+import { expandTargeting, resolveTargeting, type Targeting } from './targeting.js';
+
+export type ExpandedTargeting = ReturnType<typeof expandTargeting>;
+
+/** `cfg` with its header values expanded against this environment and upstream URL. */
+export function withExpandedTargeting(cfg: RunConfig, upstreamUrl: string | null, env: NodeJS.ProcessEnv): RunConfig {
+  return { ...cfg, expanded: expandTargeting(cfg.targeting, upstreamUrl, env) };
+}
 
 export interface RunConfig {
   target?: string;
@@ -28,6 +36,14 @@ export interface RunConfig {
   idle: { maxS: number; minS: number };
   /** How long errors.upstream.timeout waits for the gateway's own time-out. */
   hangWaitMs: number;
+  /** Where each protocol lives on the gateway, its extra headers and credential style (src/config/targeting.ts). */
+  targeting: Targeting;
+  /** The targeting's header values expanded (set by the CLI before the run: env and upstream are known there). */
+  expanded?: ExpandedTargeting;
+  /** Readiness gate: how long to wait for a forwarded canary of each declared protocol. */
+  readyTimeoutS: number;
+  /** The gateway the harness starts itself (src/launch/). */
+  launch: { cmd?: string; image?: string; env: string[]; args: string[] };
   /** The service profile's key and models (from the environment); set only with --profile service. */
   service?: ServiceConfig;
 }
@@ -68,7 +84,9 @@ export function loadConfigFile(path: string, required: boolean): FileConfig {
   }
   if (data === null || data === undefined) return {};
   if (!validate(data)) {
-    const e = validate.errors![0];
+    // With alternatives (`protocols:` a list or a map) the deepest error says the most.
+    const rank = (k: string) => (k === 'anyOf' || k === 'type' ? 1 : 0);
+    const e = [...validate.errors!].sort((a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length || rank(a.keyword) - rank(b.keyword))[0];
     const key = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
     if (e.keyword === 'additionalProperties') throw new HarnessError('BAD_CONFIG', `${path}: unknown key "${[key, (e.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.')}"`);
     throw new HarnessError('BAD_CONFIG', `${path}: key "${key || '(root)'}" ${e.message}${e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : ''}`);
@@ -85,11 +103,15 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
   const tokenEnv = v['token-env'] as string | undefined;
   // The service profile sends the service key, on every protocol (spec 5 rule 1).
   const service = profile === 'service' ? serviceConfig(env) : undefined;
+  const { declared, targeting } = resolveTargeting(file.protocols, Array.isArray(v.protocols) ? (v.protocols as ProtocolName[]) : undefined, v['base-path'] as string[], v.header as string[]);
   return {
     target: v.target as string | undefined,
     upstreamListen: v['upstream-listen'] as string,
     profile,
-    protocols: PROTOCOLS.filter((p) => (v.protocols as string[]).includes(p)),
+    protocols: PROTOCOLS.filter((p) => declared.includes(p)),
+    targeting,
+    readyTimeoutS: v['ready-timeout-s'] as number,
+    launch: { cmd: (v['gateway-cmd'] as string | undefined) || undefined, image: (v['gateway-image'] as string | undefined) || undefined, env: v['gateway-env'] as string[], args: v['gateway-arg'] as string[] },
     only: v.only as string[],
     skip: v.skip as string[],
     reporter: [...new Set(v.reporter as ReporterName[])],

@@ -6,6 +6,7 @@ import { HarnessError } from '../core/errors.js';
 import { DEFAULT_BOUNDS } from '../core/oracle.js';
 
 import { PROFILES, PROTOCOLS, type Profile, type Protocol } from '../core/check.js';
+import { CREDENTIAL_STYLES } from './targeting.js';
 
 export { PROFILES, PROTOCOLS };
 export type ProfileName = Profile;
@@ -37,6 +38,8 @@ export interface OptionSpec {
   accumulate?: boolean;
   /** A value the user must keep out of reports and logs. */
   secret?: boolean;
+  /** List options whose values may hold commas: each flag is one item (not split on ','). */
+  whole?: boolean;
 }
 
 export const OPTIONS: readonly OptionSpec[] = [
@@ -49,7 +52,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     kind: 'enum-list',
     values: PROTOCOLS,
     arg: '<list>',
-    help: 'the protocols the gateway serves, comma-separated; checks of the others are skipped as "not declared"',
+    help: 'the protocols the gateway serves, comma-separated; checks of the others are skipped as "not declared". In gwc.yaml also a map of each protocol\'s targeting (`base-path`, `headers`, `credential`, `upstream-base-path`, or `false`)',
     default: [...PROTOCOLS],
     defaultText: '`messages,native,chat`',
     env: 'GWC_PROTOCOLS',
@@ -70,6 +73,22 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'sse-burst-window-ms', kind: 'int', min: 1, max: 10_000, arg: '<ms>', help: 'stream events arriving within this window of each other arrived together', default: DEFAULT_BOUNDS.burstWindowMs, defaultText: String(DEFAULT_BOUNDS.burstWindowMs), env: 'GWC_SSE_BURST_WINDOW_MS' },
   { name: 'hang-wait-ms', kind: 'int', min: 500, max: 3_600_000, arg: '<ms>', help: "how long the hung-upstream probe (errors.upstream.timeout) waits for the gateway's own time-out; a longer one is reported as not observed", default: 8000, defaultText: '8000', env: 'GWC_HANG_WAIT_MS' },
   { name: 'idle-max-s', kind: 'int', min: 1, max: 3600, arg: '<s>', help: "the idle probe's longest silence (slow profile)", default: 120, defaultText: '120', env: 'GWC_IDLE_MAX_S' },
+  { name: 'base-path', kind: 'list', whole: true, where: 'flag', arg: '<protocol=/path>', help: 'the path under which the gateway serves a protocol, e.g. messages=/anthropic (repeatable; gwc.yaml: `protocols: { messages: { base-path: ... } }`)', default: [], defaultText: 'the host root' },
+  {
+    name: 'header',
+    kind: 'list',
+    whole: true,
+    where: 'flag',
+    arg: '<[protocol:]name=value>',
+    help: 'an extra request header for one protocol, or for every protocol without `protocol:` (repeatable). The value may hold `${VAR}` (an environment variable) and `{upstream}` (the recording upstream\'s URL); reports mask it',
+    default: [],
+    defaultText: '',
+  },
+  { name: 'ready-timeout-s', kind: 'int', min: 1, max: 600, arg: '<s>', help: 'readiness gate: how long to wait for the gateway to forward a canary request of each declared protocol before any check', default: 30, defaultText: '30', env: 'GWC_READY_TIMEOUT_S' },
+  { name: 'gateway-cmd', kind: 'string', arg: '<command>', help: 'start the gateway with this shell command (placeholders {upstream_url}, {upstream_port}, {listen_port}, {workdir}); the target is then optional', defaultText: '', env: 'GWC_GATEWAY_CMD' },
+  { name: 'gateway-image', kind: 'string', arg: '<image>', help: 'start the gateway as a container of this image (host network; the placeholders as environment variables GWC_UPSTREAM_URL, GWC_UPSTREAM_PORT, GWC_LISTEN_PORT, GWC_WORKDIR)', defaultText: '', env: 'GWC_GATEWAY_IMAGE' },
+  { name: 'gateway-env', kind: 'list', whole: true, arg: '<K=V>', help: 'an environment variable of the started gateway (repeatable; placeholders expand)', default: [], defaultText: '' },
+  { name: 'gateway-arg', kind: 'list', whole: true, arg: '<arg>', help: "an argument of the gateway image's command (repeatable; placeholders expand)", default: [], defaultText: '' },
   { name: 'idle-min-s', kind: 'int', min: 1, max: 3600, arg: '<s>', help: 'the least idle tolerance that passes (slow profile)', default: 65, defaultText: '65', env: 'GWC_IDLE_MIN_S' },
 ];
 
@@ -103,6 +122,7 @@ export function configSchema(): Record<string, unknown> {
       case 'list':
         return { type: 'array', items: { type: 'string' } };
       case 'enum-list':
+        if (o.name === 'protocols') return protocolsSchema();
         return { type: 'array', items: { enum: [...o.values!] } };
       case 'map':
         return { type: 'object', additionalProperties: { type: 'string' } };
@@ -114,6 +134,32 @@ export function configSchema(): Record<string, unknown> {
     type: 'object',
     additionalProperties: false,
     properties: Object.fromEntries(OPTIONS.filter(inFile).map((o) => [o.name, { description: o.help, ...prop(o) }])),
+  };
+}
+
+/** `protocols:` in gwc.yaml: a list, or a map of each protocol's targeting (src/config/targeting.ts). */
+function protocolsSchema(): Record<string, unknown> {
+  const path = { type: 'string', pattern: '^/' };
+  const target = {
+    anyOf: [
+      { type: 'boolean' },
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          'base-path': path,
+          headers: { type: 'object', additionalProperties: { type: 'string' } },
+          credential: { enum: [...CREDENTIAL_STYLES] },
+          'upstream-base-path': path,
+        },
+      },
+    ],
+  };
+  return {
+    anyOf: [
+      { type: 'array', items: { enum: [...PROTOCOLS] } },
+      { type: 'object', additionalProperties: false, properties: Object.fromEntries(PROTOCOLS.map((p) => [p, target])) },
+    ],
   };
 }
 
@@ -145,6 +191,7 @@ function fromText(o: OptionSpec, raw: string | string[] | boolean, src: Source):
       if (!o.values!.includes(String(raw))) throw new HarnessError('BAD_FLAG', `${src.label}: unknown ${o.name} "${raw}" (${o.values!.join(', ')})`);
       return String(raw);
     case 'list':
+      if (o.whole) return Array.isArray(raw) ? raw : [String(raw)];
       return Array.isArray(raw) ? raw : items(String(raw));
     case 'enum-list': {
       const v = items(raw as string | string[]);
@@ -156,7 +203,7 @@ function fromText(o: OptionSpec, raw: string | string[] | boolean, src: Source):
       const out: Record<string, string> = {};
       for (const x of Array.isArray(raw) ? raw : [String(raw)]) {
         const eq = x.indexOf('=');
-        if (eq <= 0 || eq === x.length - 1) return bad(src, 'requested=routed', x);
+        if (eq <= 0 || eq === x.length - 1) return bad(src, (o.arg ?? 'name=value').replace(/[<>]/g, ''), x);
         out[x.slice(0, eq).trim()] = x.slice(eq + 1).trim();
       }
       return out;

@@ -12,7 +12,9 @@ export type HarnessErrorCode =
   // Gateway images (src/launch/image.ts)
   | 'DOCKER_UNAVAILABLE'
   | 'IMAGE_NOT_FOUND'
-  | 'GATEWAY_START';
+  | 'GATEWAY_START'
+  // Readiness gate (src/runner/ready.ts)
+  | 'NOT_READY';
 
 export class HarnessError extends Error {
   constructor(

@@ -25,3 +25,21 @@ export function scrubSecrets(text: string, secrets: string[]): string {
   }
   return out.replace(/([?&]key=)[^&"\s]+/g, '$1***');
 }
+
+/**
+ * Masks the values of headers the user added (--header, `headers:` in gwc.yaml) wherever a
+ * report shows a header: `[name, value]` pairs and `{ name: value }` objects, at any depth.
+ */
+export function maskHeaderNamesDeep<T>(value: T, names: string[]): T {
+  if (!names.length) return value;
+  const set = new Set(names.map((n) => n.toLowerCase()));
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) {
+      if (v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && set.has(v[0].toLowerCase())) return [v[0], maskValue(v[1])];
+      return v.map(walk);
+    }
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, typeof x === 'string' && set.has(k.toLowerCase()) ? maskValue(x) : walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}

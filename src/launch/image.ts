@@ -19,6 +19,8 @@ export interface ImageOptions {
   env?: Record<string, string>;
   /** Command (the image's CMD) with its arguments; the image's own when absent. */
   args?: string[];
+  /** Host folders mounted into the container (read-write), e.g. the {workdir} at the same path. */
+  binds?: Array<{ source: string; target: string }>;
   /** Files written into the container before it starts (a config file, for example). */
   files?: Array<{ content: string; target: string }>;
   /** Loopback port the gateway listens on: start() resolves once it accepts connections. */
@@ -175,6 +177,7 @@ export async function startImage(opts: ImageOptions): Promise<RunningImage> {
     .withLogConsumer(consume);
   if (opts.args?.length) container = container.withCommand(opts.args);
   if (opts.files?.length) container = container.withCopyContentToContainer(opts.files);
+  if (opts.binds?.length) container = container.withBindMounts(opts.binds.map((b) => ({ ...b, mode: 'rw' as const })));
 
   let started: StartedTestContainer;
   try {

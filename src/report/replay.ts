@@ -4,6 +4,7 @@
 // (`evidence.sent`); withReplay turns that into `evidence.replay` when the report is written.
 import type { AuthStyle, GwRequest } from '../client/gateway.js';
 import { maskHeaders } from '../core/mask.js';
+import { DEFAULT_CREDENTIAL, protocolOfPath } from '../client/protocol-paths.js';
 import type { CheckResult, RunReport } from './types.js';
 
 /** The environment variable the CLI reads the gateway credential from. */
@@ -57,14 +58,40 @@ export function replayCommand(argv: string[], id: string, seed: number): string 
       if (!a.includes('=')) i++;
       continue;
     }
+    // Headers the user added are masked like credentials; a value that only names environment variables stays.
+    if (name === '--header') {
+      const inline = a.startsWith('--header=');
+      const spec = inline ? a.slice('--header='.length) : argv[++i];
+      if (spec === undefined) break;
+      const masked = maskHeaderSpec(spec);
+      kept.push(...(inline ? [`--header=${masked}`] : ['--header', masked]));
+      continue;
+    }
     kept.push(a);
   }
   return ['gw-conformance', ...kept, '--only', id, '--seed', String(seed)].map(shellQuote).join(' ');
 }
 
-/** curl for a request the client sent to the target, the credential as "$GWC_TOKEN". */
-export function curlCommand(target: string, r: SentRequest): string {
-  const base = target.replace(/\/+$/, '');
+/** `[protocol:]name=value` with its value masked, unless it is only `${VAR}` and `{upstream}` references. */
+export function maskHeaderSpec(spec: string): string {
+  const eq = spec.indexOf('=');
+  if (eq < 0) return spec;
+  const value = spec.slice(eq + 1);
+  return /^(\$\{[A-Za-z_][A-Za-z0-9_]*\}|\{upstream\})+$/.test(value) ? spec : `${spec.slice(0, eq)}=***`;
+}
+
+/** A protocol's targeting as the report shows it (header names only). */
+type ReportTarget = { basePath: string; headers: string[]; credential: string };
+
+/**
+ * curl for a request the client sent to the target, the credential as "$GWC_TOKEN". With the
+ * protocol's targeting: under its base path, in its credential style, with its added headers
+ * (their values masked: the user puts them back).
+ */
+export function curlCommand(target: string, sent: SentRequest, t?: ReportTarget): string {
+  const p = protocolOfPath(sent.path);
+  const r: SentRequest = t && t.credential !== DEFAULT_CREDENTIAL[p] && sent.auth === DEFAULT_CREDENTIAL[p] ? { ...sent, auth: t.credential as AuthStyle } : sent;
+  const base = target.replace(/\/+$/, '') + (t && t.basePath !== '/' ? t.basePath : '');
   const key = `"$${TOKEN_ENV}"`;
   let url = shellQuote(`${base}${r.path}`);
   if (r.auth === 'key-query') url = `${shellQuote(`${base}${r.path}${r.path.includes('?') ? '&' : '?'}key=`)}${key}`;
@@ -72,6 +99,7 @@ export function curlCommand(target: string, r: SentRequest): string {
   if (r.auth === 'bearer') parts.push('-H', `"authorization: Bearer $${TOKEN_ENV}"`);
   if (r.auth === 'x-api-key') parts.push('-H', `"x-api-key: $${TOKEN_ENV}"`);
   if (r.auth === 'x-goog-api-key') parts.push('-H', `"x-goog-api-key: $${TOKEN_ENV}"`);
+  for (const k of t?.headers ?? []) parts.push('-H', shellQuote(`${k}: ***`));
   for (const [k, v] of r.headers) parts.push('-H', shellQuote(`${k}: ${v}`));
   if (r.body !== null) parts.push('--data-binary', shellQuote(r.body));
   else if (r.bodyBytes > 0) parts.push('--data-binary', '@body', `# the ${r.bodyBytes}-byte body is not kept in the report`);
@@ -90,7 +118,12 @@ export function withReplay(report: RunReport, argv: string[]): RunReport {
   const results = report.results.map((r) => {
     if (!REPLAYED.has(r.outcome)) return r;
     const sent = Array.isArray(r.evidence.sent) ? r.evidence.sent.filter(isSent) : [];
-    const replay = { command: replayCommand(argv, r.id, report.seed), curl: sent.map((s) => curlCommand(report.target, s)), credential: `the credential is read from $${TOKEN_ENV}` };
+    const targeting = report.targeting as Record<string, ReportTarget> | undefined;
+    const replay = {
+      command: replayCommand(argv, r.id, report.seed),
+      curl: sent.map((s) => curlCommand(report.target, s, targeting?.[protocolOfPath(s.path)])),
+      credential: `the credential is read from $${TOKEN_ENV}${Object.values(targeting ?? {}).some((t) => t.headers.length) ? '; the headers you added show as *** in the curl lines: put their values back' : ''}`,
+    };
     return { ...r, evidence: { ...r.evidence, replay } };
   });
   return { ...report, results };

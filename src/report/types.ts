@@ -1,8 +1,9 @@
 // The one versioned report every reporter renders (design.md, style rule 7).
 // Its JSON Schema is src/report/run-report.schema.json; bump SCHEMA_VERSION on any change.
 import type { Level, Outcome } from '../core/check.js';
+import type { Readiness } from '../runner/ready.js';
 
-export const SCHEMA_VERSION = '1.1.0';
+export const SCHEMA_VERSION = '1.2.0';
 
 export interface CheckResult {
   id: string;
@@ -37,6 +38,23 @@ export interface RunReport {
   results: CheckResult[];
   /** Requests the recording upstream could not tie to any check. */
   unmatchedRequests: Array<{ method: string; url: string; reason: string; receivedWall: string }>;
+  /** The readiness gate (src/runner/ready.ts); null without a recording upstream. */
+  readiness?: Readiness | null;
+  /** Per declared protocol, where the checks aimed (header names only). */
+  targeting?: Record<string, { basePath: string; headers: string[]; credential: string; upstreamBasePath: string }>;
+  /** The gateway the harness started itself (src/launch/). */
+  launched?: LaunchInfo;
+}
+
+export interface LaunchInfo {
+  kind: 'command' | 'image';
+  /** The command line or image name, secrets masked. */
+  what: string;
+  target: string;
+  restarts: number;
+  /** The exit code when it ended on its own or at stop (null: killed by a signal, or a container). */
+  exitCode: number | null;
+  logTail: string[];
 }
 
 export function summarize(results: CheckResult[]): RunReport['summary'] {

@@ -32,6 +32,11 @@ export interface Upstream {
   expect(reply: Reply): Expectation;
   /** Ends a case: a request that still arrives for it is reported as unmatched. */
   release(token: string): void;
+  /**
+   * Paths under which the gateway forwards (a protocol's `upstream-base-path`): the upstream
+   * takes a request under one of them as the same request without it, so checks see today's paths.
+   */
+  forwardsUnder?(prefixes: string[]): void;
   /** Refuses every connection until resume() (connections of a driving `mock` stay up). */
   suspend(): Promise<void>;
   resume(): Promise<void>;

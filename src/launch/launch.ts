@@ -1,0 +1,283 @@
+// The gateway the harness starts itself: --gateway-cmd (a shell command, its own process
+// group) or --gateway-image (a container, src/launch/image.ts). Both get the same
+// placeholders: free loopback ports picked here, the recording upstream's URL, a work folder.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { HarnessError } from '../core/errors.js';
+import type { LaunchInfo } from '../report/types.js';
+import { maskLogLine } from './image.js';
+
+export const PLACEHOLDERS = ['upstream_url', 'upstream_port', 'listen_port', 'workdir'] as const;
+export type PlaceholderValues = Record<(typeof PLACEHOLDERS)[number], string>;
+/** The environment variables the placeholders are also given as (a container's only way to see them). */
+export const PLACEHOLDER_ENV: Record<(typeof PLACEHOLDERS)[number], string> = {
+  upstream_url: 'GWC_UPSTREAM_URL',
+  upstream_port: 'GWC_UPSTREAM_PORT',
+  listen_port: 'GWC_LISTEN_PORT',
+  workdir: 'GWC_WORKDIR',
+};
+
+const STOP_GRACE_MS = 5_000;
+const TAIL_LINES = 200;
+
+/** `{name}` placeholders (a shell's `${VAR}` is left alone); an unknown one is a harness error. */
+export function checkPlaceholders(text: string, label: string): void {
+  for (const m of text.matchAll(/(^|[^$])\{([A-Za-z_][A-Za-z0-9_]*)\}/g))
+    if (!(PLACEHOLDERS as readonly string[]).includes(m[2])) throw new HarnessError('BAD_FLAG', `${label}: unknown placeholder "{${m[2]}}" (known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')})`);
+}
+
+export function expandPlaceholders(text: string, values: PlaceholderValues): string {
+  return text.replace(/(^|[^$])\{(upstream_url|upstream_port|listen_port|workdir)\}/g, (_m, pre: string, name: keyof PlaceholderValues) => `${pre}${values[name]}`);
+}
+
+/** `K=V` items of --gateway-env. */
+export function parseEnvList(items: string[]): Array<[string, string]> {
+  return items.map((x) => {
+    const eq = x.indexOf('=');
+    if (eq <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(x.slice(0, eq))) throw new HarnessError('BAD_FLAG', `--gateway-env: expected NAME=VALUE, got "${x}"`);
+    checkPlaceholders(x.slice(eq + 1), '--gateway-env');
+    return [x.slice(0, eq), x.slice(eq + 1)];
+  });
+}
+
+/** A loopback port free at the time of the call. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export function connects(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port });
+    s.setTimeout(1_000);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('timeout', () => {
+      s.destroy();
+      resolve(false);
+    });
+    s.once('error', () => resolve(false));
+  });
+}
+
+/** A started gateway: the harness stops it at the end; checks may restart it (`ctx.gateway.restart()`). */
+export interface LaunchedGateway {
+  readonly target: string;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+  info(): LaunchInfo;
+}
+
+/** Output lines kept from a process, masked as they come. */
+class Tail {
+  lines: string[] = [];
+  private partial = '';
+  constructor(private readonly secrets: string[]) {}
+  feed(chunk: Buffer) {
+    const parts = (this.partial + chunk.toString('utf8')).split('\n');
+    this.partial = parts.pop() ?? '';
+    for (const l of parts) this.push(l.replace(/\r$/, ''));
+  }
+  flush() {
+    if (this.partial) this.push(this.partial);
+    this.partial = '';
+  }
+  private push(l: string) {
+    this.lines.push(maskLogLine(l, this.secrets));
+    if (this.lines.length > TAIL_LINES) this.lines.splice(0, this.lines.length - TAIL_LINES);
+  }
+  last(n: number) {
+    return [...this.lines, ...(this.partial ? [maskLogLine(this.partial, this.secrets)] : [])].filter((l) => l.trim()).slice(-n);
+  }
+}
+
+export interface CommandOptions {
+  command: string;
+  env: Array<[string, string]>;
+  values: PlaceholderValues;
+  listenPort: number;
+  startTimeoutMs: number;
+  secrets: string[];
+}
+
+const exitedOf = (c: ChildProcess) => c.exitCode !== null || c.signalCode !== null;
+
+/**
+ * Starts `--gateway-cmd` with `sh -c` in its own process group and resolves once its listen
+ * port accepts connections; a command that exits first is a one-line harness error with its
+ * exit code and last lines of output.
+ */
+export async function startCommand(opts: CommandOptions): Promise<LaunchedGateway> {
+  const tail = new Tail(opts.secrets);
+  const command = expandPlaceholders(opts.command, opts.values);
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const [k, p] of Object.entries(PLACEHOLDER_ENV)) env[p] = opts.values[k as keyof PlaceholderValues];
+  for (const [k, v] of opts.env) env[k] = expandPlaceholders(v, opts.values);
+  let child: ChildProcess | undefined;
+  let restarts = 0;
+  let lastExit: number | null = null;
+  const killGroup = (c: ChildProcess, signal: NodeJS.Signals) => {
+    try {
+      if (c.pid !== undefined) process.kill(-c.pid, signal);
+    } catch {
+      /* already gone */
+    }
+  };
+  const onProcessExit = () => child && killGroup(child, 'SIGKILL');
+  process.once('exit', onProcessExit);
+  // Stopped by a signal, the harness takes its gateway down with it (a default handler would not run 'exit').
+  const onSignal = (sig: NodeJS.Signals) => {
+    onProcessExit();
+    process.exit(sig === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+
+  const exitOf = (c: ChildProcess) => new Promise<void>((resolve) => (exitedOf(c) ? resolve() : c.once('exit', () => resolve())));
+  const stopChild = async () => {
+    const c = child;
+    if (!c) return;
+    if (!exitedOf(c)) {
+      killGroup(c, 'SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const gone = await Promise.race([exitOf(c).then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), STOP_GRACE_MS)))]);
+      clearTimeout(timer);
+      if (!gone) {
+        killGroup(c, 'SIGKILL');
+        await exitOf(c);
+      }
+    }
+    // The whole group goes: a worker the command left behind must not hold the port.
+    killGroup(c, 'SIGKILL');
+    lastExit = c.exitCode;
+  };
+
+  const start = async () => {
+    const c = spawn('sh', ['-c', command], { cwd: opts.values.workdir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    child = c;
+    c.stdout?.on('data', (d: Buffer) => tail.feed(d));
+    c.stderr?.on('data', (d: Buffer) => tail.feed(d));
+    let spawnError: Error | undefined;
+    c.once('error', (e) => (spawnError = e));
+    const exited = exitOf(c);
+    const deadline = Date.now() + opts.startTimeoutMs;
+    let backoff = 20;
+    for (;;) {
+      if (spawnError || exitedOf(c)) {
+        await new Promise((r) => setImmediate(r));
+        tail.flush();
+        const last = tail.last(5).join(' | ');
+        const why = spawnError ? `could not be started (${spawnError.message})` : `exited with ${c.exitCode ?? c.signalCode} before listening on 127.0.0.1:${opts.listenPort}`;
+        await stopChild();
+        throw new HarnessError('GATEWAY_START', `--gateway-cmd ${why}${last ? `; last output: ${last}` : '; it wrote nothing'}`);
+      }
+      if (await connects(opts.listenPort)) return;
+      if (Date.now() >= deadline) {
+        const last = tail.last(5).join(' | ');
+        await stopChild();
+        throw new HarnessError('GATEWAY_START', `--gateway-cmd did not listen on 127.0.0.1:${opts.listenPort} ({listen_port}) within ${Math.round(opts.startTimeoutMs / 1000)} s${last ? `; last output: ${last}` : ''}`);
+      }
+      // Polls the port (the gateway gives no other sign), or wakes at its exit.
+      await Promise.race([new Promise((r) => setTimeout(r, backoff)), exited]);
+      backoff = Math.min(backoff * 2, 250);
+    }
+  };
+
+  await start();
+  let stopped: Promise<void> | undefined;
+  return {
+    target: `http://127.0.0.1:${opts.listenPort}`,
+    async restart() {
+      await stopChild();
+      restarts++;
+      await start();
+    },
+    stop() {
+      return (stopped ??= (async () => {
+        await stopChild();
+        tail.flush();
+        process.removeListener('exit', onProcessExit);
+        process.removeListener('SIGTERM', onSignal);
+        process.removeListener('SIGINT', onSignal);
+        await rm(opts.values.workdir, { recursive: true, force: true });
+      })());
+    },
+    info: () => ({ kind: 'command', what: maskLogLine(command, opts.secrets), target: `http://127.0.0.1:${opts.listenPort}`, restarts, exitCode: lastExit, logTail: tail.last(TAIL_LINES) }),
+  };
+}
+
+/** A fresh work folder for the started gateway ({workdir}); removed when it stops. */
+export async function workdir(): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), 'gwc-gateway-'));
+}
+
+export interface LaunchRequest {
+  cmd?: string;
+  image?: string;
+  env: string[];
+  args: string[];
+  upstreamUrl: string;
+  upstreamPort: number;
+  startTimeoutMs: number;
+  secrets: string[];
+}
+
+/** Checks the launch flags before anything starts: placeholders, env items, one of cmd and image. */
+export function checkLaunch(req: Pick<LaunchRequest, 'cmd' | 'image' | 'env' | 'args'>): void {
+  if (req.cmd && req.image) throw new HarnessError('BAD_FLAG', '--gateway-cmd and --gateway-image: give one of them');
+  if (!req.cmd && !req.image && (req.env.length || req.args.length)) throw new HarnessError('BAD_FLAG', `${req.env.length ? '--gateway-env' : '--gateway-arg'} needs --gateway-cmd or --gateway-image`);
+  if (req.cmd !== undefined) checkPlaceholders(req.cmd, '--gateway-cmd');
+  if (req.args.length && !req.image) throw new HarnessError('BAD_FLAG', '--gateway-arg goes with --gateway-image (put arguments in the --gateway-cmd command line)');
+  for (const a of req.args) checkPlaceholders(a, '--gateway-arg');
+  parseEnvList(req.env);
+}
+
+/** Starts the gateway of --gateway-cmd or --gateway-image on a free loopback port; resolves once it listens. */
+export async function launchGateway(req: LaunchRequest): Promise<LaunchedGateway> {
+  checkLaunch(req);
+  const listenPort = await freePort();
+  const dir = await workdir();
+  const values: PlaceholderValues = { upstream_url: req.upstreamUrl, upstream_port: String(req.upstreamPort), listen_port: String(listenPort), workdir: dir };
+  const env = parseEnvList(req.env);
+  try {
+    if (req.cmd) return await startCommand({ command: req.cmd, env, values, listenPort, startTimeoutMs: req.startTimeoutMs, secrets: req.secrets });
+    const { startImage } = await import('./image.js');
+    const containerEnv: Record<string, string> = {};
+    for (const [k, p] of Object.entries(PLACEHOLDER_ENV)) containerEnv[p] = values[k as keyof PlaceholderValues];
+    for (const [k, v] of env) containerEnv[k] = expandPlaceholders(v, values);
+    const running = await startImage({
+      image: req.image!,
+      env: containerEnv,
+      args: req.args.map((a) => expandPlaceholders(a, values)),
+      binds: [{ source: dir, target: dir }],
+      readyPort: listenPort,
+      startTimeoutMs: req.startTimeoutMs,
+      secrets: req.secrets,
+    });
+    let stopped: Promise<void> | undefined;
+    return {
+      target: `http://127.0.0.1:${listenPort}`,
+      restart: () => Promise.reject(new Error('restarting a --gateway-image gateway is not supported yet')),
+      stop: () =>
+        (stopped ??= (async () => {
+          await running.stop();
+          await rm(dir, { recursive: true, force: true });
+        })()),
+      info: () => ({ kind: 'image', what: req.image!, target: `http://127.0.0.1:${listenPort}`, restarts: 0, exitCode: null, logTail: running.logTail() }),
+    };
+  } catch (e) {
+    await rm(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
