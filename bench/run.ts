@@ -72,8 +72,19 @@ async function once(n: number): Promise<One> {
   }
 }
 
+/** One run; a port another process took between our choice and the run's listen is chosen again (the machine is shared). */
+async function measured(n: number): Promise<One> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await once(n);
+    } catch (e) {
+      if (tries >= 3 || !/already in use/.test(String(e))) throw e;
+    }
+  }
+}
+
 const all: One[] = [];
-for (let n = 0; n < runs; n++) all.push(await once(n));
+for (let n = 0; n < runs; n++) all.push(await measured(n));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const walls = all.map((x) => x.wallMs);
