@@ -89,7 +89,8 @@ describe('detection matrix', () => {
     it(`fault ${f.name} fails exactly its expected checks`, { timeout: RUN_WAIT_MS }, async () => {
       const r = await run(`fault ${f.name}`);
       const got = Object.fromEntries(r.results.filter((x) => x.outcome !== 'pass').map((x) => [x.id, x.outcome]));
-      expect(got).toEqual(expected.faults[f.name]);
+      const why = r.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id}: ${x.outcome}: ${x.message}`).join('\n');
+      expect(got, why).toEqual(expected.faults[f.name]);
       expect(r.exitCode).toBe(Object.values(got).includes('fail') ? 1 : 0);
     });
   }

@@ -140,6 +140,30 @@ describe('phase gate', () => {
     expect(gate.state).toEqual({ active: null, running: 0, waiting: 0 });
   });
 
+  it('lets an `alone` turn in only when nothing runs, and nothing beside it', async () => {
+    const gate = new PhaseGate();
+    const w = await gate.enter('work');
+    let aloneIn = false;
+    const a = gate.enter('alone').then((leave) => ((aloneIn = true), leave));
+    let timingIn = false;
+    const t = gate.enter('timing').then((leave) => ((timingIn = true), leave));
+    await Promise.resolve();
+    expect(aloneIn).toBe(false);
+    w();
+    const leaveA = await a;
+    expect(gate.state).toEqual({ active: 'alone', running: 1, waiting: 1 });
+    // Another `alone` or `work` turn waits too.
+    let secondIn = false;
+    const a2 = gate.enter('alone').then((leave) => ((secondIn = true), leave));
+    await Promise.resolve();
+    expect([timingIn, secondIn]).toEqual([false, false]);
+    leaveA();
+    (await t)();
+    (await a2)();
+    expect([timingIn, secondIn]).toEqual([true, true]);
+    expect(gate.state).toEqual({ active: null, running: 0, waiting: 0 });
+  });
+
   it('keeps the timing checks of one run apart from the work of another run sharing the gate', async () => {
     const gate = new PhaseGate();
     const { env } = stubs();

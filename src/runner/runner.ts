@@ -140,7 +140,7 @@ export async function runChecks(checks: CheckDef[], env: RunEnv, opts: RunOption
   const waiting = Promise.all(background.map(async (i) => finish(i, await runOne(checks[i], env))));
   await run(rest.filter((i) => !checks[i].exclusive && !checks[i].timing), opts.concurrency, 'work');
   // Exclusive checks take the event loop for a while (e.g. a 46 MiB body): alone.
-  await run(rest.filter((i) => checks[i].exclusive && !checks[i].timing), 1, 'work');
+  await run(rest.filter((i) => checks[i].exclusive && !checks[i].timing), 1, 'alone');
   // Timing checks run beside each other only: their work is light, and a property check or a
   // 2 MiB stream parsed in the same event loop would add lag that is not the gateway's.
   await run(rest.filter((i) => checks[i].timing && !checks[i].exclusive), opts.concurrency, 'timing');
