@@ -1,11 +1,17 @@
 // The detection matrix: the clean reference gateway passes every check, and each fault is
 // caught by exactly the checks test/detection/*.json names for it (and no other check).
 // One expectation file per area, so each area's faults are reviewed beside its checks.
+// The runs go on at once (GWC_DETECTION_CONCURRENCY at a time, default 6), each with its own
+// gateway and upstream: a run mostly waits (the 15 s idle probe, the hung upstream, scripted
+// gaps). A PhaseGate shared by all of them keeps every timing check apart from the work of the
+// other runs in this process, so a timing verdict sees only its own gateway's delays.
 import { readdirSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS } from '../reference/faults/index.js';
 import { CHECKS } from '../suites/index.js';
 import { demoRun } from './helpers/demo.js';
+import { PhaseGate } from '../src/runner/gate.js';
+import type { RunReport } from '../src/report/types.js';
 
 const dir = new URL('./detection/', import.meta.url);
 type Flags = Parameters<typeof demoRun>[1];
@@ -20,9 +26,41 @@ for (const f of readdirSync(dir).filter((n) => n.endsWith('.json') && n !== 'app
   }
 }
 
+const CONCURRENCY = Number(process.env.GWC_DETECTION_CONCURRENCY ?? 6);
+/** A run waits for a free slot, then for its checks: long, but bounded. */
+const RUN_WAIT_MS = 600_000;
+
+/** Every run of the matrix, started together and `CONCURRENCY` at a time; each test awaits its own. */
+const gate = new PhaseGate();
+const wanted: Array<[string, () => Promise<RunReport>]> = [];
+const runs = new Map<string, Promise<RunReport>>();
+const scheduled = (key: string, start: () => Promise<RunReport>) => void wanted.push([key, start]);
+function startAll(): void {
+  const turns: Array<() => void> = [];
+  let started = 0;
+  const startNext = () => turns[started++]?.();
+  for (const [key, start] of wanted) {
+    const turn = new Promise<void>((go) => turns.push(go));
+    const p = turn.then(start).finally(startNext);
+    p.catch(() => undefined); // its test awaits it and reports the failure
+    runs.set(key, p);
+  }
+  for (let i = 0; i < CONCURRENCY; i++) startNext();
+}
+function run(key: string): Promise<RunReport> {
+  const p = runs.get(key);
+  if (!p) throw new Error(`no run ${key}`);
+  return p;
+}
+
 describe('detection matrix', () => {
-  it('the clean reference gateway passes every check', async () => {
-    const r = await demoRun();
+  scheduled('clean', () => demoRun(undefined, {}, gate));
+  for (const flags of new Set(Object.values(expected.flags).map((f) => JSON.stringify(f)))) scheduled(`clean ${flags}`, () => demoRun(undefined, JSON.parse(flags), gate));
+  for (const f of FAULTS) scheduled(`fault ${f.name}`, () => demoRun(f.name, expected.flags[f.name], gate));
+  beforeAll(startAll);
+
+  it('the clean reference gateway passes every check', { timeout: RUN_WAIT_MS }, async () => {
+    const r = await run('clean');
     expect(r.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id}: ${x.outcome}: ${x.message}`)).toEqual([]);
     expect(r.exitCode).toBe(0);
     expect(r.unmatchedRequests).toEqual([]);
@@ -30,8 +68,8 @@ describe('detection matrix', () => {
 
   // Checks outside the default profile are proven with the flags their fault runs with.
   for (const flags of new Set(Object.values(expected.flags).map((f) => JSON.stringify(f)))) {
-    it(`the clean reference gateway passes with ${flags}`, async () => {
-      const r = await demoRun(undefined, JSON.parse(flags));
+    it(`the clean reference gateway passes with ${flags}`, { timeout: RUN_WAIT_MS }, async () => {
+      const r = await run(`clean ${flags}`);
       expect(r.results.length).toBeGreaterThan(0);
       expect(r.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id}: ${x.outcome}: ${x.message}`)).toEqual([]);
     });
@@ -55,10 +93,11 @@ describe('detection matrix', () => {
   });
 
   for (const f of FAULTS) {
-    it(`fault ${f.name} fails exactly its expected checks`, async () => {
-      const r = await demoRun(f.name, expected.flags[f.name]);
+    it(`fault ${f.name} fails exactly its expected checks`, { timeout: RUN_WAIT_MS }, async () => {
+      const r = await run(`fault ${f.name}`);
       const got = Object.fromEntries(r.results.filter((x) => x.outcome !== 'pass').map((x) => [x.id, x.outcome]));
-      expect(got).toEqual(expected.faults[f.name]);
+      const why = r.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id}: ${x.outcome}: ${x.message}`).join('\n');
+      expect(got, why).toEqual(expected.faults[f.name]);
       expect(r.exitCode).toBe(Object.values(got).includes('fail') ? 1 : 0);
     });
   }

@@ -46,6 +46,15 @@ function dropHeaders(names: string[]): Fault['stream'] {
 
 const SIGN_IN = 'https://sso.example.com/oauth2/authorize?client_id=llm-gateway&response_type=code&redirect_uri=https%3A%2F%2Fgateway.example.com%2Foauth2%2Fcallback&state=gwc';
 
+/** How long sticky-backend-down keeps its backend marked down after a refused connection. */
+const STICKY_DOWN_MS = 8000;
+/** Until when (epoch ms) sticky-backend-down answers without forwarding. */
+let stickyDownUntil = 0;
+
+function jsonReplacement(status: number, message: string): Replacement {
+  return { status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ type: 'error', error: { type: 'api_error', message } })) };
+}
+
 /** Per case (x-gwc-case), how many discovery answers the shuffling fault has given: a deterministic order change per call. */
 const shuffleCalls = new Map<string, number>();
 
@@ -168,6 +177,19 @@ export const ERRORS_FAULTS: Fault[] = [
     breaks: ['MSG-RESP-2'],
     description: 'refuses request bodies over 1 MiB with an HTML 413 page (nginx\'s default client_max_body_size 1m)',
     intercept: (r, res) => r.body.length > 1024 * 1024 && answer(res, htmlPage(413, 'Request Entity Too Large')),
+  },
+  {
+    name: 'sticky-backend-down',
+    breaks: ['ERR-RECOVER-1'],
+    description: 'marks its backend down for 8 s after a refused connection and answers a JSON 503 without forwarding meanwhile (a passive health check with a long fail time-out)',
+    upstreamDown: (status, reason) => {
+      if (/ECONNREFUSED/.test(reason)) stickyDownUntil = Date.now() + STICKY_DOWN_MS;
+      return jsonReplacement(status, reason);
+    },
+    intercept: (r, res) => {
+      if (!isMessages(r) || Date.now() >= stickyDownUntil) return false;
+      return answer(res, jsonReplacement(503, 'no healthy upstream'));
+    },
   },
   {
     name: 'head-hang',

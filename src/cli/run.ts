@@ -11,6 +11,7 @@ import { durationsFrom, shardIds } from '../runner/shard.js';
 import { applyWaivers, loadWaivers } from '../report/waivers.js';
 import { clientExchange, masker, ordered, upstreamExchange, type Transcript } from '../report/transcript.js';
 import type { CheckResult } from '../report/types.js';
+import type { PhaseGate } from '../runner/gate.js';
 import { maskHeaderNamesDeep, scrubSecrets } from '../core/mask.js';
 import { awaitReady, type Readiness } from '../runner/ready.js';
 import { describeTargeting, expandTargeting, upstreamPrefixes } from '../config/targeting.js';
@@ -53,6 +54,7 @@ export async function preflight(target: string, warn: (s: string) => void): Prom
 /**
  * Runs the selected checks and returns the report (credentials scrubbed); writes nothing.
  * `upstream` is null in the service profile: its checks talk to the service directly.
+ * `opts.gate` is for runs that share one process (the self-tests), see src/runner/gate.ts.
  */
 export interface SuiteExtras {
   /** Filled with every check's exchanges, masked (the transcript digest of certify). */
@@ -65,6 +67,8 @@ export interface SuiteExtras {
   fixture?: unknown;
   /** More values no report may carry (the apps profile's tokens and secrets). */
   secrets?: string[];
+  /** Shared by runs in one process (the detection matrix): timing checks never share the event loop with another run's work. */
+  gate?: PhaseGate;
 }
 
 export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, upstream: Upstream | null, print: (s: string) => void, extras: SuiteExtras = {}): Promise<RunReport> {
@@ -103,7 +107,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     print(
       `gw-conformance ${VERSION}: ${checks.length} checks${cfg.shard ? ` (shard ${cfg.shard.index}/${cfg.shard.count})` : ''}, target ${target}, upstream ${upstream?.url ?? 'none (the service is checked directly)'}, declared ${[...cfg.protocols, ...features].join(', ')}, seed ${cfg.seed}${attempts > 1 ? `, ${attempts} attempts per ${cfg.repeat > 1 ? 'check' : 'check that does not pass'}` : ''}`,
     );
-  const settings = { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, service: cfg.service && { models: cfg.service.models } };
+  const settings = { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, hangWaitMs: cfg.hangWaitMs, service: cfg.service && { models: cfg.service.models } };
   const mask = masker(secrets);
   const exchanges: ExchangeSink | undefined = extras.transcript
     ? (id, client, cases) => extras.transcript!.set(id, ordered([...client.map((x) => clientExchange(x.req, x.res, mask)), ...cases.map((e) => upstreamExchange(e, mask))]))
@@ -111,12 +115,12 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   // Attempt 1 (the transcript is of this one), then the repeats: every check (--repeat), or
   // those that did not pass (--repeat-failures).
   const tries: CheckResult[][] = (
-    await runChecks(checks, { gateway, upstream, declared, settings, exchanges, fixture: extras.fixture }, { concurrency: cfg.concurrency, onResult: useConsole && attempts === 1 ? (r) => print(progressLine(r)) : undefined })
+    await runChecks(checks, { gateway, upstream, declared, settings, exchanges, fixture: extras.fixture }, { concurrency: cfg.concurrency, onResult: useConsole && attempts === 1 ? (r) => print(progressLine(r)) : undefined, gate: extras.gate })
   ).map((r) => [r]);
   for (let k = 2; k <= attempts; k++) {
     const again = checks.map((_, i) => i).filter((i) => k <= cfg.repeat || tries[i].some(needsRetry));
     if (!again.length) break;
-    const more = await runChecks(again.map((i) => checks[i]), { gateway, upstream, declared, settings, fixture: extras.fixture }, { concurrency: cfg.concurrency });
+    const more = await runChecks(again.map((i) => checks[i]), { gateway, upstream, declared, settings, fixture: extras.fixture }, { concurrency: cfg.concurrency, gate: extras.gate });
     again.forEach((i, j) => tries[i].push(more[j]));
   }
   let results = tries.map(combineAttempts);

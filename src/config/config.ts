@@ -34,6 +34,8 @@ export interface RunConfig {
   modelRoutes: Record<string, string>;
   sse: { maxLagMs: number; burstWindowMs: number; latP50Ms: number };
   idle: { maxS: number; minS: number };
+  /** How long errors.upstream.timeout waits for the gateway's own time-out. */
+  hangWaitMs: number;
   /** Where each protocol lives on the gateway, its extra headers and credential style (src/config/targeting.ts). */
   targeting: Targeting;
   /** The targeting's header values expanded (set by the CLI before the run: env and upstream are known there). */
@@ -146,6 +148,7 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     modelRoutes: v['model-routes'] as Record<string, string>,
     sse: { maxLagMs: v['sse-max-lag-ms'] as number, burstWindowMs: v['sse-burst-window-ms'] as number, latP50Ms: v['sse-lat-p50-ms'] as number },
     idle: { maxS: v['idle-max-s'] as number, minS: v['idle-min-s'] as number },
+    hangWaitMs: v['hang-wait-ms'] as number,
     service,
     waivers,
     repeat: v.repeat as number,

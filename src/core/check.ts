@@ -42,6 +42,8 @@ export interface RunSettings {
   sse: { maxLagMs: number; burstWindowMs: number; latP50Ms: number };
   /** Idle tolerance probe (slow profile): longest silence tried, and the least that passes. */
   idle: { maxS: number; minS: number };
+  /** How long the hung-upstream probe waits for the gateway's own time-out. */
+  hangWaitMs: number;
   /** The service profile's models, one per protocol (set only with --profile service). */
   service?: { models: { messages: string; native: string; chat: string } };
 }
@@ -77,8 +79,18 @@ export interface CheckDef {
    * timing checks, so no other check's work in this process delays its events.
    */
   timing?: boolean;
-  /** Runs alone, after the parallel checks (it changes shared state, e.g. suspends the upstream). */
+  /** Runs alone, after the parallel checks (its work would disturb others, e.g. a 46 MiB body). */
   exclusive?: boolean;
+  /**
+   * Mostly waits (a long silence, a request the upstream never answers): starts first and runs
+   * beside every other check, outside the concurrency limit, bounded by its own time limit.
+   */
+  background?: boolean;
+  /**
+   * Takes the whole upstream down (suspends it): runs in the outage window at the end of the
+   * run, after every other check; the runner then waits until the gateway forwards again.
+   */
+  outage?: boolean;
   /** What must hold, in our own words, with the spec section. */
   requirement: string;
   run(ctx: CheckContext): Promise<Verdict>;

@@ -12,6 +12,8 @@ import type { ReceivedResponse } from '../client/gateway.js';
 
 /** Receives, when the check has ended, every exchange it had (for the transcript digest). */
 export type ExchangeSink = (checkId: string, client: Array<{ req: GwRequest; res: ReceivedResponse }>, upstream: UpstreamHandle['cases']) => void;
+import type { GateKind, PhaseGate } from './gate.js';
+import { untilForwarding } from './recovery.js';
 
 export interface RunEnv {
   gateway: GatewayClient;
@@ -97,25 +99,78 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   }
 }
 
-export async function runChecks(checks: CheckDef[], env: RunEnv, opts: { concurrency: number; onResult?: (r: CheckResult) => void }): Promise<CheckResult[]> {
+/** How long the runner waits after an outage window for the gateway to forward again (at most). */
+export function recoveryBoundMs(settings: RunSettings): number {
+  return settings.timeoutMs;
+}
+
+export interface RunOptions {
+  concurrency: number;
+  onResult?: (r: CheckResult) => void;
+  /** Shared by runs in one process (the self-tests): keeps their timing checks apart from other work. */
+  gate?: PhaseGate;
+}
+
+/**
+ * The order of a run, so that no verdict depends on which check ran before it:
+ * 1. `background` checks (they mostly wait: a silence, a hung request) start first and run
+ *    beside everything else, outside the concurrency limit, each bounded by its own limit;
+ * 2. the other checks, `concurrency` at a time; then the `exclusive` ones, alone;
+ * 3. the `timing` checks, beside each other only;
+ * 4. when all of that is done, the `outage` checks (they take the whole upstream down), one
+ *    after another in one window at the end; after each, the runner waits (bounded) until the
+ *    gateway forwards again, so a gateway's sticky "backend down" state meets no other check.
+ */
+export async function runChecks(checks: CheckDef[], env: RunEnv, opts: RunOptions): Promise<CheckResult[]> {
   const results: CheckResult[] = new Array(checks.length);
-  const run = async (indexes: number[], concurrency: number) => {
+  const finish = (i: number, r: CheckResult) => {
+    results[i] = r;
+    opts.onResult?.(r);
+  };
+  const turn = async <T>(kind: GateKind, fn: () => Promise<T>): Promise<T> => {
+    const leave = opts.gate ? await opts.gate.enter(kind) : undefined;
+    try {
+      return await fn();
+    } finally {
+      leave?.();
+    }
+  };
+  const run = async (indexes: number[], concurrency: number, kind: GateKind) => {
     let next = 0;
     const worker = async () => {
       while (next < indexes.length) {
         const i = indexes[next++];
-        results[i] = await runOne(checks[i], env);
-        opts.onResult?.(results[i]);
+        finish(i, await turn(kind, () => runOne(checks[i], env)));
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, indexes.length)) }, worker));
   };
   const all = checks.map((_, i) => i);
-  await run(all.filter((i) => !checks[i].exclusive && !checks[i].timing), opts.concurrency);
+  const outage = all.filter((i) => checks[i].outage);
+  const background = all.filter((i) => checks[i].background && !checks[i].outage);
+  const rest = all.filter((i) => !checks[i].outage && !checks[i].background);
+  const waiting = Promise.all(background.map(async (i) => finish(i, await runOne(checks[i], env))));
+  await run(rest.filter((i) => !checks[i].exclusive && !checks[i].timing), opts.concurrency, 'work');
+  // Exclusive checks take the event loop for a while (e.g. a 46 MiB body): alone.
+  await run(rest.filter((i) => checks[i].exclusive && !checks[i].timing), 1, 'alone');
   // Timing checks run beside each other only: their work is light, and a property check or a
   // 2 MiB stream parsed in the same event loop would add lag that is not the gateway's.
-  await run(all.filter((i) => checks[i].timing && !checks[i].exclusive), opts.concurrency);
-  // Exclusive checks change what every other check relies on (e.g. the upstream being up).
-  await run(all.filter((i) => checks[i].exclusive), 1);
+  await run(rest.filter((i) => checks[i].timing && !checks[i].exclusive), opts.concurrency, 'timing');
+  await run(rest.filter((i) => checks[i].timing && checks[i].exclusive), 1, 'timing');
+  await waiting;
+  // The outage window: last, after every other check has ended.
+  for (const [n, i] of outage.entries()) {
+    const r = await runOne(checks[i], env);
+    const more = n < outage.length - 1;
+    // No wait after a check the gateway never answered (skip: not run; timeout: it hangs, a wait would too).
+    if (more && r.outcome !== 'skip' && r.outcome !== 'timeout' && env.upstream) {
+      const up = env.upstream;
+      const recovery = await untilForwarding(
+        { gateway: env.gateway, register: (reply) => up.expect(reply), done: (t) => up.release(t) },
+        { boundMs: recoveryBoundMs(env.settings) },
+      );
+      finish(i, { ...r, evidence: { ...r.evidence, gatewayServingAgain: recovery } });
+    } else finish(i, r);
+  }
   return results;
 }

@@ -37,7 +37,7 @@ export class UpstreamHandle {
   }
   /**
    * Makes the upstream unreachable (connection refused) until resumeUpstream(). Only for
-   * checks marked `exclusive`: every other check relies on the upstream being up.
+   * checks marked `outage`: every other check relies on the upstream being up.
    */
   async suspendUpstream(): Promise<void> {
     this.suspended = true;

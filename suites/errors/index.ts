@@ -1,5 +1,5 @@
 // Error passthrough and HTTP hygiene (issue 4): upstream errors and retry guidance, retries of
-// an invalid model, an unreachable, resetting or silent upstream, large bodies, HEAD /.
+// an invalid model, an unreachable, resetting or silent upstream, recovery after an outage, large bodies, HEAD /.
 import type { CheckDef } from '../../src/core/check.js';
 import status from './errors.passthrough.status.js';
 import retryHeaders from './errors.passthrough.retry-headers.js';
@@ -7,8 +7,9 @@ import invalidModel from './errors.retry.invalid-model.js';
 import unreachable from './errors.upstream.unreachable.js';
 import reset from './errors.upstream.reset.js';
 import timeout from './errors.upstream.timeout.js';
+import recovers from './errors.upstream.recovers.js';
 import badKey from './errors.auth.bad-key.js';
 import large from './errors.body.large.js';
 import head from './errors.probe.head-root.js';
 
-export const ERRORS_CHECKS: CheckDef[] = [status, retryHeaders, invalidModel, unreachable, reset, timeout, badKey, large, head];
+export const ERRORS_CHECKS: CheckDef[] = [status, retryHeaders, invalidModel, unreachable, reset, timeout, badKey, large, head, recovers];

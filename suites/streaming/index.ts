@@ -6,10 +6,11 @@ import events from './streaming.frame.events.js';
 import bytes from './streaming.frame.bytes.js';
 import contentType from './streaming.headers.content-type.js';
 import idle from './streaming.idle.tolerance.js';
+import idleDefault from './streaming.idle.default.js';
 import long from './streaming.long.complete.js';
 import errorEvent from './streaming.error-event.js';
 import abort from './streaming.abort.cancels-upstream.js';
 import persistent from './streaming.connection.persistent.js';
 import usage from './streaming.usage.cache-fields.js';
 
-export const STREAMING_CHECKS: CheckDef[] = [incremental, latency, events, bytes, contentType, long, errorEvent, abort, persistent, usage, idle];
+export const STREAMING_CHECKS: CheckDef[] = [incremental, latency, events, bytes, contentType, long, errorEvent, abort, persistent, usage, idleDefault, idle];

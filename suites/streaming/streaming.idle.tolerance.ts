@@ -1,39 +1,6 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import type { SseFrame } from '../../src/upstream/scenario.js';
-import { frameText, messageStream } from '../../src/upstream/replies/streams.js';
-import { isStop, streamEvidence, streamExchange, type StreamExchange } from './common.js';
-
-
-const PING = frameText({ event: 'ping', data: '{"type": "ping"}' });
-
-/** message_start and content_block_start, a silence of `silenceMs` (with pings every `pingEveryMs`, if set), then the rest. */
-function silentTimeline(silenceMs: number, pingEveryMs?: number): SseFrame[] {
-  const ev = messageStream({ full: false, textDeltas: 1 });
-  const out: SseFrame[] = [
-    { gapMs: 0, data: frameText(ev[0]) },
-    { gapMs: 0, data: frameText(ev[1]) },
-  ];
-  let rest = silenceMs;
-  if (pingEveryMs)
-    while (rest > pingEveryMs) {
-      out.push({ gapMs: pingEveryMs, data: PING });
-      rest -= pingEveryMs;
-    }
-  ev.slice(2).forEach((e, i) => out.push({ gapMs: i === 0 ? rest : 0, data: frameText(e) }));
-  return out;
-}
-
-/**
- * Seconds of silence survived: the whole silence, or how long after the upstream's last frame
- * the connection was cut. Measured at the upstream, so a proxy that also buffers (and shows the
- * client its events only at the cut) is measured right.
- */
-function tolerance(x: StreamExchange, silenceS: number): { survived: boolean; seconds: number } {
-  if (isStop(x.res.events.at(-1)) && x.seen?.sentAt.length === x.reply.frames.length) return { survived: true, seconds: silenceS };
-  const lastSent = x.seen?.sentAt.at(-1) ?? x.res.headersAt;
-  const cutAt = x.seen?.closedAt ?? x.res.endedAt;
-  return { survived: false, seconds: Math.round((cutAt - lastSent) / 100) / 10 };
-}
+import { streamEvidence, streamExchange } from './common.js';
+import { silentTimeline, tolerance } from './idle.js';
 
 export default defineCheck({
   id: 'streaming.idle.tolerance',
@@ -44,6 +11,8 @@ export default defineCheck({
   profile: 'slow',
   protocol: 'messages',
   requirement: 'A stream that is silent for a while (a long think before the first token) is not cut by an idle time-out shorter than the configured minimum (spec 4 rule 4).',
+  // It only waits: it starts first and runs beside every other check.
+  background: true,
   timeLimitMs: (s) => s.idle.maxS * 1000 + 30_000,
   async run(ctx) {
     const { maxS, minS } = ctx.settings.idle;
