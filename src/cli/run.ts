@@ -6,11 +6,11 @@ import { HarnessError } from '../core/errors.js';
 import type { CheckDef } from '../core/check.js';
 import { selectChecks } from '../runner/registry.js';
 import { runChecks } from '../runner/runner.js';
-import { scrubSecrets } from '../core/mask.js';
+import { scrubDeep, scrubSecrets, terminalSafe } from '../core/mask.js';
 import { VERSION } from '../core/paths.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { RunConfig } from '../config/config.js';
-import { SCHEMA_VERSION, summarize, type RunReport } from '../report/types.js';
+import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../report/types.js';
 import { exitCodeOf, harnessErrorLine } from '../report/policy.js';
 import { assertValidReport } from '../report/validate.js';
 import { writeReports } from '../reporters/index.js';
@@ -37,8 +37,14 @@ export async function preflight(target: string, warn: (s: string) => void): Prom
       warn(`warning: target ${target} accepted the connection but did not answer HEAD / within ${PREFLIGHT_MS / 1000} s; checks may time out`);
       return;
     }
-    if (code === 'HPE_INVALID_CONSTANT' || code.startsWith('HPE_') || /parse|HTTPParser/i.test(`${err.name} ${err.message}`) || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')
-      throw new HarnessError('TARGET_NOT_HTTP', `target ${target} did not answer HTTP (${code || err.message})`);
+    // Not HTTP at all (the answer does not start with a status line): a setup that cannot work.
+    if (code === 'HPE_INVALID_CONSTANT') throw new HarnessError('TARGET_NOT_HTTP', `target ${target} did not answer HTTP (${code})`);
+    // HTTP, but broken (a control character in a header, bad framing, a reset): the gateway's
+    // fault, which its checks find and report (exit 1), not a harness that could not run.
+    if (code.startsWith('HPE_') || /parse|HTTPParser/i.test(`${err.name} ${err.message}`) || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') {
+      warn(`warning: target ${target} answered HEAD / with broken HTTP (${code}); running the checks, which will report it`);
+      return;
+    }
     throw new HarnessError('TARGET_UNREACHABLE', `target ${target}: ${code} ${err.message ?? ''}`.trim());
   }
 }
@@ -47,8 +53,10 @@ export async function preflight(target: string, warn: (s: string) => void): Prom
  * Runs the selected checks and returns the report (credentials scrubbed); writes nothing.
  * `upstream` is null in the service profile: its checks talk to the service directly.
  */
-export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, upstream: Upstream | null, print: (s: string) => void): Promise<RunReport> {
+export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, upstream: Upstream | null, printRaw: (s: string) => void): Promise<RunReport> {
   const checks = selectChecks(all, cfg);
+  // The console is a report too: no secret in any encoding, no control character from a gateway.
+  const print = safePrinter(printRaw, cfg);
   // Feature gating: what the gateway serves, as the user declared it; the service profile adds `service`.
   const declared = new Set<string>([...cfg.protocols, ...(cfg.service ? ['service'] : [])]);
   await preflight(target, print);
@@ -58,12 +66,43 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   const t0 = performance.now();
   const useConsole = cfg.reporter.includes('console');
   if (useConsole) print(`gw-conformance ${VERSION}: ${checks.length} checks, target ${target}, upstream ${upstream?.url ?? 'none (the service is checked directly)'}, declared ${cfg.protocols.join(', ')}, seed ${cfg.seed}`);
-  const results = await runChecks(
-    checks,
-    { gateway, upstream, declared, settings: { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, service: cfg.service && { models: cfg.service.models } } },
-    { concurrency: cfg.concurrency, onResult: useConsole ? (r) => print(progressLine(r)) : undefined },
-  );
-  await gateway.close();
+  const finished = new Map<string, CheckResult>();
+  let results: CheckResult[];
+  try {
+    results = await untilCrash(
+      runChecks(
+        checks,
+        { gateway, upstream, declared, settings: { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, service: cfg.service && { models: cfg.service.models } } },
+        {
+          concurrency: cfg.concurrency,
+          onResult: (r) => {
+            finished.set(r.id, r);
+            if (useConsole) print(progressLine(r));
+          },
+        },
+      ),
+    );
+  } catch (e) {
+    // Every run that starts writes its reports: what finished, and the harness's error for the rest.
+    const err = e instanceof Error ? e : new Error(String(e));
+    results = checks.map(
+      (c) =>
+        finished.get(c.id) ?? {
+          id: c.id,
+          title: c.title,
+          area: c.area,
+          requirements: c.requirements,
+          level: c.level,
+          outcome: 'error' as const,
+          message: `not finished: the run stopped on a harness error: ${err.name}: ${err.message}`,
+          expected: null,
+          actual: null,
+          evidence: { stack: err.stack ?? null },
+          durationMs: 0,
+        },
+    );
+  }
+  await gateway.close().catch(() => undefined);
   const raw: RunReport = {
     schemaVersion: SCHEMA_VERSION,
     harness: { name: 'gw-conformance', version: VERSION },
@@ -81,8 +120,8 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     results,
     unmatchedRequests: upstream?.unmatched.slice(unmatchedFrom) ?? [],
   };
-  // The credential the harness was given never reaches a report.
-  const report = JSON.parse(scrubSecrets(JSON.stringify(raw), [cfg.token, cfg.service?.key ?? ''])) as RunReport;
+  // The credential the harness was given never reaches a report, in any encoding.
+  const report = scrubDeep(raw, secretsOf(cfg));
   assertValidReport(report);
   return report;
 }
@@ -93,8 +132,36 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
  * one line on stderr names the check: it is not the gateway's fault.
  */
 export function finishRun(report: RunReport, cfg: RunConfig, io: { out: (s: string) => void; err: (s: string) => void }, argv: string[] = []): number {
-  writeReports(withReplay(report, argv), cfg.reporter, cfg.out, io.out);
+  writeReports(scrubDeep(withReplay(report, argv), secretsOf(cfg)), cfg.reporter, cfg.out, safePrinter(io.out, cfg));
   const broke = harnessErrorLine(report.results);
-  if (broke) io.err(`gw-conformance: ${broke}`);
+  if (broke) safePrinter(io.err, cfg)(`gw-conformance: ${broke}`);
   return report.exitCode;
+}
+
+/** The secrets of a run: the credential sent to the gateway and the service key. */
+export function secretsOf(cfg: Pick<RunConfig, 'token'> & { service?: { key?: string } | null | false }): string[] {
+  return [cfg.token, (cfg.service && cfg.service.key) || ''].filter(Boolean);
+}
+
+/** A printer that scrubs every secret and shows control characters instead of sending them to the terminal. */
+export function safePrinter(print: (s: string) => void, cfg: Parameters<typeof secretsOf>[0]): (s: string) => void {
+  const secrets = secretsOf(cfg);
+  return (s) => print(terminalSafe(scrubSecrets(s, secrets)));
+}
+
+/**
+ * The run's promise, or its failure when the process meets an uncaught exception or rejection
+ * meanwhile (a socket error no one listens to): the run then ends with what it has, reported.
+ */
+async function untilCrash<T>(run: Promise<T>): Promise<T> {
+  let onCrash: (e: unknown) => void = () => undefined;
+  const crashed = new Promise<never>((_, reject) => (onCrash = reject));
+  process.on('uncaughtException', onCrash);
+  process.on('unhandledRejection', onCrash);
+  try {
+    return await Promise.race([run, crashed]);
+  } finally {
+    process.off('uncaughtException', onCrash);
+    process.off('unhandledRejection', onCrash);
+  }
 }

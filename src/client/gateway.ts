@@ -4,6 +4,7 @@ import { Agent, request } from 'undici';
 import { performance } from 'node:perf_hooks';
 import { CASE_HEADER } from '../upstream/contract.js';
 import { pairsFromRecord } from './headers.js';
+import { BoundedBody, decodeBody } from './bounded.js';
 
 /**
  * How the run's credential is attached: a header (`bearer`, `x-api-key`, the native protocol's
@@ -26,7 +27,14 @@ export interface GwRequest {
 export interface GwResponse {
   status: number;
   rawHeaders: Array<[string, string]>;
+  /** The body as a client reads it (decoded per content-encoding), at most BODY_KEEP bytes of it. */
   body: Buffer;
+  /** Bytes received on the wire (before decoding), SHA-256 of them, and whether `body` is only their start. */
+  wireBytes: number;
+  wireSha256: string;
+  truncated: boolean;
+  /** Why a client could not decode the body (its content-encoding is not what it claims). */
+  decodeError?: string;
   startedAt: number;
   headersAt: number;
   endedAt: number;
@@ -34,9 +42,26 @@ export interface GwResponse {
   text(): string;
 }
 
+/** What had arrived of an answer when it was cut off (a time limit, a reset). */
+export interface Arrived {
+  request: string;
+  status: number | null;
+  /** ms from the request to the response headers, and to the last byte received. */
+  headersAfterMs: number | null;
+  lastByteAfterMs: number | null;
+  forMs: number;
+  bytes: number;
+  chunks: number;
+  /** The first bytes, as text (inert; scrubbed with the rest of the report). */
+  head: string;
+}
+
 /** The gateway did not answer in time. */
 export class GatewayTimeoutError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly arrived?: Arrived,
+  ) {
     super(message);
     this.name = 'GatewayTimeoutError';
   }
@@ -95,6 +120,8 @@ export class GatewayClient {
 
   /** Called with each request before it is sent (the runner keeps what a check sent, for its replay). */
   onSend?: (req: GwRequest) => void;
+  /** Called with each answer in progress (the runner reports what arrived when a check times out). */
+  onProgress?: (a: Arrived) => void;
 
   async send(req: GwRequest): Promise<GwResponse> {
     this.onSend?.(req);
@@ -103,6 +130,13 @@ export class GatewayClient {
     for (const [k, v] of req.headers ?? []) headers.push(k, v);
     if (req.caseToken) headers.push(CASE_HEADER, req.caseToken);
     const startedAt = performance.now();
+    const what = `${req.method ?? 'GET'} ${req.path}`;
+    const arrived: Arrived = { request: what, status: null, headersAfterMs: null, lastByteAfterMs: null, forMs: 0, bytes: 0, chunks: 0, head: '' };
+    const progress = () => {
+      arrived.forMs = Math.round(performance.now() - startedAt);
+      this.onProgress?.(arrived);
+    };
+    progress();
     try {
       const res = await request(this.url(req.path, req.auth), {
         method: (req.method ?? 'GET') as 'GET',
@@ -112,14 +146,29 @@ export class GatewayClient {
         signal: req.signal,
       });
       const headersAt = performance.now();
-      const chunks: Buffer[] = [];
-      for await (const c of res.body) chunks.push(c as Buffer);
-      const body = Buffer.concat(chunks);
+      arrived.status = res.statusCode;
+      arrived.headersAfterMs = Math.round(headersAt - startedAt);
+      progress();
+      const got = new BoundedBody();
+      for await (const c of res.body) {
+        got.push(c as Buffer);
+        arrived.bytes = got.length;
+        arrived.chunks++;
+        arrived.lastByteAfterMs = Math.round(performance.now() - startedAt);
+        if (arrived.chunks <= 4) arrived.head = got.head().subarray(0, 300).toString('utf8');
+        progress();
+      }
       const raw = pairsFromRecord(res.headers);
+      const decoded = decodeBody(got.head(), res.headers['content-encoding'] as string | undefined, got.truncated);
+      const body = decoded.body;
       return {
         status: res.statusCode,
         rawHeaders: raw,
         body,
+        wireBytes: got.length,
+        wireSha256: got.sha256(),
+        truncated: decoded.truncated,
+        ...(decoded.error ? { decodeError: decoded.error } : {}),
         startedAt,
         headersAt,
         endedAt: performance.now(),
@@ -127,7 +176,8 @@ export class GatewayClient {
         text: () => body.toString('utf8'),
       };
     } catch (e) {
-      throw classify(e, `${req.method ?? 'GET'} ${req.path}`);
+      arrived.forMs = Math.round(performance.now() - startedAt);
+      throw classify(e, what, arrived);
     }
   }
 
@@ -141,11 +191,17 @@ export class GatewayClient {
   }
 }
 
-export function classify(e: unknown, what: string): Error {
+export function classify(e: unknown, what: string, arrived?: Arrived): Error {
   const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = err.code ?? err.cause?.code ?? err.name ?? 'UNKNOWN';
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || err.name === 'TimeoutError')
-    return new GatewayTimeoutError(`${what}: the gateway did not answer in time (${code})`);
-  if (err.name === 'AbortError') return new GatewayTimeoutError(`${what}: aborted at the check's time limit`);
+    return new GatewayTimeoutError(`${what}: the gateway did not answer in time (${code})${arrived ? describeArrived(arrived) : ''}`, arrived);
+  if (err.name === 'AbortError') return new GatewayTimeoutError(`${what}: aborted at the check's time limit${arrived ? describeArrived(arrived) : ''}`, arrived);
   return new GatewayTransportError(`${what}: ${code}: ${err.message ?? String(e)}`, code);
+}
+
+/** What arrived before an answer was cut off, in words: "status 200 after 3 ms, then 41 bytes in 12 chunks over 20001 ms". */
+export function describeArrived(a: Arrived): string {
+  if (a.status === null) return `; nothing arrived in ${a.forMs} ms`;
+  return `; status ${a.status} after ${a.headersAfterMs} ms, then ${a.bytes} body bytes in ${a.chunks} chunk${a.chunks === 1 ? '' : 's'} over ${a.forMs} ms${a.bytes ? ` (last byte at ${a.lastByteAfterMs} ms)` : ''}`;
 }

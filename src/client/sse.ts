@@ -36,6 +36,11 @@ export interface SseResult {
   abortedAt?: number;
 }
 
+/** The most of one stream the client reads (decoded): an endless stream is cut here, with an error saying so. */
+export const STREAM_MAX = 16 * 1024 * 1024;
+/** Per-chunk timing entries kept (the rest is counted in the stream's length). */
+const CHUNKS_KEPT = 20_000;
+
 export interface StreamOptions {
   /** The client disconnects after this many events. */
   abortAfterEvents?: number;
@@ -91,6 +96,8 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
   const chunks: SseResult['chunks'] = [];
   const body: Buffer[] = [];
   let now = headersAt;
+  let total = 0;
+  let tooLong = false;
   const parser = createParser({ onEvent: (m: EventSourceMessage) => events.push({ event: m.event, data: m.data, id: m.id, arrivedAt: now }) });
   const result: SseResult = {
     status: res.statusCode,
@@ -106,9 +113,18 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
   // A multi-byte character split across two chunks must be decoded whole.
   const utf8 = new TextDecoder('utf-8');
   const feed = (c: Buffer, at: number) => {
+    if (tooLong) return;
     now = at;
+    if (total + c.length > STREAM_MAX) {
+      tooLong = true;
+      c = c.subarray(0, STREAM_MAX - total);
+    }
+    total += c.length;
     body.push(c);
     parser.feed(utf8.decode(c, { stream: true }));
+  };
+  const chunk = (at: number, bytes: number) => {
+    if (chunks.length < CHUNKS_KEPT) chunks.push({ at, bytes });
   };
   const dec = decoder(res.headers['content-encoding'] as string | undefined);
   const abortTimer =
@@ -125,20 +141,26 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
       dec.on('data', (c: Buffer) => feed(c, lastArrival));
       for await (const c of res.body) {
         lastArrival = performance.now();
-        chunks.push({ at: lastArrival, bytes: (c as Buffer).length });
+        chunk(lastArrival, (c as Buffer).length);
         await new Promise<void>((resolve, reject) => dec.write(c, (err) => (err ? reject(err) : resolve())));
         if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents) break;
+        if (tooLong) break;
       }
-      dec.end();
+      if (tooLong) dec.destroy();
+      else dec.end();
     } else {
       for await (const c of res.body) {
         const at = performance.now();
-        chunks.push({ at, bytes: (c as Buffer).length });
+        chunk(at, (c as Buffer).length);
         feed(c as Buffer, at);
         if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents) break;
+        if (tooLong) break;
       }
     }
-    if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents && result.abortedAt === undefined) {
+    if (tooLong) {
+      result.error = `${req.path}: the stream went on past ${STREAM_MAX} bytes (${events.length} events in ${Math.round(performance.now() - startedAt)} ms); the client stopped reading`;
+      controller.abort();
+    } else if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents && result.abortedAt === undefined) {
       result.abortedAt = performance.now();
       controller.abort();
     }
