@@ -45,6 +45,9 @@ function forwardHeaders(raw: string[]): Array<[string, string]> {
   return out;
 }
 
+/** The largest declared request body read into one buffer up front. */
+const MAX_BODY = 64 * 1024 * 1024;
+
 export class ReferenceGateway extends LoopbackServer {
   private upstream: URL;
   constructor(private readonly opts: ReferenceOptions) {
@@ -53,10 +56,21 @@ export class ReferenceGateway extends LoopbackServer {
   }
 
   protected handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    // The body is read into one buffer of its declared length (a large body exists once here,
+    // not as chunks and their copy); without a length, chunks are joined at the end.
+    const declared = Number(req.headers['content-length']);
+    const sized = Number.isSafeInteger(declared) && declared > 0 && declared <= MAX_BODY ? Buffer.allocUnsafe(declared) : null;
+    let filled = 0;
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('data', (c: Buffer) => {
+      if (sized && filled + c.length <= sized.length) {
+        c.copy(sized, filled);
+        filled += c.length;
+      } else chunks.push(c);
+    });
     req.on('end', () => {
-      const parts: RequestParts = { method: req.method ?? 'GET', path: req.url ?? '/', headers: forwardHeaders(req.rawHeaders), body: Buffer.concat(chunks) };
+      const body = sized && !chunks.length ? sized.subarray(0, filled) : Buffer.concat([...(sized ? [sized.subarray(0, filled)] : []), ...chunks]);
+      const parts: RequestParts = { method: req.method ?? 'GET', path: req.url ?? '/', headers: forwardHeaders(req.rawHeaders), body };
       const fault = this.opts.fault;
       if (fault?.intercept?.(parts, res)) return;
       if (parts.method === 'HEAD' && parts.path === '/') {

@@ -2,6 +2,7 @@
 // and keeps what came back with raw headers and timings on the upstream's clock.
 import { Agent, request } from 'undici';
 import { performance } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
 import { CASE_HEADER } from '../upstream/contract.js';
 import { pairsFromRecord } from './headers.js';
 import { BoundedBody, decodeBody } from './bounded.js';
@@ -17,7 +18,8 @@ export interface GwRequest {
   /** Path with query, relative to the target's base (its own path prefix is kept). */
   path: string;
   headers?: Array<[string, string]>;
-  body?: string | Buffer;
+  /** A list of buffers is sent one after the other, never joined (large bodies are not copied). */
+  body?: string | Buffer | Buffer[];
   auth?: AuthStyle;
   /** Sent as a hint header so the upstream can match a request whose body lost the token. */
   caseToken?: string;
@@ -140,8 +142,8 @@ export class GatewayClient {
     try {
       const res = await request(this.url(req.path, req.auth), {
         method: (req.method ?? 'GET') as 'GET',
-        headers,
-        body: req.body,
+        headers: Array.isArray(req.body) ? [...headers, 'content-length', String(req.body.reduce((n, b) => n + b.length, 0))] : headers,
+        body: Array.isArray(req.body) ? Readable.from(req.body, { objectMode: false }) : req.body,
         dispatcher: this.agent,
         signal: req.signal,
       });
@@ -173,7 +175,8 @@ export class GatewayClient {
         headersAt,
         endedAt: performance.now(),
         header: (name) => raw.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1],
-        text: () => body.toString('utf8'),
+        // A body its content-encoding misdescribes is what a client fails to read: every check sees that, not the raw bytes.
+        text: () => (decoded.error ? unreadable(decoded.error, got.length, body) : body.toString('utf8')),
       };
     } catch (e) {
       arrived.forMs = Math.round(performance.now() - startedAt);
@@ -204,4 +207,9 @@ export function classify(e: unknown, what: string, arrived?: Arrived): Error {
 export function describeArrived(a: Arrived): string {
   if (a.status === null) return `; nothing arrived in ${a.forMs} ms`;
   return `; status ${a.status} after ${a.headersAfterMs} ms, then ${a.bytes} body bytes in ${a.chunks} chunk${a.chunks === 1 ? '' : 's'} over ${a.forMs} ms${a.bytes ? ` (last byte at ${a.lastByteAfterMs} ms)` : ''}`;
+}
+
+/** What a check reads of a body no client can decode: the reason, not the bytes. */
+function unreadable(reason: string, wireBytes: number, raw: Buffer): string {
+  return `(a client cannot read this body: ${reason}; ${wireBytes} bytes on the wire, starting ${JSON.stringify(raw.subarray(0, 80).toString('latin1'))})`;
 }

@@ -80,7 +80,7 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
     res = await request(gw.url(req.path, req.auth), {
       method: (req.method ?? 'POST') as 'POST',
       headers,
-      body: req.body,
+      body: Array.isArray(req.body) ? Buffer.concat(req.body) : req.body,
       signal: controller.signal,
       dispatcher: opts.dispatcher ?? gw.dispatcher,
       // A buffering proxy may hold the headers back with the first events.

@@ -25,15 +25,17 @@ export interface SentRequest {
 
 /** What the runner keeps of a request a check sent (credential headers masked, long bodies dropped). */
 export function recordSent(req: GwRequest, method = 'GET'): SentRequest {
-  const raw = req.body === undefined ? null : typeof req.body === 'string' ? Buffer.from(req.body) : req.body;
+  const bytes = req.body === undefined ? 0 : typeof req.body === 'string' ? Buffer.byteLength(req.body) : Array.isArray(req.body) ? req.body.reduce((n, b) => n + b.length, 0) : req.body.length;
+  // A long body is only counted, never copied.
+  const raw = req.body === undefined || bytes > MAX_REPLAY_BODY ? null : typeof req.body === 'string' ? Buffer.from(req.body) : Array.isArray(req.body) ? Buffer.concat(req.body) : req.body;
   const headers = maskHeaders([...(req.headers ?? []), ...(req.caseToken ? ([[CASE_HEADER, req.caseToken]] as Array<[string, string]>) : [])]);
   return {
     method: req.method ?? method,
     path: req.path,
     auth: req.auth ?? 'bearer',
     headers,
-    body: raw === null || raw.length > MAX_REPLAY_BODY ? null : raw.toString('utf8'),
-    bodyBytes: raw?.length ?? 0,
+    body: raw === null ? null : raw.toString('utf8'),
+    bodyBytes: bytes,
   };
 }
 
