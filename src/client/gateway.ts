@@ -18,13 +18,21 @@ export interface GwRequest {
   /** Path with query, relative to the target's base (its own path prefix is kept). */
   path: string;
   headers?: Array<[string, string]>;
-  /** A list of buffers is sent one after the other, never joined (large bodies are not copied). */
-  body?: string | Buffer | Buffer[];
+  /** A SizedBody is made piece by piece while it is sent, never held whole (large bodies). */
+  body?: string | Buffer | SizedBody;
   auth?: AuthStyle;
   /** Sent as a hint header so the upstream can match a request whose body lost the token. */
   caseToken?: string;
   signal?: AbortSignal;
 }
+
+/** A body of known length made while it is sent: `chunks()` may be called more than once and yields the same bytes. */
+export interface SizedBody {
+  length: number;
+  chunks(): Iterable<Buffer>;
+}
+
+export const isSizedBody = (b: GwRequest['body']): b is SizedBody => typeof b === 'object' && !Buffer.isBuffer(b) && typeof (b as SizedBody).chunks === 'function';
 
 export interface GwResponse {
   status: number;
@@ -142,8 +150,8 @@ export class GatewayClient {
     try {
       const res = await request(this.url(req.path, req.auth), {
         method: (req.method ?? 'GET') as 'GET',
-        headers: Array.isArray(req.body) ? [...headers, 'content-length', String(req.body.reduce((n, b) => n + b.length, 0))] : headers,
-        body: Array.isArray(req.body) ? Readable.from(req.body, { objectMode: false }) : req.body,
+        headers: isSizedBody(req.body) ? [...headers, 'content-length', String(req.body.length)] : headers,
+        body: isSizedBody(req.body) ? Readable.from(req.body.chunks(), { objectMode: false }) : req.body,
         dispatcher: this.agent,
         signal: req.signal,
       });

@@ -6,7 +6,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { createGunzip, createInflate, createBrotliDecompress } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import type { Transform } from 'node:stream';
-import { classify, type GatewayClient, type GwRequest } from './gateway.js';
+import { classify, isSizedBody, type GatewayClient, type GwRequest } from './gateway.js';
 import { CASE_HEADER } from '../upstream/contract.js';
 import { pairsFromRecord } from './headers.js';
 
@@ -80,7 +80,7 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
     res = await request(gw.url(req.path, req.auth), {
       method: (req.method ?? 'POST') as 'POST',
       headers,
-      body: Array.isArray(req.body) ? Buffer.concat(req.body) : req.body,
+      body: isSizedBody(req.body) ? Buffer.concat([...req.body.chunks()]) : req.body,
       signal: controller.signal,
       dispatcher: opts.dispatcher ?? gw.dispatcher,
       // A buffering proxy may hold the headers back with the first events.

@@ -3,7 +3,7 @@ import { messageBody } from '../../src/upstream/replies/messages.js';
 import { CASE_PLACEHOLDER, TOKEN_LENGTH } from '../../src/upstream/contract.js';
 import { createHash } from 'node:crypto';
 import type { CheckContext } from '../../src/core/check.js';
-import { messagesHeaders, type GwResponse } from '../../src/client/gateway.js';
+import { messagesHeaders, type GwResponse, type SizedBody } from '../../src/client/gateway.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
 import { withToken } from '../../src/upstream/contract.js';
@@ -32,34 +32,26 @@ export function imageData(base64Length: number, seed: number): string {
 }
 
 /**
- * imageData() as bytes, built without a string of the whole: the base64 is written 3 MiB of
- * input at a time, so the 30 MiB body exists once, in one Buffer.
+ * imageData() as bytes, made on demand 256 KiB at a time (the same xorshift32 words, 192 KiB
+ * of them per piece): the 30 MiB body is never held, only each piece while it is sent.
  */
-export function imageDataBytes(base64Length: number, seed: number): Buffer {
-  const words = new Uint32Array(Math.ceil((base64Length * 3) / 4 / 4) + 3);
-  let x = seed >>> 0 || 0x9e3779b9;
-  for (let i = 0; i < words.length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    words[i] = x >>> 0;
-  }
+export function* imageDataChunks(base64Length: number, seed: number): Generator<Buffer> {
+  const step = 192 * 1024;
+  const words = new Uint32Array(step / 4);
   const raw = Buffer.from(words.buffer);
-  PNG_START.copy(raw);
-  const out = Buffer.allocUnsafe(base64Length);
-  const step = 3 * MIB;
-  for (let i = 0, o = 0; o < base64Length; i += step) o += out.write(raw.subarray(i, i + step).toString('base64'), o, 'latin1');
-  return out;
-}
-
-/** The image data of the largest size, kept for the seed: repeated runs in one process (the self-tests) make it once. */
-let cached: { seed: number; data: Buffer } | undefined;
-function dataFor(seed: number): Buffer {
-  if (cached?.seed !== seed) {
-    cached = undefined;
-    cached = { seed, data: imageDataBytes(SIZES_MIB[SIZES_MIB.length - 1] * MIB, seed) };
+  let x = seed >>> 0 || 0x9e3779b9;
+  for (let left = base64Length, first = true; left > 0; first = false) {
+    for (let i = 0; i < words.length; i++) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      words[i] = x >>> 0;
+    }
+    if (first) PNG_START.copy(raw);
+    const piece = Buffer.from(raw.toString('base64'), 'latin1');
+    yield left < piece.length ? piece.subarray(0, left) : piece;
+    left -= piece.length;
   }
-  return cached.data;
 }
 
 const DATA_MARK = '__GWC_IMAGE_DATA__';
@@ -95,18 +87,25 @@ export function largeBody(bytes: number, data: string): { text: string; dataLeng
 }
 
 /**
- * largeBody() as three buffers sent one after the other (the image data is a view of the
- * cached data, never copied), with the case token in place and the SHA-256 of the whole.
+ * largeBody() as a body made piece by piece while it is sent (SizedBody), with the case token
+ * in place and the SHA-256 of the whole (computed by making it once beforehand).
  */
-export function largeBodyParts(bytes: number, data: Buffer, token: string): { parts: Buffer[]; dataLength: number; sha256: string } {
+export function largeBodyParts(bytes: number, seed: number, token: string): { body: SizedBody; dataLength: number; sha256: string } {
   const { head, tail, dataLength } = largeEnvelope(bytes);
-  if (dataLength > data.length) throw new Error('harness bug: image data too short');
-  const parts = [Buffer.from(withToken(head, token)), data.subarray(0, dataLength), Buffer.from(tail)];
-  const length = parts.reduce((n, p) => n + p.length, 0);
-  if (length !== bytes) throw new Error(`harness bug: body is ${length} bytes, not ${bytes}`);
+  const h = Buffer.from(withToken(head, token));
+  const t = Buffer.from(tail);
+  const body: SizedBody = {
+    length: h.length + dataLength + t.length,
+    *chunks() {
+      yield h;
+      yield* imageDataChunks(dataLength, seed);
+      yield t;
+    },
+  };
+  if (body.length !== bytes) throw new Error(`harness bug: body is ${body.length} bytes, not ${bytes}`);
   const hash = createHash('sha256');
-  for (const p of parts) hash.update(p);
-  return { parts, dataLength, sha256: hash.digest('hex') };
+  for (const c of body.chunks()) hash.update(c);
+  return { body, dataLength, sha256: hash.digest('hex') };
 }
 
 interface SizeResult {
@@ -124,8 +123,8 @@ interface LargeExchange {
   expectation: Expectation;
   sentBytes: number;
   sentSha256: string;
-  /** The image data as sent, and where it sits in the body. */
-  data: Buffer;
+  /** The seed of the image data, and its length. */
+  seed: number;
   dataLength: number;
 }
 
@@ -144,7 +143,8 @@ function judgeForwarded(x: LargeExchange): string | null {
   const got = parsed.messages?.[0]?.content?.[1]?.source?.data;
   if (typeof got !== 'string') return 'the image block arrived without its base64 data';
   if (got.length !== x.dataLength) return `the image data arrived with ${got.length} of ${x.dataLength} base64 characters`;
-  if (!x.data.subarray(0, x.dataLength).equals(Buffer.from(got, 'latin1'))) return 'the image data arrived changed';
+  // Kept whole only when small (RECORD_KEEP): the data is made again to compare.
+  if (!Buffer.concat([...imageDataChunks(x.dataLength, x.seed)]).equals(Buffer.from(got, 'latin1'))) return 'the image data arrived changed';
   return null;
 }
 
@@ -157,12 +157,12 @@ function judgeClient(x: LargeExchange): string | null {
 }
 
 /** Sends one large body (three buffers, never joined) with the upstream scripted to answer a message. */
-async function sendLarge(ctx: CheckContext, bytes: number, data: Buffer): Promise<LargeExchange> {
+async function sendLarge(ctx: CheckContext, bytes: number, seed: number): Promise<LargeExchange> {
   const expectation = ctx.upstream.next().json(messageBody());
-  const { parts, dataLength, sha256 } = largeBodyParts(bytes, data, expectation.token);
-  const res = await ctx.gateway.send({ method: 'POST', path: '/v1/messages', body: parts, headers: messagesHeaders(), caseToken: expectation.token, signal: ctx.signal });
+  const { body, dataLength, sha256 } = largeBodyParts(bytes, seed, expectation.token);
+  const res = await ctx.gateway.send({ method: 'POST', path: '/v1/messages', body, headers: messagesHeaders(), caseToken: expectation.token, signal: ctx.signal });
   const seen = await expectation.received(res.status < 300 ? 1000 : 200);
-  return { res, seen, expectation, sentBytes: bytes, sentSha256: sha256, data, dataLength };
+  return { res, seen, expectation, sentBytes: bytes, sentSha256: sha256, seed, dataLength };
 }
 
 export default defineCheck({
@@ -179,10 +179,9 @@ export default defineCheck({
   requirement:
     'A large request (an image pasted into a conversation) reaches the upstream with its image data intact, or is refused with an error status and a JSON error body; an HTML 413 page (nginx\'s default client_max_body_size 1m) or a cut body fails. The largest size forwarded is reported (MSG-RESP-2, MSG-BODY-1; spec 2.1, 4 rule 2).',
   async run(ctx) {
-    const data = dataFor(ctx.settings.seed);
     const results: SizeResult[] = [];
     for (const mib of SIZES_MIB) {
-      const r = await attempt(() => sendLarge(ctx, mib * MIB, data));
+      const r = await attempt(() => sendLarge(ctx, mib * MIB, ctx.settings.seed));
       if (!r.ok) {
         results.push({ mib, outcome: 'broken', detail: `no answer: ${r.error}` });
         break;
