@@ -139,6 +139,10 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
       // Decoded output is stamped with the arrival of the compressed chunk that released it.
       let lastArrival = headersAt;
       dec.on('data', (c: Buffer) => feed(c, lastArrival));
+      // A body that is not what its content-encoding claims: the write below fails with it; the
+      // event must not go unheard (it would be an uncaught exception).
+      let decodeError: Error | undefined;
+      dec.on('error', (e) => (decodeError ??= e));
       for await (const c of res.body) {
         lastArrival = performance.now();
         chunk(lastArrival, (c as Buffer).length);
@@ -147,7 +151,12 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
         if (tooLong) break;
       }
       if (tooLong) dec.destroy();
-      else dec.end();
+      else await new Promise<void>((resolve) => {
+          dec.once('end', resolve);
+          dec.once('error', () => resolve());
+          dec.end();
+        });
+      if (decodeError) throw new Error(`the stream is not ${res.headers['content-encoding']} as its content-encoding claims (${(decodeError as NodeJS.ErrnoException).code ?? decodeError.message})`);
     } else {
       for await (const c of res.body) {
         const at = performance.now();
