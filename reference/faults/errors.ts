@@ -170,6 +170,12 @@ export const ERRORS_FAULTS: Fault[] = [
     intercept: (r, res) => r.body.length > 1024 * 1024 && answer(res, htmlPage(413, 'Request Entity Too Large')),
   },
   {
+    name: 'html-200-over-1mib',
+    breaks: ['MSG-RESP-2'],
+    description: 'answers request bodies over 1 MiB with an HTML page and status 200 (a proxy\'s "request too large" or sign-in page served as a success)',
+    intercept: (r, res) => r.body.length > 1024 * 1024 && answer(res, { ...htmlPage(200, 'Request Too Large'), status: 200 }),
+  },
+  {
     name: 'head-hang',
     breaks: ['MSG-RESP-2'],
     description: 'never answers HEAD / (the client\'s start-up probe)',

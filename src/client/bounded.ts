@@ -3,6 +3,7 @@
 // A gateway may answer 500 MB, stream forever or send a body that is not what its
 // content-encoding claims; the harness keeps a few MiB and says what the rest was.
 import { createHash } from 'node:crypto';
+import { passedThrough } from '../core/pressure.js';
 import { brotliDecompressSync, gunzipSync, inflateSync, constants } from 'node:zlib';
 
 /** The most of one response body the client keeps (the rest is hashed and counted). */
@@ -26,6 +27,7 @@ export class BoundedBody {
   length = 0;
   constructor(private readonly keep = BODY_KEEP) {}
   push(c: Buffer): void {
+    passedThrough(c.length);
     this.length += c.length;
     this.hash.update(c);
     if (this.kept < this.keep) {

@@ -5,6 +5,7 @@ import { Client, request, type Dispatcher } from 'undici';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { createGunzip, createInflate, createBrotliDecompress } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
+import { passedThrough } from '../core/pressure.js';
 import type { Transform } from 'node:stream';
 import { classify, isSizedBody, type GatewayClient, type GwRequest } from './gateway.js';
 import { CASE_HEADER } from '../upstream/contract.js';
@@ -37,7 +38,9 @@ export interface SseResult {
 }
 
 /** The most of one stream the client reads (decoded): an endless stream is cut here, with an error saying so. */
-export const STREAM_MAX = 16 * 1024 * 1024;
+export const STREAM_MAX = 6 * 1024 * 1024;
+/** The longest line of a stream the client reads (a larger event's data is sent as several lines or not at all). */
+export const LINE_MAX = 2 * 1024 * 1024;
 /** Per-chunk timing entries kept (the rest is counted in the stream's length). */
 const CHUNKS_KEPT = 20_000;
 
@@ -97,7 +100,8 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
   const body: Buffer[] = [];
   let now = headersAt;
   let total = 0;
-  let tooLong = false;
+  let tooLong: string | false = false;
+  let line = 0;
   const parser = createParser({ onEvent: (m: EventSourceMessage) => events.push({ event: m.event, data: m.data, id: m.id, arrivedAt: now }) });
   const result: SseResult = {
     status: res.statusCode,
@@ -115,8 +119,15 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
   const feed = (c: Buffer, at: number) => {
     if (tooLong) return;
     now = at;
+    // One line that never ends is held by the parser whole: cut it at LINE_MAX.
+    const nl = c.lastIndexOf(0x0a);
+    line = nl < 0 ? line + c.length : c.length - nl - 1;
+    if (line > LINE_MAX) {
+      tooLong = `a line of the stream went on past ${LINE_MAX} bytes without a line break`;
+      return;
+    }
     if (total + c.length > STREAM_MAX) {
-      tooLong = true;
+      tooLong = `the stream went on past ${STREAM_MAX} bytes`;
       c = c.subarray(0, STREAM_MAX - total);
     }
     total += c.length;
@@ -124,6 +135,7 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
     parser.feed(utf8.decode(c, { stream: true }));
   };
   const chunk = (at: number, bytes: number) => {
+    passedThrough(bytes);
     if (chunks.length < CHUNKS_KEPT) chunks.push({ at, bytes });
   };
   const dec = decoder(res.headers['content-encoding'] as string | undefined);
@@ -138,7 +150,10 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
     if (dec) {
       // Decoded output is stamped with the arrival of the compressed chunk that released it.
       let lastArrival = headersAt;
-      dec.on('data', (c: Buffer) => feed(c, lastArrival));
+      dec.on('data', (c: Buffer) => {
+        passedThrough(c.length);
+        feed(c, lastArrival);
+      });
       // A body that is not what its content-encoding claims: the write below fails with it; the
       // event must not go unheard (it would be an uncaught exception).
       let decodeError: Error | undefined;
@@ -167,7 +182,7 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
       }
     }
     if (tooLong) {
-      result.error = `${req.path}: the stream went on past ${STREAM_MAX} bytes (${events.length} events in ${Math.round(performance.now() - startedAt)} ms); the client stopped reading`;
+      result.error = `${req.path}: ${tooLong} (${events.length} events in ${Math.round(performance.now() - startedAt)} ms); the client stopped reading`;
       controller.abort();
     } else if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents && result.abortedAt === undefined) {
       result.abortedAt = performance.now();

@@ -2,6 +2,7 @@ import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { messageBody } from '../../src/upstream/replies/messages.js';
 import { CASE_PLACEHOLDER, TOKEN_LENGTH } from '../../src/upstream/contract.js';
 import { createHash } from 'node:crypto';
+import { passedThrough } from '../../src/core/pressure.js';
 import type { CheckContext } from '../../src/core/check.js';
 import { messagesHeaders, type GwResponse, type SizedBody } from '../../src/client/gateway.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
@@ -49,6 +50,7 @@ export function* imageDataChunks(base64Length: number, seed: number): Generator<
     }
     if (first) PNG_START.copy(raw);
     const piece = Buffer.from(raw.toString('base64'), 'latin1');
+    passedThrough(piece.length);
     yield left < piece.length ? piece.subarray(0, left) : piece;
     left -= piece.length;
   }
