@@ -172,8 +172,9 @@ export const ERRORS_FAULTS: Fault[] = [
   {
     name: 'html-200-over-1mib',
     breaks: ['MSG-RESP-2'],
-    description: 'answers request bodies over 1 MiB with an HTML page and status 200 (a proxy\'s "request too large" or sign-in page served as a success)',
-    intercept: (r, res) => r.body.length > 1024 * 1024 && answer(res, { ...htmlPage(200, 'Request Too Large'), status: 200 }),
+    description: 'forwards request bodies over 1 MiB intact, then answers the client with an HTML page and status 200 instead of the upstream\'s answer (a proxy\'s "request too large" or sign-in page served as a success)',
+    responseWhen: (r) => r.body.length > 1024 * 1024,
+    response: () => ({ ...htmlPage(200, 'Request Too Large'), status: 200 }),
   },
   {
     name: 'head-hang',
