@@ -18,3 +18,12 @@ for (let n = 0; n < runs; n++) {
 }
 times.sort((a, b) => a - b);
 console.log(`demo wall time over ${runs} runs: median ${(times[Math.floor(runs / 2)] / 1000).toFixed(2)} s, min ${(times[0] / 1000).toFixed(2)} s, max ${(times[runs - 1] / 1000).toFixed(2)} s`);
+
+// Peak RSS (issue 13: at most 150 MB), measured on its own runs with /usr/bin/time -v.
+import { demoPeakRss } from './rss.js';
+const rss = demoPeakRss(Math.min(runs, 3));
+console.log(
+  rss
+    ? `demo peak RSS over ${Math.min(runs, 3)} runs: median ${rss.medianMB.toFixed(0)} MB, min ${rss.minMB.toFixed(0)} MB, max ${rss.maxMB.toFixed(0)} MB (goal <= 150 MB; ${rss.command})`
+    : 'demo peak RSS: not measured (/usr/bin/time is missing: apt-get install time)',
+);

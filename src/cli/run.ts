@@ -38,7 +38,7 @@ export async function preflight(target: string, warn: (s: string) => void): Prom
       return;
     }
     // Not HTTP at all (the answer does not start with a status line): a setup that cannot work.
-    if (code === 'HPE_INVALID_CONSTANT') throw new HarnessError('TARGET_NOT_HTTP', `target ${target} did not answer HTTP (${code})`);
+    if (code === 'HPE_INVALID_CONSTANT' || /Expected HTTP\//i.test(err.message ?? '')) throw new HarnessError('TARGET_NOT_HTTP', `target ${target} did not answer HTTP (${code})`);
     // HTTP, but broken (a control character in a header, bad framing, a reset): the gateway's
     // fault, which its checks find and report (exit 1), not a harness that could not run.
     if (code.startsWith('HPE_') || /parse|HTTPParser/i.test(`${err.name} ${err.message}`) || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') {
