@@ -130,6 +130,14 @@ describe('hostile gateways', () => {
       const report = r.files.json ? (JSON.parse(r.files.json) as RunReport) : null;
       table.push(`| ${c.name} | exit ${r.code} | ${report ? `${report.summary.pass} pass, ${report.summary.fail} fail, ${report.summary.timeout} timeout, ${report.summary.warn} warn` : 'no report'} | ${(r.ms / 1000).toFixed(1)} s | ${Math.round(r.rss / 1e6)} MB |`);
       assertCalm(c.name, r, checks);
+      // A check cut off while an answer kept coming says what arrived, how much and for how long.
+      if (c.name === 'hang-after-headers' || c.name === 'endless-json') {
+        const x = report!.results.find((y) => y.id === 'messages.response.unchanged')!;
+        expect(x.outcome).toBe('timeout');
+        expect(x.message).toMatch(/status 200 after \d+ ms, then \d+ body bytes in \d+ chunks? over \d+ ms/);
+        expect((x.evidence.arrived as Array<{ bytes: number }>).length).toBeGreaterThan(0);
+        if (c.name === 'endless-json') expect((x.evidence.arrived as Array<{ bytes: number }>).some((a) => a.bytes > 1e6)).toBe(true);
+      }
     });
   }
 
