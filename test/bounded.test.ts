@@ -6,7 +6,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BoundedBody, decodeBody } from '../src/client/bounded.js';
+import { BoundedBody, decodeBody, LongStrings, longStringDigest } from '../src/client/bounded.js';
 import { GatewayClient, GatewayTimeoutError } from '../src/client/gateway.js';
 import { imageData, imageDataChunks, largeBody, largeBodyParts } from '../suites/errors/errors.body.large.js';
 import { CASE_PLACEHOLDER } from '../src/upstream/contract.js';
@@ -28,6 +28,18 @@ describe('BoundedBody', () => {
     const b = new BoundedBody(10);
     b.push(Buffer.from('short'));
     expect([b.truncated, b.head().toString(), b.length]).toEqual([false, 'short', 5]);
+  });
+});
+
+describe('LongStrings', () => {
+  it('finds a long JSON string by its digest, across chunk boundaries and escapes, and only long ones', () => {
+    const long = 'A'.repeat(70_000) + 'B';
+    const body = Buffer.from(JSON.stringify({ short: 'x\\"y', data: long, tail: 'z' }));
+    const s = new LongStrings();
+    for (let i = 0; i < body.length; i += 1000) s.push(body.subarray(i, i + 1000));
+    expect(s.found).toEqual([longStringDigest([Buffer.from(long)])]);
+    expect(longStringDigest([Buffer.from(long.slice(0, 5)), Buffer.from(long.slice(5))])).toEqual(s.found[0]);
+    expect(longStringDigest([Buffer.from(`${long.slice(0, -1)}C`)]).digest).not.toBe(s.found[0].digest);
   });
 });
 

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { listen } from '../../src/core/errors.js';
 import { LoopbackServer } from '../../src/core/server.js';
 import { headerValues, RECORD_KEEP, type RecordedRequest } from '../../src/upstream/record.js';
-import { BoundedBody } from '../../src/client/bounded.js';
+import { BoundedBody, LongStrings } from '../../src/client/bounded.js';
 import type { Reply } from '../../src/upstream/scenario.js';
 import { CASE_HEADER, newCaseToken, tokensIn } from '../../src/upstream/contract.js';
 import type { Expectation, UnmatchedRequest, Upstream } from '../../src/upstream/upstream.js';
@@ -143,7 +143,11 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
     }
     // Large bodies are not kept whole: a prefix, the length and a SHA-256 (checks compare by hash).
     const got = new BoundedBody(RECORD_KEEP);
-    req.on('data', (c: Buffer) => got.push(c));
+    const strings = new LongStrings();
+    req.on('data', (c: Buffer) => {
+      got.push(c);
+      strings.push(c);
+    });
     req.on('end', () => {
       const body = got.head();
       const raw = pairsFromRaw(req.rawHeaders);
@@ -156,6 +160,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
         bodyBytes: got.length,
         bodySha256: got.sha256(),
         bodyTruncated: got.truncated,
+        longStrings: strings.found,
         receivedAt: performance.now(),
         receivedWall: new Date().toISOString(),
         sentAt: [],

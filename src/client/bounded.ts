@@ -68,3 +68,62 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, truncated:
     return { body: raw, truncated, error: `the body is not ${how} as its content-encoding claims (${err.code ?? err.message})` };
   }
 }
+
+/**
+ * Digests of the long JSON strings of a body, computed as it streams by (no copy kept): for
+ * each string of at least `min` bytes, its length and a 64-bit digest (two FNV-1a variants) of
+ * its raw bytes between the quotes. A large body kept only in part can still show that a long
+ * value (an image's base64 data) arrived intact when the rest of the body was rewritten.
+ */
+export class LongStrings {
+  readonly found: Array<{ length: number; digest: string }> = [];
+  private inString = false;
+  private escaped = false;
+  private length = 0;
+  private h1 = 0;
+  private h2 = 0;
+  constructor(private readonly min = 64 * 1024) {}
+  push(c: Buffer): void {
+    let { inString, escaped, length, h1, h2 } = this;
+    for (let i = 0; i < c.length; i++) {
+      const b = c[i];
+      if (!inString) {
+        if (b === 0x22) {
+          inString = true;
+          length = 0;
+          h1 = 0x811c9dc5;
+          h2 = 0x050c5d1f;
+        }
+        continue;
+      }
+      if (escaped) escaped = false;
+      else if (b === 0x5c) escaped = true;
+      else if (b === 0x22) {
+        inString = false;
+        if (length >= this.min) this.found.push({ length, digest: digestHex(h1, h2) });
+        continue;
+      }
+      length++;
+      h1 = Math.imul(h1 ^ b, 0x01000193);
+      h2 = Math.imul(h2 ^ b, 0x5bd1e995);
+    }
+    Object.assign(this, { inString, escaped, length, h1, h2 });
+  }
+}
+
+const digestHex = (h1: number, h2: number) => `${(h1 >>> 0).toString(16).padStart(8, '0')}${(h2 >>> 0).toString(16).padStart(8, '0')}`;
+
+/** The LongStrings digest of bytes given in pieces (the contents of one JSON string, without escapes). */
+export function longStringDigest(pieces: Iterable<Buffer>): { length: number; digest: string } {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x050c5d1f;
+  let length = 0;
+  for (const c of pieces) {
+    for (let i = 0; i < c.length; i++) {
+      h1 = Math.imul(h1 ^ c[i], 0x01000193);
+      h2 = Math.imul(h2 ^ c[i], 0x5bd1e995);
+    }
+    length += c.length;
+  }
+  return { length, digest: digestHex(h1, h2) };
+}

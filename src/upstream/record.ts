@@ -12,6 +12,8 @@ export interface RecordedRequest {
   bodyBytes: number;
   bodySha256: string;
   bodyTruncated: boolean;
+  /** Length and digest of each JSON string of 64 KiB or more in the body (LongStrings), so a value can be checked when the body is kept only in part. */
+  longStrings?: Array<{ length: number; digest: string }>;
   /** performance.now() when the request's last body byte arrived (same clock as the client). */
   receivedAt: number;
   /** Wall-clock ISO time of arrival. */
