@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { demoPeakRss } from './rss.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: string) => {
@@ -94,3 +95,11 @@ console.log(`default run against the reference gateway (upstream time-out ${upst
 console.log(`  wall time: median ${s(median(walls))}, min ${s(Math.min(...walls))}, max ${s(Math.max(...walls))}`);
 console.log(`  longest single check per run: ${longest.join('; ')}`);
 console.log(`  wall / longest check: median ${median(ratios).toFixed(2)}x, max ${Math.max(...ratios).toFixed(2)}x`);
+
+// Peak RSS (issue 13: at most 150 MB), measured on its own runs with /usr/bin/time -v.
+const rss = demoPeakRss(Math.min(runs, 3));
+console.log(
+  rss
+    ? `demo peak RSS over ${Math.min(runs, 3)} runs: median ${rss.medianMB.toFixed(0)} MB, min ${rss.minMB.toFixed(0)} MB, max ${rss.maxMB.toFixed(0)} MB (goal <= 150 MB; ${rss.command})`
+    : 'demo peak RSS: not measured (/usr/bin/time is missing: apt-get install time)',
+);

@@ -49,6 +49,11 @@ function forwardHeaders(raw: string[]): Array<[string, string]> {
   return out;
 }
 
+/** Without a fault, request bodies larger than this are streamed to the upstream. */
+const STREAM_OVER = 1024 * 1024;
+/** The largest declared request body read into one buffer up front. */
+const MAX_BODY = 64 * 1024 * 1024;
+
 export class ReferenceGateway extends LoopbackServer {
   private upstream: URL;
   constructor(private readonly opts: ReferenceOptions) {
@@ -57,10 +62,27 @@ export class ReferenceGateway extends LoopbackServer {
   }
 
   protected handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    // Without a fault nothing needs the body: a large one is streamed through, never held.
+    const length = Number(req.headers['content-length']);
+    if (!this.opts.fault && Number.isSafeInteger(length) && length > STREAM_OVER && ROUTES.some((r) => r.test(req.url ?? '/'))) {
+      this.forward({ method: req.method ?? 'POST', path: req.url ?? '/', headers: forwardHeaders(req.rawHeaders), body: Buffer.alloc(0) }, res, 0, { stream: req, length });
+      return;
+    }
+    // The body is read into one buffer of its declared length (a large body exists once here,
+    // not as chunks and their copy); without a length, chunks are joined at the end.
+    const declared = Number(req.headers['content-length']);
+    const sized = Number.isSafeInteger(declared) && declared > 0 && declared <= MAX_BODY ? Buffer.allocUnsafe(declared) : null;
+    let filled = 0;
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('data', (c: Buffer) => {
+      if (sized && filled + c.length <= sized.length) {
+        c.copy(sized, filled);
+        filled += c.length;
+      } else chunks.push(c);
+    });
     req.on('end', () => {
-      const parts: RequestParts = { method: req.method ?? 'GET', path: req.url ?? '/', headers: forwardHeaders(req.rawHeaders), body: Buffer.concat(chunks) };
+      const body = sized && !chunks.length ? sized.subarray(0, filled) : Buffer.concat([...(sized ? [sized.subarray(0, filled)] : []), ...chunks]);
+      const parts: RequestParts = { method: req.method ?? 'GET', path: req.url ?? '/', headers: forwardHeaders(req.rawHeaders), body };
       const fault = this.opts.fault;
       const probe = parts.method === 'HEAD' && parts.path === '/';
       if (!probe && !this.admit(parts, res)) return;
@@ -117,12 +139,13 @@ export class ReferenceGateway extends LoopbackServer {
     jsonError(res, status, status === 504 ? 'timeout_error' : 'api_error', reason);
   }
 
-  private forward(parts: RequestParts, res: http.ServerResponse, retriesLeft: number) {
+  private forward(parts: RequestParts, res: http.ServerResponse, retriesLeft: number, body?: { stream: http.IncomingMessage; length: number }) {
     const fault = this.opts.fault;
     const headers: string[] = [];
     for (const [k, v] of parts.headers) headers.push(k, v);
     headers.push('host', this.upstream.host);
-    if (parts.body.length || parts.method === 'POST') headers.push('content-length', String(parts.body.length));
+    if (body) headers.push('content-length', String(body.length));
+    else if (parts.body.length || parts.method === 'POST') headers.push('content-length', String(parts.body.length));
     const base = this.upstream.pathname.replace(/\/+$/, '');
     const up = http.request({
       host: this.upstream.hostname.replace(/^\[|\]$/g, ''),
@@ -154,7 +177,8 @@ export class ReferenceGateway extends LoopbackServer {
       }
       this.reply(parts, ur, res);
     });
-    up.end(parts.body);
+    if (body) pipeline(body.stream, up, () => {});
+    else up.end(parts.body);
   }
 
   private reply(parts: RequestParts, ur: http.IncomingMessage, res: http.ServerResponse) {

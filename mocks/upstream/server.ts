@@ -6,7 +6,8 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { listen } from '../../src/core/errors.js';
 import { LoopbackServer } from '../../src/core/server.js';
-import { headerValues, type RecordedRequest } from '../../src/upstream/record.js';
+import { headerValues, RECORD_KEEP, type RecordedRequest } from '../../src/upstream/record.js';
+import { BoundedBody, LongStrings } from '../../src/client/bounded.js';
 import type { Reply } from '../../src/upstream/scenario.js';
 import { CASE_HEADER, newCaseToken, tokensIn } from '../../src/upstream/contract.js';
 import type { Expectation, UnmatchedRequest, Upstream } from '../../src/upstream/upstream.js';
@@ -150,10 +151,15 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
       this.control(req, res);
       return;
     }
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    // Large bodies are not kept whole: a prefix, the length and a SHA-256 (checks compare by hash).
+    const got = new BoundedBody(RECORD_KEEP);
+    const strings = new LongStrings();
+    req.on('data', (c: Buffer) => {
+      got.push(c);
+      strings.push(c);
+    });
     req.on('end', () => {
-      const body = Buffer.concat(chunks);
+      const body = got.head();
       const raw = pairsFromRaw(req.rawHeaders);
       const rec: RecordedRequest = {
         seq: ++this.seq,
@@ -161,6 +167,10 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
         url: this.unprefixed(req.url ?? ''),
         rawHeaders: raw,
         body,
+        bodyBytes: got.length,
+        bodySha256: got.sha256(),
+        bodyTruncated: got.truncated,
+        longStrings: strings.found,
         receivedAt: performance.now(),
         receivedWall: new Date().toISOString(),
         sentAt: [],

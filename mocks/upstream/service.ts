@@ -7,6 +7,8 @@ import { performance } from 'node:perf_hooks';
 import { LoopbackServer } from '../../src/core/server.js';
 import { play } from './play.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
+import { RECORD_KEEP } from '../../src/upstream/record.js';
+import { BoundedBody } from '../../src/client/bounded.js';
 import { JSON_HEADERS, SSE_HEADERS, type HeaderList, type Reply } from '../../src/upstream/scenario.js';
 import { errorBody, messageBody } from '../../src/upstream/replies/messages.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
@@ -60,11 +62,11 @@ export class ServiceEmulator extends LoopbackServer {
   }
 
   protected handle(req: http.IncomingMessage, res: http.ServerResponse) {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    const got = new BoundedBody(RECORD_KEEP);
+    req.on('data', (c: Buffer) => got.push(c));
     req.on('end', () => {
       const raw = pairsFromRaw(req.rawHeaders);
-      const rec: RecordedRequest = { seq: ++this.seq, method: req.method ?? '', url: req.url ?? '/', rawHeaders: raw, body: Buffer.concat(chunks), receivedAt: performance.now(), receivedWall: new Date().toISOString(), sentAt: [] };
+      const rec: RecordedRequest = { seq: ++this.seq, method: req.method ?? '', url: req.url ?? '/', rawHeaders: raw, body: got.head(), bodyBytes: got.length, bodySha256: got.sha256(), bodyTruncated: got.truncated, receivedAt: performance.now(), receivedWall: new Date().toISOString(), sentAt: [] };
       const { reply, entry, delayMs } = this.route(req, rec);
       this.requests.push({ ...entry, status: reply.kind === 'json' || reply.kind === 'sse' ? reply.status : 0 });
       // A configured slowness of the model list (SVC-3's failing case), not synchronisation.

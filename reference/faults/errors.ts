@@ -192,6 +192,13 @@ export const ERRORS_FAULTS: Fault[] = [
     },
   },
   {
+    name: 'html-200-over-1mib',
+    breaks: ['MSG-RESP-2'],
+    description: 'forwards request bodies over 1 MiB intact, then answers the client with an HTML page and status 200 instead of the upstream\'s answer (a proxy\'s "request too large" or sign-in page served as a success)',
+    responseWhen: (r) => r.body.length > 1024 * 1024,
+    response: () => ({ ...htmlPage(200, 'Request Too Large'), status: 200 }),
+  },
+  {
     name: 'head-hang',
     breaks: ['ERR-PROBE-1'],
     description: 'never answers HEAD / (the start-up probe of earlier clients)',

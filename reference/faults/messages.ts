@@ -65,6 +65,18 @@ export const MESSAGES_FAULTS: Fault[] = [
     description: 'parses and re-serialises the JSON body (JSON.parse/JSON.stringify): whitespace, escapes and number forms change, integers past 2^53 are rounded',
     request: rewriteBody((b) => b),
   },
+  {
+    name: 'false-gzip-json',
+    breaks: ['MSG-RESP-1'],
+    description: 'labels JSON messages answers `content-encoding: gzip` without compressing them (a misconfigured compression filter): no client can read them',
+    responseWhen: (r) => /^\/v1\/messages(\?|$)/.test(r.path) && !/"stream"\s*:\s*true/.test(r.body.toString('latin1', 0, Math.min(r.body.length, 65536))),
+    response: (status, headers, body) => {
+      if (!/json/i.test(String(headers['content-type'] ?? ''))) return null;
+      const out: Record<string, string> = {};
+      for (const [k, v] of Object.entries(headers)) if (v !== undefined && !['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
+      return { status, headers: { ...out, 'content-encoding': 'gzip' }, body };
+    },
+  },
   { name: 'sort-keys', breaks: ['MSG-BODY-1'], description: 'sorts object keys before forwarding', request: rewriteBody(sortKeys) },
   { name: 'drop-unknown-fields', breaks: ['MSG-BODY-3'], description: 'drops fields it does not know at the top level and in messages, blocks and tools', request: rewriteBody(dropUnknown) },
   {

@@ -12,7 +12,7 @@ import { applyWaivers, loadWaivers } from '../report/waivers.js';
 import { clientExchange, masker, ordered, upstreamExchange, type Transcript } from '../report/transcript.js';
 import type { CheckResult } from '../report/types.js';
 import type { PhaseGate } from '../runner/gate.js';
-import { maskHeaderNamesDeep, scrubSecrets } from '../core/mask.js';
+import { maskHeaderNamesDeep, scrubDeep, scrubSecrets, terminalSafe } from '../core/mask.js';
 import { awaitReady, type Readiness } from '../runner/ready.js';
 import { describeTargeting, expandTargeting, upstreamPrefixes } from '../config/targeting.js';
 import { VERSION } from '../core/paths.js';
@@ -45,8 +45,14 @@ export async function preflight(target: string, warn: (s: string) => void): Prom
       warn(`warning: target ${target} accepted the connection but did not answer HEAD / within ${PREFLIGHT_MS / 1000} s; checks may time out`);
       return;
     }
-    if (code === 'HPE_INVALID_CONSTANT' || code.startsWith('HPE_') || /parse|HTTPParser/i.test(`${err.name} ${err.message}`) || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')
-      throw new HarnessError('TARGET_NOT_HTTP', `target ${target} did not answer HTTP (${code || err.message})`);
+    // Not HTTP at all (the answer does not start with a status line): a setup that cannot work.
+    if (code === 'HPE_INVALID_CONSTANT' || /Expected HTTP\//i.test(err.message ?? '')) throw new HarnessError('TARGET_NOT_HTTP', `target ${target} did not answer HTTP (${code})`);
+    // HTTP, but broken (a control character in a header, bad framing, a reset): the gateway's
+    // fault, which its checks find and report (exit 1), not a harness that could not run.
+    if (code.startsWith('HPE_') || /parse|HTTPParser/i.test(`${err.name} ${err.message}`) || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') {
+      warn(`warning: target ${target} answered HEAD / with broken HTTP (${code}); running the checks, which will report it`);
+      return;
+    }
     throw new HarnessError('TARGET_UNREACHABLE', `target ${target}: ${code} ${err.message ?? ''}`.trim());
   }
 }
@@ -71,8 +77,10 @@ export interface SuiteExtras {
   gate?: PhaseGate;
 }
 
-export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, upstream: Upstream | null, print: (s: string) => void, extras: SuiteExtras = {}): Promise<RunReport> {
+export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, upstream: Upstream | null, printRaw: (s: string) => void, extras: SuiteExtras = {}): Promise<RunReport> {
   let checks = selectChecks(all, cfg);
+  // The console is a report too: no secret in any encoding, no control character from a gateway.
+  let print = safePrinter(printRaw, cfg);
   // Read before anything runs, so a bad file is exit 2 at once.
   const waivers = cfg.waivers ? loadWaivers(cfg.waivers) : null;
   if (cfg.shard) {
@@ -84,7 +92,8 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   const declared = new Set<string>([...cfg.protocols, ...features]);
   await preflight(target, print);
   const expanded = cfg.expanded ?? expandTargeting(cfg.targeting, upstream?.url ?? null, process.env);
-  const secrets = [cfg.token, cfg.service?.key ?? '', ...expanded.secrets, ...(extras.secrets ?? [])];
+  const secrets = [cfg.token, cfg.service?.key ?? '', ...expanded.secrets, ...(extras.secrets ?? [])].filter(Boolean);
+  print = (s) => printRaw(terminalSafe(scrubSecrets(s, secrets)));
   const useConsole = cfg.reporter.includes('console');
   const gateway = new GatewayClient(target, { token: cfg.token, timeoutMs: cfg.timeoutMs, targeting: expanded.resolved, launcher: extras.launcher });
   // The upstream takes requests under a protocol's upstream-base-path as today's paths.
@@ -114,9 +123,44 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     : undefined;
   // Attempt 1 (the transcript is of this one), then the repeats: every check (--repeat), or
   // those that did not pass (--repeat-failures).
-  const tries: CheckResult[][] = (
-    await runChecks(checks, { gateway, upstream, declared, settings, exchanges, fixture: extras.fixture }, { concurrency: cfg.concurrency, onResult: useConsole && attempts === 1 ? (r) => print(progressLine(r)) : undefined, gate: extras.gate })
-  ).map((r) => [r]);
+  const finished = new Map<string, CheckResult>();
+  let first: CheckResult[];
+  try {
+    first = await untilCrash(
+      runChecks(
+        checks,
+        { gateway, upstream, declared, settings, exchanges, fixture: extras.fixture },
+        {
+          concurrency: cfg.concurrency,
+          gate: extras.gate,
+          onResult: (r) => {
+            finished.set(r.id, r);
+            if (useConsole && attempts === 1) print(progressLine(r));
+          },
+        },
+      ),
+    );
+  } catch (e) {
+    // Every run that starts writes its reports: what finished, and the harness's error for the rest.
+    const err = e instanceof Error ? e : new Error(String(e));
+    first = checks.map(
+      (c) =>
+        finished.get(c.id) ?? {
+          id: c.id,
+          title: c.title,
+          area: c.area,
+          requirements: c.requirements,
+          level: c.level,
+          outcome: 'error' as const,
+          message: `not finished: the run stopped on a harness error: ${err.name}: ${err.message}`,
+          expected: null,
+          actual: null,
+          evidence: { stack: err.stack ?? null },
+          durationMs: 0,
+        },
+    );
+  }
+  const tries: CheckResult[][] = first.map((r) => [r]);
   for (let k = 2; k <= attempts; k++) {
     const again = checks.map((_, i) => i).filter((i) => k <= cfg.repeat || tries[i].some(needsRetry));
     if (!again.length) break;
@@ -125,7 +169,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   }
   let results = tries.map(combineAttempts);
   if (useConsole && attempts > 1) for (const r of results) print(progressLine(r));
-  await gateway.close();
+  await gateway.close().catch(() => undefined);
   upstream?.forwardsUnder?.([]);
   let waiverSummary: RunReport['waivers'];
   if (waivers) {
@@ -166,7 +210,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
  */
 export function sealReport(raw: RunReport, secrets: string[], headerNames: string[]): RunReport {
   // `targeting` lists header names on purpose; everything else shows headers with values.
-  const { targeting, ...rest } = JSON.parse(scrubSecrets(JSON.stringify(raw), secrets)) as RunReport;
+  const { targeting, ...rest } = scrubDeep(raw, secrets);
   const report: RunReport = { ...maskHeaderNamesDeep(rest, headerNames), ...(targeting ? { targeting } : {}) };
   assertValidReport(report);
   return report;
@@ -178,8 +222,36 @@ export function sealReport(raw: RunReport, secrets: string[], headerNames: strin
  * one line on stderr names the check: it is not the gateway's fault.
  */
 export function finishRun(report: RunReport, cfg: RunConfig, io: { out: (s: string) => void; err: (s: string) => void }, argv: string[] = []): number {
-  writeReports(withReplay(report, argv), cfg.reporter, cfg.out, io.out, { junitFormat: cfg.junitFormat });
+  writeReports(scrubDeep(withReplay(report, argv), secretsOf(cfg)), cfg.reporter, cfg.out, safePrinter(io.out, cfg), { junitFormat: cfg.junitFormat });
   const broke = harnessErrorLine(report.results);
-  if (broke) io.err(`gw-conformance: ${broke}`);
+  if (broke) safePrinter(io.err, cfg)(`gw-conformance: ${broke}`);
   return report.exitCode;
+}
+
+/** The secrets of a run: the credential sent to the gateway and the service key. */
+export function secretsOf(cfg: Pick<RunConfig, 'token'> & { service?: { key?: string } | null | false }): string[] {
+  return [cfg.token, (cfg.service && cfg.service.key) || ''].filter(Boolean);
+}
+
+/** A printer that scrubs every secret and shows control characters instead of sending them to the terminal. */
+export function safePrinter(print: (s: string) => void, cfg: Parameters<typeof secretsOf>[0]): (s: string) => void {
+  const secrets = secretsOf(cfg);
+  return (s) => print(terminalSafe(scrubSecrets(s, secrets)));
+}
+
+/**
+ * The run's promise, or its failure when the process meets an uncaught exception or rejection
+ * meanwhile (a socket error no one listens to): the run then ends with what it has, reported.
+ */
+async function untilCrash<T>(run: Promise<T>): Promise<T> {
+  let onCrash: (e: unknown) => void = () => undefined;
+  const crashed = new Promise<never>((_, reject) => (onCrash = reject));
+  process.on('uncaughtException', onCrash);
+  process.on('unhandledRejection', onCrash);
+  try {
+    return await Promise.race([run, crashed]);
+  } finally {
+    process.off('uncaughtException', onCrash);
+    process.off('unhandledRejection', onCrash);
+  }
 }

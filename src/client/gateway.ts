@@ -2,9 +2,11 @@
 // and keeps what came back with raw headers and timings on the upstream's clock.
 import { Agent, request } from 'undici';
 import { performance } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
 import { CASE_HEADER } from '../upstream/contract.js';
 import { pairsFromRecord } from './headers.js';
 import { DEFAULT_CREDENTIAL, protocolOfPath, type ClientTargeting } from './protocol-paths.js';
+import { BoundedBody, decodeBody } from './bounded.js';
 
 /**
  * How the run's credential is attached: a header (`bearer`, `x-api-key`, the native protocol's
@@ -17,17 +19,33 @@ export interface GwRequest {
   /** Path with query, relative to the target's base (its own path prefix is kept). */
   path: string;
   headers?: Array<[string, string]>;
-  body?: string | Buffer;
+  /** A SizedBody is made piece by piece while it is sent, never held whole (large bodies). */
+  body?: string | Buffer | SizedBody;
   auth?: AuthStyle;
   /** Sent as a hint header so the upstream can match a request whose body lost the token. */
   caseToken?: string;
   signal?: AbortSignal;
 }
 
+/** A body of known length made while it is sent: `chunks()` may be called more than once and yields the same bytes. */
+export interface SizedBody {
+  length: number;
+  chunks(): Iterable<Buffer>;
+}
+
+export const isSizedBody = (b: GwRequest['body']): b is SizedBody => typeof b === 'object' && !Buffer.isBuffer(b) && typeof (b as SizedBody).chunks === 'function';
+
 export interface GwResponse {
   status: number;
   rawHeaders: Array<[string, string]>;
+  /** The body as a client reads it (decoded per content-encoding), at most BODY_KEEP bytes of it. */
   body: Buffer;
+  /** Bytes received on the wire (before decoding), SHA-256 of them, and whether `body` is only their start. */
+  wireBytes: number;
+  wireSha256: string;
+  truncated: boolean;
+  /** Why a client could not decode the body (its content-encoding is not what it claims). */
+  decodeError?: string;
   startedAt: number;
   headersAt: number;
   endedAt: number;
@@ -35,9 +53,26 @@ export interface GwResponse {
   text(): string;
 }
 
+/** What had arrived of an answer when it was cut off (a time limit, a reset). */
+export interface Arrived {
+  request: string;
+  status: number | null;
+  /** ms from the request to the response headers, and to the last byte received. */
+  headersAfterMs: number | null;
+  lastByteAfterMs: number | null;
+  forMs: number;
+  bytes: number;
+  chunks: number;
+  /** The first bytes, as text (inert; scrubbed with the rest of the report). */
+  head: string;
+}
+
 /** The gateway did not answer in time. */
 export class GatewayTimeoutError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly arrived?: Arrived,
+  ) {
     super(message);
     this.name = 'GatewayTimeoutError';
   }
@@ -143,6 +178,8 @@ export class GatewayClient {
 
   /** Called with each request before it is sent (the runner keeps what a check sent, for its replay). */
   onSend?: (req: GwRequest) => void;
+  /** Called with each answer in progress (the runner reports what arrived when a check times out). */
+  onProgress?: (a: Arrived) => void;
 
   /**
    * Called with each request and what came back (a response, or the error that ended it): the
@@ -154,32 +191,56 @@ export class GatewayClient {
     this.onSend?.(req);
     const { url, headers, method } = this.prepare(req);
     const startedAt = performance.now();
+    const what = `${req.method ?? 'GET'} ${req.path}`;
+    const arrived: Arrived = { request: what, status: null, headersAfterMs: null, lastByteAfterMs: null, forMs: 0, bytes: 0, chunks: 0, head: '' };
+    const progress = () => {
+      arrived.forMs = Math.round(performance.now() - startedAt);
+      this.onProgress?.(arrived);
+    };
+    progress();
     try {
       const res = await request(url, {
         method: method as 'GET',
-        headers,
-        body: req.body,
+        headers: isSizedBody(req.body) ? [...headers, 'content-length', String(req.body.length)] : headers,
+        body: isSizedBody(req.body) ? Readable.from(req.body.chunks(), { objectMode: false }) : req.body,
         dispatcher: this.conn.agent,
         signal: req.signal,
       });
       const headersAt = performance.now();
-      const chunks: Buffer[] = [];
-      for await (const c of res.body) chunks.push(c as Buffer);
-      const body = Buffer.concat(chunks);
+      arrived.status = res.statusCode;
+      arrived.headersAfterMs = Math.round(headersAt - startedAt);
+      progress();
+      const got = new BoundedBody();
+      for await (const c of res.body) {
+        got.push(c as Buffer);
+        arrived.bytes = got.length;
+        arrived.chunks++;
+        arrived.lastByteAfterMs = Math.round(performance.now() - startedAt);
+        if (arrived.chunks <= 4) arrived.head = got.head().subarray(0, 300).toString('utf8');
+        progress();
+      }
       const raw = pairsFromRecord(res.headers);
+      const decoded = decodeBody(got.head(), res.headers['content-encoding'] as string | undefined, got.truncated);
+      const body = decoded.body;
       this.onReceive?.(req, { status: res.statusCode, rawHeaders: raw, body });
       return {
         status: res.statusCode,
         rawHeaders: raw,
         body,
+        wireBytes: got.length,
+        wireSha256: got.sha256(),
+        truncated: decoded.truncated,
+        ...(decoded.error ? { decodeError: decoded.error } : {}),
         startedAt,
         headersAt,
         endedAt: performance.now(),
         header: (name) => raw.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1],
-        text: () => body.toString('utf8'),
+        // A body its content-encoding misdescribes is what a client fails to read: every check sees that, not the raw bytes.
+        text: () => (decoded.error ? unreadable(decoded.error, got.length, body) : body.toString('utf8')),
       };
     } catch (e) {
-      const err = classify(e, `${req.method ?? 'GET'} ${req.path}`);
+      arrived.forMs = Math.round(performance.now() - startedAt);
+      const err = classify(e, what, arrived);
       this.onReceive?.(req, { error: errorKind(err) });
       throw err;
     }
@@ -205,11 +266,22 @@ export function errorKind(e: Error): string {
   return e.name;
 }
 
-export function classify(e: unknown, what: string): Error {
+export function classify(e: unknown, what: string, arrived?: Arrived): Error {
   const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = err.code ?? err.cause?.code ?? err.name ?? 'UNKNOWN';
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || err.name === 'TimeoutError')
-    return new GatewayTimeoutError(`${what}: the gateway did not answer in time (${code})`);
-  if (err.name === 'AbortError') return new GatewayTimeoutError(`${what}: aborted at the check's time limit`);
+    return new GatewayTimeoutError(`${what}: the gateway did not answer in time (${code})${arrived ? describeArrived(arrived) : ''}`, arrived);
+  if (err.name === 'AbortError') return new GatewayTimeoutError(`${what}: aborted at the check's time limit${arrived ? describeArrived(arrived) : ''}`, arrived);
   return new GatewayTransportError(`${what}: ${code}: ${err.message ?? String(e)}`, code);
+}
+
+/** What arrived before an answer was cut off, in words: "status 200 after 3 ms, then 41 bytes in 12 chunks over 20001 ms". */
+export function describeArrived(a: Arrived): string {
+  if (a.status === null) return `; nothing arrived in ${a.forMs} ms`;
+  return `; status ${a.status} after ${a.headersAfterMs} ms, then ${a.bytes} body bytes in ${a.chunks} chunk${a.chunks === 1 ? '' : 's'} over ${a.forMs} ms${a.bytes ? ` (last byte at ${a.lastByteAfterMs} ms)` : ''}`;
+}
+
+/** What a check reads of a body no client can decode: the reason, not the bytes. */
+function unreadable(reason: string, wireBytes: number, raw: Buffer): string {
+  return `(a client cannot read this body: ${reason}; ${wireBytes} bytes on the wire, starting ${JSON.stringify(raw.subarray(0, 80).toString('latin1'))})`;
 }

@@ -5,8 +5,9 @@ import { Client, request, type Dispatcher } from 'undici';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { createGunzip, createInflate, createBrotliDecompress } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
+import { passedThrough } from '../core/pressure.js';
 import type { Transform } from 'node:stream';
-import { classify, errorKind, type GatewayClient, type GwRequest } from './gateway.js';
+import { classify, errorKind, isSizedBody, type GatewayClient, type GwRequest } from './gateway.js';
 import { pairsFromRecord } from './headers.js';
 
 export interface SseEvent {
@@ -34,6 +35,13 @@ export interface SseResult {
   /** Set when the client closed the stream itself (abortAfterEvents). */
   abortedAt?: number;
 }
+
+/** The most of one stream the client reads (decoded): an endless stream is cut here, with an error saying so. */
+export const STREAM_MAX = 6 * 1024 * 1024;
+/** The longest line of a stream the client reads (a larger event's data is sent as several lines or not at all). */
+export const LINE_MAX = 2 * 1024 * 1024;
+/** Per-chunk timing entries kept (the rest is counted in the stream's length). */
+const CHUNKS_KEPT = 20_000;
 
 export interface StreamOptions {
   /** The client disconnects after this many events. */
@@ -72,7 +80,7 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
     res = await request(url, {
       method: (req.method ?? 'POST') as 'POST',
       headers,
-      body: req.body,
+      body: isSizedBody(req.body) ? Buffer.concat([...req.body.chunks()]) : req.body,
       signal: controller.signal,
       dispatcher: opts.dispatcher ?? gw.dispatcher,
       // A buffering proxy may hold the headers back with the first events.
@@ -90,6 +98,9 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
   const chunks: SseResult['chunks'] = [];
   const body: Buffer[] = [];
   let now = headersAt;
+  let total = 0;
+  let tooLong: string | false = false;
+  let line = 0;
   const parser = createParser({ onEvent: (m: EventSourceMessage) => events.push({ event: m.event, data: m.data, id: m.id, arrivedAt: now }) });
   const result: SseResult = {
     status: res.statusCode,
@@ -105,9 +116,26 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
   // A multi-byte character split across two chunks must be decoded whole.
   const utf8 = new TextDecoder('utf-8');
   const feed = (c: Buffer, at: number) => {
+    if (tooLong) return;
     now = at;
+    // One line that never ends is held by the parser whole: cut it at LINE_MAX.
+    const nl = c.lastIndexOf(0x0a);
+    line = nl < 0 ? line + c.length : c.length - nl - 1;
+    if (line > LINE_MAX) {
+      tooLong = `a line of the stream went on past ${LINE_MAX} bytes without a line break`;
+      return;
+    }
+    if (total + c.length > STREAM_MAX) {
+      tooLong = `the stream went on past ${STREAM_MAX} bytes`;
+      c = c.subarray(0, STREAM_MAX - total);
+    }
+    total += c.length;
     body.push(c);
     parser.feed(utf8.decode(c, { stream: true }));
+  };
+  const chunk = (at: number, bytes: number) => {
+    passedThrough(bytes);
+    if (chunks.length < CHUNKS_KEPT) chunks.push({ at, bytes });
   };
   const dec = decoder(res.headers['content-encoding'] as string | undefined);
   const abortTimer =
@@ -121,23 +149,41 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
     if (dec) {
       // Decoded output is stamped with the arrival of the compressed chunk that released it.
       let lastArrival = headersAt;
-      dec.on('data', (c: Buffer) => feed(c, lastArrival));
+      dec.on('data', (c: Buffer) => {
+        passedThrough(c.length);
+        feed(c, lastArrival);
+      });
+      // A body that is not what its content-encoding claims: the write below fails with it; the
+      // event must not go unheard (it would be an uncaught exception).
+      let decodeError: Error | undefined;
+      dec.on('error', (e) => (decodeError ??= e));
       for await (const c of res.body) {
         lastArrival = performance.now();
-        chunks.push({ at: lastArrival, bytes: (c as Buffer).length });
+        chunk(lastArrival, (c as Buffer).length);
         await new Promise<void>((resolve, reject) => dec.write(c, (err) => (err ? reject(err) : resolve())));
         if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents) break;
+        if (tooLong) break;
       }
-      dec.end();
+      if (tooLong) dec.destroy();
+      else await new Promise<void>((resolve) => {
+          dec.once('end', resolve);
+          dec.once('error', () => resolve());
+          dec.end();
+        });
+      if (decodeError) throw new Error(`the stream is not ${res.headers['content-encoding']} as its content-encoding claims (${(decodeError as NodeJS.ErrnoException).code ?? decodeError.message})`);
     } else {
       for await (const c of res.body) {
         const at = performance.now();
-        chunks.push({ at, bytes: (c as Buffer).length });
+        chunk(at, (c as Buffer).length);
         feed(c as Buffer, at);
         if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents) break;
+        if (tooLong) break;
       }
     }
-    if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents && result.abortedAt === undefined) {
+    if (tooLong) {
+      result.error = `${req.path}: ${tooLong} (${events.length} events in ${Math.round(performance.now() - startedAt)} ms); the client stopped reading`;
+      controller.abort();
+    } else if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents && result.abortedAt === undefined) {
       result.abortedAt = performance.now();
       controller.abort();
     }

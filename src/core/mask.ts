@@ -16,14 +16,108 @@ export function maskUrl(url: string): string {
   return url.replace(/([?&]key=)[^&#\s]*/g, '$1***');
 }
 
-/** Replaces every occurrence of each secret (and its URL-encoded form) in a serialised report. */
+/** Shorter secrets are not searched for: a 3-character string would blank out ordinary text. */
+const MIN_SECRET = 4;
+/** The shortest base64 run taken for a secret's own (a shorter run is too likely to occur by chance). */
+const MIN_B64 = 8;
+
+function base64Cores(s: string): string[] {
+  // Base64 of a text that holds the secret at any offset: the characters that depend on the
+  // secret's bytes alone, for each of the three alignments, standard and URL-safe alphabets.
+  const bytes = Buffer.from(s, 'utf8');
+  const out: string[] = [];
+  for (const k of [0, 1, 2]) {
+    const b64 = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64');
+    const from = k ? 4 : 0;
+    const to = 4 * Math.floor((k + bytes.length) / 3);
+    const core = b64.slice(from, to);
+    if (core.length >= MIN_B64) out.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return out;
+}
+
+/**
+ * Every form of a secret a gateway might echo: as is, URL-encoded (each way), JSON-escaped,
+ * \u-escaped, HTML character references, hex (either case), base64 at any alignment (either
+ * alphabet), and with `Bearer ` / `user:` prefixes covered by the base64 alignments.
+ */
+const formsCache = new Map<string, string[]>();
+export function secretForms(secret: string): string[] {
+  if (!secret || secret.length < MIN_SECRET) return [];
+  const known = formsCache.get(secret);
+  if (known) return known;
+  const forms = allForms(secret);
+  if (formsCache.size > 16) formsCache.clear();
+  formsCache.set(secret, forms);
+  return forms;
+}
+
+function allForms(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const hex = bytes.toString('hex');
+  const every = (f: (b: number) => string) => [...bytes].map(f).join('');
+  const forms = new Set<string>([
+    secret,
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).replace(/%20/g, '+'),
+    every((b) => `%${b.toString(16).padStart(2, '0')}`),
+    every((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`),
+    JSON.stringify(secret).slice(1, -1),
+    [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+    [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`).join(''),
+    [...secret].map((c) => `&#${c.charCodeAt(0)};`).join(''),
+    [...secret].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join(''),
+    hex,
+    hex.toUpperCase(),
+    ...base64Cores(secret),
+  ]);
+  // Longest first: a form that contains another is replaced whole.
+  return [...forms].filter((f) => f.length >= MIN_SECRET).sort((a, b) => b.length - a.length);
+}
+
+/** Replaces every form (secretForms) of each secret in a text, and the value of any `key=` query parameter. */
 export function scrubSecrets(text: string, secrets: string[]): string {
   let out = text;
-  for (const s of secrets) {
-    if (!s || s.length < 4) continue;
-    for (const form of new Set([s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1)])) out = out.split(form).join('***');
-  }
+  for (const s of secrets) for (const form of secretForms(s)) if (out.includes(form)) out = out.split(form).join('***');
+  // Hex and the \u forms are matched in either case.
+  for (const s of secrets) for (const re of caseless(s)) out = out.replace(re, '***');
   return out.replace(/([?&]key=)[^&"\s]+/g, '$1***');
+}
+
+const caselessCache = new Map<string, RegExp[]>();
+function caseless(secret: string): RegExp[] {
+  let res = caselessCache.get(secret);
+  if (!res) {
+    res = secretForms(secret)
+      .filter((f) => /^[0-9a-f]+$/i.test(f) || f.startsWith('\\u'))
+      .map((f) => new RegExp(f.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'), 'gi'));
+    if (caselessCache.size > 16) caselessCache.clear();
+    caselessCache.set(secret, res);
+  }
+  return res;
+}
+
+/** A value (a report) with every string in it, keys included, scrubbed of the secrets. */
+export function scrubDeep<T>(value: T, secrets: string[]): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return scrubSecrets(v, secrets);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [scrubSecrets(k, secrets), walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
+/**
+ * A line fit for a terminal or a CI log: control characters (C0 but newline and tab, DEL, C1,
+ * so no ANSI or OSC escape) and bidirectional overrides shown as \xNN / \u{NNNN} instead of
+ * acting on the terminal.
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    const n = c.charCodeAt(0);
+    return n < 0x100 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u{${n.toString(16)}}`;
+  });
 }
 
 /**

@@ -2,7 +2,7 @@
 // seed, and a curl command line for each request the client sent, the credential as an
 // environment variable placeholder (never its value). The runner records what the client sent
 // (`evidence.sent`); withReplay turns that into `evidence.replay` when the report is written.
-import type { AuthStyle, GwRequest } from '../client/gateway.js';
+import { isSizedBody, type AuthStyle, type GwRequest } from '../client/gateway.js';
 import { maskHeaders } from '../core/mask.js';
 import { DEFAULT_CREDENTIAL, protocolOfPath } from '../client/protocol-paths.js';
 import type { CheckResult, RunReport } from './types.js';
@@ -26,15 +26,17 @@ export interface SentRequest {
 
 /** What the runner keeps of a request a check sent (credential headers masked, long bodies dropped). */
 export function recordSent(req: GwRequest, method = 'GET'): SentRequest {
-  const raw = req.body === undefined ? null : typeof req.body === 'string' ? Buffer.from(req.body) : req.body;
+  const bytes = req.body === undefined ? 0 : typeof req.body === 'string' ? Buffer.byteLength(req.body) : req.body.length;
+  // A long body is only counted, never copied.
+  const raw = req.body === undefined || bytes > MAX_REPLAY_BODY ? null : typeof req.body === 'string' ? Buffer.from(req.body) : isSizedBody(req.body) ? Buffer.concat([...req.body.chunks()]) : req.body;
   const headers = maskHeaders([...(req.headers ?? []), ...(req.caseToken ? ([[CASE_HEADER, req.caseToken]] as Array<[string, string]>) : [])]);
   return {
     method: req.method ?? method,
     path: req.path,
     auth: req.auth ?? 'bearer',
     headers,
-    body: raw === null || raw.length > MAX_REPLAY_BODY ? null : raw.toString('utf8'),
-    bodyBytes: raw?.length ?? 0,
+    body: raw === null ? null : raw.toString('utf8'),
+    bodyBytes: bytes,
   };
 }
 

@@ -4,7 +4,7 @@
 // tokens, the credential, ports, dates, generated ids, and headers such as date or request ids.
 // A deterministic gateway gives the same digest run after run; a changed answer changes it.
 import { createHash } from 'node:crypto';
-import type { GwRequest, ReceivedResponse } from '../client/gateway.js';
+import { isSizedBody, type GwRequest, type ReceivedResponse, type SizedBody } from '../client/gateway.js';
 import type { Expectation } from '../upstream/upstream.js';
 import { CASE_HEADER, TOKEN_RE } from '../upstream/contract.js';
 
@@ -73,9 +73,16 @@ export interface CanonicalExchange {
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
+/** A body made piece by piece while it is sent (the large-body check): its length and SHA-256, never held whole. */
+function sizedText(b: SizedBody): string {
+  const h = createHash('sha256');
+  for (const c of b.chunks()) h.update(c);
+  return `(${b.length} bytes, sha256 ${h.digest('hex')})`;
+}
+
 export function clientExchange(req: GwRequest, res: ReceivedResponse, mask: Masker): CanonicalExchange {
   const method = req.method ?? 'GET';
-  const request = [`${method} ${mask(req.path)} auth=${req.auth ?? 'bearer'}`, ...headerList([...(req.headers ?? []), ...(req.caseToken ? [[CASE_HEADER, req.caseToken] as [string, string]] : [])], mask), '', bodyText(req.body, mask)].join('\n');
+  const request = [`${method} ${mask(req.path)} auth=${req.auth ?? 'bearer'}`, ...headerList([...(req.headers ?? []), ...(req.caseToken ? [[CASE_HEADER, req.caseToken] as [string, string]] : [])], mask), '', isSizedBody(req.body) ? sizedText(req.body) : bodyText(req.body, mask)].join('\n');
   let response: string;
   let outcome: string;
   if (!('status' in res)) {

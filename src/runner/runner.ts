@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { CheckDef, RunSettings, Verdict } from '../core/check.js';
 import { failedOutcome, featuresOf } from '../core/check.js';
 import type { CheckResult } from '../report/types.js';
-import { GatewayTimeoutError, GatewayTransportError, type GatewayClient, type GwRequest } from '../client/gateway.js';
+import { describeArrived, GatewayTimeoutError, GatewayTransportError, type Arrived, type GatewayClient, type GwRequest } from '../client/gateway.js';
 import { recordSent, type SentRequest } from '../report/replay.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { UpstreamHandle } from '../upstream/handle.js';
@@ -56,8 +56,10 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   // Every exchange, for the transcript (only when the run keeps one).
   const received: Array<{ req: GwRequest; res: ReceivedResponse }> = [];
   const onReceive = env.exchanges ? (req: GwRequest, res: ReceivedResponse) => void received.push({ req, res }) : undefined;
+  // Answers in progress, latest first: what arrived is the evidence of a check that times out.
+  const inflight = new Set<Arrived>();
   // The run's client, seen by this check only through a view that records what it sends.
-  const gateway: GatewayClient = Object.create(env.gateway, { onSend: { value: keep }, onReceive: { value: onReceive } });
+  const gateway: GatewayClient = Object.create(env.gateway, { onSend: { value: keep }, onReceive: { value: onReceive }, onProgress: { value: (a: Arrived) => inflight.add(a) } });
   let timer: NodeJS.Timeout | undefined;
   const base = { id: check.id, title: check.title, area: check.area, requirements: check.requirements, level: check.level };
   const done = (outcome: CheckResult['outcome'], v: Partial<Verdict> & { message: string }): CheckResult => ({
@@ -85,8 +87,14 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
     if (verdict.skip) return done('skip', verdict);
     return done(verdict.ok ? 'pass' : failedOutcome(check.level), verdict);
   } catch (e) {
-    if (e instanceof CheckTimeout || e instanceof GatewayTimeoutError)
-      return done('timeout', { message: `no answer within the time limit (${limitMs} ms for this check): ${e instanceof GatewayTimeoutError ? e.message : 'the check did not finish'}` });
+    if (e instanceof CheckTimeout || e instanceof GatewayTimeoutError) {
+      // Say what arrived, how much and for how long: a stream that kept coming is not "no answer".
+      const answers = [...inflight].slice(-4);
+      const last = e instanceof GatewayTimeoutError && e.arrived ? e.arrived : answers[answers.length - 1];
+      const what = e instanceof GatewayTimeoutError ? e.message : `the check did not finish${last ? ` (last request ${last.request}${describeArrived(last)})` : ''}`;
+      const head = last && last.status !== null ? 'time limit reached' : 'no answer within the time limit';
+      return done('timeout', { message: `${head} (${limitMs} ms for this check): ${what}`, evidence: answers.length ? { arrived: answers.map((a) => ({ ...a })) } : {} });
+    }
     if (e instanceof GatewayTransportError) return done(failedOutcome(check.level), { message: `the gateway's connection failed: ${e.message}`, actual: e.code });
     // The harness broke (src/report/policy.ts: exit 2); the stack is for whoever fixes it.
     const err = e instanceof Error ? e : new Error(String(e));

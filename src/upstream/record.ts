@@ -6,7 +6,14 @@ export interface RecordedRequest {
   url: string;
   /** Raw headers in arrival order, with case and duplicates: [name, value] pairs. */
   rawHeaders: Array<[string, string]>;
+  /** The body, or its first RECORD_KEEP bytes when it is larger (bodyTruncated). */
   body: Buffer;
+  /** The whole body's length and SHA-256 (hex), however large: large bodies are compared by hash. */
+  bodyBytes: number;
+  bodySha256: string;
+  bodyTruncated: boolean;
+  /** Length and digest of each JSON string of 64 KiB or more in the body (LongStrings), so a value can be checked when the body is kept only in part. */
+  longStrings?: Array<{ length: number; digest: string }>;
   /** performance.now() when the request's last body byte arrived (same clock as the client). */
   receivedAt: number;
   /** Wall-clock ISO time of arrival. */
@@ -19,6 +26,9 @@ export interface RecordedRequest {
   /** performance.now() when each response chunk (SSE frame) was written. */
   sentAt: number[];
 }
+
+/** The most of a request body the recording upstream keeps (the rest is hashed and counted). */
+export const RECORD_KEEP = 4 * 1024 * 1024;
 
 export function headerValues(r: Pick<RecordedRequest, 'rawHeaders'>, name: string): string[] {
   const n = name.toLowerCase();

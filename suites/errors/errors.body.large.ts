@@ -1,7 +1,14 @@
 import { defineCheck, fail, pass } from '../../src/core/check.js';
 import { messageBody } from '../../src/upstream/replies/messages.js';
 import { CASE_PLACEHOLDER, TOKEN_LENGTH } from '../../src/upstream/contract.js';
-import { exchange, type Exchange } from '../shared/exchange.js';
+import { createHash } from 'node:crypto';
+import { passedThrough } from '../../src/core/pressure.js';
+import { longStringDigest } from '../../src/client/bounded.js';
+import type { CheckContext } from '../../src/core/check.js';
+import { messagesHeaders, type GwResponse, type SizedBody } from '../../src/client/gateway.js';
+import type { RecordedRequest } from '../../src/upstream/record.js';
+import type { Expectation } from '../../src/upstream/upstream.js';
+import { withToken } from '../../src/upstream/contract.js';
 import { attempt, describeShape, isJsonError, shapeOf } from '../shared/shape.js';
 import { clientEvidence, cut } from '../shared/evidence.js';
 
@@ -25,21 +32,39 @@ export function imageData(base64Length: number, seed: number): string {
   return raw.toString('base64').slice(0, base64Length);
 }
 
-/** The image data of the largest size, kept for the seed: repeated runs in one process (the self-tests) make it once. */
-let cached: { seed: number; data: string } | undefined;
-function dataFor(seed: number): string {
-  if (cached?.seed !== seed) cached = { seed, data: imageData(SIZES_MIB[SIZES_MIB.length - 1] * MIB, seed) };
-  return cached.data;
+/**
+ * imageData() as bytes, made on demand 256 KiB at a time (the same xorshift32 words, 192 KiB
+ * of them per piece): the 30 MiB body is never held, only each piece while it is sent.
+ */
+export function* imageDataChunks(base64Length: number, seed: number): Generator<Buffer> {
+  const step = 192 * 1024;
+  const words = new Uint32Array(step / 4);
+  const raw = Buffer.from(words.buffer);
+  let x = seed >>> 0 || 0x9e3779b9;
+  for (let left = base64Length, first = true; left > 0; first = false) {
+    for (let i = 0; i < words.length; i++) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      words[i] = x >>> 0;
+    }
+    if (first) PNG_START.copy(raw);
+    const piece = Buffer.from(raw.toString('base64'), 'latin1');
+    passedThrough(piece.length);
+    yield left < piece.length ? piece.subarray(0, left) : piece;
+    left -= piece.length;
+  }
 }
 
 const DATA_MARK = '__GWC_IMAGE_DATA__';
 
 /**
- * A messages body of exactly `bytes` bytes once its case placeholder is replaced by a token:
- * a text block carrying the placeholder, and a base64 image block. The data is spliced in
- * (base64 needs no JSON escaping), sparing a JSON.stringify pass over tens of MiB.
+ * The envelope of a messages body of exactly `bytes` bytes once its case placeholder is
+ * replaced by a token: a text block carrying the placeholder, and a base64 image block whose
+ * `dataLength` characters go between `head` and `tail`. The data is spliced in (base64 needs
+ * no JSON escaping), sparing a JSON.stringify pass over tens of MiB.
  */
-export function largeBody(bytes: number, data: string): { text: string; dataLength: number } {
+export function largeEnvelope(bytes: number): { head: string; tail: string; dataLength: number } {
   const render = (pad: string) =>
     JSON.stringify({
       model: 'claude-sonnet-4-5-20250929',
@@ -49,11 +74,40 @@ export function largeBody(bytes: number, data: string): { text: string; dataLeng
   const target = bytes - (TOKEN_LENGTH - CASE_PLACEHOLDER.length);
   const envelope = render('').length - DATA_MARK.length;
   const dataLength = Math.floor((target - envelope) / 4) * 4;
-  if (dataLength > data.length) throw new Error('harness bug: image data too short');
   const [head, tail] = render(' '.repeat(target - envelope - dataLength)).split(DATA_MARK);
+  return { head, tail, dataLength };
+}
+
+/** The whole body as one string (for tests of the envelope). */
+export function largeBody(bytes: number, data: string): { text: string; dataLength: number } {
+  const { head, tail, dataLength } = largeEnvelope(bytes);
+  if (dataLength > data.length) throw new Error('harness bug: image data too short');
   const text = head + data.slice(0, dataLength) + tail;
+  const target = bytes - (TOKEN_LENGTH - CASE_PLACEHOLDER.length);
   if (text.length !== target) throw new Error(`harness bug: body is ${text.length} bytes, not ${target}`);
   return { text, dataLength };
+}
+
+/**
+ * largeBody() as a body made piece by piece while it is sent (SizedBody), with the case token
+ * in place and the SHA-256 of the whole (computed by making it once beforehand).
+ */
+export function largeBodyParts(bytes: number, seed: number, token: string): { body: SizedBody; dataLength: number; sha256: string } {
+  const { head, tail, dataLength } = largeEnvelope(bytes);
+  const h = Buffer.from(withToken(head, token));
+  const t = Buffer.from(tail);
+  const body: SizedBody = {
+    length: h.length + dataLength + t.length,
+    *chunks() {
+      yield h;
+      yield* imageDataChunks(dataLength, seed);
+      yield t;
+    },
+  };
+  if (body.length !== bytes) throw new Error(`harness bug: body is ${body.length} bytes, not ${bytes}`);
+  const hash = createHash('sha256');
+  for (const c of body.chunks()) hash.update(c);
+  return { body, dataLength, sha256: hash.digest('hex') };
 }
 
 interface SizeResult {
@@ -65,21 +119,58 @@ interface SizeResult {
   bytesIdentical?: boolean;
 }
 
-/** What the upstream saw of the image, compared with what was sent. */
-function judgeForwarded(x: Exchange, dataLength: number, data: string): string | null {
+interface LargeExchange {
+  res: GwResponse;
+  seen: RecordedRequest | null;
+  expectation: Expectation;
+  sentBytes: number;
+  sentSha256: string;
+  /** The seed of the image data, and its length. */
+  seed: number;
+  dataLength: number;
+}
+
+/** What the upstream saw of the body, compared with what was sent: whole when small, by length and SHA-256 when large. */
+function judgeForwarded(x: LargeExchange): string | null {
   if (!x.seen) return 'the client got a success but the upstream received no request';
-  if (x.seen.body.length === Buffer.byteLength(x.sent) && x.seen.body.equals(Buffer.from(x.sent))) return null;
+  if (x.seen.bodyBytes === x.sentBytes && x.seen.bodySha256 === x.sentSha256) return null;
+  if (x.seen.bodyTruncated) {
+    // Kept only in part: the image data is found by its digest among the body's long strings.
+    const want = longStringDigest(imageDataChunks(x.dataLength, x.seed));
+    if ((x.seen.longStrings ?? []).some((s) => s.length === want.length && s.digest === want.digest)) return null;
+    const near = (x.seen.longStrings ?? []).map((s) => s.length);
+    return `the image data did not arrive intact: the upstream received ${x.seen.bodyBytes} bytes (${x.sentBytes} sent) and ${near.length ? `long strings of ${near.join(', ')} characters, none equal to the ${x.dataLength} characters sent` : 'no string as long as the image data'}`;
+  }
   let parsed: { messages?: Array<{ content?: Array<{ source?: { data?: unknown } }> }> };
   try {
     parsed = JSON.parse(x.seen.body.toString('utf8'));
   } catch {
-    return `the upstream received ${x.seen.body.length} bytes that are not JSON (sent ${x.sent.length})`;
+    return `the upstream received ${x.seen.bodyBytes} bytes that are not JSON (sent ${x.sentBytes})`;
   }
   const got = parsed.messages?.[0]?.content?.[1]?.source?.data;
   if (typeof got !== 'string') return 'the image block arrived without its base64 data';
-  if (got.length !== dataLength) return `the image data arrived with ${got.length} of ${dataLength} base64 characters`;
-  if (got !== data.slice(0, dataLength)) return 'the image data arrived changed';
+  if (got.length !== x.dataLength) return `the image data arrived with ${got.length} of ${x.dataLength} base64 characters`;
+  // Kept whole only when small (RECORD_KEEP): the data is made again to compare.
+  if (!Buffer.concat([...imageDataChunks(x.dataLength, x.seed)]).equals(Buffer.from(got, 'latin1'))) return 'the image data arrived changed';
   return null;
+}
+
+/** What the client got for a forwarded body: the upstream's JSON message, as a client reads it (not an HTML page with status 200). */
+function judgeClient(x: LargeExchange): string | null {
+  // A JSON message a client can read; whether its fields arrived unchanged is messages.response.unchanged's concern.
+  const shape = shapeOf(x.res);
+  const parsed = shape.parsed as { type?: unknown } | undefined;
+  if (!shape.json || parsed?.type !== 'message') return `the client got status ${x.res.status} but not a JSON message: ${describeShape(shape, x.res.text())}`;
+  return null;
+}
+
+/** Sends one large body (three buffers, never joined) with the upstream scripted to answer a message. */
+async function sendLarge(ctx: CheckContext, bytes: number, seed: number): Promise<LargeExchange> {
+  const expectation = ctx.upstream.next().json(messageBody());
+  const { body, dataLength, sha256 } = largeBodyParts(bytes, seed, expectation.token);
+  const res = await ctx.gateway.send({ method: 'POST', path: '/v1/messages', body, headers: messagesHeaders(), caseToken: expectation.token, signal: ctx.signal });
+  const seen = await expectation.received(res.status < 300 ? 1000 : 200);
+  return { res, seen, expectation, sentBytes: bytes, sentSha256: sha256, seed, dataLength };
 }
 
 export default defineCheck({
@@ -96,22 +187,20 @@ export default defineCheck({
   requirement:
     'A large request (an image pasted into a conversation) reaches the upstream with its image data intact, or is refused with an error status and a JSON error body; an HTML 413 page (nginx\'s default client_max_body_size 1m) or a cut body fails. The largest size forwarded is reported (MSG-RESP-2, MSG-BODY-1; spec 2.1, 4 rule 2).',
   async run(ctx) {
-    const data = dataFor(ctx.settings.seed);
     const results: SizeResult[] = [];
     for (const mib of SIZES_MIB) {
-      const { text, dataLength } = largeBody(mib * MIB, data);
-      const r = await attempt(() => exchange(ctx, text, { reply: (c) => c.upstream.next().json(messageBody()) }));
+      const r = await attempt(() => sendLarge(ctx, mib * MIB, ctx.settings.seed));
       if (!r.ok) {
         results.push({ mib, outcome: 'broken', detail: `no answer: ${r.error}` });
         break;
       }
       const x = r.value;
-      if (Buffer.byteLength(x.sent) !== mib * MIB) throw new Error(`harness bug: sent ${Buffer.byteLength(x.sent)} bytes for ${mib} MiB`);
       const shape = shapeOf(x.res);
       const ms = Math.round(x.res.endedAt - x.res.startedAt);
       if (x.res.status < 300) {
-        const problem = judgeForwarded(x, dataLength, data);
-        const bytesIdentical = x.seen ? x.seen.body.equals(Buffer.from(x.sent)) : false;
+        // A pass rests on both sides: the upstream got the body, and the client got the upstream's answer.
+        const problem = judgeForwarded(x) ?? judgeClient(x);
+        const bytesIdentical = x.seen ? x.seen.bodyBytes === x.sentBytes && x.seen.bodySha256 === x.sentSha256 : false;
         results.push(problem ? { mib, outcome: 'broken', status: x.res.status, ms, detail: problem, bytesIdentical } : { mib, outcome: 'forwarded', status: x.res.status, ms, detail: 'forwarded intact', bytesIdentical });
       } else if (isJsonError(shape)) results.push({ mib, outcome: 'refused-json', status: x.res.status, ms, detail: `refused: ${cut(x.res.text(), 200)}` });
       else results.push({ mib, outcome: 'broken', status: x.res.status, ms, detail: describeShape(shape, x.res.text()) });

@@ -86,12 +86,15 @@ export function parseSeen(x: Exchange): JNode | null {
 }
 
 /** Differences between the reply the upstream sent and the body the client got, at `pointer`. */
-export function responseDiffs(x: Exchange, pointer = ''): { diffs: JsonDiff[]; parseError?: string } {
+export function responseDiffs(x: Pick<Exchange, 'res' | 'expectation'>, pointer = ''): { diffs: JsonDiff[]; parseError?: string } {
   const reply = x.expectation.reply;
   if (reply.kind !== 'json') throw new Error('harness bug: responseDiffs needs a JSON reply');
   const want = tryParse(reply.body);
-  const got = tryParse(x.res.text());
   if (!want.ok) throw new Error('harness bug: scripted reply is not JSON');
+  // What the client read: a body its content-encoding misdescribes is not the upstream's body.
+  if (x.res.decodeError) return { diffs: [], parseError: x.res.decodeError };
+  if (x.res.truncated) return { diffs: [], parseError: `the body is larger than the ${x.res.body.length} bytes the harness reads (${x.res.wireBytes} bytes on the wire)` };
+  const got = tryParse(x.res.text());
   if (!got.ok) return { diffs: [], parseError: got.error };
   const e = at(want.node, pointer);
   const a = at(got.node, pointer);

@@ -14,6 +14,8 @@ export interface Shape {
   parsed?: unknown;
   /** For a 3xx: where it points. */
   location?: string;
+  /** Why a client could not decode the body (content-encoding not what it claims). */
+  decodeError?: string;
 }
 
 /** A credential no gateway accepts (masked in evidence like any credential). */
@@ -48,7 +50,9 @@ export function shapeOf(res: GwResponse): Shape {
   } catch {
     parses = false;
   }
-  return { status: res.status, contentType, json: parses && isJsonType(contentType), html: looksHtml(contentType, text), parsed, location: res.header('location') };
+  // A body its content-encoding says is compressed but is not: no client can read it, JSON or not.
+  const readable = !res.decodeError;
+  return { status: res.status, contentType, json: readable && parses && isJsonType(contentType), html: looksHtml(contentType, text), parsed: readable ? parsed : undefined, location: res.header('location'), ...(res.decodeError ? { decodeError: res.decodeError } : {}) };
 }
 
 export interface ErrorFields {
@@ -75,7 +79,7 @@ export function isJsonError(s: Shape): boolean {
 
 /** One line describing what the client got, for messages and `actual`. */
 export function describeShape(s: Shape, text: string): string {
-  const what = s.html ? 'an HTML page' : s.json ? 'JSON' : `a non-JSON body`;
+  const what = s.decodeError ? `a body no client can read (${s.decodeError})` : s.html ? 'an HTML page' : s.json ? 'JSON' : `a non-JSON body`;
   const where = s.location ? ` to ${s.location}` : '';
   return `${s.status}${where} ${what} (content-type ${s.contentType || 'absent'}): ${cut(text, 160)}`;
 }

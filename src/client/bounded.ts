@@ -1,0 +1,129 @@
+// What the client keeps of a gateway's answer, bounded whatever the gateway sends: the first
+// bytes (decoded as a client would), the full length and a SHA-256 of everything that came.
+// A gateway may answer 500 MB, stream forever or send a body that is not what its
+// content-encoding claims; the harness keeps a few MiB and says what the rest was.
+import { createHash } from 'node:crypto';
+import { passedThrough } from '../core/pressure.js';
+import { brotliDecompressSync, gunzipSync, inflateSync, constants } from 'node:zlib';
+
+/** The most of one response body the client keeps (the rest is hashed and counted). */
+export const BODY_KEEP = 2 * 1024 * 1024;
+
+/** The decoders a client (undici fetch, browsers) applies for a content-encoding, or null for none. */
+export function decodingOf(encoding: string | undefined): 'gzip' | 'deflate' | 'br' | 'identity' | 'unknown' {
+  const e = (encoding ?? '').trim().toLowerCase();
+  if (!e || e === 'identity') return 'identity';
+  if (e === 'gzip' || e === 'x-gzip') return 'gzip';
+  if (e === 'deflate') return 'deflate';
+  if (e === 'br') return 'br';
+  return 'unknown';
+}
+
+/** Collects a body: the first `keep` bytes, the total length, the SHA-256 of the whole. */
+export class BoundedBody {
+  private chunks: Buffer[] = [];
+  private kept = 0;
+  private hash = createHash('sha256');
+  length = 0;
+  constructor(private readonly keep = BODY_KEEP) {}
+  push(c: Buffer): void {
+    passedThrough(c.length);
+    this.length += c.length;
+    this.hash.update(c);
+    if (this.kept < this.keep) {
+      const part = c.length > this.keep - this.kept ? c.subarray(0, this.keep - this.kept) : c;
+      // A copy: a slice would hold the whole chunk it came from.
+      this.chunks.push(part === c ? c : Buffer.from(part));
+      this.kept += part.length;
+    }
+  }
+  get truncated(): boolean {
+    return this.length > this.kept;
+  }
+  head(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+  sha256(): string {
+    return this.hash.copy().digest('hex');
+  }
+}
+
+/**
+ * Decodes a body the way a client would for its content-encoding, bounded. Returns the decoded
+ * bytes or why a client could not read the body (the encoding is not what it claims).
+ */
+export function decodeBody(raw: Buffer, encoding: string | undefined, truncated: boolean, keep = BODY_KEEP): { body: Buffer; error?: string; truncated: boolean } {
+  const how = decodingOf(encoding);
+  if (how === 'identity') return { body: raw, truncated };
+  if (how === 'unknown') return { body: raw, truncated, error: `content-encoding "${encoding}" is not one a client can decode` };
+  // A body cut by the harness (kept prefix) is decoded as far as it goes; a whole one must end cleanly.
+  const opts = { maxOutputLength: keep, ...(truncated ? { finishFlush: constants.Z_SYNC_FLUSH } : {}) };
+  try {
+    const body = how === 'gzip' ? gunzipSync(raw, opts) : how === 'deflate' ? inflateSync(raw, opts) : brotliDecompressSync(raw, { maxOutputLength: keep, ...(truncated ? { finishFlush: constants.BROTLI_OPERATION_FLUSH } : {}) });
+    return { body, truncated: truncated || body.length >= keep };
+  } catch (e) {
+    const err = e as { code?: string; message?: string };
+    // More than the harness keeps (a compression bomb, or just large): nothing decoded is kept.
+    if (err.code === 'ERR_BUFFER_TOO_LARGE') return { body: Buffer.alloc(0), truncated: true };
+    return { body: raw, truncated, error: `the body is not ${how} as its content-encoding claims (${err.code ?? err.message})` };
+  }
+}
+
+/**
+ * Digests of the long JSON strings of a body, computed as it streams by (no copy kept): for
+ * each string of at least `min` bytes, its length and a 64-bit digest (two FNV-1a variants) of
+ * its raw bytes between the quotes. A large body kept only in part can still show that a long
+ * value (an image's base64 data) arrived intact when the rest of the body was rewritten.
+ */
+export class LongStrings {
+  readonly found: Array<{ length: number; digest: string }> = [];
+  private inString = false;
+  private escaped = false;
+  private length = 0;
+  private h1 = 0;
+  private h2 = 0;
+  constructor(private readonly min = 64 * 1024) {}
+  push(c: Buffer): void {
+    let { inString, escaped, length, h1, h2 } = this;
+    for (let i = 0; i < c.length; i++) {
+      const b = c[i];
+      if (!inString) {
+        if (b === 0x22) {
+          inString = true;
+          length = 0;
+          h1 = 0x811c9dc5;
+          h2 = 0x050c5d1f;
+        }
+        continue;
+      }
+      if (escaped) escaped = false;
+      else if (b === 0x5c) escaped = true;
+      else if (b === 0x22) {
+        inString = false;
+        if (length >= this.min) this.found.push({ length, digest: digestHex(h1, h2) });
+        continue;
+      }
+      length++;
+      h1 = Math.imul(h1 ^ b, 0x01000193);
+      h2 = Math.imul(h2 ^ b, 0x5bd1e995);
+    }
+    Object.assign(this, { inString, escaped, length, h1, h2 });
+  }
+}
+
+const digestHex = (h1: number, h2: number) => `${(h1 >>> 0).toString(16).padStart(8, '0')}${(h2 >>> 0).toString(16).padStart(8, '0')}`;
+
+/** The LongStrings digest of bytes given in pieces (the contents of one JSON string, without escapes). */
+export function longStringDigest(pieces: Iterable<Buffer>): { length: number; digest: string } {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x050c5d1f;
+  let length = 0;
+  for (const c of pieces) {
+    for (let i = 0; i < c.length; i++) {
+      h1 = Math.imul(h1 ^ c[i], 0x01000193);
+      h2 = Math.imul(h2 ^ c[i], 0x5bd1e995);
+    }
+    length += c.length;
+  }
+  return { length, digest: digestHex(h1, h2) };
+}

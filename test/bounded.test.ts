@@ -1,0 +1,145 @@
+// What the client keeps of an answer is bounded whatever the gateway sends (issue 13): a
+// prefix, the length and a SHA-256; decoding as a client would, bounded; a body that is not
+// what its content-encoding claims is unreadable. Large request bodies are made piece by piece.
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type net from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BoundedBody, decodeBody, LongStrings, longStringDigest } from '../src/client/bounded.js';
+import { GatewayClient, GatewayTimeoutError } from '../src/client/gateway.js';
+import { imageData, imageDataChunks, largeBody, largeBodyParts } from '../suites/errors/errors.body.large.js';
+import { CASE_PLACEHOLDER } from '../src/upstream/contract.js';
+
+describe('BoundedBody', () => {
+  it('keeps the first bytes only, and counts and hashes all of them', () => {
+    const b = new BoundedBody(10);
+    const all = Buffer.from('0123456789abcdefghij');
+    b.push(all.subarray(0, 7));
+    b.push(all.subarray(7, 15));
+    b.push(all.subarray(15));
+    expect(b.head().toString()).toBe('0123456789');
+    expect(b.length).toBe(20);
+    expect(b.truncated).toBe(true);
+    expect(b.sha256()).toBe(createHash('sha256').update(all).digest('hex'));
+  });
+
+  it('is not truncated when the body fits', () => {
+    const b = new BoundedBody(10);
+    b.push(Buffer.from('short'));
+    expect([b.truncated, b.head().toString(), b.length]).toEqual([false, 'short', 5]);
+  });
+});
+
+describe('LongStrings', () => {
+  it('finds a long JSON string by its digest, across chunk boundaries and escapes, and only long ones', () => {
+    const long = 'A'.repeat(70_000) + 'B';
+    const body = Buffer.from(JSON.stringify({ short: 'x\\"y', data: long, tail: 'z' }));
+    const s = new LongStrings();
+    for (let i = 0; i < body.length; i += 1000) s.push(body.subarray(i, i + 1000));
+    expect(s.found).toEqual([longStringDigest([Buffer.from(long)])]);
+    expect(longStringDigest([Buffer.from(long.slice(0, 5)), Buffer.from(long.slice(5))])).toEqual(s.found[0]);
+    expect(longStringDigest([Buffer.from(`${long.slice(0, -1)}C`)]).digest).not.toBe(s.found[0].digest);
+  });
+});
+
+describe('decodeBody', () => {
+  it('decodes gzip as a client would', () => {
+    expect(decodeBody(gzipSync('{"a":1}'), 'gzip', false)).toEqual({ body: Buffer.from('{"a":1}'), truncated: false });
+  });
+  it('says when the body is not what its content-encoding claims', () => {
+    const d = decodeBody(Buffer.from('{"a":1}'), 'gzip', false);
+    expect(d.error).toMatch(/not gzip as its content-encoding claims/);
+  });
+  it('keeps at most the bound of a compression bomb', () => {
+    const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024));
+    const d = decodeBody(bomb, 'gzip', false, 1024 * 1024);
+    expect(d.error).toBeUndefined();
+    expect(d.truncated).toBe(true);
+    expect(d.body.length).toBeLessThanOrEqual(1024 * 1024);
+  });
+  it('names an encoding no client decodes', () => {
+    expect(decodeBody(Buffer.from('x'), 'zstd-nope', false).error).toMatch(/not one a client can decode/);
+  });
+  it('leaves identity alone', () => {
+    expect(decodeBody(Buffer.from('x'), undefined, false)).toEqual({ body: Buffer.from('x'), truncated: false });
+  });
+});
+
+describe('large request bodies made piece by piece', () => {
+  it('imageDataChunks yields the bytes of imageData, across piece boundaries', () => {
+    for (const n of [4096, 256 * 1024 + 3, 700 * 1024]) expect(Buffer.concat([...imageDataChunks(n, 11)]).toString('latin1')).toBe(imageData(n, 11));
+  });
+  it('largeBodyParts is largeBody with the token in place, and its SHA-256 is of those bytes', () => {
+    const bytes = 1024 * 1024 + 5;
+    const token = 'gwc-0123456789abcdef';
+    const p = largeBodyParts(bytes, 3, token);
+    const whole = Buffer.concat([...p.body.chunks()]);
+    expect(whole.length).toBe(bytes);
+    expect(whole.toString('latin1')).toBe(largeBody(bytes, imageData(bytes, 3)).text.split(CASE_PLACEHOLDER).join(token));
+    expect(p.sha256).toBe(createHash('sha256').update(whole).digest('hex'));
+  });
+});
+
+describe('the client against endless and large answers', () => {
+  const servers: http.Server[] = [];
+  afterEach(async () => {
+    for (const s of servers.splice(0)) {
+      s.closeAllConnections();
+      await new Promise((r) => s.close(r));
+    }
+  });
+  async function serve(handler: http.RequestListener): Promise<string> {
+    const s = http.createServer(handler);
+    servers.push(s);
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    return `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`;
+  }
+
+  it('keeps 2 MiB of a 40 MiB answer, with its length and SHA-256', async () => {
+    const piece = Buffer.alloc(1024 * 1024, 'q');
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      let n = 40;
+      const pump = () => {
+        while (n-- > 0) if (!res.write(piece)) return void res.once('drain', pump);
+        res.end();
+      };
+      pump();
+    });
+    const gw = new GatewayClient(url, { token: 't', timeoutMs: 10_000 });
+    const r = await gw.send({ path: '/' });
+    await gw.close();
+    const h = createHash('sha256');
+    for (let i = 0; i < 40; i++) h.update(piece);
+    expect([r.wireBytes, r.truncated, r.body.length, r.wireSha256]).toEqual([40 * 1024 * 1024, true, 2 * 1024 * 1024, h.digest('hex')]);
+  });
+
+  it('an endless body cut at the time limit says what arrived, how much and for how long', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"a":[');
+      // The test gateway's own pacing: a piece every 20 ms, forever.
+      const t = setInterval(() => res.write('1,'), 20);
+      res.on('close', () => clearInterval(t));
+    });
+    const gw = new GatewayClient(url, { token: 't', timeoutMs: 10_000 });
+    const ac = new AbortController();
+    const p = gw.send({ path: '/', signal: ac.signal });
+    // Abort once some bytes have arrived (seen through the progress hook, not a timer).
+    await new Promise<void>((resolve) => {
+      gw.onProgress = (a) => {
+        if (a.bytes > 20) resolve();
+      };
+    });
+    ac.abort();
+    const e = await p.catch((x: unknown) => x);
+    await gw.close();
+    expect(e).toBeInstanceOf(GatewayTimeoutError);
+    const a = (e as GatewayTimeoutError).arrived!;
+    expect(a.status).toBe(200);
+    expect(a.bytes).toBeGreaterThan(20);
+    expect(a.head.startsWith('{"a":[1,')).toBe(true);
+    expect((e as Error).message).toMatch(/status 200 after \d+ ms, then \d+ body bytes in \d+ chunks over \d+ ms/);
+  });
+});

@@ -1,0 +1,71 @@
+// Runs the harness (the built CLI, in its own process) against a hostile gateway and gathers
+// everything it wrote: console, report files, peak RSS, the connections it opened.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HostileGateway, hostileCase } from './hostile-gateway.js';
+import { freePort, ROOT } from './cli.js';
+
+export interface HostileRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  /** Peak RSS of the harness process, bytes. */
+  rss: number;
+  out: string;
+  files: { json?: string; junit?: string; html?: string };
+  connections: Array<{ host: string; port: number | null }>;
+  target: string;
+  upstreamPort: number;
+}
+
+export async function hostileRun(name: string, opts: { token: string; args: string[]; killAfterMs: number }): Promise<HostileRun> {
+  const upstreamPort = await freePort();
+  const gw = new HostileGateway(`http://127.0.0.1:${upstreamPort}`, hostileCase(name));
+  const target = await gw.start();
+  const out = mkdtempSync(join(tmpdir(), `gwc-hostile-${name}-`));
+  const netLog = join(out, 'net.log');
+  const rssFile = join(out, 'rss');
+  const t0 = Date.now();
+  try {
+    const r = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
+      const p = spawn(
+        process.execPath,
+        ['--import', join(ROOT, 'test/helpers/hostile-preload.mjs'), join(ROOT, 'bin/gw-conformance.js'), 'run', '--target', target, '--upstream-listen', `127.0.0.1:${upstreamPort}`, '--token', opts.token, '--out', join(out, 'reports'), '--seed', '7', ...opts.args],
+        { cwd: out, env: { ...process.env, GWC_NET_LOG: netLog, GWC_RSS_FILE: rssFile, GWC_TOKEN: '', NO_COLOR: '1' } },
+      );
+      let stdout = '';
+      let stderr = '';
+      p.stdout.on('data', (d) => (stdout += d));
+      p.stderr.on('data', (d) => (stderr += d));
+      // A bound on the test, not synchronisation: a harness that never ends fails it.
+      const timer = setTimeout(() => p.kill('SIGKILL'), opts.killAfterMs);
+      p.on('close', (code, signal) => {
+        clearTimeout(timer);
+        resolve({ code, signal, stdout, stderr });
+      });
+    });
+    const read = (f: string) => (existsSync(join(out, 'reports', f)) ? readFileSync(join(out, 'reports', f), 'utf8') : undefined);
+    return {
+      ...r,
+      ms: Date.now() - t0,
+      rss: existsSync(rssFile) ? Number(readFileSync(rssFile, 'utf8')) * 1024 : NaN,
+      out,
+      files: { json: read('report.json'), junit: read('junit.xml'), html: read('report.html') },
+      connections: existsSync(netLog)
+        ? readFileSync(netLog, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as { host: string; port: number | null })
+        : [],
+      target,
+      upstreamPort,
+    };
+  } finally {
+    await gw.stop();
+  }
+}
