@@ -202,15 +202,30 @@ async function cmdReference(opts: { listen: string; upstream: string; fault?: st
   return 0;
 }
 
-/** certify and verify: the suite against cfg.target with the run's own recording upstream (a transcript needs it). */
+/**
+ * certify and verify: the suite with the run's own recording upstream (a transcript needs it),
+ * against cfg.target or a gateway the harness starts (--gateway-cmd, --gateway-image).
+ */
 async function withOwnUpstream(cfg: RunConfig, io: Io, extras: SuiteExtras): Promise<RunReport> {
+  const launching = Boolean(cfg.launch.cmd || cfg.launch.image);
+  checkLaunch(cfg.launch);
+  if (!cfg.target && !launching) throw new HarnessError('BAD_FLAG', '--target is required (or --gateway-cmd / --gateway-image to start the gateway)');
   if (cfg.profile === 'service') return runSuite(CHECKS, withExpandedTargeting(cfg, null, io.env), cfg.target!, null, io.out, extras);
-  const { host, port } = parseListen(cfg.upstreamListen, '--upstream-listen');
+  // A started gateway gets a free upstream port unless the user chose one.
+  const { host, port } = parseListen(launching && !io.env.GWC_UPSTREAM_LISTEN && cfg.upstreamListen === '127.0.0.1:18080' ? '127.0.0.1:0' : cfg.upstreamListen, '--upstream-listen');
   const upstream = new RecordingUpstream();
   await upstream.start(host, port);
+  const run = withExpandedTargeting(cfg, upstream.url, io.env);
+  let launched: LaunchedGateway | undefined;
   try {
-    return await runSuite(CHECKS, withExpandedTargeting(cfg, upstream.url, io.env), cfg.target!, upstream, io.out, extras);
+    if (launching) {
+      const secrets = [cfg.token, ...(run.expanded?.secrets ?? [])];
+      launched = await launchGateway({ ...cfg.launch, upstreamUrl: upstream.url, upstreamPort: Number(new URL(upstream.url).port), startTimeoutMs: cfg.readyTimeoutS * 1000, secrets });
+      io.out(`started the gateway (${cfg.launch.cmd ? '--gateway-cmd' : `--gateway-image ${cfg.launch.image}`}) at ${launched.target}, forwarding to ${upstream.url}`);
+    }
+    return await runSuite(CHECKS, run, launched?.target ?? cfg.target!, upstream, io.out, { ...extras, launcher: launched });
   } finally {
+    await launched?.stop();
     await upstream.stop();
   }
 }
@@ -305,7 +320,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .option('--target <url>', 'the gateway (default: the recorded target)')
     .option('--upstream-listen <host:port>', 'the recording upstream (default: the recorded address)')
     .option('--token <token>', 'credential sent to the gateway (GWC_TOKEN)')
-    .action(async (dir: string, o: { target?: string; upstreamListen?: string; token?: string }) => void (code = await verify(dir, o, io, (cfg, extras) => withOwnUpstream(cfg, io, extras))));
+    .option('--gateway-cmd <command>', 'start the gateway with this shell command instead of --target (placeholders {upstream_url}, {upstream_port}, {listen_port}, {workdir})')
+    .option('--gateway-env <K=V>', 'an environment variable of the started gateway (repeatable)', collect, [])
+    .action(
+      async (dir: string, o: { target?: string; upstreamListen?: string; token?: string; gatewayCmd?: string; gatewayEnv?: string[] }) =>
+        void (code = await verify(dir, o, io, (cfg, extras) => withOwnUpstream(cfg, io, extras))),
+    );
   program
     .command('merge-reports')
     .description('merge the JSON reports of shards (folders holding report.json) into one report, written by every reporter')

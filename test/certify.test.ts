@@ -129,6 +129,20 @@ describe('certify and verify (CLI, reference gateway)', () => {
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/^gw-conformance: .*conformance-report\.yaml: not a conformance report: /);
   });
+
+  it('certify and verify start the gateway themselves with --gateway-cmd; a faulty command is not reproduced', { timeout: 180_000 }, async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'gwc-certify-cmd-')), 'cert');
+    const gateway = (fault?: string) => `"${process.execPath}" "${join(ROOT, 'bin/gw-conformance.js')}" reference --listen 127.0.0.1:{listen_port} --upstream {upstream_url}${fault ? ` --fault ${fault}` : ''}`;
+    const certified = await cli(['certify', '--gateway-cmd', gateway(), '--seed', '9', '--only', 'messages', '--implementation-name', 'Reference', '--implementation-version', '0.1.0', '--out', out], { timeoutMs: 120_000 });
+    expect(certified.code, certified.stdout + certified.stderr).toBe(0);
+    expect(certified.stdout).toMatch(/started the gateway \(--gateway-cmd\) at http:\/\/127\.0\.0\.1:\d+/);
+    const same = await cli(['verify', out, '--gateway-cmd', gateway()], { timeoutMs: 120_000 });
+    expect(same.stdout).toMatch(/verdicts: 19 of 19 reproduced\ntranscript digest matches: [0-9a-f]{64}\nResult: reproduced\./);
+    expect(same.code).toBe(0);
+    const other = await cli(['verify', out, '--gateway-cmd', gateway('count-tokens-invented')], { timeoutMs: 120_000 });
+    expect(other.stdout).toMatch(/DIFFERS {4}messages\.count-tokens\.passthrough +recorded pass, now fail/);
+    expect(other.code).toBe(1);
+  });
 });
 
 // nginx: a real gateway. Skipped without nginx, mandatory in CI (GWC_REQUIRE_NGINX=1).

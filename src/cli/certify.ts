@@ -80,6 +80,9 @@ export interface VerifyFlags {
   target?: string;
   upstreamListen?: string;
   token?: string;
+  /** Start the gateway again with this command (and environment) instead of --target. */
+  gatewayCmd?: string;
+  gatewayEnv?: string[];
 }
 
 export async function verify(dir: string, flags: VerifyFlags, io: Io, run: SuiteRunner): Promise<number> {
@@ -88,8 +91,13 @@ export async function verify(dir: string, flags: VerifyFlags, io: Io, run: Suite
   // The recorded settings, as a gwc.yaml; only the credential comes from the environment.
   const env: NodeJS.ProcessEnv = {};
   for (const k of ['GWC_TOKEN', ...Object.values(SERVICE_ENV)]) if (io.env[k] !== undefined) env[k] = io.env[k];
-  const cfg = resolveConfig({ target: flags.target ?? doc.runReport.target, upstreamListen: flags.upstreamListen, token: flags.token, reporter: ['json'] }, doc.settings, env);
-  io.out(`verify: re-running ${recorded.results.length} checks of ${doc.implementation.name} ${doc.implementation.version} against ${cfg.target} (seed ${cfg.seed}, profile ${cfg.profile})`);
+  // With --gateway-cmd the harness starts the gateway again (its address is new each time).
+  const cfg = resolveConfig(
+    { target: flags.gatewayCmd ? flags.target : (flags.target ?? doc.runReport.target), upstreamListen: flags.upstreamListen, token: flags.token, reporter: ['json'], gatewayCmd: flags.gatewayCmd, gatewayEnv: flags.gatewayEnv },
+    doc.settings,
+    env,
+  );
+  io.out(`verify: re-running ${recorded.results.length} checks of ${doc.implementation.name} ${doc.implementation.version} against ${cfg.target ?? `the gateway started by --gateway-cmd`} (seed ${cfg.seed}, profile ${cfg.profile})`);
   const t: Transcript = new Map();
   const now = await run(cfg, { transcript: t });
   const cmp = compareVerdicts(recorded, now);
