@@ -13,6 +13,7 @@ import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../reference/gateway
 import { FAULTS, faultByName } from '../reference/faults/index.js';
 import { finishRun, runSuite, sealReport, type SuiteExtras } from './cli/run.js';
 import { checkLaunch, launchGateway, type LaunchedGateway } from './launch/launch.js';
+import { freePort } from './launch/ports.js';
 import { basePath as parseBasePath } from './config/targeting.js';
 import { certify, mergeCommand, verify, type CertifyFlags } from './cli/certify.js';
 import { JUNIT_FORMATS } from './config/options.js';
@@ -24,12 +25,14 @@ import type { RunReport } from './report/types.js';
 import { LINT_COVERAGE, lintConfig } from './lint/index.js';
 // The apps profile (issue 11): its surroundings, the reference apps gateway and its faults.
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { AppsSurroundings } from '../mocks/apps/harness.js';
-import { AppsGateway } from '../reference/apps/gateway.js';
-import { loadAppsConfig, parseAppsConfig } from '../reference/apps/config.js';
-import { openEmbeddedFromTemplate } from '../reference/apps/store.js';
 import { APPS_FAULTS, appsFaultByName } from '../reference/apps/faults.js';
+
+// The apps profile's servers (IdP, collector, PGlite, the OpenTelemetry SDK) are loaded only when
+// a command needs them: every other run starts without their weight (peak RSS, start-up time).
+const appsModules = async () => {
+  const [harness, gateway, config, store] = await Promise.all([import('../mocks/apps/harness.js'), import('../reference/apps/gateway.js'), import('../reference/apps/config.js'), import('../reference/apps/store.js')]);
+  return { AppsSurroundings: harness.AppsSurroundings, AppsGateway: gateway.AppsGateway, loadAppsConfig: config.loadAppsConfig, parseAppsConfig: config.parseAppsConfig, openEmbeddedFromTemplate: store.openEmbeddedFromTemplate };
+};
 
 export interface Io {
   out: (s: string) => void;
@@ -174,6 +177,7 @@ async function cmdReference(opts: { listen: string; upstream: string; fault?: st
     if (!opts.config) throw new HarnessError('BAD_FLAG', 'reference --apps needs --config <gateway.yaml>');
     const fault = opts.fault === undefined ? undefined : appsFaultByName(opts.fault);
     if (opts.fault !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown apps fault "${opts.fault}" (known: ${APPS_FAULTS.map((f) => f.name).join(', ')})`);
+    const { loadAppsConfig, AppsGateway } = await appsModules();
     const cfg = loadAppsConfig(opts.config, io.env);
     const gw = new AppsGateway(cfg, { fault, dataDir: opts.dataDir, log: (l) => io.out(l) });
     const url = await gw.start();
@@ -230,13 +234,6 @@ async function withOwnUpstream(cfg: RunConfig, io: Io, extras: SuiteExtras): Pro
   }
 }
 
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve, reject) => srv.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 /**
  * The apps profile against the reference apps gateway on PGlite (in memory, opened by the harness
@@ -246,12 +243,13 @@ async function freePort(): Promise<number> {
 export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined, print: (s: string) => void, store: { postgresUrl?: string } = {}): Promise<RunReport> {
   const fault = faultName === undefined ? undefined : appsFaultByName(faultName);
   if (faultName !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown apps fault "${faultName}" (known: ${APPS_FAULTS.map((f) => f.name).join(', ')})`);
+  const { AppsSurroundings, AppsGateway, parseAppsConfig, openEmbeddedFromTemplate } = await appsModules();
   const around = new AppsSurroundings();
   await around.start();
   // The database outlives the gateway, as a PostgreSQL server would: a restart reconnects to it.
   // With a PostgreSQL URL the gateway connects to that server itself (a restart reconnects).
   const db = store.postgresUrl ? undefined : await openEmbeddedFromTemplate();
-  let gw: AppsGateway | undefined;
+  let gw: InstanceType<typeof AppsGateway> | undefined;
   try {
     const boot = async (port: number) => {
       const parsed = parseAppsConfig(around.config({ port, postgresUrl: store.postgresUrl }), around.env);
@@ -366,6 +364,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .action(async (o: { dialect: string; port: string; out?: string; postgresUrl?: string }) => {
       if (o.dialect !== 'claude-apps-gateway') throw new HarnessError('BAD_FLAG', `--dialect: only claude-apps-gateway is written so far, got "${o.dialect}"`);
       if (!/^\d+$/.test(o.port)) throw new HarnessError('BAD_FLAG', `--port: expected a port number, got "${o.port}"`);
+      const { AppsSurroundings } = await appsModules();
       const around = new AppsSurroundings();
       await around.start();
       try {

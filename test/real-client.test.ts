@@ -139,7 +139,7 @@ describe.skipIf(!available && !required)('the real client (claude -p) through th
   let fixtureBody: Record<string, unknown>;
 
   beforeAll(async () => {
-    if (!available) throw new Error(`GWC_REQUIRE_CLAUDE=1 but ${CLAUDE} is absent: install it with npm install --prefix ${CLAUDE_DIR} @anthropic-ai/claude-code-linux-x64@<version> (.ci/run does)`);
+    if (!available) throw new Error(`GWC_REQUIRE_CLAUDE=1 but ${CLAUDE} is absent: install it with npm install --prefix ${process.env.GWC_CLAUDE_DIR || "/opt/claude-code"} @anthropic-ai/claude-code-linux-x64@<version> (.ci/run does)`);
     if (!existsSync(path.join(ROOT, 'dist', 'src', 'cli.js'))) throw new Error('the CLI is not built: run `npx tsc -p .` first');
     version = (JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string }).version;
     const fixtureFile = path.join(ROOT, 'fixtures', 'real-client', `claude-code-${version}.json`);

@@ -59,7 +59,7 @@ export interface CertifyFlags {
 }
 
 export async function certify(cfg: RunConfig, flags: CertifyFlags, io: Io, run: SuiteRunner, argv: string[]): Promise<number> {
-  if (!cfg.target) throw new HarnessError('BAD_FLAG', 'certify: --target is required (or `target:` in gwc.yaml)');
+  if (!cfg.target && !cfg.launch.cmd && !cfg.launch.image) throw new HarnessError('BAD_FLAG', 'certify: --target is required (or `target:` in gwc.yaml, or --gateway-cmd / --gateway-image to start the gateway)');
   if (!flags.implementationName?.trim() || !flags.implementationVersion?.trim()) throw new HarnessError('BAD_FLAG', 'certify: --implementation-name and --implementation-version are required');
   if (cfg.shard) throw new HarnessError('BAD_FLAG', 'certify: a conformance report covers the whole profile; --shard is not allowed (certify each shard with `run`, then `merge-reports`)');
   const implementation: Implementation = { name: flags.implementationName.trim(), version: flags.implementationVersion.trim(), organization: flags.organization, url: flags.url, contact: flags.contact };

@@ -7,11 +7,11 @@
 // testcontainers is loaded on first use: runs without --gateway-image never pay for it. Its
 // reaper (Ryuk) is a container image pulled from a registry, which CI machines here cannot
 // reach; unless the user says otherwise it is disabled, and stop() removes the container.
-import net from 'node:net';
 import type { Readable } from 'node:stream';
 import type { StartedTestContainer } from 'testcontainers';
 import { HarnessError } from '../core/errors.js';
 import { scrubSecrets } from '../core/mask.js';
+import { connects } from './ports.js';
 
 export interface ImageOptions {
   image: string;
@@ -110,21 +110,6 @@ export async function dockerAvailable(): Promise<boolean> {
   }
 }
 
-function connects(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect({ host: '127.0.0.1', port });
-    s.setTimeout(1_000);
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('timeout', () => {
-      s.destroy();
-      resolve(false);
-    });
-    s.once('error', () => resolve(false));
-  });
-}
 
 export async function startImage(opts: ImageOptions): Promise<RunningImage> {
   const { tc, client } = await runtimeClient();

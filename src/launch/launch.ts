@@ -3,12 +3,14 @@
 // placeholders: free loopback ports picked here, the recording upstream's URL, a work folder.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import type { LaunchInfo } from '../report/types.js';
 import { maskLogLine } from './image.js';
+import { connects, freePort } from './ports.js';
+
+export { freePort };
 
 export const PLACEHOLDERS = ['upstream_url', 'upstream_port', 'listen_port', 'workdir'] as const;
 export type PlaceholderValues = Record<(typeof PLACEHOLDERS)[number], string>;
@@ -40,34 +42,6 @@ export function parseEnvList(items: string[]): Array<[string, string]> {
     if (eq <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(x.slice(0, eq))) throw new HarnessError('BAD_FLAG', `--gateway-env: expected NAME=VALUE, got "${x}"`);
     checkPlaceholders(x.slice(eq + 1), '--gateway-env');
     return [x.slice(0, eq), x.slice(eq + 1)];
-  });
-}
-
-/** A loopback port free at the time of the call. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-export function connects(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect({ host: '127.0.0.1', port });
-    s.setTimeout(1_000);
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('timeout', () => {
-      s.destroy();
-      resolve(false);
-    });
-    s.once('error', () => resolve(false));
   });
 }
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { isSizedBody, type GwRequest, type ReceivedResponse, type SizedBody } from '../client/gateway.js';
 import type { Expectation } from '../upstream/upstream.js';
-import { CASE_HEADER, TOKEN_RE } from '../upstream/contract.js';
+import { CASE_HEADER, TOKEN_LENGTH, TOKEN_RE } from '../upstream/contract.js';
 
 /** Headers whose values vary between runs of the same build (or follow from the body). */
 const VARYING_HEADERS = new Set([
@@ -73,16 +73,28 @@ export interface CanonicalExchange {
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** A body made piece by piece while it is sent (the large-body check): its length and SHA-256, never held whole. */
-function sizedText(b: SizedBody): string {
+/**
+ * A body made piece by piece while it is sent (the large-body check): its length and the SHA-256
+ * of its masked text (the case token replaced), never held whole. The text is hashed up to a cut
+ * that no case token straddles, and the rest carried to the next piece.
+ */
+function sizedText(b: SizedBody, mask: Masker): string {
   const h = createHash('sha256');
-  for (const c of b.chunks()) h.update(c);
-  return `(${b.length} bytes, sha256 ${h.digest('hex')})`;
+  let carry = '';
+  for (const c of b.chunks()) {
+    const s = carry + c.toString('latin1');
+    let cut = Math.max(0, s.length - 2 * TOKEN_LENGTH);
+    for (const m of s.matchAll(TOKEN_RE)) if (m.index! < cut && m.index! + m[0].length > cut) cut = m.index!;
+    h.update(mask(s.slice(0, cut)), 'latin1');
+    carry = s.slice(cut);
+  }
+  h.update(mask(carry), 'latin1');
+  return `(${b.length} bytes, sha256 of the masked text ${h.digest('hex')})`;
 }
 
 export function clientExchange(req: GwRequest, res: ReceivedResponse, mask: Masker): CanonicalExchange {
   const method = req.method ?? 'GET';
-  const request = [`${method} ${mask(req.path)} auth=${req.auth ?? 'bearer'}`, ...headerList([...(req.headers ?? []), ...(req.caseToken ? [[CASE_HEADER, req.caseToken] as [string, string]] : [])], mask), '', isSizedBody(req.body) ? sizedText(req.body) : bodyText(req.body, mask)].join('\n');
+  const request = [`${method} ${mask(req.path)} auth=${req.auth ?? 'bearer'}`, ...headerList([...(req.headers ?? []), ...(req.caseToken ? [[CASE_HEADER, req.caseToken] as [string, string]] : [])], mask), '', isSizedBody(req.body) ? sizedText(req.body, mask) : bodyText(req.body, mask)].join('\n');
   let response: string;
   let outcome: string;
   if (!('status' in res)) {

@@ -1,7 +1,6 @@
 // Runs the built CLI as a user would (node bin/gw-conformance.js), bounded in time.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import net from 'node:net';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -28,13 +27,4 @@ export function cli(args: string[], opts: { env?: NodeJS.ProcessEnv; timeoutMs?:
   });
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../src/launch/ports.js';

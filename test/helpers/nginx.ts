@@ -5,9 +5,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { connects } from '../../src/launch/ports.js';
 
 export const LISTEN_PLACEHOLDER = '127.0.0.1:8080';
 export const UPSTREAM_PLACEHOLDER = '127.0.0.1:18080';
@@ -40,15 +40,7 @@ function supportsErrorLogFlag(): boolean {
   return /^\s*-e\s/m.test(`${r.stdout ?? ''}${r.stderr ?? ''}`);
 }
 
-/** A loopback port free at the time of the call (the kernel picks it; the listener is closed). */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort } from '../../src/launch/ports.js';
 
 /** Replaces a literal address, not a longer one that starts with it (…:8080 is not …:80800). */
 function substitute(text: string, literal: string, replacement: string, templatePath: string): string {
@@ -57,21 +49,6 @@ function substitute(text: string, literal: string, replacement: string, template
   return text.replace(re, replacement);
 }
 
-function tryConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect({ host: '127.0.0.1', port });
-    s.setTimeout(1_000);
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('timeout', () => {
-      s.destroy();
-      resolve(false);
-    });
-    s.once('error', () => resolve(false));
-  });
-}
 
 function exited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
@@ -162,7 +139,7 @@ export async function startNginx(confTemplatePath: string, ports: { listenPort: 
       await stop();
       throw new Error(detail.trimEnd());
     }
-    if (pidFileIsOurs() && (await tryConnect(ports.listenPort))) break;
+    if (pidFileIsOurs() && (await connects(ports.listenPort))) break;
     if (Date.now() >= deadline) {
       const detail = `nginx did not accept connections on 127.0.0.1:${ports.listenPort} within ${START_DEADLINE_MS} ms\n${output}${errorLog()}`;
       await stop();
