@@ -44,6 +44,7 @@ function report(results: CheckResult[], over: Partial<RunReport> = {}): RunRepor
     target: 'http://127.0.0.1:8080',
     upstream: 'http://127.0.0.1:18080',
     profile: 'default',
+    declared: { protocols: ['messages'] },
     seed: 42,
     strict: false,
     startedAt: '2026-11-21T12:00:00.000Z',

@@ -41,6 +41,7 @@ function report(results: CheckResult[], strict = false): RunReport {
     target: `http://127.0.0.1:1/${NASTY}`,
     upstream: null,
     profile: 'default',
+    declared: { protocols: ['messages'] },
     seed: 1,
     strict,
     startedAt: '2026-01-01T00:00:00.000Z',

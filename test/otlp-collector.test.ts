@@ -148,7 +148,7 @@ describe('OTLP/HTTP collector', () => {
       ],
     };
     const post = (path: string, body: Buffer | string, type: string, extra: Record<string, string> = {}) =>
-      fetch(`${collector.url}${path}`, { method: 'POST', headers: { 'content-type': type, ...extra }, body });
+      fetch(`${collector.url}${path}`, { method: 'POST', headers: { 'content-type': type, ...extra }, body: typeof body === 'string' ? body : new Uint8Array(body) });
 
     expect((await post('/v1/metrics', JSON.stringify(metrics), 'application/json')).status).toBe(200);
     const root = createRequire(import.meta.url)('@opentelemetry/otlp-transformer/build/src/generated/root.js');

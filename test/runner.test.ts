@@ -11,7 +11,7 @@ import { runChecks, type RunEnv } from '../src/runner/runner.js';
 import { PhaseGate } from '../src/runner/gate.js';
 import { untilForwarding } from '../src/runner/recovery.js';
 
-const settings: RunSettings = { seed: 1, numRuns: 1, timeoutMs: 5000, modelRoutes: {}, sse: { maxLagMs: 200, burstWindowMs: 20 }, idle: { maxS: 120, minS: 65 }, hangWaitMs: 1000 };
+const settings: RunSettings = { seed: 1, numRuns: 1, timeoutMs: 5000, modelRoutes: {}, sse: { maxLagMs: 200, burstWindowMs: 20, latP50Ms: 50 }, idle: { maxS: 120, minS: 65 }, hangWaitMs: 1000 };
 
 /** A gateway that answers 503 without forwarding while `down` > 0 (one fewer per request), else forwards and answers 200. */
 function stubs() {
