@@ -28,8 +28,8 @@ export interface AppsFixture {
     setMode(mode: { kind: 'up' } | { kind: 'error'; status: number } | { kind: 'refuse' }): Promise<void>;
   };
   upstreams: ReadonlyMap<string, { requests: { body: Record<string, unknown> | null }[] }>;
-  /** Restarts the gateway on the same address and store (APP-SPEND-3). */
-  restart(): Promise<void>;
+  /** Restarts the gateway on the same address and store (APP-SPEND-3); absent when the harness did not start the gateway. */
+  restart?: () => Promise<void>;
 }
 
 export function fixtureOf(ctx: CheckContext): AppsFixture {
