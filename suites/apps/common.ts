@@ -130,6 +130,16 @@ const deviceGrant = 'urn:ietf:params:oauth:grant-type:device_code';
  */
 export async function signIn(fx: AppsFixture, user: string): Promise<SignIn> {
   const steps: string[] = [];
+  try {
+    return await signInSteps(fx, user, steps);
+  } catch (e) {
+    // A step that gets no answer (a gateway that never finishes sign-in) is a failed sign-in, with the steps as evidence.
+    const err = e as Error;
+    return { ok: false, error: `no answer after ${steps.length ? `"${steps[steps.length - 1]}"` : 'the start'} (${err.name}: ${err.message})`, steps };
+  }
+}
+
+async function signInSteps(fx: AppsFixture, user: string, steps: string[]): Promise<SignIn> {
   const meta = await metadata(fx);
   if (!meta.device_authorization_endpoint || !meta.token_endpoint) return { ok: false, error: 'metadata: no device_authorization_endpoint or token_endpoint', steps };
   const da = await call(meta.device_authorization_endpoint, { method: 'POST', form: { surface: 'claude_code' } });
