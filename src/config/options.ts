@@ -48,7 +48,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'target', kind: 'url', arg: '<url>', help: 'base URL of the gateway under test', defaultText: '(required for `run`)', env: 'GWC_TARGET' },
   { name: 'config', kind: 'string', arg: '<file>', where: 'flag', help: 'YAML config file', defaultText: '`./gwc.yaml` when present' },
   { name: 'upstream-listen', kind: 'string', arg: '<host:port>', help: 'address of the recording upstream the gateway forwards to', default: '127.0.0.1:18080', defaultText: '`127.0.0.1:18080`', env: 'GWC_UPSTREAM_LISTEN' },
-  { name: 'profile', kind: 'enum', values: PROFILES, arg: '<name>', help: '`default`; `slow` adds the slow checks (the idle probe); `service` runs the hosted-service checks; `apps` runs the apps gateway checks (with `demo`, `--apps-config` or `--gateway-cmd`)', default: 'default', defaultText: '`default`', env: 'GWC_PROFILE' },
+  { name: 'profile', kind: 'enum', values: PROFILES, arg: '<name>', help: '`default`; `slow` adds the slow checks (the idle probe); `service` runs the hosted-service checks; `apps` runs the apps gateway checks (with `demo`, or `run` against a gateway of your own: see apps-config)', default: 'default', defaultText: '`default`', env: 'GWC_PROFILE' },
   {
     name: 'protocols',
     kind: 'enum-list',
