@@ -343,7 +343,7 @@ async function runAppsOwn(cfg: RunConfig, io: Io): Promise<RunReport> {
     io.out(`apps: waiting for the gateway at ${target!} (up to ${cfg.readyTimeoutS} s)`);
     await awaitAppsGateway(target!, cfg.readyTimeoutS * 1000);
     const l = launched;
-    const fixture = { gatewayUrl: target!, jwtSecret: around.jwtSecret, adminKey: around.adminKey, idp: around.idp, collector: around.collector, upstreams: around.upstreams, ...(l ? { restart: () => l.restart() } : {}) };
+    const fixture = { gatewayUrl: target!, jwtSecret: around.jwtSecret, adminKey: around.adminKey, idp: around.idp, collector: around.collector, upstreams: around.upstreams, ...(l ? { restart: async () => (await l.restart(), await awaitAppsGateway(target!, cfg.readyTimeoutS * 1000)) } : {}) };
     report = await runSuite(CHECKS, cfg, target!, null, io.out, { fixture, secrets: around.secrets, launcher: launched });
   } finally {
     await launched?.stop();

@@ -119,21 +119,43 @@ export async function startCommand(opts: CommandOptions): Promise<LaunchedGatewa
   process.once('SIGINT', onSignal);
 
   const exitOf = (c: ChildProcess) => new Promise<void>((resolve) => (exitedOf(c) ? resolve() : c.once('exit', () => resolve())));
+  // Whether any process of the command's group is left (the shell may exit before the gateway it started).
+  const groupAlive = (c: ChildProcess) => {
+    try {
+      if (c.pid !== undefined) process.kill(-c.pid, 0);
+      return c.pid !== undefined;
+    } catch {
+      return false;
+    }
+  };
+  /** Resolves true once the group is gone, false at the deadline (polled: a group gives no event). */
+  const groupGone = async (c: ChildProcess, ms: number) => {
+    const deadline = Date.now() + ms;
+    let backoff = 10;
+    while (groupAlive(c)) {
+      if (Date.now() >= deadline) return false;
+      await new Promise((r) => setTimeout(r, backoff));
+      backoff = Math.min(backoff * 2, 100);
+    }
+    return true;
+  };
   const stopChild = async () => {
     const c = child;
     if (!c) return;
-    if (!exitedOf(c)) {
+    if (!exitedOf(c) || groupAlive(c)) {
       killGroup(c, 'SIGTERM');
       let timer: NodeJS.Timeout | undefined;
-      const gone = await Promise.race([exitOf(c).then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), STOP_GRACE_MS)))]);
+      const gone = await Promise.race([exitOf(c).then(() => groupGone(c, STOP_GRACE_MS)), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), STOP_GRACE_MS)))]);
       clearTimeout(timer);
       if (!gone) {
         killGroup(c, 'SIGKILL');
         await exitOf(c);
       }
     }
-    // The whole group goes: a worker the command left behind must not hold the port.
+    // The whole group goes: a worker the command left behind must not hold the port, nor answer
+    // the readiness probe of the next start (a restart waits until the group is gone).
     killGroup(c, 'SIGKILL');
+    await groupGone(c, STOP_GRACE_MS);
     lastExit = c.exitCode;
   };
 
