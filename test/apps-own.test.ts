@@ -76,6 +76,12 @@ describe('apps-config', () => {
     for (const k of ['GW_OIDC_SECRET', 'GW_JWT_SECRET', 'GW_ADMIN_WRITE', 'GW_UPSTREAM_KEY']) expect(said + yaml).not.toContain(c.env[k]);
   });
 
+  it('examples/claude-apps-gateway/gateway.yaml is what it writes with the default ports', async () => {
+    const out: string[] = [];
+    expect(await main(['apps-config', '--dialect', 'claude-apps-gateway', '--postgres-url', 'postgres://postgres@127.0.0.1:55432/gateway'], { out: (s) => out.push(s), err: () => {}, env: {}, untilStopped: async () => {} })).toBe(0);
+    expect(`${out.join('\n')}\n`).toBe(readFileSync(join(ROOT, 'examples/claude-apps-gateway/gateway.yaml'), 'utf8'));
+  });
+
   it('bad ports: one line, exit 2', async () => {
     const err: string[] = [];
     const io = { out: () => {}, err: (s: string) => err.push(s), env: {}, untilStopped: async () => {} };
