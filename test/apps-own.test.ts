@@ -132,12 +132,13 @@ describe('run --profile apps --target --apps-config (the reference started by th
     const out = join(dir, 'r');
     const run = cli(['run', '--profile', 'apps', '--apps-config', join(dir, 'gateway.yaml'), '--target', `http://127.0.0.1:${c.gateway}`, '--seed', '2', '--reporter', 'json', '--reporter', 'junit', '--reporter', 'html', '--out', out], { timeoutMs: 110_000 });
     // The gateway starts after the harness (it reads the IdP's discovery document at boot): the harness waits for it.
-    let gw: ChildProcess | undefined;
-    const idpUp = async () => {
-      for (;;) if (await new Promise<boolean>((r) => net.connect(c.base, '127.0.0.1').once('connect', function (this: net.Socket) { this.destroy(); r(true); }).once('error', () => r(false)))) return;
-    };
-    await idpUp();
-    gw = startReference(dir, c.env);
+    // Polls the IdP's port (the harness gives no other sign), until it listens or the run ended.
+    let ended = false;
+    void run.then(() => (ended = true));
+    const connects = () => new Promise<boolean>((r) => net.connect(c.base, '127.0.0.1').once('connect', function (this: net.Socket) { this.destroy(); r(true); }).once('error', () => r(false)));
+    while (!ended && !(await connects())) await new Promise((r) => setTimeout(r, 25));
+    expect(ended, 'the run ended before its IdP listened').toBe(false);
+    const gw = startReference(dir, c.env);
     try {
       const r = await run;
       expect(r.code, r.stdout + r.stderr).toBe(0);
