@@ -6,7 +6,7 @@
 // The verdicts asserted are the ones observed (README, "What the real apps gateway does").
 // Runs when the binary and PostgreSQL are there; GWC_REQUIRE_CLAUDE=1 / GWC_REQUIRE_POSTGRES=1
 // (set by .ci/run) make their absence a failure.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,11 +64,11 @@ describe.runIf(havePg && claude)('the apps profile against the real Claude apps 
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  /** gw-conformance with `args`, inside a fresh loopback-only namespace with its own PostgreSQL. */
-  const inNamespace = (args: string[], timeoutMs: number) =>
+  /** gw-conformance with `args` (or, `raw`, the command `args`), inside a fresh loopback-only namespace with its own PostgreSQL. */
+  const inNamespace = (args: string[], timeoutMs: number, raw = false) =>
     new Promise<Ran>((resolve) => {
       const env = { PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin', HOME: join(dir, 'home'), TMPDIR: dir, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1' };
-      const p = spawn('unshare', ['-n', join(ROOT, 'test/helpers/apps-real-ns.sh'), PGBIN, join(dir, 'pg'), '--', process.execPath, join(ROOT, 'bin/gw-conformance.js'), ...args], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const p = spawn('unshare', ['-n', join(ROOT, 'test/helpers/apps-real-ns.sh'), PGBIN, join(dir, 'pg'), '--', ...(raw ? args : [process.execPath, join(ROOT, 'bin/gw-conformance.js'), ...args])], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       p.stdout.on('data', (d) => (stdout += d));
@@ -99,6 +99,27 @@ describe.runIf(havePg && claude)('the apps profile against the real Claude apps 
     expect(report.launched.logTail.join('\n')).toContain('"evt":"spend.blocked"');
     // No session token in the report.
     expect(readFileSync(join(out, 'report.json'), 'utf8')).not.toMatch(/eyJ[\w-]{8,}\.eyJ[\w-]{8,}\./);
+  });
+
+  it('started by the user with the configuration apps-config wrote (--target): the same verdicts, the restart not run', { timeout: 180_000 }, async () => {
+    const work = join(dir, 'target');
+    mkdirSync(work);
+    const out = join(work, 'report');
+    const made = spawnSync(process.execPath, [join(ROOT, 'bin/gw-conformance.js'), 'apps-config', '--dialect', 'claude-apps-gateway', '--out', join(work, 'gateway.yaml'), '--postgres-url', 'postgres://postgres@127.0.0.1:55432/gateway'], { encoding: 'utf8' });
+    expect(made.status, made.stderr).toBe(0);
+    // The default ports (the namespace's own loopback is empty): what examples/claude-apps-gateway/gateway.yaml shows.
+    expect(readFileSync(join(work, 'gateway.yaml'), 'utf8')).toBe(readFileSync(join(ROOT, 'examples/claude-apps-gateway/gateway.yaml'), 'utf8'));
+    const r = await inNamespace(['sh', '-c', `cd "${work}" && exec "$0" "$@"`, join(ROOT, 'test/helpers/apps-real-target.sh'), claude!, join(ROOT, 'bin/gw-conformance.js'), out, '47001', 'http://127.0.0.1:48080'], 170_000, true);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    const seen = Object.fromEntries(report.results.map((x: { id: string; outcome: string; message: string }) => [x.id, [x.outcome, x.message]]));
+    const expected: Record<string, [string, string?]> = { ...OBSERVED, 'apps.spend.restart': ['skip', 'needs --gateway-cmd to restart the gateway'] };
+    expect(Object.keys(seen).sort()).toEqual(Object.keys(expected).sort());
+    for (const [id, [outcome, phrase]] of Object.entries(expected)) {
+      expect(seen[id][0], `${id}: ${seen[id][1]}`).toBe(outcome);
+      if (phrase) expect(seen[id][1], id).toContain(phrase);
+    }
+    expect(readFileSync(join(work, 'gateway.log'), 'utf8')).toMatch(/claude gateway listening on http:\/\/127\.0\.0\.1:48080/);
   });
 
   it('a configuration it refuses at start (no store): exit 2, one line with the start of its output', { timeout: 60_000 }, async () => {
