@@ -12,7 +12,7 @@ import { Capture, parseDelays } from '../mocks/upstream/capture.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../reference/gateway.js';
 import { FAULTS, faultByName } from '../reference/faults/index.js';
 import { finishRun, runSuite, sealReport, type SuiteExtras } from './cli/run.js';
-import { checkLaunch, launchGateway, type LaunchedGateway } from './launch/launch.js';
+import { checkLaunch, launchGateway, parseEnvList, startCommand, workdir, type LaunchedGateway } from './launch/launch.js';
 import { freePort } from './launch/ports.js';
 import { basePath as parseBasePath } from './config/targeting.js';
 import { certify, mergeCommand, verify, type CertifyFlags } from './cli/certify.js';
@@ -24,14 +24,16 @@ import { VERSION } from './core/paths.js';
 import type { RunReport } from './report/types.js';
 import { LINT_COVERAGE, lintConfig } from './lint/index.js';
 // The apps profile (issue 11): its surroundings, the reference apps gateway and its faults.
-import { writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join as joinPath } from 'node:path';
+import { awaitAppsGateway } from './cli/apps-ready.js';
 import { APPS_FAULTS, appsFaultByName } from '../reference/apps/faults.js';
 
 // The apps profile's servers (IdP, collector, PGlite, the OpenTelemetry SDK) are loaded only when
 // a command needs them: every other run starts without their weight (peak RSS, start-up time).
 const appsModules = async () => {
   const [harness, gateway, config, store] = await Promise.all([import('../mocks/apps/harness.js'), import('../reference/apps/gateway.js'), import('../reference/apps/config.js'), import('../reference/apps/store.js')]);
-  return { AppsSurroundings: harness.AppsSurroundings, AppsGateway: gateway.AppsGateway, loadAppsConfig: config.loadAppsConfig, parseAppsConfig: config.parseAppsConfig, openEmbeddedFromTemplate: store.openEmbeddedFromTemplate };
+  return { harness, AppsSurroundings: harness.AppsSurroundings, AppsGateway: gateway.AppsGateway, loadAppsConfig: config.loadAppsConfig, parseAppsConfig: config.parseAppsConfig, openEmbeddedFromTemplate: store.openEmbeddedFromTemplate };
 };
 
 export interface Io {
@@ -67,7 +69,7 @@ function config(opts: FlagValues & { config?: string }, io: Io): RunConfig {
 
 async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<number> {
   const cfg = config(opts, io);
-  if (cfg.profile === 'apps') throw new HarnessError('BAD_FLAG', 'the apps profile runs only against the reference apps gateway so far: `gw-conformance demo --profile apps` (a gateway of your own, with --target or --gateway-cmd, is not wired yet)');
+  if (cfg.profile === 'apps') return finishRun(await runAppsOwn(cfg, io), cfg, io, invocation);
   const launching = Boolean(cfg.launch.cmd || cfg.launch.image);
   // Bad launch flags are found before anything starts (src/launch/launch.ts).
   checkLaunch(cfg.launch);
@@ -280,6 +282,78 @@ export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined,
   }
 }
 
+/** The secrets file apps-config writes beside the configuration: gateway.yaml -> gateway.env. */
+export const appsEnvFileOf = (configFile: string) => `${configFile.replace(/\.ya?ml$/i, '')}.env`;
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new HarnessError('BAD_CONFIG', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+/**
+ * The apps profile against a gateway of the user's own: `--target` (+ `--apps-config`, the
+ * configuration apps-config wrote, which the user started the gateway with) or `--gateway-cmd`
+ * (the harness writes `{workdir}/gateway.yaml`, starts the gateway and may restart it). The
+ * IdP, the collector and the upstreams start first, then the gateway must answer its metadata
+ * document within --ready-timeout-s; then the apps checks run.
+ */
+async function runAppsOwn(cfg: RunConfig, io: Io): Promise<RunReport> {
+  const cmd = cfg.launch.cmd;
+  if (cfg.launch.image) throw new HarnessError('BAD_FLAG', '--gateway-image is not supported with --profile apps yet: use --gateway-cmd (or --target with --apps-config)');
+  if (cmd && cfg.apps.config) throw new HarnessError('BAD_FLAG', 'give --apps-config (with --target: a gateway you started) or --gateway-cmd (the harness writes {workdir}/gateway.yaml), not both');
+  if (!cmd && !cfg.apps.config)
+    throw new HarnessError('BAD_FLAG', '--profile apps needs --gateway-cmd, or --target with --apps-config <gateway.yaml> (written by `gw-conformance apps-config --out gateway.yaml`); without a gateway: `gw-conformance demo --profile apps`');
+  if (!cmd && cfg.apps.postgresUrl) throw new HarnessError('BAD_FLAG', '--apps-postgres-url goes with --gateway-cmd (with --apps-config the store is in the configuration you wrote)');
+  checkLaunch(cfg.launch);
+  const { harness } = await appsModules();
+  let around: InstanceType<typeof harness.AppsSurroundings>;
+  let target: string;
+  let launched: LaunchedGateway | undefined;
+  let dir: string | undefined;
+  if (!cmd) {
+    const file = cfg.apps.config!;
+    const text = readText(file);
+    const envFile = appsEnvFileOf(file);
+    const { secrets } = harness.parseEnvFile(readText(envFile), envFile);
+    const { publicUrl, ports } = harness.addressesOf(text, file);
+    target = cfg.target ?? publicUrl;
+    around = new harness.AppsSurroundings({ secrets, ports });
+    await around.start();
+  } else {
+    around = new harness.AppsSurroundings();
+    await around.start();
+  }
+  const secrets = [cfg.token, ...around.secrets];
+  let report: RunReport;
+  try {
+    if (cmd) {
+      const listenPort = await freePort();
+      dir = await workdir();
+      writeFileSync(joinPath(dir, 'gateway.yaml'), around.config({ port: listenPort, postgresUrl: cfg.apps.postgresUrl ?? undefined }), { mode: 0o600 });
+      const upstream = around.upstreams.get('default-up')!.url;
+      const env: Array<[string, string]> = [...Object.entries({ ...around.env, ...harness.LOOPBACK_ENV }), ...parseEnvList(cfg.launch.env)];
+      launched = await startCommand({ command: cmd, env, values: { upstream_url: upstream, upstream_port: new URL(upstream).port, listen_port: String(listenPort), workdir: dir }, listenPort, startTimeoutMs: cfg.readyTimeoutS * 1000, secrets });
+      target = launched.target;
+      io.out(`started the gateway (--gateway-cmd) at ${target} with ${dir}/gateway.yaml`);
+    }
+    for (const l of around.describe()) io.out(`apps: ${l}`);
+    io.out(`apps: waiting for the gateway at ${target!} (up to ${cfg.readyTimeoutS} s)`);
+    await awaitAppsGateway(target!, cfg.readyTimeoutS * 1000);
+    const l = launched;
+    const fixture = { gatewayUrl: target!, jwtSecret: around.jwtSecret, adminKey: around.adminKey, idp: around.idp, collector: around.collector, upstreams: around.upstreams, ...(l ? { restart: async () => (await l.restart(), await awaitAppsGateway(target!, cfg.readyTimeoutS * 1000)) } : {}) };
+    report = await runSuite(CHECKS, cfg, target!, null, io.out, { fixture, secrets: around.secrets, launcher: launched });
+  } finally {
+    await launched?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    await around.stop();
+  }
+  if (launched) report = sealReport({ ...report, launched: launched.info() }, secrets, []);
+  return report;
+}
+
 /** The arguments of the running command, for the replay command of each failed check. */
 let invocation: string[] = [];
 
@@ -356,26 +430,37 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .action(async (o) => void (code = await cmdReference(o, io)));
   program
     .command('apps-config')
-    .description('write a gateway configuration (public dialect) for the apps profile, with placeholder loopback addresses')
+    .description('write a gateway configuration (public dialect) for the apps profile, and its secrets beside it (FILE.env, mode 0600); the IdP, collector and upstreams are the loopback addresses `run --profile apps --apps-config FILE` will listen on')
     .option('--dialect <name>', 'claude-apps-gateway (the public dialect; the only one written so far)', 'claude-apps-gateway')
-    .option('--port <n>', 'the gateway port', '48080')
+    .option('--port <n>', 'the gateway port (listen.port, public_url)', '48080')
+    .option('--ports-base <n>', 'the IdP listens here, the collector on the next port, the upstreams eng-up, haiku-up, default-up on the three after', '47001')
     .option('--postgres-url <url>', 'store.postgres_url to write (the real gateway needs one; without it the reference uses PGlite)')
-    .option('--out <file>', 'write here instead of standard output')
-    .action(async (o: { dialect: string; port: string; out?: string; postgresUrl?: string }) => {
+    .option('--out <file>', 'write here (and the secrets to the same name with .env) instead of the configuration on standard output, without secrets')
+    .action(async (o: { dialect: string; port: string; portsBase: string; out?: string; postgresUrl?: string }) => {
       if (o.dialect !== 'claude-apps-gateway') throw new HarnessError('BAD_FLAG', `--dialect: only claude-apps-gateway is written so far, got "${o.dialect}"`);
-      if (!/^\d+$/.test(o.port)) throw new HarnessError('BAD_FLAG', `--port: expected a port number, got "${o.port}"`);
-      const { AppsSurroundings } = await appsModules();
-      const around = new AppsSurroundings();
-      await around.start();
-      try {
-        if (o.postgresUrl !== undefined && !/^postgres(ql)?:\/\//.test(o.postgresUrl)) throw new HarnessError('BAD_FLAG', `--postgres-url: expected a postgres:// URL, got "${o.postgresUrl}"`);
-        const text = around.config({ port: Number(o.port), postgresUrl: o.postgresUrl });
-        if (o.out) writeFileSync(o.out, text);
-        else io.out(text.trimEnd());
-        io.err('apps-config: the IdP, collector and upstream addresses above belong to servers that stopped; a run with --profile apps starts its own and writes its own configuration');
-      } finally {
-        await around.stop();
+      const port = (v: string, flag: string, room = 0) => {
+        if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) + room > 65535) throw new HarnessError('BAD_FLAG', `${flag}: expected a port number${room ? ` up to ${65535 - room}` : ''}, got "${v}"`);
+        return Number(v);
+      };
+      const gatewayPort = port(o.port, '--port');
+      const base = port(o.portsBase, '--ports-base', 4);
+      if (gatewayPort >= base && gatewayPort <= base + 4) throw new HarnessError('BAD_FLAG', `--port ${gatewayPort} is one of the harness's ports (${base}-${base + 4}, from --ports-base)`);
+      if (o.postgresUrl !== undefined && !/^postgres(ql)?:\/\//.test(o.postgresUrl)) throw new HarnessError('BAD_FLAG', `--postgres-url: expected a postgres:// URL, got "${o.postgresUrl}"`);
+      const { harness } = await appsModules();
+      const around = new harness.AppsSurroundings({ ports: harness.portsFromBase(base) });
+      const text = around.config({ port: gatewayPort, postgresUrl: o.postgresUrl });
+      for (const l of around.describe()) io.err(`apps-config: ${l}`);
+      if (!o.out) {
+        io.out(text.trimEnd());
+        io.err('apps-config: no --out: the secrets were not written (with --out FILE they go to FILE.env, which `run --profile apps --apps-config FILE` reads)');
+        return;
       }
+      const envFile = appsEnvFileOf(o.out);
+      writeFileSync(o.out, text);
+      writeFileSync(envFile, harness.envFileText(around), { mode: 0o600 });
+      chmodSync(envFile, 0o600);
+      io.err(`apps-config: wrote ${o.out} and its secrets ${envFile} (mode 0600; ${[...Object.values(harness.SECRET_ENV), ...Object.keys(harness.LOOPBACK_ENV)].join(', ')}: the gateway's environment)`);
+      io.err(`apps-config: start the gateway with both, then: gw-conformance run --profile apps --apps-config ${o.out} --target http://127.0.0.1:${gatewayPort}`);
     });
   program
     .command('list')

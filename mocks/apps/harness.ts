@@ -2,8 +2,14 @@
 // the telemetry collector, one recording upstream per configured upstream name, and the
 // gateway configuration (public dialect) that points a gateway at them. Secrets are `${VAR}`
 // references; their values are in `env`, for the gateway's environment only.
+//
+// Two ways to place them: on free ports (demo, --gateway-cmd: the harness writes the
+// configuration after they started), or on fixed ports chosen before (apps-config writes the
+// configuration and its secrets first; `run --profile apps --apps-config` reads both back and
+// starts the servers where the configuration says they are).
 import { randomBytes } from 'node:crypto';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
+import { HarnessError } from '../../src/core/errors.js';
 import { MockIdp, type TestUser } from '../oidc/idp.js';
 import { OtlpCollector } from '../otlp/collector.js';
 import { AppsRecordingUpstream } from './upstream.js';
@@ -21,23 +27,64 @@ export const APPS_UPSTREAMS = [
   { name: 'default-up' },
 ] as const;
 
+/** The OIDC client the configuration names (the mock IdP knows it under the client secret). */
+export const APPS_CLIENT_ID = 'gwc-gateway';
+
+/** Where apps-config puts the servers by default: IdP at the base, collector base+1, upstreams base+2 on. */
+export const DEFAULT_PORTS_BASE = 47001;
+export const DEFAULT_GATEWAY_PORT = 48080;
+
+/** Fixed loopback ports of the surroundings (0: any free port). */
+export interface AppsPorts {
+  idp: number;
+  collector: number;
+  upstreams: Record<string, number>;
+}
+
+export function portsFromBase(base: number): AppsPorts {
+  return { idp: base, collector: base + 1, upstreams: Object.fromEntries(APPS_UPSTREAMS.map((u, i) => [u.name, base + 2 + i])) };
+}
+
+/** The gateway's secrets, as the environment variables the configuration references. */
+export const SECRET_ENV = { clientSecret: 'GW_OIDC_SECRET', jwtSecret: 'GW_JWT_SECRET', adminKey: 'GW_ADMIN_WRITE', upstreamKey: 'GW_UPSTREAM_KEY' } as const;
+export type AppsSecrets = Record<keyof typeof SECRET_ENV, string>;
+/** Loopback IdP, upstream and collector URLs are refused by the real gateway without it. */
+export const LOOPBACK_ENV = { CLAUDE_GATEWAY_ALLOW_LOOPBACK: '1' } as const;
+
+export function newSecrets(): AppsSecrets {
+  return { clientSecret: randomBytes(18).toString('base64url'), jwtSecret: randomBytes(33).toString('base64url'), adminKey: randomBytes(33).toString('base64url'), upstreamKey: randomBytes(18).toString('base64url') };
+}
+
 export class AppsSurroundings {
   readonly idp: MockIdp;
   readonly collector = new OtlpCollector();
   readonly upstreams = new Map<string, AppsRecordingUpstream>(APPS_UPSTREAMS.map((u) => [u.name, new AppsRecordingUpstream(u.name)]));
-  readonly clientSecret = randomBytes(18).toString('base64url');
-  readonly jwtSecret = randomBytes(33).toString('base64url');
-  readonly adminKey = randomBytes(33).toString('base64url');
-  readonly upstreamKey = randomBytes(18).toString('base64url');
+  readonly clientSecret: string;
+  readonly jwtSecret: string;
+  readonly adminKey: string;
+  readonly upstreamKey: string;
+  private readonly ports: AppsPorts;
 
-  constructor() {
-    this.idp = new MockIdp({ users: appsUsers(), clients: { 'gwc-gateway': this.clientSecret } });
+  constructor(opts: { secrets?: AppsSecrets; ports?: AppsPorts } = {}) {
+    const s = opts.secrets ?? newSecrets();
+    this.clientSecret = s.clientSecret;
+    this.jwtSecret = s.jwtSecret;
+    this.adminKey = s.adminKey;
+    this.upstreamKey = s.upstreamKey;
+    this.ports = opts.ports ?? { idp: 0, collector: 0, upstreams: {} };
+    this.idp = new MockIdp({ users: appsUsers(), clients: { [APPS_CLIENT_ID]: this.clientSecret } });
   }
 
+  /** Starts every server on its port; a taken port stops the ones started and is a one-line harness error naming it. */
   async start(): Promise<void> {
-    await this.idp.start();
-    await this.collector.start();
-    for (const u of this.upstreams.values()) await u.start();
+    try {
+      await this.idp.start('127.0.0.1', this.ports.idp);
+      await this.collector.start('127.0.0.1', this.ports.collector);
+      for (const u of this.upstreams.values()) await u.start('127.0.0.1', this.ports.upstreams[u.name] ?? 0);
+    } catch (e) {
+      await this.stop();
+      throw e;
+    }
   }
 
   async stop(): Promise<void> {
@@ -48,19 +95,39 @@ export class AppsSurroundings {
 
   /** The environment the configuration's `${VAR}` references need. */
   get env(): Record<string, string> {
-    return { GW_OIDC_SECRET: this.clientSecret, GW_JWT_SECRET: this.jwtSecret, GW_ADMIN_WRITE: this.adminKey, GW_UPSTREAM_KEY: this.upstreamKey };
+    return { [SECRET_ENV.clientSecret]: this.clientSecret, [SECRET_ENV.jwtSecret]: this.jwtSecret, [SECRET_ENV.adminKey]: this.adminKey, [SECRET_ENV.upstreamKey]: this.upstreamKey };
+  }
+
+  /** Every value no report may carry. */
+  get secrets(): string[] {
+    return [this.jwtSecret, this.adminKey, this.clientSecret, this.upstreamKey];
+  }
+
+  /** A server's URL: where it listens once started, else where it will (its fixed port). */
+  private at(url: string, port: number | undefined): string {
+    return url || `http://127.0.0.1:${port ?? 0}`;
+  }
+
+  /** What the harness needs to know of the surroundings, for people: issuer, upstream URLs, telemetry endpoint, users. */
+  describe(): string[] {
+    return [
+      `IdP issuer: ${this.at(this.idp.url, this.ports.idp)} (client ${APPS_CLIENT_ID})`,
+      `telemetry collector (OTLP/HTTP): ${this.at(this.collector.url, this.ports.collector)}`,
+      ...APPS_UPSTREAMS.map((u) => `upstream ${u.name}: ${this.at(this.upstreams.get(u.name)!.url, this.ports.upstreams[u.name])}${'groups' in u ? ` (groups ${u.groups.join(', ')})` : ''}${'models' in u ? ` (models ${u.models.join(', ')})` : ''}`),
+      `test users: ${appsUsers().map((u) => `${u.name} (${u.groups.join(', ') || 'no group'})`).join(', ')}; allowed groups eng, contractors, ops`,
+    ];
   }
 
   /** The gateway configuration in the public dialect (`listen` on `port`; PGlite unless `postgresUrl`). */
   config(opts: { port: number; postgresUrl?: string }): string {
     const doc = {
       listen: { host: '127.0.0.1', port: opts.port, public_url: `http://127.0.0.1:${opts.port}` },
-      oidc: { issuer: this.idp.issuer, client_id: 'gwc-gateway', client_secret: '${GW_OIDC_SECRET}', allowed_groups: ['eng', 'contractors', 'ops'] },
-      session: { jwt_secret: '${GW_JWT_SECRET}', ttl_hours: 1 },
+      oidc: { issuer: this.at(this.idp.url, this.ports.idp), client_id: APPS_CLIENT_ID, client_secret: `\${${SECRET_ENV.clientSecret}}`, allowed_groups: ['eng', 'contractors', 'ops'] },
+      session: { jwt_secret: `\${${SECRET_ENV.jwtSecret}}`, ttl_hours: 1 },
       ...(opts.postgresUrl ? { store: { postgres_url: opts.postgresUrl } } : {}),
-      upstreams: APPS_UPSTREAMS.map((u) => ({ name: u.name, provider: 'anthropic', base_url: this.upstreams.get(u.name)!.url, auth: { api_key: '${GW_UPSTREAM_KEY}' }, ...('groups' in u ? { groups: [...u.groups] } : {}), ...('models' in u ? { models: [...u.models] } : {}) })),
-      admin: { write_keys: [{ id: 'gwc-writer', key: '${GW_ADMIN_WRITE}' }] },
-      telemetry: { forward_to: [{ url: this.collector.url, traces: true, logs: true, metrics: true }] },
+      upstreams: APPS_UPSTREAMS.map((u) => ({ name: u.name, provider: 'anthropic', base_url: this.at(this.upstreams.get(u.name)!.url, this.ports.upstreams[u.name]), auth: { api_key: `\${${SECRET_ENV.upstreamKey}}` }, ...('groups' in u ? { groups: [...u.groups] } : {}), ...('models' in u ? { models: [...u.models] } : {}) })),
+      admin: { write_keys: [{ id: 'gwc-writer', key: `\${${SECRET_ENV.adminKey}}` }] },
+      telemetry: { forward_to: [{ url: this.at(this.collector.url, this.ports.collector), traces: true, logs: true, metrics: true }] },
       managed: {
         policies: [
           { match: { groups: ['eng'] }, settings: { availableModels: ['claude-sonnet-4-6', 'claude-haiku-4-5'], permissions: { deny: ['Bash(rm:*)'] } } },
@@ -70,4 +137,67 @@ export class AppsSurroundings {
     };
     return stringify(doc);
   }
+}
+
+/** The secrets sidecar (`gateway.env`): KEY=VALUE lines of the gateway's environment. */
+export function envFileText(s: AppsSurroundings): string {
+  return `${Object.entries({ ...s.env, ...LOOPBACK_ENV }).map(([k, v]) => `${k}=${v}`).join('\n')}\n`;
+}
+
+/** Parses KEY=VALUE lines (blank lines and # comments ignored); the secrets the harness needs must be there. */
+export function parseEnvFile(text: string, file: string): { secrets: AppsSecrets; env: Record<string, string> } {
+  const env: Record<string, string> = {};
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
+    if (!m) throw new HarnessError('BAD_CONFIG', `${file}:${i + 1}: expected KEY=VALUE`);
+    env[m[1]] = m[2].replace(/^(['"])(.*)\1$/, '$2');
+  }
+  const missing = Object.values(SECRET_ENV).filter((k) => !env[k]);
+  if (missing.length) throw new HarnessError('BAD_CONFIG', `${file}: missing ${missing.join(', ')} (apps-config writes them)`);
+  return { secrets: { clientSecret: env[SECRET_ENV.clientSecret], jwtSecret: env[SECRET_ENV.jwtSecret], adminKey: env[SECRET_ENV.adminKey], upstreamKey: env[SECRET_ENV.upstreamKey] }, env };
+}
+
+/**
+ * The addresses a configuration written by apps-config records: the gateway's public URL, and the
+ * loopback ports of the IdP, the collector and each upstream (by name). Anything else is a
+ * one-line harness error naming the key.
+ */
+export function addressesOf(text: string, file: string): { publicUrl: string; ports: AppsPorts } {
+  const bad = (m: string) => new HarnessError('BAD_CONFIG', `${file}: ${m} (write it with \`gw-conformance apps-config --out ${file}\`)`);
+  let doc: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  try {
+    doc = parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  } catch (e) {
+    throw bad(`not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const port = (v: unknown, key: string): number => {
+    let u: URL;
+    try {
+      u = new URL(String(v));
+    } catch {
+      throw bad(`${key} is not a URL`);
+    }
+    if (u.hostname !== '127.0.0.1' || !u.port) throw bad(`${key} must be http://127.0.0.1:PORT (the harness serves it on loopback), got "${String(v)}"`);
+    return Number(u.port);
+  };
+  if (!doc || typeof doc !== 'object') throw bad('not a mapping');
+  const lp = doc.listen?.port;
+  const publicUrl = String(doc.listen?.public_url ?? (lp ? `http://127.0.0.1:${lp}` : ''));
+  if (!publicUrl) throw bad('no listen.public_url or listen.port');
+  const ups = Array.isArray(doc.upstreams) ? (doc.upstreams as { name?: string; base_url?: string }[]) : [];
+  const names = ups.map((u) => u.name);
+  const want = APPS_UPSTREAMS.map((u) => u.name);
+  if (names.join(',') !== want.join(',')) throw bad(`upstreams must be ${want.join(', ')} (the harness records each), got ${names.join(', ') || 'none'}`);
+  const collector = doc.telemetry?.forward_to?.[0]?.url;
+  if (!collector) throw bad('no telemetry.forward_to[0].url (the collector)');
+  return {
+    publicUrl: publicUrl.replace(/\/$/, ''),
+    ports: {
+      idp: port(doc.oidc?.issuer, 'oidc.issuer'),
+      collector: port(collector, 'telemetry.forward_to[0].url'),
+      upstreams: Object.fromEntries(ups.map((u, i) => [u.name!, port(u.base_url, `upstreams[${i}].base_url`)])),
+    },
+  };
 }

@@ -20,6 +20,7 @@ export const APPS_FAULTS: AppsFault[] = [
   { name: 'apps-spend-error-html', breaks: ['APP-SPEND-1'], description: 'the spend denial is an HTML page' },
   { name: 'apps-spend-error-vague', breaks: ['APP-SPEND-1'], description: 'the spend denial states neither limit, window nor reset' },
   { name: 'apps-spend-substitutes-model', breaks: ['APP-SPEND-2'], description: 'over the cap, the request is served by a cheaper model' },
+  { name: 'apps-spend-counted-late', breaks: ['APP-SPEND-1'], description: "a request's spend is counted only after the user's next request was let through" },
   { name: 'apps-spend-in-memory', breaks: ['APP-SPEND-3'], description: 'spend counters are kept in memory only' },
   { name: 'apps-no-own-traces', breaks: ['APP-TEL-1'], description: 'the gateway exports no spans of its own requests' },
   { name: 'apps-prompts-in-spans', breaks: ['APP-TEL-2'], description: 'the prompt text is a span attribute' },

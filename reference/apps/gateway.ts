@@ -110,6 +110,8 @@ export class AppsGateway extends LoopbackServer {
   private telemetry!: GatewayTelemetry;
   private readonly key: Uint8Array;
   private readonly memorySpend = new Map<string, number>();
+  /** Fault apps-spend-counted-late: a request's spend, recorded only once the user's next request was let through. */
+  private readonly lateSpend = new Map<string, () => Promise<void>>();
   private publicUrl = '';
 
   constructor(
@@ -548,6 +550,11 @@ export class AppsGateway extends LoopbackServer {
       body.model = model;
       raw = Buffer.from(JSON.stringify(body));
     } else if (over && !this.is('apps-spend-never-enforced')) return this.denySpend(res, claims, over, requestId, span, end);
+    const late = this.lateSpend.get(claims.sub);
+    if (late) {
+      this.lateSpend.delete(claims.sub);
+      await late();
+    }
     const allowed = this.allowedModels(claims);
     if (!APPS_MODELS[model] || !allowed.includes(model)) {
       end(400, { 'gateway.policy.decision': 'deny', 'error.type': 'invalid_request_error' });
@@ -577,7 +584,10 @@ export class AppsGateway extends LoopbackServer {
     const price = APPS_MODELS[model]!;
     // Spend is recorded before the response ends, so the client's next request sees it.
     const account = async () => {
-      if (upRes.ok) await this.addSpend(claims.sub, (input * price.in + output * price.out) / 1e6);
+      if (!upRes.ok) return;
+      const add = () => this.addSpend(claims.sub, (input * price.in + output * price.out) / 1e6);
+      if (this.is('apps-spend-counted-late')) this.lateSpend.set(claims.sub, add);
+      else await add();
     };
     res.writeHead(upRes.status, { 'content-type': ct, 'request-id': requestId, 'cache-control': 'no-store' });
     let input = 0, output = 0;

@@ -48,7 +48,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'target', kind: 'url', arg: '<url>', help: 'base URL of the gateway under test', defaultText: '(required for `run`)', env: 'GWC_TARGET' },
   { name: 'config', kind: 'string', arg: '<file>', where: 'flag', help: 'YAML config file', defaultText: '`./gwc.yaml` when present' },
   { name: 'upstream-listen', kind: 'string', arg: '<host:port>', help: 'address of the recording upstream the gateway forwards to', default: '127.0.0.1:18080', defaultText: '`127.0.0.1:18080`', env: 'GWC_UPSTREAM_LISTEN' },
-  { name: 'profile', kind: 'enum', values: PROFILES, arg: '<name>', help: '`default`; `slow` adds the slow checks (the idle probe); `service` runs the hosted-service checks; `apps` runs the apps gateway checks (so far only with `demo`, against the reference apps gateway)', default: 'default', defaultText: '`default`', env: 'GWC_PROFILE' },
+  { name: 'profile', kind: 'enum', values: PROFILES, arg: '<name>', help: '`default`; `slow` adds the slow checks (the idle probe); `service` runs the hosted-service checks; `apps` runs the apps gateway checks (with `demo`, or `run` against a gateway of your own: see apps-config)', default: 'default', defaultText: '`default`', env: 'GWC_PROFILE' },
   {
     name: 'protocols',
     kind: 'enum-list',
@@ -92,6 +92,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'gateway-image', kind: 'string', arg: '<image>', help: 'start the gateway as a container of this image (host network; the placeholders as environment variables GWC_UPSTREAM_URL, GWC_UPSTREAM_PORT, GWC_LISTEN_PORT, GWC_WORKDIR)', defaultText: '', env: 'GWC_GATEWAY_IMAGE' },
   { name: 'gateway-env', kind: 'list', whole: true, arg: '<K=V>', help: 'an environment variable of the started gateway (repeatable; placeholders expand)', default: [], defaultText: '' },
   { name: 'gateway-arg', kind: 'list', whole: true, arg: '<arg>', help: "an argument of the gateway image's command (repeatable; placeholders expand)", default: [], defaultText: '' },
+  { name: 'apps-config', kind: 'string', arg: '<file>', help: 'with the apps profile, for a gateway you started: the configuration `apps-config` wrote (its secrets are read from the `.env` file beside it); the harness starts the IdP, collector and upstreams where it says', defaultText: '', env: 'GWC_APPS_CONFIG' },
+  { name: 'apps-postgres-url', kind: 'string', arg: '<url>', help: 'with the apps profile, when the harness starts the gateway: `store.postgres_url` of the configuration the harness writes to `{workdir}/gateway.yaml` (without it, none: the reference then uses PGlite)', defaultText: '', env: 'GWC_APPS_POSTGRES_URL' },
   { name: 'idle-min-s', kind: 'int', min: 1, max: 3600, arg: '<s>', help: 'the least idle tolerance that passes (slow profile)', default: 65, defaultText: '65', env: 'GWC_IDLE_MIN_S' },
   // Issue 12: waivers, repeats (flaky), shards, the JUnit dialect.
   {

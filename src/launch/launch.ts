@@ -24,6 +24,8 @@ export const PLACEHOLDER_ENV: Record<(typeof PLACEHOLDERS)[number], string> = {
 
 const STOP_GRACE_MS = 5_000;
 const TAIL_LINES = 200;
+const HEAD_LINES = 20;
+const SUMMARY_CHARS = 600;
 
 /** `{name}` placeholders (a shell's `${VAR}` is left alone); an unknown one is a harness error. */
 export function checkPlaceholders(text: string, label: string): void {
@@ -56,6 +58,9 @@ export interface LaunchedGateway {
 /** Output lines kept from a process, masked as they come. */
 class Tail {
   lines: string[] = [];
+  /** The first lines, kept even when the tail has moved on (a refusal's start says the most). */
+  head: string[] = [];
+  private dropped = false;
   private partial = '';
   constructor(private readonly secrets: string[]) {}
   feed(chunk: Buffer) {
@@ -68,8 +73,24 @@ class Tail {
     this.partial = '';
   }
   private push(l: string) {
-    this.lines.push(maskLogLine(l, this.secrets));
-    if (this.lines.length > TAIL_LINES) this.lines.splice(0, this.lines.length - TAIL_LINES);
+    const masked = maskLogLine(l, this.secrets);
+    this.lines.push(masked);
+    if (this.head.length < HEAD_LINES && masked.trim()) this.head.push(masked);
+    if (this.lines.length > TAIL_LINES) {
+      this.lines.splice(0, this.lines.length - TAIL_LINES);
+      this.dropped = true;
+    }
+  }
+  /**
+   * What a command that exited wrote, as one line: up to 5 lines as they are (` | ` between
+   * them); more (e.g. a validation error printed as indented JSON) from its start, spaces
+   * collapsed, the middle cut when long.
+   */
+  summary(): string {
+    const all = this.last(TAIL_LINES);
+    if (all.length <= 5 && !this.dropped) return all.length ? `last output: ${all.join(' | ')}` : '';
+    const text = [...(this.dropped ? [...this.head, '…'] : []), ...all].map((l) => l.trim()).join(' ').replace(/\s+/g, ' ');
+    return `output: ${text.length > SUMMARY_CHARS ? `${text.slice(0, SUMMARY_CHARS - 120)} … ${text.slice(-100)}` : text}`;
   }
   last(n: number) {
     return [...this.lines, ...(this.partial ? [maskLogLine(this.partial, this.secrets)] : [])].filter((l) => l.trim()).slice(-n);
@@ -119,21 +140,43 @@ export async function startCommand(opts: CommandOptions): Promise<LaunchedGatewa
   process.once('SIGINT', onSignal);
 
   const exitOf = (c: ChildProcess) => new Promise<void>((resolve) => (exitedOf(c) ? resolve() : c.once('exit', () => resolve())));
+  // Whether any process of the command's group is left (the shell may exit before the gateway it started).
+  const groupAlive = (c: ChildProcess) => {
+    try {
+      if (c.pid !== undefined) process.kill(-c.pid, 0);
+      return c.pid !== undefined;
+    } catch {
+      return false;
+    }
+  };
+  /** Resolves true once the group is gone, false at the deadline (polled: a group gives no event). */
+  const groupGone = async (c: ChildProcess, ms: number) => {
+    const deadline = Date.now() + ms;
+    let backoff = 10;
+    while (groupAlive(c)) {
+      if (Date.now() >= deadline) return false;
+      await new Promise((r) => setTimeout(r, backoff));
+      backoff = Math.min(backoff * 2, 100);
+    }
+    return true;
+  };
   const stopChild = async () => {
     const c = child;
     if (!c) return;
-    if (!exitedOf(c)) {
+    if (!exitedOf(c) || groupAlive(c)) {
       killGroup(c, 'SIGTERM');
       let timer: NodeJS.Timeout | undefined;
-      const gone = await Promise.race([exitOf(c).then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), STOP_GRACE_MS)))]);
+      const gone = await Promise.race([exitOf(c).then(() => groupGone(c, STOP_GRACE_MS)), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), STOP_GRACE_MS)))]);
       clearTimeout(timer);
       if (!gone) {
         killGroup(c, 'SIGKILL');
         await exitOf(c);
       }
     }
-    // The whole group goes: a worker the command left behind must not hold the port.
+    // The whole group goes: a worker the command left behind must not hold the port, nor answer
+    // the readiness probe of the next start (a restart waits until the group is gone).
     killGroup(c, 'SIGKILL');
+    await groupGone(c, STOP_GRACE_MS);
     lastExit = c.exitCode;
   };
 
@@ -151,10 +194,10 @@ export async function startCommand(opts: CommandOptions): Promise<LaunchedGatewa
       if (spawnError || exitedOf(c)) {
         await new Promise((r) => setImmediate(r));
         tail.flush();
-        const last = tail.last(5).join(' | ');
+        const said = tail.summary();
         const why = spawnError ? `could not be started (${spawnError.message})` : `exited with ${c.exitCode ?? c.signalCode} before listening on 127.0.0.1:${opts.listenPort}`;
         await stopChild();
-        throw new HarnessError('GATEWAY_START', `--gateway-cmd ${why}${last ? `; last output: ${last}` : '; it wrote nothing'}`);
+        throw new HarnessError('GATEWAY_START', `--gateway-cmd ${why}${said ? `; ${said}` : '; it wrote nothing'}`);
       }
       if (await connects(opts.listenPort)) return;
       if (Date.now() >= deadline) {

@@ -12,6 +12,7 @@ export default defineCheck({
   exclusive: true,
   requirement: 'Spend state survives a gateway restart (relational database, 2.7).',
   run: appsRun(async (fx) => {
+    if (!fx.restart) return { ok: true, skip: true, message: 'not run: needs --gateway-cmd to restart the gateway (this run checks a gateway it did not start)' };
     const d = await spendDenial(fx);
     if (![402, 403, 429].includes(d.denied.status)) return { ok: true, skip: true, message: `no spend denial to carry over a restart (the request over the cap got ${d.denied.status}; see apps.spend.deny)` };
     await fx.restart();

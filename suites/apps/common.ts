@@ -28,8 +28,8 @@ export interface AppsFixture {
     setMode(mode: { kind: 'up' } | { kind: 'error'; status: number } | { kind: 'refuse' }): Promise<void>;
   };
   upstreams: ReadonlyMap<string, { requests: { body: Record<string, unknown> | null }[] }>;
-  /** Restarts the gateway on the same address and store (APP-SPEND-3). */
-  restart(): Promise<void>;
+  /** Restarts the gateway on the same address and store (APP-SPEND-3); absent when the harness did not start the gateway. */
+  restart?: () => Promise<void>;
 }
 
 export function fixtureOf(ctx: CheckContext): AppsFixture {
@@ -130,6 +130,16 @@ const deviceGrant = 'urn:ietf:params:oauth:grant-type:device_code';
  */
 export async function signIn(fx: AppsFixture, user: string): Promise<SignIn> {
   const steps: string[] = [];
+  try {
+    return await signInSteps(fx, user, steps);
+  } catch (e) {
+    // A step that gets no answer (a gateway that never finishes sign-in) is a failed sign-in, with the steps as evidence.
+    const err = e as Error;
+    return { ok: false, error: `no answer after ${steps.length ? `"${steps[steps.length - 1]}"` : 'the start'} (${err.name}: ${err.message})`, steps };
+  }
+}
+
+async function signInSteps(fx: AppsFixture, user: string, steps: string[]): Promise<SignIn> {
   const meta = await metadata(fx);
   if (!meta.device_authorization_endpoint || !meta.token_endpoint) return { ok: false, error: 'metadata: no device_authorization_endpoint or token_endpoint', steps };
   const da = await call(meta.device_authorization_endpoint, { method: 'POST', form: { surface: 'claude_code' } });
@@ -214,10 +224,22 @@ export interface SpendDenial {
   token: string;
   /** The request that took the user over the cap (served). */
   first: Reply;
-  /** The next request (must be refused). */
+  /** The request right after it (APP-SPEND-1: must be refused). */
+  next: Reply & { tag: string };
+  /**
+   * The first refused request: `next`, or one sent a little later when the gateway counted the
+   * spend only after answering (the last one sent when none was refused). The checks of what a
+   * denial is (no upstream, restart, telemetry) judge this one.
+   */
   denied: Reply & { tag: string };
+  /** How many more requests were sent until one was refused (0: `next` was). */
+  later: number;
   reached: { upstream: string; model: string }[];
 }
+
+const refused = (r: Reply) => [402, 403, 429].includes(r.status);
+/** Waits before each later request: a gateway that records spend after the response gets ~1.5 s in all. */
+const LATER_WAITS_MS = [50, 100, 200, 400, 800];
 
 /** Once per run: dave gets a 1-cent daily limit, one request reports large usage, and the next request is sent. */
 export function spendDenial(fx: AppsFixture): Promise<SpendDenial> {
@@ -226,8 +248,17 @@ export function spendDenial(fx: AppsFixture): Promise<SpendDenial> {
     const limit = await setSpendLimit(fx, 'user-dave', 1);
     if (limit.status !== 200) throw new AppsPrecondition(`the Admin API refused the spend limit: ${limit.status} ${limit.text.slice(0, 200)}`);
     const first = await messages(fx, token, 'claude-sonnet-4-6', { prompt: 'gwc-usage=1000000/100000' });
-    const denied = await messages(fx, token, 'claude-sonnet-4-6');
-    return { token, first, denied, reached: receivedBy(fx, denied.tag) };
+    const next = await messages(fx, token, 'claude-sonnet-4-6');
+    let denied = next;
+    let later = 0;
+    // Protocol pacing, bounded: a gateway that counts spend after answering refuses a little later.
+    for (const ms of LATER_WAITS_MS) {
+      if (refused(denied) || first.status !== 200) break;
+      await new Promise((r) => setTimeout(r, ms));
+      denied = await messages(fx, token, 'claude-sonnet-4-6');
+      later++;
+    }
+    return { token, first, next, denied, later, reached: receivedBy(fx, denied.tag) };
   });
 }
 

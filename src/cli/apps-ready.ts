@@ -1,0 +1,37 @@
+// The apps gateway's readiness: its OAuth authorization-server metadata answers JSON with a
+// token endpoint (the first thing a client reads). Polled, bounded; the last answer seen is
+// the diagnosis when it never becomes ready.
+import { HarnessError } from '../core/errors.js';
+
+const METADATA = '/.well-known/oauth-authorization-server';
+
+/** Resolves once `${url}${METADATA}` answers 200 JSON with a token_endpoint; else a one-line harness error after `timeoutMs`. */
+export async function awaitAppsGateway(url: string, timeoutMs: number, alive: () => string | null = () => null): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer yet';
+  let backoff = 50;
+  for (;;) {
+    const gone = alive();
+    if (gone) throw new HarnessError('GATEWAY_START', gone);
+    try {
+      const res = await fetch(`${url}${METADATA}`, { redirect: 'manual', signal: AbortSignal.timeout(Math.max(500, Math.min(3000, deadline - Date.now()))) });
+      const text = await res.text();
+      let json: { token_endpoint?: unknown } | undefined;
+      try {
+        json = JSON.parse(text) as { token_endpoint?: unknown };
+      } catch {
+        json = undefined;
+      }
+      if (res.status === 200 && typeof json?.token_endpoint === 'string') return;
+      last = `${res.status} ${res.headers.get('content-type') ?? '-'} ${text.replace(/\s+/g, ' ').slice(0, 120)}`;
+    } catch (e) {
+      const err = e as { name?: string; cause?: { code?: string }; message?: string };
+      last = err.cause?.code ?? err.name ?? err.message ?? String(e);
+    }
+    if (Date.now() >= deadline)
+      throw new HarnessError('GATEWAY_START', `the apps gateway at ${url} was not ready within ${Math.round(timeoutMs / 1000)} s (GET ${METADATA}: ${last}); start it with the configuration apps-config wrote, or raise --ready-timeout-s`);
+    // Polls (the gateway gives no other sign), bounded by the deadline.
+    await new Promise((r) => setTimeout(r, Math.min(backoff, Math.max(0, deadline - Date.now()))));
+    backoff = Math.min(backoff * 2, 500);
+  }
+}
