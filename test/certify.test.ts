@@ -18,7 +18,8 @@ import { VERSION } from '../src/core/paths.js';
 import type { RunReport } from '../src/report/types.js';
 import { PhaseGate } from '../src/runner/gate.js';
 import { CHECKS } from '../suites/index.js';
-import { cli, freePort, NO_IDLE_PROBE } from './helpers/cli.js';
+import { cli, freePort } from './helpers/cli.js';
+import { NO_IDLE_PROBE } from './helpers/untimed.js';
 import { nginxAvailable, startNginx } from './helpers/nginx.js';
 import { ROOT } from './helpers/cli.js';
 

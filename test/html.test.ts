@@ -15,7 +15,8 @@ import { judgeDelivery, oracleEvidence, DEFAULT_BOUNDS } from '../src/core/oracl
 import { CSP, escapeAttr, escapeText, HTML_LIMITS, htmlReport, loadCatalog, markDifference, parseTimeline } from '../src/reporters/html.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../src/report/types.js';
 import { exitCodeOf } from '../src/report/policy.js';
-import { cli, NO_IDLE_PROBE, ROOT } from './helpers/cli.js';
+import { cli, ROOT } from './helpers/cli.js';
+import { NO_IDLE_PROBE } from './helpers/untimed.js';
 
 // What a hostile gateway may answer: markup that would run, break out of elements or CDATA,
 // a javascript: URL, ANSI colour escapes, C0/C1 controls, a bidi override, a lone surrogate

@@ -29,13 +29,3 @@ export function cli(args: string[], opts: { env?: NodeJS.ProcessEnv; timeoutMs?:
 
 export { freePort } from '../../src/launch/ports.js';
 
-/**
- * Leaves out the default profile's 15 s idle probe (streaming.idle.default), for tests of the CLI's
- * wiring, reports, sharding, certify and packaging, which are not about idle streams: the probe
- * only waits, and would set each such run's length to 15 s. The detection matrix
- * (test/detection.test.ts: the clean gateway passes it, `idle-cut-10s` fails it) and the nginx
- * tests prove the probe itself.
- */
-export const NO_IDLE_PROBE = ['--skip', 'streaming.idle.default'] as const;
-/** The id of that probe, for in-process runs (`skip` of resolveConfig). */
-export const IDLE_PROBE = 'streaming.idle.default';
