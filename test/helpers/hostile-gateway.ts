@@ -357,7 +357,12 @@ export class HostileGateway {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const chunks: Buffer[] = [];
-    for await (const ch of req) chunks.push(ch as Buffer);
+    try {
+      for await (const ch of req) chunks.push(ch as Buffer);
+    } catch {
+      // The client went away while sending (a check cut off at its limit): nothing to answer.
+      return;
+    }
     const socket = req.socket;
     // The client's start-up probe is answered plainly unless the connection itself is the case.
     if (req.method === 'HEAD' && !['close-at-once', 'ctl-in-header', 'reset-before-answer'].includes(this.kase.name)) {
