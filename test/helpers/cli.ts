@@ -28,4 +28,3 @@ export function cli(args: string[], opts: { env?: NodeJS.ProcessEnv; timeoutMs?:
 }
 
 export { freePort } from '../../src/launch/ports.js';
-
