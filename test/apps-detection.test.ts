@@ -2,16 +2,28 @@
 // every apps check, and each apps fault is caught by exactly the checks
 // test/detection/apps.json names for it (and no other check).
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runAppsDemo } from '../src/cli.js';
 import { resolveConfig } from '../src/config/config.js';
 import { APPS_FAULTS } from '../reference/apps/faults.js';
 import { APPS_CHECKS } from '../suites/apps/index.js';
+import type { RunReport } from '../src/report/types.js';
+import { runOf, startAtOnce } from './helpers/at-once.js';
 
 const expected = JSON.parse(readFileSync(new URL('./detection/apps.json', import.meta.url), 'utf8')) as { faults: Record<string, Record<string, string>> };
-const run = (fault?: string) => runAppsDemo(resolveConfig({ seed: '1', reporter: ['json'], profile: 'apps' }, {}, {}), fault, () => {});
+const start = (fault?: string) => runAppsDemo(resolveConfig({ seed: '1', reporter: ['json'], profile: 'apps' }, {}, {}), fault, () => {});
+
+// The runs go on at once, GWC_APPS_DETECTION_CONCURRENCY at a time (default 6), started in the
+// order of the tests; each test awaits its own. Each run has its own gateway, database, IdP,
+// collector and upstreams, and no apps check judges time finer than seconds (span waits 5 s,
+// requests 10 s), so runs beside each other cannot change a verdict; they overlap their waits.
+const CONCURRENCY = Number(process.env.GWC_APPS_DETECTION_CONCURRENCY ?? 6);
+let runs = new Map<string | undefined, Promise<RunReport>>();
+const run = (fault?: string) => runOf(runs, fault);
 
 describe('apps detection matrix', () => {
+  beforeAll(() => void (runs = startAtOnce([undefined, ...APPS_FAULTS.map((f) => f.name)].map((f) => [f, () => start(f)]), CONCURRENCY)));
+
   it('the clean reference apps gateway passes every apps check', async () => {
     const r = await run();
     expect(r.results.map((x) => x.id).sort()).toEqual(APPS_CHECKS.map((c) => c.id).sort());

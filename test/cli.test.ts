@@ -9,11 +9,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { cli, freePort, ROOT } from './helpers/cli.js';
+import { TIME_JUDGED, UNTIMED } from './helpers/untimed.js';
 import { CHECKS } from '../suites/index.js';
 import { SCHEMA_VERSION } from '../src/report/types.js';
 
-/** The checks a run without --profile selects (slow and service checks need their profile). */
-const DEFAULT_CHECKS = CHECKS.filter((c) => c.profile === 'default');
+/**
+ * The checks a run without --profile selects (slow and service checks need their profile), but
+ * those that judge time: these runs test the CLI, not timing (UNTIMED, test/helpers/untimed.ts).
+ */
+const DEFAULT_CHECKS = CHECKS.filter((c) => c.profile === 'default' && !TIME_JUDGED.includes(c.id));
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'gwc-cli-'));
 const servers: Array<net.Server> = [];
@@ -29,7 +33,7 @@ function oneLine(stderr: string) {
 describe('gw-conformance CLI', () => {
   it('demo: every check passes, exit 0, reports written and valid', async () => {
     const out = tmp();
-    const r = await cli(['demo', '--seed', '5', '--out', out, '--token', 'sk-gwc-SECRET-123']);
+    const r = await cli(['demo', '--seed', '5', '--out', out, '--token', 'sk-gwc-SECRET-123', ...UNTIMED]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`${DEFAULT_CHECKS.length} pass, 0 fail`));
     const json = readFileSync(join(out, 'report.json'), 'utf8');
@@ -53,7 +57,7 @@ describe('gw-conformance CLI', () => {
 
   it('demo --fault: exit 1, the failing check named with its evidence', async () => {
     const out = tmp();
-    const r = await cli(['demo', '--fault', 'drop-anthropic-beta', '--seed', '5', '--out', out]);
+    const r = await cli(['demo', '--fault', 'drop-anthropic-beta', '--seed', '5', '--out', out, ...UNTIMED]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/FAIL\s+messages\.headers\.beta /);
     expect(r.stdout).toMatch(/anthropic-beta lost claude-code-20250219/);
@@ -163,7 +167,7 @@ describe('gw-conformance CLI', () => {
       const gw = new ReferenceGateway({ upstream: `http://127.0.0.1:${port}`, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
       const target = await gw.start();
       const out = tmp();
-      const r = await cli(['run', '--target', target, '--upstream-listen', `127.0.0.1:${port}`, '--out', out, '--seed', '3']);
+      const r = await cli(['run', '--target', target, '--upstream-listen', `127.0.0.1:${port}`, '--out', out, '--seed', '3', ...UNTIMED]);
       await gw.stop();
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(r.stdout).toMatch(/using the recording upstream of the running `gw-conformance mock`/);

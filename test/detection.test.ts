@@ -12,6 +12,7 @@ import { CHECKS } from '../suites/index.js';
 import { demoRun } from './helpers/demo.js';
 import { PhaseGate } from '../src/runner/gate.js';
 import type { RunReport } from '../src/report/types.js';
+import { runOf, startAtOnce } from './helpers/at-once.js';
 
 const dir = new URL('./detection/', import.meta.url);
 type Flags = Parameters<typeof demoRun>[1];
@@ -33,31 +34,15 @@ const RUN_WAIT_MS = 600_000;
 /** Every run of the matrix, started together and `CONCURRENCY` at a time; each test awaits its own. */
 const gate = new PhaseGate();
 const wanted: Array<[string, () => Promise<RunReport>]> = [];
-const runs = new Map<string, Promise<RunReport>>();
+let runs = new Map<string, Promise<RunReport>>();
 const scheduled = (key: string, start: () => Promise<RunReport>) => void wanted.push([key, start]);
-function startAll(): void {
-  const turns: Array<() => void> = [];
-  let started = 0;
-  const startNext = () => turns[started++]?.();
-  for (const [key, start] of wanted) {
-    const turn = new Promise<void>((go) => turns.push(go));
-    const p = turn.then(start).finally(startNext);
-    p.catch(() => undefined); // its test awaits it and reports the failure
-    runs.set(key, p);
-  }
-  for (let i = 0; i < CONCURRENCY; i++) startNext();
-}
-function run(key: string): Promise<RunReport> {
-  const p = runs.get(key);
-  if (!p) throw new Error(`no run ${key}`);
-  return p;
-}
+const run = (key: string) => runOf(runs, key);
 
 describe('detection matrix', () => {
   scheduled('clean', () => demoRun(undefined, {}, gate));
   for (const flags of new Set(Object.values(expected.flags).map((f) => JSON.stringify(f)))) scheduled(`clean ${flags}`, () => demoRun(undefined, JSON.parse(flags), gate));
   for (const f of FAULTS) scheduled(`fault ${f.name}`, () => demoRun(f.name, expected.flags[f.name], gate));
-  beforeAll(startAll);
+  beforeAll(() => void (runs = startAtOnce(wanted, CONCURRENCY)));
 
   it('the clean reference gateway passes every check', { timeout: RUN_WAIT_MS }, async () => {
     const r = await run('clean');

@@ -22,10 +22,26 @@ export interface HostileRun {
   upstreamPort: number;
 }
 
+/**
+ * Ports handed out to runs of this process. Cases run at once: a port found free for one run's
+ * upstream (bound later, by the harness) must not go to another run's gateway or upstream.
+ */
+const leased = new Set<number>();
+async function leasePort(): Promise<number> {
+  for (let tries = 0; tries < 100; tries++) {
+    const port = await freePort();
+    if (!leased.has(port)) {
+      leased.add(port);
+      return port;
+    }
+  }
+  throw new Error('no free loopback port that was not already handed out');
+}
+
 export async function hostileRun(name: string, opts: { token: string; args: string[]; killAfterMs: number }): Promise<HostileRun> {
-  const upstreamPort = await freePort();
+  const upstreamPort = await leasePort();
   const gw = new HostileGateway(`http://127.0.0.1:${upstreamPort}`, hostileCase(name));
-  const target = await gw.start();
+  const target = await gw.start(await leasePort());
   const out = mkdtempSync(join(tmpdir(), `gwc-hostile-${name}-`));
   const netLog = join(out, 'net.log');
   const rssFile = join(out, 'rss');
