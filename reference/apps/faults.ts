@@ -11,6 +11,8 @@ export const APPS_FAULTS: AppsFault[] = [
   { name: 'apps-no-health', breaks: ['APP-LOGIN-1'], description: 'the health path answers 404' },
   { name: 'apps-group-check-skipped', breaks: ['APP-AUTHZ-1'], description: 'allowed_groups is not checked at sign-in' },
   { name: 'apps-device-pending-500', breaks: ['APP-DEVICE-1'], description: 'polling before approval answers 500 instead of authorization_pending' },
+  { name: 'apps-jwks-cached-forever', breaks: ['APP-DEVICE-1'], description: "the IdP's JWKS is fetched once at start and never again: after a key roll nobody can sign in" },
+  { name: 'apps-jwks-keys-kept', breaks: ['APP-DEVICE-1'], description: 'every IdP key ever fetched stays trusted: an ID token signed with a withdrawn key still signs a user in' },
   { name: 'apps-alg-none-accepted', breaks: ['APP-TOKEN-1'], description: 'a session token with alg none is accepted' },
   { name: 'apps-refresh-not-rotated', breaks: ['APP-TOKEN-1'], description: 'a used refresh token stays valid' },
   { name: 'apps-html-login-on-api', breaks: ['APP-TOKEN-1'], description: 'an invalid token on /v1/messages gets an HTML login page' },

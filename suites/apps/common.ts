@@ -4,7 +4,9 @@
 // gateway's login and the IdP as a browser would, polling, refresh, discovery, managed
 // settings, messages (JSON and stream) and telemetry posts. Sign-ins go one at a time (the IdP
 // signs in the user queued for the next authorization) and each user's session is made once
-// per run and shared; checks that spend or revoke a session make their own.
+// per run and shared; checks that spend or revoke a session make their own. Refreshes (the
+// gateway asks the IdP again) are serialized with sign-ins, so a check that changes the IdP
+// (a key roll) can hold it while no other sign-in or refresh is under way (holdingIdp).
 import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeJwt } from 'jose';
 import { fail, type CheckContext, type Verdict } from '../../src/core/check.js';
@@ -20,7 +22,20 @@ export interface AppsFixture {
   /** The session secret the harness configured: to make tokens that differ in one property only. */
   jwtSecret: string;
   adminKey: string;
-  idp: { issuer: string; signInNext(name: string): void };
+  idp: {
+    issuer: string;
+    signInNext(name: string): void;
+    /** The kid of the key that signs now. */
+    readonly currentKid: string;
+    /** Signs with a new key (new kid) from now on; the old public key leaves the JWKS unless kept. */
+    rotateKeys(opts?: { keepOld?: boolean }): Promise<string>;
+    /** An earlier key signs again and is the only key published. */
+    reinstateKey(kid: string): void;
+    /** The next authorization's ID token is signed with an earlier (e.g. withdrawn) key. */
+    signNextWith(kid: string): void;
+    /** What the IdP was asked (method, path, epoch ms): who fetched the JWKS, and when. */
+    readonly requests: readonly { method: string; path: string; at: number }[];
+  };
   collector: {
     spans: AppsSpan[];
     sawText(text: string): boolean;
@@ -128,7 +143,7 @@ const deviceGrant = 'urn:ietf:params:oauth:grant-type:device_code';
  * (which must be `authorization_pending`), the browser's verification through the gateway and
  * the IdP, then polls no faster than the `interval` the gateway asked for.
  */
-export async function signIn(fx: AppsFixture, user: string): Promise<SignIn> {
+export async function signIn(fx: AppsFixture, user: string, opts: { holdingIdp?: boolean } = {}): Promise<SignIn> {
   const steps: string[] = [];
   const meta = await metadata(fx);
   if (!meta.device_authorization_endpoint || !meta.token_endpoint) return { ok: false, error: 'metadata: no device_authorization_endpoint or token_endpoint', steps };
@@ -140,7 +155,7 @@ export async function signIn(fx: AppsFixture, user: string): Promise<SignIn> {
   const early = await poll();
   steps.push(`poll before approval: ${early.status} ${String(errorType(early) ?? '')}`);
   const badEarlyPoll = early.status !== 400 || errorType(early) !== 'authorization_pending' ? `${early.status} ${String(errorType(early) ?? early.contentType)}` : undefined;
-  await locked(fx, async () => {
+  const verify = async () => {
     fx.idp.signInNext(user);
     const page = await call(d.verification_uri_complete ?? d.verification_uri!);
     steps.push(`verification page: ${page.status}`);
@@ -155,7 +170,8 @@ export async function signIn(fx: AppsFixture, user: string): Promise<SignIn> {
     if (!back) return;
     const cb = await call(back, { headers: { cookie } });
     steps.push(`callback: ${cb.status}`);
-  });
+  };
+  await (opts.holdingIdp ? verify() : locked(fx, verify));
   // RFC 8628 3.5: no faster than the interval (protocol pacing, not synchronisation).
   await new Promise((r) => setTimeout(r, Math.min(Math.max(d.interval ?? 5, 0), 10) * 1000));
   const done = await poll();
@@ -177,7 +193,15 @@ export class AppsPrecondition extends Error {}
 
 export async function refresh(fx: AppsFixture, refreshToken: string): Promise<Reply> {
   const meta = await metadata(fx);
-  return call(meta.token_endpoint!, { method: 'POST', form: { grant_type: 'refresh_token', refresh_token: refreshToken } });
+  return locked(fx, () => call(meta.token_endpoint!, { method: 'POST', form: { grant_type: 'refresh_token', refresh_token: refreshToken } }));
+}
+
+/**
+ * Runs `fn` holding the IdP: no other check's sign-in or refresh runs until it ends (sign-ins
+ * inside `fn` pass `{ holdingIdp: true }`). For a check that changes the IdP for everyone.
+ */
+export function holdingIdp<T>(fx: AppsFixture, fn: () => Promise<T>): Promise<T> {
+  return locked(fx, fn);
 }
 
 /** A token like the gateway's own for this session, changed as asked (forgery, expiry). */

@@ -4,6 +4,7 @@ import disc from './apps.disc.models.js';
 import login from './apps.login.paths.js';
 import authz from './apps.authz.groups.js';
 import device from './apps.device.flow.js';
+import keyRotation from './apps.device.key-rotation.js';
 import token from './apps.token.lifecycle.js';
 import policy from './apps.policy.models.js';
 import route from './apps.route.upstream.js';
@@ -16,4 +17,4 @@ import telSpend from './apps.tel.spend-denial.js';
 import telDown from './apps.tel.collector-down.js';
 import managed from './apps.managed.settings.js';
 
-export const APPS_CHECKS: CheckDef[] = [disc, login, authz, device, token, policy, route, spendDeny, spendNoUpstream, spendRestart, telTraces, telNoPrompts, telSpend, telDown, managed];
+export const APPS_CHECKS: CheckDef[] = [disc, login, authz, device, keyRotation, token, policy, route, spendDeny, spendNoUpstream, spendRestart, telTraces, telNoPrompts, telSpend, telDown, managed];
