@@ -80,7 +80,7 @@ describe('apps.device.key-rotation leaves the IdP whole for every other check', 
   }, 60_000);
 
   it(
-    'fault apps-jwks-cached-forever: the check fails after the refetch allowance, naming the missing refetch; the old key is put back, so a sign-in started meanwhile works',
+    'fault apps-jwks-cached-forever: the check fails after one refetch throttle, naming the missing refetch; the old key is put back, so a sign-in started meanwhile works',
     async () => {
       await withGateway('apps-jwks-cached-forever', async ({ fx, rolled, order, around }) => {
         const firstKid = around.idp.currentKid;
@@ -90,7 +90,7 @@ describe('apps.device.key-rotation leaves the IdP whole for every other check', 
         const v = await verdict;
         expect(v.ok).toBe(false);
         expect(v.message).toMatch(/never fetched the JWKS again/);
-        expect(v.actual).toMatch(/right after the roll: refused \(access_denied\) \| .*after the refetch allowance: refused/);
+        expect(v.actual).toMatch(/right after the roll: refused \(access_denied\) \| .*after one refetch throttle: refused/);
         expect((v.evidence as { jwksFetchesAfterRoll: string[] }).jwksFetchesAfterRoll).toEqual([]);
         expect(order.slice(order.indexOf('(roll)'))).toEqual(['(roll)', 'erin', 'erin', 'bob']);
         expect(around.idp.currentKid).toBe(firstKid);
