@@ -246,7 +246,7 @@ describe('mock OIDC identity provider', () => {
     expect(() => idp.signNextWith('gwc-no-such-key')).toThrow(/no key/);
   });
 
-  it('deprovisioning a user refuses their sign-in, refresh and userinfo', async () => {
+  it('deprovisioning a user refuses their sign-in, refresh and userinfo; reinstating them lets them sign in again', async () => {
     const other = new MockIdp({ clients: { [CLIENT]: SECRET } });
     await other.start();
     try {
@@ -260,6 +260,10 @@ describe('mock OIDC identity provider', () => {
         expect(ui.status).toBe(401);
         other.signInNext('carol');
         expect((await authorize(pkcePair().challenge)).get('error')).toBe('access_denied');
+
+        other.reinstateUser('carol');
+        expect((await verify((await signIn('carol')).id_token)).sub).toBe('user-carol');
+        expect((await token({ grant_type: 'refresh_token', refresh_token: t.refresh_token })).body.error).toBe('invalid_grant');
       } finally {
         idp = swap;
       }

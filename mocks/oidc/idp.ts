@@ -206,6 +206,12 @@ export class MockIdp extends LoopbackServer {
     this.revokedUsers.add(name);
   }
 
+  /** Provisions a deprovisioned user again (as an admin who lifts a suspension): they sign in again; a refresh token presented meanwhile stays spent. */
+  reinstateUser(name: string): void {
+    if (!this.users.has(name)) throw new Error(`mock IdP: no test user named ${name}`);
+    this.revokedUsers.delete(name);
+  }
+
   /** Signs a token for a user outside any flow (e.g. to forge or to present an expired one). */
   async mintIdToken(name: string, opts: { audience: string; expiresIn?: number }): Promise<string> {
     const user = this.mustUser(name);

@@ -15,6 +15,7 @@ export const APPS_FAULTS: AppsFault[] = [
   { name: 'apps-jwks-keys-kept', breaks: ['APP-DEVICE-1'], description: 'every IdP key ever fetched stays trusted: an ID token signed with a withdrawn key still signs a user in' },
   { name: 'apps-alg-none-accepted', breaks: ['APP-TOKEN-1'], description: 'a session token with alg none is accepted' },
   { name: 'apps-refresh-not-rotated', breaks: ['APP-TOKEN-1'], description: 'a used refresh token stays valid' },
+  { name: 'apps-refresh-skips-idp', breaks: ['APP-TOKEN-1'], description: 'refresh never asks the IdP: a user the IdP deprovisioned keeps getting sessions' },
   { name: 'apps-html-login-on-api', breaks: ['APP-TOKEN-1'], description: 'an invalid token on /v1/messages gets an HTML login page' },
   { name: 'apps-policy-ignored', breaks: ['APP-POLICY-1'], description: 'the managed availableModels policy is neither enforced nor applied to the model list' },
   { name: 'apps-routing-ignored', breaks: ['APP-ROUTE-1'], description: 'every request goes to the first upstream' },

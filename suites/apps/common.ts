@@ -33,6 +33,9 @@ export interface AppsFixture {
     reinstateKey(kid: string): void;
     /** The next authorization's ID token is signed with an earlier (e.g. withdrawn) key. */
     signNextWith(kid: string): void;
+    /** Deprovisions a user at the IdP; reinstateUser provisions them again. */
+    revokeUser(name: string): void;
+    reinstateUser(name: string): void;
     /** What the IdP was asked (method, path, epoch ms): who fetched the JWKS, and when. */
     readonly requests: readonly { method: string; path: string; at: number }[];
   };
@@ -191,14 +194,16 @@ export async function session(fx: AppsFixture, user: string): Promise<string> {
 /** A precondition of the check could not be set up (e.g. sign-in broke): a failure of the check, said so. */
 export class AppsPrecondition extends Error {}
 
-export async function refresh(fx: AppsFixture, refreshToken: string): Promise<Reply> {
+export async function refresh(fx: AppsFixture, refreshToken: string, opts: { holdingIdp?: boolean } = {}): Promise<Reply> {
   const meta = await metadata(fx);
-  return locked(fx, () => call(meta.token_endpoint!, { method: 'POST', form: { grant_type: 'refresh_token', refresh_token: refreshToken } }));
+  const ask = () => call(meta.token_endpoint!, { method: 'POST', form: { grant_type: 'refresh_token', refresh_token: refreshToken } });
+  return opts.holdingIdp ? ask() : locked(fx, ask);
 }
 
 /**
  * Runs `fn` holding the IdP: no other check's sign-in or refresh runs until it ends (sign-ins
- * inside `fn` pass `{ holdingIdp: true }`). For a check that changes the IdP for everyone.
+ * and refreshes inside `fn` pass `{ holdingIdp: true }`). For a check that changes the IdP for
+ * everyone (a key roll, a user deprovisioned for a moment).
  */
 export function holdingIdp<T>(fx: AppsFixture, fn: () => Promise<T>): Promise<T> {
   return locked(fx, fn);
