@@ -244,6 +244,10 @@ describe('mock OIDC identity provider', () => {
     expect(decodeProtectedHeader(next.id_token).kid).toBe(idp.currentKid);
     expect(decodeJwt(next.id_token).sub).toBe('user-alice');
     expect(() => idp.signNextWith('gwc-no-such-key')).toThrow(/no key/);
+    // Armed and called off: the next ID token is signed with the current key.
+    idp.signNextWith(withdrawnKid);
+    idp.signNextWith(null);
+    expect(decodeProtectedHeader((await signIn('bob')).id_token).kid).toBe(idp.currentKid);
   });
 
   it('deprovisioning a user refuses their sign-in, refresh and userinfo; reinstating them lets them sign in again', async () => {

@@ -187,10 +187,11 @@ export class MockIdp extends LoopbackServer {
 
   /**
    * The ID token of the next authorization (for whichever user it signs in) is signed with an
-   * earlier key, withdrawn or not, instead of the current one: a stolen or stale key.
+   * earlier key, withdrawn or not, instead of the current one: a stolen or stale key. `null`
+   * calls it off (when that authorization never came).
    */
-  signNextWith(kid: string): void {
-    if (!this.generations.has(kid)) throw new Error(`mock IdP: no key ${kid}`);
+  signNextWith(kid: string | null): void {
+    if (kid !== null && !this.generations.has(kid)) throw new Error(`mock IdP: no key ${kid}`);
     this.signNextKid = kid;
   }
 

@@ -9,7 +9,7 @@
 // It leaves the IdP on a key the gateway can verify: the new key when the gateway learned it,
 // otherwise the old key put back. So no later check meets a half-rolled IdP, whatever the order.
 import { defineCheck, fail, pass } from '../../src/core/check.js';
-import { appsRun, call, holdingIdp, session, signIn, type AppsFixture, type SignIn } from './common.js';
+import { AppsPrecondition, appsRun, call, holdingIdp, session, signIn, type AppsFixture, type SignIn } from './common.js';
 
 /**
  * How long a gateway may go on refusing sign-ins after the roll: one refetch throttle, counted
@@ -88,6 +88,10 @@ export default defineCheck({
         idp.signNextWith(oldKid);
         const stolen = await signIn(fx, 'erin', { holdingIdp: true });
         attempts.push(`+${Date.now() - rolledAt} ms, ID token signed by the withdrawn key ${oldKid}: ${line(stolen)}; ${stolen.steps.join('; ')}`);
+        // Judged only when the IdP sent the browser back with a code (not when, say, a rate limit stopped it earlier).
+        if (!stolen.steps.some((x) => x.startsWith('callback:'))) {
+          throw new AppsPrecondition(`the sign-in with the withdrawn key's ID token broke before the IdP's callback: ${stolen.steps.join('; ')}`);
+        }
         if (stolen.ok) {
           return fail('a sign-in whose ID token was signed by the withdrawn key yielded a session token: the gateway still trusts a key the IdP no longer publishes', {
             expected: 'no session token (the poll answers an error such as access_denied)',
@@ -97,7 +101,9 @@ export default defineCheck({
         }
         return pass(`sign-in works after the key roll${slow}; the withdrawn key's ID token was refused (${stolen.error})`, evidence());
       } finally {
-        // The gateway never learned the new key: put the old one back, so later sign-ins work.
+        // No stale signing left armed for another sign-in; and when the gateway never learned
+        // the new key, the old one is put back, so later sign-ins work.
+        idp.signNextWith(null);
         if (!learned) idp.reinstateKey(oldKid);
       }
     });

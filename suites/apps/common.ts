@@ -31,8 +31,8 @@ export interface AppsFixture {
     rotateKeys(opts?: { keepOld?: boolean }): Promise<string>;
     /** An earlier key signs again and is the only key published. */
     reinstateKey(kid: string): void;
-    /** The next authorization's ID token is signed with an earlier (e.g. withdrawn) key. */
-    signNextWith(kid: string): void;
+    /** The next authorization's ID token is signed with an earlier (e.g. withdrawn) key; null calls it off. */
+    signNextWith(kid: string | null): void;
     /** Deprovisions a user at the IdP; reinstateUser provisions them again. */
     revokeUser(name: string): void;
     reinstateUser(name: string): void;
