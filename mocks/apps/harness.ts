@@ -59,6 +59,9 @@ export class AppsSurroundings {
       session: { jwt_secret: '${GW_JWT_SECRET}', ttl_hours: 1 },
       ...(opts.postgresUrl ? { store: { postgres_url: opts.postgresUrl } } : {}),
       upstreams: APPS_UPSTREAMS.map((u) => ({ name: u.name, provider: 'anthropic', base_url: this.upstreams.get(u.name)!.url, auth: { api_key: '${GW_UPSTREAM_KEY}' }, ...('groups' in u ? { groups: [...u.groups] } : {}), ...('models' in u ? { models: [...u.models] } : {}) })),
+      // The profile signs a dozen users in from one address within a minute; the public dialect's
+      // defaults (device_verify: 10 per 600 s per address) would stop the eleventh.
+      rate_limits: { device_authorization: { max: 1000, window_seconds: 600 }, device_verify: { max: 1000, window_seconds: 600 } },
       admin: { write_keys: [{ id: 'gwc-writer', key: '${GW_ADMIN_WRITE}' }] },
       telemetry: { forward_to: [{ url: this.collector.url, traces: true, logs: true, metrics: true }] },
       managed: {
