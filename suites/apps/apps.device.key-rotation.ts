@@ -21,6 +21,15 @@ export const REFETCH_ALLOWANCE_MS = 60_000;
 
 const line = (s: SignIn) => (s.ok ? 'session token' : `refused (${s.error})`);
 
+/**
+ * A sign-in says something about the keys only when the IdP sent the browser back with a code
+ * (the gateway then verified an ID token); one that broke earlier (a rate limit, say) cannot be judged.
+ */
+function judgeable(s: SignIn, what: string): SignIn {
+  if (!s.ok && !s.steps.some((x) => x.startsWith('callback:'))) throw new AppsPrecondition(`${what} broke before the IdP's callback, so no ID token was verified: ${s.steps.join('; ')}`);
+  return s;
+}
+
 async function jwksPath(fx: AppsFixture): Promise<string> {
   const d = (await call(`${fx.idp.issuer}/.well-known/openid-configuration`)).json as { jwks_uri?: string } | undefined;
   return d?.jwks_uri ? new URL(d.jwks_uri).pathname : '/jwks';
@@ -61,14 +70,14 @@ export default defineCheck({
       });
       let learned = false;
       try {
-        let s = await signIn(fx, 'erin', { holdingIdp: true });
+        let s = judgeable(await signIn(fx, 'erin', { holdingIdp: true }), 'the sign-in right after the roll');
         attempts.push(`+${Date.now() - rolledAt} ms, right after the roll: ${line(s)}; ${s.steps.join('; ')}`);
         if (!s.ok) {
           // One more try once a refetch throttle has passed since the gateway's last fetch (or the
           // roll, when no fetch was seen): protocol pacing, not synchronisation.
           const wait = (lastFetch ?? rolledAt) + REFETCH_ALLOWANCE_MS + 1000 - Date.now();
           if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-          s = await signIn(fx, 'erin', { holdingIdp: true });
+          s = judgeable(await signIn(fx, 'erin', { holdingIdp: true }), 'the sign-in after one refetch throttle');
           attempts.push(`+${Date.now() - rolledAt} ms, after one refetch throttle: ${line(s)}; ${s.steps.join('; ')}`);
         }
         if (!s.ok) {
@@ -86,12 +95,8 @@ export default defineCheck({
         const slow = attempts.length > 1 ? ` (refused right after the roll, served once a refetch throttle of ${REFETCH_ALLOWANCE_MS / 1000} s had passed since the gateway's last JWKS fetch)` : '';
         // The old key is out of the JWKS now; an ID token it signed must not yield a session.
         idp.signNextWith(oldKid);
-        const stolen = await signIn(fx, 'erin', { holdingIdp: true });
+        const stolen = judgeable(await signIn(fx, 'erin', { holdingIdp: true }), "the sign-in with the withdrawn key's ID token");
         attempts.push(`+${Date.now() - rolledAt} ms, ID token signed by the withdrawn key ${oldKid}: ${line(stolen)}; ${stolen.steps.join('; ')}`);
-        // Judged only when the IdP sent the browser back with a code (not when, say, a rate limit stopped it earlier).
-        if (!stolen.steps.some((x) => x.startsWith('callback:'))) {
-          throw new AppsPrecondition(`the sign-in with the withdrawn key's ID token broke before the IdP's callback: ${stolen.steps.join('; ')}`);
-        }
         if (stolen.ok) {
           return fail('a sign-in whose ID token was signed by the withdrawn key yielded a session token: the gateway still trusts a key the IdP no longer publishes', {
             expected: 'no session token (the poll answers an error such as access_denied)',

@@ -159,7 +159,6 @@ export async function signIn(fx: AppsFixture, user: string, opts: { holdingIdp?:
   steps.push(`poll before approval: ${early.status} ${String(errorType(early) ?? '')}`);
   const badEarlyPoll = early.status !== 400 || errorType(early) !== 'authorization_pending' ? `${early.status} ${String(errorType(early) ?? early.contentType)}` : undefined;
   const verify = async () => {
-    fx.idp.signInNext(user);
     const page = await call(d.verification_uri_complete ?? d.verification_uri!);
     steps.push(`verification page: ${page.status}`);
     const post = await call(d.verification_uri!, { method: 'POST', form: { user_code: d.user_code! }, headers: { origin: new URL(d.verification_uri!).origin } });
@@ -167,6 +166,8 @@ export async function signIn(fx: AppsFixture, user: string, opts: { holdingIdp?:
     const toIdp = post.headers.get('location');
     steps.push(`verify: ${post.status}`);
     if (!toIdp) return;
+    // Queued only now: a verification that never reaches the IdP leaves no user queued for the next sign-in.
+    fx.idp.signInNext(user);
     const idp = await call(toIdp);
     const back = idp.headers.get('location');
     steps.push(`idp authorize: ${idp.status}`);
