@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import { MockIdp } from '../mocks/oidc/idp.js';
 
 const CLIENT = 'gwc-gateway';
@@ -202,7 +202,55 @@ describe('mock OIDC identity provider', () => {
     await verify((await signIn('alice')).id_token);
   });
 
-  it('deprovisioning a user refuses their sign-in, refresh and userinfo', async () => {
+  it('puts an earlier key back after a rotation without overlap: it signs again and is the only key published', async () => {
+    const oldKid = idp.currentKid;
+    const before = await signIn('alice');
+    const newKid = await idp.rotateKeys();
+    expect(idp.jwks().keys.map((k) => k.kid)).toEqual([newKid]);
+    const during = await signIn('alice');
+    expect(decodeProtectedHeader(during.id_token).kid).toBe(newKid);
+
+    idp.reinstateKey(oldKid);
+    expect(idp.currentKid).toBe(oldKid);
+    expect(idp.jwks().keys.map((k) => k.kid)).toEqual([oldKid]);
+    await verify(before.id_token);
+    await expect(verify(during.id_token)).rejects.toThrow(/matching key|no applicable key/i);
+    const after = await signIn('bob');
+    expect(decodeProtectedHeader(after.id_token).kid).toBe(oldKid);
+    expect((await verify(after.id_token)).sub).toBe('user-bob');
+    expect(() => idp.reinstateKey('gwc-no-such-key')).toThrow(/no key/);
+  });
+
+  it('signs the next ID token with a withdrawn key on request (a stolen key), then with the current key again', async () => {
+    const withdrawnKid = idp.currentKid;
+    const withdrawnJwks = idp.jwks() as JSONWebKeySet;
+    await idp.rotateKeys();
+    idp.signNextWith(withdrawnKid);
+    const { verifier, challenge } = pkcePair();
+    idp.signInNext('bob');
+    const code = (await authorize(challenge)).get('code')!;
+    const r = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    expect(r.status).toBe(200);
+    const stolen = String(r.body.id_token);
+    expect(decodeProtectedHeader(stolen).kid).toBe(withdrawnKid);
+    // Signed by the withdrawn key, with the claims a real sign-in carries (nonce included)...
+    const { payload } = await jwtVerify(stolen, createLocalJWKSet(withdrawnJwks), { issuer: idp.issuer, audience: CLIENT });
+    expect(payload).toMatchObject({ sub: 'user-bob', groups: ['contractors'], nonce: 'n-123' });
+    // ...so the JWKS the IdP serves no longer verifies it.
+    await expect(verify(stolen)).rejects.toThrow(/matching key|no applicable key/i);
+    // The access token and the next sign-in use the current key.
+    expect(decodeProtectedHeader(String(r.body.access_token)).kid).toBe(idp.currentKid);
+    const next = await signIn('alice');
+    expect(decodeProtectedHeader(next.id_token).kid).toBe(idp.currentKid);
+    expect(decodeJwt(next.id_token).sub).toBe('user-alice');
+    expect(() => idp.signNextWith('gwc-no-such-key')).toThrow(/no key/);
+    // Armed and called off: the next ID token is signed with the current key.
+    idp.signNextWith(withdrawnKid);
+    idp.signNextWith(null);
+    expect(decodeProtectedHeader((await signIn('bob')).id_token).kid).toBe(idp.currentKid);
+  });
+
+  it('deprovisioning a user refuses their sign-in, refresh and userinfo; reinstating them lets them sign in again', async () => {
     const other = new MockIdp({ clients: { [CLIENT]: SECRET } });
     await other.start();
     try {
@@ -216,6 +264,10 @@ describe('mock OIDC identity provider', () => {
         expect(ui.status).toBe(401);
         other.signInNext('carol');
         expect((await authorize(pkcePair().challenge)).get('error')).toBe('access_denied');
+
+        other.reinstateUser('carol');
+        expect((await verify((await signIn('carol')).id_token)).sub).toBe('user-carol');
+        expect((await token({ grant_type: 'refresh_token', refresh_token: t.refresh_token })).body.error).toBe('invalid_grant');
       } finally {
         idp = swap;
       }

@@ -126,6 +126,9 @@ export class AppsSurroundings {
       session: { jwt_secret: `\${${SECRET_ENV.jwtSecret}}`, ttl_hours: 1 },
       ...(opts.postgresUrl ? { store: { postgres_url: opts.postgresUrl } } : {}),
       upstreams: APPS_UPSTREAMS.map((u) => ({ name: u.name, provider: 'anthropic', base_url: this.at(this.upstreams.get(u.name)!.url, this.ports.upstreams[u.name]), auth: { api_key: `\${${SECRET_ENV.upstreamKey}}` }, ...('groups' in u ? { groups: [...u.groups] } : {}), ...('models' in u ? { models: [...u.models] } : {}) })),
+      // The profile signs a dozen users in from one address within a minute; the public dialect's
+      // defaults (device_verify: 10 per 600 s per address) would stop the eleventh.
+      rate_limits: { device_authorization: { max: 1000, window_seconds: 600 }, device_verify: { max: 1000, window_seconds: 600 } },
       admin: { write_keys: [{ id: 'gwc-writer', key: `\${${SECRET_ENV.adminKey}}` }] },
       telemetry: { forward_to: [{ url: this.at(this.collector.url, this.ports.collector), traces: true, logs: true, metrics: true }] },
       managed: {

@@ -5,7 +5,8 @@
 //    login page, and the tokens carry that user's sub, email and groups;
 //  - a strict token endpoint: codes are single use and must come from this IdP, a code issued
 //    with a PKCE challenge needs its verifier, confidential clients must authenticate;
-//  - key rotation (with or without the old public key kept in the JWKS) and revocation of
+//  - key rotation (with or without the old public key kept in the JWKS), putting an earlier key
+//    back, signing one ID token with a withdrawn key (a stolen or stale key), and revocation of
 //    users and refresh tokens.
 // Rotation swaps in a fresh issuer and service from the library (its key store cannot drop
 // keys), so codes not yet redeemed at that moment are void, as after a real IdP key roll.
@@ -57,6 +58,8 @@ interface CodeGrant {
   redirectUri: string;
   pkce: boolean;
   used: boolean;
+  /** An ID token signed with an earlier key, sent instead of the one the current key signs. */
+  idTokenOverride?: string;
 }
 
 interface RefreshGrant {
@@ -103,6 +106,12 @@ export class MockIdp extends LoopbackServer {
   private gen!: Generation;
   /** Public keys still published after a rotation that kept them. */
   private retained: Record<string, unknown>[] = [];
+  /** Every signing key this IdP has had, by kid. */
+  private generations = new Map<string, Generation>();
+  /** The earlier key that signs the next authorization's ID token, if one was asked for. */
+  private signNextKid: string | null = null;
+  /** ID tokens being signed with an earlier key (a token request waits for them). */
+  private overrides = new Set<Promise<void>>();
   private queue: string[] = [];
   private defaultUser: string | null;
   private denyNextCount = 0;
@@ -165,6 +174,27 @@ export class MockIdp extends LoopbackServer {
     return this.gen.kid;
   }
 
+  /**
+   * Puts an earlier key back: it signs again and is the only key published (as an IdP that backs
+   * out a key roll). Codes not yet redeemed are void, as after a rotation.
+   */
+  reinstateKey(kid: string): void {
+    const g = this.generations.get(kid);
+    if (!g) throw new Error(`mock IdP: no key ${kid}`);
+    this.gen = g;
+    this.retained = [];
+  }
+
+  /**
+   * The ID token of the next authorization (for whichever user it signs in) is signed with an
+   * earlier key, withdrawn or not, instead of the current one: a stolen or stale key. `null`
+   * calls it off (when that authorization never came).
+   */
+  signNextWith(kid: string | null): void {
+    if (kid !== null && !this.generations.has(kid)) throw new Error(`mock IdP: no key ${kid}`);
+    this.signNextKid = kid;
+  }
+
   /** Drops a public key kept by an earlier rotation from the JWKS. */
   revokeKey(kid: string): void {
     if (kid === this.gen.kid) throw new Error('mock IdP: rotate before revoking the current key');
@@ -175,6 +205,12 @@ export class MockIdp extends LoopbackServer {
   revokeUser(name: string): void {
     if (!this.users.has(name)) throw new Error(`mock IdP: no test user named ${name}`);
     this.revokedUsers.add(name);
+  }
+
+  /** Provisions a deprovisioned user again (as an admin who lifts a suspension): they sign in again; a refresh token presented meanwhile stays spent. */
+  reinstateUser(name: string): void {
+    if (!this.users.has(name)) throw new Error(`mock IdP: no test user named ${name}`);
+    this.revokedUsers.delete(name);
   }
 
   /** Signs a token for a user outside any flow (e.g. to forge or to present an expired one). */
@@ -235,10 +271,11 @@ export class MockIdp extends LoopbackServer {
     issuer.url = this.url;
     const key = await issuer.keys.generate(this.alg, { kid: `gwc-${randomUUID()}` });
     const service = new OAuth2Service(issuer);
+    this.generations.set(key.kid, { issuer, service, kid: key.kid });
     service.on('beforeAuthorizeRedirect', (r: MutableRedirectUri, req: http.IncomingMessage) => this.onAuthorize(r, req));
     service.on('beforeTokenSigning', (t: MutableToken, req: TokenRequestIncomingMessage) => this.onSign(t, req));
     service.on('beforeResponse', (r: MutableResponse, req: TokenRequestIncomingMessage) => this.onTokenResponse(r, req));
-    return { issuer, service, kid: key.kid };
+    return this.generations.get(key.kid)!;
   }
 
   protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -264,6 +301,11 @@ export class MockIdp extends LoopbackServer {
       });
       return;
     }
+    // A token request waits for ID tokens being signed with an earlier key (see onAuthorize).
+    if (path === '/token' && this.overrides.size) {
+      void Promise.allSettled(this.overrides).then(() => this.gen.service.requestHandler(req, res));
+      return;
+    }
     // The library answers the rest (authorize, token, endsession).
     this.gen.service.requestHandler(req, res);
   }
@@ -284,13 +326,27 @@ export class MockIdp extends LoopbackServer {
     if (name === null) return deny('access_denied', 'no test user scripted for this sign-in');
     if (this.revokedUsers.has(name)) return deny('access_denied', 'user deprovisioned');
     const q = new URL(req.url ?? '/', 'http://x').searchParams;
-    this.codes.set(code, {
+    const grant: CodeGrant = {
       user: this.mustUser(name),
       clientId: q.get('client_id') ?? undefined,
       redirectUri: q.get('redirect_uri') ?? '',
       pkce: q.get('code_challenge') !== null,
       used: false,
-    });
+    };
+    this.codes.set(code, grant);
+    if (this.signNextKid !== null) {
+      // Signed now, with the claims the token endpoint would give (this hook cannot wait; the
+      // token request for this code waits for it in handle()).
+      const signer = this.generations.get(this.signNextKid)!.issuer;
+      this.signNextKid = null;
+      const nonce = q.get('nonce');
+      const claims = { ...this.claimsOf(grant.user), aud: grant.clientId, ...(nonce !== null ? { nonce } : {}) };
+      const p: Promise<void> = signer
+        .buildToken({ expiresIn: this.ttl, scopesOrTransform: (_h, payload) => Object.assign(payload, claims) })
+        .then((t) => void (grant.idTokenOverride = t))
+        .finally(() => this.overrides.delete(p));
+      this.overrides.add(p);
+    }
   }
 
   private userOfRequest(req: TokenRequestIncomingMessage): TestUser | undefined {
@@ -323,6 +379,7 @@ export class MockIdp extends LoopbackServer {
     const secret = this.clients[client.id];
     if (secret !== null && client.secret !== secret) return fail(401, 'invalid_client', 'bad client credentials');
     let user: TestUser;
+    let override: string | undefined;
     if (body.grant_type === 'authorization_code') {
       const grant = this.codes.get(String(body.code));
       if (!grant || grant.used) return fail(400, 'invalid_grant', 'unknown or used code');
@@ -333,6 +390,7 @@ export class MockIdp extends LoopbackServer {
       }
       if (grant.pkce && typeof body.code_verifier !== 'string') return fail(400, 'invalid_grant', 'code_verifier missing');
       user = grant.user;
+      override = grant.idTokenOverride;
     } else {
       const token = String(body.refresh_token);
       const grant = this.refresh.get(token);
@@ -344,6 +402,7 @@ export class MockIdp extends LoopbackServer {
     if (this.revokedUsers.has(user.name)) return fail(400, 'invalid_grant', 'user deprovisioned');
     const out = r.body as Record<string, unknown>;
     out.expires_in = this.ttl;
+    if (override !== undefined) out.id_token = override;
     if (typeof out.refresh_token === 'string') this.refresh.set(out.refresh_token, { user, clientId: client.id });
   }
 

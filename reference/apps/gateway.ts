@@ -8,7 +8,7 @@
 // Where this follows our requirements rather than the real product, the comment says so.
 import http from 'node:http';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, SignJWT, type JSONWebKeySet, type JWK, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { LoopbackServer } from '../../src/core/server.js';
 import { HarnessError } from '../../src/core/errors.js';
@@ -106,7 +106,7 @@ export interface AppsGatewayOptions {
 export class AppsGateway extends LoopbackServer {
   private db!: Db;
   private idp!: IdpMeta;
-  private jwks!: ReturnType<typeof createRemoteJWKSet>;
+  private jwks!: JWTVerifyGetKey;
   private telemetry!: GatewayTelemetry;
   private readonly key: Uint8Array;
   private readonly memorySpend = new Map<string, number>();
@@ -141,11 +141,36 @@ export class AppsGateway extends LoopbackServer {
       if (!this.opts.db) await this.db.close();
       throw new HarnessError('GATEWAY_START', `reference apps gateway: cannot read the IdP discovery document of ${this.cfg.oidc.issuer} (${(e as Error).message})`);
     }
-    this.jwks = createRemoteJWKSet(new URL(this.idp.jwks_uri), { cooldownDuration: 0 });
+    this.jwks = await this.idpKeys(new URL(this.idp.jwks_uri));
     this.telemetry = new GatewayTelemetry(this.is('apps-no-own-traces') ? [] : (this.cfg.telemetry?.forwardTo ?? []).filter((f) => f.traces).map((f) => f.url));
     const url = await super.start(host, port);
     this.publicUrl = this.cfg.listen.publicUrl ?? url;
     return url;
+  }
+
+  /**
+   * The IdP's signing keys. ID tokens reach the gateway only from the IdP's token endpoint (the
+   * back channel), so an unfamiliar kid means the IdP rolled its key, never an attacker's probe:
+   * the key set is fetched again at once (no cooldown), and a fetch replaces it, so a key the
+   * IdP withdrew stops verifying (OIDC Core 10.1.1).
+   */
+  private async idpKeys(uri: URL): Promise<JWTVerifyGetKey> {
+    const fetchSet = async () => {
+      const res = await fetch(uri, { signal: AbortSignal.timeout(5000) });
+      if (!res.ok) throw new Error(`JWKS: HTTP ${res.status}`);
+      return (await res.json()) as JSONWebKeySet;
+    };
+    if (this.is('apps-jwks-cached-forever')) return createLocalJWKSet(await fetchSet());
+    if (this.is('apps-jwks-keys-kept')) {
+      const kept = new Map<string, JWK>();
+      return async (header) => {
+        if (!kept.has(header.kid ?? '')) for (const k of (await fetchSet()).keys) kept.set(k.kid ?? '', k);
+        const k = kept.get(header.kid ?? '');
+        if (!k) throw new Error(`no key ${header.kid} in the JWKS`);
+        return importJWK(k, header.alg);
+      };
+    }
+    return createRemoteJWKSet(uri, { cooldownDuration: 0 });
   }
 
   override async stop(): Promise<void> {
@@ -347,7 +372,7 @@ export class AppsGateway extends LoopbackServer {
       if ((await this.db.query('SELECT 1 FROM revoked_sessions WHERE sid = $1', [row.sid])).rows.length) return oauthError(400, 'invalid_grant');
       const claims = { ...(JSON.parse(row.claims) as Omit<Claims, 'sid'>), sid: row.sid };
       let idpRefresh = row.idp_refresh;
-      if (idpRefresh) {
+      if (idpRefresh && !this.is('apps-refresh-skips-idp')) {
         // The IdP decides whether the user is still there, and re-reads nothing else here.
         const r = await this.idpToken({ grant_type: 'refresh_token', refresh_token: idpRefresh });
         if (!r.ok) return oauthError(400, 'invalid_grant');

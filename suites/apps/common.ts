@@ -4,7 +4,9 @@
 // gateway's login and the IdP as a browser would, polling, refresh, discovery, managed
 // settings, messages (JSON and stream) and telemetry posts. Sign-ins go one at a time (the IdP
 // signs in the user queued for the next authorization) and each user's session is made once
-// per run and shared; checks that spend or revoke a session make their own.
+// per run and shared; checks that spend or revoke a session make their own. Refreshes (the
+// gateway asks the IdP again) are serialized with sign-ins, so a check that changes the IdP
+// (a key roll) can hold it while no other sign-in or refresh is under way (holdingIdp).
 import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeJwt } from 'jose';
 import { fail, type CheckContext, type Verdict } from '../../src/core/check.js';
@@ -20,7 +22,23 @@ export interface AppsFixture {
   /** The session secret the harness configured: to make tokens that differ in one property only. */
   jwtSecret: string;
   adminKey: string;
-  idp: { issuer: string; signInNext(name: string): void };
+  idp: {
+    issuer: string;
+    signInNext(name: string): void;
+    /** The kid of the key that signs now. */
+    readonly currentKid: string;
+    /** Signs with a new key (new kid) from now on; the old public key leaves the JWKS unless kept. */
+    rotateKeys(opts?: { keepOld?: boolean }): Promise<string>;
+    /** An earlier key signs again and is the only key published. */
+    reinstateKey(kid: string): void;
+    /** The next authorization's ID token is signed with an earlier (e.g. withdrawn) key; null calls it off. */
+    signNextWith(kid: string | null): void;
+    /** Deprovisions a user at the IdP; reinstateUser provisions them again. */
+    revokeUser(name: string): void;
+    reinstateUser(name: string): void;
+    /** What the IdP was asked (method, path, epoch ms): who fetched the JWKS, and when. */
+    readonly requests: readonly { method: string; path: string; at: number }[];
+  };
   collector: {
     spans: AppsSpan[];
     sawText(text: string): boolean;
@@ -128,10 +146,10 @@ const deviceGrant = 'urn:ietf:params:oauth:grant-type:device_code';
  * (which must be `authorization_pending`), the browser's verification through the gateway and
  * the IdP, then polls no faster than the `interval` the gateway asked for.
  */
-export async function signIn(fx: AppsFixture, user: string): Promise<SignIn> {
+export async function signIn(fx: AppsFixture, user: string, opts: { holdingIdp?: boolean } = {}): Promise<SignIn> {
   const steps: string[] = [];
   try {
-    return await signInSteps(fx, user, steps);
+    return await signInSteps(fx, user, steps, opts);
   } catch (e) {
     // A step that gets no answer (a gateway that never finishes sign-in) is a failed sign-in, with the steps as evidence.
     const err = e as Error;
@@ -139,7 +157,7 @@ export async function signIn(fx: AppsFixture, user: string): Promise<SignIn> {
   }
 }
 
-async function signInSteps(fx: AppsFixture, user: string, steps: string[]): Promise<SignIn> {
+async function signInSteps(fx: AppsFixture, user: string, steps: string[], opts: { holdingIdp?: boolean }): Promise<SignIn> {
   const meta = await metadata(fx);
   if (!meta.device_authorization_endpoint || !meta.token_endpoint) return { ok: false, error: 'metadata: no device_authorization_endpoint or token_endpoint', steps };
   const da = await call(meta.device_authorization_endpoint, { method: 'POST', form: { surface: 'claude_code' } });
@@ -150,8 +168,7 @@ async function signInSteps(fx: AppsFixture, user: string, steps: string[]): Prom
   const early = await poll();
   steps.push(`poll before approval: ${early.status} ${String(errorType(early) ?? '')}`);
   const badEarlyPoll = early.status !== 400 || errorType(early) !== 'authorization_pending' ? `${early.status} ${String(errorType(early) ?? early.contentType)}` : undefined;
-  await locked(fx, async () => {
-    fx.idp.signInNext(user);
+  const verify = async () => {
     const page = await call(d.verification_uri_complete ?? d.verification_uri!);
     steps.push(`verification page: ${page.status}`);
     const post = await call(d.verification_uri!, { method: 'POST', form: { user_code: d.user_code! }, headers: { origin: new URL(d.verification_uri!).origin } });
@@ -159,13 +176,16 @@ async function signInSteps(fx: AppsFixture, user: string, steps: string[]): Prom
     const toIdp = post.headers.get('location');
     steps.push(`verify: ${post.status}`);
     if (!toIdp) return;
+    // Queued only now: a verification that never reaches the IdP leaves no user queued for the next sign-in.
+    fx.idp.signInNext(user);
     const idp = await call(toIdp);
     const back = idp.headers.get('location');
     steps.push(`idp authorize: ${idp.status}`);
     if (!back) return;
     const cb = await call(back, { headers: { cookie } });
     steps.push(`callback: ${cb.status}`);
-  });
+  };
+  await (opts.holdingIdp ? verify() : locked(fx, verify));
   // RFC 8628 3.5: no faster than the interval (protocol pacing, not synchronisation).
   await new Promise((r) => setTimeout(r, Math.min(Math.max(d.interval ?? 5, 0), 10) * 1000));
   const done = await poll();
@@ -185,9 +205,19 @@ export async function session(fx: AppsFixture, user: string): Promise<string> {
 /** A precondition of the check could not be set up (e.g. sign-in broke): a failure of the check, said so. */
 export class AppsPrecondition extends Error {}
 
-export async function refresh(fx: AppsFixture, refreshToken: string): Promise<Reply> {
+export async function refresh(fx: AppsFixture, refreshToken: string, opts: { holdingIdp?: boolean } = {}): Promise<Reply> {
   const meta = await metadata(fx);
-  return call(meta.token_endpoint!, { method: 'POST', form: { grant_type: 'refresh_token', refresh_token: refreshToken } });
+  const ask = () => call(meta.token_endpoint!, { method: 'POST', form: { grant_type: 'refresh_token', refresh_token: refreshToken } });
+  return opts.holdingIdp ? ask() : locked(fx, ask);
+}
+
+/**
+ * Runs `fn` holding the IdP: no other check's sign-in or refresh runs until it ends (sign-ins
+ * and refreshes inside `fn` pass `{ holdingIdp: true }`). For a check that changes the IdP for
+ * everyone (a key roll, a user deprovisioned for a moment).
+ */
+export function holdingIdp<T>(fx: AppsFixture, fn: () => Promise<T>): Promise<T> {
+  return locked(fx, fn);
 }
 
 /** A token like the gateway's own for this session, changed as asked (forgery, expiry). */

@@ -4,7 +4,9 @@ import disc from './apps.disc.models.js';
 import login from './apps.login.paths.js';
 import authz from './apps.authz.groups.js';
 import device from './apps.device.flow.js';
+import keyRotation from './apps.device.key-rotation.js';
 import token from './apps.token.lifecycle.js';
+import idpRevoked from './apps.token.idp-revoked.js';
 import policy from './apps.policy.models.js';
 import route from './apps.route.upstream.js';
 import spendDeny from './apps.spend.deny.js';
@@ -16,4 +18,4 @@ import telSpend from './apps.tel.spend-denial.js';
 import telDown from './apps.tel.collector-down.js';
 import managed from './apps.managed.settings.js';
 
-export const APPS_CHECKS: CheckDef[] = [disc, login, authz, device, token, policy, route, spendDeny, spendNoUpstream, spendRestart, telTraces, telNoPrompts, telSpend, telDown, managed];
+export const APPS_CHECKS: CheckDef[] = [disc, login, authz, device, keyRotation, token, idpRevoked, policy, route, spendDeny, spendNoUpstream, spendRestart, telTraces, telNoPrompts, telSpend, telDown, managed];
