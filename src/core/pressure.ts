@@ -43,3 +43,10 @@ export function passedThrough(bytes: number): void {
     collector()?.({ type: 'minor' });
   }
 }
+
+/** A full collection now (a check that runs alone calls it before moving tens of MiB). */
+export function collectNow(): void {
+  since = 0;
+  sinceMinor = 0;
+  collector()?.();
+}
