@@ -24,8 +24,8 @@ function newSpaceAfter(script: string[], env: NodeJS.ProcessEnv = {}): number {
 const MIB = 1024 * 1024;
 
 describe('heap settings', () => {
-  it('are the young-generation growth factor only', () => {
-    expect(HEAP_FLAGS).toEqual(['--semi-space-growth-factor=1']);
+  it('are the young-generation growth factor and baseline-only WebAssembly', () => {
+    expect(HEAP_FLAGS).toEqual(['--semi-space-growth-factor=1', '--liftoff-only']);
   });
 
   it('bin/gw-conformance.js keeps the young generation at its initial size while every module loads', () => {
