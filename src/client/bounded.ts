@@ -60,7 +60,7 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, truncated:
   const opts = { maxOutputLength: keep, ...(truncated ? { finishFlush: constants.Z_SYNC_FLUSH } : {}) };
   try {
     const body = how === 'gzip' ? gunzipSync(raw, opts) : how === 'deflate' ? inflateSync(raw, opts) : brotliDecompressSync(raw, { maxOutputLength: keep, ...(truncated ? { finishFlush: constants.BROTLI_OPERATION_FLUSH } : {}) });
-    // The decoder's pieces (and their copy) are garbage now: counted like bytes from a socket.
+    // The decoder's pieces are garbage now (the body is their copy): counted like bytes from a socket.
     passedThrough(body.length);
     return { body, truncated: truncated || body.length >= keep };
   } catch (e) {

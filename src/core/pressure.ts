@@ -30,7 +30,7 @@ function collector(): Gc | null {
   return gc;
 }
 
-/** Counts `bytes` of buffers that became garbage (or will soon); collects every FLUSH_BYTES. */
+/** Counts `bytes` of buffers that became garbage (or will soon): a young collection every MINOR_BYTES, a full one every FLUSH_BYTES. */
 export function passedThrough(bytes: number): void {
   since += bytes;
   sinceMinor += bytes;
