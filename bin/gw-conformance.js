@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-import { main } from '../dist/src/cli.js';
+// The heap settings go first: they must apply before the harness's modules are loaded.
+import { applyHeapFlags } from '../dist/src/core/heap.js';
+
+applyHeapFlags();
+const { main } = await import('../dist/src/cli.js');
 
 const io = {
   out: (s) => process.stdout.write(`${s}\n`),

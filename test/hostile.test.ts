@@ -22,21 +22,10 @@ const haveXmllint = spawnSync('xmllint', ['--version']).status === 0;
 
 /** The goal of issue 13: peak RSS of a run, whatever the gateway sends. */
 const RSS_MAX = 150 * 1000 * 1000;
-/**
- * Cases that do not meet that goal yet, held to a bound that still proves memory does not grow
- * with what the gateway sends (500 MB, 1 GiB decoded, endless bodies). Measured on a shared
- * 2-core machine: the floods 148-171 MB (the garbage of socket reads, collected every 16 MiB,
- * src/core/pressure.ts); echo-credential runs the whole default profile, whose peak (136-166 MB,
- * the 46 MiB of large bodies included) is over the goal too. wrong-status-line (a 1 MB reason
- * phrase) measured 133 MB on its branch and 152-157 MB once merged with the rest of the wave's
- * work: over the goal, held here to the flood bound until the memory work of issue 13 is done.
- */
-const FLOOD_RSS_MAX = 200 * 1000 * 1000;
 /** Gateways that forward nothing to the recording upstream: stopped at the readiness gate (exit 2). */
 const NEVER_FORWARDS = new Set(['close-at-once']);
 /** The readiness time-out of these runs (s). */
 const READY_S = 8;
-const FLOODS = new Set(['endless-json', 'json-500mb', 'gzip-bomb', 'sse-one-line', 'echo-credential', 'wrong-status-line']);
 const TIMEOUT_MS = 4000;
 /** Time a check may take past its limit: the runner's own bookkeeping after the limit fires. */
 const LIMIT_GRACE_MS = 1500;
@@ -111,7 +100,7 @@ function assertCalm(name: string, r: HostileRun, checks: number | 'all') {
   for (const [k, text] of Object.entries(outputs)) expect(text.toLowerCase().includes(Buffer.from(TOKEN).toString('hex').toLowerCase()), `${name}: ${k} holds the credential in hex`).toBe(false);
   // Bounded memory.
   expect(r.rss, `${name}: peak RSS`).toBeGreaterThan(0);
-  expect(r.rss, `${name}: peak RSS ${Math.round(r.rss / 1e6)} MB`).toBeLessThanOrEqual(FLOODS.has(name) ? FLOOD_RSS_MAX : RSS_MAX);
+  expect(r.rss, `${name}: peak RSS ${Math.round(r.rss / 1e6)} MB`).toBeLessThanOrEqual(RSS_MAX);
   // Only the target and its own upstream.
   const allowed = new Set([`127.0.0.1:${new URL(r.target).port}`, `127.0.0.1:${r.upstreamPort}`]);
   expect(r.connections.length).toBeGreaterThan(0);

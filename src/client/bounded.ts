@@ -60,11 +60,17 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, truncated:
   const opts = { maxOutputLength: keep, ...(truncated ? { finishFlush: constants.Z_SYNC_FLUSH } : {}) };
   try {
     const body = how === 'gzip' ? gunzipSync(raw, opts) : how === 'deflate' ? inflateSync(raw, opts) : brotliDecompressSync(raw, { maxOutputLength: keep, ...(truncated ? { finishFlush: constants.BROTLI_OPERATION_FLUSH } : {}) });
+    // The decoder's pieces are garbage now (the body is their copy): counted like bytes from a socket.
+    passedThrough(body.length);
     return { body, truncated: truncated || body.length >= keep };
   } catch (e) {
     const err = e as { code?: string; message?: string };
-    // More than the harness keeps (a compression bomb, or just large): nothing decoded is kept.
-    if (err.code === 'ERR_BUFFER_TOO_LARGE') return { body: Buffer.alloc(0), truncated: true };
+    // More than the harness keeps (a compression bomb, or just large): nothing decoded is kept,
+    // and the `keep` bytes decoded before the decoder gave up are garbage.
+    if (err.code === 'ERR_BUFFER_TOO_LARGE') {
+      passedThrough(keep);
+      return { body: Buffer.alloc(0), truncated: true };
+    }
     return { body: raw, truncated, error: `the body is not ${how} as its content-encoding claims (${err.code ?? err.message})` };
   }
 }

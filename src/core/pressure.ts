@@ -2,32 +2,51 @@
 // collects them once external memory has grown by tens of MiB past the last collection, so a
 // gateway sending hundreds of MB (or an endless body) would lift peak RSS by that much however
 // little the harness keeps. The harness counts the bytes it has passed through and asks for a
-// collection every FLUSH_BYTES, which keeps that garbage bounded. The collector is reached
+// young-generation collection every MINOR_BYTES (a chunk's buffer usually dies young, and a
+// scavenge costs about a millisecond) and a full one every FLUSH_BYTES (for the buffers that
+// lived long enough to be promoted), which keeps that garbage bounded. The collector is reached
 // through V8's own flag (v8.setFlagsFromString), the documented way to set it at run time.
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-/** Bytes passed through between two collections. */
+/** Bytes passed through between two full collections. */
 const FLUSH_BYTES = 16 * 1024 * 1024;
+/** Bytes passed through between two young-generation collections. */
+const MINOR_BYTES = 2 * 1024 * 1024;
 
-let gc: (() => void) | null | undefined;
+type Gc = (options?: { type: 'major' | 'minor' }) => void;
+let gc: Gc | null | undefined;
 let since = 0;
+let sinceMinor = 0;
 
-function collector(): (() => void) | null {
+function collector(): Gc | null {
   if (gc !== undefined) return gc;
   try {
     v8.setFlagsFromString('--expose-gc');
-    gc = runInNewContext('gc') as () => void;
+    gc = runInNewContext('gc') as Gc;
   } catch {
     gc = null;
   }
   return gc;
 }
 
-/** Counts `bytes` of buffers that became garbage (or will soon); collects every FLUSH_BYTES. */
+/** Counts `bytes` of buffers that became garbage (or will soon): a young collection every MINOR_BYTES, a full one every FLUSH_BYTES. */
 export function passedThrough(bytes: number): void {
   since += bytes;
-  if (since < FLUSH_BYTES) return;
+  sinceMinor += bytes;
+  if (since >= FLUSH_BYTES) {
+    since = 0;
+    sinceMinor = 0;
+    collector()?.();
+  } else if (sinceMinor >= MINOR_BYTES) {
+    sinceMinor = 0;
+    collector()?.({ type: 'minor' });
+  }
+}
+
+/** A full collection now (a check that runs alone calls it before moving tens of MiB). */
+export function collectNow(): void {
   since = 0;
+  sinceMinor = 0;
   collector()?.();
 }

@@ -14,6 +14,7 @@ import type { ReceivedResponse } from '../client/gateway.js';
 export type ExchangeSink = (checkId: string, client: Array<{ req: GwRequest; res: ReceivedResponse }>, upstream: UpstreamHandle['cases']) => void;
 import type { GateKind, PhaseGate } from './gate.js';
 import { untilForwarding } from './recovery.js';
+import { detached } from '../core/detach.js';
 
 export interface RunEnv {
   gateway: GatewayClient;
@@ -62,13 +63,16 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   const gateway: GatewayClient = Object.create(env.gateway, { onSend: { value: keep }, onReceive: { value: onReceive }, onProgress: { value: (a: Arrived) => inflight.add(a) } });
   let timer: NodeJS.Timeout | undefined;
   const base = { id: check.id, title: check.title, area: check.area, requirements: check.requirements, level: check.level };
+  // Detached (src/core/detach.ts): evidence cut from a large body must not keep the body alive.
   const done = (outcome: CheckResult['outcome'], v: Partial<Verdict> & { message: string }): CheckResult => ({
     ...base,
     outcome,
-    message: v.message,
-    expected: v.expected ?? null,
-    actual: v.actual ?? null,
-    evidence: { ...(v.evidence ?? {}), ...(log.length ? { log } : {}), ...(sent.length && outcome !== 'pass' && outcome !== 'skip' ? { sent, ...(sentTotal > sent.length ? { sentTotal } : {}) } : {}) },
+    ...detached({
+      message: v.message,
+      expected: v.expected ?? null,
+      actual: v.actual ?? null,
+      evidence: { ...(v.evidence ?? {}), ...(log.length ? { log } : {}), ...(sent.length && outcome !== 'pass' && outcome !== 'skip' ? { sent, ...(sentTotal > sent.length ? { sentTotal } : {}) } : {}) },
+    }),
     durationMs: Math.round(performance.now() - started),
   });
   const undeclared = notDeclared(check, env.declared);

@@ -11,12 +11,22 @@ export function cut(t: string, max = 2000): string {
   return t.length > max ? `${t.slice(0, max)}... (${t.length} bytes)` : t;
 }
 
+/**
+ * Bytes shown as text, cut like cut(): a long body is not decoded whole (a 2 MiB stream would
+ * become a string of up to twice its size only to be cut), only as far as `max` characters go.
+ */
+export function cutBytes(b: Buffer, max = 2000): string {
+  // A UTF-8 character is at most 4 bytes: max * 4 bytes hold at least max characters.
+  if (b.length <= max * 4) return cut(b.toString('utf8'), max);
+  return `${b.subarray(0, max * 4).toString('utf8').slice(0, max)}... (${b.length} bytes)`;
+}
+
 export const NOTHING_RECEIVED = 'the upstream received no request for this case';
 
 /** What the upstream received, or that nothing came. */
 export function upstreamEvidence(seen: RecordedRequest | null | undefined, max = 1500): Evidence[string] {
   return seen
-    ? { method: seen.method, url: maskUrl(seen.url), headers: maskHeaders(seen.rawHeaders), body: cut(seen.body.toString('utf8'), max), matchedBy: seen.matchedBy }
+    ? { method: seen.method, url: maskUrl(seen.url), headers: maskHeaders(seen.rawHeaders), body: cutBytes(seen.body, max), matchedBy: seen.matchedBy }
     : NOTHING_RECEIVED;
 }
 
@@ -32,9 +42,8 @@ export function exchangeEvidence(x: { res: GwResponse; seen: RecordedRequest | n
 
 /** Both sides of one stream: what the client read, and how many frames the upstream scripted and wrote. */
 export function streamEvidence(x: { res: SseResult; seen: RecordedRequest | null }, framesScripted: number, max = 1500): Evidence {
-  const raw = x.res.raw.toString('utf8');
   return {
-    client: { status: x.res.status, headers: maskHeaders(x.res.rawHeaders), events: x.res.events.length, bytes: x.res.raw.length, chunks: x.res.chunks.length, error: x.res.error ?? null, body: cut(raw, max) },
+    client: { status: x.res.status, headers: maskHeaders(x.res.rawHeaders), events: x.res.events.length, bytes: x.res.raw.length, chunks: x.res.chunks.length, error: x.res.error ?? null, body: cutBytes(x.res.raw, max) },
     upstream: x.seen ? { url: maskUrl(x.seen.url), framesScripted, framesWritten: x.seen.sentAt.length } : NOTHING_RECEIVED,
   };
 }
