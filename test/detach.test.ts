@@ -63,7 +63,7 @@ describe('detached results', () => {
   });
 
   it('the runner records every check result detached', async () => {
-    const settings: RunSettings = { seed: 1, numRuns: 1, timeoutMs: 5000, modelRoutes: {}, sse: { maxLagMs: 200, burstWindowMs: 20 }, idle: { maxS: 120, minS: 65 }, hangWaitMs: 1000 };
+    const settings: RunSettings = { seed: 1, numRuns: 1, timeoutMs: 5000, modelRoutes: {}, sse: { maxLagMs: 200, burstWindowMs: 20, latP50Ms: 50 }, idle: { maxS: 120, minS: 65 }, hangWaitMs: 1000 };
     const upstream = { url: 'http://127.0.0.1:1', unmatched: [], release: () => undefined } as unknown as Upstream;
     const env = { gateway: {} as GatewayClient, upstream, settings, declared: new Set(['messages']) };
     const check = defineCheck({
