@@ -267,6 +267,12 @@ export function publicChecks(data: unknown): RawFinding[] {
     if (MESSAGES_PROVIDERS.has(String(obj(u).provider)) && url && /\/v1\/?$/.test(url.pathname))
       c.add('CFG-URL-1', ['upstreams', i, 'base_url'], `${show(['upstreams', i, 'base_url'])} ends in /v1: a messages upstream's base URL is the host root (the gateway appends /v1/messages)`, 'remove the trailing /v1');
   });
+  // CFG-X-2: the gateway refuses to forward to a loopback or metadata upstream (outside tests).
+  upstreams.forEach((u, i) => {
+    const url = urlOf(obj(u).base_url);
+    if (url && (isLoopback(url) || isMetadata(url)))
+      c.add('CFG-X-2', ['upstreams', i, 'base_url'], `${show(['upstreams', i, 'base_url'])} is a loopback or cloud-metadata address, which the gateway refuses to forward to`, 'use the upstream\'s network address (a loopback upstream is for local tests only, with CLAUDE_GATEWAY_ALLOW_LOOPBACK=1)');
+  });
 
   // CFG-URL-2 and the public-URL requirement of the gateway itself
   publicUrl(c, ['listen', 'public_url'], listen.public_url);

@@ -33,7 +33,7 @@ export const RULES: readonly Rule[] = [
   { id: 'CFG-URL-2', level: 'SHOULD', title: 'Public URL reachable from user devices', description: 'The public URL is absolute, https, and not loopback or localhost.' },
   { id: 'CFG-SPEND-1', level: 'MUST', title: 'Spend settings are valid', description: 'Spend-limit values are non-negative numbers and the action on exceeding (outline `on_exceeded`, public `enforcement`) is a known value that takes effect.' },
   { id: 'CFG-X-1', level: 'SHOULD', title: 'OIDC issuer uses https', description: 'The OIDC issuer URL is https; an http issuer exposes the sign-in to interception.' },
-  { id: 'CFG-X-2', level: 'MUST', title: 'No loopback or metadata address in URLs the gateway fetches', description: 'The OIDC issuer or discovery URL and telemetry export URLs are not loopback or cloud-metadata addresses (the gateway refuses them outside tests).' },
+  { id: 'CFG-X-2', level: 'MUST', title: 'No loopback or metadata address in URLs the gateway fetches', description: 'The OIDC issuer or discovery URL, telemetry export URLs and upstream base URLs are not loopback or cloud-metadata addresses (the gateway refuses them outside tests).' },
   { id: 'CFG-X-3', level: 'MUST', title: 'Telemetry export uses https', description: 'A telemetry export URL is https (http only for a loopback collector); telemetry carries user identities.' },
   { id: 'CFG-X-4', level: 'MUST', title: 'Session lifetime is positive', description: '`session.ttl_hours` is greater than zero.' },
   { id: 'CFG-X-5', level: 'SHOULD', title: 'Session lifetime is short', description: '`session.ttl_hours` is at most 24: a user removed from the identity provider keeps access for up to one session lifetime.' },
