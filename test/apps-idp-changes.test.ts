@@ -13,7 +13,7 @@ import { AppsGateway } from '../reference/apps/gateway.js';
 import { openEmbeddedFromTemplate } from '../reference/apps/store.js';
 import { freePort } from '../src/launch/ports.js';
 import type { CheckContext } from '../src/core/check.js';
-import keyRotation, { REFETCH_ALLOWANCE_MS } from '../suites/apps/apps.device.key-rotation.js';
+import keyRotation from '../suites/apps/apps.device.key-rotation.js';
 import idpRevoked from '../suites/apps/apps.token.idp-revoked.js';
 import { signIn, type AppsFixture } from '../suites/apps/common.js';
 
@@ -69,7 +69,10 @@ async function withGateway(fault: string | undefined, fn: (w: { fx: AppsFixture;
   }
 }
 
-const ctxOf = (fx: AppsFixture) => ({ fixture: fx }) as unknown as CheckContext;
+// The reference refetches the keys at once: a 3 s refetch allowance (the default is 60 s) still
+// tells it from a gateway that never refetches.
+const REFETCH_MS = 3000;
+const ctxOf = (fx: AppsFixture) => ({ fixture: fx, settings: { apps: { jwksRefetchMs: REFETCH_MS } } }) as unknown as CheckContext;
 
 describe('apps.device.key-rotation leaves the IdP whole for every other check', () => {
   it('clean reference: the check passes; a sign-in started after the roll waits for it, then works on the new key', async () => {
@@ -107,7 +110,7 @@ describe('apps.device.key-rotation leaves the IdP whole for every other check', 
         expect(other.ok, other.steps.join('; ')).toBe(true);
       });
     },
-    REFETCH_ALLOWANCE_MS + 60_000,
+    REFETCH_MS + 60_000,
   );
 });
 

@@ -57,7 +57,7 @@ export interface RunConfig {
   shardDurations: string | null;
   junitFormat: JunitFormat;
   /** The apps profile: the configuration apps-config wrote (--target), the store of the one the harness writes (--gateway-cmd). */
-  apps: { config: string | null; postgresUrl: string | null };
+  apps: { config: string | null; postgresUrl: string | null; jwksRefetchMs: number };
 }
 
 /** Parses `i/n` (1 <= i <= n <= 1000). */
@@ -159,6 +159,6 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     shard: v.shard === undefined ? null : parseShard(v.shard as string),
     shardDurations: (v['shard-durations'] as string | undefined) ?? null,
     junitFormat: v['junit-format'] as JunitFormat,
-    apps: { config: (v['apps-config'] as string | undefined) || null, postgresUrl: (v['apps-postgres-url'] as string | undefined) || null },
+    apps: { config: (v['apps-config'] as string | undefined) || null, postgresUrl: (v['apps-postgres-url'] as string | undefined) || null, jwksRefetchMs: (v['jwks-refetch-s'] as number) * 1000 },
   };
 }

@@ -94,6 +94,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'gateway-arg', kind: 'list', whole: true, arg: '<arg>', help: "an argument of the gateway image's command (repeatable; placeholders expand)", default: [], defaultText: '' },
   { name: 'apps-config', kind: 'string', arg: '<file>', help: 'with the apps profile, for a gateway you started: the configuration `apps-config` wrote (its secrets are read from the `.env` file beside it); the harness starts the IdP, collector and upstreams where it says', defaultText: '', env: 'GWC_APPS_CONFIG' },
   { name: 'apps-postgres-url', kind: 'string', arg: '<url>', help: 'with the apps profile, when the harness starts the gateway: `store.postgres_url` of the configuration the harness writes to `{workdir}/gateway.yaml` (without it, none: the reference then uses PGlite)', defaultText: '', env: 'GWC_APPS_POSTGRES_URL' },
+  { name: 'jwks-refetch-s', kind: 'int', min: 0, max: 3600, arg: '<s>', help: "with the apps profile: the longest JWKS refetch throttle a gateway may have after the IdP rolls its signing key (apps.device.key-rotation tries a refused sign-in once more this long after the gateway's last JWKS fetch; a gateway built on openid-client has 60 s)", default: 60, defaultText: '60', env: 'GWC_JWKS_REFETCH_S' },
   { name: 'idle-min-s', kind: 'int', min: 1, max: 3600, arg: '<s>', help: 'the least idle tolerance that passes (slow profile)', default: 65, defaultText: '65', env: 'GWC_IDLE_MIN_S' },
   // Issue 12: waivers, repeats (flaky), shards, the JUnit dialect.
   {

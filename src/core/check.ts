@@ -44,6 +44,8 @@ export interface RunSettings {
   idle: { maxS: number; minS: number };
   /** How long the hung-upstream probe waits for the gateway's own time-out. */
   hangWaitMs: number;
+  /** The apps profile's allowances (set from the run's options; absent in unit tests' settings). */
+  apps?: { jwksRefetchMs: number };
   /** The service profile's models, one per protocol (set only with --profile service). */
   service?: { models: { messages: string; native: string; chat: string } };
 }
