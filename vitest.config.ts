@@ -18,7 +18,12 @@ const TIMING = ['test/detection.test.ts', 'test/detection-2.test.ts', 'test/ngin
  * vitest orders by the durations of the last run when it has them, else by file size (a fresh
  * clone in CI); these go first either way. A stale list only costs time, never a verdict.
  */
-const LONG_FIRST = ['test/detection.test.ts', 'test/detection-2.test.ts', 'test/hostile.test.ts', 'test/package.test.ts', 'test/apps-detection.test.ts', 'test/launch.test.ts', 'test/cli.test.ts', 'test/targeting.test.ts', 'test/shard.test.ts'];
+const LONG_FIRST = [
+  // timing group
+  'test/detection.test.ts', 'test/detection-2.test.ts', 'test/nginx.test.ts', 'test/certify.test.ts',
+  // untimed group
+  'test/apps-real.test.ts', 'test/apps-detection.test.ts', 'test/package.test.ts', 'test/hostile.test.ts', 'test/apps-own.test.ts', 'test/launch.test.ts', 'test/cli.test.ts', 'test/targeting.test.ts', 'test/lint-cli.test.ts', 'test/service.test.ts', 'test/apps-idp-changes.test.ts', 'test/real-client.test.ts', 'test/shard.test.ts', 'test/html.test.ts', 'test/lint-oracle.test.ts',
+];
 
 class LongFirst extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
