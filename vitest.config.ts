@@ -14,7 +14,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const TIMING = ['test/detection.test.ts', 'test/detection-2.test.ts', 'test/nginx.test.ts', 'test/image.test.ts', 'test/certify.test.ts'];
 
 /**
- * The longest files of each group, started first so that the two workers end together.
+ * The longest files of each group, started first so that the workers end together.
  * vitest orders by the durations of the last run when it has them, else by file size (a fresh
  * clone in CI); these go first either way. A stale list only costs time, never a verdict.
  */
