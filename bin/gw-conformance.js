@@ -14,8 +14,14 @@ const io = {
     process.once('SIGTERM', resolve);
   }),
 };
-main(process.argv.slice(2), io).then((code) => {
+// A reader that went away (`| head`) is not the harness's trouble: no stack trace for EPIPE.
+for (const s of [process.stdout, process.stderr]) s.on('error', () => {});
+/** Resolves once everything written to `s` has left the process (a pipe is written asynchronously). */
+const drained = (s) => new Promise((resolve) => (s.writableLength === 0 ? resolve() : s.write('', () => resolve())));
+main(process.argv.slice(2), io).then(async (code) => {
   process.exitCode = code;
+  // Everything printed reaches a pipe before the exit (`list --json | jq` got 64 KiB of it).
+  await Promise.all([drained(process.stdout), drained(process.stderr)]);
   // Reports are written; do not wait for idle keep-alive sockets to close.
   setImmediate(() => process.exit(code));
 });

@@ -89,6 +89,20 @@ describe('gw-conformance CLI', () => {
     expect(text.stdout).toMatch(/covered\s+SSE-LAT-1/);
   });
 
+  it('list --json through a pipe: the whole document, however slowly the reader takes it; a reader that leaves early is no error', () => {
+    const bin = `"${process.execPath}" "${ROOT}/bin/gw-conformance.js"`;
+    const file = join(mkdtempSync(join(tmpdir(), 'gwc-pipe-')), 'list.json');
+    expect(spawnSync('sh', ['-c', `${bin} list --json > "${file}"`]).status).toBe(0);
+    const whole = readFileSync(file, 'utf8');
+    expect(whole.length).toBeGreaterThan(65536); // more than a pipe holds: the exit must wait for the reader
+    expect(JSON.parse(whole).checks.length).toBe(CHECKS.length);
+    // wc reads in its own time; before the exit waited for stdout to drain, it counted 65536.
+    const counted = spawnSync('sh', ['-c', `${bin} list --json | wc -c`], { encoding: 'utf8' });
+    expect(Number(counted.stdout.trim())).toBe(Buffer.byteLength(whole));
+    const early = spawnSync('sh', ['-c', `${bin} list --json | head -c 10 > /dev/null`], { encoding: 'utf8' });
+    expect(early.stderr).toBe('');
+  });
+
   it('unreachable target: exit 2, one line, within 5 s', async () => {
     const port = await freePort();
     const r = await cli(['--target', `http://127.0.0.1:${port}`, '--upstream-listen', '127.0.0.1:0']);
