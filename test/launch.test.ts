@@ -3,27 +3,20 @@
 // (`npx tsc -p tsconfig.json` first).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { launchGateway } from '../src/launch/launch.js';
 import { GatewayClient } from '../src/client/gateway.js';
 import { ReferenceGateway } from '../reference/gateway.js';
 import { cli, freePort, ROOT } from './helpers/cli.js';
+import { cleanupAfterAll } from './helpers/cleanup.js';
 import { NO_TIMING_CHECKS } from './helpers/untimed.js';
 
 const CLI = join(ROOT, 'bin', 'gw-conformance.js');
-const cleanup: Array<() => unknown> = [];
-afterAll(async () => {
-  for (const c of cleanup.reverse()) await c();
-});
-function outDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'gwc-launch-'));
-  cleanup.push(() => rmSync(d, { recursive: true, force: true }));
-  return d;
-}
+const { cleanup, tempDir } = cleanupAfterAll();
+const outDir = () => tempDir('gwc-launch-');
 const readReport = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
 /** The reference gateway as a command for --gateway-cmd. */
 const REFERENCE_CMD = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} reference --listen 127.0.0.1:{listen_port} --upstream {upstream_url}`;

@@ -3,11 +3,10 @@
 // reference gateway in its prefix-and-header mode.
 import http from 'node:http';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type net from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ReferenceGateway } from '../reference/gateway.js';
 import { faultByName } from '../reference/faults/index.js';
 import { loadConfigFile, resolveConfig } from '../src/config/config.js';
@@ -16,17 +15,10 @@ import { GatewayClient } from '../src/client/gateway.js';
 import { readStream } from '../src/client/sse.js';
 import { curlCommand, replayCommand } from '../src/report/replay.js';
 import { cli, freePort } from './helpers/cli.js';
+import { cleanupAfterAll } from './helpers/cleanup.js';
 
-const cleanup: Array<() => Promise<void> | void> = [];
-afterAll(async () => {
-  for (const c of cleanup.reverse()) await c();
-});
-
-function outDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'gwc-targeting-'));
-  cleanup.push(() => rmSync(d, { recursive: true, force: true }));
-  return d;
-}
+const { cleanup, tempDir } = cleanupAfterAll();
+const outDir = () => tempDir('gwc-targeting-');
 
 /** A reference gateway (optionally in prefix-and-header mode) forwarding to a free port the CLI's upstream then takes. */
 async function reference(opts: { basePath?: string; requireHeaders?: Array<[string, string]>; upstreamPath?: string; fault?: string } = {}) {
