@@ -1,4 +1,4 @@
-// The house rules of the tree (issue 8): imports run one way, checked by dependency-cruiser
+// The house rules of the tree: imports run one way, checked by dependency-cruiser
 // with .dependency-cruiser.cjs; every check file is registered; every check's id is its file name.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Every run that starts writes its reports, whatever happens after (issue 13): a harness crash
+// Every run that starts writes its reports, whatever happens after: a harness crash
 // outside any check (an uncaught exception from a socket no one listens to, say) ends the run
 // with the checks that finished, the others marked as the harness's error, and every report
 // file written; exit 2 (the harness broke, not the gateway).

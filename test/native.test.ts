@@ -18,7 +18,7 @@ const parts = (path: string, body = '{}', headers: Array<[string, string]> = [])
 
 /** Pushes `text` through a fault's stream transform in pieces of `size` bytes; returns what came out. */
 
-describe('native wire shapes (protocols.md 3)', () => {
+describe('native wire shapes (as the real API sends them)', () => {
   it('stream frames are data-only, compact JSON with ": " after keys, each ending \\r\\n\\r\\n, no [DONE]', () => {
     const frames = nativeFrames(nativeStream({ pieces: ['a', 'b'] }));
     expect(frames).toHaveLength(2);

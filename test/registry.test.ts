@@ -1,4 +1,4 @@
-// Check ids are stable and meaningful: unique, and each equal to its file name (design.md, style rule 2).
+// Check ids are stable and meaningful: unique, and each equal to its file name, so a report's id leads straight to the code.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // Secrets never reach an output in any encoding, and the console shows a gateway's control
-// characters instead of obeying them (issue 13).
+// characters instead of obeying them.
 import { describe, expect, it } from 'vitest';
 import { scrubDeep, scrubSecrets, secretForms, terminalSafe } from '../src/core/mask.js';
 

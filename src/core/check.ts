@@ -1,4 +1,4 @@
-// The unit of the harness: one check, one requirement (design.md, "The unit: a check").
+// The unit of the harness: one check, one requirement, so a failure names exactly what broke.
 import type { GatewayClient } from '../client/gateway.js';
 import type { UpstreamHandle } from '../upstream/handle.js';
 
@@ -65,7 +65,7 @@ export interface CheckDef {
   /** Stable id; equals the file name under suites/. */
   id: string;
   title: string;
-  /** Catalog ids (../shared/requirements.md). */
+  /** Catalog ids (docs/requirements.md, built into catalog/requirements.json). */
   requirements: string[];
   level: Level;
   area: string;
@@ -93,7 +93,7 @@ export interface CheckDef {
    * run, after every other check; the runner then waits until the gateway forwards again.
    */
   outage?: boolean;
-  /** What must hold, in our own words, with the spec section. */
+  /** What must hold, in our own words; the catalog says why it matters. */
   requirement: string;
   run(ctx: CheckContext): Promise<Verdict>;
 }

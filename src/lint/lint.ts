@@ -70,7 +70,7 @@ export function lintText(file: string, text: string, opts: LintOptions = {}): Fi
           at({
             rule: 'CFG-SCHEMA-1',
             path: [minority[0]],
-            message: `the file mixes both dialects: ${outline.map((k) => `\`${k}\``).join(', ')} belong to the outline (interface document 2.7); ${pub.map((k) => `\`${k}\``).join(', ')} belong to the claude-apps-gateway schema`,
+            message: `the file mixes both dialects: ${outline.map((k) => `\`${k}\``).join(', ')} belong to the outline dialect; ${pub.map((k) => `\`${k}\``).join(', ')} belong to the claude-apps-gateway schema`,
             hint: `write one dialect (the gateway reads claude-apps-gateway), or pass --dialect to lint against one of them`,
           }),
         ],

@@ -9,7 +9,7 @@ export default defineCheck({
   area: 'apps',
   profile: 'apps',
   features: ['apps'],
-  requirement: 'Model discovery is not put behind OIDC login (spec 5 rule 4).',
+  requirement: 'Model discovery is not put behind OIDC login.',
   run: appsRun(async (fx) => {
     const token = await session(fx, 'alice');
     const withToken = await call(`${fx.gatewayUrl}/v1/models`, { headers: bearer(token) });

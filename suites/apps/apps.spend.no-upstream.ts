@@ -9,7 +9,7 @@ export default defineCheck({
   area: 'apps',
   profile: 'apps',
   features: ['apps'],
-  requirement: 'A denied request never reaches an upstream; no cheaper or different model is substituted (7).',
+  requirement: 'A denied request never reaches an upstream; no cheaper or different model is substituted.',
   run: appsRun(async (fx) => {
     const d = await spendDenial(fx);
     const evidence = { denied: brief(d.denied), reached: d.reached };

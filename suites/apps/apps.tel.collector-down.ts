@@ -12,7 +12,7 @@ export default defineCheck({
   profile: 'apps',
   features: ['apps'],
   exclusive: true,
-  requirement: "The gateway's telemetry ingestion answers the client (2xx) even when the configured collector is down: telemetry never breaks inference (6.3).",
+  requirement: "The gateway's telemetry ingestion answers the client (2xx) even when the configured collector is down: telemetry never breaks inference.",
   run: appsRun(async (fx) => {
     const token = await session(fx, 'alice');
     const seen: string[] = [];

@@ -9,7 +9,7 @@ export default defineCheck({
   area: 'apps',
   profile: 'apps',
   features: ['apps'],
-  requirement: 'Traces reach the configured OTLP endpoint with request, latency, error, route, spend and policy data (6.3). A span belongs to a request when an attribute equals the request-id the gateway answered.',
+  requirement: 'Traces reach the configured OTLP endpoint with request, latency, error, route, spend and policy data. A span belongs to a request when an attribute equals the request-id the gateway answered.',
   run: appsRun(async (fx) => {
     const token = await session(fx, 'alice');
     const ok = await messages(fx, token, 'claude-sonnet-4-6');

@@ -16,7 +16,7 @@ export default defineCheck({
   area: 'apps',
   profile: 'apps',
   features: ['apps'],
-  requirement: 'Once the IdP has deprovisioned a user, refreshing their session answers a JSON 400/401 invalid_grant and yields no token: the gateway asks the IdP when it refreshes (5, 7).',
+  requirement: 'Once the IdP has deprovisioned a user, refreshing their session answers a JSON 400/401 invalid_grant and yields no token: the gateway asks the IdP when it refreshes.',
   run: appsRun(async (fx) => {
     const s = await signIn(fx, 'erin');
     if (!s.ok || !s.tokens) throw new AppsPrecondition(`sign-in of erin failed (${s.error}): ${s.steps.join('; ')}`);

@@ -9,7 +9,7 @@ export default defineCheck({
   area: 'apps',
   profile: 'apps',
   features: ['apps'],
-  requirement: 'Session tokens are short-lived and refresh rotates them; an expired, forged or revoked token gets a JSON 401 on API paths (invalid_grant on refresh), never an HTML login page (spec 5, 7).',
+  requirement: 'Session tokens are short-lived and refresh rotates them; an expired, forged or revoked token gets a JSON 401 on API paths (invalid_grant on refresh), never an HTML login page.',
   run: appsRun(async (fx) => {
     const s = await signIn(fx, 'alice');
     if (!s.ok || !s.tokens) throw new AppsPrecondition(`sign-in failed (${s.error})`);

@@ -1,4 +1,4 @@
-// The chat-completions (OpenAI-compatible) protocol through a gateway (issue 5).
+// The chat-completions (OpenAI-compatible) protocol through a gateway.
 import type { CheckDef } from '../../src/core/check.js';
 import path from './chat.path.preserved.js';
 import body from './chat.body.semantic.js';

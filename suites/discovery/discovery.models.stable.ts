@@ -12,7 +12,7 @@ export default defineCheck({
   area: 'discovery',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'Repeated discovery calls give the same models (id and display name) in the same order, so the client\'s cached list and model picker do not change between runs (DISC-6; spec 8).',
+  requirement: 'Repeated discovery calls give the same models (id and display name) in the same order, so the client\'s cached list and model picker do not change between runs (DISC-6).',
   async run(ctx) {
     const reply = replyFor(ctx, 'bearer');
     const calls = [];

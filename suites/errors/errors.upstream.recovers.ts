@@ -24,7 +24,7 @@ export default defineCheck({
   // The upstream is stopped for every check while this one runs: the outage window at the end.
   outage: true,
   timeLimitMs: () => WATCH_MS + 10_000,
-  requirement: `After an upstream outage ends, the gateway forwards requests again within ${RECOVER_MS / 1000} s, with no sticky "backend down" state that keeps failing healthy requests; the time until the first forwarded, successful request is reported (ERR-RECOVER-1; spec 7).`,
+  requirement: `After an upstream outage ends, the gateway forwards requests again within ${RECOVER_MS / 1000} s, with no sticky "backend down" state that keeps failing healthy requests; the time until the first forwarded, successful request is reported (ERR-RECOVER-1).`,
   async run(ctx) {
     // The outage, as the gateway sees it: a few requests the upstream refuses (a gateway's
     // first one may meet a pooled connection the outage closed; a passive health check often

@@ -13,7 +13,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'The messages credential (Bearer or x-api-key) is accepted, and the upstream receives a credential, the client\'s or the gateway\'s own (spec 5).',
+  requirement: 'The messages credential (Bearer or x-api-key) is accepted, and the upstream receives a credential, the client\'s or the gateway\'s own.',
   async run(ctx) {
     const reached: string[] = [];
     for (const auth of ['bearer', 'x-api-key'] as AuthStyle[]) {

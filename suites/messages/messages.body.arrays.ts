@@ -15,7 +15,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'Arrays are not flattened, sorted or de-duplicated: repeated blocks and messages and empty arrays arrive in order and in number (spec 2.1).',
+  requirement: 'Arrays are not flattened, sorted or de-duplicated: repeated blocks and messages and empty arrays arrive in order and in number.',
   async run(ctx) {
     const x = await exchange(ctx, fixture('duplicates.json'));
     if (!x.seen) return notForwarded(x);

@@ -10,7 +10,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'The request body reaches the upstream semantically unchanged: keys, key order, values (numbers compared exactly), array order and length (spec 2.1).',
+  requirement: 'The request body reaches the upstream semantically unchanged: keys, key order, values (numbers compared exactly), array order and length.',
   async run(ctx) {
     return messagesBodyProperty(ctx, judgeSemantic, 'semantic equality');
   },

@@ -21,7 +21,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'anthropic-beta is forwarded as received: every value, unknown ones included, in order; never filtered by an allow-list or downgraded (spec 4 rule 3, 8, 9.2).',
+  requirement: 'anthropic-beta is forwarded as received: every value, unknown ones included, in order; never filtered by an allow-list or downgraded.',
   async run(ctx) {
     const notes: string[] = [];
     for (const beta of CASES) {

@@ -14,7 +14,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'The upstream receives the requested model, unless the run declares a routing rule that maps it (config modelRoutes) (spec 7, 2.7).',
+  requirement: 'The upstream receives the requested model, unless the run declares a routing rule that maps it (config modelRoutes).',
   async run(ctx) {
     for (const model of MODELS) {
       const x = await exchange(ctx, messagesBody({ model }));

@@ -12,7 +12,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'Responses on messages paths are JSON (errors included), never an HTML, login or proxy page (spec 4 rule 2).',
+  requirement: 'Responses on messages paths are JSON (errors included), never an HTML, login or proxy page.',
   async run(ctx) {
     const cases: Array<[string, number | null]> = [['success', null], ['error', 400]];
     for (const [name, status] of cases) {

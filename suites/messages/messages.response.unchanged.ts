@@ -21,7 +21,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: "The upstream's JSON response reaches the client with the same status, content type and JSON body, unknown fields included (spec 4 rule 2).",
+  requirement: "The upstream's JSON response reaches the client with the same status, content type and JSON body, unknown fields included.",
   async run(ctx) {
     const x = await exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().json(messageBody({ usage: { ...DEFAULT_USAGE, server_tool_use: { web_search_requests: 0 } }, extra: EXTRA })) });
     const ev = exchangeEvidence(x);

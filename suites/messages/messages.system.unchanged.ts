@@ -27,7 +27,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'system, as a string or an array, arrives with the same form, block order, block types and nested fields (spec 2.1).',
+  requirement: 'system, as a string or an array, arrives with the same form, block order, block types and nested fields.',
   async run(ctx) {
     for (const [name, system] of VARIANTS) {
       const x = await exchange(ctx, messagesBody({ system }));

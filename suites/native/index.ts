@@ -1,4 +1,4 @@
-// The native (Gemini) protocol through a gateway (issue 5). Adding a check means adding it here.
+// The native (Gemini) protocol through a gateway. Adding a check means adding it here.
 import type { CheckDef } from '../../src/core/check.js';
 import path from './native.path.colon.js';
 import body from './native.body.semantic.js';

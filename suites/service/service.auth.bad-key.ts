@@ -16,7 +16,7 @@ export default defineCheck({
   area: 'service',
   profile: 'service',
   features: ['service'],
-  requirement: 'A key the service did not issue is refused on every protocol with a JSON error body (the native protocol answers 400 INVALID_ARGUMENT, the messages protocol 401), and with HTTP 401 on the chat-completions protocol; never a success, a redirect or an HTML page (spec 5, 7).',
+  requirement: 'A key the service did not issue is refused on every protocol with a JSON error body (the native protocol answers 400 INVALID_ARGUMENT, the messages protocol 401), and with HTTP 401 on the chat-completions protocol; never a success, a redirect or an HTML page.',
   async run(ctx) {
     const models = modelsOf(ctx);
     const cases = [

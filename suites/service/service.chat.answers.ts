@@ -12,7 +12,7 @@ export default defineCheck({
   profile: 'service',
   features: ['service'],
   protocol: 'chat',
-  requirement: 'POST /v1/chat/completions with Authorization: Bearer <service key> answers 200 with choices[].message, and with stream true a data-only stream of chunks ending data: [DONE] (spec 1, 2.4, 4 endpoint 5, 5).',
+  requirement: 'POST /v1/chat/completions with Authorization: Bearer <service key> answers 200 with choices[].message, and with stream true a data-only stream of chunks ending data: [DONE].',
   async run(ctx) {
     const models = modelsOf(ctx);
     const res = await ctx.gateway.send({ ...chatRequest(models.chat, false), signal: ctx.signal });

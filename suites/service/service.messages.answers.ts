@@ -12,7 +12,7 @@ export default defineCheck({
   profile: 'service',
   features: ['service'],
   protocol: 'messages',
-  requirement: 'POST /v1/messages with Authorization: Bearer <service key> and the configured model answers 200 with a JSON message, and with stream true an event stream from message_start to message_stop (spec 1, 4 endpoint 1, 5).',
+  requirement: 'POST /v1/messages with Authorization: Bearer <service key> and the configured model answers 200 with a JSON message, and with stream true an event stream from message_start to message_stop.',
   async run(ctx) {
     const models = modelsOf(ctx);
     const res = await ctx.gateway.send({ ...messagesRequest(models.messages, false), signal: ctx.signal });

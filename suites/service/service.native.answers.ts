@@ -14,7 +14,7 @@ export default defineCheck({
   features: ['service'],
   protocol: 'native',
   requirement:
-    'POST /v1beta/models/{model}:generateContent with x-goog-api-key: <service key> answers 200 with a JSON answer (candidates, or promptFeedback), and :streamGenerateContent?alt=sse answers 200 with data-only frames of JSON; whether the answer has text is SVC-4 (spec 1, 4 endpoint 4, 5).',
+    'POST /v1beta/models/{model}:generateContent with x-goog-api-key: <service key> answers 200 with a JSON answer (candidates, or promptFeedback), and :streamGenerateContent?alt=sse answers 200 with data-only frames of JSON; whether the answer has text is SVC-4.',
   async run(ctx) {
     const models = modelsOf(ctx);
     const req = nativeRequest(models.native, false);

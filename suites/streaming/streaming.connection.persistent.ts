@@ -12,7 +12,7 @@ export default defineCheck({
   area: 'streaming',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'Several requests work on one persistent client connection (spec 4 rule 4).',
+  requirement: 'Several requests work on one persistent client connection.',
   async run(ctx) {
     const { client, connects } = singleConnection(ctx.gateway);
     try {

@@ -13,7 +13,7 @@ export default defineCheck({
   area: 'streaming',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'A long stream (thousands of events) reaches the client complete, every event in order (spec 4 rule 4).',
+  requirement: 'A long stream (thousands of events) reaches the client complete, every event in order.',
   async run(ctx) {
     const events = messageStream({ full: false, textDeltas: DELTAS, deltaChars: CHARS });
     const f = frames(events);

@@ -17,7 +17,7 @@ export default defineCheck({
   area: 'streaming',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'Usage fields in stream events, the cache creation and read fields and the nested cache_creation object included, reach the client as the upstream sent them (spec 2.5, 8).',
+  requirement: 'Usage fields in stream events, the cache creation and read fields and the nested cache_creation object included, reach the client as the upstream sent them.',
   async run(ctx) {
     const events = messageStream({ full: false, textDeltas: 2 });
     const x = await streamExchange(ctx, frames(events));
