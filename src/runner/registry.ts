@@ -1,5 +1,6 @@
 // Picks checks by profile, --only and --skip. Unknown ids are a harness error (exit 2).
-import type { CheckDef, Profile } from '../core/check.js';
+import type { CheckDef } from '../check/check.js';
+import type { Profile } from '../core/features.js';
 import { HarnessError } from '../core/errors.js';
 
 export function selectChecks(all: CheckDef[], opts: { profile: Profile; only: string[]; skip: string[] }): CheckDef[] {
