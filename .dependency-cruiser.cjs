@@ -4,9 +4,10 @@
 //
 // Imports run one way: commands (src/cli) -> runner -> checks (suites/, through the interface in
 // src/check/) -> (client, upstream interface) -> core. src/ stands alone; mocks/ and reference/
-// depend on src/, never the reverse; suites share through suites/shared/ only. dependency-cruiser reads the TypeScript import graph itself
-// (type-only imports included), names each breach with both files, and finds cycles of any
-// length, which eslint's no-restricted-paths does not do without a second plugin.
+// depend on src/, never the reverse; suites share through suites/shared/ only.
+// dependency-cruiser reads the TypeScript import graph itself (type-only imports included),
+// names each breach with both files, and finds cycles of any length, which eslint's
+// no-restricted-paths does not do without a second plugin.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
