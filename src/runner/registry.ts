@@ -15,11 +15,3 @@ export function selectChecks(all: CheckDef[], opts: { profile: Profile; only: st
   const picked = (c: CheckDef) => opts.only.some((s) => s === c.id || (matches(c, s) && inProfile(c)));
   return all.filter((c) => (opts.only.length ? picked(c) : inProfile(c)) && !opts.skip.some((s) => matches(c, s)));
 }
-
-export function assertUniqueIds(all: CheckDef[]): void {
-  const seen = new Set<string>();
-  for (const c of all) {
-    if (seen.has(c.id)) throw new Error(`duplicate check id ${c.id}`);
-    seen.add(c.id);
-  }
-}
