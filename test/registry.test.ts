@@ -1,7 +1,8 @@
 // Which checks a run picks (src/runner/registry.ts): by profile, --only and --skip, each selector
-// a check id, an area or a requirement id; an unknown selector is a harness error (exit 2).
+// a check id, an area or a requirement id; an unknown selector is a harness error (exit 2). And
+// which features a picked check needs before it may run (featuresOf, src/check/check.ts).
 import { describe, expect, it } from 'vitest';
-import { defineCheck, pass, type CheckDef } from '../src/check/check.js';
+import { defineCheck, featuresOf, pass, type CheckDef } from '../src/check/check.js';
 import { HarnessError } from '../src/core/errors.js';
 import type { Profile } from '../src/core/features.js';
 import { selectChecks } from '../src/runner/registry.js';
@@ -53,4 +54,14 @@ describe('selectChecks', () => {
     expect((thrown as HarnessError).code).toBe('UNKNOWN_CHECK');
     expect((thrown as HarnessError).message).toContain(`unknown check "${[...sel.only, ...sel.skip][0]}"`);
   });
+});
+
+describe('featuresOf', () => {
+  it('a check needs its protocol, and the service or apps profile when it is of one', () => {
+    expect(featuresOf({ profile: 'default', protocol: 'chat' })).toEqual(['chat']);
+    expect(featuresOf({ profile: 'slow' })).toEqual([]);
+    expect(featuresOf({ profile: 'service', protocol: 'native' })).toEqual(['native', 'service']);
+    expect(featuresOf({ profile: 'apps' })).toEqual(['apps']);
+  });
+
 });
