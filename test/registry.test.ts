@@ -63,5 +63,4 @@ describe('featuresOf', () => {
     expect(featuresOf({ profile: 'service', protocol: 'native' })).toEqual(['native', 'service']);
     expect(featuresOf({ profile: 'apps' })).toEqual(['apps']);
   });
-
 });
