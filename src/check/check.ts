@@ -58,7 +58,7 @@ export interface CheckDef {
   /** Stable id; equals the file name under suites/. */
   id: string;
   title: string;
-  /** Catalog ids (../shared/requirements.md). */
+  /** Requirement ids of the catalog (catalog/requirements.json). */
   requirements: string[];
   level: Level;
   area: string;
@@ -88,7 +88,7 @@ export interface CheckDef {
    * run, after every other check; the runner then waits until the gateway forwards again.
    */
   outage?: boolean;
-  /** What must hold, in our own words, with the spec section. */
+  /** What must hold, in our own words (the reports and `list` print it). */
   requirement: string;
   run(ctx: CheckContext): Promise<Verdict>;
 }
