@@ -88,7 +88,7 @@ export interface CheckDef {
    * run, after every other check; the runner then waits until the gateway forwards again.
    */
   outage?: boolean;
-  /** What must hold, in our own words (the reports and `list` print it). */
+  /** What must hold, in our own words (`list --json` prints it). */
   requirement: string;
   run(ctx: CheckContext): Promise<Verdict>;
 }
