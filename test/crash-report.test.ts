@@ -16,7 +16,7 @@ import { RecordingUpstream } from '${ROOT}/dist/mocks/upstream/server.js';
 import { ReferenceGateway } from '${ROOT}/dist/reference/gateway.js';
 import { finishRun, runSuite } from '${ROOT}/dist/src/cli/run.js';
 import { resolveConfig } from '${ROOT}/dist/src/config/config.js';
-import { pass } from '${ROOT}/dist/src/core/check.js';
+import { pass } from '${ROOT}/dist/src/check/check.js';
 const base = { requirements: ['MSG-RESP-1'], level: 'MUST', area: 'messages', profile: 'default', protocol: 'messages', requirement: 'x' };
 const checks = [
   { ...base, id: 'a.passes', title: 'passes', run: async () => pass('fine') },

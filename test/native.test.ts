@@ -11,7 +11,7 @@ import { throughStream } from './helpers/stream-fault.js';
 import type { RequestParts } from '../reference/faults/types.js';
 import { GatewayClient } from '../src/client/gateway.js';
 import { maskUrl, scrubSecrets } from '../src/core/mask.js';
-import type { CheckContext } from '../src/core/check.js';
+import type { CheckContext } from '../src/check/check.js';
 import type { RecordedRequest } from '../src/upstream/record.js';
 
 const parts = (path: string, body = '{}', headers: Array<[string, string]> = []): RequestParts => ({ method: 'POST', path, headers, body: Buffer.from(body) });

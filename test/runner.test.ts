@@ -3,7 +3,7 @@
 // waits until the gateway forwards again before the next one. And the gate that keeps timing
 // checks of runs sharing a process apart from other work (src/runner/gate.ts).
 import { describe, expect, it } from 'vitest';
-import { defineCheck, pass, type CheckDef, type RunSettings } from '../src/core/check.js';
+import { defineCheck, pass, type CheckDef, type RunSettings } from '../src/check/check.js';
 import type { GatewayClient, GwResponse } from '../src/client/gateway.js';
 import type { Expectation, Upstream } from '../src/upstream/upstream.js';
 import type { RecordedRequest } from '../src/upstream/record.js';

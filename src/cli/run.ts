@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { performance } from 'node:perf_hooks';
 import { GatewayClient } from '../client/gateway.js';
 import { HarnessError } from '../core/errors.js';
-import type { CheckDef } from '../core/check.js';
+import type { CheckDef } from '../check/check.js';
 import { selectChecks } from '../runner/registry.js';
 import { runChecks, type ExchangeSink } from '../runner/runner.js';
 import { combineAttempts, needsRetry } from '../runner/repeat.js';

@@ -5,7 +5,7 @@
 import { HarnessError } from '../core/errors.js';
 import { DEFAULT_BOUNDS } from '../core/oracle.js';
 
-import { PROFILES, PROTOCOLS, type Profile, type Protocol } from '../core/check.js';
+import { PROFILES, PROTOCOLS, type Profile, type Protocol } from '../core/features.js';
 import { CREDENTIAL_STYLES } from './targeting.js';
 
 export { PROFILES, PROTOCOLS };

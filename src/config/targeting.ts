@@ -4,7 +4,7 @@
 // `protocols:` map and the --base-path / --header flags; applied by the gateway client to every
 // request of the protocol, so every check honours it.
 import { HarnessError } from '../core/errors.js';
-import { PROTOCOLS, type Protocol } from '../core/check.js';
+import { PROTOCOLS, type Protocol } from '../core/features.js';
 import { DEFAULT_CREDENTIAL, protocolOfPath } from '../client/protocol-paths.js';
 
 /** Credential styles a protocol can be given (src/client/gateway.ts AuthStyle). */

@@ -1,6 +1,6 @@
 // The one versioned report every reporter renders (design.md, style rule 7).
 // Its JSON Schema is src/report/run-report.schema.json; bump SCHEMA_VERSION on any change.
-import type { Level, Outcome } from '../core/check.js';
+import type { Level, Outcome } from '../core/outcome.js';
 import type { Readiness } from '../runner/ready.js';
 
 export const SCHEMA_VERSION = '1.3.0';

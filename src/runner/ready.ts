@@ -4,7 +4,7 @@
 // seconds (answering its own 502), is waited for instead of failing the first checks; a
 // gateway that never forwards is diagnosed in one line within the time-out.
 import { performance } from 'node:perf_hooks';
-import type { Protocol } from '../core/check.js';
+import type { Protocol } from '../core/features.js';
 import { HarnessError } from '../core/errors.js';
 import type { GatewayClient, GwRequest, GwResponse } from '../client/gateway.js';
 import { CASE_PLACEHOLDER, withToken } from '../upstream/contract.js';

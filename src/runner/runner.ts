@@ -1,8 +1,8 @@
 // Runs checks with a time limit each, a few at a time. The case token of every request ties
 // it to its check, so checks can run in parallel against one upstream.
 import { performance } from 'node:perf_hooks';
-import type { CheckDef, RunSettings, Verdict } from '../core/check.js';
-import { failedOutcome, featuresOf } from '../core/check.js';
+import { featuresOf, type CheckDef, type RunSettings, type Verdict } from '../check/check.js';
+import { failedOutcome } from '../core/outcome.js';
 import type { CheckResult } from '../report/types.js';
 import { describeArrived, GatewayTimeoutError, GatewayTransportError, type Arrived, type GatewayClient, type GwRequest } from '../client/gateway.js';
 import { recordSent, type SentRequest } from '../report/replay.js';

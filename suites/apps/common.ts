@@ -9,7 +9,7 @@
 // (a key roll) can hold it while no other sign-in or refresh is under way (holdingIdp).
 import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeJwt } from 'jose';
-import { fail, type CheckContext, type Verdict } from '../../src/core/check.js';
+import { fail, type CheckContext, type Verdict } from '../../src/check/check.js';
 
 export interface AppsSpan {
   name: string;

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { tryParse } from '../../src/core/json.js';
 import { chatError, chatJsonReply } from '../../src/upstream/replies/chat.js';
 import { chatSend, exchange } from '../shared/exchange.js';

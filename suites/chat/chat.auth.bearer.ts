@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
 import { chatSend, exchange, notForwarded } from '../shared/exchange.js';
 import { chatBody, credentialsAt } from '../shared/protocols.js';

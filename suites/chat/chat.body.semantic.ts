@@ -1,4 +1,4 @@
-import { defineCheck } from '../../src/core/check.js';
+import { defineCheck } from '../../src/check/check.js';
 import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
 import { generatedChatBody } from './gen.js';
 import { fixtureTexts } from '../shared/fixtures.js';

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff, diffJson } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
 import { DONE } from '../../src/upstream/replies/chat.js';

@@ -1,4 +1,4 @@
-import { defineCheck, fail } from '../../src/core/check.js';
+import { defineCheck, fail } from '../../src/check/check.js';
 import { judgeDelivery, oracleEvidence, withMargin, type OracleResult } from '../../src/core/oracle.js';
 import { chatStreamExchange, chunkName, pairEvents } from './common.js';
 import { streamEvidenceOf, type StreamExchange } from '../shared/exchange.js';

@@ -9,7 +9,7 @@
 // query must stay exactly limit=1000). A gateway that strips that header cannot be
 // correlated: its forwarded request is answered 404 by the recording upstream and listed in
 // the report's unmatchedRequests; checks that need the upstream's list then say so (skip).
-import type { CheckContext, Verdict } from '../../src/core/check.js';
+import type { CheckContext, Verdict } from '../../src/check/check.js';
 import { ANTHROPIC_VERSION, GatewayTimeoutError, type GwResponse } from '../../src/client/gateway.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Expectation } from '../../src/upstream/upstream.js';

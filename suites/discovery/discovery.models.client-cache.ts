@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { MODELS } from '../../src/upstream/replies/discovery.js';
 import { describe, discover, discoveryEvidence, keptByClient, parseModelList, uncorrelated, uncorrelatedSkip } from './common.js';
 

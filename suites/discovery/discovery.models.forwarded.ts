@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { ANTHROPIC_VERSION } from '../../src/client/gateway.js';
 import { headerValues, queryOf } from '../../src/upstream/record.js';
 import { discover, discoveryEvidence, uncorrelated, uncorrelatedSkip } from './common.js';

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { ALL, describe, discover, discoveryEvidence, parseModelList, uncorrelated, UNCORRELATED } from './common.js';
 
 export default defineCheck({

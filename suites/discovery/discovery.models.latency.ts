@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
 import { CLIENT_TIMEOUT_MS, discover, discoveryEvidence, latencyStats, replyFor, type Cred, type Discovery } from './common.js';
 

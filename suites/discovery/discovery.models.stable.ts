@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describe, discover, discoveryEvidence, parseModelList, replyFor, uncorrelated, uncorrelatedSkip, type ModelItem } from './common.js';
 
 const CALLS = 3;

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { headerValues } from '../../src/upstream/record.js';
 import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
 import { messagesBody } from '../shared/protocols.js';

@@ -1,10 +1,10 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { messageBody } from '../../src/upstream/replies/messages.js';
 import { CASE_PLACEHOLDER, TOKEN_LENGTH } from '../../src/upstream/contract.js';
 import { createHash } from 'node:crypto';
 import { collectNow, passedThrough } from '../../src/core/pressure.js';
 import { longStringDigest } from '../../src/client/bounded.js';
-import type { CheckContext } from '../../src/core/check.js';
+import type { CheckContext } from '../../src/check/check.js';
 import { messagesHeaders, type GwResponse, type SizedBody } from '../../src/client/gateway.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Expectation } from '../../src/upstream/upstream.js';

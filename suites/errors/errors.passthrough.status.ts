@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { ERROR_TYPES } from '../../src/upstream/replies/messages.js';
 import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
 import { describeByteDiff, diffBytes, describeDiff } from '../../src/core/compare.js';

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, notForwarded } from '../shared/exchange.js';

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { messageBody } from '../../src/upstream/replies/messages.js';
 import { clientEvidence } from '../shared/evidence.js';
 import { messagesBody } from '../shared/protocols.js';

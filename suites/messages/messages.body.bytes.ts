@@ -1,4 +1,4 @@
-import { defineCheck, type Verdict } from '../../src/core/check.js';
+import { defineCheck, type Verdict } from '../../src/check/check.js';
 import { describeByteDiff, diffBytes } from '../../src/core/compare.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 import { type Exchange, isExplicitRefusal, notForwarded } from '../shared/exchange.js';

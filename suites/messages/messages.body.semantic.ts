@@ -1,4 +1,4 @@
-import { defineCheck } from '../../src/core/check.js';
+import { defineCheck } from '../../src/check/check.js';
 import { judgeSemantic } from '../shared/property.js';
 import { messagesBodyProperty } from './common.js';
 

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass, type CheckContext } from '../../src/core/check.js';
+import { defineCheck, fail, pass, type CheckContext } from '../../src/check/check.js';
 import { messagesHeaders } from '../../src/client/gateway.js';
 import { countTokensBody } from '../../src/upstream/replies/discovery.js';
 import type { Expectation } from '../../src/upstream/upstream.js';

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { DEFAULT_USAGE, messageBody } from '../../src/upstream/replies/messages.js';
 import { messagesBody } from '../shared/protocols.js';

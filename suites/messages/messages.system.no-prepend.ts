@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { at, toPlain } from '../../src/core/json.js';
 import { ATTRIBUTION } from './gen.js';
 import { messagesBody } from '../shared/protocols.js';

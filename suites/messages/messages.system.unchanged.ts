@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { ATTRIBUTION } from './gen.js';
 import { compareAt } from './common.js';

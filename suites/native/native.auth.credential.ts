@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import type { AuthStyle } from '../../src/client/gateway.js';
 import { exchange, nativeSend, notForwarded } from '../shared/exchange.js';
 import { credentialsAt, nativeBody } from '../shared/protocols.js';

@@ -1,4 +1,4 @@
-import { defineCheck } from '../../src/core/check.js';
+import { defineCheck } from '../../src/check/check.js';
 import { generatedNativeBody } from './gen.js';
 import { fixtureTexts } from '../shared/fixtures.js';
 import { fixturesAndProperty, judgeSemantic } from '../shared/property.js';

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass, type Verdict } from '../../src/core/check.js';
+import { defineCheck, fail, pass, type Verdict } from '../../src/check/check.js';
 import { tryParse } from '../../src/core/json.js';
 import { maskUrl } from '../../src/core/mask.js';
 import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { maskUrl } from '../../src/core/mask.js';
 import { nativeFrames, nativeSseReply, nativeStream } from '../../src/upstream/replies/native.js';
 import { exchange, nativeSend, notForwarded, streamEvidenceOf, streamThrough } from '../shared/exchange.js';

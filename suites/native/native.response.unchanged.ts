@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass, type CheckContext, type Verdict } from '../../src/core/check.js';
+import { defineCheck, fail, pass, type CheckContext, type Verdict } from '../../src/check/check.js';
 import { describeDiff, diffJson } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
 import { blockedResponse, nativeAnswer, nativeFrames, nativeJsonReply, nativeResponse, nativeSseReply, nativeStream, promptBlockedResponse } from '../../src/upstream/replies/native.js';

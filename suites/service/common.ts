@@ -1,6 +1,6 @@
 // Shared steps of the service profile (SVC-1..4): requests straight to the hosted service with
 // its one key, no recording upstream. Prompts are tiny: a run costs a few tokens per protocol.
-import type { CheckContext, Evidence } from '../../src/core/check.js';
+import type { CheckContext, Evidence } from '../../src/check/check.js';
 import { messagesHeaders, type GwRequest, type GwResponse } from '../../src/client/gateway.js';
 import { maskHeaders, maskUrl } from '../../src/core/mask.js';
 import { clientEvidence, cut } from '../shared/evidence.js';

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { ANTHROPIC_VERSION, type AuthStyle } from '../../src/client/gateway.js';
 import { responseEvidence } from './common.js';
 import { isJsonType, jsonOf } from '../shared/shape.js';
@@ -19,7 +19,6 @@ export default defineCheck({
   level: 'MUST',
   area: 'service',
   profile: 'service',
-  features: ['service'],
   requirement: 'The model list answers JSON (a list with the key; a list or a JSON 401/403 without one) within 3 s on every call, and never with a redirect of any kind.',
   async run(ctx) {
     const times: number[] = [];

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { readStream } from '../../src/client/sse.js';
 import { nativeAnswer } from '../../src/upstream/replies/native.js';
 import { modelsOf, nativeRequest, responseEvidence, streamResultEvidence } from './common.js';
@@ -11,7 +11,6 @@ export default defineCheck({
   level: 'MUST',
   area: 'service',
   profile: 'service',
-  features: ['service'],
   protocol: 'native',
   requirement:
     'POST /v1beta/models/{model}:generateContent with x-goog-api-key: <service key> answers 200 with a JSON answer (candidates, or promptFeedback), and :streamGenerateContent?alt=sse answers 200 with data-only frames of JSON; whether the answer has text is SVC-4.',

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass, type Verdict } from '../../src/core/check.js';
+import { defineCheck, fail, pass, type Verdict } from '../../src/check/check.js';
 import { readStream } from '../../src/client/sse.js';
 import { nativeAnswer } from '../../src/upstream/replies/native.js';
 import { modelsOf, nativeRequest, responseEvidence, streamResultEvidence } from './common.js';
@@ -26,7 +26,6 @@ export default defineCheck({
   level: 'MUST',
   area: 'service',
   profile: 'service',
-  features: ['service'],
   protocol: 'native',
   requirement:
     'The native answer (JSON and streamed) carries text in candidates[].content.parts; when it does not, the run fails and names the finish reason or promptFeedback.blockReason the service gave, and says when there is none or when STOP claims a success with no text (an empty candidate is not a successful connection).',

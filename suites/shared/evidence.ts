@@ -1,6 +1,6 @@
 // One evidence vocabulary for every area: both sides of an exchange, bodies cut to a readable
 // size, every credential masked (headers and the `?key=` query), stream timelines named alike.
-import type { Evidence } from '../../src/core/check.js';
+import type { Evidence } from '../../src/check/check.js';
 import type { GwResponse } from '../../src/client/gateway.js';
 import type { SseResult } from '../../src/client/sse.js';
 import { maskHeaders, maskUrl } from '../../src/core/mask.js';

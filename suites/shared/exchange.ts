@@ -1,6 +1,6 @@
 // One request through the gateway with a scripted upstream reply, on any protocol, and both
 // sides of the exchange; streams likewise, read with per-event arrival times.
-import type { CheckContext, Verdict } from '../../src/core/check.js';
+import type { CheckContext, Verdict } from '../../src/check/check.js';
 import type { AuthStyle, GwRequest, GwResponse } from '../../src/client/gateway.js';
 import { readStream, type SseResult, type StreamOptions } from '../../src/client/sse.js';
 import { withToken } from '../../src/upstream/contract.js';

@@ -1,6 +1,6 @@
 // Where each protocol's requests go, the small bodies the checks send on each, and which
 // credentials reached the upstream. The case placeholder stands where the token travels.
-import type { CheckContext } from '../../src/core/check.js';
+import type { CheckContext } from '../../src/check/check.js';
 import type { AuthStyle } from '../../src/client/gateway.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { headerValues, type RecordedRequest } from '../../src/upstream/record.js';

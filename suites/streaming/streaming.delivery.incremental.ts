@@ -1,4 +1,4 @@
-import { defineCheck } from '../../src/core/check.js';
+import { defineCheck } from '../../src/check/check.js';
 import { messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, timedWithMargin } from './common.js';
 

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, sentEvents, streamEvidence, streamExchange } from './common.js';
 

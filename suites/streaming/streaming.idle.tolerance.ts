@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { streamEvidence, streamExchange } from './common.js';
 import { silentTimeline, tolerance } from './idle.js';
 

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { diffJson, describeDiff } from '../../src/core/compare.js';
 import { at, tryParse } from '../../src/core/json.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
