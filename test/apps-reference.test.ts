@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAppsConfig } from '../reference/apps/config.js';
 import { migrate, openStore } from '../reference/apps/store.js';
-import { periodReset } from '../reference/apps/gateway.js';
+import { periodReset } from '../reference/apps/gateway/spend.js';
 import { main } from '../src/cli.js';
 
 const minimal = (extra = '') => `listen: {host: 127.0.0.1, port: 0}
