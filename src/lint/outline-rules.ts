@@ -1,5 +1,6 @@
-// The rules beyond the schema for the outline dialect (interface document 2.7), one check per
-// rule ID; checks.ts registers them. Messages name keys and upstream labels, never a value
+// The rules beyond the schema for the outline dialect (the earlier, outline layout of the
+// configuration: server, auth.oidc, database, routing, ...), one check per rule ID; checks.ts
+// registers them. Messages name keys and upstream labels, never a value
 // that could be a secret.
 import type { KeyPath } from './source.js';
 import {
