@@ -1,4 +1,4 @@
-// The apps profile against a gateway of one's own: `apps-config` writes the
+// The apps profile against a gateway of one's own, as a user runs it: `apps-config` writes the
 // configuration with fixed loopback addresses and a secrets file; `run --profile apps` starts
 // the IdP, collector and upstreams there and checks a gateway started with them (--target), or
 // writes {workdir}/gateway.yaml and starts the gateway itself (--gateway-cmd), restart included.
