@@ -108,17 +108,9 @@ export function scrubDeep<T>(value: T, secrets: string[]): T {
   return walk(value) as T;
 }
 
-/**
- * A line fit for a terminal or a CI log: control characters (C0 but newline and tab, DEL, C1,
- * so no ANSI or OSC escape) and bidirectional overrides shown as \xNN / \u{NNNN} instead of
- * acting on the terminal.
- */
-export function terminalSafe(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
-    const n = c.charCodeAt(0);
-    return n < 0x100 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u{${n.toString(16)}}`;
-  });
-}
+// The console's escaper lives with the other sinks' in src/core/inert.ts; src/cli/run.ts still
+// imports it from here.
+export { terminalSafe } from './inert.js';
 
 /**
  * Masks the values of headers the user added (--header, `headers:` in gwc.yaml) wherever a

@@ -1,7 +1,7 @@
 // Output formats of `lint-config`: text, json (schema: src/lint/schemas/lint-report.schema.json),
 // junit, SARIF 2.1.0 and GitHub workflow annotations.
 import { RULES, type FileResult, type Finding } from './rules.js';
-import { attrs, xmlText } from '../reporters/xml.js';
+import { xmlAttrs, xmlText } from '../core/inert.js';
 
 export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -72,15 +72,15 @@ function junit(results: readonly FileResult[], strict: boolean): string {
       let body = '';
       if (failed) {
         suiteFailures++;
-        body = `\n      <failure${attrs({ message: detail, type: fs.some((f) => f.severity === 'error') ? 'error' : 'warning' })}>${xmlText(detail)}</failure>\n    `;
+        body = `\n      <failure${xmlAttrs({ message: detail, type: fs.some((f) => f.severity === 'error') ? 'error' : 'warning' })}>${xmlText(detail)}</failure>\n    `;
       } else if (fs.length > 0) body = `\n      <system-out>${xmlText(detail)}</system-out>\n    `;
-      cases.push(`    <testcase${attrs({ classname: r.file, name: `${rule.id}: ${rule.title}`, time: '0' })}>${body}</testcase>`);
+      cases.push(`    <testcase${xmlAttrs({ classname: r.file, name: `${rule.id}: ${rule.title}`, time: '0' })}>${body}</testcase>`);
     }
     tests += RULES.length;
     failures += suiteFailures;
-    suites.push([`  <testsuite${attrs({ name: `lint-config ${r.file}`, tests: RULES.length, failures: suiteFailures, errors: 0 })}>`, ...cases, '  </testsuite>'].join('\n'));
+    suites.push([`  <testsuite${xmlAttrs({ name: `lint-config ${r.file}`, tests: RULES.length, failures: suiteFailures, errors: 0 })}>`, ...cases, '  </testsuite>'].join('\n'));
   }
-  return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites${attrs({ name: 'lint-config', tests, failures, errors: 0 })}>`, ...suites, '</testsuites>', ''].join('\n');
+  return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites${xmlAttrs({ name: 'lint-config', tests, failures, errors: 0 })}>`, ...suites, '</testsuites>', ''].join('\n');
 }
 
 // --- SARIF 2.1.0
