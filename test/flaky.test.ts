@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { junitXml } from '../src/reporters/junit.js';
-import { htmlReport } from '../src/reporters/html.js';
+import { htmlReport } from '../src/reporters/html/page.js';
 import { combineAttempts } from '../src/runner/repeat.js';
 import type { CheckResult } from '../src/report/types.js';
 import { demoRun } from './helpers/demo.js';

@@ -1,4 +1,4 @@
-// The HTML report (src/reporters/html.ts): escaping of hostile gateway data, self-containment,
+// The HTML report (src/reporters/html/): escaping of hostile gateway data, self-containment,
 // the size bound, what a failure shows; then the page in a real browser (Debian's chromium via
 // playwright-core) opened from file://: no console error, no dialog, no request but the page.
 //
@@ -12,7 +12,12 @@ import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareJsonText, diffBytes } from '../src/core/compare.js';
 import { judgeDelivery, oracleEvidence, DEFAULT_BOUNDS } from '../src/core/oracle.js';
-import { CSP, escapeAttr, escapeText, HTML_LIMITS, htmlReport, loadCatalog, markDifference, parseTimeline } from '../src/reporters/html.js';
+import { escapeAttr, escapeText } from '../src/core/inert.js';
+import { CSP } from '../src/reporters/html/assets.js';
+import { HTML_LIMITS } from '../src/reporters/html/escape.js';
+import { markDifference } from '../src/reporters/html/evidence.js';
+import { htmlReport, loadCatalog } from '../src/reporters/html/page.js';
+import { parseTimeline } from '../src/reporters/html/timeline.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../src/report/types.js';
 import { exitCodeOf } from '../src/report/policy.js';
 import { cli, ROOT } from './helpers/cli.js';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { applyWaivers, parseWaivers } from '../src/report/waivers.js';
 import { exitCodeOf, isFailure } from '../src/report/policy.js';
 import { junitXml } from '../src/reporters/junit.js';
-import { htmlReport } from '../src/reporters/html.js';
+import { htmlReport } from '../src/reporters/html/page.js';
 import { consoleSummary } from '../src/reporters/console.js';
 import type { CheckResult } from '../src/report/types.js';
 import { demoRun } from './helpers/demo.js';

@@ -6,7 +6,7 @@ import type { RunReport } from '../report/types.js';
 import type { JunitFormat, ReporterName } from '../config/options.js';
 import { consoleSummary } from './console.js';
 import { junitXml } from './junit.js';
-import { htmlReport } from './html.js';
+import { htmlReport } from './html/page.js';
 
 export type { ReporterName };
 
