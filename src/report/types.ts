@@ -1,7 +1,8 @@
-// The one versioned report every reporter renders (design.md, style rule 7).
-// Its JSON Schema is src/report/run-report.schema.json; bump SCHEMA_VERSION on any change.
+// The one versioned report every reporter renders: the run is judged once, and each format shows
+// the same verdicts. Its JSON Schema is src/report/run-report.schema.json; bump SCHEMA_VERSION on
+// any change.
 import type { Level, Outcome } from '../core/check.js';
-import type { Readiness } from '../runner/ready.js';
+import type { Readiness } from './readiness.js';
 
 export const SCHEMA_VERSION = '1.3.0';
 

@@ -19,8 +19,8 @@
 // number of "]]>" is plain text; characters XML 1.0 forbids are written visibly as \uXXXX.
 import type { CheckResult, RunReport } from '../report/types.js';
 import { isFailure, isHarnessError, type Judgement } from '../report/policy.js';
-import type { Attempt } from '../runner/repeat.js';
-import type { JunitFormat } from '../config/options.js';
+import type { Attempt } from '../core/evidence.js';
+import type { JunitFormat } from './names.js';
 import { xmlAttrs, xmlText } from '../core/inert.js';
 
 const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
