@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeJwt } from 'jose';
 import { fail, type CheckContext, type Verdict } from '../../src/core/check.js';
+import { maskTokens } from '../../src/core/mask.js';
 
 export interface AppsSpan {
   name: string;
@@ -292,12 +293,8 @@ export function spendDenial(fx: AppsFixture): Promise<SpendDenial> {
   });
 }
 
-/** Tokens a gateway may put in a body (OAuth token fields, anything JWT-shaped) masked: reports carry no credential. */
-export function maskTokens(text: string): string {
-  return text
-    .replace(/("(?:access_token|refresh_token|id_token|device_code)"\s*:\s*")[^"]*"/g, '$1***"')
-    .replace(/eyJ[\w-]*\.[\w-]*\.[\w-]*/g, '***');
-}
+/** Tokens a gateway may put in a body masked (the one masker, src/core/mask.ts): reports carry no credential. */
+export { maskTokens };
 
 /** The evidence form of a reply: status, type and the first of the body (inert text, tokens masked). */
 export const brief = (r: Reply) => `${r.status} ${r.contentType || '-'} ${maskTokens(r.text).slice(0, 300)}`;
