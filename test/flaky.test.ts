@@ -1,4 +1,4 @@
-// Flaky as an outcome (issue 12 item 4), proven with the reference fault flaky-count-tokens: it
+// Flaky as an outcome (a check whose attempts disagree is neither a pass nor a fail), proven with the reference fault flaky-count-tokens: it
 // breaks count_tokens on the 1st, 3rd, ... answer it serves, so a check's attempts disagree.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
