@@ -1,7 +1,8 @@
 // Replay of a failed check, so whoever reads a failure can reproduce it at once: the command
 // that runs it again alone with the same seed, and a curl command line for each request the
 // client sent, the credential as an environment variable placeholder (never its value). The
-// runner records what the client sent (`evidence.sent`); withReplay turns that into `evidence.replay` when the report is written.
+// runner records what the client sent (`evidence.sent`); withReplay turns that into
+// `evidence.replay` when the report is written.
 import { isSizedBody, type AuthStyle, type GwRequest } from '../client/gateway.js';
 import { MASK, maskHeaders } from '../core/mask.js';
 import { DEFAULT_CREDENTIAL, protocolOfPath } from '../client/protocol-paths.js';
