@@ -2,6 +2,8 @@
 // attribute): every sink leaves it inert, and all of them agree on which characters are invisible.
 import { describe, expect, it } from 'vitest';
 import { escapeAttr, escapeText, hasInvisible, terminalSafe, xmlAttr, xmlText } from '../src/core/inert.js';
+import { render } from '../src/lint/format.js';
+import { RULES, type FileResult } from '../src/lint/rules.js';
 
 const SINKS: Record<string, (s: string) => string> = {
   console: terminalSafe,
@@ -74,5 +76,11 @@ describe('inert text: one invisible set, one escaper per sink', () => {
     expect(escapeAttr('"\u2028')).toBe('&quot;\\u2028');
     expect(xmlText('\x1b\u202e\u{e0041}')).toBe('\\u001B\\u202E\\u{E0041}');
     expect(xmlAttr('\t\n\r')).toBe('&#9;&#10;\\u000D');
+  });
+
+  it("lint-config's text, GitHub and JUnit outputs show a config file's hostile text inert", () => {
+    const all = Object.values(HOSTILE).join(' ');
+    const results: FileResult[] = [{ file: `gw${all}.yaml`, dialect: null, findings: [{ file: `gw${all}.yaml`, line: 1, column: 1, rule: RULES[0].id, severity: 'error', path: all, message: all, hint: all }] }];
+    for (const format of ['text', 'github', 'junit'] as const) expect(render(format, results, { strict: false, version: '0' }), format).not.toMatch(RAW_INVISIBLE);
   });
 });
