@@ -50,14 +50,18 @@ export interface ReplayEvidence {
 
 /** The evidence keys the reporters know; every one is optional and may sit at any depth. */
 export interface EvidenceParts {
-  /** Exchange sides: the reporters draw an object holding any of these as a panel per side. */
-  client?: ClientSide | Record<string, unknown>;
+  /**
+   * Exchange sides: the reporters draw an object holding any of these as a panel per side, each
+   * side's keys as they come (suites/shared/evidence.ts writes ClientSide and UpstreamSide; a
+   * check may add its own keys).
+   */
+  client?: ClientSide | object;
   /** What the upstream received, or a sentence saying nothing came. */
-  upstream?: UpstreamSide | Record<string, unknown> | string;
-  request?: Record<string, unknown>;
+  upstream?: UpstreamSide | object | string;
+  request?: object;
   /** At the top level: the requests the client sent (the runner records them for replay). */
-  sent?: Record<string, unknown> | Array<Record<string, unknown>>;
-  forwarded?: Record<string, unknown>;
+  sent?: object | object[];
+  forwarded?: object;
   /** The smallest JSON differences (src/core/compare.ts), or sentences. */
   diffs?: Array<JsonDiff | string>;
   /** The first differing byte of a body sent and received. */

@@ -38,7 +38,7 @@ function verdict(r: Pick<CheckResult, 'outcome' | 'level' | 'message' | 'waiver'
   return { kind: 'out', prefix: `${r.outcome.toUpperCase()}${why}: ` };
 }
 
-const attemptsOf = (r: CheckResult): Attempt[] => (Array.isArray(r.evidence.attempts) ? (r.evidence.attempts as Attempt[]) : []);
+const attemptsOf = (r: CheckResult): Attempt[] => (Array.isArray(r.evidence.attempts) ? r.evidence.attempts : []);
 const failedAttempt = (a: Attempt) => a.outcome !== 'pass' && a.outcome !== 'skip';
 
 /** Surefire's rerun elements: flakyFailure for a flaky check's failed attempts, rerunFailure for the re-runs of a check that failed each time. */

@@ -5,7 +5,6 @@
 // (src/core/inert.ts). Failures first; expanding a check shows its requirement texts, expected
 // and actual, the smallest diff highlighted, both sides of the exchange (masked) and, for
 // streams, the timeline as an SVG chart (evidence.ts, timeline.ts).
-import type { Attempt } from '../../core/evidence.js';
 import { escapeAttr, escapeText } from '../../core/inert.js';
 import { maskUrl } from '../../core/mask.js';
 import { readText } from '../../core/paths.js';
@@ -62,7 +61,7 @@ function checkRow(r: CheckResult, catalog: Map<string, CatalogText>, budget: Bud
   const waiver = w
     ? `<p class="waiver"><b>Waived</b> until ${escapeText(w.expires)} (the check was ${escapeText(w.waivedOutcome)}): ${escapeText(clip(w.reason, 1000).s)}${w.link ? ` · tracked at <span class="v">${escapeText(clip(w.link, 500).s)}</span>` : ''}</p>`
     : '';
-  const tries = Array.isArray(r.evidence.attempts) ? (r.evidence.attempts as Attempt[]) : [];
+  const tries = Array.isArray(r.evidence.attempts) ? r.evidence.attempts : [];
   const attempts = tries.length > 1 ? `<h3>Attempts</h3><table class="diff"><tbody>${tries.map((a) => `<tr><td>#${a.attempt}</td><td>${escapeText(String(a.outcome))}</td><td>${a.durationMs} ms</td><td class="v">${escapeText(clip(String(a.message), 500).s)}</td></tr>`).join('')}</tbody></table>` : '';
   const body = `<div class="body"><p class="msg">${escapeText(message.s)}${message.cut ? ` ${cutNote(message.cut)}` : ''}</p>${waiver}${attempts}<h3>Requirement</h3>${reqs}${details(r, problem, budget)}</div>`;
   const id = escapeAttr(r.id);
