@@ -97,10 +97,10 @@ function sidePanel(key: string, v: Record<string, Json>): string {
   return `<div class="side"><h4>${escapeText(SIDE_LABEL[key as keyof typeof SIDE_LABEL] ?? key)}</h4><div class="kvs">${head.join('')}</div>${rest.join('')}</div>`;
 }
 
-/** Header pairs with credential values masked, as the exchange panels show them. */
+/** Whether a value is a list of [name, value] header pairs. */
 const isHeaderPairs = (v: Json): v is [string, string][] => Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string');
 
-/** Strings cut to the limit, for the raw evidence view. */
+/** The evidence for the raw JSON view: strings, lists and objects cut to the limits, credentials masked. */
 function clipDeep(v: Json, depth = 0, key = ''): Json {
   // Credentials the report should not hold are masked here too (headers, a URL's key=).
   if (key === 'headers' && isHeaderPairs(v)) v = maskHeaders(v);
