@@ -14,36 +14,9 @@ import { messageBody } from '../upstream/replies/messages.js';
 import { nativeJsonReply, nativeResponse, NATIVE_MODEL } from '../upstream/replies/native.js';
 import { chatCompletion, chatJsonReply } from '../upstream/replies/chat.js';
 
-/** What the gateway answered to one canary. */
-export interface CanaryAnswer {
-  /** Milliseconds since the gate started. */
-  atMs: number;
-  forwarded: boolean;
-  status: number | null;
-  contentType: string | null;
-  /** The first bytes of the answer, as text (inert: reporters escape it). */
-  firstBytes: string | null;
-  /** Why there was no answer (refused, time-out). */
-  error: string | null;
-}
-
-export interface ProtocolReadiness {
-  protocol: Protocol;
-  ready: boolean;
-  attempts: number;
-  /** Until the first forwarded canary (or the time-out). */
-  waitedMs: number;
-  /** The first and the last few answers (`answersTotal` says how many there were). */
-  answers: CanaryAnswer[];
-  answersTotal: number;
-}
-
-export interface Readiness {
-  timeoutMs: number;
-  waitedMs: number;
-  ready: boolean;
-  protocols: ProtocolReadiness[];
-}
+// What the gate found is part of the report: its types live with the report's.
+import type { CanaryAnswer, ProtocolReadiness, Readiness } from '../report/readiness.js';
+export type { CanaryAnswer, ProtocolReadiness, Readiness };
 
 const FIRST_BYTES = 200;
 const KEPT_FIRST = 2;
