@@ -20,7 +20,7 @@ module.exports = {
       name: 'src-stands-alone',
       severity: 'error',
       comment: 'src/ never imports mocks/, reference/ or suites/; src/cli.ts is the one file that wires them together.',
-      from: { path: '^src/', pathNot: '^src/cli\\.ts$' },
+      from: { path: '^src/', pathNot: '^src/cli(\\.ts$|/)' },
       to: { path: '^(mocks|reference|suites)/' },
     },
     {

@@ -1,5 +1,6 @@
-// certify, verify and merge-reports (issue 12). The suite itself is run by the caller
-// (src/cli.ts wires the checks and the recording upstream), so this file stands alone.
+// certify, verify and merge-reports: the vendor conformance report, its reproduction, and the
+// merged reports of shards. The suite itself is run by the caller (src/cli/upstream.ts wires the
+// checks and the recording upstream), so this file stands alone.
 import type { RunConfig } from '../config/config.js';
 import { resolveConfig, SERVICE_ENV } from '../config/config.js';
 import { HarnessError } from '../core/errors.js';
@@ -116,12 +117,12 @@ export async function verify(dir: string, flags: VerifyFlags, io: Io, run: Suite
   return differing === 0 && same ? 0 : 1;
 }
 
-export async function mergeCommand(dirs: string[], opts: { out: string; force?: boolean; reporter?: string[]; junitFormat?: JunitFormat }, order: string[], io: Io): Promise<number> {
+/** `reporter`: the formats to write (all when absent). */
+export async function mergeCommand(dirs: string[], opts: { out: string; force?: boolean; reporter?: ReporterName[]; junitFormat?: JunitFormat }, order: string[], io: Io): Promise<number> {
   const named = dirs.map((d) => ({ name: d, report: readReport(d) }));
   const { report, notes } = mergeReports(named, { force: opts.force, order });
   for (const n of notes) io.err(`gw-conformance: merge-reports --force: ${n}`);
-  const names = (opts.reporter?.length ? opts.reporter.flatMap((r) => r.split(',')) : [...REPORTER_NAMES]) as ReporterName[];
-  for (const n of names) if (!REPORTER_NAMES.includes(n)) throw new HarnessError('BAD_FLAG', `--reporter: unknown reporter "${n}" (${REPORTER_NAMES.join(', ')})`);
+  const names = opts.reporter ?? [...REPORTER_NAMES];
   io.out(`merge-reports: ${named.length} reports, ${report.results.length} checks`);
   writeReports(report, names, opts.out, io.out, { junitFormat: opts.junitFormat });
   return report.exitCode;
