@@ -1,4 +1,4 @@
-// The apps profile against a gateway of one's own (issue 11): `apps-config` writes the
+// The apps profile against a gateway of one's own (the way a vendor tests their product): `apps-config` writes the
 // configuration with fixed loopback addresses and a secrets file; `run --profile apps` starts
 // the IdP, collector and upstreams there and checks a gateway started with them (--target), or
 // writes {workdir}/gateway.yaml and starts the gateway itself (--gateway-cmd), restart included.
