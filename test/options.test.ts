@@ -36,9 +36,12 @@ describe('the option table', () => {
     }
   });
 
-  it('verify takes the same rows as run (one help text each)', () => {
+  it('verify takes the same rows as run (one help text each), and shows only the environment variable it reads', () => {
     const run = optionsOf('run');
-    for (const o of optionsOf('verify')) expect(run, o.name).toContain(o);
+    const verify = optionsOf('verify');
+    expect(verify.map((o) => o.name)).toEqual(['target', 'upstream-listen', 'token', 'gateway-cmd', 'gateway-env']);
+    for (const o of verify) expect(o.help, o.name).toBe(run.find((r) => r.name === o.name)?.help);
+    expect(verify.filter((o) => o.env).map((o) => o.env)).toEqual(['GWC_TOKEN']);
   });
 
   it('is what `run --help` offers, each flag once', async () => {

@@ -4,6 +4,7 @@
 import type { RunConfig } from '../config/config.js';
 import { resolveConfig, SERVICE_ENV } from '../config/config.js';
 import { HarnessError } from '../core/errors.js';
+import { COMMANDS } from '../config/commands.js';
 import { REPORTER_NAMES, type JunitFormat, type ReporterName } from '../config/options.js';
 import type { RunReport } from '../report/types.js';
 import { writeReports } from '../reporters/index.js';
@@ -91,7 +92,7 @@ export async function verify(dir: string, flags: VerifyFlags, io: Io, run: Suite
   const recorded = readReport(dir);
   // The recorded settings, as a gwc.yaml; only the credential comes from the environment.
   const env: NodeJS.ProcessEnv = {};
-  for (const k of ['GWC_TOKEN', ...Object.values(SERVICE_ENV)]) if (io.env[k] !== undefined) env[k] = io.env[k];
+  for (const k of [...(COMMANDS.verify.env ?? []), ...Object.values(SERVICE_ENV)]) if (io.env[k] !== undefined) env[k] = io.env[k];
   // With --gateway-cmd the harness starts the gateway again (its address is new each time).
   const cfg = resolveConfig(
     { target: flags.gatewayCmd ? flags.target : (flags.target ?? doc.runReport.target), upstreamListen: flags.upstreamListen, token: flags.token, reporter: ['json'], gatewayCmd: flags.gatewayCmd, gatewayEnv: flags.gatewayEnv },

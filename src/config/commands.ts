@@ -8,13 +8,15 @@ export interface CommandSpec {
   /** Positional arguments as commander reads them (`<dir>`, `<file...>`), with their help. */
   args?: ReadonlyArray<{ name: string; help: string }>;
   description: string;
+  /** The command reads only these of its options' environment variables (verify re-runs recorded settings). */
+  env?: readonly string[];
 }
 
 export const COMMANDS: Record<CommandName, CommandSpec> = {
   run: { description: 'run the suite against a gateway (default command)' },
   demo: { description: 'run the suite against the built-in reference gateway' },
   certify: { description: 'run the profile and write a conformance report folder (conformance-report.yaml, report.json, junit.xml, report.html, transcript, README)' },
-  verify: { description: 're-run a certify folder with its recorded seed and settings; exit 0 reproduced, 1 not, 2 could not run', args: [{ name: '<dir>', help: 'the folder certify wrote' }] },
+  verify: { description: 're-run a certify folder with its recorded seed and settings; exit 0 reproduced, 1 not, 2 could not run', args: [{ name: '<dir>', help: 'the folder certify wrote' }], env: ['GWC_TOKEN'] },
   'merge-reports': { description: 'merge the JSON reports of shards (folders holding report.json) into one report, written by every reporter', args: [{ name: '<dir...>', help: 'report folders (or report.json files)' }] },
   mock: { description: 'run only the recording upstream, so the gateway can be configured before the run' },
   reference: { description: 'run the reference gateway on its own' },
@@ -99,10 +101,12 @@ export const COMMAND_OPTIONS: readonly OptionSpec[] = [
   ),
 ];
 
-/** The flags of one command, run settings first, in table order. */
+/** The flags of one command, run settings first, in table order (without the environment variables the command does not read). */
 export function optionsOf(command: CommandName): OptionSpec[] {
   const runRows = ROWS.filter((o) => o.where !== 'file' && (o.commands ?? RUN_COMMANDS).includes(command));
-  return [...runRows, ...COMMAND_OPTIONS.filter((o) => o.commands!.includes(command))];
+  const env = COMMANDS[command].env;
+  const read = (o: OptionSpec): OptionSpec => (env && o.env && !env.includes(o.env) ? { ...o, env: undefined } : o);
+  return [...runRows.map(read), ...COMMAND_OPTIONS.filter((o) => o.commands!.includes(command))];
 }
 
 const flagCell = (o: OptionSpec) => (o.where === 'file' ? `\`${o.name}:\` (gwc.yaml only)` : `\`--${o.name}${o.arg ? ` ${o.arg}` : ''}\``);
