@@ -42,6 +42,7 @@ describe('the option table', () => {
     expect(verify.map((o) => o.name)).toEqual(['target', 'upstream-listen', 'token', 'gateway-cmd', 'gateway-env']);
     for (const o of verify) expect(o.help, o.name).toBe(run.find((r) => r.name === o.name)?.help);
     expect(verify.filter((o) => o.env).map((o) => o.env)).toEqual(['GWC_TOKEN']);
+    expect(verify[0].defaultText).toBe('the recorded target');
   });
 
   it('is what `run --help` offers, each flag once', async () => {

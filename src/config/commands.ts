@@ -10,13 +10,15 @@ export interface CommandSpec {
   description: string;
   /** The command reads only these of its options' environment variables (verify re-runs recorded settings). */
   env?: readonly string[];
+  /** Defaults of run-settings rows that differ for this command (as the documentation shows them). */
+  defaults?: Readonly<Record<string, string>>;
 }
 
 export const COMMANDS: Record<CommandName, CommandSpec> = {
   run: { description: 'run the suite against a gateway (default command)' },
   demo: { description: 'run the suite against the built-in reference gateway' },
   certify: { description: 'run the profile and write a conformance report folder (conformance-report.yaml, report.json, junit.xml, report.html, transcript, README)' },
-  verify: { description: 're-run a certify folder with its recorded seed and settings; exit 0 reproduced, 1 not, 2 could not run', args: [{ name: '<dir>', help: 'the folder certify wrote' }], env: ['GWC_TOKEN'] },
+  verify: { description: 're-run a certify folder with its recorded seed and settings; exit 0 reproduced, 1 not, 2 could not run', args: [{ name: '<dir>', help: 'the folder certify wrote' }], env: ['GWC_TOKEN'], defaults: { target: 'the recorded target', 'upstream-listen': 'the recorded address' } },
   'merge-reports': { description: 'merge the JSON reports of shards (folders holding report.json) into one report, written by every reporter', args: [{ name: '<dir...>', help: 'report folders (or report.json files)' }] },
   mock: { description: 'run only the recording upstream, so the gateway can be configured before the run' },
   reference: { description: 'run the reference gateway on its own' },
@@ -104,8 +106,8 @@ export const COMMAND_OPTIONS: readonly OptionSpec[] = [
 /** The flags of one command, run settings first, in table order (without the environment variables the command does not read). */
 export function optionsOf(command: CommandName): OptionSpec[] {
   const runRows = ROWS.filter((o) => o.where !== 'file' && (o.commands ?? RUN_COMMANDS).includes(command));
-  const env = COMMANDS[command].env;
-  const read = (o: OptionSpec): OptionSpec => (env && o.env && !env.includes(o.env) ? { ...o, env: undefined } : o);
+  const { env, defaults } = COMMANDS[command];
+  const read = (o: OptionSpec): OptionSpec => ({ ...o, ...(env && o.env && !env.includes(o.env) ? { env: undefined } : {}), ...(defaults?.[o.name] ? { defaultText: defaults[o.name] } : {}) });
   return [...runRows.map(read), ...COMMAND_OPTIONS.filter((o) => o.commands!.includes(command))];
 }
 
