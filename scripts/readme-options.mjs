@@ -3,7 +3,7 @@
 // `options:start` and `options:end` markers. Run after `npm run build`. test/options.test.ts
 // fails when the README and the table differ.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { optionsMarkdown } from '../dist/src/config/options.js';
+import { optionsMarkdown } from '../dist/src/config/commands.js';
 
 const file = new URL('../README.md', import.meta.url);
 const text = readFileSync(file, 'utf8');
