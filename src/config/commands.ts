@@ -129,6 +129,8 @@ export function cliReferenceMarkdown(): string {
     '<!-- Generated from src/config/options.ts and src/config/commands.ts by `npm run docs:cli`; test/options.test.ts fails when they differ. -->',
     '',
     'Flags win over environment variables, which win over `gwc.yaml` (`--config`), which wins over the default. Exit codes: 0 every MUST check passed, 1 a MUST check failed, 2 the harness could not run (one line on standard error says why).',
+    '',
+    'Where to start: [getting started](getting-started.md); every check and how to fix its failure: [checks reference](checks.md).',
   ];
   for (const name of COMMAND_NAMES) {
     const c = COMMANDS[name];
