@@ -4,7 +4,7 @@
 // (`evidence.sent`); withReplay turns that into `evidence.replay` when the report is written.
 import { isSizedBody, type AuthStyle, type GwRequest } from '../client/gateway.js';
 import { maskHeaders } from '../core/mask.js';
-import { DEFAULT_CREDENTIAL, protocolOfPath } from '../client/protocol-paths.js';
+import { DEFAULT_CREDENTIAL, protocolOfPath } from '../core/protocols.js';
 import type { CheckResult, RunReport } from './types.js';
 
 /** The environment variable the CLI reads the gateway credential from. */
