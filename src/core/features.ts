@@ -1,5 +1,5 @@
 // Profiles, protocols and features: which checks a run picks (the profile) and which it may run
-// against this gateway (the features the gateway has). Kept in core (imports nothing) so the
+// against this gateway (the features the gateway has). Kept in core (it imports only core) so the
 // options, the readiness gate and the checks share one list of each.
 import { PROTOCOLS, type Protocol } from './protocols.js';
 
