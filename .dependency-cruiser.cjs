@@ -90,6 +90,13 @@ module.exports = {
       to: { path: '^src/(runner|config)/' },
     },
     {
+      name: 'lint-sees-no-reports',
+      severity: 'error',
+      comment: 'lint-config judges a configuration file and renders its own findings; it shares only core (inert text, XML escaping) with the run reports, so neither can change the other.',
+      from: { path: '^src/lint/' },
+      to: { path: '^src/(report|reporters|runner)/' },
+    },
+    {
       name: 'checks-see-no-run',
       severity: 'error',
       comment: 'A check says what must hold and is given what it needs (src/check/); how it is scheduled, reported or started is the runner\'s, the reports\' and the commands\' (src/cli, the composition root), which import the checks, never the reverse.',
