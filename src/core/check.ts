@@ -10,7 +10,7 @@ export type Level = 'MUST' | 'SHOULD' | 'INFO';
  */
 export type Outcome = 'pass' | 'fail' | 'warn' | 'info' | 'skip' | 'error' | 'timeout' | 'waived' | 'flaky';
 /** `default` runs by default; `slow` adds to it with --profile slow; `service` runs alone with --profile service; `apps` (the apps gateway) alone with --profile apps. */
-export const PROFILES = ['default', 'slow', 'service', 'apps'] as const;
+export const PROFILES = ['default', 'slow', 'service', 'apps', 'client'] as const;
 export type Profile = (typeof PROFILES)[number];
 export const PROTOCOLS = ['messages', 'native', 'chat'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];

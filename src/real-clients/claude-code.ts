@@ -1,0 +1,118 @@
+// Claude Code (the `claude` binary of @anthropic-ai/claude-code-linux-x64, installed by the user
+// or CI, found under GWC_CLAUDE_DIR) as a client of the messages protocol: print mode with the
+// streamed JSON output (each delta as it arrives), gateway model discovery on, the Glob tool
+// allowed, in a fresh home folder at the same path in both runs. It runs only with
+// nonessential traffic, the updater and telemetry off, and sees nothing of the caller's
+// environment but PATH. The network namespace around it is the command's business.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { SESSION_FILE, SESSION_PROMPT } from './script.js';
+import type { ClientDriver, DriverOptions, StreamTiming } from './types.js';
+
+export const CLAUDE_PLATFORM_PACKAGE = '@anthropic-ai/claude-code-linux-x64';
+/** The version CI installs (.ci/run); another one runs too, its version is in the report. */
+export const CLAUDE_CODE_PINNED = '2.1.330';
+const CACHE_FILE = '.claude/cache/gateway-models.json';
+
+/** The binary under GWC_CLAUDE_DIR (default /opt/claude-code), as `npm install --prefix DIR` puts it. */
+export function claudeBinary(env: NodeJS.ProcessEnv = process.env): string {
+  return env.GWC_CLAUDE_BIN || path.join(env.GWC_CLAUDE_DIR || '/opt/claude-code', 'node_modules', CLAUDE_PLATFORM_PACKAGE, 'claude');
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return existsSync(file) ? '(not JSON)' : null;
+  }
+}
+
+/** Lines of the stream-json output, parsed; a line that is not JSON is kept as text. */
+function lines(stdout: string): unknown[] {
+  return stdout
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => {
+      try {
+        return JSON.parse(l) as unknown;
+      } catch {
+        return l;
+      }
+    });
+}
+
+export function claudeCode(env: NodeJS.ProcessEnv = process.env): ClientDriver {
+  const bin = claudeBinary(env);
+  return {
+    name: 'claude-code',
+    missing: async () => (existsSync(bin) ? null : `Claude Code is not installed at ${bin}: npm install --prefix ${env.GWC_CLAUDE_DIR || '/opt/claude-code'} --save-exact ${CLAUDE_PLATFORM_PACKAGE}@${CLAUDE_CODE_PINNED} (or set GWC_CLAUDE_DIR)`),
+    version: async () => (readJson(path.join(path.dirname(bin), 'package.json')) as { version?: string } | null)?.version ?? '?',
+    async run(o: DriverOptions) {
+      // The same paths in both runs: the client writes its folder into the request.
+      const home = path.join(o.workdir, 'home');
+      const project = path.join(home, 'project');
+      rmSync(home, { recursive: true, force: true });
+      mkdirSync(project, { recursive: true });
+      writeFileSync(path.join(project, SESSION_FILE), 'gw-conformance client session\n');
+      const childEnv = {
+        PATH: env.PATH ?? '/usr/bin:/bin',
+        HOME: home,
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_TELEMETRY: '1',
+        CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: '1',
+        ANTHROPIC_BASE_URL: o.base,
+        ANTHROPIC_AUTH_TOKEN: o.token,
+      };
+      const args = ['-p', SESSION_PROMPT, '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '--allowedTools', 'Glob'];
+      const t0 = performance.now();
+      const arrivals: number[] = [];
+      const child = spawn(bin, args, { cwd: project, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      let timedOut = false;
+      let partial = '';
+      child.stdout.on('data', (c: Buffer) => {
+        stdout += c.toString('utf8');
+        partial += c.toString('utf8');
+        const parts = partial.split('\n');
+        partial = parts.pop() ?? '';
+        for (const l of parts) if (/"type":"stream_event"/.test(l) && /"content_block_delta"/.test(l)) arrivals.push(Math.round(performance.now() - t0));
+      });
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+      const timer = setTimeout(() => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      }, o.timeoutMs);
+      const code = await new Promise<number | null>((resolve) => {
+        child.once('error', (e) => {
+          stderr += e.message;
+          resolve(null);
+        });
+        child.once('close', (c) => resolve(c));
+      });
+      clearTimeout(timer);
+      const stream: StreamTiming = { firstTokenMs: arrivals[0] ?? null, doneMs: Math.round(performance.now() - t0), arrivalsMs: arrivals };
+      const out = lines(stdout);
+      const init = out.find((l) => (l as { type?: string })?.type === 'system') as { session_id?: string } | undefined;
+      // The device id the client drew for this home folder (it sends it in metadata.user_id).
+      const device = (readJson(path.join(home, '.claude.json')) as { userID?: string } | null)?.userID;
+      const volatile: Record<string, string> = {};
+      if (init?.session_id) volatile.SESSION_ID = init.session_id;
+      if (device) volatile.DEVICE_ID = device;
+      return {
+        client: 'claude-code',
+        version: await this.version(),
+        steps: [{ name: 'claude -p (stream-json)', error: code === 0 ? null : `exit ${code}${timedOut ? ' (killed at our time limit)' : ''}`, result: out, stream }],
+        exit: { code, timedOut },
+        stdout,
+        stderr,
+        files: { [`~/${CACHE_FILE}`]: readJson(path.join(home, CACHE_FILE)) },
+        volatile,
+        notes: [],
+      };
+    },
+  };
+}
