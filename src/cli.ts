@@ -28,6 +28,37 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join as joinPath } from 'node:path';
 import { awaitAppsGateway } from './cli/apps-ready.js';
 import { APPS_FAULTS, appsFaultByName } from '../reference/apps/faults.js';
+// The client profile: the recording upstream's session mode and the reference gateway, for src/cli/client.ts.
+import { SessionCapture } from '../mocks/upstream/session.js';
+import { inNamespace, runClientProfile, type ClientProfileDeps } from './cli/client.js';
+
+const clientDeps: ClientProfileDeps = {
+  async startUpstream(listen) {
+    const upstream = new RecordingUpstream();
+    const { host, port } = parseListen(listen, '--upstream-listen');
+    await upstream.start(host, port);
+    let capture = new SessionCapture();
+    return {
+      url: upstream.url,
+      begin: () => void (upstream.capture = capture = new SessionCapture()),
+      end: () => capture.settled(),
+      stop: () => upstream.stop(),
+    };
+  },
+  async startReference(upstreamUrl, faultName) {
+    const fault = faultName === undefined ? undefined : faultByName(faultName);
+    if (faultName !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown fault "${faultName}" (known: ${FAULTS.map((f) => f.name).join(', ')})`);
+    const gw = new ReferenceGateway({ upstream: upstreamUrl, fault, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
+    return { url: await gw.start('127.0.0.1', 0), stop: () => gw.stop() };
+  },
+};
+
+/** The client profile, run again in a loopback-only namespace where Claude Code needs one. */
+async function clientProfile(cfg: RunConfig, io: Io, reference?: { fault?: string }): Promise<number> {
+  const code = await inNamespace(cfg, invocation, io);
+  if (code !== null) return code;
+  return finishRun(await runClientProfile(CHECKS, cfg, io, clientDeps, reference), cfg, io, invocation);
+}
 
 // The apps profile's servers (IdP, collector, PGlite, the OpenTelemetry SDK) are loaded only when
 // a command needs them: every other run starts without their weight (peak RSS, start-up time).
@@ -70,6 +101,7 @@ function config(opts: FlagValues & { config?: string }, io: Io): RunConfig {
 async function cmdRun(opts: FlagValues & { config?: string }, io: Io): Promise<number> {
   const cfg = config(opts, io);
   if (cfg.profile === 'apps') return finishRun(await runAppsOwn(cfg, io), cfg, io, invocation);
+  if (cfg.profile === 'client') return clientProfile(cfg, io);
   const launching = Boolean(cfg.launch.cmd || cfg.launch.image);
   // Bad launch flags are found before anything starts (src/launch/launch.ts).
   checkLaunch(cfg.launch);
@@ -121,6 +153,7 @@ async function cmdDemo(opts: FlagValues & { config?: string; fault?: string }, i
   const cfg = config(opts, io);
   if (cfg.launch.cmd || cfg.launch.image) throw new HarnessError('BAD_FLAG', `demo runs the built-in reference gateway: ${cfg.launch.cmd ? '--gateway-cmd' : '--gateway-image'} goes with \`run\``);
   if (cfg.profile === 'apps') return finishRun(await runAppsDemo(cfg, opts.fault, io.out), cfg, io, invocation);
+  if (cfg.profile === 'client') return clientProfile(cfg, io, { fault: opts.fault });
   const fault = opts.fault === undefined ? undefined : faultByName(opts.fault);
   if (opts.fault !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown fault "${opts.fault}" (known: ${FAULTS.map((f) => f.name).join(', ')})`);
   if (cfg.profile === 'service') throw new HarnessError('BAD_FLAG', 'the service profile checks a hosted service: run `gw-conformance run --profile service --target <service URL>` (try it locally against `gw-conformance mock --service`)');

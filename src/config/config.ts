@@ -24,6 +24,8 @@ export interface RunConfig {
   only: string[];
   skip: string[];
   reporter: ReporterName[];
+  /** The client profile's real clients (--clients). */
+  clients: string[];
   out: string;
   token: string;
   seed: number;
@@ -140,6 +142,7 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     only: v.only as string[],
     skip: v.skip as string[],
     reporter: [...new Set(v.reporter as ReporterName[])],
+    clients: [...new Set(v.clients as string[])],
     out: v.out as string,
     token: service?.key ?? (v.token as string | undefined) ?? (tokenEnv ? env[tokenEnv] : undefined) ?? 'gwc-test-token',
     seed: (v.seed as number | undefined) ?? Math.floor(Math.random() * 2 ** 31),

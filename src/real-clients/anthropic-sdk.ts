@@ -7,7 +7,7 @@ import { loadOptional, packageVersion, step, streamClock, type ClientDriver, typ
 
 const PKG = '@anthropic-ai/sdk';
 export const ANTHROPIC_SDK_VERSION = '1.13.0';
-const MODEL = 'claude-sonnet-4-5-20250929';
+const MODEL = 'claude-opus-5-5';
 
 type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -110,9 +110,17 @@ export function compareRequests(s: ClientRun, g: ClientRun, bases: { straight: s
   return out;
 }
 
-/** A client's result as JSON text with the run's own values named and timing keys dropped. */
+/**
+ * A client's result as JSON with the run's own values named and timing keys dropped. Response
+ * headers an SDK exposes (genai's sdkHttpResponse) lose the proxy set and `date`, as requests do.
+ */
 function comparable(v: unknown, norm: (s: string) => string): unknown {
-  return JSON.parse(norm(JSON.stringify(v ?? null, (k, x) => (TIMING_KEYS.has(k) ? undefined : x))));
+  const json = JSON.stringify(v ?? null, (k, x) => {
+    if (TIMING_KEYS.has(k)) return undefined;
+    if (k === 'headers' && x && typeof x === 'object' && !Array.isArray(x)) return Object.fromEntries(Object.entries(x as Record<string, unknown>).filter(([h]) => !isProxyHeader(h.toLowerCase()) && h.toLowerCase() !== 'date'));
+    return x;
+  });
+  return JSON.parse(norm(json));
 }
 
 function compareJson(what: string, a: unknown, b: unknown, out: Difference[]) {

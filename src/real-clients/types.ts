@@ -7,6 +7,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
+/** The real clients the client profile knows (--clients). */
+export const CLIENT_NAMES = ['claude-code', 'anthropic-sdk', 'openai', 'genai'] as const;
+
 /** One request as the recording upstream received it (credential values masked). */
 export interface UpstreamRequest {
   seq: number;
