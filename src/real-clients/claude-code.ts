@@ -29,7 +29,20 @@ function readJson(file: string): unknown {
   }
 }
 
-/** Lines of the stream-json output, parsed; a line that is not JSON is kept as text. */
+/**
+ * Lines of the stream-json output, parsed (a line that is not JSON is kept as text), grouped by
+ * their `type` with the order kept inside each group: the client runs a tool as soon as its
+ * call is complete, so the tool's `user` line and the rest of the stream interleave at random.
+ */
+function grouped(stdout: string): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const l of lines(stdout)) {
+    const type = typeof l === 'object' && l && 'type' in l ? String((l as { type: unknown }).type) : 'text';
+    (out[type] ??= []).push(l);
+  }
+  return out;
+}
+
 function lines(stdout: string): unknown[] {
   return stdout
     .split('\n')
@@ -95,8 +108,8 @@ export function claudeCode(env: NodeJS.ProcessEnv = process.env): ClientDriver {
       });
       clearTimeout(timer);
       const stream: StreamTiming = { firstTokenMs: arrivals[0] ?? null, doneMs: Math.round(performance.now() - t0), arrivalsMs: arrivals };
-      const out = lines(stdout);
-      const init = out.find((l) => (l as { type?: string })?.type === 'system') as { session_id?: string } | undefined;
+      const out = grouped(stdout);
+      const init = out.system?.[0] as { session_id?: string } | undefined;
       // The device id the client drew for this home folder (it sends it in metadata.user_id).
       const device = (readJson(path.join(home, '.claude.json')) as { userID?: string } | null)?.userID;
       const volatile: Record<string, string> = {};

@@ -16,8 +16,8 @@ import type { ClientRun, StepResult, UpstreamRequest } from './types.js';
 export const PROXY_HEADERS = ['host', 'x-forwarded-*', 'forwarded', 'x-real-ip', 'via', 'connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'content-length'];
 const isProxyHeader = (name: string) => PROXY_HEADERS.includes(name) || name.startsWith('x-forwarded-');
 
-/** Keys of a client's output that measure time or name the run, not what it got. */
-const TIMING_KEYS = new Set(['duration_ms', 'duration_api_ms', 'uuid', 'fetchedAt', 'total_cost_usd', 'costUSD']);
+/** Keys of a client's output that measure time or name the run (Claude Code's socket path holds its pid), not what it got. */
+const TIMING_KEYS = new Set(['duration_ms', 'duration_api_ms', 'durationMs', 'ttft_ms', 'ttft_stream_ms', 'time_to_request_ms', 'first_content_frame_ms', 'timestamp', 'uuid', 'fetchedAt', 'messaging_socket_path']);
 
 export interface Difference {
   /** What differs: `request 2 body`, `request 1 header anthropic-beta`, `step "models.list"`... */
