@@ -81,7 +81,8 @@ export function claudeCode(env: NodeJS.ProcessEnv = process.env): ClientDriver {
       };
       const args = ['-p', SESSION_PROMPT, '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '--allowedTools', 'Glob'];
       const t0 = performance.now();
-      const arrivals: number[] = [];
+      // Per model turn (a message_start opens one): when its deltas and its end reached stdout.
+      const turns: Array<{ arrivals: number[]; doneMs: number }> = [];
       const child = spawn(bin, args, { cwd: project, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
@@ -92,7 +93,14 @@ export function claudeCode(env: NodeJS.ProcessEnv = process.env): ClientDriver {
         partial += c.toString('utf8');
         const parts = partial.split('\n');
         partial = parts.pop() ?? '';
-        for (const l of parts) if (/"type":"stream_event"/.test(l) && /"content_block_delta"/.test(l)) arrivals.push(Math.round(performance.now() - t0));
+        for (const l of parts) {
+          if (!/"type":"stream_event"/.test(l)) continue;
+          const at = Math.round(performance.now() - t0);
+          if (/"message_start"/.test(l)) turns.push({ arrivals: [], doneMs: at });
+          const turn = turns[turns.length - 1];
+          if (turn && /"content_block_delta"/.test(l)) turn.arrivals.push(at);
+          if (turn) turn.doneMs = at;
+        }
       });
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
       const timer = setTimeout(() => {
@@ -107,7 +115,7 @@ export function claudeCode(env: NodeJS.ProcessEnv = process.env): ClientDriver {
         child.once('close', (c) => resolve(c));
       });
       clearTimeout(timer);
-      const stream: StreamTiming = { firstTokenMs: arrivals[0] ?? null, doneMs: Math.round(performance.now() - t0), arrivalsMs: arrivals };
+      const streams = turns.map((t, i) => ({ name: `turn ${i + 1}: the streamed answer, timed from the start`, error: null, result: null, stream: { firstTokenMs: t.arrivals[0] ?? null, doneMs: t.doneMs, arrivalsMs: t.arrivals } satisfies StreamTiming }));
       const out = grouped(stdout);
       const init = out.system?.[0] as { session_id?: string } | undefined;
       // The device id the client drew for this home folder (it sends it in metadata.user_id).
@@ -118,7 +126,7 @@ export function claudeCode(env: NodeJS.ProcessEnv = process.env): ClientDriver {
       return {
         client: 'claude-code',
         version: await this.version(),
-        steps: [{ name: 'claude -p (stream-json)', error: code === 0 ? null : `exit ${code}${timedOut ? ' (killed at our time limit)' : ''}`, result: out, stream }],
+        steps: [{ name: 'claude -p (stream-json)', error: code === 0 ? null : `exit ${code}${timedOut ? ' (killed at our time limit)' : ''}`, result: out }, ...streams],
         exit: { code, timedOut },
         stdout,
         stderr,

@@ -185,6 +185,8 @@ export function compareTiming(s: ClientRun, g: ClientRun, b: TimingBounds): { di
     const y = f(g);
     if (y.length > x.length) out.push({ what, straight: JSON.stringify(x), gateway: JSON.stringify(y), diff: `${y.length - x.length} more through the gateway` });
   }
+  // A file the client writes only on an answer in time (Claude Code's discovery cache).
+  for (const [file, v] of Object.entries(s.files)) if (v !== null && g.files[file] === null) out.push({ what: `${file} not written`, straight: 'written', gateway: 'absent', diff: 'the client gave up waiting for what fills it (its own time-out)' });
   if (g.exit.timedOut && !s.exit.timedOut) out.push({ what: 'the run\'s time limit', straight: 'ended in time', gateway: 'killed at the time limit', diff: 'the client did not finish through the gateway' });
   return { differences: out, table };
 }
