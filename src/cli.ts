@@ -41,7 +41,12 @@ const clientDeps: ClientProfileDeps = {
     return {
       url: upstream.url,
       begin: () => void (upstream.capture = capture = new SessionCapture()),
-      end: () => capture.settled(),
+      // A copy, and a fresh record after it: later requests (the run's preflight) belong to no run.
+      end: async () => {
+        const requests = [...(await capture.settled())];
+        upstream.capture = capture = new SessionCapture();
+        return requests;
+      },
       stop: () => upstream.stop(),
     };
   },

@@ -110,14 +110,17 @@ export function compareRequests(s: ClientRun, g: ClientRun, bases: { straight: s
   return out;
 }
 
+/** Response headers a proxy legitimately sets: its own `server` (RFC 9110 10.2.4) and `date`, and the proxy set. */
+const isProxyResponseHeader = (h: string) => isProxyHeader(h) || h === 'server' || h === 'date';
+
 /**
  * A client's result as JSON with the run's own values named and timing keys dropped. Response
- * headers an SDK exposes (genai's sdkHttpResponse) lose the proxy set and `date`, as requests do.
+ * headers an SDK exposes (genai's sdkHttpResponse) lose those a proxy legitimately sets.
  */
 function comparable(v: unknown, norm: (s: string) => string): unknown {
   const json = JSON.stringify(v ?? null, (k, x) => {
     if (TIMING_KEYS.has(k)) return undefined;
-    if (k === 'headers' && x && typeof x === 'object' && !Array.isArray(x)) return Object.fromEntries(Object.entries(x as Record<string, unknown>).filter(([h]) => !isProxyHeader(h.toLowerCase()) && h.toLowerCase() !== 'date'));
+    if (k === 'headers' && x && typeof x === 'object' && !Array.isArray(x)) return Object.fromEntries(Object.entries(x as Record<string, unknown>).filter(([h]) => !isProxyResponseHeader(h.toLowerCase())));
     return x;
   });
   return JSON.parse(norm(json));
