@@ -255,6 +255,7 @@ async function withOwnUpstream(cfg: RunConfig, io: Io, extras: SuiteExtras): Pro
   checkLaunch(cfg.launch);
   if (!cfg.target && !launching) throw new HarnessError('BAD_FLAG', '--target is required (or --gateway-cmd / --gateway-image to start the gateway)');
   if (cfg.profile === 'service') return runSuite(CHECKS, withExpandedTargeting(cfg, null, io.env), cfg.target!, null, io.out, extras);
+  if (cfg.profile === 'client') throw new HarnessError('BAD_FLAG', 'certify and verify do not run the client profile: use `run --profile client`');
   // A started gateway gets a free upstream port unless the user chose one.
   const { host, port } = parseListen(launching && !io.env.GWC_UPSTREAM_LISTEN && cfg.upstreamListen === '127.0.0.1:18080' ? '127.0.0.1:0' : cfg.upstreamListen, '--upstream-listen');
   const upstream = new RecordingUpstream();
