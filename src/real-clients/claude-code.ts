@@ -56,6 +56,63 @@ function lines(stdout: string): unknown[] {
     });
 }
 
+/**
+ * One model turn as stdout showed it: `from` is the client's last line before the turn (its
+ * start-up line, or the tool's result it is about to send back), right before it sends the
+ * turn's request; timing from there leaves the client's own start-up time, which varies by
+ * hundreds of ms from run to run, out of the comparison.
+ */
+interface Turn {
+  from: number;
+  arrivals: number[];
+  doneMs: number;
+}
+
+/** Runs the client to its end (or our limit), noting per model turn when its deltas and its end reached stdout. */
+function timedRun(bin: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean; turns: Turn[] }> {
+  const t0 = performance.now();
+  const turns: Turn[] = [];
+  const child = spawn(bin, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let timedOut = false;
+  let partial = '';
+  let lastLine = 0;
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString('utf8');
+    partial += c.toString('utf8');
+    const parts = partial.split('\n');
+    partial = parts.pop() ?? '';
+    for (const l of parts) {
+      const at = Math.round(performance.now() - t0);
+      if (!/"type":"stream_event"/.test(l)) {
+        lastLine = at;
+        continue;
+      }
+      // A message_start opens a turn.
+      if (/"message_start"/.test(l)) turns.push({ from: lastLine, arrivals: [], doneMs: at });
+      const turn = turns[turns.length - 1];
+      if (turn && /"content_block_delta"/.test(l)) turn.arrivals.push(at);
+      if (turn) turn.doneMs = at;
+    }
+  });
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, timeoutMs);
+  return new Promise((resolve) => {
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      resolve({ code: null, stdout, stderr: `${stderr}${e.message}`, timedOut, turns });
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, timedOut, turns });
+    });
+  });
+}
+
 export function claudeCode(env: NodeJS.ProcessEnv = process.env): ClientDriver {
   const bin = claudeBinary(env);
   return {
@@ -80,42 +137,11 @@ export function claudeCode(env: NodeJS.ProcessEnv = process.env): ClientDriver {
         ANTHROPIC_AUTH_TOKEN: o.token,
       };
       const args = ['-p', SESSION_PROMPT, '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '--allowedTools', 'Glob'];
-      const t0 = performance.now();
-      // Per model turn (a message_start opens one): when its deltas and its end reached stdout.
-      const turns: Array<{ arrivals: number[]; doneMs: number }> = [];
-      const child = spawn(bin, args, { cwd: project, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      let timedOut = false;
-      let partial = '';
-      child.stdout.on('data', (c: Buffer) => {
-        stdout += c.toString('utf8');
-        partial += c.toString('utf8');
-        const parts = partial.split('\n');
-        partial = parts.pop() ?? '';
-        for (const l of parts) {
-          if (!/"type":"stream_event"/.test(l)) continue;
-          const at = Math.round(performance.now() - t0);
-          if (/"message_start"/.test(l)) turns.push({ arrivals: [], doneMs: at });
-          const turn = turns[turns.length - 1];
-          if (turn && /"content_block_delta"/.test(l)) turn.arrivals.push(at);
-          if (turn) turn.doneMs = at;
-        }
+      const { code, stdout, stderr, timedOut, turns } = await timedRun(bin, args, { cwd: project, env: childEnv }, o.timeoutMs);
+      const streams = turns.map((t, i) => {
+        const stream: StreamTiming = { firstTokenMs: t.arrivals.length ? t.arrivals[0] - t.from : null, doneMs: t.doneMs - t.from, arrivalsMs: t.arrivals.map((a) => a - t.from) };
+        return { name: `turn ${i + 1}: the streamed answer, timed from the client's line before it`, error: null, result: null, stream };
       });
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-      const timer = setTimeout(() => {
-        timedOut = true;
-        child.kill('SIGKILL');
-      }, o.timeoutMs);
-      const code = await new Promise<number | null>((resolve) => {
-        child.once('error', (e) => {
-          stderr += e.message;
-          resolve(null);
-        });
-        child.once('close', (c) => resolve(c));
-      });
-      clearTimeout(timer);
-      const streams = turns.map((t, i) => ({ name: `turn ${i + 1}: the streamed answer, timed from the start`, error: null, result: null, stream: { firstTokenMs: t.arrivals[0] ?? null, doneMs: t.doneMs, arrivalsMs: t.arrivals } satisfies StreamTiming }));
       const out = grouped(stdout);
       const init = out.system?.[0] as { session_id?: string } | undefined;
       // The device id the client drew for this home folder (it sends it in metadata.user_id).
