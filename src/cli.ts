@@ -33,18 +33,18 @@ import { SessionCapture } from '../mocks/upstream/session.js';
 import { inNamespace, runClientProfile, type ClientProfileDeps } from './cli/client.js';
 
 const clientDeps: ClientProfileDeps = {
-  async startUpstream(listen) {
+  async startUpstream(listen, credential) {
     const upstream = new RecordingUpstream();
     const { host, port } = parseListen(listen, '--upstream-listen');
     await upstream.start(host, port);
-    let capture = new SessionCapture();
+    let capture = new SessionCapture({ credential });
     return {
       url: upstream.url,
-      begin: () => void (upstream.capture = capture = new SessionCapture()),
+      begin: () => void (upstream.capture = capture = new SessionCapture({ credential })),
       // A copy, and a fresh record after it: later requests (the run's preflight) belong to no run.
       end: async () => {
         const requests = [...(await capture.settled())];
-        upstream.capture = capture = new SessionCapture();
+        upstream.capture = capture = new SessionCapture({ credential });
         return requests;
       },
       stop: () => upstream.stop(),

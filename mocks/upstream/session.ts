@@ -35,8 +35,18 @@ export class SessionCapture {
   private n = 0;
   private received = 0;
   private waiting: Array<() => void> = [];
-  /** Answer the requests to these paths (query excluded) this many ms late, e.g. a slow discovery. */
-  constructor(private readonly delays: Record<string, number> = {}) {}
+  /**
+   * `credential`: the one the clients are given; a masked credential header that does not hold
+   * it is marked, so a gateway that swaps in a key of its own is seen without showing either.
+   * `delays`: answer the requests to these paths (query excluded) this many ms late.
+   */
+  constructor(private readonly opts: { credential?: string; delays?: Record<string, number> } = {}) {}
+
+  private headers(raw: Array<[string, string]>): Array<[string, string]> {
+    const masked = maskHeaders(raw);
+    const cred = this.opts.credential;
+    return masked.map(([k, v], i) => [k, cred && v !== raw[i][1] && !raw[i][1].includes(cred) ? `${v} (not the client's credential)` : v]);
+  }
 
   /** Resolves once every request received so far has closed (its line is recorded). */
   settled(): Promise<UpstreamRequest[]> {
@@ -51,7 +61,7 @@ export class SessionCapture {
         seq: rec.seq,
         method: rec.method,
         url: rec.url,
-        headers: maskHeaders(rec.rawHeaders),
+        headers: this.headers(rec.rawHeaders),
         body: rec.body.toString('base64'),
         receivedAt: rec.receivedAt,
         status: res.headersSent ? res.statusCode : null,
@@ -71,7 +81,7 @@ export class SessionCapture {
       json = undefined;
     }
     const reply = this.reply(rec, isObj(json) ? json : {});
-    const delay = this.delays[rec.url.split('?')[0]] ?? 0;
+    const delay = this.opts.delays?.[rec.url.split('?')[0]] ?? 0;
     if (delay <= 0) return play(reply, rec, res);
     // The scripted delay of a slow answer, not synchronisation.
     const t = setTimeout(() => play(reply, rec, res), delay);

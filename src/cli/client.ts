@@ -32,7 +32,8 @@ const CLIENT_TIMEOUT_MS = 60_000;
 
 /** What the composition root provides: the recording upstream in session mode, the reference gateway. */
 export interface ClientProfileDeps {
-  startUpstream(listen: string): Promise<SessionUpstream & { stop(): Promise<void> }>;
+  /** `credential`: the one every client is given (a request carrying another is marked). */
+  startUpstream(listen: string, credential: string): Promise<SessionUpstream & { stop(): Promise<void> }>;
   startReference(upstreamUrl: string, fault: string | undefined): Promise<{ url: string; stop(): Promise<void> }>;
 }
 
@@ -91,7 +92,7 @@ export async function runClientProfile(checks: CheckDef[], cfg: RunConfig, io: {
   if (!reference) checkLaunch(cfg.launch);
   if (!reference && !cfg.target && !cfg.launch.cmd) throw new HarnessError('BAD_FLAG', '--profile client needs the gateway: --gateway-cmd (or --target); to try it against the reference gateway: `gw-conformance demo --profile client`');
   if (cfg.launch.image) throw new HarnessError('BAD_FLAG', '--gateway-image is not supported with --profile client yet: use --gateway-cmd');
-  const upstream = await deps.startUpstream(reference || cfg.launch.cmd ? '127.0.0.1:0' : cfg.upstreamListen);
+  const upstream = await deps.startUpstream(reference || cfg.launch.cmd ? '127.0.0.1:0' : cfg.upstreamListen, cfg.token);
   const workdir = mkdtempSync(path.join(os.tmpdir(), 'gwc-client-'));
   let launched: LaunchedGateway | undefined;
   let ref: { url: string; stop(): Promise<void> } | undefined;

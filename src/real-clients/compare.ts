@@ -82,31 +82,56 @@ function headerMap(h: Array<[string, string]>, norm: (s: string) => string): Map
 
 const line = (r: UpstreamRequest | undefined) => (r ? `${r.method} ${r.url}` : '(none)');
 
-/** CLIENT-1: what reached the upstream, request by request. */
+/** The endpoint of a request, without its query: what two runs' requests are paired by. */
+const endpoint = (r: UpstreamRequest) => `${r.method} ${r.url.split('?')[0]}`;
+
+/**
+ * Pairs the two runs' requests by endpoint, in order (a longest common subsequence), so that a
+ * request missing or added through the gateway shows as that, and the rest still pair up.
+ */
+export function align<T>(a: T[], b: T[], key: (x: T) => string): Array<[T | undefined, T | undefined]> {
+  const n = a.length;
+  const m = b.length;
+  const l = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) l[i][j] = key(a[i]) === key(b[j]) ? l[i + 1][j + 1] + 1 : Math.max(l[i + 1][j], l[i][j + 1]);
+  const out: Array<[T | undefined, T | undefined]> = [];
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && key(a[i]) === key(b[j])) out.push([a[i++], b[j++]]);
+    else if (j >= m || (i < n && l[i + 1][j] >= l[i][j + 1])) out.push([a[i++], undefined]);
+    else out.push([undefined, b[j++]]);
+  }
+  return out;
+}
+
+function compareHeaders(what: string, a: UpstreamRequest, b: UpstreamRequest, ns: (s: string) => string, ng: (s: string) => string, out: Difference[]) {
+  const ha = headerMap(a.headers, ns);
+  const hb = headerMap(b.headers, ng);
+  for (const name of new Set([...ha.keys(), ...hb.keys()])) {
+    const va = JSON.stringify(ha.get(name) ?? []);
+    const vb = JSON.stringify(hb.get(name) ?? []);
+    if (va !== vb) out.push({ what: `${what} header ${name}`, straight: va, gateway: vb, diff: !ha.has(name) ? 'added by the gateway' : !hb.has(name) ? 'removed by the gateway' : firstDifference(va, vb) });
+  }
+}
+
+/** CLIENT-1: what reached the upstream, request by request (paired by endpoint, in order). */
 export function compareRequests(s: ClientRun, g: ClientRun, bases: { straight: string; gateway: string }): Difference[] {
   const ns = normaliser(s, bases.straight);
   const ng = normaliser(g, bases.gateway);
   const out: Difference[] = [];
-  const n = Math.max(s.requests.length, g.requests.length);
-  for (let i = 0; i < n; i++) {
-    const a = s.requests[i];
-    const b = g.requests[i];
-    const what = `request ${i + 1}`;
-    if (!a || !b || a.method !== b.method || a.url !== b.url) {
-      out.push({ what: `${what} line`, straight: line(a), gateway: line(b), diff: !a ? 'the gateway run sent an extra request' : !b ? 'missing through the gateway' : firstDifference(line(a), line(b)) });
-      continue;
+  align(s.requests, g.requests, endpoint).forEach(([a, b], k) => {
+    const what = `request ${k + 1} (${line(a ?? b)})`;
+    if (!a || !b) {
+      out.push({ what, straight: line(a), gateway: line(b), diff: a ? 'missing through the gateway' : 'added through the gateway' });
+      return;
     }
+    if (a.url !== b.url) out.push({ what: `${what} path and query`, straight: a.url, gateway: b.url, diff: firstDifference(a.url, b.url) });
     const ba = ns(Buffer.from(a.body, 'base64').toString('latin1'));
     const bb = ng(Buffer.from(b.body, 'base64').toString('latin1'));
-    if (ba !== bb) out.push({ what: `${what} (${line(a)}) body`, straight: cut(ba), gateway: cut(bb), diff: firstDifference(ba, bb) });
-    const ha = headerMap(a.headers, ns);
-    const hb = headerMap(b.headers, ng);
-    for (const name of new Set([...ha.keys(), ...hb.keys()])) {
-      const va = JSON.stringify(ha.get(name) ?? []);
-      const vb = JSON.stringify(hb.get(name) ?? []);
-      if (va !== vb) out.push({ what: `${what} (${line(a)}) header ${name}`, straight: va, gateway: vb, diff: !ha.has(name) ? 'added by the gateway' : !hb.has(name) ? 'removed by the gateway' : firstDifference(va, vb) });
-    }
-  }
+    if (ba !== bb) out.push({ what: `${what} body`, straight: cut(ba), gateway: cut(bb), diff: firstDifference(ba, bb) });
+    compareHeaders(what, a, b, ns, ng, out);
+  });
   return out;
 }
 
