@@ -49,6 +49,9 @@ function noNamespace(cfg: RunConfig): string | null {
   if (cfg.target) return `--target ${cfg.target} is outside any namespace the harness could make (use --gateway-cmd, which starts the gateway inside it)`;
   if (cfg.launch.image) return '--gateway-image runs the gateway in a container outside the namespace';
   for (const tool of ['unshare', 'ip']) if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `\`${tool}\` is not installed`;
+  // Root in a container may still lack the capability: try it once.
+  const probe = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { encoding: 'utf8' });
+  if (probe.status !== 0) return `\`unshare -n\` failed here (${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()})`;
   return null;
 }
 
