@@ -1,11 +1,13 @@
-// The import rules of the project (issue 8; README "Layout"). Checked in CI by
-// `npm run lint:imports` (test/imports.test.ts runs it too, so `npm test` fails on a breach).
+// The import rules of the project, so each layer can be read, tested and changed without the
+// ones above it (README "Layout"). Checked in CI by `npm run lint:imports`, and by
+// test/architecture.test.ts, which also plants one breach of each rule to prove the rule fires.
 //
-// Imports run one way: cli -> runner -> checks -> (client, upstream interface).
-// src/ stands alone; mocks/ and reference/ depend on src/, never the reverse; suites share
-// through suites/shared/ only. dependency-cruiser reads the TypeScript import graph itself
-// (type-only imports included), names each breach with both files, and finds cycles of any
-// length, which eslint's no-restricted-paths does not do without a second plugin.
+// Imports run one way: commands (src/cli) -> runner -> checks (suites/, through the interface in
+// src/check/) -> (client, upstream interface) -> core. src/ stands alone; mocks/ and reference/
+// depend on src/, never the reverse; suites share through suites/shared/ only.
+// dependency-cruiser reads the TypeScript import graph itself (type-only imports included),
+// names each breach with both files, and finds cycles of any length, which eslint's
+// no-restricted-paths does not do without a second plugin.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -20,14 +22,14 @@ module.exports = {
       name: 'src-stands-alone',
       severity: 'error',
       comment: 'src/ never imports mocks/, reference/ or suites/; src/cli.ts is the one file that wires them together.',
-      from: { path: '^src/', pathNot: '^src/cli\\.ts$' },
+      from: { path: '^src/', pathNot: '^src/cli(\\.ts$|/)' },
       to: { path: '^(mocks|reference|suites)/' },
     },
     {
       name: 'no-cross-area-suite-imports',
       severity: 'error',
       comment: 'An area imports only itself and suites/shared/; what two areas share belongs in suites/shared/.',
-      from: { path: '^suites/([^/]+)/' },
+      from: { path: '^suites/([^/]+)/', pathNot: '^suites/shared/' },
       to: { path: '^suites/', pathNot: ['^suites/$1/', '^suites/shared/'] },
     },
     {
@@ -54,8 +56,45 @@ module.exports = {
     {
       name: 'reference-not-mocks',
       severity: 'error',
+      comment: 'The reference gateway is judged by the suites against the recording upstream; sharing its code would let one hide the faults of the other.',
       from: { path: '^reference/' },
       to: { path: '^mocks/' },
+    },
+    // Layers inside src/.
+    {
+      name: 'core-is-the-bottom',
+      severity: 'error',
+      comment: 'core/ holds what every layer uses (errors, comparison, the words of a result); it imports no other src/ folder, so any layer may use it without pulling in the client, the runner or the reports.',
+      from: { path: '^src/core/' },
+      to: { path: '^src/', pathNot: '^src/core/' },
+    },
+    {
+      name: 'client-and-upstream-below-the-checks',
+      severity: 'error',
+      comment: 'The gateway client and the upstream interface are what the check interface hands to a check; they know nothing of checks, runs, options or reports.',
+      from: { path: '^src/(client|upstream)/' },
+      to: { path: '^src/', pathNot: '^src/(client|upstream|core)/' },
+    },
+    {
+      name: 'check-interface-below-the-runner',
+      severity: 'error',
+      comment: 'src/check/ is what a check is and is given; it sees the client, the upstream interface and core, never the runner that runs it, the options or the reports.',
+      from: { path: '^src/check/' },
+      to: { path: '^src/', pathNot: '^src/(check|client|upstream|core)/' },
+    },
+    {
+      name: 'reports-see-no-run',
+      severity: 'error',
+      comment: 'A report is read and written from its file alone (merge, replay, certify, re-render): report/ and reporters/ take a finished RunReport, never the runner or the options of the run that made it.',
+      from: { path: '^src/(report|reporters)/' },
+      to: { path: '^src/(runner|config)/' },
+    },
+    {
+      name: 'checks-see-no-run',
+      severity: 'error',
+      comment: 'A check says what must hold and is given what it needs (src/check/); how it is scheduled, reported or started is the runner\'s, the reports\' and the commands\' (src/cli, the composition root), which import the checks, never the reverse.',
+      from: { path: '^suites/' },
+      to: { path: '^src/(runner|report|cli)/|^src/cli\\.ts$' },
     },
   ],
   options: {

@@ -1,5 +1,5 @@
 // The explicit list of checks, one list per area (each area's index.ts names its checks).
-import type { CheckDef } from '../src/core/check.js';
+import type { CheckDef } from '../src/check/check.js';
 import { MESSAGES_CHECKS } from './messages/index.js';
 import { STREAMING_CHECKS } from './streaming/index.js';
 import { DISCOVERY_CHECKS } from './discovery/index.js';

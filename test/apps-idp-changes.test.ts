@@ -12,7 +12,7 @@ import { appsFaultByName } from '../reference/apps/faults.js';
 import { AppsGateway } from '../reference/apps/gateway.js';
 import { openEmbeddedFromTemplate } from '../reference/apps/store.js';
 import { freePort } from '../src/launch/ports.js';
-import type { CheckContext } from '../src/core/check.js';
+import type { CheckContext } from '../src/check/check.js';
 import keyRotation from '../suites/apps/apps.device.key-rotation.js';
 import idpRevoked from '../suites/apps/apps.token.idp-revoked.js';
 import { signIn, type AppsFixture } from '../suites/apps/common.js';

@@ -1,10 +1,11 @@
 // The reference apps gateway's parts that the apps profile does not show on its own: the
-// configuration's refusals, the migrations on PGlite, the spend windows' resets, and the CLI's
-// bad input (one line, exit 2).
+// configuration's refusals, the migrations on PGlite, the spend windows' resets, the fault
+// names' type, and the CLI's bad input (one line, exit 2).
 import { describe, expect, it } from 'vitest';
 import { parseAppsConfig } from '../reference/apps/config.js';
 import { migrate, openStore } from '../reference/apps/store.js';
-import { periodReset } from '../reference/apps/gateway.js';
+import { periodReset } from '../reference/apps/gateway/spend.js';
+import { APPS_FAULTS, appsFaultByName, type AppsFaultName } from '../reference/apps/faults.js';
 import { main } from '../src/cli.js';
 
 const minimal = (extra = '') => `listen: {host: 127.0.0.1, port: 0}
@@ -52,6 +53,18 @@ describe('spend windows', () => {
     expect(periodReset('daily', now).toISOString()).toBe('2026-11-22T00:00:00.000Z');
     expect(periodReset('weekly', now).toISOString()).toBe('2026-11-23T00:00:00.000Z');
     expect(periodReset('monthly', now).toISOString()).toBe('2026-12-01T00:00:00.000Z');
+  });
+});
+
+describe('apps fault names', () => {
+  // The type check (tsconfig.test.json) fails when the misspelt name below compiles.
+  it('are a type: the listed names only', () => {
+    const listed: AppsFaultName = 'apps-no-health';
+    // @ts-expect-error a misspelt fault name is not an AppsFaultName
+    const misspelt: AppsFaultName = 'apps-no-healht';
+    expect(appsFaultByName(listed)).toBe(APPS_FAULTS.find((f) => f.name === 'apps-no-health'));
+    expect(appsFaultByName(misspelt)).toBeUndefined();
+    expect(new Set(APPS_FAULTS.map((f) => f.name)).size).toBe(APPS_FAULTS.length);
   });
 });
 

@@ -1,4 +1,4 @@
-// What the client keeps of an answer is bounded whatever the gateway sends (issue 13): a
+// What the client keeps of an answer is bounded whatever the gateway sends: a
 // prefix, the length and a SHA-256; decoding as a client would, bounded; a body that is not
 // what its content-encoding claims is unreadable. Large request bodies are made piece by piece.
 import { createHash } from 'node:crypto';

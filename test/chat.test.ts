@@ -13,7 +13,7 @@ const throughStream = (fault: string, text: string, size: number) => throughFaul
 
 
 
-describe('chat wire shapes (protocols.md 2)', () => {
+describe('chat wire shapes (as the real API sends them)', () => {
   it('a stream is a role chunk, content chunks, a finish chunk, a usage chunk with empty choices, then [DONE]', () => {
     const s = chatStream({ pieces: ['a', 'b'] });
     expect(s.map(chunkName)).toEqual(['role', 'content "a"', 'content "b"', 'finish stop', 'usage (choices: [])', '[DONE]']);

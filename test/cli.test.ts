@@ -83,7 +83,7 @@ describe('gw-conformance CLI', () => {
     expect(l.checks.map((c: { id: string }) => c.id)).toEqual(CHECKS.map((c) => c.id));
     expect(l.coverage.total).toBe(77);
     const text = await cli(['list']);
-    expect(text.stdout).toMatch(/Catalog coverage: \d+ of 77/);
+    expect(text.stdout).toMatch(/Catalog coverage: \d+ of 80/);
     expect(text.stdout).toMatch(/covered\s+CFG-SECRET-1\s+MUST\s+lint-config:CFG-SECRET-1/);
     expect(text.stdout).toMatch(/covered\s+APP-DISC-1\s+MUST\s+apps.disc.models/);
     expect(text.stdout).toMatch(/covered\s+SSE-LAT-1/);

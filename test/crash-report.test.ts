@@ -1,4 +1,4 @@
-// Every run that starts writes its reports, whatever happens after (issue 13): a harness crash
+// Every run that starts writes its reports, whatever happens after: a harness crash
 // outside any check (an uncaught exception from a socket no one listens to, say) ends the run
 // with the checks that finished, the others marked as the harness's error, and every report
 // file written; exit 2 (the harness broke, not the gateway).
@@ -16,7 +16,7 @@ import { RecordingUpstream } from '${ROOT}/dist/mocks/upstream/server.js';
 import { ReferenceGateway } from '${ROOT}/dist/reference/gateway.js';
 import { finishRun, runSuite } from '${ROOT}/dist/src/cli/run.js';
 import { resolveConfig } from '${ROOT}/dist/src/config/config.js';
-import { pass } from '${ROOT}/dist/src/core/check.js';
+import { pass } from '${ROOT}/dist/src/check/check.js';
 const base = { requirements: ['MSG-RESP-1'], level: 'MUST', area: 'messages', profile: 'default', protocol: 'messages', requirement: 'x' };
 const checks = [
   { ...base, id: 'a.passes', title: 'passes', run: async () => pass('fine') },

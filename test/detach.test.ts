@@ -4,7 +4,7 @@ import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { detached, ownCopy } from '../src/core/detach.js';
-import { defineCheck, pass, type RunSettings } from '../src/core/check.js';
+import { defineCheck, pass, type RunSettings } from '../src/check/check.js';
 import type { GatewayClient } from '../src/client/gateway.js';
 import type { Upstream } from '../src/upstream/upstream.js';
 import { runOne } from '../src/runner/runner.js';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { runSuite, finishRun } from '../src/cli/run.js';
 import { resolveConfig } from '../src/config/config.js';
-import { defineCheck, type CheckDef } from '../src/core/check.js';
+import { defineCheck, type CheckDef } from '../src/check/check.js';
 import { exitCodeOf, harnessErrorLine, isFailure } from '../src/report/policy.js';
 import { junitXml } from '../src/reporters/junit.js';
 import { consoleSummary } from '../src/reporters/console.js';

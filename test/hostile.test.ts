@@ -1,4 +1,4 @@
-// The harness stays calm whatever the gateway does (issue 13, hostile gateways). For each case
+// The harness stays calm whatever the gateway does (hostile gateways). For each case
 // of test/helpers/hostile-gateway.ts, the built CLI runs in its own process against the hostile
 // gateway, which forwards to the harness's recording upstream, and the test asserts: the run
 // ends within its time limits with exit 1 (verdicts, never "could not run"); every check has a
@@ -20,7 +20,7 @@ import { runOf, startAtOnce } from './helpers/at-once.js';
 const XSD = join(ROOT, 'test', 'schemas', 'jenkins-junit.xsd');
 const haveXmllint = spawnSync('xmllint', ['--version']).status === 0;
 
-/** The goal of issue 13: peak RSS of a run, whatever the gateway sends. */
+/** The goal: peak RSS of a run, whatever the gateway sends. */
 const RSS_MAX = 150 * 1000 * 1000;
 /** Gateways that forward nothing to the recording upstream: stopped at the readiness gate (exit 2). */
 const NEVER_FORWARDS = new Set(['close-at-once']);
@@ -149,7 +149,7 @@ describe('hostile gateways', () => {
     it(`${c.name}: ${c.what}`, { timeout: 240_000 }, async () => {
       const r = await runOf(runs, c.name);
       if (NEVER_FORWARDS.has(c.name)) {
-        // A gateway that forwards nothing to the mock is a setup that cannot work (issue 13): the
+        // A gateway that forwards nothing to the mock is a setup that cannot work: the
         // readiness gate says so in one line, with what the gateway did, within its time-out.
         table.push(`| ${c.name} | exit ${r.code} | readiness gate: ${r.stderr.trim().slice(0, 80)}... | ${(r.ms / 1000).toFixed(1)} s | ${Math.round(r.rss / 1e6)} MB |`);
         expect(r.signal).toBeNull();

@@ -5,7 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { detectDialect, lintText } from '../src/lint/lint.js';
 import { render, FORMATS } from '../src/lint/format.js';
-import { RULES } from '../src/lint/rules.js';
+import { RULE_BY_ID, RULES } from '../src/lint/rules.js';
+import { RULE_CHECKS } from '../src/lint/checks.js';
 import { nearest, schemaFor } from '../src/lint/schema.js';
 import { DIALECTS } from '../src/lint/rules.js';
 
@@ -37,6 +38,10 @@ describe('lint-config fixtures (fixtures/apps-config)', () => {
       }
     });
   }
+
+  it('the check registry holds catalog rules only', () => {
+    for (const d of DIALECTS) for (const id of RULE_CHECKS[d].keys()) expect(RULE_BY_ID.has(id), `${d}: ${id}`).toBe(true);
+  });
 
   it('the valid files lint clean', () => {
     expect(lint('valid-outline.yaml').findings).toEqual([]);

@@ -11,14 +11,14 @@ import { throughStream } from './helpers/stream-fault.js';
 import type { RequestParts } from '../reference/faults/types.js';
 import { GatewayClient } from '../src/client/gateway.js';
 import { maskUrl, scrubSecrets } from '../src/core/mask.js';
-import type { CheckContext } from '../src/core/check.js';
+import type { CheckContext } from '../src/check/check.js';
 import type { RecordedRequest } from '../src/upstream/record.js';
 
 const parts = (path: string, body = '{}', headers: Array<[string, string]> = []): RequestParts => ({ method: 'POST', path, headers, body: Buffer.from(body) });
 
 /** Pushes `text` through a fault's stream transform in pieces of `size` bytes; returns what came out. */
 
-describe('native wire shapes (protocols.md 3)', () => {
+describe('native wire shapes (as the real API sends them)', () => {
   it('stream frames are data-only, compact JSON with ": " after keys, each ending \\r\\n\\r\\n, no [DONE]', () => {
     const frames = nativeFrames(nativeStream({ pieces: ['a', 'b'] }));
     expect(frames).toHaveLength(2);

@@ -80,13 +80,20 @@ afterAll(() => rmSync(work, { recursive: true, force: true }), 180_000);
 const npx = (args: string[]) => run('npx', ['--no', '--', 'gw-conformance', ...args], user, 90_000);
 
 describe('the packed package', () => {
-  it('holds the compiled runtime, its data files, README and LICENSE, and nothing of the development tree', () => {
+  it('holds the compiled runtime, its data files, README, the docs and the examples they use, LICENSE, and nothing of the development tree', () => {
     for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/gw-conformance.js', 'dist/src/cli.js', 'catalog/requirements.json', 'src/report/run-report.schema.json', 'src/lint/schemas/claude-apps-gateway.schema.json', 'src/lint/schemas/outline.schema.json']) {
       expect(files, f).toContain(f);
     }
     expect(files.some((f) => f.startsWith('fixtures/messages/') && f.endsWith('.json'))).toBe(true);
     expect(files.some((f) => f.startsWith('dist/suites/'))).toBe(true);
-    const unwanted = files.filter((f) => /^(test|\.ci|scripts|bench|examples|dist\/bench|dist\/test)\//.test(f) || /\.(ts|map)$/.test(f) || f.startsWith('tsconfig'));
+    // What the README and docs/ tell a user to run with: the nginx configs and their start script,
+    // the CI examples, the apps gateway example, and the docs themselves.
+    for (const f of ['docs/getting-started.md', 'docs/checks.md', 'examples/nginx/plain.conf', 'examples/nginx/hardened.conf', 'scripts/nginx-gateway.sh', 'examples/github/workflow.yml', 'examples/gitlab/.gitlab-ci.yml', 'examples/claude-apps-gateway/gateway.yaml']) {
+      expect(files, f).toContain(f);
+    }
+    // The secrets apps-config once wrote beside the example stay in the repository only.
+    expect(files).not.toContain('examples/claude-apps-gateway/gateway.env');
+    const unwanted = files.filter((f) => (/^(test|\.ci|scripts|bench|dist\/bench|dist\/test)\//.test(f) && f !== 'scripts/nginx-gateway.sh') || /\.(ts|map)$/.test(f) || f.startsWith('tsconfig'));
     expect(unwanted).toEqual([]);
     // The figures, for the release notes (the test does not judge them).
     console.info(`gw-conformance-${version}.tgz: ${packed.size} bytes packed, ${packed.unpackedSize} bytes unpacked, ${files.length} files`);

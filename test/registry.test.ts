@@ -1,18 +1,66 @@
-// Check ids are stable and meaningful: unique, and each equal to its file name (design.md, style rule 2).
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+// Which checks a run picks (src/runner/registry.ts): by profile, --only and --skip, each selector
+// a check id, an area or a requirement id; an unknown selector is a harness error (exit 2). And
+// which features a picked check needs before it may run (featuresOf, src/check/check.ts).
 import { describe, expect, it } from 'vitest';
-import { CHECKS } from '../suites/index.js';
-import { assertUniqueIds } from '../src/runner/registry.js';
-import { ROOT } from './helpers/cli.js';
+import { defineCheck, featuresOf, pass, type CheckDef } from '../src/check/check.js';
+import { HarnessError } from '../src/core/errors.js';
+import type { Profile } from '../src/core/features.js';
+import { selectChecks } from '../src/runner/registry.js';
 
-describe('check registry', () => {
-  it('has no duplicate ids', () => {
-    expect(() => assertUniqueIds(CHECKS)).not.toThrow();
-    expect(() => assertUniqueIds([CHECKS[0], CHECKS[0]])).toThrow(/duplicate check id/);
+const check = (id: string, profile: Profile, requirements: string[]): CheckDef =>
+  defineCheck({ id, title: id, requirements, level: 'MUST', area: id.split('.')[0], profile, requirement: id, run: async () => pass('ok') });
+
+const ALL = [
+  check('messages.a', 'default', ['MSG-1']),
+  check('messages.b', 'slow', ['MSG-1']),
+  check('chat.c', 'default', ['CHAT-1', 'MSG-1']),
+  check('service.s', 'service', ['SVC-1']),
+  check('apps.p', 'apps', ['APPS-1']),
+];
+
+const ROWS: [what: string, opts: { profile: Profile; only?: string[]; skip?: string[] }, picked: string[]][] = [
+  ['default: the default checks', { profile: 'default' }, ['messages.a', 'chat.c']],
+  ['slow: the default checks and the slow ones', { profile: 'slow' }, ['messages.a', 'messages.b', 'chat.c']],
+  ['service: its own checks alone', { profile: 'service' }, ['service.s']],
+  ['apps: its own checks alone', { profile: 'apps' }, ['apps.p']],
+  ['--only an area keeps to the profile', { profile: 'default', only: ['messages'] }, ['messages.a']],
+  ['--only an area under slow takes its slow checks too', { profile: 'slow', only: ['messages'] }, ['messages.a', 'messages.b']],
+  ['--only a requirement id keeps to the profile, across areas', { profile: 'default', only: ['MSG-1'] }, ['messages.a', 'chat.c']],
+  ['--only a check id runs it whatever its profile', { profile: 'default', only: ['messages.b', 'service.s'] }, ['messages.b', 'service.s']],
+  ['--only a default check by id under apps', { profile: 'apps', only: ['messages.a'] }, ['messages.a']],
+  ['--skip an area', { profile: 'default', skip: ['chat'] }, ['messages.a']],
+  ['--skip a requirement id, in every area', { profile: 'slow', skip: ['MSG-1'] }, []],
+  ['--skip a check id', { profile: 'slow', skip: ['messages.b'] }, ['messages.a', 'chat.c']],
+  ['--skip wins over --only', { profile: 'default', only: ['messages.a', 'chat'], skip: ['messages.a'] }, ['chat.c']],
+  ['--skip of a check the profile leaves out is no error', { profile: 'default', skip: ['apps.p'] }, ['messages.a', 'chat.c']],
+];
+
+describe('selectChecks', () => {
+  it.each(ROWS)('%s', (_what, opts, picked) => {
+    expect(selectChecks(ALL, { only: [], skip: [], ...opts }).map((c) => c.id)).toEqual(picked);
   });
-  it('names each check after its file, suites/<area folder>/<id>.ts', () => {
-    const missing = CHECKS.filter((c) => !['messages', 'streaming', 'discovery', 'errors', 'native', 'chat', 'service', 'apps', 'client'].some((dir) => existsSync(join(ROOT, 'suites', dir, `${c.id}.ts`))));
-    expect(missing.map((c) => c.id)).toEqual([]);
+
+  it.each([
+    ['--only', { only: ['messages.zz'], skip: [] }],
+    ['--skip', { only: [], skip: ['MSG-99'] }],
+  ])('an unknown id in %s is a harness error naming it', (_flag, sel) => {
+    let thrown: unknown;
+    try {
+      selectChecks(ALL, { profile: 'default', ...sel });
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(HarnessError);
+    expect((thrown as HarnessError).code).toBe('UNKNOWN_CHECK');
+    expect((thrown as HarnessError).message).toContain(`unknown check "${[...sel.only, ...sel.skip][0]}"`);
+  });
+});
+
+describe('featuresOf', () => {
+  it('a check needs its protocol, and the service or apps profile when it is of one', () => {
+    expect(featuresOf({ profile: 'default', protocol: 'chat' })).toEqual(['chat']);
+    expect(featuresOf({ profile: 'slow' })).toEqual([]);
+    expect(featuresOf({ profile: 'service', protocol: 'native' })).toEqual(['native', 'service']);
+    expect(featuresOf({ profile: 'apps' })).toEqual(['apps']);
   });
 });

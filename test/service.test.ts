@@ -111,7 +111,7 @@ describe('gw-conformance run --profile service', () => {
       expect(r.json).not.toContain('SECRET');
       expect(r.xml).not.toContain('SECRET');
       expect(r.stdout).not.toContain('SECRET');
-      // One key on the three protocols, in each protocol's own credential (spec 5).
+      // One key on the three protocols, in each protocol's own credential.
       const used = new Set(svc.requests.filter((q) => q.keyValid).map((q) => `${q.protocol}:${q.credential}`));
       expect([...used].sort()).toEqual(['chat:bearer', 'messages:bearer', 'models:bearer', 'native:x-goog-api-key']);
     });

@@ -1,4 +1,4 @@
-// Shards and merged reports (issue 12 item 5): --shard i/n picks a stable slice of the checks;
+// Shards and merged reports: --shard i/n picks a stable slice of the checks;
 // merge-reports puts the shards' JSON reports back together, and refuses runs that do not add up.
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

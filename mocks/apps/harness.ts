@@ -10,7 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import { parse, stringify } from 'yaml';
 import { HarnessError } from '../../src/core/errors.js';
-import { MockIdp, type TestUser } from '../oidc/idp.js';
+import { MockIdp } from '../oidc/idp.js';
+import type { TestUser } from '../oidc/users.js';
 import { OtlpCollector } from '../otlp/collector.js';
 import { AppsRecordingUpstream } from './upstream.js';
 

@@ -12,7 +12,7 @@ function writeHead(res: http.ServerResponse, status: number, headers: Array<[str
   res.writeHead(status, flat);
 }
 
-/** Like the real API: a body field that needs a beta value is refused without it (protocols.md 1). */
+/** Like the real API: a body field that needs a beta value is refused without it. */
 function missingBeta(reply: Extract<Reply, { kind: 'json' }>, rec: RecordedRequest): string | null {
   if (!reply.betaForField) return null;
   const parsed = tryParse(rec.body.toString('utf8'));

@@ -1,4 +1,4 @@
-// A stand-in for the hosted service (spec 1, 4, 5), for the service profile's own tests and
+// A stand-in for the hosted service, for the service profile's own tests and
 // for `gw-conformance mock --service`: one key for the three protocols, answers by path like
 // the real APIs (no case tokens, nothing scripted per request), each protocol's own error shape
 // for a missing or bad key, and one native model whose every answer is blocked (SVC-4).
@@ -85,7 +85,7 @@ export class ServiceEmulator extends LoopbackServer {
 
     if (method === 'HEAD' && path === '/') return { reply: json(200, ''), entry: { ...base, protocol: 'other', credential: 'none', keyValid: false } };
 
-    // Messages protocol and the model list: Bearer or x-api-key (spec 5).
+    // Messages protocol and the model list: Bearer or x-api-key.
     if (path === '/v1/messages' || path === '/v1/messages/count_tokens' || path === '/v1/models') {
       const protocol = path === '/v1/models' ? 'models' : 'messages';
       const given = bearer ?? header('x-api-key');
@@ -105,7 +105,7 @@ export class ServiceEmulator extends LoopbackServer {
       return { reply: json(200, messageBody({ model: body.model })), entry };
     }
 
-    // Native protocol: x-goog-api-key or ?key=; a bad key is 400 INVALID_ARGUMENT (protocols.md 3).
+    // Native protocol: x-goog-api-key or ?key=; a bad key is 400 INVALID_ARGUMENT, as the real API answers.
     const nat = NATIVE_RE.exec(path);
     if (nat) {
       const queryKey = u.searchParams.get('key') ?? undefined;
@@ -128,7 +128,7 @@ export class ServiceEmulator extends LoopbackServer {
       return { reply: nativeJsonReply(`[${payloads.map((p) => JSON.stringify(JSON.parse(p), null, 2)).join(',\r\n')}]`), entry };
     }
 
-    // Chat-completions protocol: Bearer only; a bad key is 401 invalid_api_key (protocols.md 2).
+    // Chat-completions protocol: Bearer only; a bad key is 401 invalid_api_key, as the real API answers.
     if (path === '/v1/chat/completions') {
       const entry = { ...base, protocol: 'chat', credential: bearer !== undefined ? 'bearer' : 'none', keyValid: bearer === this.opts.key } as const;
       if (!bearer) return { reply: chatJsonReply(chatError(401, { message: "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY)." }), 401), entry };

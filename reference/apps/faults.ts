@@ -1,12 +1,8 @@
 // Faults of the reference apps gateway: each breaks one APP-* requirement on purpose, so the
 // apps profile's detection matrix (test/detection/apps.json) can show each check catches it.
-export interface AppsFault {
-  name: string;
-  breaks: string[];
-  description: string;
-}
-
-export const APPS_FAULTS: AppsFault[] = [
+// The list is `as const`, so its names form a type: the gateway tests a fault by a name of
+// that type, and a misspelt name is a compile error rather than a fault that never fires.
+const LIST = [
   { name: 'apps-discovery-behind-login', breaks: ['APP-DISC-1'], description: '/v1/models redirects to the IdP login instead of answering JSON' },
   { name: 'apps-no-health', breaks: ['APP-LOGIN-1'], description: 'the health path answers 404' },
   { name: 'apps-group-check-skipped', breaks: ['APP-AUTHZ-1'], description: 'allowed_groups is not checked at sign-in' },
@@ -31,6 +27,17 @@ export const APPS_FAULTS: AppsFault[] = [
   { name: 'apps-no-spend-telemetry', breaks: ['APP-TEL-3'], description: 'a spend denial emits no span' },
   { name: 'apps-telemetry-breaks-inference', breaks: ['APP-TEL-4'], description: 'the telemetry relay answers 502 when the collector is down' },
   { name: 'apps-managed-200-for-everyone', breaks: ['APP-MANAGED-1'], description: 'a user with no matching policy gets 200 {} instead of 404' },
-];
+] as const;
+
+/** The name of one apps fault. */
+export type AppsFaultName = (typeof LIST)[number]['name'];
+
+export interface AppsFault {
+  name: AppsFaultName;
+  breaks: readonly string[];
+  description: string;
+}
+
+export const APPS_FAULTS: readonly AppsFault[] = LIST;
 
 export const appsFaultByName = (name: string): AppsFault | undefined => APPS_FAULTS.find((f) => f.name === name);

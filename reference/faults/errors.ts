@@ -1,4 +1,4 @@
-// Faults of model discovery, count_tokens, error passthrough and HTTP hygiene (issue 4): the
+// Faults of model discovery, count_tokens, error passthrough and HTTP hygiene: the
 // quiet failures that make a client fall back or give up. Each is modelled on a real setup:
 // an identity-aware proxy in front of /v1/models, a framework's HTML error page, a proxy that
 // "helpfully" retries, nginx's client_max_body_size.

@@ -1,4 +1,4 @@
-// A flaky fault (issue 12): breaks a requirement every other time, to prove that --repeat tells
+// A flaky fault: breaks a requirement every other time, to prove that --repeat tells
 // a flaky verdict from a steady one. Its counter lives as long as the process that serves it.
 import type { Fault, RequestParts } from './types.js';
 

@@ -1,6 +1,6 @@
 // Faults of the reference gateway: each breaks one requirement on purpose, so every check is
-// proven to catch what it claims to (test/detection.json names the checks each one fails).
-// One file per area; add an area's list here.
+// proven to catch what it claims to (test/detection/<area>.json names the checks each fault
+// of that area fails). One file per area; add an area's list here.
 import type { Fault } from './types.js';
 import { MESSAGES_FAULTS } from './messages.js';
 import { STREAMING_FAULTS } from './streaming.js';

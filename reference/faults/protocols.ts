@@ -1,5 +1,5 @@
 // Faults of the native (Gemini) and chat-completions protocols: the ways gateways that handle
-// the messages protocol well still break the other two (protocols.md 4, issue 5).
+// the messages protocol well still break the other two.
 import { StringDecoder } from 'node:string_decoder';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Fault, Json, RequestParts } from './types.js';

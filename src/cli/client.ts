@@ -11,10 +11,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HarnessError } from '../core/errors.js';
+import { HarnessError, parseListen } from '../core/errors.js';
 import { rootPath } from '../core/paths.js';
 import type { RunConfig } from '../config/config.js';
-import type { CheckDef } from '../core/check.js';
 import type { RunReport } from '../report/types.js';
 import { anthropicSdk } from '../real-clients/anthropic-sdk.js';
 import { claudeCode } from '../real-clients/claude-code.js';
@@ -23,6 +22,12 @@ import { openaiSdk } from '../real-clients/openai-sdk.js';
 import { runSessions, type ClientFixture, type SessionUpstream } from '../real-clients/session.js';
 import type { ClientDriver } from '../real-clients/types.js';
 import { runSuite } from './run.js';
+import { faultNamed } from './shared.js';
+import { RecordingUpstream } from '../../mocks/upstream/server.js';
+import { SessionCapture } from '../../mocks/upstream/session.js';
+import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../reference/gateway.js';
+import { FAULTS } from '../../reference/faults/index.js';
+import { CHECKS } from '../../suites/index.js';
 import { launchGateway, checkLaunch, type LaunchedGateway } from '../launch/launch.js';
 
 /** Set in the environment of the command run again inside the namespace. */
@@ -30,11 +35,30 @@ const IN_NAMESPACE = 'GWC_CLIENT_NETNS';
 /** Each client run's own limit. */
 const CLIENT_TIMEOUT_MS = 60_000;
 
-/** What the composition root provides: the recording upstream in session mode, the reference gateway. */
-export interface ClientProfileDeps {
-  /** `credential`: the one every client is given (a request carrying another is marked). */
-  startUpstream(listen: string, credential: string): Promise<SessionUpstream & { stop(): Promise<void> }>;
-  startReference(upstreamUrl: string, fault: string | undefined): Promise<{ url: string; stop(): Promise<void> }>;
+/** The recording upstream in session mode: a fresh record per client run. */
+async function sessionUpstream(listen: string, credential: string): Promise<SessionUpstream & { stop(): Promise<void> }> {
+  const upstream = new RecordingUpstream();
+  const { host, port } = parseListen(listen, '--upstream-listen');
+  await upstream.start(host, port);
+  // A request that arrives while no run is on (the preflight after the runs) belongs to none.
+  let capture = new SessionCapture({ credential });
+  upstream.capture = capture;
+  return {
+    url: upstream.url,
+    begin: () => void (upstream.capture = capture = new SessionCapture({ credential })),
+    end: async () => {
+      const requests = [...(await capture.settled())];
+      upstream.capture = capture = new SessionCapture({ credential });
+      return requests;
+    },
+    stop: () => upstream.stop(),
+  };
+}
+
+/** The built-in reference gateway, with a fault or none. */
+async function referenceGateway(upstreamUrl: string, faultName: string | undefined): Promise<{ url: string; stop(): Promise<void> }> {
+  const gw = new ReferenceGateway({ upstream: upstreamUrl, fault: faultNamed(faultName, FAULTS), upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
+  return { url: await gw.start('127.0.0.1', 0), stop: () => gw.stop() };
 }
 
 function drivers(names: string[], env: NodeJS.ProcessEnv): ClientDriver[] {
@@ -86,7 +110,7 @@ function network(env: NodeJS.ProcessEnv): string {
  * built-in reference with `reference`, else --gateway-cmd or --target), runs every client
  * straight and through the gateway, then the checks.
  */
-export async function runClientProfile(checks: CheckDef[], cfg: RunConfig, io: { out: (s: string) => void; env: NodeJS.ProcessEnv }, deps: ClientProfileDeps, reference?: { fault?: string }): Promise<RunReport> {
+export async function runClientProfile(cfg: RunConfig, io: { out: (s: string) => void; env: NodeJS.ProcessEnv }, reference?: { fault?: string }): Promise<RunReport> {
   const chosen = drivers(cfg.clients, io.env);
   for (const d of chosen) {
     const missing = await d.missing();
@@ -95,20 +119,20 @@ export async function runClientProfile(checks: CheckDef[], cfg: RunConfig, io: {
   if (!reference) checkLaunch(cfg.launch);
   if (!reference && !cfg.target && !cfg.launch.cmd) throw new HarnessError('BAD_FLAG', '--profile client needs the gateway: --gateway-cmd (or --target); to try it against the reference gateway: `gw-conformance demo --profile client`');
   if (cfg.launch.image) throw new HarnessError('BAD_FLAG', '--gateway-image is not supported with --profile client yet: use --gateway-cmd');
-  const upstream = await deps.startUpstream(reference || cfg.launch.cmd ? '127.0.0.1:0' : cfg.upstreamListen, cfg.token);
+  const upstream = await sessionUpstream(reference || cfg.launch.cmd ? '127.0.0.1:0' : cfg.upstreamListen, cfg.token);
   const workdir = mkdtempSync(path.join(os.tmpdir(), 'gwc-client-'));
   let launched: LaunchedGateway | undefined;
   let ref: { url: string; stop(): Promise<void> } | undefined;
   try {
     let gateway = cfg.target;
-    if (reference) gateway = (ref = await deps.startReference(upstream.url, reference.fault)).url;
+    if (reference) gateway = (ref = await referenceGateway(upstream.url, reference.fault)).url;
     else if (cfg.launch.cmd) gateway = (launched = await launchGateway({ ...cfg.launch, upstreamUrl: upstream.url, upstreamPort: Number(new URL(upstream.url).port), startTimeoutMs: cfg.readyTimeoutS * 1000, secrets: [cfg.token] })).target;
     const net = network(io.env);
     io.out(`client profile: ${chosen.map((d) => d.name).join(', ')}, straight at ${upstream.url} and through the gateway at ${gateway}, on ${net}`);
     const pairs = await runSessions(chosen, { upstream, gateway: gateway!, token: cfg.token, workdir, timeoutMs: CLIENT_TIMEOUT_MS, print: io.out });
     const fixture: ClientFixture = { pairs, network: net };
     // The checks only compare what the runs left: no readiness canary through the gateway.
-    return await runSuite(checks, { ...cfg, protocols: [] }, gateway!, null, io.out, { fixture, launcher: launched });
+    return await runSuite(CHECKS, { ...cfg, protocols: [] }, gateway!, null, io.out, { fixture, launcher: launched });
   } finally {
     await launched?.stop();
     await ref?.stop();

@@ -1,5 +1,5 @@
 // `gw-conformance list`: every check and the coverage of the requirement catalog.
-import type { CheckDef } from '../core/check.js';
+import type { CheckDef } from '../check/check.js';
 import { readText } from '../core/paths.js';
 
 export interface CatalogEntry {

@@ -7,7 +7,7 @@ import type { Upstream } from '../upstream/upstream.js';
 import { HarnessError } from '../core/errors.js';
 import type { RunConfig } from '../config/config.js';
 import type { RunReport } from '../report/types.js';
-import type { CheckDef } from '../core/check.js';
+import type { CheckDef } from '../check/check.js';
 import { runSuite } from './run.js';
 
 export const CONTROL_PREFIX = '/__gwc/';

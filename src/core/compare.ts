@@ -1,6 +1,6 @@
 // Comparison of what was sent with what arrived: semantic (lossless JSON tree, key order
 // included) and byte-exact. Every difference carries a JSON pointer or a byte offset so a
-// failure explains itself (design.md, style rule 4).
+// failure explains itself without a debugger.
 import { canonicalNumber, escapePointer, type JNode, stringifyNode, tryParse } from './json.js';
 
 export type DiffKind = 'changed' | 'added' | 'removed' | 'type' | 'key-order' | 'length';

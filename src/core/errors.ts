@@ -1,5 +1,5 @@
 // Typed harness errors with stable codes. Only src/cli.ts turns them into an exit code
-// (design.md, style rule 6): every HarnessError means "the harness could not run" (exit 2).
+// (one place decides how the process ends): every HarnessError means "the harness could not run" (exit 2).
 export type HarnessErrorCode =
   | 'BAD_FLAG'
   | 'BAD_CONFIG'

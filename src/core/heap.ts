@@ -20,7 +20,7 @@
 //   and `demo --profile apps` takes 2.9 s of CPU instead of 4.4 s (and 351 MB instead of 517 MB).
 import v8 from 'node:v8';
 
-/** The flags applied at start-up (issue 13: peak RSS of a run at most 150 MB). */
+/** The flags applied at start-up (the goal: peak RSS of a run at most 150 MB). */
 export const HEAP_FLAGS = ['--semi-space-growth-factor=1', '--liftoff-only'];
 
 /** Applies HEAP_FLAGS to this process (bin/gw-conformance.js calls it first). */

@@ -1,5 +1,5 @@
 // Lints one configuration text: dialect, schema, then the dialect's rules. Pure: no I/O.
-import { outlineChecks, outlineSecretKey, publicChecks } from './checks.js';
+import { outlineSecretKey, semanticChecks } from './checks.js';
 import { DIALECTS, pathText, severityOf, type Dialect, type FileResult, type Finding } from './rules.js';
 import { schemaFindings, type RawFinding } from './schema.js';
 import { Source } from './source.js';
@@ -70,7 +70,7 @@ export function lintText(file: string, text: string, opts: LintOptions = {}): Fi
           at({
             rule: 'CFG-SCHEMA-1',
             path: [minority[0]],
-            message: `the file mixes both dialects: ${outline.map((k) => `\`${k}\``).join(', ')} belong to the outline (interface document 2.7); ${pub.map((k) => `\`${k}\``).join(', ')} belong to the claude-apps-gateway schema`,
+            message: `the file mixes both dialects: ${outline.map((k) => `\`${k}\``).join(', ')} belong to the outline dialect; ${pub.map((k) => `\`${k}\``).join(', ')} belong to the claude-apps-gateway schema`,
             hint: `write one dialect (the gateway reads claude-apps-gateway), or pass --dialect to lint against one of them`,
           }),
         ],
@@ -90,7 +90,7 @@ export function lintText(file: string, text: string, opts: LintOptions = {}): Fi
     return !!parent && typeof parent === 'object' && Object.keys(parent).some((k) => outlineSecretKey([...r.path.slice(0, -1), k]) === r.path[r.path.length - 1]);
   };
   raw.splice(0, raw.length, ...raw.filter((r) => !shadowed(r)));
-  const semantic = dialect === 'outline' ? outlineChecks(data) : publicChecks(data);
+  const semantic = semanticChecks(dialect, data);
   // A value the schema already rejects is not reported again by a rule about the same key.
   const schemaPaths = new Set(raw.map((r) => pathText(r.path)));
   const findings = [...raw, ...semantic.filter((s) => s.rule === 'CFG-SECRET-1' || !schemaPaths.has(pathText(s.path)))].map(at);

@@ -1,5 +1,6 @@
-// The rules of `lint-config`: the CFG-* catalog IDs of requirement section F, and the extra
-// rules proposed in src/lint/EXTRA-RULES.md (CFG-X-n until they get a catalog ID).
+// The rules of `lint-config`: the configuration requirements of the catalog (CFG-*, in
+// catalog/requirements.json), and the extra rules proposed in src/lint/EXTRA-RULES.md (CFG-X-n
+// until they get a catalog ID).
 // Severity follows the level: MUST -> error, SHOULD -> warning.
 
 export type Severity = 'error' | 'warning';

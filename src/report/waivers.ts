@@ -8,7 +8,7 @@ import addFormatsModule from 'ajv-formats';
 import YAML, { LineCounter, isNode } from 'yaml';
 import { HarnessError } from '../core/errors.js';
 import { readText } from '../core/paths.js';
-import type { Outcome } from '../core/check.js';
+import type { Outcome } from '../core/outcome.js';
 import type { AppliedWaiver, CheckResult, Waiver, WaiverSummary } from './types.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (a: Ajv) => Ajv;

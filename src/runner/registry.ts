@@ -1,5 +1,6 @@
 // Picks checks by profile, --only and --skip. Unknown ids are a harness error (exit 2).
-import type { CheckDef, Profile } from '../core/check.js';
+import type { CheckDef } from '../check/check.js';
+import type { Profile } from '../core/features.js';
 import { HarnessError } from '../core/errors.js';
 
 export function selectChecks(all: CheckDef[], opts: { profile: Profile; only: string[]; skip: string[] }): CheckDef[] {
@@ -13,12 +14,4 @@ export function selectChecks(all: CheckDef[], opts: { profile: Profile; only: st
   // A check named by id runs whatever its profile; an area or requirement id keeps to the profile.
   const picked = (c: CheckDef) => opts.only.some((s) => s === c.id || (matches(c, s) && inProfile(c)));
   return all.filter((c) => (opts.only.length ? picked(c) : inProfile(c)) && !opts.skip.some((s) => matches(c, s)));
-}
-
-export function assertUniqueIds(all: CheckDef[]): void {
-  const seen = new Set<string>();
-  for (const c of all) {
-    if (seen.has(c.id)) throw new Error(`duplicate check id ${c.id}`);
-    seen.add(c.id);
-  }
 }

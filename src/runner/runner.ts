@@ -1,8 +1,8 @@
 // Runs checks with a time limit each, a few at a time. The case token of every request ties
 // it to its check, so checks can run in parallel against one upstream.
 import { performance } from 'node:perf_hooks';
-import type { CheckDef, RunSettings, Verdict } from '../core/check.js';
-import { failedOutcome, featuresOf } from '../core/check.js';
+import { featuresOf, type CheckDef, type RunSettings, type Verdict } from '../check/check.js';
+import { failedOutcome } from '../core/outcome.js';
 import type { CheckResult } from '../report/types.js';
 import { describeArrived, GatewayTimeoutError, GatewayTransportError, type Arrived, type GatewayClient, type GwRequest } from '../client/gateway.js';
 import { recordSent, type SentRequest } from '../report/replay.js';
@@ -13,7 +13,7 @@ import type { ReceivedResponse } from '../client/gateway.js';
 /** Receives, when the check has ended, every exchange it had (for the transcript digest). */
 export type ExchangeSink = (checkId: string, client: Array<{ req: GwRequest; res: ReceivedResponse }>, upstream: UpstreamHandle['cases']) => void;
 import type { GateKind, PhaseGate } from './gate.js';
-import { untilForwarding } from './recovery.js';
+import { untilServingAgain } from '../client/forwarded.js';
 import { detached } from '../core/detach.js';
 
 export interface RunEnv {
@@ -33,7 +33,7 @@ export interface RunEnv {
 export function notDeclared(check: CheckDef, declared: ReadonlySet<string>): string | null {
   const missing = featuresOf(check).filter((f) => !declared.has(f));
   if (!missing.length) return null;
-  const how = missing.map((f) => (f === 'service' ? 'service (the hosted-service checks run with --profile service)' : f === 'apps' ? 'apps (the apps gateway checks run with --profile apps)' : `${f} (declare it with --protocols or \`protocols:\` in gwc.yaml)`));
+  const how = missing.map((f) => (f === 'service' ? 'service (the hosted-service checks run with --profile service)' : f === 'apps' ? 'apps (the apps gateway checks run with --profile apps)' : f === 'client' ? 'client (the real clients\' checks run with --profile client)' : `${f} (declare it with --protocols or \`protocols:\` in gwc.yaml)`));
   return `not declared: ${how.join(', ')}`;
 }
 
@@ -177,10 +177,7 @@ export async function runChecks(checks: CheckDef[], env: RunEnv, opts: RunOption
     // No wait after a check the gateway never answered (skip: not run; timeout: it hangs, a wait would too).
     if (more && r.outcome !== 'skip' && r.outcome !== 'timeout' && env.upstream) {
       const up = env.upstream;
-      const recovery = await untilForwarding(
-        { gateway: env.gateway, register: (reply) => up.expect(reply), done: (t) => up.release(t) },
-        { boundMs: recoveryBoundMs(env.settings) },
-      );
+      const recovery = await untilServingAgain(env.gateway, { register: (reply) => up.expect(reply), done: (t) => up.release(t) }, { boundMs: recoveryBoundMs(env.settings) });
       finish(i, { ...r, evidence: { ...r.evidence, gatewayServingAgain: recovery } });
     } else finish(i, r);
   }

@@ -1,5 +1,5 @@
 // Scenario data: what the recording upstream answers to one expected request. Plain,
-// serialisable values (design.md, style rule 5); mocks/upstream/play.ts plays them.
+// serialisable values, so a scenario can be logged, stored and replayed; mocks/upstream/play.ts plays them.
 
 export type HeaderList = Array<[string, string]>;
 

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { appsRun, bearer, brief, call, signIn, session } from './common.js';
 
 export default defineCheck({
@@ -8,7 +8,6 @@ export default defineCheck({
   level: 'MUST',
   area: 'apps',
   profile: 'apps',
-  features: ['apps'],
   requirement: 'A user outside allowed_groups is refused with a JSON 401/403 (at the device flow: an RFC 8628 JSON error such as access_denied, never a token); a user inside is served.',
   run: appsRun(async (fx) => {
     const carol = await signIn(fx, 'carol');

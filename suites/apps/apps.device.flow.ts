@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { appsRun, signIn } from './common.js';
 
 export default defineCheck({
@@ -8,7 +8,6 @@ export default defineCheck({
   level: 'MUST',
   area: 'apps',
   profile: 'apps',
-  features: ['apps'],
   requirement: 'The device authorization flow through the gateway login and callback yields a session token; polling before approval answers authorization_pending; the device code is single use.',
   run: appsRun(async (fx) => {
     const s = await signIn(fx, 'erin');

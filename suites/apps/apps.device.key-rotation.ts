@@ -8,7 +8,7 @@
 // parallel checks) and holds the IdP while it works (no other sign-in or refresh meanwhile).
 // It leaves the IdP on a key the gateway can verify: the new key when the gateway learned it,
 // otherwise the old key put back. So no later check meets a half-rolled IdP, whatever the order.
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { AppsPrecondition, appsRun, call, holdingIdp, session, signIn, type AppsFixture, type SignIn } from './common.js';
 
 /**
@@ -45,7 +45,6 @@ export default defineCheck({
   level: 'MUST',
   area: 'apps',
   profile: 'apps',
-  features: ['apps'],
   exclusive: true,
   // Three sign-ins (each paced by the gateway's poll interval, at most 10 s) and one refetch throttle.
   timeLimitMs: (s) => allowanceOf(s) + 90_000,

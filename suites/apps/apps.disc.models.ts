@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { appsRun, bearer, brief, call, isJson, session } from './common.js';
 
 export default defineCheck({
@@ -8,8 +8,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'apps',
   profile: 'apps',
-  features: ['apps'],
-  requirement: 'Model discovery is not put behind OIDC login (spec 5 rule 4).',
+  requirement: 'Model discovery is not put behind OIDC login.',
   run: appsRun(async (fx) => {
     const token = await session(fx, 'alice');
     const withToken = await call(`${fx.gatewayUrl}/v1/models`, { headers: bearer(token) });

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { appsRun, brief, call, isJson, metadata } from './common.js';
 
 export default defineCheck({
@@ -8,8 +8,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'apps',
   profile: 'apps',
-  features: ['apps'],
-  requirement: 'Login, callback and health paths exist and answer (spec 4 rule 6); paths come from the metadata document and the device authorization answer.',
+  requirement: 'Login, callback and health paths exist and answer; paths come from the metadata document and the device authorization answer.',
   run: appsRun(async (fx) => {
     const meta = await call(`${fx.gatewayUrl}/.well-known/oauth-authorization-server`);
     if (meta.status !== 200 || !isJson(meta)) return fail('the OAuth authorization-server metadata is not served as JSON', { expected: '200 JSON', actual: brief(meta) });

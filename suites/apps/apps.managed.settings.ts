@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { appsRun, bearer, brief, call, session } from './common.js';
 
 export default defineCheck({
@@ -8,7 +8,6 @@ export default defineCheck({
   level: 'SHOULD',
   area: 'apps',
   profile: 'apps',
-  features: ['apps'],
   requirement: 'Managed settings are delivered per group with a validator (ETag); "no policy" and "an empty policy" are told apart (5 rule 6). eng has a policy, contractors an empty one, ops none.',
   run: appsRun(async (fx) => {
     const get = async (user: string, extra: Record<string, string> = {}) => call(`${fx.gatewayUrl}/managed/settings`, { headers: { ...bearer(await session(fx, user)), ...extra } });

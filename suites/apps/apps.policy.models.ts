@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { appsRun, bearer, brief, call, errorType, isJson, messages, receivedBy, session } from './common.js';
 
 export default defineCheck({
@@ -8,8 +8,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'apps',
   profile: 'apps',
-  features: ['apps'],
-  requirement: "A model outside the caller's policy is refused with a JSON 400 invalid_request_error, and the model list of that caller shows only the models its policy allows (2.7, 8). The harness's policy gives eng claude-sonnet-4-6 and claude-haiku-4-5.",
+  requirement: "A model outside the caller's policy is refused with a JSON 400 invalid_request_error, and the model list of that caller shows only the models its policy allows. The harness's policy gives eng claude-sonnet-4-6 and claude-haiku-4-5.",
   run: appsRun(async (fx) => {
     const token = await session(fx, 'alice');
     const denied = await messages(fx, token, 'claude-opus-4-7');

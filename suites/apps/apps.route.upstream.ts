@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { appsRun, brief, messages, receivedBy, session } from './common.js';
 
 export default defineCheck({
@@ -8,7 +8,6 @@ export default defineCheck({
   level: 'MUST',
   area: 'apps',
   profile: 'apps',
-  features: ['apps'],
   requirement: 'Requests of a group (and listed models) go to the upstream its rule names; others go to the default upstream. The harness configures eng-up for eng, haiku-up for claude-haiku-4-5, default-up for the rest.',
   run: appsRun(async (fx) => {
     const alice = await session(fx, 'alice');

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { appsRun, brief, errorType, isJson, messages, spendDenial } from './common.js';
 
 export default defineCheck({
@@ -8,7 +8,6 @@ export default defineCheck({
   level: 'MUST',
   area: 'apps',
   profile: 'apps',
-  features: ['apps'],
   requirement: 'Over the limit: a stable JSON error, HTTP 402, 403 or 429, stating the limit, the window and the reset (7). The limit is set through the Admin API (1 cent, daily); the upstream reports large usage once.',
   // The reset may be a date, a Unix time or a day written out ("resets Nov 23", as the Claude apps gateway words it).
   run: appsRun(async (fx) => {

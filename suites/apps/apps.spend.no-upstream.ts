@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { appsRun, brief, spendDenial } from './common.js';
 
 export default defineCheck({
@@ -8,7 +8,6 @@ export default defineCheck({
   level: 'MUST',
   area: 'apps',
   profile: 'apps',
-  features: ['apps'],
   requirement: 'A denied request never reaches an upstream; no cheaper or different model is substituted (7).',
   run: appsRun(async (fx) => {
     const d = await spendDenial(fx);

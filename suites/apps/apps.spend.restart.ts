@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { appsRun, brief, messages, spendDenial } from './common.js';
 
 export default defineCheck({
@@ -8,7 +8,6 @@ export default defineCheck({
   level: 'SHOULD',
   area: 'apps',
   profile: 'apps',
-  features: ['apps'],
   exclusive: true,
   requirement: 'Spend state survives a gateway restart (relational database, 2.7).',
   run: appsRun(async (fx) => {

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { appsRun, bearer, brief, call, messages, session } from './common.js';
 
 const OTLP = JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'gwc' }, spans: [{ traceId: '0123456789abcdef0123456789abcdef', spanId: '0123456789abcdef', name: 'gwc.client', kind: 1, startTimeUnixNano: '1', endTimeUnixNano: '2' }] }] }] });
@@ -10,9 +10,8 @@ export default defineCheck({
   level: 'MUST',
   area: 'apps',
   profile: 'apps',
-  features: ['apps'],
   exclusive: true,
-  requirement: "The gateway's telemetry ingestion answers the client (2xx) even when the configured collector is down: telemetry never breaks inference (6.3).",
+  requirement: "The gateway's telemetry ingestion answers the client (2xx) even when the configured collector is down: telemetry never breaks inference.",
   run: appsRun(async (fx) => {
     const token = await session(fx, 'alice');
     const seen: string[] = [];

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { appsRun, messages, session, spansOf } from './common.js';
 
 export default defineCheck({
@@ -8,8 +8,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'apps',
   profile: 'apps',
-  features: ['apps'],
-  requirement: 'No raw prompt or completion text in telemetry by default (6.3, 6.4). A canary in the prompt (echoed in the completion) must appear in no span, log or metric the collector receives.',
+  requirement: 'No raw prompt or completion text in telemetry by default. A canary in the prompt (echoed in the completion) must appear in no span, log or metric the collector receives.',
   run: appsRun(async (fx) => {
     const token = await session(fx, 'alice');
     const canary = `GWC-CANARY-${Math.random().toString(36).slice(2, 10)}`;

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { appsRun, spendDenial } from './common.js';
 
 export default defineCheck({
@@ -8,7 +8,6 @@ export default defineCheck({
   level: 'SHOULD',
   area: 'apps',
   profile: 'apps',
-  features: ['apps'],
   requirement: 'A spend denial emits attributable telemetry (7): a span naming the user and the spend decision.',
   run: appsRun(async (fx) => {
     const d = await spendDenial(fx);

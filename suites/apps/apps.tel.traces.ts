@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { appsRun, brief, messages, session, spansOf } from './common.js';
 
 export default defineCheck({
@@ -8,8 +8,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'apps',
   profile: 'apps',
-  features: ['apps'],
-  requirement: 'Traces reach the configured OTLP endpoint with request, latency, error, route, spend and policy data (6.3). A span belongs to a request when an attribute equals the request-id the gateway answered.',
+  requirement: 'Traces reach the configured OTLP endpoint with request, latency, error, route, spend and policy data. A span belongs to a request when an attribute equals the request-id the gateway answered.',
   run: appsRun(async (fx) => {
     const token = await session(fx, 'alice');
     const ok = await messages(fx, token, 'claude-sonnet-4-6');

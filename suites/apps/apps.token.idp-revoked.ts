@@ -5,7 +5,7 @@
 // stateless), so only the refresh is judged.
 // The check deprovisions erin only while it holds the IdP (no other sign-in or refresh
 // meanwhile) and provisions her again before it lets go: no other check meets her revoked.
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { AppsPrecondition, appsRun, brief, errorType, holdingIdp, isJson, refresh, signIn, type Tokens } from './common.js';
 
 export default defineCheck({
@@ -15,7 +15,6 @@ export default defineCheck({
   level: 'MUST',
   area: 'apps',
   profile: 'apps',
-  features: ['apps'],
   requirement: 'Once the IdP has deprovisioned a user, refreshing their session answers a JSON 400/401 invalid_grant and yields no token: the gateway asks the IdP when it refreshes (5, 7).',
   run: appsRun(async (fx) => {
     const s = await signIn(fx, 'erin');

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { AppsPrecondition, appsRun, bearer, brief, call, errorType, forge, isJson, messages, metadata, refresh, signIn } from './common.js';
 
 export default defineCheck({
@@ -8,8 +8,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'apps',
   profile: 'apps',
-  features: ['apps'],
-  requirement: 'Session tokens are short-lived and refresh rotates them; an expired, forged or revoked token gets a JSON 401 on API paths (invalid_grant on refresh), never an HTML login page (spec 5, 7).',
+  requirement: 'Session tokens are short-lived and refresh rotates them; an expired, forged or revoked token gets a JSON 401 on API paths (invalid_grant on refresh), never an HTML login page.',
   run: appsRun(async (fx) => {
     const s = await signIn(fx, 'alice');
     if (!s.ok || !s.tokens) throw new AppsPrecondition(`sign-in failed (${s.error})`);

@@ -1,5 +1,5 @@
 // The apps profile's checks (one per APP-* requirement), run with --profile apps.
-import type { CheckDef } from '../../src/core/check.js';
+import type { CheckDef } from '../../src/check/check.js';
 import disc from './apps.disc.models.js';
 import login from './apps.login.paths.js';
 import authz from './apps.authz.groups.js';

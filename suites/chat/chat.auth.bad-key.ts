@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { tryParse } from '../../src/core/json.js';
 import { chatError, chatJsonReply } from '../../src/upstream/replies/chat.js';
 import { chatSend, exchange } from '../shared/exchange.js';
@@ -14,7 +14,7 @@ export default defineCheck({
   profile: 'default',
   protocol: 'chat',
   requirement:
-    'A bad key on the chat-completions protocol ends in HTTP 401 with a JSON error body, whether the gateway refuses the key itself or forwards the provider\'s 401 (here the upstream answers 401 invalid_api_key); never a 500, a 200 or an HTML page (spec 7).',
+    'A bad key on the chat-completions protocol ends in HTTP 401 with a JSON error body, whether the gateway refuses the key itself or forwards the provider\'s 401 (here the upstream answers 401 invalid_api_key); never a 500, a 200 or an HTML page.',
   async run(ctx) {
     const x = await exchange(ctx, chatBody(), chatSend({ auth: 'none', headers: [['authorization', 'Bearer gwc-bad-key-0000000000000000']], reply: chatJsonReply(chatError(401), 401) }));
     const ev = { forwarded: x.seen !== null, ...exchangeEvidence(x) };

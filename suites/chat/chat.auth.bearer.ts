@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
 import { chatSend, exchange, notForwarded } from '../shared/exchange.js';
 import { chatBody, credentialsAt } from '../shared/protocols.js';
@@ -12,7 +12,7 @@ export default defineCheck({
   area: 'chat',
   profile: 'default',
   protocol: 'chat',
-  requirement: "`Authorization: Bearer <service key>` is accepted on the chat-completions endpoint and the forwarded request carries a credential, the client's or the gateway's own; the check reports which one arrived, never its value (spec 5).",
+  requirement: "`Authorization: Bearer <service key>` is accepted on the chat-completions endpoint and the forwarded request carries a credential, the client's or the gateway's own; the check reports which one arrived, never its value.",
   async run(ctx) {
     const x = await exchange(ctx, chatBody(), chatSend({ reply: chatJsonReply(chatCompletion()) }));
     if (x.res.status >= 300) return fail(`a chat request with a Bearer credential was refused with ${x.res.status}`, { expected: '2xx', actual: String(x.res.status), evidence: exchangeEvidence(x) });

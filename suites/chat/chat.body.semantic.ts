@@ -1,4 +1,4 @@
-import { defineCheck } from '../../src/core/check.js';
+import { defineCheck } from '../../src/check/check.js';
 import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
 import { generatedChatBody } from './gen.js';
 import { fixtureTexts } from '../shared/fixtures.js';
@@ -13,7 +13,7 @@ export default defineCheck({
   area: 'chat',
   profile: 'default',
   protocol: 'chat',
-  requirement: 'A chat-completions request body reaches the upstream unchanged: messages of every role, tools, tool_choice, response_format, sampling fields and fields the gateway does not know, with key order, values (numbers compared exactly) and array order kept (spec 2.4).',
+  requirement: 'A chat-completions request body reaches the upstream unchanged: messages of every role, tools, tool_choice, response_format, sampling fields and fields the gateway does not know, with key order, values (numbers compared exactly) and array order kept.',
   async run(ctx) {
     return fixturesAndProperty(ctx, fixtureTexts('chat'), judgeSemantic, 'semantic equality of chat bodies', { bodies: generatedChatBody, send: chatSend({ reply: chatJsonReply(chatCompletion()) }) });
   },

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
 import { chatError, chatJsonReply } from '../../src/upstream/replies/chat.js';
@@ -16,7 +16,7 @@ export default defineCheck({
   area: 'chat',
   profile: 'default',
   protocol: 'chat',
-  requirement: 'An error of the chat-completions upstream reaches the client with the same HTTP status and the same JSON error (error.message, error.type, error.code, error.param), so a client can retry or fall back (spec 7).',
+  requirement: 'An error of the chat-completions upstream reaches the client with the same HTTP status and the same JSON error (error.message, error.type, error.code, error.param), so a client can retry or fall back.',
   async run(ctx) {
     for (const status of STATUSES) {
       const x = await exchange(ctx, chatBody(), chatSend({ reply: chatJsonReply(chatError(status), status) }));

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
 import { chatSend, exchange, notForwarded } from '../shared/exchange.js';
 import { CHAT_PATH, chatBody } from '../shared/protocols.js';
@@ -12,7 +12,7 @@ export default defineCheck({
   area: 'chat',
   profile: 'default',
   protocol: 'chat',
-  requirement: 'A chat-completions request sent to {base}/v1/chat/completions reaches the upstream at /v1/chat/completions: no doubled /v1, no lost or added segment (spec 4 endpoint 5, 9.1).',
+  requirement: 'A chat-completions request sent to {base}/v1/chat/completions reaches the upstream at /v1/chat/completions: no doubled /v1, no lost or added segment.',
   async run(ctx) {
     const x = await exchange(ctx, chatBody(), chatSend({ reply: chatJsonReply(chatCompletion()) }));
     if (!x.seen) return notForwarded(x);

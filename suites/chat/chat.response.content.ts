@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
 import { chatSend, exchange, responseDiffs } from '../shared/exchange.js';
@@ -17,7 +17,7 @@ export default defineCheck({
   area: 'chat',
   profile: 'default',
   protocol: 'chat',
-  requirement: "The upstream's chat completion reaches the client unchanged: status, JSON content type, and above all choices[].message.content exactly as generated, leading and trailing whitespace included (spec 2.4).",
+  requirement: "The upstream's chat completion reaches the client unchanged: status, JSON content type, and above all choices[].message.content exactly as generated, leading and trailing whitespace included.",
   async run(ctx) {
     for (const content of CONTENTS) {
       const reply = chatJsonReply(chatCompletion({ content, finishReason: content === null ? 'tool_calls' : 'stop', extra: { gwc_future_field: { nested: [1, 2.5] } } }));

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff, diffJson } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
 import { DONE } from '../../src/upstream/replies/chat.js';
@@ -13,7 +13,7 @@ export default defineCheck({
   area: 'chat',
   profile: 'default',
   protocol: 'chat',
-  requirement: 'Every chunk of a chat-completions stream reaches the client unchanged and in order, including the chunk whose choices is empty (the usage chunk of stream_options.include_usage) and the data: [DONE] terminator (spec 2.4, 6.2).',
+  requirement: 'Every chunk of a chat-completions stream reaches the client unchanged and in order, including the chunk whose choices is empty (the usage chunk of stream_options.include_usage) and the data: [DONE] terminator.',
   async run(ctx) {
     const x = await chatStreamExchange(ctx);
     const ev = streamEvidenceOf(x);

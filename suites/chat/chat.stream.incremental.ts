@@ -1,4 +1,4 @@
-import { defineCheck, fail } from '../../src/core/check.js';
+import { defineCheck, fail } from '../../src/check/check.js';
 import { judgeDelivery, oracleEvidence, withMargin, type OracleResult } from '../../src/core/oracle.js';
 import { chatStreamExchange, chunkName, pairEvents } from './common.js';
 import { streamEvidenceOf, type StreamExchange } from '../shared/exchange.js';
@@ -23,7 +23,7 @@ export default defineCheck({
   timing: true,
   protocol: 'chat',
   requirement:
-    'Chat-completions chunks reach the client incrementally: the stream is not held back until its end or until a buffer fills, chunks sent apart are not delivered together, and no chunk arrives later than a coarse bound (default 1 s) after the upstream sent it (spec 2.4, 4 rule 4, 6.2).',
+    'Chat-completions chunks reach the client incrementally: the stream is not held back until its end or until a buffer fills, chunks sent apart are not delivered together, and no chunk arrives later than a coarse bound (default 1 s) after the upstream sent it.',
   async run(ctx) {
     const measure = async (more: boolean): Promise<Timed> => {
       const x = await chatStreamExchange(ctx, { pieces: more ? [...PIECES, ...PIECES, ...PIECES] : PIECES, gapMs: GAP_MS });

@@ -1,6 +1,6 @@
 // Shared steps of the chat stream checks: a streamed completion through the gateway, and the
 // pairing of what the upstream sent with what the client received.
-import type { CheckContext } from '../../src/core/check.js';
+import type { CheckContext } from '../../src/check/check.js';
 import { diffJson } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
 import { chatFrames, chatSseReply, chatStream, DONE } from '../../src/upstream/replies/chat.js';

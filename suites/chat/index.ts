@@ -1,5 +1,5 @@
-// The chat-completions (OpenAI-compatible) protocol through a gateway (issue 5).
-import type { CheckDef } from '../../src/core/check.js';
+// The chat-completions (OpenAI-compatible) protocol through a gateway.
+import type { CheckDef } from '../../src/check/check.js';
 import path from './chat.path.preserved.js';
 import body from './chat.body.semantic.js';
 import content from './chat.response.content.js';

@@ -1,4 +1,4 @@
-import { defineCheck } from '../../src/core/check.js';
+import { defineCheck } from '../../src/check/check.js';
 import { compareTiming } from '../../src/real-clients/compare.js';
 import { verdictOver } from './common.js';
 

@@ -1,7 +1,7 @@
 // What the client profile's checks share: the fixture the profile hands them (each real
 // client's straight run and its run through the gateway) and the verdict they build from the
 // differences, client by client.
-import { fail, pass, type CheckContext, type Verdict } from '../../src/core/check.js';
+import { fail, pass, type CheckContext, type Verdict } from '../../src/check/check.js';
 import type { Difference } from '../../src/real-clients/compare.js';
 import type { ClientFixture, ClientPair } from '../../src/real-clients/session.js';
 

@@ -1,4 +1,4 @@
-// Model discovery as Claude Code does it (protocols.md 1; spec 4 endpoint 3, 8): GET
+// Model discovery as Claude Code does it: GET
 // /v1/models?limit=1000 with anthropic-version and its credentials: Bearer for
 // ANTHROPIC_AUTH_TOKEN, x-api-key for ANTHROPIC_API_KEY, and both headers when both are set
 // (Claude Code 2.1.330 does; the calls are tried with each style and with both), a 3 s
@@ -9,7 +9,7 @@
 // query must stay exactly limit=1000). A gateway that strips that header cannot be
 // correlated: its forwarded request is answered 404 by the recording upstream and listed in
 // the report's unmatchedRequests; checks that need the upstream's list then say so (skip).
-import type { CheckContext, Verdict } from '../../src/core/check.js';
+import type { CheckContext, Verdict } from '../../src/check/check.js';
 import { ANTHROPIC_VERSION, GatewayTimeoutError, type GwResponse } from '../../src/client/gateway.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
@@ -19,7 +19,7 @@ import { attempt, BAD_CREDENTIAL, describeShape, type Shape, shapeOf, withBound 
 import { cut } from '../shared/evidence.js';
 
 export const DISCOVERY_PATH = '/v1/models?limit=1000';
-/** Claude Code gives up on discovery after this long (spec 8). */
+/** Claude Code gives up on discovery after this long. */
 export const CLIENT_TIMEOUT_MS = 3000;
 /** How long a check waits for one discovery answer: past the client's time-out, to report the real time. */
 export const WAIT_MS = 10_000;

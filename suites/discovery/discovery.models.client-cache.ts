@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { MODELS } from '../../src/upstream/replies/discovery.js';
 import { describe, discover, discoveryEvidence, keptByClient, parseModelList, uncorrelated, uncorrelatedSkip } from './common.js';
 
@@ -11,7 +11,7 @@ export default defineCheck({
   profile: 'default',
   protocol: 'messages',
   requirement:
-    'Reports the models Claude Code would keep from the gateway\'s list (ids starting with claude or anthropic, with their display names) and how they differ from the upstream\'s list. Listing a model establishes none of its features: search, 1M context, thinking and one-hour caching are checked on their own (DISC-7; spec 8).',
+    'Reports the models Claude Code would keep from the gateway\'s list (ids starting with claude or anthropic, with their display names) and how they differ from the upstream\'s list. Listing a model establishes none of its features: search, 1M context, thinking and one-hour caching are checked on their own (DISC-7).',
   async run(ctx) {
     const d = await discover(ctx, 'bearer');
     const evidence = discoveryEvidence(d, 600);

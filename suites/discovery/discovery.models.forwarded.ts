@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { ANTHROPIC_VERSION } from '../../src/client/gateway.js';
 import { headerValues, queryOf } from '../../src/upstream/record.js';
 import { discover, discoveryEvidence, uncorrelated, uncorrelatedSkip } from './common.js';
@@ -12,7 +12,7 @@ export default defineCheck({
   profile: 'default',
   protocol: 'messages',
   requirement:
-    'When the gateway forwards discovery, the upstream receives the query limit=1000 (without it the list may be cut to the default page) and the anthropic-version header as sent (DISC-5; spec 4 endpoint 3, 8).',
+    'When the gateway forwards discovery, the upstream receives the query limit=1000 (without it the list may be cut to the default page) and the anthropic-version header as sent (DISC-5).',
   async run(ctx) {
     const d = await discover(ctx, 'bearer');
     const evidence = discoveryEvidence(d);

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { ALL, describe, discover, discoveryEvidence, parseModelList, uncorrelated, UNCORRELATED } from './common.js';
 
 export default defineCheck({
@@ -10,7 +10,7 @@ export default defineCheck({
   profile: 'default',
   protocol: 'messages',
   requirement:
-    'Model discovery answers JSON: a model list (a `data` array of models with string ids), or a JSON 401/403 when the credential is missing, bad or without access; never a page, a redirect or an error of another status (DISC-1; spec 4 endpoint 3, 7).',
+    'Model discovery answers JSON: a model list (a `data` array of models with string ids), or a JSON 401/403 when the credential is missing, bad or without access; never a page, a redirect or an error of another status (DISC-1).',
   async run(ctx) {
     const calls = await Promise.all(ALL.map((cred) => discover(ctx, cred)));
     const bad: string[] = [];

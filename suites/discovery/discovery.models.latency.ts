@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
 import { CLIENT_TIMEOUT_MS, discover, discoveryEvidence, latencyStats, replyFor, type Cred, type Discovery } from './common.js';
 
@@ -20,7 +20,7 @@ export default defineCheck({
   profile: 'default',
   protocol: 'messages',
   requirement:
-    'Every discovery call is answered within 3 s, the client\'s time-out, measured over at least 20 calls with a valid credential plus calls without one and with a bad one; p50, p95 and max are reported (DISC-3; spec 7, 8).',
+    'Every discovery call is answered within 3 s, the client\'s time-out, measured over at least 20 calls with a valid credential plus calls without one and with a bad one; p50, p95 and max are reported (DISC-3).',
   async run(ctx) {
     // One case per credential style: the calls of a style share the scripted answer.
     const cases = new Map<Cred, Expectation>();

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { discover, discoveryEvidence, loginSigns, VALID } from './common.js';
 
 export default defineCheck({
@@ -10,7 +10,7 @@ export default defineCheck({
   profile: 'default',
   protocol: 'messages',
   requirement:
-    'No identity-provider login is put in front of discovery: a request carrying a bearer token or an x-api-key is never answered with a login page, a sign-in redirect or a password form (DISC-4; spec 4 endpoint 3, 5 rule 4).',
+    'No identity-provider login is put in front of discovery: a request carrying a bearer token or an x-api-key is never answered with a login page, a sign-in redirect or a password form (DISC-4).',
   async run(ctx) {
     const calls = await Promise.all(VALID.map((cred) => discover(ctx, cred)));
     const found = calls.map((d) => ({ d, signs: loginSigns(d) })).filter((x) => x.signs.length);

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { ALL, discover, discoveryEvidence } from './common.js';
 
 export default defineCheck({
@@ -10,7 +10,7 @@ export default defineCheck({
   profile: 'default',
   protocol: 'messages',
   requirement:
-    'Discovery never answers a 3xx, with or without a credential, http-to-https included: the client does not follow redirects and counts one as a failed discovery (DISC-2; spec 4 endpoint 3, 8).',
+    'Discovery never answers a 3xx, with or without a credential, http-to-https included: the client does not follow redirects and counts one as a failed discovery (DISC-2).',
   async run(ctx) {
     const calls = await Promise.all(ALL.map((cred) => discover(ctx, cred)));
     const redirects = calls.filter((d) => d.res && d.res.status >= 300 && d.res.status < 400);

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describe, discover, discoveryEvidence, parseModelList, replyFor, uncorrelated, uncorrelatedSkip, type ModelItem } from './common.js';
 
 const CALLS = 3;
@@ -12,7 +12,7 @@ export default defineCheck({
   area: 'discovery',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'Repeated discovery calls give the same models (id and display name) in the same order, so the client\'s cached list and model picker do not change between runs (DISC-6; spec 8).',
+  requirement: 'Repeated discovery calls give the same models (id and display name) in the same order, so the client\'s cached list and model picker do not change between runs (DISC-6).',
   async run(ctx) {
     const reply = replyFor(ctx, 'bearer');
     const calls = [];

@@ -1,5 +1,5 @@
-// Model discovery (issue 4; DISC-1 to DISC-7): GET /v1/models?limit=1000 as Claude Code sends it.
-import type { CheckDef } from '../../src/core/check.js';
+// Model discovery (DISC-1 to DISC-7): GET /v1/models?limit=1000 as Claude Code sends it.
+import type { CheckDef } from '../../src/check/check.js';
 import json from './discovery.models.json.js';
 import noRedirect from './discovery.models.no-redirect.js';
 import latency from './discovery.models.latency.js';

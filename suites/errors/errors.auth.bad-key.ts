@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { headerValues } from '../../src/upstream/record.js';
 import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
 import { messagesBody } from '../shared/protocols.js';
@@ -15,7 +15,7 @@ export default defineCheck({
   profile: 'default',
   protocol: 'messages',
   requirement:
-    'A bad key gets HTTP 401 with a JSON error body, whether the gateway refuses it itself or the upstream does (the upstream here answers 401 authentication_error as the real API does). A gateway that forwards the request under another credential has accepted the bad key (ERR-AUTH-1 as it applies to the messages protocol; spec 5, 7).',
+    'A bad key gets HTTP 401 with a JSON error body, whether the gateway refuses it itself or the upstream does (the upstream here answers 401 authentication_error as the real API does). A gateway that forwards the request under another credential has accepted the bad key (ERR-AUTH-1 as it applies to the messages protocol).',
   async run(ctx) {
     const cases: Array<[string, Array<[string, string]>]> = [
       ['x-api-key', [['x-api-key', BAD_CREDENTIAL]]],

@@ -1,10 +1,10 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { messageBody } from '../../src/upstream/replies/messages.js';
 import { CASE_PLACEHOLDER, TOKEN_LENGTH } from '../../src/upstream/contract.js';
 import { createHash } from 'node:crypto';
 import { collectNow, passedThrough } from '../../src/core/pressure.js';
 import { longStringDigest } from '../../src/client/bounded.js';
-import type { CheckContext } from '../../src/core/check.js';
+import type { CheckContext } from '../../src/check/check.js';
 import { messagesHeaders, type GwResponse, type SizedBody } from '../../src/client/gateway.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
@@ -190,7 +190,7 @@ export default defineCheck({
   // the timing checks of other areas are not disturbed.
   exclusive: true,
   requirement:
-    'A large request (an image pasted into a conversation) reaches the upstream with its image data intact, or is refused with an error status and a JSON error body; an HTML 413 page (nginx\'s default client_max_body_size 1m) or a cut body fails. The largest size forwarded is reported (MSG-RESP-2, MSG-BODY-1; spec 2.1, 4 rule 2).',
+    'A large request (an image pasted into a conversation) reaches the upstream with its image data intact, or is refused with an error status and a JSON error body; an HTML 413 page (nginx\'s default client_max_body_size 1m) or a cut body fails. The largest size forwarded is reported (MSG-RESP-2, MSG-BODY-1).',
   async run(ctx) {
     const results: SizeResult[] = [];
     for (const mib of SIZES_MIB) {

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { retryGuidanceHeaders } from '../../src/upstream/replies/errors.js';
 import { clientEvidence } from '../shared/evidence.js';
 import { messagesBody } from '../shared/protocols.js';
@@ -13,7 +13,7 @@ export default defineCheck({
   profile: 'default',
   protocol: 'messages',
   requirement:
-    'On a rate-limit (429) or overloaded (529) error the retry guidance reaches the client with its values unchanged: retry-after, retry-after-ms, x-should-retry, request-id and every anthropic-ratelimit-* header the upstream sent (ERR-PASS-2; spec 7).',
+    'On a rate-limit (429) or overloaded (529) error the retry guidance reaches the client with its values unchanged: retry-after, retry-after-ms, x-should-retry, request-id and every anthropic-ratelimit-* header the upstream sent (ERR-PASS-2).',
   async run(ctx) {
     const lost: string[] = [];
     const kept: Record<string, number> = {};

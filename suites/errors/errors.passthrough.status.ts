@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { ERROR_TYPES } from '../../src/upstream/replies/messages.js';
 import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
 import { describeByteDiff, diffBytes, describeDiff } from '../../src/core/compare.js';
@@ -18,7 +18,7 @@ export default defineCheck({
   profile: 'default',
   protocol: 'messages',
   requirement:
-    'Every upstream error of the catalog reaches the client as JSON with the same HTTP status, the same error.type and the same error.message, so the client can retry or fall back (ERR-PASS-1, MSG-RESP-2; spec 7). Byte equality of the body is reported, not required.',
+    'Every upstream error of the catalog reaches the client as JSON with the same HTTP status, the same error.type and the same error.message, so the client can retry or fall back (ERR-PASS-1, MSG-RESP-2). Byte equality of the body is reported, not required.',
   async run(ctx) {
     const broken: string[] = [];
     const byteIdentical: number[] = [];

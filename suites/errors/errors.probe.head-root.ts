@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { GatewayTimeoutError } from '../../src/client/gateway.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange } from '../shared/exchange.js';
@@ -24,7 +24,7 @@ export default defineCheck({
   profile: 'default',
   protocol: 'messages',
   requirement:
-    "The client probes the gateway at start-up (HEAD /; Claude Code 2.1.330 sends HEAD /api/hello): a gateway may answer with any status, but it answers within 3 s, never hangs, and leaves the connection usable: a messages request sent after the probes succeeds (protocols.md 1).",
+    "The client probes the gateway at start-up (HEAD /; Claude Code 2.1.330 sends HEAD /api/hello): a gateway may answer with any status, but it answers within 3 s, never hangs, and leaves the connection usable: a messages request sent after the probes succeeds.",
   async run(ctx) {
     // A gateway may pass a probe on: the upstream answers it as the API root does (404), tied to this check.
     const probes = await Promise.all(

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
@@ -17,7 +17,7 @@ export default defineCheck({
   profile: 'default',
   protocol: 'messages',
   requirement:
-    'An invalid model id (upstream 404 not_found_error) is not retried repeatedly: the upstream receives the request once, at most twice, and the 404 goes back to the client (ERR-RETRY-1; spec 7).',
+    'An invalid model id (upstream 404 not_found_error) is not retried repeatedly: the upstream receives the request once, at most twice, and the 404 goes back to the client (ERR-RETRY-1).',
   async run(ctx) {
     const x = await exchange(ctx, messagesBody({ model: MODEL }), { reply: (c) => c.upstream.next().error(404, { message: ERROR_MESSAGES[404] }) });
     if (!x.seen) return notForwarded(x);

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
@@ -12,7 +12,7 @@ export default defineCheck({
   area: 'errors',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'An upstream that drops the connection (TCP reset) before answering leaves the client with an error status and a JSON error body, never an HTML page or a dropped connection; the status and the time taken are reported (ERR-DOWN-1, MSG-RESP-2; spec 4 rule 2, 7).',
+  requirement: 'An upstream that drops the connection (TCP reset) before answering leaves the client with an error status and a JSON error body, never an HTML page or a dropped connection; the status and the time taken are reported (ERR-DOWN-1, MSG-RESP-2).',
   async run(ctx) {
     const r = await attempt(() => exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().reset() }));
     if (!r.ok) return fail(`after the upstream reset the connection, the gateway gave no answer: ${r.error}`, { expected: 'a JSON error (e.g. 502)', actual: r.error });

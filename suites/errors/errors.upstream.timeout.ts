@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { GatewayTimeoutError } from '../../src/client/gateway.js';
 import { clientEvidence } from '../shared/evidence.js';
 import { messagesBody } from '../shared/protocols.js';
@@ -20,7 +20,7 @@ export default defineCheck({
   background: true,
   timeLimitMs: (s) => s.hangWaitMs + MARGIN_MS,
   requirement:
-    'When the upstream hangs past the gateway\'s own time-out, the client gets an error status (typically 504) with a JSON error body, never an HTML page or a dropped connection; the status and the time taken are reported (ERR-DOWN-1, MSG-RESP-2; spec 4 rule 2, 7). The check waits --hang-wait-ms (only its own request hangs, so it runs beside the other checks); a gateway whose time-out is longer is reported as not observed (skip).',
+    'When the upstream hangs past the gateway\'s own time-out, the client gets an error status (typically 504) with a JSON error body, never an HTML page or a dropped connection; the status and the time taken are reported (ERR-DOWN-1, MSG-RESP-2). The check waits --hang-wait-ms (only its own request hangs, so it runs beside the other checks); a gateway whose time-out is longer is reported as not observed (skip).',
   async run(ctx) {
     const e = ctx.upstream.next().hang();
     // Within the client's own time-out (--timeout-ms), which would otherwise end the wait first.

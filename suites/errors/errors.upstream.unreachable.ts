@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { messageBody } from '../../src/upstream/replies/messages.js';
 import { clientEvidence } from '../shared/evidence.js';
 import { messagesBody } from '../shared/protocols.js';
@@ -15,7 +15,7 @@ export default defineCheck({
   protocol: 'messages',
   // The upstream is stopped for every check while this one runs: the outage window at the end.
   outage: true,
-  requirement: 'When the upstream refuses connections, the client gets an error status with a JSON error body, never an HTML proxy page or a dropped connection; the status and the time taken are reported (ERR-DOWN-1, MSG-RESP-2; spec 4 rule 2, 7).',
+  requirement: 'When the upstream refuses connections, the client gets an error status with a JSON error body, never an HTML proxy page or a dropped connection; the status and the time taken are reported (ERR-DOWN-1, MSG-RESP-2).',
   async run(ctx) {
     // A case all the same: a request that reached the upstream would show it was not down.
     const e = ctx.upstream.next().json(messageBody());

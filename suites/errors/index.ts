@@ -1,6 +1,6 @@
-// Error passthrough and HTTP hygiene (issue 4): upstream errors and retry guidance, retries of
+// Error passthrough and HTTP hygiene: upstream errors and retry guidance, retries of
 // an invalid model, an unreachable, resetting or silent upstream, recovery after an outage, large bodies, HEAD /.
-import type { CheckDef } from '../../src/core/check.js';
+import type { CheckDef } from '../../src/check/check.js';
 import status from './errors.passthrough.status.js';
 import retryHeaders from './errors.passthrough.retry-headers.js';
 import invalidModel from './errors.retry.invalid-model.js';

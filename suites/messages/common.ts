@@ -4,7 +4,7 @@ import { at, stringifyNode, tryParse, type JNode } from '../../src/core/json.js'
 import { diffJson, type JsonDiff } from '../../src/core/compare.js';
 import { fixturesAndProperty } from '../shared/property.js';
 import { parseSeen, type Exchange } from '../shared/exchange.js';
-import type { CheckContext, Verdict } from '../../src/core/check.js';
+import type { CheckContext, Verdict } from '../../src/check/check.js';
 import { bodyText, generatedMessagesBody } from './gen.js';
 import { messageFixtures } from './fixtures.js';
 

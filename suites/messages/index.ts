@@ -1,5 +1,5 @@
 // The messages core suite (issue: foundation). Adding a check means adding it here.
-import type { CheckDef } from '../../src/core/check.js';
+import type { CheckDef } from '../../src/check/check.js';
 import path from './messages.path.preserved.js';
 import bodySemantic from './messages.body.semantic.js';
 import bodyBytes from './messages.body.bytes.js';

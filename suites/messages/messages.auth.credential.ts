@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { headerValues } from '../../src/upstream/record.js';
 import type { AuthStyle } from '../../src/client/gateway.js';
 import { messagesBody } from '../shared/protocols.js';
@@ -13,7 +13,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'The messages credential (Bearer or x-api-key) is accepted, and the upstream receives a credential, the client\'s or the gateway\'s own (spec 5).',
+  requirement: 'The messages credential (Bearer or x-api-key) is accepted, and the upstream receives a credential, the client\'s or the gateway\'s own.',
   async run(ctx) {
     const reached: string[] = [];
     for (const auth of ['bearer', 'x-api-key'] as AuthStyle[]) {

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { compareAt } from './common.js';
 import { fixture } from './fixtures.js';
@@ -15,7 +15,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'Arrays are not flattened, sorted or de-duplicated: repeated blocks and messages and empty arrays arrive in order and in number (spec 2.1).',
+  requirement: 'Arrays are not flattened, sorted or de-duplicated: repeated blocks and messages and empty arrays arrive in order and in number.',
   async run(ctx) {
     const x = await exchange(ctx, fixture('duplicates.json'));
     if (!x.seen) return notForwarded(x);

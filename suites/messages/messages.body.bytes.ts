@@ -1,4 +1,4 @@
-import { defineCheck, type Verdict } from '../../src/core/check.js';
+import { defineCheck, type Verdict } from '../../src/check/check.js';
 import { describeByteDiff, diffBytes } from '../../src/core/compare.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 import { type Exchange, isExplicitRefusal, notForwarded } from '../shared/exchange.js';
@@ -19,7 +19,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'The request body reaches the upstream byte for byte; a gateway that re-serialises must say so and audit it (spec 2.1).',
+  requirement: 'The request body reaches the upstream byte for byte; a gateway that re-serialises must say so and audit it.',
   async run(ctx) {
     return messagesBodyProperty(ctx, judgeBytes, 'byte equality');
   },

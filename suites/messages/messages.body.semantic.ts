@@ -1,4 +1,4 @@
-import { defineCheck } from '../../src/core/check.js';
+import { defineCheck } from '../../src/check/check.js';
 import { judgeSemantic } from '../shared/property.js';
 import { messagesBodyProperty } from './common.js';
 
@@ -10,7 +10,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'The request body reaches the upstream semantically unchanged: keys, key order, values (numbers compared exactly), array order and length (spec 2.1).',
+  requirement: 'The request body reaches the upstream semantically unchanged: keys, key order, values (numbers compared exactly), array order and length.',
   async run(ctx) {
     return messagesBodyProperty(ctx, judgeSemantic, 'semantic equality');
   },

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { compareField } from './common.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
@@ -45,7 +45,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'Fields the gateway does not know are forwarded unchanged, or the request is refused with a JSON error naming the field; they are never dropped silently (spec 2.1, 9.2).',
+  requirement: 'Fields the gateway does not know are forwarded unchanged, or the request is refused with a JSON error naming the field; they are never dropped silently.',
   async run(ctx) {
     const x = await exchange(ctx, BODY, { headers: [['anthropic-beta', 'context-management-2025-06-27']] });
     if (!x.seen) {

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { compareField } from './common.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
@@ -39,7 +39,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'cache_control objects, ttl included, arrive unchanged wherever they stand: system, message and tool blocks (spec 2.1, 8).',
+  requirement: 'cache_control objects, ttl included, arrive unchanged wherever they stand: system, message and tool blocks.',
   async run(ctx) {
     const x = await exchange(ctx, BODY);
     if (!x.seen) return notForwarded(x);

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { CACHE_USAGE, messageBody } from '../../src/upstream/replies/messages.js';
 import { compareField } from './common.js';
 import { messagesBody } from '../shared/protocols.js';
@@ -16,7 +16,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'Every part one-hour caching needs passes: ttl "1h" blocks, the extended-cache-ttl beta value, and the creation and read usage fields (spec 8).',
+  requirement: 'Every part one-hour caching needs passes: ttl "1h" blocks, the extended-cache-ttl beta value, and the creation and read usage fields.',
   async run(ctx) {
     const sent = messagesBody({
       system: [{ type: 'text', text: 'long stable prefix', cache_control: { type: 'ephemeral', ttl: '1h' } }],

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass, type CheckContext } from '../../src/core/check.js';
+import { defineCheck, fail, pass, type CheckContext } from '../../src/check/check.js';
 import { messagesHeaders } from '../../src/client/gateway.js';
 import { countTokensBody } from '../../src/upstream/replies/discovery.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
@@ -31,7 +31,7 @@ export default defineCheck({
   profile: 'default',
   protocol: 'messages',
   requirement:
-    'count_tokens answers the upstream\'s real count unchanged; where the upstream does not support it (404, 501) the client gets an explicit JSON error: never an HTML page, never a count the gateway made up (MSG-CT-1, MSG-RESP-2; spec 4 endpoint 2 and rule 1, 7).',
+    'count_tokens answers the upstream\'s real count unchanged; where the upstream does not support it (404, 501) the client gets an explicit JSON error: never an HTML page, never a count the gateway made up (MSG-CT-1, MSG-RESP-2).',
   async run(ctx) {
     // The upstream counts.
     const ok = ctx.upstream.next().json(countTokensBody(REAL_COUNT));

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { messageBody } from '../../src/upstream/replies/messages.js';
 import { bodyHasField } from '../../src/core/json.js';
 import { messagesBody } from '../shared/protocols.js';
@@ -28,7 +28,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'A beta value and the body field it enables reach the upstream together; the gateway never forwards one without the other (spec 4 rule 3, 8).',
+  requirement: 'A beta value and the body field it enables reach the upstream together; the gateway never forwards one without the other.',
   async run(ctx) {
     const sent = messagesBody({ tools: TOOLS, context_management: { edits: [{ type: 'clear_tool_uses_20250919' }] }, output_config: { effort: 'high' } });
     const x = await exchange(ctx, sent, {

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { headerValues } from '../../src/upstream/record.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
@@ -21,7 +21,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'anthropic-beta is forwarded as received: every value, unknown ones included, in order; never filtered by an allow-list or downgraded (spec 4 rule 3, 8, 9.2).',
+  requirement: 'anthropic-beta is forwarded as received: every value, unknown ones included, in order; never filtered by an allow-list or downgraded.',
   async run(ctx) {
     const notes: string[] = [];
     for (const beta of CASES) {

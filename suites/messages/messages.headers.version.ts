@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { headerValues } from '../../src/upstream/record.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
@@ -12,7 +12,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'anthropic-version is forwarded as received, whatever its value, never forced to another (spec 4 rule 3, 9.2).',
+  requirement: 'anthropic-version is forwarded as received, whatever its value, never forced to another.',
   async run(ctx) {
     for (const version of ['2023-06-01', '2099-12-31']) {
       const x = await exchange(ctx, messagesBody({}), { version });

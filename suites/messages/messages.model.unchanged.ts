@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { at, toPlain } from '../../src/core/json.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, notForwarded, parseSeen } from '../shared/exchange.js';
@@ -14,7 +14,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'The upstream receives the requested model, unless the run declares a routing rule that maps it (config modelRoutes) (spec 7, 2.7).',
+  requirement: 'The upstream receives the requested model, unless the run declares a routing rule that maps it (config modelRoutes).',
   async run(ctx) {
     for (const model of MODELS) {
       const x = await exchange(ctx, messagesBody({ model }));

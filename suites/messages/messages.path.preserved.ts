@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
@@ -11,7 +11,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'The messages path reaches the upstream as /v1/messages with the query kept: no /v1/v1, no lost or doubled segment (spec 4, 9.1).',
+  requirement: 'The messages path reaches the upstream as /v1/messages with the query kept: no /v1/v1, no lost or doubled segment.',
   async run(ctx) {
     for (const query of ['', '?beta=true']) {
       const x = await exchange(ctx, messagesBody({}), { query });

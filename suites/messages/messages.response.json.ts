@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { tryParse } from '../../src/core/json.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange } from '../shared/exchange.js';
@@ -12,7 +12,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'Responses on messages paths are JSON (errors included), never an HTML, login or proxy page (spec 4 rule 2).',
+  requirement: 'Responses on messages paths are JSON (errors included), never an HTML, login or proxy page.',
   async run(ctx) {
     const cases: Array<[string, number | null]> = [['success', null], ['error', 400]];
     for (const [name, status] of cases) {

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { DEFAULT_USAGE, messageBody } from '../../src/upstream/replies/messages.js';
 import { messagesBody } from '../shared/protocols.js';
@@ -21,7 +21,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: "The upstream's JSON response reaches the client with the same status, content type and JSON body, unknown fields included (spec 4 rule 2).",
+  requirement: "The upstream's JSON response reaches the client with the same status, content type and JSON body, unknown fields included.",
   async run(ctx) {
     const x = await exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().json(messageBody({ usage: { ...DEFAULT_USAGE, server_tool_use: { web_search_requests: 0 } }, extra: EXTRA })) });
     const ev = exchangeEvidence(x);

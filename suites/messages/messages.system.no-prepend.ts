@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { at, toPlain } from '../../src/core/json.js';
 import { ATTRIBUTION } from './gen.js';
 import { messagesBody } from '../shared/protocols.js';
@@ -25,7 +25,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'No block or text is prepended or inserted into system; the attribution block stays first (spec 2.1).',
+  requirement: 'No block or text is prepended or inserted into system; the attribution block stays first.',
   async run(ctx) {
     for (const system of [SENT, 'You are a plain string system prompt.'] as const) {
       const x = await exchange(ctx, messagesBody({ system }));

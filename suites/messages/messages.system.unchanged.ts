@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { ATTRIBUTION } from './gen.js';
 import { compareAt } from './common.js';
@@ -27,7 +27,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'system, as a string or an array, arrives with the same form, block order, block types and nested fields (spec 2.1).',
+  requirement: 'system, as a string or an array, arrives with the same form, block order, block types and nested fields.',
   async run(ctx) {
     for (const [name, system] of VARIANTS) {
       const x = await exchange(ctx, messagesBody({ system }));

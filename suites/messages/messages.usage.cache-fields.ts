@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { CACHE_USAGE, messageBody } from '../../src/upstream/replies/messages.js';
 import { messagesBody } from '../shared/protocols.js';
@@ -13,7 +13,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'Usage fields, including cache_creation_input_tokens, cache_read_input_tokens and the nested cache_creation object, reach the client as the upstream sent them (spec 2.5, 8).',
+  requirement: 'Usage fields, including cache_creation_input_tokens, cache_read_input_tokens and the nested cache_creation object, reach the client as the upstream sent them.',
   async run(ctx) {
     const x = await exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().json(messageBody({ usage: CACHE_USAGE })) });
     const { diffs: all, parseError } = responseDiffs(x, '/usage');

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { messageBody } from '../../src/upstream/replies/messages.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange } from '../shared/exchange.js';
@@ -15,7 +15,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'The gateway never reports cache-read tokens the upstream did not report (spec 8).',
+  requirement: 'The gateway never reports cache-read tokens the upstream did not report.',
   async run(ctx) {
     for (const usage of [COLD, NO_CACHE_FIELDS]) {
       const x = await exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().json(messageBody({ usage: usage as never })) });

@@ -1,5 +1,5 @@
-// The native (Gemini) protocol through a gateway (issue 5). Adding a check means adding it here.
-import type { CheckDef } from '../../src/core/check.js';
+// The native (Gemini) protocol through a gateway. Adding a check means adding it here.
+import type { CheckDef } from '../../src/check/check.js';
 import path from './native.path.colon.js';
 import body from './native.body.semantic.js';
 import auth from './native.auth.credential.js';

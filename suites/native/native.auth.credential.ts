@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import type { AuthStyle } from '../../src/client/gateway.js';
 import { exchange, nativeSend, notForwarded } from '../shared/exchange.js';
 import { credentialsAt, nativeBody } from '../shared/protocols.js';
@@ -17,7 +17,7 @@ export default defineCheck({
   area: 'native',
   profile: 'default',
   protocol: 'native',
-  requirement: "The native credential (the x-goog-api-key header, or the ?key= query) is accepted, and the forwarded request carries a credential, the client's or the gateway's own; the check reports which one arrived, never its value (spec 5).",
+  requirement: "The native credential (the x-goog-api-key header, or the ?key= query) is accepted, and the forwarded request carries a credential, the client's or the gateway's own; the check reports which one arrived, never its value.",
   async run(ctx) {
     const reached: string[] = [];
     for (const [auth, label] of STYLES) {

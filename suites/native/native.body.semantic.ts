@@ -1,4 +1,4 @@
-import { defineCheck } from '../../src/core/check.js';
+import { defineCheck } from '../../src/check/check.js';
 import { generatedNativeBody } from './gen.js';
 import { fixtureTexts } from '../shared/fixtures.js';
 import { fixturesAndProperty, judgeSemantic } from '../shared/property.js';
@@ -12,7 +12,7 @@ export default defineCheck({
   area: 'native',
   profile: 'default',
   protocol: 'native',
-  requirement: 'A native request body reaches the upstream unchanged: contents with their role, parts and text, generationConfig, systemInstruction, tools and every field the gateway does not know, with key order, values (numbers compared exactly) and array order kept (spec 2.3).',
+  requirement: 'A native request body reaches the upstream unchanged: contents with their role, parts and text, generationConfig, systemInstruction, tools and every field the gateway does not know, with key order, values (numbers compared exactly) and array order kept.',
   async run(ctx) {
     return fixturesAndProperty(ctx, fixtureTexts('native'), judgeSemantic, 'semantic equality of native bodies', { bodies: generatedNativeBody, send: nativeSend() });
   },

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass, type Verdict } from '../../src/core/check.js';
+import { defineCheck, fail, pass, type Verdict } from '../../src/check/check.js';
 import { tryParse } from '../../src/core/json.js';
 import { maskUrl } from '../../src/core/mask.js';
 import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
@@ -6,7 +6,7 @@ import { chatSend, exchange, type Exchange, nativeSend, notForwarded } from '../
 import { chatBody, nativeBody, pathFamily } from '../shared/protocols.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 
-/** Which protocol a body belongs to, by its top-level fields (spec 2.3: `contents` vs `messages`). */
+/** Which protocol a body belongs to, by its top-level fields: `contents` (native) or `messages` (chat). */
 function bodyKind(text: string): 'native' | 'chat' | 'other' {
   const p = tryParse(text);
   if (!p.ok || p.node.t !== 'obj') return 'other';
@@ -44,7 +44,7 @@ export default defineCheck({
   area: 'native',
   profile: 'default',
   protocol: 'native',
-  requirement: 'The gateway never sends a native body (contents) to the chat-completions endpoint, nor a chat body (messages) to the native one: each request reaches the upstream on its own protocol\'s endpoint (spec 2.3).',
+  requirement: 'The gateway never sends a native body (contents) to the chat-completions endpoint, nor a chat body (messages) to the native one: each request reaches the upstream on its own protocol\'s endpoint.',
   async run(ctx) {
     const nat = await exchange(ctx, nativeBody(), nativeSend());
     const v1 = judge(nat, 'native');

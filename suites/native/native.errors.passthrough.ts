@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
 import { nativeBadKey, nativeError, nativeJsonReply } from '../../src/upstream/replies/native.js';
@@ -6,7 +6,7 @@ import { exchange, nativeSend, responseDiffs } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 import { nativeBody } from '../shared/protocols.js';
 
-// The statuses the native API answers with (protocols.md 3); 400 twice: a bad request and a bad key.
+// The statuses the native API answers with; 400 twice: a bad request and a bad key.
 const CASES: Array<{ status: number; name: string; body: () => string }> = [
   { status: 400, name: '400 INVALID_ARGUMENT', body: () => nativeError(400) },
   { status: 400, name: '400 INVALID_ARGUMENT (API key not valid)', body: nativeBadKey },
@@ -21,7 +21,7 @@ export default defineCheck({
   area: 'native',
   profile: 'default',
   protocol: 'native',
-  requirement: "An error of the native upstream reaches the client with the same HTTP status and the same JSON error (error.code, error.status, error.message, details), so a client can tell a bad key from a quota from an outage (spec 7).",
+  requirement: "An error of the native upstream reaches the client with the same HTTP status and the same JSON error (error.code, error.status, error.message, details), so a client can tell a bad key from a quota from an outage.",
   async run(ctx) {
     for (const c of CASES) {
       const x = await exchange(ctx, nativeBody(), nativeSend({ reply: nativeJsonReply(c.body(), c.status) }));

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { maskUrl } from '../../src/core/mask.js';
 import { nativeFrames, nativeSseReply, nativeStream } from '../../src/upstream/replies/native.js';
 import { exchange, nativeSend, notForwarded, streamEvidenceOf, streamThrough } from '../shared/exchange.js';
@@ -16,7 +16,7 @@ export default defineCheck({
   area: 'native',
   profile: 'default',
   protocol: 'native',
-  requirement: 'A native request reaches the upstream at /v1beta/models/{model}:generateContent (or :streamGenerateContent with its ?alt=sse query): the model id intact and the ":" before the method not percent-encoded (spec 4 endpoint 4, 9.1).',
+  requirement: 'A native request reaches the upstream at /v1beta/models/{model}:generateContent (or :streamGenerateContent with its ?alt=sse query): the model id intact and the ":" before the method not percent-encoded.',
   async run(ctx) {
     const seenPaths: string[] = [];
     for (const model of MODELS) {

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass, type CheckContext, type Verdict } from '../../src/core/check.js';
+import { defineCheck, fail, pass, type CheckContext, type Verdict } from '../../src/check/check.js';
 import { describeDiff, diffJson } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
 import { blockedResponse, nativeAnswer, nativeFrames, nativeJsonReply, nativeResponse, nativeSseReply, nativeStream, promptBlockedResponse } from '../../src/upstream/replies/native.js';
@@ -32,7 +32,7 @@ export default defineCheck({
   profile: 'default',
   protocol: 'native',
   requirement:
-    "candidates[].content.parts[].text and finishReason reach the client as the upstream sent them, in JSON answers and streamed frames; an empty candidate (finishReason SAFETY or MAX_TOKENS, no parts) or a prompt blocked by promptFeedback stays empty, never becomes a success or gets invented text (spec 2.3, 7).",
+    "candidates[].content.parts[].text and finishReason reach the client as the upstream sent them, in JSON answers and streamed frames; an empty candidate (finishReason SAFETY or MAX_TOKENS, no parts) or a prompt blocked by promptFeedback stays empty, never becomes a success or gets invented text.",
   async run(ctx) {
     for (const c of CASES) {
       const x = await exchange(ctx, nativeBody(), nativeSend({ reply: nativeJsonReply(c.body()) }));

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import type { GwRequest } from '../../src/client/gateway.js';
 import { BAD_KEY, chatRequest, messagesRequest, modelsOf, nativeRequest, responseEvidence } from './common.js';
 import { isJsonType, jsonOf } from '../shared/shape.js';
@@ -15,8 +15,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'service',
   profile: 'service',
-  features: ['service'],
-  requirement: 'A key the service did not issue is refused on every protocol with a JSON error body (the native protocol answers 400 INVALID_ARGUMENT, the messages protocol 401), and with HTTP 401 on the chat-completions protocol; never a success, a redirect or an HTML page (spec 5, 7).',
+  requirement: 'A key the service did not issue is refused on every protocol with a JSON error body (the native protocol answers 400 INVALID_ARGUMENT, the messages protocol 401), and with HTTP 401 on the chat-completions protocol; never a success, a redirect or an HTML page.',
   async run(ctx) {
     const models = modelsOf(ctx);
     const cases = [

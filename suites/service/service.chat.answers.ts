@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { readStream } from '../../src/client/sse.js';
 import { chatRequest, modelsOf, responseEvidence, streamResultEvidence } from './common.js';
 import { isJsonType, jsonOf } from '../shared/shape.js';
@@ -10,9 +10,8 @@ export default defineCheck({
   level: 'MUST',
   area: 'service',
   profile: 'service',
-  features: ['service'],
   protocol: 'chat',
-  requirement: 'POST /v1/chat/completions with Authorization: Bearer <service key> answers 200 with choices[].message, and with stream true a data-only stream of chunks ending data: [DONE] (spec 1, 2.4, 4 endpoint 5, 5).',
+  requirement: 'POST /v1/chat/completions with Authorization: Bearer <service key> answers 200 with choices[].message, and with stream true a data-only stream of chunks ending data: [DONE].',
   async run(ctx) {
     const models = modelsOf(ctx);
     const res = await ctx.gateway.send({ ...chatRequest(models.chat, false), signal: ctx.signal });

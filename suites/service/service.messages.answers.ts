@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { readStream } from '../../src/client/sse.js';
 import { messagesRequest, modelsOf, responseEvidence, streamResultEvidence } from './common.js';
 import { isJsonType, jsonOf } from '../shared/shape.js';
@@ -10,9 +10,8 @@ export default defineCheck({
   level: 'MUST',
   area: 'service',
   profile: 'service',
-  features: ['service'],
   protocol: 'messages',
-  requirement: 'POST /v1/messages with Authorization: Bearer <service key> and the configured model answers 200 with a JSON message, and with stream true an event stream from message_start to message_stop (spec 1, 4 endpoint 1, 5).',
+  requirement: 'POST /v1/messages with Authorization: Bearer <service key> and the configured model answers 200 with a JSON message, and with stream true an event stream from message_start to message_stop.',
   async run(ctx) {
     const models = modelsOf(ctx);
     const res = await ctx.gateway.send({ ...messagesRequest(models.messages, false), signal: ctx.signal });

@@ -1,9 +1,9 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { ANTHROPIC_VERSION, type AuthStyle } from '../../src/client/gateway.js';
 import { responseEvidence } from './common.js';
 import { isJsonType, jsonOf } from '../shared/shape.js';
 
-/** The client gives up on discovery after about 3 s (spec 8). */
+/** The client gives up on discovery after about 3 s. */
 const LIMIT_MS = 3000;
 const CALLS: Array<[AuthStyle, string]> = [
   ['bearer', 'with the key'],
@@ -19,8 +19,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'service',
   profile: 'service',
-  features: ['service'],
-  requirement: 'The model list answers JSON (a list with the key; a list or a JSON 401/403 without one) within 3 s on every call, and never with a redirect of any kind (spec 2.6, 4 endpoint 3, 8).',
+  requirement: 'The model list answers JSON (a list with the key; a list or a JSON 401/403 without one) within 3 s on every call, and never with a redirect of any kind.',
   async run(ctx) {
     const times: number[] = [];
     let listed = 0;

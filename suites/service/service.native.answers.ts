@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { readStream } from '../../src/client/sse.js';
 import { nativeAnswer } from '../../src/upstream/replies/native.js';
 import { modelsOf, nativeRequest, responseEvidence, streamResultEvidence } from './common.js';
@@ -11,10 +11,9 @@ export default defineCheck({
   level: 'MUST',
   area: 'service',
   profile: 'service',
-  features: ['service'],
   protocol: 'native',
   requirement:
-    'POST /v1beta/models/{model}:generateContent with x-goog-api-key: <service key> answers 200 with a JSON answer (candidates, or promptFeedback), and :streamGenerateContent?alt=sse answers 200 with data-only frames of JSON; whether the answer has text is SVC-4 (spec 1, 4 endpoint 4, 5).',
+    'POST /v1beta/models/{model}:generateContent with x-goog-api-key: <service key> answers 200 with a JSON answer (candidates, or promptFeedback), and :streamGenerateContent?alt=sse answers 200 with data-only frames of JSON; whether the answer has text is SVC-4.',
   async run(ctx) {
     const models = modelsOf(ctx);
     const req = nativeRequest(models.native, false);

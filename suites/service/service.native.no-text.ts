@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass, type Verdict } from '../../src/core/check.js';
+import { defineCheck, fail, pass, type Verdict } from '../../src/check/check.js';
 import { readStream } from '../../src/client/sse.js';
 import { nativeAnswer } from '../../src/upstream/replies/native.js';
 import { modelsOf, nativeRequest, responseEvidence, streamResultEvidence } from './common.js';
@@ -6,7 +6,7 @@ import { jsonOf } from '../shared/shape.js';
 
 type Answer = ReturnType<typeof nativeAnswer>;
 
-/** An answer without text, told by its finish reason: an empty candidate is not a success (spec 7). */
+/** An answer without text, told by its finish reason: an empty candidate is not a success. */
 function judge(what: string, a: Answer, evidence: Verdict['evidence']): Verdict | null {
   if (a.text) return null;
   const reasons = [...a.finishReasons.map((r) => `finishReason ${r}`), ...(a.blockReason ? [`promptFeedback.blockReason ${a.blockReason}`] : [])];
@@ -26,10 +26,9 @@ export default defineCheck({
   level: 'MUST',
   area: 'service',
   profile: 'service',
-  features: ['service'],
   protocol: 'native',
   requirement:
-    'The native answer (JSON and streamed) carries text in candidates[].content.parts; when it does not, the run fails and names the finish reason or promptFeedback.blockReason the service gave, and says when there is none or when STOP claims a success with no text (spec 2.3, 7: an empty candidate is not a successful connection).',
+    'The native answer (JSON and streamed) carries text in candidates[].content.parts; when it does not, the run fails and names the finish reason or promptFeedback.blockReason the service gave, and says when there is none or when STOP claims a success with no text (an empty candidate is not a successful connection).',
   async run(ctx) {
     const models = modelsOf(ctx);
     const req = nativeRequest(models.native, false);

@@ -1,6 +1,6 @@
 // One request through the gateway with a scripted upstream reply, on any protocol, and both
 // sides of the exchange; streams likewise, read with per-event arrival times.
-import type { CheckContext, Verdict } from '../../src/core/check.js';
+import type { CheckContext, Verdict } from '../../src/check/check.js';
 import type { AuthStyle, GwRequest, GwResponse } from '../../src/client/gateway.js';
 import { readStream, type SseResult, type StreamOptions } from '../../src/client/sse.js';
 import { withToken } from '../../src/upstream/contract.js';
@@ -59,7 +59,7 @@ export function nativeSend(opts: { model?: string; auth?: AuthStyle; reply?: Rep
   return { auth: opts.auth ?? 'x-goog-api-key', endpoint: { path: nativePath(opts.model) }, reply: register(opts.reply ?? nativeJsonReply(nativeResponse())) };
 }
 
-/** How to send a chat request through `exchange`, with `Authorization: Bearer` by default (spec 5). */
+/** How to send a chat request through `exchange`, with `Authorization: Bearer` by default. */
 export function chatSend(opts: { auth?: AuthStyle; reply: Reply; headers?: Array<[string, string]> }): SendOptions {
   return { auth: opts.auth ?? 'bearer', endpoint: { path: CHAT_PATH }, reply: register(opts.reply), headers: opts.headers };
 }

@@ -2,7 +2,7 @@
 // shrinks a failure to a minimal body and the report gets it with the seed and path that
 // replay it. The semantic judge (MSG-BODY-1, NAT-BODY-1, CHAT-BODY-1) lives here too.
 import fc from 'fast-check';
-import type { CheckContext, Verdict } from '../../src/core/check.js';
+import type { CheckContext, Verdict } from '../../src/check/check.js';
 import { compareJsonText, describeDiff } from '../../src/core/compare.js';
 import { exchangeEvidence } from './evidence.js';
 import { exchange, isExplicitRefusal, notForwarded, type Exchange, type SendOptions } from './exchange.js';

@@ -1,6 +1,6 @@
 // Shared steps of the streaming checks: a streamed messages request through the gateway,
 // answered by the upstream on a scripted timeline, read with per-event arrival times.
-import type { CheckContext, Evidence, Verdict } from '../../src/core/check.js';
+import type { CheckContext, Evidence, Verdict } from '../../src/check/check.js';
 import type { SseFrame } from '../../src/upstream/scenario.js';
 import { SSE_HEADERS } from '../../src/upstream/scenario.js';
 import type { StreamOptions } from '../../src/client/sse.js';

@@ -2,7 +2,7 @@
 // slow profile's long one, and how long a silence the gateway let through.
 import type { SseFrame } from '../../src/upstream/scenario.js';
 import { frameText, messageStream } from '../../src/upstream/replies/streams.js';
-import type { CheckContext } from '../../src/core/check.js';
+import type { CheckContext } from '../../src/check/check.js';
 import type { Reply } from '../../src/upstream/scenario.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
 import { GatewayTimeoutError } from '../../src/client/gateway.js';

@@ -1,5 +1,5 @@
 // The streaming suite (SSE delivery, framing, long and silent streams, cancellation).
-import type { CheckDef } from '../../src/core/check.js';
+import type { CheckDef } from '../../src/check/check.js';
 import incremental from './streaming.delivery.incremental.js';
 import latency from './streaming.delivery.latency.js';
 import events from './streaming.frame.events.js';

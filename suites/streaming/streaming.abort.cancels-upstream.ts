@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, streamEvidence, streamExchange } from './common.js';
 
@@ -13,7 +13,7 @@ export default defineCheck({
   profile: 'default',
   timing: true,
   protocol: 'messages',
-  requirement: 'A client that goes away makes the gateway cancel the upstream request promptly, so no tokens are paid for nobody (spec 4 rule 4; cost control).',
+  requirement: 'A client that goes away makes the gateway cancel the upstream request promptly, so no tokens are paid for nobody (cost control).',
   async run(ctx) {
     // 40 events 250 ms apart: the upstream would stream for 10 s if nobody cancelled it.
     // The client leaves at 1 s whatever it got: a buffering gateway shows it nothing by then.

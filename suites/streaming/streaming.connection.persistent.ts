@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { singleConnection } from '../../src/client/sse.js';
 import { isStop, notStreamed, streamEvidence, streamExchange } from './common.js';
@@ -12,7 +12,7 @@ export default defineCheck({
   area: 'streaming',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'Several requests work on one persistent client connection (spec 4 rule 4).',
+  requirement: 'Several requests work on one persistent client connection.',
   async run(ctx) {
     const { client, connects } = singleConnection(ctx.gateway);
     try {

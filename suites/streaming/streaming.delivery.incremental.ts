@@ -1,4 +1,4 @@
-import { defineCheck } from '../../src/core/check.js';
+import { defineCheck } from '../../src/check/check.js';
 import { messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, timedWithMargin } from './common.js';
 
@@ -15,7 +15,7 @@ export default defineCheck({
   timing: true,
   protocol: 'messages',
   requirement:
-    'Stream events reach the client incrementally: the stream is not held until its end or until a buffer fills, events sent apart are not delivered together, and no event arrives later than a coarse bound (default 1 s) after the upstream sent it (spec 4 rule 4, 6.1). A small constant delay per event is SSE-LAT-1 (streaming.delivery.latency), not this.',
+    'Stream events reach the client incrementally: the stream is not held until its end or until a buffer fills, events sent apart are not delivered together, and no event arrives later than a coarse bound (default 1 s) after the upstream sent it. A small constant delay per event is SSE-LAT-1 (streaming.delivery.latency), not this.',
   async run(ctx) {
     // 1.4 KiB events: a 4 KiB proxy buffer releases every third event, which shows as bursts.
     // Near a bound, 22 events instead of 12.

@@ -1,4 +1,4 @@
-import { defineCheck } from '../../src/core/check.js';
+import { defineCheck } from '../../src/check/check.js';
 import { judgeLatency } from '../../src/core/oracle.js';
 import { messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, timedWithMargin, type TimedStream } from './common.js';
@@ -16,7 +16,7 @@ export default defineCheck({
   timing: true,
   protocol: 'messages',
   requirement:
-    'The gateway adds little latency per stream event: the median lag (arrival at the client minus sending by the upstream) stays within the bound (default 50 ms); a constant offset of about 200 ms or 40 ms is TCP coalescing (MSG_MORE/TCP_CORK, Nagle with delayed ACK) and is named as such (spec 4 rule 4).',
+    'The gateway adds little latency per stream event: the median lag (arrival at the client minus sending by the upstream) stays within the bound (default 50 ms); a constant offset of about 200 ms or 40 ms is TCP coalescing (MSG_MORE/TCP_CORK, Nagle with delayed ACK) and is named as such.',
   async run(ctx) {
     // Near the bound, 60 events instead of 20.
     const make = (more: boolean) => messageStream({ full: false, textDeltas: more ? 55 : 15, deltaChars: 40 });

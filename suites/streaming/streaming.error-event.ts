@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, streamEvidence, streamExchange } from './common.js';
 
@@ -10,7 +10,7 @@ export default defineCheck({
   area: 'streaming',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'An error event in the middle of a stream reaches the client as sent, so it can retry or report (spec 6, 7).',
+  requirement: 'An error event in the middle of a stream reaches the client as sent, so it can retry or report.',
   async run(ctx) {
     const events = messageStream({ full: false, textDeltas: 4, errorAfter: 2 });
     const x = await streamExchange(ctx, frames(events, { gapMs: 20 }));

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeByteDiff, diffBytes } from '../../src/core/compare.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, streamEvidence, streamExchange } from './common.js';
@@ -11,7 +11,7 @@ export default defineCheck({
   area: 'streaming',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'The stream body reaches the client byte for byte: framing, line endings and spacing as the upstream wrote them (spec 6.1).',
+  requirement: 'The stream body reaches the client byte for byte: framing, line endings and spacing as the upstream wrote them.',
   async run(ctx) {
     for (const eol of ['\n', '\r\n']) {
       const f = frames(messageStream({ full: true, textDeltas: 5 }), { eol });

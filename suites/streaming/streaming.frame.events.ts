@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, sentEvents, streamEvidence, streamExchange } from './common.js';
 
@@ -10,7 +10,7 @@ export default defineCheck({
   area: 'streaming',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'Event names, data payloads and their order reach the client unchanged, unknown event types included (spec 6.1).',
+  requirement: 'Event names, data payloads and their order reach the client unchanged, unknown event types included.',
   async run(ctx) {
     for (const eol of ['\n', '\r\n']) {
       const events = messageStream({ full: true, textDeltas: 5 });

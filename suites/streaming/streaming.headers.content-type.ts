@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, streamEvidence, streamExchange } from './common.js';
 
@@ -10,7 +10,7 @@ export default defineCheck({
   area: 'streaming',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'The stream keeps content-type text/event-stream; no content encoding or transformation that can hold events back (spec 4 rule 4).',
+  requirement: 'The stream keeps content-type text/event-stream; no content encoding or transformation that can hold events back.',
   async run(ctx) {
     // streamExchange says it accepts gzip, as fetch-based clients do: a compressing proxy compresses now.
     const x = await streamExchange(ctx, frames(messageStream({ full: false, textDeltas: 3 })));

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { streamEvidence } from './common.js';
 import { silentExchange, silentTimeline, tolerance } from './idle.js';
 
@@ -16,7 +16,7 @@ export default defineCheck({
   // It only waits: it starts first and runs beside every other check, adding nothing beyond its silence.
   background: true,
   timeLimitMs: (s) => SILENCE_S * 1000 + Math.max(s.timeoutMs, 15_000),
-  requirement: `A stream silent for ${SILENCE_S} s without a byte (a long think before the first token) is neither cut nor ended early: the client gets the rest of the stream after the silence (spec 4 rule 4). The slow profile's streaming.idle.tolerance probes longer silences.`,
+  requirement: `A stream silent for ${SILENCE_S} s without a byte (a long think before the first token) is neither cut nor ended early: the client gets the rest of the stream after the silence. The slow profile's streaming.idle.tolerance probes longer silences.`,
   async run(ctx) {
     const x = await silentExchange(ctx, silentTimeline(SILENCE_S * 1000), { idleTimeoutMs: SILENCE_S * 1000 + 10_000 });
     const t = tolerance(x, SILENCE_S);

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { streamEvidence, streamExchange } from './common.js';
 import { silentTimeline, tolerance } from './idle.js';
 
@@ -10,7 +10,7 @@ export default defineCheck({
   area: 'streaming',
   profile: 'slow',
   protocol: 'messages',
-  requirement: 'A stream that is silent for a while (a long think before the first token) is not cut by an idle time-out shorter than the configured minimum (spec 4 rule 4).',
+  requirement: 'A stream that is silent for a while (a long think before the first token) is not cut by an idle time-out shorter than the configured minimum.',
   // It only waits: it starts first and runs beside every other check.
   background: true,
   timeLimitMs: (s) => s.idle.maxS * 1000 + 30_000,

@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, streamEvidence, streamExchange } from './common.js';
 
@@ -13,7 +13,7 @@ export default defineCheck({
   area: 'streaming',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'A long stream (thousands of events) reaches the client complete, every event in order (spec 4 rule 4).',
+  requirement: 'A long stream (thousands of events) reaches the client complete, every event in order.',
   async run(ctx) {
     const events = messageStream({ full: false, textDeltas: DELTAS, deltaChars: CHARS });
     const f = frames(events);

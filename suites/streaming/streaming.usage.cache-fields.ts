@@ -1,4 +1,4 @@
-import { defineCheck, fail, pass } from '../../src/core/check.js';
+import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { diffJson, describeDiff } from '../../src/core/compare.js';
 import { at, tryParse } from '../../src/core/json.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
@@ -17,7 +17,7 @@ export default defineCheck({
   area: 'streaming',
   profile: 'default',
   protocol: 'messages',
-  requirement: 'Usage fields in stream events, the cache creation and read fields and the nested cache_creation object included, reach the client as the upstream sent them (spec 2.5, 8).',
+  requirement: 'Usage fields in stream events, the cache creation and read fields and the nested cache_creation object included, reach the client as the upstream sent them.',
   async run(ctx) {
     const events = messageStream({ full: false, textDeltas: 2 });
     const x = await streamExchange(ctx, frames(events));

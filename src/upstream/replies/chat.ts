@@ -1,7 +1,8 @@
 // Realistic chat-completions (OpenAI) bodies for the recording upstream and the service
-// emulator (protocols.md 2). JSON answers are pretty-printed as the API writes them; a stream
-// is data-only SSE: a role chunk, content chunks, a finish chunk, with `include_usage` a usage
-// chunk whose `choices` is empty, then `data: [DONE]`.
+// emulator, shaped like the real API's so gateways meet what they meet in production. JSON
+// answers are pretty-printed as the API writes them; a stream is data-only SSE: a role chunk,
+// content chunks, a finish chunk, with `include_usage` a usage chunk whose `choices` is empty,
+// then `data: [DONE]`.
 import type { HeaderList, JsonReply, SseFrame, SseReply } from '../scenario.js';
 
 export const CHAT_MODEL = 'gpt-4o-mini-2024-07-18';

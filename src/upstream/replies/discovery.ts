@@ -1,4 +1,4 @@
-// Realistic bodies for model discovery and token counting (protocols.md 1): the upstream's
+// Realistic bodies for model discovery and token counting, shaped like the real API's: the upstream's
 // `GET /v1/models` list and `POST /v1/messages/count_tokens` answer. Plain data and builders;
 // the checks script them with `upstream.next().json(...)`.
 

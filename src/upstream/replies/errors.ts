@@ -1,4 +1,4 @@
-// Response headers the real messages API sends with a 429 or 529 (protocols.md 1): retry
+// Response headers the real messages API sends with a 429 or 529: retry
 // guidance, the request id and the rate-limit state. Plain data for the recording upstream.
 import type { HeaderList } from '../scenario.js';
 

@@ -1,4 +1,5 @@
-// Realistic messages-protocol (Anthropic) bodies for the recording upstream (protocols.md 1).
+// Realistic messages-protocol (Anthropic) bodies for the recording upstream, shaped like the
+// real API's so gateways meet what they meet in production.
 
 export const ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error',

@@ -1,5 +1,5 @@
 // Realistic native content-generation (Gemini) bodies for the recording upstream and the
-// service emulator (protocols.md 3). JSON answers are pretty-printed with two spaces, as the
+// service emulator, shaped like the real API's. JSON answers are pretty-printed with two spaces, as the
 // API writes them; stream frames are `data:` lines of compact JSON (`": "` after a key, `","`
 // between items) ending in `\r\n\r\n`, with no `event:` line and no `[DONE]`.
 import type { HeaderList, JsonReply, SseFrame, SseReply } from '../scenario.js';
@@ -167,7 +167,7 @@ export function nativeError(status: number, opts: { message?: string; details?: 
   return JSON.stringify({ error }, null, 2);
 }
 
-/** What the API answers to a key it does not know: 400 INVALID_ARGUMENT, not 401 (protocols.md 3). */
+/** What the API answers to a key it does not know: 400 INVALID_ARGUMENT, not 401, as the real API does. */
 export function nativeBadKey(): string {
   return nativeError(400, {
     message: 'API key not valid. Please pass a valid API key.',

@@ -1,4 +1,4 @@
-// Realistic messages-protocol streams (protocols.md 1): message_start with full usage, ping,
+// Realistic messages-protocol streams, as the real API sends them: message_start with full usage, ping,
 // a thinking block with thinking_delta and signature_delta, text deltas, a tool block whose
 // first input_json_delta is empty, an event type no gateway knows yet, message_delta with
 // cumulative usage, message_stop.

@@ -1,19 +1,12 @@
-// The unit of the harness: one check, one requirement (design.md, "The unit: a check").
+// The check interface: what a check declares (CheckDef) and what it is given to run with
+// (CheckContext: the gateway client and the upstream handle). One check tests one requirement,
+// so a report line names exactly what broke. It sits above the client and the upstream interface,
+// which it hands to the checks, and below the runner, which runs them; the words it shares with
+// the reports (levels, outcomes, profiles, features) live in src/core/.
 import type { GatewayClient } from '../client/gateway.js';
+import { profileFeature, type Feature, type Profile, type Protocol } from '../core/features.js';
+import type { Level } from '../core/outcome.js';
 import type { UpstreamHandle } from '../upstream/handle.js';
-
-export type Level = 'MUST' | 'SHOULD' | 'INFO';
-/**
- * pass; fail (MUST broken); warn (SHOULD broken); info (INFO finding); skip; error (harness broke); timeout.
- * Two more are given by the run, never by a check: waived (a problem a waiver covers, src/report/waivers.ts)
- * and flaky (attempts of --repeat disagreed, src/runner/repeat.ts).
- */
-export type Outcome = 'pass' | 'fail' | 'warn' | 'info' | 'skip' | 'error' | 'timeout' | 'waived' | 'flaky';
-/** `default` runs by default; `slow` adds to it with --profile slow; `service` runs alone with --profile service; `apps` (the apps gateway) alone with --profile apps. */
-export const PROFILES = ['default', 'slow', 'service', 'apps', 'client'] as const;
-export type Profile = (typeof PROFILES)[number];
-export const PROTOCOLS = ['messages', 'native', 'chat'] as const;
-export type Protocol = (typeof PROTOCOLS)[number];
 
 export interface Evidence {
   [key: string]: unknown;
@@ -65,15 +58,17 @@ export interface CheckDef {
   /** Stable id; equals the file name under suites/. */
   id: string;
   title: string;
-  /** Catalog ids (../shared/requirements.md). */
+  /** Requirement ids of the catalog (catalog/requirements.json). */
   requirements: string[];
   level: Level;
   area: string;
+  /**
+   * Which runs pick the check. The `service` and `apps` profiles are features too: their checks
+   * need what only that profile sets up, so the profile alone says so (featuresOf).
+   */
   profile: Profile;
   /** The protocol the check speaks: a feature the gateway must declare (`--protocols`), else the check is skipped. */
   protocol?: Protocol;
-  /** Further features the check needs (e.g. `service`: the hosted service's key and models). */
-  features?: string[];
   /** A longer time limit than the run's per-check limit (e.g. an idle probe of 120 s). */
   timeLimitMs?(settings: RunSettings): number;
   /**
@@ -93,7 +88,7 @@ export interface CheckDef {
    * run, after every other check; the runner then waits until the gateway forwards again.
    */
   outage?: boolean;
-  /** What must hold, in our own words, with the spec section. */
+  /** What must hold, in our own words (`list --json` prints it). */
   requirement: string;
   run(ctx: CheckContext): Promise<Verdict>;
 }
@@ -105,12 +100,8 @@ export function defineCheck(def: CheckDef): CheckDef {
 export const pass = (message: string, evidence?: Evidence): Verdict => ({ ok: true, message, evidence });
 export const fail = (message: string, detail: Omit<Verdict, 'ok' | 'message'> = {}): Verdict => ({ ok: false, message, ...detail });
 
-/** Every feature a check needs: its protocol and the rest. */
-export function featuresOf(c: Pick<CheckDef, 'protocol' | 'features'>): string[] {
-  return [...(c.protocol ? [c.protocol] : []), ...(c.features ?? [])];
-}
-
-/** Outcome of a broken property, by level. */
-export function failedOutcome(level: Level): Outcome {
-  return level === 'MUST' ? 'fail' : level === 'SHOULD' ? 'warn' : 'info';
+/** Every feature a check needs: its protocol, and its profile when that profile is a feature. */
+export function featuresOf(c: Pick<CheckDef, 'protocol' | 'profile'>): Feature[] {
+  const fromProfile = profileFeature(c.profile);
+  return [...(c.protocol ? [c.protocol] : []), ...(fromProfile ? [fromProfile] : [])];
 }

@@ -1,0 +1,17 @@
+// Types of scripts/checks-reference.mjs for the tests that import it (the fields of a check it reads).
+export interface CheckFacts {
+  id: string;
+  title: string;
+  area: string;
+  level: string;
+  profile: string;
+  protocol?: string;
+  requirements: string[];
+  requirement: string;
+}
+
+export function checksReference(
+  checks: readonly CheckFacts[],
+  catalog: { requirements: Array<{ id: string; level: string; text: string }> },
+  fixes: Readonly<Record<string, string>>,
+): string;
