@@ -13,6 +13,7 @@ import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Reply, SseFrame } from '../../src/upstream/scenario.js';
 import { modelListBody, countTokensBody } from '../../src/upstream/replies/discovery.js';
 import { CAPTURE_MODELS } from './capture.js';
+import { CHAT_PATH, MESSAGES_PATH } from '../../src/core/protocols.js';
 import { play } from './play.js';
 import { SESSION_GAP_MS, SESSION_TOOLS, SESSION_USAGE, sessionDeltas } from '../../src/real-clients/script.js';
 import type { UpstreamRequest } from '../../src/real-clients/types.js';
@@ -96,9 +97,9 @@ export class SessionCapture {
       return { kind: 'json', status: 200, headers: JSON_H, body: header('anthropic-version') ? modelListBody(CAPTURE_MODELS) : JSON.stringify({ object: 'list', data: CAPTURE_MODELS.map((m) => ({ id: m.id, object: 'model', created: Date.parse(m.created_at) / 1000, owned_by: 'gw-conformance' })) }) };
     if (rec.method === 'GET' && path === '/v1beta/models')
       return { kind: 'json', status: 200, headers: JSON_H, body: JSON.stringify({ models: [{ name: 'models/gemini-2.5-flash', displayName: 'Gemini 2.5 Flash', supportedGenerationMethods: ['generateContent'] }] }) };
-    if (rec.method === 'POST' && path === '/v1/messages/count_tokens') return { kind: 'json', status: 200, headers: JSON_H, body: countTokensBody(Math.max(1, Math.ceil(rec.body.length / 4))) };
-    if (rec.method === 'POST' && path === '/v1/messages') return this.messages(body);
-    if (rec.method === 'POST' && path === '/v1/chat/completions') return this.chat(body);
+    if (rec.method === 'POST' && path === `${MESSAGES_PATH}/count_tokens`) return { kind: 'json', status: 200, headers: JSON_H, body: countTokensBody(Math.max(1, Math.ceil(rec.body.length / 4))) };
+    if (rec.method === 'POST' && path === MESSAGES_PATH) return this.messages(body);
+    if (rec.method === 'POST' && path === CHAT_PATH) return this.chat(body);
     const native = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
     if (rec.method === 'POST' && native) return this.native(body, native[1], native[2] === 'streamGenerateContent');
     return { kind: 'json', status: 404, headers: JSON_H, body: JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `gw-conformance session upstream: no route for ${rec.method} ${path}` } }) };
