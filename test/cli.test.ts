@@ -81,7 +81,7 @@ describe('gw-conformance CLI', () => {
     expect(r.code).toBe(0);
     const l = JSON.parse(r.stdout);
     expect(l.checks.map((c: { id: string }) => c.id)).toEqual(CHECKS.map((c) => c.id));
-    expect(l.coverage.total).toBe(77);
+    expect(l.coverage.total).toBe(80);
     const text = await cli(['list']);
     expect(text.stdout).toMatch(/Catalog coverage: \d+ of 80/);
     expect(text.stdout).toMatch(/covered\s+CFG-SECRET-1\s+MUST\s+lint-config:CFG-SECRET-1/);
