@@ -64,7 +64,7 @@ export const OPTIONS = [
   { name: 'config', kind: 'string', arg: '<file>', where: 'flag', help: 'YAML config file', defaultText: '`./gwc.yaml` when present' },
   { name: 'upstream-listen', commands: [...RUN_COMMANDS, 'verify'], kind: 'string', arg: '<host:port>', help: 'address of the recording upstream the gateway forwards to', default: '127.0.0.1:18080', defaultText: '`127.0.0.1:18080`', env: 'GWC_UPSTREAM_LISTEN' },
   { name: 'profile', kind: 'enum', values: PROFILES, arg: '<name>', help: '`default`; `slow` adds the slow checks (the idle probe); `service` runs the hosted-service checks; `apps` runs the apps gateway checks (with `demo`, or `run` against a gateway of your own: see apps-config); `client` runs real clients straight and through the gateway and compares the two runs (docs/client-profile.md)', default: 'default', defaultText: '`default`', env: 'GWC_PROFILE' },
-  { name: 'clients', commands: ['run', 'demo'], kind: 'enum-list', values: CLIENT_NAMES, arg: '<list>', help: 'with the client profile: the real clients to run, comma-separated (each pinned, installed by you or CI: Claude Code under GWC_CLAUDE_DIR, the SDKs as optional dependencies)', default: [...CLIENT_NAMES], defaultText: 'all four', env: 'GWC_CLIENTS' },
+  { name: 'clients', commands: ['run', 'demo'], kind: 'enum-list', values: CLIENT_NAMES, arg: '<list>', help: 'with the client profile: the real clients to run, comma-separated (each pinned, installed by you or CI: Claude Code under GWC_CLAUDE_DIR, the SDKs as optional peer dependencies)', default: [...CLIENT_NAMES], defaultText: 'all four', env: 'GWC_CLIENTS' },
   {
     name: 'protocols',
     kind: 'enum-list',

@@ -1,4 +1,4 @@
-// The official Anthropic SDK (@anthropic-ai/sdk, an optional dependency) as a client of the
+// The official Anthropic SDK (@anthropic-ai/sdk, an optional peer dependency) as a client of the
 // messages protocol: model discovery, a streamed turn answered with a tool call, the tool's
 // result sent back (streamed, then again not streamed) and a token count. It adds its own
 // headers (x-stainless-*), retries 429/529 and 5xx on its own and parses streams strictly.

@@ -1,4 +1,4 @@
-// The official Google Gen AI SDK (@google/genai, an optional dependency) as a client of the
+// The official Google Gen AI SDK (@google/genai, an optional peer dependency) as a client of the
 // native content generation protocol: generateContent answered with a function call, then the
 // function's result sent back with generateContentStream.
 import { SESSION_PROMPT, WEATHER_RESULT, WEATHER_TOOL } from './script.js';

@@ -1,4 +1,4 @@
-// The official OpenAI SDK (openai, an optional dependency) as a client of the chat completions
+// The official OpenAI SDK (openai, an optional peer dependency) as a client of the chat completions
 // protocol: model discovery, a streamed turn (without usage) answered with a tool call, the
 // tool's result sent back streamed with usage (stream_options.include_usage) and not streamed.
 import { SESSION_PROMPT, WEATHER_RESULT, WEATHER_TOOL } from './script.js';

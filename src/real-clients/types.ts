@@ -76,7 +76,7 @@ export interface DriverOptions {
   timeoutMs: number;
 }
 
-/** A real client: loads itself (an optional dependency, a binary) and runs the scripted session. */
+/** A real client: loads itself (an optional peer dependency, a binary) and runs the scripted session. */
 export interface ClientDriver {
   name: string;
   /** The one line saying what to install when the client is absent; null when it is there. */
@@ -124,11 +124,11 @@ export function packageVersion(pkg: string): string {
   return '?';
 }
 
-/** Loads an optional dependency by name, or says in one line what to install. */
+/** Loads an optional peer dependency by name, or says in one line what to install. */
 export async function loadOptional(pkg: string, version: string): Promise<{ mod: any; missing: string | null }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   try {
     return { mod: await import(pkg), missing: null };
   } catch {
-    return { mod: null, missing: `the ${pkg} client is not installed: npm install --save-exact ${pkg}@${version} (an optional dependency of gw-conformance)` };
+    return { mod: null, missing: `the ${pkg} client is not installed: npm install --save-exact ${pkg}@${version} (an optional peer dependency of gw-conformance)` };
   }
 }
