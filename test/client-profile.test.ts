@@ -2,7 +2,8 @@
 // gateway. The clean gateway passes for each client; faults of the reference gateway fail the
 // check of the requirement they break, with the difference as evidence. The SDK clients run in
 // this process, and every socket it opens meanwhile goes to loopback; Claude Code runs only in a
-// loopback-only network namespace (the command runs itself again inside `unshare -n`).
+// loopback-only network namespace (the command runs itself again inside `unshare -n`). Through
+// a plain nginx, the requests arrive as sent and the streams in one piece.
 //
 // Claude Code needs its binary under GWC_CLAUDE_DIR (.ci/run installs it), root, `unshare` and
 // `ip`; its tests are skipped only when the binary is absent and GWC_REQUIRE_CLAUDE is not 1.
@@ -13,7 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
-import { cli } from './helpers/cli.js';
+import { cli, ROOT } from './helpers/cli.js';
+import { nginxAvailable } from './helpers/nginx.js';
 import { claudeBinary } from '../src/real-clients/claude-code.js';
 import { compareRequests } from '../src/real-clients/compare.js';
 import { loadOptional, type ClientRun, type UpstreamRequest } from '../src/real-clients/types.js';
@@ -25,7 +27,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 let n = 0;
 /** `demo --profile client` in this process; the report and every remote address a socket connected to. */
-async function demo(clients: string, fault?: string, extra: string[] = []): Promise<{ code: number; report: RunReport; remotes: string[]; out: string }> {
+async function demo(clients: string, fault?: string, extra: string[] = [], command = 'demo'): Promise<{ code: number; report: RunReport; remotes: string[]; out: string }> {
   const out = path.join(work, `run-${++n}`);
   const remotes: string[] = [];
   const onSocket = ({ socket }: { socket: net.Socket }) => socket.once('connect', () => remotes.push(`${socket.remoteAddress}`));
@@ -33,7 +35,7 @@ async function demo(clients: string, fault?: string, extra: string[] = []): Prom
   let text = '';
   const io = { out: (s: string) => void (text += `${s}\n`), err: (s: string) => void (text += `${s}\n`), env: { ...process.env, GWC_CLIENT_NETNS: '' }, untilStopped: async () => {} };
   try {
-    const code = await main(['demo', '--profile', 'client', '--clients', clients, ...(fault ? ['--fault', fault] : []), '--reporter', 'json', '--out', out, ...extra], io);
+    const code = await main([command, '--profile', 'client', '--clients', clients, ...(fault ? ['--fault', fault] : []), '--reporter', 'json', '--out', out, ...extra], io);
     return { code, report: JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as RunReport, remotes, out: text };
   } finally {
     dc.unsubscribe('net.client.socket', onSocket as (m: unknown) => void);
@@ -113,6 +115,19 @@ describe('the client profile with the official SDKs (in this process)', () => {
     const r = await cli(['demo', '--profile', 'client', '--clients', 'claude-code', '--reporter', 'json', '--out', path.join(work, 'absent')], { env: { GWC_CLAUDE_DIR: path.join(work, 'no-claude'), GWC_CLAUDE_BIN: '' } });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([`gw-conformance: --clients claude-code: Claude Code is not installed at ${path.join(work, 'no-claude')}/node_modules/@anthropic-ai/claude-code-linux-x64/claude: npm install --prefix ${path.join(work, 'no-claude')} --save-exact @anthropic-ai/claude-code-linux-x64@2.1.330 (or set GWC_CLAUDE_DIR)`]);
+  });
+});
+
+const nginxRequired = process.env.GWC_REQUIRE_NGINX === '1';
+describe.skipIf(!nginxAvailable() && !nginxRequired)('the client profile through a plain nginx (examples/nginx/plain.conf)', () => {
+  it('every request arrives as sent (nginx sets only headers of the declared proxy set); every streamed answer arrives in one piece (proxy buffering)', async () => {
+    const cmd = `sh ${ROOT}/scripts/nginx-gateway.sh ${ROOT}/examples/nginx/plain.conf {listen_port} {upstream_port} {workdir}`;
+    const { code, report } = await demo(SDKS, undefined, ['--gateway-cmd', cmd], 'run');
+    expect(code).toBe(1);
+    expect(result(report, 'client.upstream.same-requests').outcome).toBe('pass');
+    const r = result(report, 'client.answers.same');
+    expect(r.outcome).toBe('fail');
+    for (const c of SDKS.split(',')) expect(diffs(r, c).map((d) => d.diff), c).toContain('the answer arrived in one piece or nearly (under 50% of the straight spread)');
   });
 });
 
