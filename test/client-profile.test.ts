@@ -17,7 +17,7 @@ import { main } from '../src/cli.js';
 import { cli, ROOT } from './helpers/cli.js';
 import { nginxAvailable } from './helpers/nginx.js';
 import { claudeBinary } from '../src/real-clients/claude-code.js';
-import { compareRequests } from '../src/real-clients/compare.js';
+import { compareRequests, compareTiming } from '../src/real-clients/compare.js';
 import { loadOptional, type ClientRun, type UpstreamRequest } from '../src/real-clients/types.js';
 import type { CheckResult, RunReport } from '../src/report/types.js';
 
@@ -139,6 +139,17 @@ describe('the declared proxy headers', () => {
     const straight = run([['Host', '127.0.0.1:1'], ['Connection', 'keep-alive'], ['anthropic-beta', 'a-2025-01-01']]);
     const gateway = run([['host', 'upstream'], ['x-forwarded-for', '127.0.0.1'], ['X-Real-IP', '127.0.0.1'], ['via', '1.1 gw'], ['connection', 'close'], ['anthropic-beta', 'a-2025-01-01'], ['x-gateway', '1']]);
     expect(compareRequests(straight, gateway, bases)).toEqual([{ what: 'request 1 (POST /v1/messages) header x-gateway', straight: '[]', gateway: '["1"]', diff: 'added by the gateway' }]);
+  });
+
+  it("a retry of the client's own (x-stainless-retry-count above 0) through the gateway is a CLIENT-3 difference; the same request twice straight is not", () => {
+    const timed = (requests: UpstreamRequest[]) => ({ steps: [], files: {}, exit: { code: 0, timedOut: false }, requests }) as unknown as ClientRun;
+    const first = req([['x-stainless-retry-count', '0']]);
+    const retried = req([['x-stainless-retry-count', '1']]);
+    const bounds = { maxAddedMs: 1000, maxAddedGapMs: 1000 };
+    expect(compareTiming(timed([first]), timed([first, retried]), bounds).differences).toEqual([
+      { what: 'client retries (x-stainless-retry-count above 0)', straight: '[]', gateway: '["POST /v1/messages"]', diff: '1 more through the gateway' },
+    ]);
+    expect(compareTiming(timed([first, retried]), timed([first, retried]), bounds).differences).toEqual([]);
   });
 });
 
