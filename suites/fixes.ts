@@ -102,4 +102,8 @@ export const CHECK_FIXES: Readonly<Record<string, Fix>> = {
   'apps.tel.spend-denial': 'Emit a span (or log record) for a spend denial that names the user and the decision.',
   'apps.tel.collector-down': 'Answer the client\'s telemetry posts (2xx) even when the collector is down, and never let telemetry failures affect inference.',
   'apps.managed.settings': 'Serve managed settings per group with an ETag (304 on `If-None-Match`); answer 404 for no policy and 200 `{}` for an empty one.',
+  // client
+  'client.upstream.same-requests': 'Forward what the client sends as it sends it: path and query, body bytes and headers. The evidence names each request and header that changed, straight beside through the gateway, and the first differing byte of a body. Only `host`, `x-forwarded-*`, `forwarded`, `x-real-ip`, `via`, the connection headers and `content-length` may change; a gateway that answers a request itself (model list, token count) or swaps the credential shows as that.',
+  'client.answers.same': 'Pass answers through unchanged and unbuffered: stream events as they come (in nginx, `proxy_buffering off;` or the upstream\'s `X-Accel-Buffering: no`), usage and cache fields as the upstream sent them, the model list within the client\'s time-out. The evidence names the first differing JSON path of what the client parsed.',
+  'client.timing.no-added-delay': 'Take the gateway\'s own work (authentication, routing, logging) off the path of each event, and answer discovery well within the client\'s 3 s. The evidence has each streamed answer\'s time to first token, to completion and longest gap, straight beside through the gateway.',
 };

@@ -89,7 +89,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     checks = checks.filter((c) => mine.has(c.id));
   }
   // Feature gating: what the gateway serves, as the user declared it; the service profile adds `service`.
-  const features = [...(cfg.service ? ['service'] : []), ...(cfg.profile === 'apps' ? ['apps'] : [])];
+  const features = [...(cfg.service ? ['service'] : []), ...(cfg.profile === 'apps' || cfg.profile === 'client' ? [cfg.profile] : [])];
   const declared = new Set<string>([...cfg.protocols, ...features]);
   await preflight(target, print);
   const expanded = cfg.expanded ?? expandTargeting(cfg.targeting, upstream?.url ?? null, process.env);
@@ -115,7 +115,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   const attempts = Math.max(cfg.repeat, cfg.repeatFailures);
   if (useConsole)
     print(
-      `gw-conformance ${VERSION}: ${checks.length} checks${cfg.shard ? ` (shard ${cfg.shard.index}/${cfg.shard.count})` : ''}, target ${target}, upstream ${upstream?.url ?? 'none (the service is checked directly)'}, declared ${[...cfg.protocols, ...features].join(', ')}, seed ${cfg.seed}${attempts > 1 ? `, ${attempts} attempts per ${cfg.repeat > 1 ? 'check' : 'check that does not pass'}` : ''}`,
+      `gw-conformance ${VERSION}: ${checks.length} checks${cfg.shard ? ` (shard ${cfg.shard.index}/${cfg.shard.count})` : ''}, target ${target}, upstream ${upstream?.url ?? (cfg.profile === 'client' ? 'the client sessions\' own' : 'none (the service is checked directly)')}, declared ${[...cfg.protocols, ...features].join(', ')}, seed ${cfg.seed}${attempts > 1 ? `, ${attempts} attempts per ${cfg.repeat > 1 ? 'check' : 'check that does not pass'}` : ''}`,
     );
   const settings = { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, hangWaitMs: cfg.hangWaitMs, apps: { jwksRefetchMs: cfg.apps.jwksRefetchMs }, service: cfg.service && { models: cfg.service.models } };
   let results = await runAttempts(checks, { gateway, upstream, declared, settings, fixture: extras.fixture }, cfg, extras, secrets, useConsole ? print : undefined);

@@ -33,6 +33,7 @@ export async function withRecordingUpstream(cfg: RunConfig, io: Io, extras: Suit
   const launching = Boolean(cfg.launch.cmd || cfg.launch.image);
   // Bad launch flags are found before anything starts (src/launch/launch.ts).
   checkLaunch(cfg.launch);
+  if (cfg.profile === 'client') throw new HarnessError('BAD_FLAG', 'the client profile runs with `run` and `demo` only (its checks compare real clients\' runs)');
   if (!cfg.target && !launching) throw new HarnessError('BAD_FLAG', '--target is required (or `target:` in gwc.yaml, or --gateway-cmd / --gateway-image to start the gateway); to try the harness without a gateway, run `gw-conformance demo`');
   if (cfg.profile === 'service') {
     if (launching) throw new HarnessError('BAD_FLAG', '--gateway-cmd and --gateway-image start a gateway in front of the recording upstream: not with --profile service');

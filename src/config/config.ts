@@ -30,6 +30,8 @@ export interface RunConfig {
   only: V['only'];
   skip: V['skip'];
   reporter: V['reporter'];
+  /** The client profile's real clients (--clients). */
+  clients: V['clients'];
   out: V['out'];
   token: string;
   seed: number;
@@ -145,6 +147,7 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     only: v.only,
     skip: v.skip,
     reporter: [...new Set(v.reporter)],
+    clients: [...new Set(v.clients)],
     out: v.out,
     token: service?.key ?? v.token ?? (tokenEnv ? env[tokenEnv] : undefined) ?? 'gwc-test-token',
     seed: v.seed ?? Math.floor(Math.random() * 2 ** 31),

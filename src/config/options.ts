@@ -3,6 +3,7 @@
 // it. From this table come the commander options (src/cli/shared.ts), the JSON Schema of gwc.yaml,
 // the typed values (src/config/option-values.ts, src/config/config.ts) and the CLI reference
 // (src/config/commands.ts, docs/cli.md and the README's flag table; tests compare them).
+import { CLIENT_NAMES } from '../real-clients/types.js';
 import { DEFAULT_BOUNDS } from '../core/oracle.js';
 
 import { PROFILES, PROTOCOLS, type Profile, type Protocol } from '../core/features.js';
@@ -62,7 +63,8 @@ export const OPTIONS = [
   { name: 'target', commands: ['run', 'certify', 'verify'], kind: 'url', arg: '<url>', help: 'base URL of the gateway under test', defaultText: '(required for `run`)', env: 'GWC_TARGET' },
   { name: 'config', kind: 'string', arg: '<file>', where: 'flag', help: 'YAML config file', defaultText: '`./gwc.yaml` when present' },
   { name: 'upstream-listen', commands: [...RUN_COMMANDS, 'verify'], kind: 'string', arg: '<host:port>', help: 'address of the recording upstream the gateway forwards to', default: '127.0.0.1:18080', defaultText: '`127.0.0.1:18080`', env: 'GWC_UPSTREAM_LISTEN' },
-  { name: 'profile', kind: 'enum', values: PROFILES, arg: '<name>', help: '`default`; `slow` adds the slow checks (the idle probe); `service` runs the hosted-service checks; `apps` runs the apps gateway checks (with `demo`, or `run` against a gateway of your own: see apps-config)', default: 'default', defaultText: '`default`', env: 'GWC_PROFILE' },
+  { name: 'profile', kind: 'enum', values: PROFILES, arg: '<name>', help: '`default`; `slow` adds the slow checks (the idle probe); `service` runs the hosted-service checks; `apps` runs the apps gateway checks (with `demo`, or `run` against a gateway of your own: see apps-config); `client` runs real clients straight and through the gateway and compares the two runs (docs/client-profile.md)', default: 'default', defaultText: '`default`', env: 'GWC_PROFILE' },
+  { name: 'clients', commands: ['run', 'demo'], kind: 'enum-list', values: CLIENT_NAMES, arg: '<list>', help: 'with the client profile: the real clients to run, comma-separated (each pinned, installed by you or CI: Claude Code under GWC_CLAUDE_DIR, the SDKs as optional peer dependencies)', default: [...CLIENT_NAMES], defaultText: 'all four', env: 'GWC_CLIENTS' },
   {
     name: 'protocols',
     kind: 'enum-list',

@@ -33,7 +33,7 @@ export interface RunEnv {
 export function notDeclared(check: CheckDef, declared: ReadonlySet<string>): string | null {
   const missing = featuresOf(check).filter((f) => !declared.has(f));
   if (!missing.length) return null;
-  const how = missing.map((f) => (f === 'service' ? 'service (the hosted-service checks run with --profile service)' : f === 'apps' ? 'apps (the apps gateway checks run with --profile apps)' : `${f} (declare it with --protocols or \`protocols:\` in gwc.yaml)`));
+  const how = missing.map((f) => (f === 'service' ? 'service (the hosted-service checks run with --profile service)' : f === 'apps' ? 'apps (the apps gateway checks run with --profile apps)' : f === 'client' ? 'client (the real clients\' checks run with --profile client)' : `${f} (declare it with --protocols or \`protocols:\` in gwc.yaml)`));
   return `not declared: ${how.join(', ')}`;
 }
 

@@ -1,5 +1,6 @@
 // `gw-conformance demo`: the suite against the built-in reference gateway (or, with --profile
-// apps, the reference apps gateway), optionally with one fault.
+// apps, the reference apps gateway; with --profile client, real clients through the reference
+// gateway), optionally with one fault.
 import { HarnessError, parseListen } from '../../core/errors.js';
 import { COMMANDS } from '../../config/commands.js';
 import { withExpandedTargeting, type RunConfig } from '../../config/config.js';
@@ -11,6 +12,7 @@ import { CHECKS } from '../../../suites/index.js';
 import type { RunReport } from '../../report/types.js';
 import { finishRun, runSuite } from '../run.js';
 import { runAppsDemo } from '../apps.js';
+import { inNamespace, runClientProfile } from '../client.js';
 import { faultNamed, runConfig, withOptions, type Io, type RegisterCommand } from '../shared.js';
 
 export const ALL_FAULT_NAMES = [...FAULTS, ...APPS_FAULTS].map((f) => f.name);
@@ -19,6 +21,7 @@ export const registerDemo: RegisterCommand = (program, { io, argv, exit }) => {
   withOptions(program.command('demo').description(COMMANDS.demo.description), 'demo', { choices: { fault: ALL_FAULT_NAMES } }).action(async (o) => {
     const cfg = runConfig(o, io);
     if (cfg.launch.cmd || cfg.launch.image) throw new HarnessError('BAD_FLAG', `demo runs the built-in reference gateway: ${cfg.launch.cmd ? '--gateway-cmd' : '--gateway-image'} goes with \`run\``);
+    if (cfg.profile === 'client') return exit((await inNamespace(cfg, argv, io)) ?? finishRun(await runClientProfile(cfg, io, { fault: o.fault }), cfg, io, argv));
     const report = cfg.profile === 'apps' ? await runAppsDemo(cfg, o.fault, io.out) : await demo(cfg, o.fault, o.upstreamListen, io);
     exit(finishRun(report, cfg, io, argv));
   });

@@ -1,14 +1,17 @@
 // `gw-conformance run` (the default command): the suite against a gateway, or the apps profile
-// against a gateway of the user's own.
+// against a gateway of the user's own, or the client profile (real clients) through it.
 import { COMMANDS } from '../../config/commands.js';
 import { finishRun } from '../run.js';
 import { ownSetUp, runApps } from '../apps.js';
 import { runConfig, withOptions, type RegisterCommand } from '../shared.js';
 import { withRecordingUpstream } from '../upstream.js';
+import { inNamespace, runClientProfile } from '../client.js';
 
 export const registerRun: RegisterCommand = (program, { io, argv, exit }) => {
   withOptions(program.command('run', { isDefault: true }).description(COMMANDS.run.description), 'run').action(async (o) => {
     const cfg = runConfig(o, io);
+    // The client profile runs itself again inside a loopback-only namespace where Claude Code needs one.
+    if (cfg.profile === 'client') return exit((await inNamespace(cfg, argv, io)) ?? finishRun(await runClientProfile(cfg, io), cfg, io, argv));
     const report = cfg.profile === 'apps' ? await runApps(cfg, await ownSetUp(cfg, io), io.out) : await withRecordingUpstream(cfg, io, {}, { viaRunningMock: true });
     exit(finishRun(report, cfg, io, argv));
   });

@@ -1,0 +1,165 @@
+// Claude Code (the `claude` binary of @anthropic-ai/claude-code-linux-x64, installed by the user
+// or CI, found under GWC_CLAUDE_DIR) as a client of the messages protocol: print mode with the
+// streamed JSON output (each delta as it arrives), gateway model discovery on, the Glob tool
+// allowed, in a fresh home folder at the same path in both runs. It runs only with
+// nonessential traffic, the updater and telemetry off, and sees nothing of the caller's
+// environment but PATH. The network namespace around it is the command's business.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { SESSION_FILE, SESSION_PROMPT } from './script.js';
+import type { ClientDriver, DriverOptions, StreamTiming } from './types.js';
+
+export const CLAUDE_PLATFORM_PACKAGE = '@anthropic-ai/claude-code-linux-x64';
+/** The version CI installs (.ci/run); another one runs too, its version is in the report. */
+export const CLAUDE_CODE_PINNED = '2.1.330';
+const CACHE_FILE = '.claude/cache/gateway-models.json';
+
+/** The binary under GWC_CLAUDE_DIR (default /opt/claude-code), as `npm install --prefix DIR` puts it. */
+export function claudeBinary(env: NodeJS.ProcessEnv = process.env): string {
+  return env.GWC_CLAUDE_BIN || path.join(env.GWC_CLAUDE_DIR || '/opt/claude-code', 'node_modules', CLAUDE_PLATFORM_PACKAGE, 'claude');
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return existsSync(file) ? '(not JSON)' : null;
+  }
+}
+
+/**
+ * Lines of the stream-json output, parsed (a line that is not JSON is kept as text), grouped by
+ * their `type` with the order kept inside each group: the client runs a tool as soon as its
+ * call is complete, so the tool's `user` line and the rest of the stream interleave at random.
+ */
+function grouped(stdout: string): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const l of lines(stdout)) {
+    const type = typeof l === 'object' && l && 'type' in l ? String((l as { type: unknown }).type) : 'text';
+    (out[type] ??= []).push(l);
+  }
+  return out;
+}
+
+function lines(stdout: string): unknown[] {
+  return stdout
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => {
+      try {
+        return JSON.parse(l) as unknown;
+      } catch {
+        return l;
+      }
+    });
+}
+
+/**
+ * One model turn as stdout showed it: `from` is the client's last line before the turn (its
+ * start-up line, or the tool's result it is about to send back), right before it sends the
+ * turn's request; timing from there leaves the client's own start-up time, which varies by
+ * hundreds of ms from run to run, out of the comparison.
+ */
+interface Turn {
+  from: number;
+  arrivals: number[];
+  doneMs: number;
+}
+
+/** Runs the client to its end (or our limit), noting per model turn when its deltas and its end reached stdout. */
+function timedRun(bin: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean; turns: Turn[] }> {
+  const t0 = performance.now();
+  const turns: Turn[] = [];
+  const child = spawn(bin, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let timedOut = false;
+  let partial = '';
+  let lastLine = 0;
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString('utf8');
+    partial += c.toString('utf8');
+    const parts = partial.split('\n');
+    partial = parts.pop() ?? '';
+    for (const l of parts) {
+      const at = Math.round(performance.now() - t0);
+      if (!/"type":"stream_event"/.test(l)) {
+        lastLine = at;
+        continue;
+      }
+      // A message_start opens a turn.
+      if (/"message_start"/.test(l)) turns.push({ from: lastLine, arrivals: [], doneMs: at });
+      const turn = turns[turns.length - 1];
+      if (turn && /"content_block_delta"/.test(l)) turn.arrivals.push(at);
+      if (turn) turn.doneMs = at;
+    }
+  });
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, timeoutMs);
+  return new Promise((resolve) => {
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      resolve({ code: null, stdout, stderr: `${stderr}${e.message}`, timedOut, turns });
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, timedOut, turns });
+    });
+  });
+}
+
+export function claudeCode(env: NodeJS.ProcessEnv = process.env): ClientDriver {
+  const bin = claudeBinary(env);
+  return {
+    name: 'claude-code',
+    missing: async () => (existsSync(bin) ? null : `Claude Code is not installed at ${bin}: npm install --prefix ${env.GWC_CLAUDE_DIR || '/opt/claude-code'} --save-exact ${CLAUDE_PLATFORM_PACKAGE}@${CLAUDE_CODE_PINNED} (or set GWC_CLAUDE_DIR)`),
+    version: async () => (readJson(path.join(path.dirname(bin), 'package.json')) as { version?: string } | null)?.version ?? '?',
+    async run(o: DriverOptions) {
+      // The same paths in both runs: the client writes its folder into the request.
+      const home = path.join(o.workdir, 'home');
+      const project = path.join(home, 'project');
+      rmSync(home, { recursive: true, force: true });
+      mkdirSync(project, { recursive: true });
+      writeFileSync(path.join(project, SESSION_FILE), 'gw-conformance client session\n');
+      const childEnv = {
+        PATH: env.PATH ?? '/usr/bin:/bin',
+        HOME: home,
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_TELEMETRY: '1',
+        CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: '1',
+        ANTHROPIC_BASE_URL: o.base,
+        ANTHROPIC_AUTH_TOKEN: o.token,
+      };
+      const args = ['-p', SESSION_PROMPT, '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '--allowedTools', 'Glob'];
+      const { code, stdout, stderr, timedOut, turns } = await timedRun(bin, args, { cwd: project, env: childEnv }, o.timeoutMs);
+      const streams = turns.map((t, i) => {
+        const stream: StreamTiming = { firstTokenMs: t.arrivals.length ? t.arrivals[0] - t.from : null, doneMs: t.doneMs - t.from, arrivalsMs: t.arrivals.map((a) => a - t.from) };
+        return { name: `turn ${i + 1}: the streamed answer, timed from the client's line before it`, error: null, result: null, stream };
+      });
+      const out = grouped(stdout);
+      const init = out.system?.[0] as { session_id?: string } | undefined;
+      // The device id the client drew for this home folder (it sends it in metadata.user_id).
+      const device = (readJson(path.join(home, '.claude.json')) as { userID?: string } | null)?.userID;
+      const volatile: Record<string, string> = {};
+      if (init?.session_id) volatile.SESSION_ID = init.session_id;
+      if (device) volatile.DEVICE_ID = device;
+      return {
+        client: 'claude-code',
+        version: await this.version(),
+        steps: [{ name: 'claude -p (stream-json)', error: code === 0 ? null : `exit ${code}${timedOut ? ' (killed at our time limit)' : ''}`, result: out }, ...streams],
+        exit: { code, timedOut },
+        stdout,
+        stderr,
+        files: { [`~/${CACHE_FILE}`]: readJson(path.join(home, CACHE_FILE)) },
+        volatile,
+        notes: [],
+      };
+    },
+  };
+}

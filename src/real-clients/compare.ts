@@ -1,0 +1,220 @@
+// Compares a real client's straight run with its run through the gateway. Each difference is
+// evidence: what it concerns, the straight value beside the gateway's, and the smallest diff
+// (the first differing byte with a little context, or the first differing JSON path). The
+// straight run is the reference: a difference is always the gateway's side that changed.
+//
+// Values the client draws anew per run (its session id, device id) and the base URL each run
+// was pointed at are replaced by names on each side, from that side's own client, before
+// comparing; nothing else is normalised.
+import type { ClientRun, StepResult, UpstreamRequest } from './types.js';
+
+/**
+ * Headers a proxy legitimately sets or changes: the host it connects to, where the request came
+ * from (x-forwarded-*, forwarded, x-real-ip, via) and the connection's own headers (RFC 9110
+ * 7.6.1), content-length among them: the body is compared byte for byte instead.
+ */
+export const PROXY_HEADERS = ['host', 'x-forwarded-*', 'forwarded', 'x-real-ip', 'via', 'connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'content-length'];
+const isProxyHeader = (name: string) => PROXY_HEADERS.includes(name) || name.startsWith('x-forwarded-');
+
+/** Keys of a client's output that measure time or name the run (Claude Code's socket path holds its pid), not what it got. */
+const TIMING_KEYS = new Set(['duration_ms', 'duration_api_ms', 'durationMs', 'ttft_ms', 'ttft_stream_ms', 'time_to_request_ms', 'first_content_frame_ms', 'timestamp', 'uuid', 'fetchedAt', 'messaging_socket_path']);
+
+export interface Difference {
+  /** What differs: `request 2 body`, `request 1 header anthropic-beta`, `step "models.list"`... */
+  what: string;
+  straight: string;
+  gateway: string;
+  /** The smallest diff, in one line. */
+  diff: string;
+}
+
+const CONTEXT = 60;
+const cut = (s: string, n = 400) => (s.length > n ? `${s.slice(0, n)}... (${s.length} chars)` : s);
+
+/** The first differing offset of two strings, with context on both sides. */
+export function firstDifference(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (i === a.length && i === b.length) return 'equal';
+  const from = Math.max(0, i - CONTEXT);
+  return `at byte ${i} of ${a.length}/${b.length}: straight ${JSON.stringify(a.slice(from, i + CONTEXT))}, gateway ${JSON.stringify(b.slice(from, i + CONTEXT))}`;
+}
+
+/** The first JSON path where two values differ, or null when they are equal. */
+export function firstJsonDifference(a: unknown, b: unknown, at = '$'): { path: string; straight: unknown; gateway: unknown } | null {
+  if (a === b) return null;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      if (i >= a.length || i >= b.length) return { path: `${at}[${i}]`, straight: a[i], gateway: b[i] };
+      const d = firstJsonDifference(a[i], b[i], `${at}[${i}]`);
+      if (d) return d;
+    }
+    return null;
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    for (const k of [...ka, ...kb.filter((k) => !ka.includes(k))]) {
+      const d = firstJsonDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${at}.${k}`);
+      if (d) return d;
+    }
+    if (ka.join() !== kb.join()) return { path: `${at} (key order)`, straight: ka, gateway: kb };
+    return null;
+  }
+  return { path: at, straight: a, gateway: b };
+}
+
+/** Replaces a run's own volatile values and base URL by their names. */
+export function normaliser(run: Pick<ClientRun, 'volatile'>, base: string): (s: string) => string {
+  const pairs = [...Object.entries(run.volatile), ['BASE_URL', base]].filter(([, v]) => v).sort((x, y) => y[1].length - x[1].length);
+  return (s) => pairs.reduce((acc, [name, v]) => acc.split(v).join(`<${name}>`), s);
+}
+
+function headerMap(h: Array<[string, string]>, norm: (s: string) => string): Map<string, string[]> {
+  const m = new Map<string, string[]>();
+  for (const [k, v] of h) {
+    const name = k.toLowerCase();
+    if (isProxyHeader(name)) continue;
+    m.set(name, [...(m.get(name) ?? []), norm(v)]);
+  }
+  return m;
+}
+
+const line = (r: UpstreamRequest | undefined) => (r ? `${r.method} ${r.url}` : '(none)');
+
+/** The endpoint of a request, without its query: what two runs' requests are paired by. */
+const endpoint = (r: UpstreamRequest) => `${r.method} ${r.url.split('?')[0]}`;
+
+/**
+ * Pairs the two runs' requests by endpoint, in order (a longest common subsequence), so that a
+ * request missing or added through the gateway shows as that, and the rest still pair up.
+ */
+export function align<T>(a: T[], b: T[], key: (x: T) => string): Array<[T | undefined, T | undefined]> {
+  const n = a.length;
+  const m = b.length;
+  const l = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) l[i][j] = key(a[i]) === key(b[j]) ? l[i + 1][j + 1] + 1 : Math.max(l[i + 1][j], l[i][j + 1]);
+  const out: Array<[T | undefined, T | undefined]> = [];
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && key(a[i]) === key(b[j])) out.push([a[i++], b[j++]]);
+    else if (j >= m || (i < n && l[i + 1][j] >= l[i][j + 1])) out.push([a[i++], undefined]);
+    else out.push([undefined, b[j++]]);
+  }
+  return out;
+}
+
+function compareHeaders(what: string, a: UpstreamRequest, b: UpstreamRequest, ns: (s: string) => string, ng: (s: string) => string, out: Difference[]) {
+  const ha = headerMap(a.headers, ns);
+  const hb = headerMap(b.headers, ng);
+  for (const name of new Set([...ha.keys(), ...hb.keys()])) {
+    const va = JSON.stringify(ha.get(name) ?? []);
+    const vb = JSON.stringify(hb.get(name) ?? []);
+    if (va !== vb) out.push({ what: `${what} header ${name}`, straight: va, gateway: vb, diff: !ha.has(name) ? 'added by the gateway' : !hb.has(name) ? 'removed by the gateway' : firstDifference(va, vb) });
+  }
+}
+
+/** CLIENT-1: what reached the upstream, request by request (paired by endpoint, in order). */
+export function compareRequests(s: ClientRun, g: ClientRun, bases: { straight: string; gateway: string }): Difference[] {
+  const ns = normaliser(s, bases.straight);
+  const ng = normaliser(g, bases.gateway);
+  const out: Difference[] = [];
+  align(s.requests, g.requests, endpoint).forEach(([a, b], k) => {
+    const what = `request ${k + 1} (${line(a ?? b)})`;
+    if (!a || !b) {
+      out.push({ what, straight: line(a), gateway: line(b), diff: a ? 'missing through the gateway' : 'added through the gateway' });
+      return;
+    }
+    if (a.url !== b.url) out.push({ what: `${what} path and query`, straight: a.url, gateway: b.url, diff: firstDifference(a.url, b.url) });
+    const ba = ns(Buffer.from(a.body, 'base64').toString('latin1'));
+    const bb = ng(Buffer.from(b.body, 'base64').toString('latin1'));
+    if (ba !== bb) out.push({ what: `${what} body`, straight: cut(ba), gateway: cut(bb), diff: firstDifference(ba, bb) });
+    compareHeaders(what, a, b, ns, ng, out);
+  });
+  return out;
+}
+
+/** Response headers a proxy legitimately sets: its own `server` (RFC 9110 10.2.4) and `date`, and the proxy set. */
+const isProxyResponseHeader = (h: string) => isProxyHeader(h) || h === 'server' || h === 'date';
+
+/**
+ * A client's result as JSON with the run's own values named and timing keys dropped. Response
+ * headers an SDK exposes (genai's sdkHttpResponse) lose those a proxy legitimately sets.
+ */
+function comparable(v: unknown, norm: (s: string) => string): unknown {
+  const json = JSON.stringify(v ?? null, (k, x) => {
+    if (TIMING_KEYS.has(k)) return undefined;
+    if (k === 'headers' && x && typeof x === 'object' && !Array.isArray(x)) return Object.fromEntries(Object.entries(x as Record<string, unknown>).filter(([h]) => !isProxyResponseHeader(h.toLowerCase())));
+    return x;
+  });
+  return JSON.parse(norm(json));
+}
+
+function compareJson(what: string, a: unknown, b: unknown, out: Difference[]) {
+  const d = firstJsonDifference(a, b);
+  if (d) out.push({ what, straight: cut(JSON.stringify(d.straight) ?? 'undefined'), gateway: cut(JSON.stringify(d.gateway) ?? 'undefined'), diff: `at ${d.path}` });
+}
+
+/** How much of the straight run's spread a gateway run must keep to count as incremental. */
+export const INCREMENTAL_SHARE = 0.5;
+const spread = (st: StepResult['stream']) => (st && st.arrivalsMs.length > 1 ? st.arrivalsMs[st.arrivalsMs.length - 1] - st.arrivalsMs[0] : 0);
+
+/** CLIENT-2: what the client got, step by step, its exit, the files it wrote, and whether streams came in increments. */
+export function compareAnswers(s: ClientRun, g: ClientRun, bases: { straight: string; gateway: string }): Difference[] {
+  const ns = normaliser(s, bases.straight);
+  const ng = normaliser(g, bases.gateway);
+  const out: Difference[] = [];
+  if (s.exit.code !== g.exit.code || s.exit.timedOut !== g.exit.timedOut) out.push({ what: 'exit status', straight: JSON.stringify(s.exit), gateway: JSON.stringify(g.exit), diff: `exit ${s.exit.code} straight, ${g.exit.code} through the gateway` });
+  for (let i = 0; i < Math.max(s.steps.length, g.steps.length); i++) {
+    const a = s.steps[i];
+    const b = g.steps[i];
+    const what = `step ${i + 1} "${a?.name ?? b?.name}"`;
+    if (a?.error !== b?.error) out.push({ what: `${what} error`, straight: String(a?.error), gateway: String(b?.error), diff: 'the client raised a different error' });
+    compareJson(`${what} result`, comparable(a?.result, ns), comparable(b?.result, ng), out);
+    const sa = spread(a?.stream);
+    const sb = spread(b?.stream);
+    if (sa > 0 && sb < sa * INCREMENTAL_SHARE)
+      out.push({ what: `${what} incremental delivery`, straight: `${a!.stream!.arrivalsMs.length} deltas over ${sa} ms`, gateway: `${b?.stream?.arrivalsMs.length ?? 0} deltas over ${sb} ms`, diff: `the answer arrived in one piece or nearly (under ${INCREMENTAL_SHARE * 100}% of the straight spread)` });
+  }
+  compareJson('files the client wrote', comparable(s.files, ns), comparable(g.files, ng), out);
+  return out;
+}
+
+export interface TimingBounds {
+  /** Added time to first token or to completion, per streamed step. */
+  maxAddedMs: number;
+  /** Added longest gap between two deltas. */
+  maxAddedGapMs: number;
+}
+
+const maxGap = (a: number[]) => a.slice(1).reduce((m, t, i) => Math.max(m, t - a[i]), 0);
+const RETRY = 'x-stainless-retry-count';
+
+/** CLIENT-3: time as the client feels it, and the client's own retries and time-outs. */
+export function compareTiming(s: ClientRun, g: ClientRun, b: TimingBounds): { differences: Difference[]; table: Array<Record<string, unknown>> } {
+  const out: Difference[] = [];
+  const table: Array<Record<string, unknown>> = [];
+  for (let i = 0; i < Math.min(s.steps.length, g.steps.length); i++) {
+    const a = s.steps[i].stream;
+    const c = g.steps[i].stream;
+    if (!a || !c) continue;
+    const row = { step: s.steps[i].name, firstTokenMs: { straight: a.firstTokenMs, gateway: c.firstTokenMs }, doneMs: { straight: a.doneMs, gateway: c.doneMs }, longestGapMs: { straight: maxGap(a.arrivalsMs), gateway: maxGap(c.arrivalsMs) } };
+    table.push(row);
+    const what = `step ${i + 1} "${s.steps[i].name}"`;
+    if (a.firstTokenMs !== null && (c.firstTokenMs === null || c.firstTokenMs - a.firstTokenMs > b.maxAddedMs)) out.push({ what: `${what} time to first token`, straight: `${a.firstTokenMs} ms`, gateway: `${c.firstTokenMs ?? 'never'} ms`, diff: `more than ${b.maxAddedMs} ms added` });
+    if (c.doneMs - a.doneMs > b.maxAddedMs) out.push({ what: `${what} time to completion`, straight: `${a.doneMs} ms`, gateway: `${c.doneMs} ms`, diff: `more than ${b.maxAddedMs} ms added` });
+    if (maxGap(c.arrivalsMs) - maxGap(a.arrivalsMs) > b.maxAddedGapMs) out.push({ what: `${what} longest gap between deltas`, straight: `${maxGap(a.arrivalsMs)} ms`, gateway: `${maxGap(c.arrivalsMs)} ms`, diff: `more than ${b.maxAddedGapMs} ms added` });
+  }
+  const retries = (r: ClientRun) => r.requests.filter((q) => q.headers.some(([k, v]) => k.toLowerCase() === RETRY && v !== '0')).map(line);
+  const closed = (r: ClientRun) => r.requests.filter((q) => q.ended === 'client-closed').map(line);
+  for (const [what, f] of [['client retries (x-stainless-retry-count above 0)', retries], ['requests the client gave up on (its own time-out)', closed]] as const) {
+    const x = f(s);
+    const y = f(g);
+    if (y.length > x.length) out.push({ what, straight: JSON.stringify(x), gateway: JSON.stringify(y), diff: `${y.length - x.length} more through the gateway` });
+  }
+  // A file the client writes only on an answer in time (Claude Code's discovery cache).
+  for (const [file, v] of Object.entries(s.files)) if (v !== null && g.files[file] === null) out.push({ what: `${file} not written`, straight: 'written', gateway: 'absent', diff: 'the client gave up waiting for what fills it (its own time-out)' });
+  if (g.exit.timedOut && !s.exit.timedOut) out.push({ what: 'the run\'s time limit', straight: 'ended in time', gateway: 'killed at the time limit', diff: 'the client did not finish through the gateway' });
+  return { differences: out, table };
+}

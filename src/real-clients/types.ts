@@ -1,0 +1,134 @@
+// What one run of a real client leaves behind, in the straight run and through the gateway: the
+// requests the recording upstream received, what the client got (step by step), its exit, the
+// files it wrote and how the answers arrived in time. The client profile's checks compare two
+// of these (suites/client/).
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+/** The real clients the client profile knows (--clients). */
+export const CLIENT_NAMES = ['claude-code', 'anthropic-sdk', 'openai', 'genai'] as const;
+
+/** One request as the recording upstream received it (credential values masked). */
+export interface UpstreamRequest {
+  seq: number;
+  method: string;
+  /** Path with query. */
+  url: string;
+  /** Raw headers in arrival order. */
+  headers: Array<[string, string]>;
+  /** The body bytes, base64. */
+  body: string;
+  /** performance.now() at arrival (the harness's clock). */
+  receivedAt: number;
+  status: number | null;
+  ended: 'answered' | 'client-closed';
+  durationMs: number;
+}
+
+/** How a streamed answer arrived at the client, in ms from the step's start. */
+export interface StreamTiming {
+  /** First content (a text or tool-call delta). */
+  firstTokenMs: number | null;
+  /** The end of the answer. */
+  doneMs: number;
+  /** Arrival of every content event. */
+  arrivalsMs: number[];
+}
+
+/** One step of a scripted session (an SDK call, or the whole `claude -p`). */
+export interface StepResult {
+  name: string;
+  /** The error the client raised, its class and message; null when the step succeeded. */
+  error: string | null;
+  /** What the client returned, as plain JSON (answers, tool calls, usage, model lists). */
+  result: unknown;
+  /** Streamed steps: how the answer arrived. */
+  stream?: StreamTiming;
+}
+
+export interface ClientRun {
+  /** The client's name (claude-code, anthropic-sdk, openai, genai) and its pinned version. */
+  client: string;
+  version: string;
+  via: 'straight' | 'gateway';
+  steps: StepResult[];
+  /** Process clients: exit code (null when killed), whether our own limit killed it, what it printed. */
+  exit: { code: number | null; timedOut: boolean };
+  stdout: string;
+  stderr: string;
+  /** Files the client wrote that are part of what it got (Claude Code's discovery cache). */
+  files: Record<string, unknown>;
+  /** Values the client draws anew per run (a session id): replaced by a name before comparing. */
+  volatile: Record<string, string>;
+  requests: UpstreamRequest[];
+  /** Where it ran (namespace or not) and anything the driver noticed. */
+  notes: string[];
+}
+
+export interface DriverOptions {
+  /** The base URL the client is pointed at (host root). */
+  base: string;
+  token: string;
+  /** A folder of the run's own: the client's home and working folder (the same path in both runs). */
+  workdir: string;
+  timeoutMs: number;
+}
+
+/** A real client: loads itself (an optional peer dependency, a binary) and runs the scripted session. */
+export interface ClientDriver {
+  name: string;
+  /** The one line saying what to install when the client is absent; null when it is there. */
+  missing(): Promise<string | null>;
+  version(): Promise<string>;
+  run(opts: DriverOptions): Promise<Omit<ClientRun, 'via' | 'requests'>>;
+}
+
+/** Runs a step and keeps its error as data. */
+export async function step(name: string, fn: () => Promise<{ result: unknown; stream?: StreamTiming }>): Promise<StepResult> {
+  try {
+    const r = await fn();
+    return { name, error: null, ...r };
+  } catch (e) {
+    const err = e as Error & { status?: number };
+    return { name, error: `${err.constructor?.name ?? 'Error'}${err.status ? ` ${err.status}` : ''}: ${err.message}`, result: null };
+  }
+}
+
+/** Collects stream timing: call `content()` when a content event arrives, `done()` at the end. */
+export function streamClock() {
+  const t0 = performance.now();
+  const arrivals: number[] = [];
+  return {
+    content: () => arrivals.push(Math.round(performance.now() - t0)),
+    done: (): StreamTiming => ({ firstTokenMs: arrivals[0] ?? null, doneMs: Math.round(performance.now() - t0), arrivalsMs: arrivals }),
+  };
+}
+
+/** The installed version of a package (its package.json beside the resolved entry), or '?' when not found. */
+export function packageVersion(pkg: string): string {
+  try {
+    let dir = path.dirname(createRequire(import.meta.url).resolve(pkg));
+    while (dir !== path.dirname(dir)) {
+      const file = path.join(dir, 'package.json');
+      if (existsSync(file)) {
+        const json = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+        if (json.name === pkg) return json.version ?? '?';
+      }
+      dir = path.dirname(dir);
+    }
+  } catch {
+    // Not resolvable: reported as unknown.
+  }
+  return '?';
+}
+
+/** Loads an optional peer dependency by name, or says in one line what to install. */
+export async function loadOptional(pkg: string, version: string): Promise<{ mod: any; missing: string | null }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  try {
+    return { mod: await import(pkg), missing: null };
+  } catch {
+    return { mod: null, missing: `the ${pkg} client is not installed: npm install --save-exact ${pkg}@${version} (an optional peer dependency of gw-conformance)` };
+  }
+}

@@ -1,0 +1,16 @@
+import { defineCheck } from '../../src/check/check.js';
+import { compareRequests, PROXY_HEADERS } from '../../src/real-clients/compare.js';
+import { verdictOver } from './common.js';
+
+export default defineCheck({
+  id: 'client.upstream.same-requests',
+  title: "A real client's requests reach the upstream through the gateway as they do straight",
+  requirements: ['CLIENT-1'],
+  level: 'MUST',
+  area: 'client',
+  profile: 'client',
+  requirement: `Each real client runs the same scripted session straight at the recording upstream and through the gateway; the upstream must receive the same requests in the same order: method, path and query, the body byte for byte, every header and value except those a proxy legitimately changes (${PROXY_HEADERS.join(', ')}). The client's anthropic-beta values, its attribution block, model discovery with its query and any start-up probe are among them.`,
+  async run(ctx) {
+    return verdictOver(ctx, 'the requests', (p) => ({ differences: compareRequests(p.straight, p.gateway, p.bases), extra: { requests: { straight: p.straight.requests.length, gateway: p.gateway.requests.length } } }));
+  },
+});

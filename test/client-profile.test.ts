@@ -1,0 +1,195 @@
+// The client profile (--profile client): real clients run straight and through the reference
+// gateway. The clean gateway passes for each client; faults of the reference gateway fail the
+// check of the requirement they break, with the difference as evidence. The SDK clients run in
+// this process, and every socket it opens meanwhile goes to loopback; Claude Code runs only in a
+// loopback-only network namespace (the command runs itself again inside `unshare -n`). Through
+// a plain nginx, the requests arrive as sent and the streams in one piece.
+//
+// Claude Code needs its binary under GWC_CLAUDE_DIR (.ci/run installs it), root, `unshare` and
+// `ip`; its tests are skipped only when the binary is absent and GWC_REQUIRE_CLAUDE is not 1.
+import dc from 'node:diagnostics_channel';
+import type net from 'node:net';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../src/cli.js';
+import { cli, ROOT } from './helpers/cli.js';
+import { nginxAvailable } from './helpers/nginx.js';
+import { claudeBinary } from '../src/real-clients/claude-code.js';
+import { compareRequests, compareTiming } from '../src/real-clients/compare.js';
+import { loadOptional, type ClientRun, type UpstreamRequest } from '../src/real-clients/types.js';
+import type { CheckResult, RunReport } from '../src/report/types.js';
+
+const SDKS = 'anthropic-sdk,openai,genai';
+const work = mkdtempSync(path.join(os.tmpdir(), 'gwc-client-test-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+let n = 0;
+/** `demo --profile client` in this process; the report and every remote address a socket connected to. */
+async function demo(clients: string, fault?: string, extra: string[] = [], command = 'demo'): Promise<{ code: number; report: RunReport; remotes: string[]; out: string }> {
+  const out = path.join(work, `run-${++n}`);
+  const remotes: string[] = [];
+  const onSocket = ({ socket }: { socket: net.Socket }) => socket.once('connect', () => remotes.push(`${socket.remoteAddress}`));
+  dc.subscribe('net.client.socket', onSocket as (m: unknown) => void);
+  let text = '';
+  const io = { out: (s: string) => void (text += `${s}\n`), err: (s: string) => void (text += `${s}\n`), env: { ...process.env, GWC_CLIENT_NETNS: '' }, untilStopped: async () => {} };
+  try {
+    const code = await main([command, '--profile', 'client', '--clients', clients, ...(fault ? ['--fault', fault] : []), '--reporter', 'json', '--out', out, ...extra], io);
+    return { code, report: JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as RunReport, remotes, out: text };
+  } finally {
+    dc.unsubscribe('net.client.socket', onSocket as (m: unknown) => void);
+  }
+}
+
+const result = (r: RunReport, id: string) => r.results.find((x) => x.id === id) as CheckResult;
+type Diff = { what: string; straight: string; gateway: string; diff: string };
+const diffs = (r: CheckResult, client: string) => ((r.evidence as { clients: Record<string, { differences: Diff[] }> }).clients[Object.keys((r.evidence as { clients: object }).clients).find((k) => k.startsWith(`${client} `))!]?.differences ?? []);
+
+describe('the client profile with the official SDKs (in this process)', () => {
+  it('the clean reference gateway passes the three checks for each SDK, and every socket went to loopback', async () => {
+    const { code, report, remotes } = await demo(SDKS);
+    expect(report.results.map((r) => [r.id, r.outcome])).toEqual([
+      ['client.upstream.same-requests', 'pass'],
+      ['client.answers.same', 'pass'],
+      ['client.timing.no-added-delay', 'pass'],
+    ]);
+    expect(code).toBe(0);
+    const clients = Object.keys((result(report, 'client.answers.same').evidence as { clients: object }).clients);
+    expect(clients.map((c) => c.split(' ')[0])).toEqual(['anthropic-sdk', 'openai', 'genai']);
+    // The SDKs share fetch's connection pool: at least one socket to the upstream and one to the gateway.
+    expect(remotes.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(remotes)).toEqual(new Set(['127.0.0.1']));
+  });
+
+  it('sort-keys (a body rewritten) fails CLIENT-1 with the first differing byte of the anthropic SDK\'s body', async () => {
+    const { code, report } = await demo('anthropic-sdk', 'sort-keys');
+    expect(code).toBe(1);
+    const r = result(report, 'client.upstream.same-requests');
+    expect(r.outcome).toBe('fail');
+    const [d] = diffs(r, 'anthropic-sdk');
+    expect(d.what).toMatch(/^request 2 \(POST \/v1\/messages\) body$/);
+    expect(d.diff).toMatch(/^at byte 3 of /);
+    expect(d.straight.startsWith('{"model"')).toBe(true);
+    expect(d.gateway.startsWith('{"max_tokens"')).toBe(true);
+    expect(result(report, 'client.answers.same').outcome).toBe('pass');
+  });
+
+  it('strip-stream-cache-usage fails CLIENT-2: the usage the SDK parsed lost its cache fields', async () => {
+    const { report } = await demo('anthropic-sdk', 'strip-stream-cache-usage');
+    const r = result(report, 'client.answers.same');
+    expect(r.outcome).toBe('fail');
+    const [d] = diffs(r, 'anthropic-sdk');
+    expect(d.what).toBe('step 2 "messages.create stream (tool turn)" result');
+    expect(d.diff).toBe('at $[0].message.usage.cache_creation_input_tokens');
+    expect([d.straight, d.gateway]).toEqual(['300', 'undefined']);
+    expect(result(report, 'client.upstream.same-requests').outcome).toBe('pass');
+  });
+
+  it('drop-usage-chunk fails CLIENT-2 for openai: the include_usage chunk is missing from what the SDK yielded', async () => {
+    const { report } = await demo('openai', 'drop-usage-chunk');
+    const [d] = diffs(result(report, 'client.answers.same'), 'openai');
+    expect(d.what).toBe('step 3 "chat.completions.create stream (tool result turn, include_usage)" result');
+    expect(d.straight).toMatch(/^\{"id":"chatcmpl-gwcsession\d+",.*"choices":\[\],"usage":\{"prompt_tokens":1200,/);
+    expect(d.gateway).toBe('undefined');
+  });
+
+  it('buffer-stream fails CLIENT-2 for every SDK: the answer reached the client in one piece', async () => {
+    const { report } = await demo(SDKS, 'buffer-stream');
+    const r = result(report, 'client.answers.same');
+    for (const c of SDKS.split(',')) expect(diffs(r, c).map((d) => d.diff), c).toContain('the answer arrived in one piece or nearly (under 50% of the straight spread)');
+  });
+
+  it('delay-per-event-210 warns CLIENT-3 (a SHOULD: exit 0) with the straight and gateway times to first token', async () => {
+    const { code, report } = await demo('anthropic-sdk', 'delay-per-event-210', ['--sse-max-lag-ms', '150']);
+    const r = result(report, 'client.timing.no-added-delay');
+    expect(r.outcome).toBe('warn');
+    expect(code).toBe(0);
+    const d = diffs(r, 'anthropic-sdk').find((x) => x.what.endsWith('time to first token'))!;
+    expect(d.diff).toBe('more than 150 ms added');
+    expect(parseInt(d.gateway, 10) - parseInt(d.straight, 10)).toBeGreaterThan(150);
+  });
+
+  it('a client that is not installed is one line and exit 2', async () => {
+    expect((await loadOptional('@gwc-absent/sdk', '1.0.0')).missing).toBe('the @gwc-absent/sdk client is not installed: npm install --save-exact @gwc-absent/sdk@1.0.0 (an optional peer dependency of gw-conformance)');
+    const r = await cli(['demo', '--profile', 'client', '--clients', 'claude-code', '--reporter', 'json', '--out', path.join(work, 'absent')], { env: { GWC_CLAUDE_DIR: path.join(work, 'no-claude'), GWC_CLAUDE_BIN: '' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([`gw-conformance: --clients claude-code: Claude Code is not installed at ${path.join(work, 'no-claude')}/node_modules/@anthropic-ai/claude-code-linux-x64/claude: npm install --prefix ${path.join(work, 'no-claude')} --save-exact @anthropic-ai/claude-code-linux-x64@2.1.330 (or set GWC_CLAUDE_DIR)`]);
+  });
+});
+
+const nginxRequired = process.env.GWC_REQUIRE_NGINX === '1';
+describe.skipIf(!nginxAvailable() && !nginxRequired)('the client profile through a plain nginx (examples/nginx/plain.conf)', () => {
+  it('every request arrives as sent (nginx sets only headers of the declared proxy set); every streamed answer arrives in one piece (proxy buffering)', async () => {
+    const cmd = `sh ${ROOT}/scripts/nginx-gateway.sh ${ROOT}/examples/nginx/plain.conf {listen_port} {upstream_port} {workdir}`;
+    const { code, report } = await demo(SDKS, undefined, ['--gateway-cmd', cmd], 'run');
+    expect(code).toBe(1);
+    expect(result(report, 'client.upstream.same-requests').outcome).toBe('pass');
+    const r = result(report, 'client.answers.same');
+    expect(r.outcome).toBe('fail');
+    for (const c of SDKS.split(',')) expect(diffs(r, c).map((d) => d.diff), c).toContain('the answer arrived in one piece or nearly (under 50% of the straight spread)');
+  });
+});
+
+describe('the declared proxy headers', () => {
+  const req = (headers: Array<[string, string]>): UpstreamRequest => ({ seq: 1, method: 'POST', url: '/v1/messages', headers, body: '', receivedAt: 0, status: 200, ended: 'answered', durationMs: 1 });
+  const run = (headers: Array<[string, string]>) => ({ volatile: {}, requests: [req(headers)] }) as unknown as ClientRun;
+  const bases = { straight: 'http://127.0.0.1:1', gateway: 'http://127.0.0.1:2' };
+  it('host, x-forwarded-*, x-real-ip, via and connection headers may change; any other header may not', () => {
+    const straight = run([['Host', '127.0.0.1:1'], ['Connection', 'keep-alive'], ['anthropic-beta', 'a-2025-01-01']]);
+    const gateway = run([['host', 'upstream'], ['x-forwarded-for', '127.0.0.1'], ['X-Real-IP', '127.0.0.1'], ['via', '1.1 gw'], ['connection', 'close'], ['anthropic-beta', 'a-2025-01-01'], ['x-gateway', '1']]);
+    expect(compareRequests(straight, gateway, bases)).toEqual([{ what: 'request 1 (POST /v1/messages) header x-gateway', straight: '[]', gateway: '["1"]', diff: 'added by the gateway' }]);
+  });
+
+  it("a retry of the client's own (x-stainless-retry-count above 0) through the gateway is a CLIENT-3 difference; the same request twice straight is not", () => {
+    const timed = (requests: UpstreamRequest[]) => ({ steps: [], files: {}, exit: { code: 0, timedOut: false }, requests }) as unknown as ClientRun;
+    const first = req([['x-stainless-retry-count', '0']]);
+    const retried = req([['x-stainless-retry-count', '1']]);
+    const bounds = { maxAddedMs: 1000, maxAddedGapMs: 1000 };
+    expect(compareTiming(timed([first]), timed([first, retried]), bounds).differences).toEqual([
+      { what: 'client retries (x-stainless-retry-count above 0)', straight: '[]', gateway: '["POST /v1/messages"]', diff: '1 more through the gateway' },
+    ]);
+    expect(compareTiming(timed([first, retried]), timed([first, retried]), bounds).differences).toEqual([]);
+  });
+});
+
+const CLAUDE = claudeBinary();
+const claudeRequired = process.env.GWC_REQUIRE_CLAUDE === '1';
+describe.skipIf(!existsSync(CLAUDE) && !claudeRequired)('the client profile with Claude Code (in a loopback-only namespace)', () => {
+  /** The CLI as a user runs it: as root it runs itself again inside `unshare -n`. */
+  async function claude(fault?: string) {
+    const out = path.join(work, `claude-${++n}`);
+    const r = await cli(['demo', '--profile', 'client', '--clients', 'claude-code', ...(fault ? ['--fault', fault] : []), '--reporter', 'json', '--reporter', 'console', '--out', out], { timeoutMs: 120_000 });
+    return { ...r, report: JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as RunReport };
+  }
+
+  it('the clean reference gateway passes; the client ran in a namespace with only loopback, its tool round trip and discovery reached the upstream', async () => {
+    expect(existsSync(CLAUDE), `GWC_REQUIRE_CLAUDE=1 but ${CLAUDE} is absent`).toBe(true);
+    const { code, report, stdout } = await claude();
+    expect(report.results.map((r) => r.outcome)).toEqual(['pass', 'pass', 'pass']);
+    expect(code).toBe(0);
+    const ev = result(report, 'client.upstream.same-requests').evidence as { network: string; clients: Record<string, { requests: { straight: number } }> };
+    expect(ev.network).toBe('loopback-only network namespace (unshare -n; interfaces: lo)');
+    expect(stdout).toContain('on loopback-only network namespace (unshare -n; interfaces: lo)');
+    // Discovery, the tool turn and the turn carrying the tool's result.
+    expect(Object.values(ev.clients)[0].requests.straight).toBe(3);
+  }, 120_000);
+
+  it('drop-anthropic-beta fails CLIENT-1: the client\'s anthropic-beta header was removed by the gateway', async () => {
+    const { code, report } = await claude('drop-anthropic-beta');
+    expect(code).toBe(1);
+    const [d] = diffs(result(report, 'client.upstream.same-requests'), 'claude-code');
+    expect(d.what).toBe('request 2 (POST /v1/messages?beta=true) header anthropic-beta');
+    expect(d.diff).toBe('removed by the gateway');
+    expect(JSON.parse(d.straight)[0]).toMatch(/^claude-code-20250219,/);
+    expect(d.gateway).toBe('[]');
+  }, 120_000);
+
+  it('slow-discovery: the client gives up on discovery through the gateway: no cache file (CLIENT-2), its own time-out fired (CLIENT-3)', async () => {
+    const { report } = await claude('slow-discovery');
+    const two = diffs(result(report, 'client.answers.same'), 'claude-code');
+    expect(two.map((d) => d.what)).toContain('files the client wrote');
+    const three = diffs(result(report, 'client.timing.no-added-delay'), 'claude-code');
+    expect(three.map((d) => d.diff)).toContain('the client gave up waiting for what fills it (its own time-out)');
+  }, 120_000);
+});
