@@ -19,3 +19,5 @@ export const ROOT = findRoot();
 export const rootPath = (...parts: string[]) => join(ROOT, ...parts);
 export const readText = (...parts: string[]) => readFileSync(rootPath(...parts), 'utf8');
 export const VERSION: string = JSON.parse(readText('package.json')).version;
+/** The Claude Code release the real-client tests, the client profile and CI pin (package.json `config`). */
+export const CLAUDE_CODE_PINNED: string = JSON.parse(readText('package.json')).config.claudeCodeVersion;

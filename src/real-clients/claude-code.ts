@@ -10,10 +10,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SESSION_FILE, SESSION_PROMPT } from './script.js';
 import type { ClientDriver, DriverOptions, StreamTiming } from './types.js';
+import { CLAUDE_CODE_PINNED } from '../core/paths.js';
 
 export const CLAUDE_PLATFORM_PACKAGE = '@anthropic-ai/claude-code-linux-x64';
 /** The version CI installs (.ci/run); another one runs too, its version is in the report. */
-export const CLAUDE_CODE_PINNED = '2.1.330';
+export { CLAUDE_CODE_PINNED };
 const CACHE_FILE = '.claude/cache/gateway-models.json';
 
 /** The binary under GWC_CLAUDE_DIR (default /opt/claude-code), as `npm install --prefix DIR` puts it. */

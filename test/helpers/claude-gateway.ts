@@ -7,8 +7,9 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './cli.js';
+import { CLAUDE_CODE_PINNED } from '../../src/core/paths.js';
 
-export const CLAUDE_VERSION = '2.1.330';
+export const CLAUDE_VERSION = CLAUDE_CODE_PINNED;
 const PLATFORM_BIN = 'node_modules/@anthropic-ai/claude-code-linux-x64/claude';
 
 /** GWC_CLAUDE_BIN, else the folder .ci/run installs into (GWC_CLAUDE_DIR, /opt/claude-code by default), else a project cache. */
