@@ -290,6 +290,20 @@ describe('content', () => {
     expect(html).toContain('<h3>Requests the client sent</h3><div class="sides"><div class="side"><h4>Request the client sent</h4>');
     expect(html).not.toContain('UNMASKED');
     for (const t of markupOf(html)) expect(TAGS.has(t.name), t.name).toBe(true);
+    // Each command whole on the page has a copy button (shown by the script); the curl line too.
+    expect(html).toContain('<div class="cmd"><pre>gw-conformance run --only messages.body.semantic --seed 42</pre><button type="button" class="copy" hidden>copy</button></div>');
+    expect(html.match(/<button type="button" class="copy" hidden>/g)).toHaveLength(2);
+    // A command too long to show whole gets none (copying it would copy a cut command).
+    const long = htmlReport(report([result({ ...r, evidence: { replay: { command: `gw-conformance run ${'x'.repeat(HTML_LIMITS.string)}`, curl: [], credential: '' } } })]));
+    expect(long).not.toContain('class="copy"');
+  });
+
+  it('a collapsed problem row shows the first line of its message as text (its title moves inside); a pass shows its title', () => {
+    const html = htmlReport(report([hostileFailure(), result({ id: 'messages.path.preserved', title: 'the path is kept' })]));
+    expect(html).toContain('<span class="fmsg">the error response is an HTML page: &lt;script&gt;window.__pwned=1;alert(1)&lt;/script&gt;…</span>');
+    expect(html).toContain('<p class="desc">title of messages.response.json</p>');
+    expect(html).toMatch(/<span class="cid">messages.path.preserved<\/span><span class="title">the path is kept<\/span>/);
+    expect(html).toContain('<input type="search" id="q" name="q"');
   });
 });
 
