@@ -119,7 +119,7 @@ function tagsOutsideStyleAndScript(html: string) {
 }
 
 const TAGS = new Set('html head meta title style body header h1 h2 h3 h4 main div span b p a pre code mark table thead tbody tr th td details summary figure figcaption svg line text circle rect polyline g fieldset legend label input button footer script'.split(' '));
-const ATTRS = new Set('lang charset http-equiv content name class id data-outcome data-area data-level data-preset href title colspan type value checked hidden viewBox width height role aria-label x y x1 x2 y1 y2 cx cy r points transform text-anchor'.split(' '));
+const ATTRS = new Set('lang charset http-equiv content name class id placeholder data-outcome data-area data-level data-preset href title colspan type value checked hidden viewBox width height role aria-label x y x1 x2 y1 y2 cx cy r points transform text-anchor'.split(' '));
 
 /** Parses the markup strictly: every `<` opens a known tag whose attributes are known and quoted. */
 function markupOf(html: string) {
@@ -290,6 +290,20 @@ describe('content', () => {
     expect(html).toContain('<h3>Requests the client sent</h3><div class="sides"><div class="side"><h4>Request the client sent</h4>');
     expect(html).not.toContain('UNMASKED');
     for (const t of markupOf(html)) expect(TAGS.has(t.name), t.name).toBe(true);
+    // Each command whole on the page has a copy button (shown by the script); the curl line too.
+    expect(html).toContain('<div class="cmd"><pre>gw-conformance run --only messages.body.semantic --seed 42</pre><button type="button" class="copy" hidden>copy</button></div>');
+    expect(html.match(/<button type="button" class="copy" hidden>/g)).toHaveLength(2);
+    // A command too long to show whole gets none (copying it would copy a cut command).
+    const long = htmlReport(report([result({ ...r, evidence: { replay: { command: `gw-conformance run ${'x'.repeat(HTML_LIMITS.string)}`, curl: [], credential: '' } } })]));
+    expect(long).not.toContain('class="copy"');
+  });
+
+  it('a collapsed problem row shows the first line of its message as text (its title moves inside); a pass shows its title', () => {
+    const html = htmlReport(report([hostileFailure(), result({ id: 'messages.path.preserved', title: 'the path is kept' })]));
+    expect(html).toContain('<span class="fmsg">the error response is an HTML page: &lt;script&gt;window.__pwned=1;alert(1)&lt;/script&gt;…</span>');
+    expect(html).toContain('<p class="desc">title of messages.response.json</p>');
+    expect(html).toMatch(/<span class="cid">messages.path.preserved<\/span><span class="title">the path is kept<\/span>/);
+    expect(html).toContain('<input type="search" id="q" name="q"');
   });
 });
 
@@ -316,6 +330,34 @@ const requireChromium = process.env.GWC_REQUIRE_CHROMIUM === '1';
 const hasChromium = existsSync(CHROMIUM);
 const SECRET = 'sk-gwc-SECRET-html-77';
 
+/** The relative luminance of a CSS rgb() colour, and the contrast ratio of two (WCAG 2). */
+function luminance(rgb: string): number {
+  const [r, g, b] = rgb.match(/[\d.]+/g)!.slice(0, 3).map((x) => {
+    const c = Number(x) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+async function launchChromium() {
+  if (!hasChromium) expect.fail(`chromium is required: apt-get install chromium (GWC_REQUIRE_CHROMIUM=1 is set and ${CHROMIUM} is missing)`);
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--headless'], timeout: 30_000 });
+}
+
+/** The real report of the run with one failure replaced by a hostile gateway answer, written beside it as `name`. */
+function hostileVariant(dir: string, name: string) {
+  const real = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunReport;
+  const results = [hostileFailure(), ...real.results.filter((r) => r.id !== 'messages.response.json')];
+  const file = join(dir, name);
+  writeFileSync(file, htmlReport({ ...real, results, summary: summarize(results), exitCode: exitCodeOf(results, false) }));
+  return { results, url: pathToFileURL(file).href };
+}
+
 describe('a default run with a fault (the demo with buffer-stream)', () => {
   let dir = '';
   beforeAll(async () => {
@@ -339,16 +381,10 @@ describe('a default run with a fault (the demo with buffer-stream)', () => {
   it.skipIf(!hasChromium && !requireChromium)(
     'in chromium from file://: scripts of the gateway never run, filters and deep links work, no console error, no request but the page',
     async () => {
-      if (!hasChromium) expect.fail(`chromium is required: apt-get install chromium (GWC_REQUIRE_CHROMIUM=1 is set and ${CHROMIUM} is missing)`);
-      const { chromium } = await import('playwright-core');
       // The real report, plus a failure whose evidence is a hostile gateway answer.
-      const real = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunReport;
-      const results = [hostileFailure(), ...real.results.filter((r) => r.id !== 'messages.response.json')];
-      const file = join(dir, 'hostile.html');
-      writeFileSync(file, htmlReport({ ...real, results, summary: summarize(results), exitCode: exitCodeOf(results, false) }));
-      const url = pathToFileURL(file).href;
+      const { results, url } = hostileVariant(dir, 'hostile.html');
 
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--headless'], timeout: 30_000 });
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
         const requests: string[] = [];
@@ -414,6 +450,139 @@ describe('a default run with a fault (the demo with buffer-stream)', () => {
           mkdirSync(shots, { recursive: true });
           for (const f of ['stream-failure.png', 'hostile-failure.png']) copyFileSync(join(dir, f), join(shots, f));
         }
+      } finally {
+        await browser.close();
+      }
+    },
+    90_000,
+  );
+
+  it.skipIf(!hasChromium && !requireChromium)(
+    'in chromium, triage: the message in the collapsed row, search, the state in the address (reload, back), copy buttons, dark mode',
+    async () => {
+      const { results, url } = hostileVariant(dir, 'triage.html');
+      const browser = await launchChromium();
+      try {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, permissions: ['clipboard-read', 'clipboard-write'] });
+        const page = await context.newPage();
+        const requests: string[] = [];
+        const errors: string[] = [];
+        const dialogs: string[] = [];
+        context.on('request', (r) => requests.push(r.url()));
+        page.on('console', (m) => {
+          if (m.type() === 'error' || m.type() === 'warning') errors.push(`${m.type()}: ${m.text()}`);
+        });
+        page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+        page.on('dialog', (d) => {
+          dialogs.push(d.message());
+          void d.dismiss();
+        });
+        await page.goto(url, { waitUntil: 'load' });
+        const visibleIds = () => page.evaluate(() => Array.from(document.querySelectorAll('details.check')).filter((d) => !(d as HTMLElement).hidden).map((d) => d.id));
+
+        // A collapsed failing row says what went wrong (the message's first line), not the title;
+        // the hostile message shows as text there too.
+        const stream = results.find((r) => r.id === 'streaming.delivery.incremental')!;
+        const row = page.locator('[id="streaming.delivery.incremental"]');
+        expect(await row.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+        const summary = await row.locator(':scope > summary').innerText();
+        expect(summary).toContain(stream.message.split('\n')[0].slice(0, 80));
+        expect(summary).not.toContain(stream.title);
+        expect(await row.locator(':scope > summary .fmsg').isVisible()).toBe(true);
+        expect(await page.locator('[id="messages.response.json"] > summary .fmsg').innerText()).toContain('the error response is an HTML page: <script>window.__pwned=1;alert(1)</script>…');
+        const pass = results.find((r) => r.outcome === 'pass')!;
+        expect(await page.locator(`[id="${pass.id}"] > summary`).innerText()).toContain(pass.title);
+
+        // Search: by requirement, by message text, by id; every other row hidden.
+        const search = page.locator('#q');
+        const matching = (q: string) => results.filter((r) => [r.id, ...r.requirements, r.title, r.message].join(' ').toLowerCase().includes(q.toLowerCase())).map((r) => r.id);
+        for (const q of ['SSE-INC-1', 'pwned', 'chat.stream.incremental']) {
+          await search.fill(q);
+          expect((await visibleIds()).sort(), q).toEqual(matching(q).sort());
+          expect(matching(q).length, q).toBeGreaterThan(0);
+          expect(matching(q).length, q).toBeLessThan(results.length);
+        }
+        expect(await page.locator('#shown').innerText()).toBe(`1 of ${results.length} checks shown`);
+
+        // The address carries the search and the filters; a reload restores both.
+        await search.fill('stream');
+        await page.locator('#filters input[name="outcome"][value="pass"]').uncheck();
+        const state = new URL(page.url()).searchParams;
+        expect(state.get('q')).toBe('stream');
+        expect(state.get('outcome')!.split(',')).not.toContain('pass');
+        expect(state.get('outcome')!.split(',')).toContain('fail');
+        const filtered = await visibleIds();
+        expect(filtered.sort()).toEqual(results.filter((r) => r.outcome !== 'pass' && matching('stream').includes(r.id)).map((r) => r.id).sort());
+        await page.reload({ waitUntil: 'load' });
+        expect(await search.inputValue()).toBe('stream');
+        expect(await page.locator('#filters input[name="outcome"][value="pass"]').isChecked()).toBe(false);
+        expect((await visibleIds()).sort()).toEqual(filtered.sort());
+        // Back undoes the filter change, then the search (one run of typing, one entry); forward redoes them.
+        await page.goBack();
+        await expect.poll(() => page.locator('#filters input[name="outcome"][value="pass"]').isChecked()).toBe(true);
+        expect(await search.inputValue()).toBe('stream');
+        expect((await visibleIds()).sort()).toEqual(matching('stream').sort());
+        await page.goBack();
+        await expect.poll(() => search.inputValue()).toBe('');
+        expect(await visibleIds()).toHaveLength(results.length);
+        await page.goForward();
+        await page.goForward();
+        await expect.poll(() => page.locator('#filters input[name="outcome"][value="pass"]').isChecked()).toBe(false);
+        expect(await search.inputValue()).toBe('stream');
+
+        // A deep link opens and scrolls to its check even when the state in the address hides it.
+        await page.goto(`${url}?q=nothing-matches-this&outcome=pass#streaming.delivery.incremental`, { waitUntil: 'load' });
+        expect(await visibleIds()).toEqual(['streaming.delivery.incremental']);
+        expect(await row.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+        expect(await row.evaluate((d) => Math.abs(d.getBoundingClientRect().top))).toBeLessThan(5);
+
+        // A copy button puts the replay command on the clipboard (the Clipboard API).
+        const command = (stream.evidence.replay as { command: string }).command;
+        expect(command).toContain('--seed');
+        const copyButton = row.locator('.cmd', { hasText: '--only streaming.delivery.incremental' }).locator('button.copy');
+        await copyButton.click();
+        await expect.poll(() => copyButton.innerText()).toBe('copied');
+        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(command);
+
+        // Where the Clipboard API is missing, the selected-textarea fallback copies it.
+        const bare = await context.newPage();
+        await bare.addInitScript(() => Object.defineProperty(navigator, 'clipboard', { value: undefined }));
+        await bare.goto(`${url}#chat.stream.incremental`, { waitUntil: 'load' });
+        await page.evaluate(() => navigator.clipboard.writeText('before'));
+        const chat = results.find((r) => r.id === 'chat.stream.incremental')!;
+        const bareButton = bare.locator('[id="chat.stream.incremental"] button.copy').first();
+        await bareButton.click();
+        await expect.poll(() => bareButton.innerText()).toBe('copied');
+        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe((chat.evidence.replay as { command: string }).command);
+        expect(await bare.evaluate(() => document.querySelectorAll('textarea').length)).toBe(0);
+        await bare.close();
+
+        // Dark mode follows the reader's system: dark background, light text, readable contrast.
+        const colours = () =>
+          page.evaluate(() => {
+            const c = (e: Element, p: 'color' | 'backgroundColor') => getComputedStyle(e)[p];
+            const badge = document.querySelector('[id="streaming.delivery.incremental"] .badge')!;
+            return { bg: c(document.body, 'backgroundColor'), fg: c(document.body, 'color'), muted: c(document.querySelector('.meta')!, 'color'), card: c(document.querySelector('details.check')!, 'backgroundColor'), badge: c(badge, 'color'), badgeBg: c(badge, 'backgroundColor') };
+          });
+        const light = await colours();
+        await page.emulateMedia({ colorScheme: 'dark' });
+        const dark = await colours();
+        expect(light.bg).toBe('rgb(255, 255, 255)');
+        expect(luminance(dark.bg)).toBeLessThan(0.05);
+        expect(luminance(dark.card)).toBeLessThan(0.05);
+        expect(luminance(dark.fg)).toBeGreaterThan(0.6);
+        for (const c of [light, dark]) {
+          expect(contrast(c.fg, c.bg)).toBeGreaterThan(7);
+          expect(contrast(c.muted, c.bg)).toBeGreaterThan(4.5);
+          expect(contrast(c.badge, c.badgeBg)).toBeGreaterThan(4.5);
+        }
+
+        expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? null)).toBe(null);
+        expect(dialogs).toEqual([]);
+        expect(errors).toEqual([]);
+        // Nothing was requested but the page itself (with its address state).
+        expect(requests.length).toBeGreaterThan(0);
+        for (const r of requests) expect(r.split(/[?#]/)[0]).toBe(url);
       } finally {
         await browser.close();
       }

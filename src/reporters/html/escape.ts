@@ -1,6 +1,6 @@
 // Gateway text on the HTML page: the size limits, cutting without splitting a character, and the
-// <pre> every long text is shown in. The escaping itself (markup and invisible characters) is
-// src/core/inert.ts, shared with the console and the JUnit file.
+// <pre> every long text is shown in (with a copy button when it is a command). The escaping
+// itself (markup and invisible characters) is src/core/inert.ts, shared with the console and JUnit.
 import { escapeText } from '../../core/inert.js';
 
 /** Size limits: the file stays under maxBytes; long strings and large evidence are cut with a note. */
@@ -35,3 +35,8 @@ export function pre(s: string, cls = ''): string {
   return `<pre${cls ? ` class="${cls}"` : ''}>${escapeText(c.s)}${c.cut ? `\n${cutNote(c.cut)}` : ''}</pre>`;
 }
 
+
+/** A command line to copy: its <pre> and a copy button (shown by the page's script); a command too long to show whole gets no button. */
+export function command(s: string): string {
+  return clip(s, HTML_LIMITS.string).cut ? pre(s) : `<div class="cmd">${pre(s)}<button type="button" class="copy" hidden>copy</button></div>`;
+}

@@ -6,7 +6,7 @@ import { SIDE_KEYS, evidenceKey as K } from '../../core/evidence.js';
 import { escapeText } from '../../core/inert.js';
 import { maskHeaders, maskUrl } from '../../core/mask.js';
 import type { CheckResult } from '../../report/types.js';
-import { clip, cutNote, HTML_LIMITS, isObj, pre, thousands, type Json } from './escape.js';
+import { clip, command, cutNote, HTML_LIMITS, isObj, pre, thousands, type Json } from './escape.js';
 import { parseTimeline, timelineSvg } from './timeline.js';
 
 /** Visits every value of the evidence with its JSON pointer, depth first. */
@@ -158,7 +158,7 @@ export function details(r: CheckResult, problem: boolean, budget: Budget): strin
     if (key === K('sent') && at === '/sent' && Array.isArray(v)) requests.push(...v.filter(isObj).map((x) => sidePanel('sent', x)));
     if (key === K('replay') && at === '/replay' && isObj(v)) {
       const lines = [typeof v.command === 'string' ? v.command : '', ...(Array.isArray(v.curl) ? v.curl.filter((c): c is string => typeof c === 'string') : [])].filter(Boolean);
-      replay.push(`<p>Run this check again alone, with the same seed${lines.length > 1 ? ', or send its requests again with curl' : ''} (the credential is read from the environment, never written here):</p>${lines.map((l) => pre(l)).join('')}`);
+      replay.push(`<p>Run this check again alone, with the same seed${lines.length > 1 ? ', or send its requests again with curl' : ''} (the credential is read from the environment, never written here):</p>${lines.map(command).join('')}`);
     }
     if (isObj(v)) {
       const sides = SIDE_KEYS.filter((k) => isObj(v[k]));

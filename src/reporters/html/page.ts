@@ -2,7 +2,8 @@
 // or image; a Content-Security-Policy allows only the one inline style and the one inline script,
 // by hash (assets.ts). Everything that came from the gateway is inert text: escaped, never
 // inserted as HTML, never in a script; invisible characters are shown as visible escapes
-// (src/core/inert.ts). Failures first; expanding a check shows its requirement texts, expected
+// (src/core/inert.ts). Failures first, each collapsed row saying what went wrong; filters and a
+// search whose state the address keeps; expanding a check shows its requirement texts, expected
 // and actual, the smallest diff highlighted, both sides of the exchange (masked) and, for
 // streams, the timeline as an SVG chart (evidence.ts, timeline.ts).
 import { escapeAttr, escapeText } from '../../core/inert.js';
@@ -48,6 +49,14 @@ function features(report: RunReport): string {
   return `<span>declared <b>${list.length ? list.map((x) => escapeText(x)).join(', ') : 'no protocol'}</b></span>`;
 }
 
+/** What a collapsed row says beside the id: what went wrong (the message's first line), or for a pass the check's title. */
+function headline(r: CheckResult): string {
+  if (r.outcome === 'pass') return `<span class="title">${escapeText(clip(r.title, 300).s)}</span>`;
+  const lines = r.message.split('\n');
+  const first = clip(lines[0], 240);
+  return `<span class="fmsg">${escapeText(first.s)}${first.cut || lines.length > 1 ? '…' : ''}</span>`;
+}
+
 function checkRow(r: CheckResult, catalog: Map<string, CatalogText>, budget: Budget): string {
   const problem = PROBLEM.has(r.outcome);
   const reqs = r.requirements
@@ -63,10 +72,11 @@ function checkRow(r: CheckResult, catalog: Map<string, CatalogText>, budget: Bud
     : '';
   const tries = Array.isArray(r.evidence.attempts) ? r.evidence.attempts : [];
   const attempts = tries.length > 1 ? `<h3>Attempts</h3><table class="diff"><tbody>${tries.map((a) => `<tr><td>#${a.attempt}</td><td>${escapeText(String(a.outcome))}</td><td>${a.durationMs} ms</td><td class="v">${escapeText(clip(String(a.message), 500).s)}</td></tr>`).join('')}</tbody></table>` : '';
-  const body = `<div class="body"><p class="msg">${escapeText(message.s)}${message.cut ? ` ${cutNote(message.cut)}` : ''}</p>${waiver}${attempts}<h3>Requirement</h3>${reqs}${details(r, problem, budget)}</div>`;
+  const desc = r.outcome === 'pass' ? '' : `<p class="desc">${escapeText(clip(r.title, 300).s)}</p>`;
+  const body = `<div class="body">${desc}<p class="msg">${escapeText(message.s)}${message.cut ? ` ${cutNote(message.cut)}` : ''}</p>${waiver}${attempts}<h3>Requirement</h3>${reqs}${details(r, problem, budget)}</div>`;
   const id = escapeAttr(r.id);
   return `<details class="check" id="${id}" data-outcome="${escapeAttr(r.outcome)}" data-area="${escapeAttr(r.area)}" data-level="${escapeAttr(r.level)}">
-<summary><span class="badge o-${escapeAttr(r.outcome)}">${escapeText(r.outcome.toUpperCase())}</span><span class="lvl">${escapeText(r.level)}</span><span class="cid">${escapeText(r.id)}</span><span class="title">${escapeText(clip(r.title, 300).s)}</span><span class="reqs">${escapeText(r.requirements.join(', '))} · ${r.durationMs} ms</span><a class="permalink" href="#${escapeAttr(encodeURIComponent(r.id))}" title="link to this check">#</a></summary>
+<summary><span class="badge o-${escapeAttr(r.outcome)}">${escapeText(r.outcome.toUpperCase())}</span><span class="lvl">${escapeText(r.level)}</span><span class="cid">${escapeText(r.id)}</span>${headline(r)}<span class="reqs">${escapeText(r.requirements.join(', '))} · ${r.durationMs} ms</span><a class="permalink" href="#${escapeAttr(encodeURIComponent(r.id))}" title="link to this check">#</a></summary>
 ${body}</details>`;
 }
 
@@ -115,11 +125,12 @@ function pageHeader(report: RunReport, ok: boolean): string {
 </header>`;
 }
 
-/** The filter boxes (hidden until the script shows them). */
+/** The filter boxes and the search box (hidden until the script shows them). */
 function filters(present: string[], areas: string[], levels: string[]): string {
   const box = (name: string, values: string[]) =>
     `<fieldset><legend>${name}</legend>${values.map((v) => `<label><input type="checkbox" name="${name}" value="${escapeAttr(v)}" checked> ${escapeText(v)}</label>`).join('')}</fieldset>`;
-  return `<div id="filters" hidden>${box('outcome', present)}${box('area', areas)}${box('level', levels)}<fieldset><legend>show</legend><button type="button" data-preset="problems">problems only</button> <button type="button" data-preset="all">all</button></fieldset><span id="shown"></span></div>`;
+  const search = '<fieldset><legend>search</legend><input type="search" id="q" name="q" placeholder="id, requirement or message" aria-label="search the checks by id, requirement or message"></fieldset>';
+  return `<div id="filters" hidden>${search}${box('outcome', present)}${box('area', areas)}${box('level', levels)}<fieldset><legend>show</legend><button type="button" data-preset="problems">problems only</button> <button type="button" data-preset="all">all</button></fieldset><span id="shown"></span></div>`;
 }
 
 /** The report as one self-contained HTML page. */
@@ -155,7 +166,7 @@ ${waiversTable(report.waivers)}${unmatchedTable(report.unmatchedRequests)}
 ${filters(present, areas, levels)}
 ${rows}
 </main>
-<footer>Generated by ${escapeText(report.harness.name)} ${escapeText(report.harness.version)} from report.json (schema ${escapeText(report.schemaVersion)}). Everything the gateway sent is shown as text; long evidence is cut, and report.json holds all of it. Link to a check with #its-id.</footer>
+<footer>Generated by ${escapeText(report.harness.name)} ${escapeText(report.harness.version)} from report.json (schema ${escapeText(report.schemaVersion)}). Everything the gateway sent is shown as text; long evidence is cut, and report.json holds all of it. Link to a check with #its-id; the address keeps the filters and the search (?q=…&amp;outcome=…).</footer>
 <script>${SCRIPT}</script>
 </body>
 </html>
