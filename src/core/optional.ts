@@ -8,10 +8,10 @@
 // the command with one line naming the packages and the install command (exit 2).
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HarnessError } from './errors.js';
-import { readText } from './paths.js';
+import { readText, ROOT } from './paths.js';
 
 /** Each feature, as the user names it, and the optional packages it imports. */
 export const OPTIONAL_FEATURES = {
@@ -51,12 +51,23 @@ export function installedVersion(name: string): string | null {
   return null;
 }
 
+/**
+ * True when the harness is a global install (`npm install --global`): the folder holding its
+ * node_modules is no project (no package.json), so the packages must go there too (--global).
+ */
+function installedGlobally(): boolean {
+  const parts = ROOT.split(sep);
+  const i = parts.lastIndexOf('node_modules');
+  return i > 0 && !existsSync(join(parts.slice(0, i).join(sep) || sep, 'package.json'));
+}
+
 /** The one-line error for a feature whose packages `missing` are not installed. */
 export function missingPackages(feature: OptionalFeature, missing: readonly string[]): HarnessError {
   const versions = peerVersions();
   const plural = missing.length > 1 ? 's' : '';
   const install = missing.map((n) => (versions[n] ? `${n}@${versions[n]}` : n)).join(' ');
-  return new HarnessError('MISSING_PACKAGE', `${OPTIONAL_FEATURES[feature].use} needs the optional package${plural} ${missing.join(', ')}, not installed: npm install ${install}`);
+  const npm = installedGlobally() ? 'npm install --global' : 'npm install';
+  return new HarnessError('MISSING_PACKAGE', `${OPTIONAL_FEATURES[feature].use} needs the optional package${plural} ${missing.join(', ')}, not installed: ${npm} ${install}`);
 }
 
 /** Throws the one-line error unless every package of `feature` resolves. */
