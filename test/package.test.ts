@@ -163,6 +163,15 @@ describe('the packed package', () => {
     expect(out.summary.errors).toBeGreaterThan(0);
   });
 
+  it('installed globally (--global), the missing-package line says to install them globally', async () => {
+    const prefix = join(work, 'global');
+    const install = await run('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', tarball], work, 180_000);
+    expect(install.code, install.stderr).toBe(0);
+    const r = await run(join(prefix, 'bin', 'gw-conformance'), ['demo', '--profile', 'apps'], work, 60_000);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^gw-conformance: the apps profile .* not installed: npm install --global jose@\S+ oauth2-mock-server@\S+ /);
+  });
+
   // Last: it installs packages into the project the tests above judged lean.
   it('the apps profile names its missing packages in one line; installing them as it says makes it run', async () => {
     const missing = await npx(['demo', '--profile', 'apps', '--only', 'apps.disc.models']);
