@@ -1,8 +1,10 @@
 // The published package, used the way the README says: `npm pack`, install the tarball into an
 // empty project, `npx gw-conformance`. The project is copied without dist/ first, so the test
-// also shows that `prepack` builds the JavaScript (the user never needs TypeScript).
+// also shows that `prepare` builds the JavaScript (the user never needs TypeScript). The install
+// is lean (the optional peer dependencies stay out); installing the ones the apps profile names
+// makes it work.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +44,7 @@ const user = join(work, 'user');
 let tarball = '';
 let files: string[] = [];
 let packed: { size: number; unpackedSize: number };
+let installMs = 0;
 const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
 
 beforeAll(async () => {
@@ -68,8 +71,10 @@ beforeAll(async () => {
 
   mkdirSync(user);
   writeFileSync(join(user, 'package.json'), `${JSON.stringify({ name: 'gwc-user', version: '1.0.0', private: true })}\n`);
+  const t0 = Date.now();
   const install = await run('npm', ['install', '--no-audit', '--no-fund', tarball], user, 180_000);
   expect(install.code, install.stderr).toBe(0);
+  installMs = Date.now() - t0;
 }, 300_000);
 
 // Removing the installed project (a few thousand files) can take a while on a loaded machine.
@@ -129,10 +134,59 @@ describe('the packed package', () => {
     expect(existsSync(join(out, 'junit.xml'))).toBe(true);
   });
 
+  it('installs lean: at most 20 packages and 10 MB, no install scripts, none of the optional peers', async () => {
+    const ls = await run('npm', ['ls', '--all', '--parseable'], user, 60_000);
+    expect(ls.code, ls.stderr).toBe(0);
+    // The first line is the project itself.
+    const installed = ls.stdout.trim().split('\n').slice(1);
+    // The bytes of the installed files (what the registry sends, unpacked); the disk usage adds
+    // the file system's block rounding (about 4 MB more here), shown beside it.
+    const bytes = readdirSync(join(user, 'node_modules'), { recursive: true }).reduce((sum: number, f) => {
+      const st = lstatSync(join(user, 'node_modules', String(f)));
+      return st.isFile() ? sum + st.size : sum;
+    }, 0);
+    const du = await run('du', ['-sk', 'node_modules'], user, 60_000);
+    const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`;
+    console.info(`installed from the tarball: ${installed.length} packages, ${mb(bytes)} (on disk: ${mb(Number(du.stdout.split('\t')[0]) * 1024)}), ${installMs} ms`);
+    expect(installed.length, installed.join('\n')).toBeLessThanOrEqual(20);
+    expect(bytes).toBeLessThanOrEqual(10 * 2 ** 20);
+    const lock = JSON.parse(readFileSync(join(user, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    expect(Object.entries(lock.packages).filter(([, p]) => p.hasInstallScript).map(([k]) => k)).toEqual([]);
+    const peers = Object.keys(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).peerDependencies as Record<string, string>);
+    expect(peers.filter((n) => existsSync(join(user, 'node_modules', n)))).toEqual([]);
+  });
+
   it('installed from the tarball: lint-config finds its schemas', async () => {
     const r = await npx(['lint-config', join(ROOT, 'fixtures', 'apps-config', 'pub-secret-1.yaml'), '--format', 'json']);
     expect(r.code, r.stderr).toBe(1);
     const out = JSON.parse(r.stdout) as { summary: { errors: number } };
     expect(out.summary.errors).toBeGreaterThan(0);
   });
+
+  it('installed globally (--global), the missing-package line says to install them globally', async () => {
+    const prefix = join(work, 'global');
+    const install = await run('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', tarball], work, 180_000);
+    expect(install.code, install.stderr).toBe(0);
+    const r = await run(join(prefix, 'bin', 'gw-conformance'), ['demo', '--profile', 'apps'], work, 60_000);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^gw-conformance: the apps profile .* not installed: npm install --global jose@\S+ oauth2-mock-server@\S+ /);
+  });
+
+  // Last: it installs packages into the project the tests above judged lean.
+  it('the apps profile names its missing packages in one line; installing them as it says makes it run', async () => {
+    const missing = await npx(['demo', '--profile', 'apps', '--only', 'apps.disc.models']);
+    expect(missing.code).toBe(2);
+    // npx's own warnings (about the user's npm configuration) are not the harness's output.
+    const lines = missing.stderr.trim().split('\n').filter((l) => !l.startsWith('npm warn '));
+    expect(lines).toHaveLength(1);
+    const cmd = /: (npm install .+)$/.exec(lines[0])?.[1];
+    expect(cmd, lines[0]).toBeDefined();
+    const install = await run('npm', [...cmd!.split(' ').slice(1), '--no-audit', '--no-fund'], user, 240_000);
+    expect(install.code, install.stderr).toBe(0);
+    const out = join(work, 'apps-report');
+    const r = await npx(['demo', '--profile', 'apps', '--only', 'apps.disc.models', '--out', out]);
+    expect(r.code, r.stdout.slice(-2000) + r.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { results: Array<{ id: string; outcome: string }> };
+    expect(report.results.map((x) => [x.id, x.outcome])).toEqual([['apps.disc.models', 'pass']]);
+  }, 300_000);
 });

@@ -2,11 +2,13 @@
 // which `pg`'s Pool and PGlite both offer: a real PostgreSQL when the configuration names one
 // (`store.postgres_url`), an embedded PGlite otherwise (in memory, or in a data directory so
 // that state survives a restart). The schema comes from the SQL migrations beside this file.
+// Both drivers are optional packages, imported when a store of their kind opens.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { importOptional, installedVersion } from '../../src/core/optional.js';
 import { rootPath } from '../../src/core/paths.js';
 
 export interface Db {
@@ -40,7 +42,7 @@ export async function migrate(db: Db): Promise<string[]> {
 export async function openStore(opts: { postgresUrl?: string; dataDir?: string }): Promise<Db> {
   let db: Db;
   if (opts.postgresUrl) {
-    const { default: pg } = await import('pg');
+    const { default: pg } = await importOptional('postgres', () => import('pg'));
     const pool = new pg.Pool({ connectionString: opts.postgresUrl, max: 5, connectionTimeoutMillis: 5000 });
     db = {
       kind: 'postgres',
@@ -48,7 +50,7 @@ export async function openStore(opts: { postgresUrl?: string; dataDir?: string }
       close: () => pool.end(),
     };
   } else {
-    const { PGlite } = await import('@electric-sql/pglite');
+    const { PGlite } = await importOptional('apps', () => import('@electric-sql/pglite'));
     const lite = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();
     db = {
       kind: 'pglite',
@@ -67,11 +69,11 @@ export async function openStore(opts: { postgresUrl?: string; dataDir?: string }
  * the migrations, written atomically; it holds no data, only the empty schema.
  */
 export async function openEmbeddedFromTemplate(): Promise<Db> {
-  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGlite } = await importOptional('apps', () => import('@electric-sql/pglite'));
   const dir = migrationsDir();
   const hash = createHash('sha256');
-  hash.update(String((PGlite as unknown as { version?: string }).version ?? ''));
-  hash.update(JSON.parse(readFileSync(rootPath('package-lock.json'), 'utf8')).packages?.['node_modules/@electric-sql/pglite']?.version ?? '');
+  // The installed PGlite's version (an installed package has no lock file to read it from).
+  hash.update(installedVersion('@electric-sql/pglite') ?? '');
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.sql')).sort()) hash.update(name).update(readFileSync(join(dir, name)));
   const cache = join(tmpdir(), `gwc-pglite-template-${hash.digest('hex').slice(0, 16)}.tar.gz`);
   let lite: InstanceType<typeof PGlite>;

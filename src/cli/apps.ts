@@ -5,6 +5,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../core/errors.js';
+import { requireOptional } from '../core/optional.js';
 import type { RunConfig } from '../config/config.js';
 import { CHECKS } from '../../suites/index.js';
 import { APPS_FAULTS } from '../../reference/apps/faults.js';
@@ -16,8 +17,10 @@ import { runSuite, sealReport } from './run.js';
 import { faultNamed, type Io } from './shared.js';
 
 // The apps profile's servers (IdP, collector, PGlite, the OpenTelemetry SDK) are loaded only when
-// a command needs them: every other run starts without their weight (peak RSS, start-up time).
+// a command needs them: every other run starts without their weight (peak RSS, start-up time),
+// and without their packages, which are optional (a missing one is named before anything starts).
 export const appsModules = async () => {
+  requireOptional('apps');
   const [harness, gateway, config, store] = await Promise.all([import('../../mocks/apps/harness.js'), import('../../reference/apps/gateway.js'), import('../../reference/apps/config.js'), import('../../reference/apps/store.js')]);
   return { harness, AppsGateway: gateway.AppsGateway, loadAppsConfig: config.loadAppsConfig, parseAppsConfig: config.parseAppsConfig, openEmbeddedFromTemplate: store.openEmbeddedFromTemplate };
 };

@@ -13,6 +13,8 @@ export type HarnessErrorCode =
   | 'DOCKER_UNAVAILABLE'
   | 'IMAGE_NOT_FOUND'
   | 'GATEWAY_START'
+  // An optional package a feature needs is not installed (src/core/optional.ts)
+  | 'MISSING_PACKAGE'
   // Readiness gate (src/runner/ready.ts)
   | 'NOT_READY'
   // Reports read back (merge-reports, verify: src/report/)

@@ -4,13 +4,15 @@
 // gateway started as a process. The container's output is kept (a masked tail for the report)
 // and the container is removed at the end.
 //
-// testcontainers is loaded on first use: runs without --gateway-image never pay for it. Its
+// testcontainers is an optional package, loaded on first use: runs without --gateway-image never
+// pay for it, and without it installed --gateway-image says what to install. Its
 // reaper (Ryuk) is a container image pulled from a registry, which CI machines here cannot
 // reach; unless the user says otherwise it is disabled, and stop() removes the container.
 import type { Readable } from 'node:stream';
 import type { StartedTestContainer } from 'testcontainers';
 import { HarnessError } from '../core/errors.js';
 import { scrubSecrets } from '../core/mask.js';
+import { importOptional } from '../core/optional.js';
 import { connects } from './ports.js';
 
 export interface ImageOptions {
@@ -66,7 +68,7 @@ function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Prom
 
 async function loadTestcontainers() {
   process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
-  return import('testcontainers');
+  return importOptional('image', () => import('testcontainers'));
 }
 
 /** The host of a DOCKER_HOST that is not on this machine (tcp://10.0.0.5:2376), else null. */

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
+import { requireOptional } from '../core/optional.js';
 import type { LaunchInfo } from '../report/types.js';
 import { maskLogLine } from './image.js';
 import { connects, freePort } from './ports.js';
@@ -176,6 +177,7 @@ export function checkLaunch(req: Pick<LaunchRequest, 'cmd' | 'image' | 'env' | '
   if (req.args.length && !req.image) throw new HarnessError('BAD_FLAG', '--gateway-arg goes with --gateway-image (put arguments in the --gateway-cmd command line)');
   for (const a of req.args) checkPlaceholders(a, '--gateway-arg');
   parseEnvList(req.env);
+  if (req.image) requireOptional('image');
 }
 
 /** Starts the gateway of --gateway-cmd or --gateway-image on a free loopback port; resolves once it listens. */

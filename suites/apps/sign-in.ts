@@ -4,8 +4,9 @@
 // queued for the next authorization) and each user's session is made once per run and shared;
 // checks that spend or revoke a session make their own. Refreshes (the gateway asks the IdP
 // again) are serialized with sign-ins, so a check that changes the IdP (a key roll) can hold
-// it while no other sign-in or refresh is under way (holdingIdp).
-import { SignJWT, decodeJwt } from 'jose';
+// it while no other sign-in or refresh is under way (holdingIdp). jose (an optional package)
+// is loaded when a token is forged: every check is imported at start, apps checks included.
+import { importOptional } from '../../src/core/optional.js';
 import { AppsPrecondition, locked, once, type AppsFixture } from './fixture.js';
 import { call, errorType, type Reply } from './wire.js';
 
@@ -116,6 +117,7 @@ export function holdingIdp<T>(fx: AppsFixture, fn: () => Promise<T>): Promise<T>
 
 /** A token like the gateway's own for this session, changed as asked (forgery, expiry). */
 export async function forge(fx: AppsFixture, real: string, change: { secret?: string; exp?: number; aud?: string; alg?: 'none' }): Promise<string> {
+  const { SignJWT, decodeJwt } = await importOptional('apps', () => import('jose'));
   const claims = decodeJwt(real);
   const payload = { ...claims, ...(change.aud ? { aud: change.aud } : {}), ...(change.exp !== undefined ? { exp: change.exp } : {}) };
   if (change.alg === 'none') {
