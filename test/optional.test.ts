@@ -67,6 +67,12 @@ describe('the optional packages', () => {
     expect(r.stderr.trim().split('\n')).toEqual([`gw-conformance: --gateway-image needs the optional package testcontainers, not installed: npm install testcontainers@${pkg.peerDependencies.testcontainers}`]);
   });
 
+  it('the client profile without an SDK it drives: one line naming it, exit 2', async () => {
+    const r = await cli(['demo', '--profile', 'client', '--clients', 'openai', '--reporter', 'json', '--out', join(work, 'no-openai')], { env: hiding(['openai']) });
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([`gw-conformance: --clients openai: the client profile with --clients openai needs the optional package openai, not installed: npm install openai@${pkg.peerDependencies.openai}`]);
+  });
+
   it('a package that passes the check but fails to load still gets the one line; other load errors pass through', async () => {
     expect(() => requireOptional('postgres')).not.toThrow();
     const notFound = Object.assign(new Error("Cannot find package 'pg' imported from /x/store.js"), { code: 'ERR_MODULE_NOT_FOUND' });

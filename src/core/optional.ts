@@ -3,7 +3,7 @@
 // package.json as optional peer dependencies so that `npm install gw-conformance` stays small:
 // a gateway started in a container (--gateway-image) and the apps profile (its mock IdP and
 // collector, the reference apps gateway's store and traces, the checks' token forging), plus
-// the PostgreSQL client for an apps store on a real server. Those packages are imported only
+// the PostgreSQL client for an apps store on a real server, and the SDKs the client profile drives. Those packages are imported only
 // when the feature runs, after `requireOptional` has checked they are there: a missing one ends
 // the command with one line naming the packages and the install command (exit 2).
 import { existsSync, readFileSync } from 'node:fs';
@@ -21,6 +21,10 @@ export const OPTIONAL_FEATURES = {
     packages: ['jose', 'oauth2-mock-server', '@electric-sql/pglite', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/resources', '@opentelemetry/otlp-transformer'],
   },
   postgres: { use: 'an apps store on PostgreSQL (--apps-postgres-url, store.postgres_url)', packages: ['pg'] },
+  // The official SDKs the client profile drives as real clients (--clients).
+  'anthropic-sdk': { use: 'the client profile with --clients anthropic-sdk', packages: ['@anthropic-ai/sdk'] },
+  openai: { use: 'the client profile with --clients openai', packages: ['openai'] },
+  genai: { use: 'the client profile with --clients genai', packages: ['@google/genai'] },
 } as const;
 
 export type OptionalFeature = keyof typeof OPTIONAL_FEATURES;

@@ -6,7 +6,6 @@ import { SESSION_PROMPT, WEATHER_RESULT, WEATHER_TOOL } from './script.js';
 import { loadOptional, packageVersion, step, streamClock, type ClientDriver, type DriverOptions, type StepResult } from './types.js';
 
 const PKG = '@anthropic-ai/sdk';
-export const ANTHROPIC_SDK_VERSION = '1.13.0';
 const MODEL = 'claude-opus-5-5';
 
 type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -24,10 +23,10 @@ async function streamed(client: Any, params: Any) {
 
 export const anthropicSdk: ClientDriver = {
   name: 'anthropic-sdk',
-  missing: async () => (await loadOptional(PKG, ANTHROPIC_SDK_VERSION)).missing,
+  missing: async () => (await loadOptional('anthropic-sdk')).missing,
   version: async () => packageVersion(PKG),
   async run(o: DriverOptions) {
-    const { mod } = await loadOptional(PKG, ANTHROPIC_SDK_VERSION);
+    const { mod } = await loadOptional('anthropic-sdk');
     const Anthropic = mod.default ?? mod.Anthropic;
     const client = new Anthropic({ apiKey: o.token, baseURL: o.base, timeout: o.timeoutMs });
     const tools = [{ name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, input_schema: WEATHER_TOOL.parameters }];

@@ -5,7 +5,6 @@ import { SESSION_PROMPT, WEATHER_RESULT, WEATHER_TOOL } from './script.js';
 import { loadOptional, packageVersion, step, streamClock, type ClientDriver, type DriverOptions, type StepResult } from './types.js';
 
 const PKG = '@google/genai';
-export const GENAI_SDK_VERSION = '1.52.0';
 const MODEL = 'gemini-2.5-flash';
 
 type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -15,10 +14,10 @@ const plain = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
 
 export const genaiSdk: ClientDriver = {
   name: 'genai',
-  missing: async () => (await loadOptional(PKG, GENAI_SDK_VERSION)).missing,
+  missing: async () => (await loadOptional('genai')).missing,
   version: async () => packageVersion(PKG),
   async run(o: DriverOptions) {
-    const { mod } = await loadOptional(PKG, GENAI_SDK_VERSION);
+    const { mod } = await loadOptional('genai');
     const ai = new mod.GoogleGenAI({ apiKey: o.token, httpOptions: { baseUrl: o.base, timeout: o.timeoutMs } });
     const config = { tools: [{ functionDeclarations: [WEATHER_TOOL] }] };
     const user = { role: 'user', parts: [{ text: SESSION_PROMPT }] };

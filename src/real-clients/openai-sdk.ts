@@ -5,7 +5,6 @@ import { SESSION_PROMPT, WEATHER_RESULT, WEATHER_TOOL } from './script.js';
 import { loadOptional, packageVersion, step, streamClock, type ClientDriver, type DriverOptions, type StepResult } from './types.js';
 
 const PKG = 'openai';
-export const OPENAI_SDK_VERSION = '6.49.0';
 const MODEL = 'gpt-4o-mini';
 
 type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -24,10 +23,10 @@ async function streamed(client: Any, params: Any) {
 
 export const openaiSdk: ClientDriver = {
   name: 'openai',
-  missing: async () => (await loadOptional(PKG, OPENAI_SDK_VERSION)).missing,
+  missing: async () => (await loadOptional('openai')).missing,
   version: async () => packageVersion(PKG),
   async run(o: DriverOptions) {
-    const { mod } = await loadOptional(PKG, OPENAI_SDK_VERSION);
+    const { mod } = await loadOptional('openai');
     const OpenAI = mod.default ?? mod.OpenAI;
     const client = new OpenAI({ apiKey: o.token, baseURL: `${o.base}/v1`, timeout: o.timeoutMs });
     const tools = [{ type: 'function', function: WEATHER_TOOL }];

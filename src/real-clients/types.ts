@@ -2,10 +2,9 @@
 // requests the recording upstream received, what the client got (step by step), its exit, the
 // files it wrote and how the answers arrived in time. The client profile's checks compare two
 // of these (suites/client/).
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { importOptional, installedVersion, OPTIONAL_FEATURES } from '../core/optional.js';
+import { HarnessError } from '../core/errors.js';
 
 /** The real clients the client profile knows (--clients). */
 export const CLIENT_NAMES = ['claude-code', 'anthropic-sdk', 'openai', 'genai'] as const;
@@ -106,29 +105,15 @@ export function streamClock() {
   };
 }
 
-/** The installed version of a package (its package.json beside the resolved entry), or '?' when not found. */
-export function packageVersion(pkg: string): string {
-  try {
-    let dir = path.dirname(createRequire(import.meta.url).resolve(pkg));
-    while (dir !== path.dirname(dir)) {
-      const file = path.join(dir, 'package.json');
-      if (existsSync(file)) {
-        const json = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
-        if (json.name === pkg) return json.version ?? '?';
-      }
-      dir = path.dirname(dir);
-    }
-  } catch {
-    // Not resolvable: reported as unknown.
-  }
-  return '?';
-}
+/** The installed version of a package, or '?' when not found. */
+export const packageVersion = (pkg: string): string => installedVersion(pkg) ?? '?';
 
-/** Loads an optional peer dependency by name, or says in one line what to install. */
-export async function loadOptional(pkg: string, version: string): Promise<{ mod: any; missing: string | null }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+/** Loads the SDK of an optional feature, or says in one line what to install (src/core/optional.ts). */
+export async function loadOptional(feature: 'anthropic-sdk' | 'openai' | 'genai'): Promise<{ mod: any; missing: string | null }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   try {
-    return { mod: await import(pkg), missing: null };
-  } catch {
-    return { mod: null, missing: `the ${pkg} client is not installed: npm install --save-exact ${pkg}@${version} (an optional peer dependency of gw-conformance)` };
+    return { mod: await importOptional(feature, () => import(OPTIONAL_FEATURES[feature].packages[0])), missing: null };
+  } catch (e) {
+    if (e instanceof HarnessError) return { mod: null, missing: e.message };
+    throw e;
   }
 }
