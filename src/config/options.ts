@@ -56,7 +56,12 @@ export interface OptionSpec {
   flagDefault?: string | string[];
   /** Flags of one command only: the command refuses to run without it. */
   required?: boolean;
+  /** The help of its `--no-NAME` flag, which sets the value `none`. */
+  negate?: string;
 }
+
+/** The value `--no-token` (and `token: none`) gives: the gateway takes no credential. */
+export const NO_CREDENTIAL = 'none';
 
 export const OPTIONS = [
   { name: 'target', commands: ['run', 'certify', 'verify'], kind: 'url', arg: '<url>', help: 'base URL of the gateway under test', defaultText: '(required for `run`)', env: 'GWC_TARGET' },
@@ -77,7 +82,17 @@ export const OPTIONS = [
   { name: 'skip', kind: 'list', arg: '<id>', accumulate: true, help: 'skip this check, area or requirement id (repeatable; adds to the file\'s list)', default: [], defaultText: '', env: 'GWC_SKIP' },
   { name: 'reporter', commands: [...RUN_COMMANDS, 'merge-reports'], kind: 'enum-list', values: REPORTER_NAMES, arg: '<name>', help: 'report formats (repeatable)', default: [...REPORTER_NAMES], defaultText: 'all', env: 'GWC_REPORTER' },
   { name: 'out', kind: 'string', arg: '<dir>', help: 'report folder', default: 'reports', defaultText: '`reports/`', env: 'GWC_OUT' },
-  { name: 'token', commands: [...RUN_COMMANDS, 'verify'], kind: 'string', arg: '<token>', where: 'flag', secret: true, help: 'credential sent to the gateway; the service profile sends GWC_SERVICE_KEY instead', defaultText: 'a dummy token', env: 'GWC_TOKEN' },
+  {
+    name: 'token',
+    commands: [...RUN_COMMANDS, 'verify'],
+    kind: 'string',
+    arg: '<token>',
+    secret: true,
+    negate: 'the gateway takes no credential: send none and skip the checks of a client credential (`token: none` in gwc.yaml)',
+    help: 'credential sent to the gateway (an empty one is an error); the service profile sends GWC_SERVICE_KEY instead. In gwc.yaml only `none` (the credential itself goes in `token-env`)',
+    defaultText: 'a dummy token',
+    env: 'GWC_TOKEN',
+  },
   { name: 'token-env', kind: 'string', where: 'file', help: 'the environment variable that holds the credential (gwc.yaml only, so the file never holds a secret)', defaultText: '' },
   { name: 'seed', kind: 'int', min: -(2 ** 31), max: 2 ** 31 - 1, arg: '<n>', help: 'seed of the property-based checks; printed in every report', defaultText: 'random', env: 'GWC_SEED' },
   { name: 'runs', kind: 'int', min: 1, max: 10_000, arg: '<n>', help: 'generated cases per property', default: 40, defaultText: '40', env: 'GWC_RUNS' },
@@ -177,7 +192,9 @@ export function configSchema(): Record<string, unknown> {
       case 'url':
         return { type: 'string', pattern: '^https?://[^/]' };
       case 'string':
-        return o.name === 'token-env' ? { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } : { type: 'string' };
+        if (o.name === 'token-env') return { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' };
+        // The file never holds a secret: it can only say the gateway takes none.
+        return o.secret ? { enum: [NO_CREDENTIAL] } : { type: 'string' };
       case 'int':
         return { type: 'integer', minimum: o.min, maximum: o.max };
       case 'bool':

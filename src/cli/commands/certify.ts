@@ -7,6 +7,6 @@ import type { FlagValues } from '../../config/config.js';
 
 export const registerCertify: RegisterCommand = (program, { io, argv, exit }) => {
   withOptions(program.command('certify').description(COMMANDS.certify.description), 'certify').action(async (o: FlagValues & CertifyFlags & { config?: string }) =>
-    exit(await certify(runConfig(o, io), o, io, (cfg, extras) => withRecordingUpstream(cfg, io, extras), argv)),
+    exit(await certify(runConfig(o, io, { alwaysWrites: true }), o, io, (cfg, extras) => withRecordingUpstream(cfg, io, extras), argv)),
   );
 };

@@ -6,17 +6,14 @@ import { withExpandedTargeting, type RunConfig } from '../../config/config.js';
 import { RecordingUpstream } from '../../../mocks/upstream/server.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../../reference/gateway.js';
 import { FAULTS } from '../../../reference/faults/index.js';
-import { APPS_FAULTS } from '../../../reference/apps/faults.js';
 import { CHECKS } from '../../../suites/index.js';
 import type { RunReport } from '../../report/types.js';
 import { finishRun, runSuite } from '../run.js';
 import { runAppsDemo } from '../apps.js';
 import { faultNamed, runConfig, withOptions, type Io, type RegisterCommand } from '../shared.js';
 
-export const ALL_FAULT_NAMES = [...FAULTS, ...APPS_FAULTS].map((f) => f.name);
-
 export const registerDemo: RegisterCommand = (program, { io, argv, exit }) => {
-  withOptions(program.command('demo').description(COMMANDS.demo.description), 'demo', { choices: { fault: ALL_FAULT_NAMES } }).action(async (o) => {
+  withOptions(program.command('demo').description(COMMANDS.demo.description), 'demo').action(async (o) => {
     const cfg = runConfig(o, io);
     if (cfg.launch.cmd || cfg.launch.image) throw new HarnessError('BAD_FLAG', `demo runs the built-in reference gateway: ${cfg.launch.cmd ? '--gateway-cmd' : '--gateway-image'} goes with \`run\``);
     const report = cfg.profile === 'apps' ? await runAppsDemo(cfg, o.fault, io.out) : await demo(cfg, o.fault, o.upstreamListen, io);
