@@ -4,6 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { HarnessError } from '../core/errors.js';
 import { VERSION } from '../core/paths.js';
+import { FIRST_STEPS } from '../config/help.js';
 import { registerAppsConfig } from './commands/apps-config.js';
 import { registerCertify } from './commands/certify.js';
 import { registerDemo } from './commands/demo.js';
@@ -28,8 +29,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .description('Conformance test harness for LLM API gateways')
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    // Each flag's help already says its values and default (src/config/help.ts): commander adds nothing.
+    .configureHelp({ optionDescription: (o) => o.description });
   for (const register of COMMANDS) register(program, { io, argv, exit: (c) => (code = c) });
+  program.addHelpText('after', FIRST_STEPS);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return code;

@@ -7,6 +7,7 @@ import { unknownValue } from '../core/suggest.js';
 import { loadConfigFile, resolveConfig, type FlagValues, type RunConfig } from '../config/config.js';
 import type { CommandName, OptionSpec } from '../config/options.js';
 import { optionsOf } from '../config/commands.js';
+import { examplesText, HELP_GROUPS, helpGroupOf, helpLine } from '../config/help.js';
 import { assertSelectors } from '../runner/registry.js';
 import { CHECKS } from '../../suites/index.js';
 import { assertWritableDir } from './out-dir.js';
@@ -33,8 +34,7 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 /** The commander option of one row of the option table (src/config/options.ts). */
 export function commanderOption(o: OptionSpec): Option {
   const flag = o.kind === 'bool' ? `--${o.name}` : `--${o.name} ${o.arg ?? '<value>'}`;
-  const help = `${o.help}${o.env ? ` (${o.env})` : ''}${o.defaultText ? `; default ${o.defaultText.replace(/`/g, '')}` : ''}`;
-  const opt = new Option(flag, help);
+  const opt = new Option(flag, helpLine(o));
   // Lists and maps repeat; their values are parsed with the rest in resolveOptions.
   if (o.kind === 'list' || o.kind === 'enum-list' || o.kind === 'map') opt.argParser(collect);
   // Commands other than the run commands parse their own flags: the table gives choices and defaults.
@@ -48,16 +48,22 @@ export function commanderOption(o: OptionSpec): Option {
  * (src/ does not import the reference gateway): the fault names, a default of the reference.
  */
 export function withOptions(cmd: Command, name: CommandName, known: { choices?: Record<string, readonly string[]>; defaults?: Record<string, string> } = {}): Command {
-  for (const o of optionsOf(name)) {
+  // commander shows the groups in the order their first flags come: sort the flags by group.
+  const order = Object.keys(HELP_GROUPS);
+  const rank = (o: OptionSpec) => (order.indexOf(helpGroupOf(o, name)) + order.length + 1) % (order.length + 1);
+  for (const o of [...optionsOf(name)].sort((a, b) => rank(a) - rank(b))) {
     const opt = commanderOption(o);
     const choices = known.choices?.[o.name];
     if (choices) opt.choices([...choices]);
     const d = known.defaults?.[o.name];
     if (d !== undefined) opt.default(d);
     if (o.required) opt.makeOptionMandatory();
-    cmd.addOption(opt);
-    if (o.negate) cmd.addOption(new Option(`--no-${o.name}`, o.negate));
+    const group = helpGroupOf(o, name);
+    cmd.addOption(opt.helpGroup(group));
+    if (o.negate) cmd.addOption(new Option(`--no-${o.name}`, o.negate.replace(/`/g, '')).helpGroup(group));
   }
+  const examples = examplesText(name);
+  if (examples) cmd.addHelpText('after', examples);
   return cmd;
 }
 
