@@ -1,8 +1,8 @@
 // How `--help` presents the option table: the group each run setting is shown under, one line
 // of help per flag (its environment variable and default), the examples closing a command's
-// help, and the first steps closing the top-level help. The flags themselves are described in
+// help (given with the command, src/config/commands.ts), and the first steps closing the top-level help. The flags themselves are described in
 // src/config/options.ts and src/config/commands.ts.
-import { COMMAND_OPTIONS } from './commands.js';
+import { COMMAND_OPTIONS, COMMANDS } from './commands.js';
 import type { CommandName, OptionSpec } from './options.js';
 
 /** The run settings by help group, in the order `run --help` shows them. A row in no group is shown under "Other:". */
@@ -31,22 +31,9 @@ export function helpLine(o: OptionSpec): string {
   return `${o.help.replace(/`/g, '')}${values}${o.env ? ` [env ${o.env}]` : ''}${shown}`;
 }
 
-/** Examples closing a command's help. */
-export const EXAMPLES: Partial<Record<CommandName, readonly string[]>> = {
-  run: [
-    'gw-conformance run --target http://127.0.0.1:8080 --token "$GATEWAY_KEY"',
-    'gw-conformance run --target http://127.0.0.1:8080 --no-token            # a gateway that takes no credential',
-    "gw-conformance run --gateway-cmd 'my-gateway --port {listen_port} --upstream {upstream_url}'",
-    "gw-conformance run --target http://127.0.0.1:8080 --only 'messages.*' --skip messages.auth",
-    'gw-conformance run --target http://127.0.0.1:8080 --reporter console --reporter html --out reports/',
-  ],
-  demo: ['gw-conformance demo', 'gw-conformance demo --fault buffer-stream --only streaming', 'gw-conformance list --faults   # every fault the reference gateway can inject'],
-  certify: ['gw-conformance certify --target http://127.0.0.1:8080 --implementation-name my-gateway --implementation-version 1.2.0 --out conformance/'],
-};
-
 /** The examples as `--help` shows them after the options, or '' for a command without. */
 export function examplesText(command: CommandName): string {
-  const ex = EXAMPLES[command];
+  const ex = COMMANDS[command].examples;
   return ex ? `\nExamples:\n${ex.map((e) => `  $ ${e}`).join('\n')}` : '';
 }
 
