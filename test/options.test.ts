@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_SCHEMA, resolveConfig } from '../src/config/config.js';
-import { FLAG_OPTIONS, ROWS } from '../src/config/options.js';
+import { configSchemaText, FLAG_OPTIONS, ROWS } from '../src/config/options.js';
+import { Ajv } from 'ajv';
+import YAML from 'yaml';
 import { cliReferenceMarkdown, COMMANDS, optionsOf } from '../src/config/commands.js';
 import { HELP_GROUPS } from '../src/config/help.js';
 import { COMMAND_NAMES } from '../src/config/options.js';
@@ -97,5 +99,27 @@ describe('--help', () => {
   it('the top-level help shows the first three commands and --target', async () => {
     const r = await cli(['--help']);
     expect(r.stdout).toMatch(/First steps:\n {2}\$ gw-conformance demo .*\n {2}\$ gw-conformance mock .*\n {2}\$ gw-conformance run --target /);
+  });
+});
+
+describe('schemas/gwc.schema.json', () => {
+  const shipped = readFileSync(join(ROOT, 'schemas/gwc.schema.json'), 'utf8');
+
+  it('is the schema made from the table (regenerate with `npm run docs:cli`)', () => {
+    expect(shipped).toBe(configSchemaText());
+    const { $comment, ...schema } = JSON.parse(shipped);
+    expect($comment).toMatch(/Generated/);
+    expect(schema).toEqual(JSON.parse(JSON.stringify(CONFIG_SCHEMA)));
+  });
+
+  it('is what docs/getting-started.md points editors to, and its gwc.yaml example is valid against it', () => {
+    const doc = readFileSync(join(ROOT, 'docs/getting-started.md'), 'utf8');
+    const block = /```yaml\n(# yaml-language-server: \$schema=\.\/node_modules\/gw-conformance\/(\S+)\n[\s\S]*?)```/.exec(doc);
+    expect(block, 'a gwc.yaml block with the yaml-language-server line').not.toBeNull();
+    expect(block![2]).toBe('schemas/gwc.schema.json');
+    const validate = new Ajv({ allErrors: true }).compile(JSON.parse(shipped));
+    expect(validate(YAML.parse(block![1])), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ token: 'sk-a-secret' })).toBe(false);
+    expect(validate({ token: 'none' })).toBe(true);
   });
 });

@@ -194,7 +194,8 @@ export function configSchema(): Record<string, unknown> {
       case 'string':
         if (o.name === 'token-env') return { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' };
         // The file never holds a secret: it can only say the gateway takes none.
-        return o.secret ? { enum: [NO_CREDENTIAL] } : { type: 'string' };
+        if (o.secret) return { description: `only \`${NO_CREDENTIAL}\`: the gateway takes no credential (the credential itself: \`token-env\`, the variable that holds it)`, enum: [NO_CREDENTIAL] };
+        return { type: 'string' };
       case 'int':
         return { type: 'integer', minimum: o.min, maximum: o.max };
       case 'bool':
@@ -218,8 +219,15 @@ export function configSchema(): Record<string, unknown> {
     title: 'gw-conformance gwc.yaml',
     type: 'object',
     additionalProperties: false,
-    properties: Object.fromEntries(ROWS.filter(inFile).map((o) => [o.name, { description: o.help, ...prop(o) }])),
+    properties: Object.fromEntries(ROWS.filter(inFile).map((o) => [o.name, { description: o.help, ...prop(o), ...(o.default === undefined ? {} : { default: o.default }) }])),
   };
+}
+
+/** schemas/gwc.schema.json as shipped (written by scripts/cli-reference.mjs; a test compares them). */
+export function configSchemaText(): string {
+  const { $schema, ...rest } = configSchema();
+  const note = { $comment: 'Generated from src/config/options.ts by `npm run docs:cli`; do not edit.' };
+  return `${JSON.stringify({ $schema, ...note, ...rest }, null, 2)}\n`;
 }
 
 /** `protocols:` in gwc.yaml: a list, or a map of each protocol's targeting (src/config/targeting.ts). */
