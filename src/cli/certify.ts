@@ -67,6 +67,8 @@ export async function certify(cfg: RunConfig, flags: CertifyFlags, io: Io, run: 
   const implementation: Implementation = { name: flags.implementationName.trim(), version: flags.implementationVersion.trim(), organization: flags.organization, url: flags.url, contact: flags.contact };
   const transcript: Transcript = new Map();
   const report = await run(cfg, { transcript });
+  // A conformance report covers the whole profile: an interrupted run gives none.
+  if (report.interrupted) throw new HarnessError('INTERRUPTED', 'certify: interrupted (Ctrl-C); no conformance report was written');
   const lines = transcriptLines(transcript);
   const digest = transcriptDigest(transcript);
   const clean = withoutCredential(argv);

@@ -1,6 +1,6 @@
 // The composition root: the program, its commands (one file each under ./commands/, each
 // registering itself), and the error -> exit-code mapping. Only this file decides exit codes:
-// 0 every MUST check passed, 1 a MUST check failed, 2 the harness could not run.
+// 0 every MUST check passed, 1 a MUST check failed, 2 the harness could not run, 130 Ctrl-C.
 import { Command, CommanderError } from 'commander';
 import { HarnessError } from '../core/errors.js';
 import { VERSION } from '../core/paths.js';
@@ -16,6 +16,7 @@ import { registerReference } from './commands/reference.js';
 import { registerRun } from './commands/run.js';
 import { registerVerify } from './commands/verify.js';
 import type { Io, RegisterCommand } from './shared.js';
+import { INTERRUPTED_EXIT } from './interrupt.js';
 
 export type { Io };
 
@@ -46,6 +47,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
 function exitCodeOf(e: unknown, io: Io): number {
   if (e instanceof CommanderError) return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? 0 : 2;
   if (e instanceof HarnessError) io.err(`gw-conformance: ${e.message}`);
+  if (e instanceof HarnessError && e.code === 'INTERRUPTED') return INTERRUPTED_EXIT;
   else io.err(`gw-conformance: internal error: ${(e as Error).stack ?? String(e)}`);
   return 2;
 }

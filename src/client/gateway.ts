@@ -249,6 +249,11 @@ export class GatewayClient {
   async close(): Promise<void> {
     await this.conn.agent.close();
   }
+
+  /** Closes at once, cutting the requests in flight (a run stopped by Ctrl-C). */
+  async destroy(): Promise<void> {
+    await this.conn.agent.destroy();
+  }
 }
 
 /** What the client got back for one request, as the transcript keeps it. */
