@@ -46,7 +46,7 @@ export class Interrupt implements Interruption {
   }
 
   private readonly onSignal = () => {
-    if (this.signal.aborted || !this.running) process.exit(INTERRUPTED_EXIT);
+    if (this.signal.aborted || !this.running) return void process.exit(INTERRUPTED_EXIT);
     this.say('gw-conformance: interrupted: writing the reports of the checks that finished (Ctrl-C again to quit at once)');
     this.ac.abort();
   };

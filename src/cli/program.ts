@@ -43,11 +43,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
 }
 
-/** Every error ends as exit 2 with one line (commander prints its own); --help and --version are 0. */
+/** Every error ends as exit 2 (130 for Ctrl-C) with one line (commander prints its own); --help and --version are 0. */
 function exitCodeOf(e: unknown, io: Io): number {
   if (e instanceof CommanderError) return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? 0 : 2;
-  if (e instanceof HarnessError) io.err(`gw-conformance: ${e.message}`);
-  if (e instanceof HarnessError && e.code === 'INTERRUPTED') return INTERRUPTED_EXIT;
-  else io.err(`gw-conformance: internal error: ${(e as Error).stack ?? String(e)}`);
-  return 2;
+  if (!(e instanceof HarnessError)) {
+    io.err(`gw-conformance: internal error: ${(e as Error).stack ?? String(e)}`);
+    return 2;
+  }
+  io.err(`gw-conformance: ${e.message}`);
+  return e.code === 'INTERRUPTED' ? INTERRUPTED_EXIT : 2;
 }
