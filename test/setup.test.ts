@@ -12,6 +12,8 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { cli, freePort, ROOT } from './helpers/cli.js';
 import { NO_TIMING_CHECKS } from './helpers/untimed.js';
 import { Interrupt, NOT_RUN } from '../src/cli/interrupt.js';
+import { recordedSettings } from '../src/cli/certify.js';
+import { resolveConfig } from '../src/config/config.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'gwc-setup-'));
 const servers: net.Server[] = [];
@@ -67,6 +69,13 @@ describe('the credential', () => {
       expect(by[id].message).toMatch(/^no credential: the gateway takes none \(--no-token/);
     }
     expect(by['errors.auth.bad-key']).toMatchObject({ outcome: 'pass' });
+  });
+
+  it('certify records that there was none (never the credential), so verify sends none either', () => {
+    const none = recordedSettings(resolveConfig({ token: false }, {}, {}));
+    expect(none.token).toBe('none');
+    expect(resolveConfig({}, none, {}).token).toBe('');
+    expect(recordedSettings(resolveConfig({ token: 'sk-SECRET' }, {}, {}))).not.toHaveProperty('token');
   });
 });
 
