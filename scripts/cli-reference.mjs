@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-// Writes docs/cli.md, the CLI reference, from the option table (src/config/options.ts and
-// src/config/commands.ts). Run after `npm run build` (`npm run docs:cli` does both).
-// test/options.test.ts fails when docs/cli.md and the table differ.
+// Writes what is made from the option table (src/config/options.ts and src/config/commands.ts):
+// docs/cli.md, the CLI reference, and schemas/gwc.schema.json, the JSON Schema of gwc.yaml that
+// editors complete from. Run after `npm run build` (`npm run docs:cli` does both).
+// test/options.test.ts fails when either differs from the table.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cliReferenceMarkdown } from '../dist/src/config/commands.js';
+import { configSchemaText } from '../dist/src/config/options.js';
 
-const file = new URL('../docs/cli.md', import.meta.url);
 mkdirSync(new URL('../docs/', import.meta.url), { recursive: true });
-writeFileSync(file, cliReferenceMarkdown());
-console.log('docs/cli.md written');
+writeFileSync(new URL('../docs/cli.md', import.meta.url), cliReferenceMarkdown());
+mkdirSync(new URL('../schemas/', import.meta.url), { recursive: true });
+writeFileSync(new URL('../schemas/gwc.schema.json', import.meta.url), configSchemaText());
+console.log('docs/cli.md and schemas/gwc.schema.json written');

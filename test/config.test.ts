@@ -34,6 +34,24 @@ describe('gwc.yaml', () => {
     expect(resolveConfig({}, c, { GWC_TOKEN: 'env', MY_GW_TOKEN: 'x' }).token).toBe('env');
     expect(resolveConfig({ token: 'flag', seed: '9' }, c, { GWC_TOKEN: 'env' })).toMatchObject({ token: 'flag', seed: 9 });
   });
+  it('refuses an empty credential with one line saying how to declare none; none sends none', () => {
+    const say = /--no-token \(`token: none` in gwc.yaml\)/;
+    expect(() => resolveConfig({ token: '' }, {}, {})).toThrow(/^--token is empty \(an unset variable\?\)/);
+    expect(() => resolveConfig({ token: '' }, {}, {})).toThrow(say);
+    expect(() => resolveConfig({}, {}, { GWC_TOKEN: '' })).toThrow(/^GWC_TOKEN is set but empty/);
+    const named = loadConfigFile(file('token-env: MY_GW_TOKEN\n'), true);
+    expect(() => resolveConfig({}, named, {})).toThrow(/^token-env: the variable MY_GW_TOKEN is not set/);
+    expect(() => resolveConfig({}, named, { MY_GW_TOKEN: '' })).toThrow(/MY_GW_TOKEN is empty/);
+    // --no-token (commander gives false), `token: none` in the file, GWC_TOKEN=none: no credential.
+    expect(resolveConfig({ token: false }, {}, {}).token).toBe('');
+    expect(resolveConfig({}, loadConfigFile(file('token: none\n'), true), {}).token).toBe('');
+    expect(resolveConfig({}, {}, { GWC_TOKEN: 'none' }).token).toBe('');
+    expect(resolveConfig({ token: 'flag' }, { token: 'none' }, {}).token).toBe('flag');
+    // The file never holds the credential itself.
+    expect(() => loadConfigFile(file('token: sk-secret\n'), true)).toThrow(/key "token" must be equal to one of the allowed values \(none\)/);
+    // Nothing named: a dummy credential, as before.
+    expect(resolveConfig({}, {}, {}).token).toBe('gwc-test-token');
+  });
   it('rejects bad flag values with the flag named', () => {
     expect(() => resolveConfig({ seed: 'x' }, {}, {})).toThrow(/--seed/);
     expect(() => resolveConfig({ target: 'ftp://x' }, {}, {})).toThrow(/--target/);

@@ -1,12 +1,15 @@
 // The one table of options (src/config/options.ts, with the commands' own flags in
 // src/config/commands.ts) is what the CLI, gwc.yaml's schema, the resolved settings, the CLI
-// reference (docs/cli.md) and the README all come from.
+// reference (docs/cli.md) and the README all come from; --help shows them in groups with examples.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_SCHEMA, resolveConfig } from '../src/config/config.js';
-import { FLAG_OPTIONS, ROWS } from '../src/config/options.js';
+import { configSchemaText, FLAG_OPTIONS, ROWS } from '../src/config/options.js';
+import { Ajv } from 'ajv';
+import YAML from 'yaml';
 import { cliReferenceMarkdown, COMMANDS, optionsOf } from '../src/config/commands.js';
+import { HELP_GROUPS } from '../src/config/help.js';
 import { COMMAND_NAMES } from '../src/config/options.js';
 import { cli, ROOT } from './helpers/cli.js';
 
@@ -25,7 +28,7 @@ describe('the option table', () => {
       expect(r.stdout, name).toContain(COMMANDS[name].description.slice(0, 40));
       // An option's line starts with two spaces; wrapped help lines are indented further.
       const offered = [...r.stdout.matchAll(/^ {2}(--[a-z0-9-]+)/gm)].map((x) => x[1]).filter((f) => f !== '--help');
-      expect(offered.sort(), name).toEqual(optionsOf(name).map((o) => `--${o.name}`).sort());
+      expect(offered.sort(), name).toEqual(optionsOf(name).flatMap((o) => [`--${o.name}`, ...(o.negate ? [`--no-${o.name}`] : [])]).sort());
     }
   });
 
@@ -41,10 +44,11 @@ describe('the option table', () => {
   it('is what `run --help` offers, each flag once', async () => {
     const r = await cli(['run', '--help']);
     expect(r.code).toBe(0);
-    for (const o of FLAG_OPTIONS) expect(r.stdout.match(new RegExp(`--${o.name}\\b(?!-)`, 'g')), o.name).toHaveLength(1);
+    // Each flag starts one line of the options (help texts and the examples may name it again).
+    for (const o of FLAG_OPTIONS) expect(r.stdout.match(new RegExp(`^ {2}--${o.name}\\b(?!-)`, 'gm')), o.name).toHaveLength(1);
     // Nothing offered that the table does not describe (besides commander's own --help).
-    const offered = [...r.stdout.matchAll(/^\s+(--[a-z0-9-]+)/gm)].map((x) => x[1]).filter((f) => f !== '--help');
-    expect(offered.sort()).toEqual(FLAG_OPTIONS.map((o) => `--${o.name}`).sort());
+    const offered = [...r.stdout.matchAll(/^ {2}(--[a-z0-9-]+)/gm)].map((x) => x[1]).filter((f) => f !== '--help');
+    expect(offered.sort()).toEqual(FLAG_OPTIONS.flatMap((o) => [`--${o.name}`, ...(o.negate ? [`--no-${o.name}`] : [])]).sort());
   });
 
   it('is the schema of gwc.yaml: every key the file takes, and no other', () => {
@@ -53,8 +57,10 @@ describe('the option table', () => {
     // Named here, not by the table's filter: what a file never holds (the file's own path, the
     // secret, what the file sets per protocol under `protocols:`), what only a file holds, and no
     // key beyond its properties.
-    for (const k of ['config', 'token', 'base-path', 'header']) expect(keys, k).not.toContain(k);
+    for (const k of ['config', 'base-path', 'header']) expect(keys, k).not.toContain(k);
     expect(keys).toContain('token-env');
+    // The secret itself never: the file can only say the gateway takes none.
+    expect(schema.properties.token).toMatchObject({ enum: ['none'] });
     expect(schema.additionalProperties).toBe(false);
     expect(keys).toContain('sse-burst-window-ms');
     expect(keys).toContain('model-routes');
@@ -71,5 +77,49 @@ describe('the option table', () => {
     expect(() => resolveConfig({}, {}, { GWC_CONCURRENCY: '99' })).toThrow(/GWC_CONCURRENCY: expected a whole number from 1 to 64/);
     expect(() => resolveConfig({ protocols: ['messages,bedrock'] }, {}, {})).toThrow(/--protocols: unknown protocol "bedrock"/);
     expect(() => resolveConfig({ modelRoutes: ['nope'] }, {}, {})).toThrow(/--model-routes: expected requested=routed/);
+  });
+});
+
+describe('--help', () => {
+  it('groups run --help by purpose, ends with examples, and never says "default default"', async () => {
+    const r = await cli(['run', '--help']);
+    const headings = [...r.stdout.matchAll(/^([A-Z][A-Za-z ]+):$/gm)].map((m) => `${m[1]}:`);
+    expect(headings).toEqual([...Object.keys(HELP_GROUPS), 'Options:', 'Examples:']);
+    expect(r.stdout).not.toMatch(/default default/);
+    expect(r.stdout).toMatch(/--profile <name>[\s\S]*\(default: "default"\)/);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^ {2}\$ gw-conformance run /);
+  });
+
+  it('puts every run setting in a help group', () => {
+    const grouped = Object.values(HELP_GROUPS).flat();
+    expect(ROWS.filter((o) => !grouped.includes(o.name)).map((o) => o.name)).toEqual([]);
+    expect(new Set(grouped).size).toBe(grouped.length);
+  });
+
+  it('the top-level help shows the first three commands and --target', async () => {
+    const r = await cli(['--help']);
+    expect(r.stdout).toMatch(/First steps:\n {2}\$ gw-conformance demo .*\n {2}\$ gw-conformance mock .*\n {2}\$ gw-conformance run --target /);
+  });
+});
+
+describe('schemas/gwc.schema.json', () => {
+  const shipped = readFileSync(join(ROOT, 'schemas/gwc.schema.json'), 'utf8');
+
+  it('is the schema made from the table (regenerate with `npm run docs:cli`)', () => {
+    expect(shipped).toBe(configSchemaText());
+    const { $comment, ...schema } = JSON.parse(shipped);
+    expect($comment).toMatch(/Generated/);
+    expect(schema).toEqual(JSON.parse(JSON.stringify(CONFIG_SCHEMA)));
+  });
+
+  it('is what docs/getting-started.md points editors to, and its gwc.yaml example is valid against it', () => {
+    const doc = readFileSync(join(ROOT, 'docs/getting-started.md'), 'utf8');
+    const block = /```yaml\n(# yaml-language-server: \$schema=\.\/node_modules\/gw-conformance\/(\S+)\n[\s\S]*?)```/.exec(doc);
+    expect(block, 'a gwc.yaml block with the yaml-language-server line').not.toBeNull();
+    expect(block![2]).toBe('schemas/gwc.schema.json');
+    const validate = new Ajv({ allErrors: true }).compile(JSON.parse(shipped));
+    expect(validate(YAML.parse(block![1])), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ token: 'sk-a-secret' })).toBe(false);
+    expect(validate({ token: 'none' })).toBe(true);
   });
 });

@@ -93,7 +93,7 @@ describe('the packed package', () => {
     expect(files.some((f) => f.startsWith('dist/suites/'))).toBe(true);
     // What the README and docs/ tell a user to run with: the nginx configs and their start script,
     // the CI examples, the apps gateway example, and the docs themselves.
-    for (const f of ['docs/getting-started.md', 'docs/checks.md', 'examples/nginx/plain.conf', 'examples/nginx/hardened.conf', 'scripts/nginx-gateway.sh', 'examples/github/workflow.yml', 'examples/gitlab/.gitlab-ci.yml', 'examples/claude-apps-gateway/gateway.yaml']) {
+    for (const f of ['docs/getting-started.md', 'docs/checks.md', 'schemas/gwc.schema.json', 'examples/nginx/plain.conf', 'examples/nginx/hardened.conf', 'scripts/nginx-gateway.sh', 'examples/github/workflow.yml', 'examples/gitlab/.gitlab-ci.yml', 'examples/claude-apps-gateway/gateway.yaml']) {
       expect(files, f).toContain(f);
     }
     // The secrets apps-config once wrote beside the example stay in the repository only.

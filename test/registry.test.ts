@@ -1,5 +1,6 @@
 // Which checks a run picks (src/runner/registry.ts): by profile, --only and --skip, each selector
-// a check id, an area or a requirement id; an unknown selector is a harness error (exit 2). And
+// a check id, an area, a requirement id, a prefix or a glob; an unknown selector is a harness
+// error (exit 2) naming the closest names. And
 // which features a picked check needs before it may run (featuresOf, src/check/check.ts).
 import { describe, expect, it } from 'vitest';
 import { defineCheck, featuresOf, pass, type CheckDef } from '../src/check/check.js';
@@ -35,9 +36,40 @@ const ROWS: [what: string, opts: { profile: Profile; only?: string[]; skip?: str
   ['--skip of a check the profile leaves out is no error', { profile: 'default', skip: ['apps.p'] }, ['messages.a', 'chat.c']],
 ];
 
+
+/** Prefixes and globs: the same checks and two of one sub-area. */
+const NESTED = [...ALL, check('messages.auth.bearer', 'default', ['MSG-AUTH-1']), check('messages.auth.slow', 'slow', ['MSG-AUTH-2'])];
+
+const PATTERNS: typeof ROWS = [
+  ['--only an area takes its sub-areas too', { profile: 'default', only: ['messages'] }, ['messages.a', 'messages.auth.bearer']],
+  ['--only a prefix of ids keeps to the profile', { profile: 'default', only: ['messages.auth'] }, ['messages.auth.bearer']],
+  ['--only a prefix of ids under slow', { profile: 'slow', only: ['messages.auth'] }, ['messages.auth.bearer', 'messages.auth.slow']],
+  ['--only a glob', { profile: 'default', only: ['messages.*'] }, ['messages.a', 'messages.auth.bearer']],
+  ['--only a glob inside ids', { profile: 'slow', only: ['*.auth.*'] }, ['messages.auth.bearer', 'messages.auth.slow']],
+  ['--only a glob with ? over requirement ids', { profile: 'default', only: ['CHAT-?'] }, ['chat.c']],
+  ['--only a prefix of requirement ids', { profile: 'default', only: ['MSG-AUTH'] }, ['messages.auth.bearer']],
+  ['--skip a glob', { profile: 'default', skip: ['*.auth.*'] }, ['messages.a', 'chat.c']],
+  ['--skip a prefix', { profile: 'default', skip: ['messages.auth'] }, ['messages.a', 'chat.c']],
+];
+
 describe('selectChecks', () => {
   it.each(ROWS)('%s', (_what, opts, picked) => {
     expect(selectChecks(ALL, { only: [], skip: [], ...opts }).map((c) => c.id)).toEqual(picked);
+  });
+
+  it.each(PATTERNS)('%s', (_what, opts, picked) => {
+    expect(selectChecks(NESTED, { only: [], skip: [], ...opts }).map((c) => c.id)).toEqual(picked);
+  });
+
+  it.each([
+    ['a prefix is whole words', 'messages.au', '"messages.a"'],
+    ['a typo in an id', 'messages.auth.beraer', 'did you mean "messages.auth.bearer"?'],
+    ['a typo in an area', 'mesages', 'did you mean "messages"?'],
+    ['a typo in a requirement id', 'MSG-AUTH-3', 'did you mean "MSG-AUTH-1" or "MSG-AUTH-2"?'],
+    ['a glob that matches nothing', 'nothing.*', 'a prefix or a glob'],
+  ])('%s: exit 2 with the closest names (%s)', (_what, sel, hint) => {
+    expect(() => selectChecks(NESTED, { profile: 'default', only: [sel], skip: [] })).toThrow(`--only: unknown check "${sel}"`);
+    expect(() => selectChecks(NESTED, { profile: 'default', only: [sel], skip: [] })).toThrow(hint);
   });
 
   it.each([

@@ -5,7 +5,7 @@ import type { RunConfig } from '../config/config.js';
 import { resolveConfig, SERVICE_ENV } from '../config/config.js';
 import { HarnessError } from '../core/errors.js';
 import { COMMANDS } from '../config/commands.js';
-import { REPORTER_NAMES, type JunitFormat, type ReporterName } from '../config/options.js';
+import { NO_CREDENTIAL, REPORTER_NAMES, type JunitFormat, type ReporterName } from '../config/options.js';
 import type { RunReport } from '../report/types.js';
 import { writeReports } from '../reporters/index.js';
 import { withReplay } from '../report/replay.js';
@@ -18,7 +18,7 @@ type Io = { out: (s: string) => void; err: (s: string) => void; env: NodeJS.Proc
 /** Runs the selected checks against cfg.target with the run's own recording upstream. */
 export type SuiteRunner = (cfg: RunConfig, extras: SuiteExtras) => Promise<RunReport>;
 
-/** The settings verify needs to run the same checks the same way, as gwc.yaml keys (never the credential). */
+/** The settings verify needs to run the same checks the same way, as gwc.yaml keys (never the credential; `token: none` when the run sent none). */
 export function recordedSettings(cfg: RunConfig): Record<string, unknown> {
   return {
     profile: cfg.profile,
@@ -39,6 +39,8 @@ export function recordedSettings(cfg: RunConfig): Record<string, unknown> {
     'repeat-failures': cfg.repeatFailures,
     'allow-flaky': cfg.allowFlaky,
     'upstream-listen': cfg.upstreamListen,
+    // Not the credential, but whether there was one: verify then sends none either.
+    ...(cfg.token === '' ? { token: NO_CREDENTIAL } : {}),
   };
 }
 
@@ -67,6 +69,8 @@ export async function certify(cfg: RunConfig, flags: CertifyFlags, io: Io, run: 
   const implementation: Implementation = { name: flags.implementationName.trim(), version: flags.implementationVersion.trim(), organization: flags.organization, url: flags.url, contact: flags.contact };
   const transcript: Transcript = new Map();
   const report = await run(cfg, { transcript });
+  // A conformance report covers the whole profile: an interrupted run gives none.
+  if (report.interrupted) throw new HarnessError('INTERRUPTED', 'certify: interrupted (Ctrl-C); no conformance report was written');
   const lines = transcriptLines(transcript);
   const digest = transcriptDigest(transcript);
   const clean = withoutCredential(argv);

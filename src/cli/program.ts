@@ -1,9 +1,10 @@
 // The composition root: the program, its commands (one file each under ./commands/, each
 // registering itself), and the error -> exit-code mapping. Only this file decides exit codes:
-// 0 every MUST check passed, 1 a MUST check failed, 2 the harness could not run.
+// 0 every MUST check passed, 1 a MUST check failed, 2 the harness could not run, 130 Ctrl-C.
 import { Command, CommanderError } from 'commander';
 import { HarnessError } from '../core/errors.js';
 import { VERSION } from '../core/paths.js';
+import { FIRST_STEPS } from '../config/help.js';
 import { registerAppsConfig } from './commands/apps-config.js';
 import { registerCertify } from './commands/certify.js';
 import { registerDemo } from './commands/demo.js';
@@ -15,6 +16,7 @@ import { registerReference } from './commands/reference.js';
 import { registerRun } from './commands/run.js';
 import { registerVerify } from './commands/verify.js';
 import type { Io, RegisterCommand } from './shared.js';
+import { INTERRUPTED_EXIT } from './interrupt.js';
 
 export type { Io };
 
@@ -28,8 +30,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .description('Conformance test harness for LLM API gateways')
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    // Each flag's help already says its values and default (src/config/help.ts): commander adds nothing.
+    .configureHelp({ optionDescription: (o) => o.description });
   for (const register of COMMANDS) register(program, { io, argv, exit: (c) => (code = c) });
+  program.addHelpText('after', FIRST_STEPS);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return code;
@@ -38,10 +43,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
 }
 
-/** Every error ends as exit 2 with one line (commander prints its own); --help and --version are 0. */
+/** Every error ends as exit 2 (130 for Ctrl-C) with one line (commander prints its own); --help and --version are 0. */
 function exitCodeOf(e: unknown, io: Io): number {
   if (e instanceof CommanderError) return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? 0 : 2;
-  if (e instanceof HarnessError) io.err(`gw-conformance: ${e.message}`);
-  else io.err(`gw-conformance: internal error: ${(e as Error).stack ?? String(e)}`);
-  return 2;
+  if (!(e instanceof HarnessError)) {
+    io.err(`gw-conformance: internal error: ${(e as Error).stack ?? String(e)}`);
+    return 2;
+  }
+  io.err(`gw-conformance: ${e.message}`);
+  return e.code === 'INTERRUPTED' ? INTERRUPTED_EXIT : 2;
 }

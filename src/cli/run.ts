@@ -24,6 +24,7 @@ import { assertValidReport } from '../report/validate.js';
 import { writeReports } from '../reporters/index.js';
 import { withReplay } from '../report/replay.js';
 import { progressLine } from '../reporters/console.js';
+import { INTERRUPTED_EXIT, NOT_RUN, notRun, type Interruption } from './interrupt.js';
 
 const PREFLIGHT_MS = 3000;
 
@@ -71,6 +72,8 @@ export interface SuiteExtras {
   secrets?: string[];
   /** Shared by runs in one process (the detection matrix): timing checks never share the event loop with another run's work. */
   gate?: PhaseGate;
+  /** Ctrl-C (src/cli/interrupt.ts): stops the checks; the report holds those that finished. */
+  interrupt?: Interruption;
 }
 
 /**
@@ -118,8 +121,11 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
       `gw-conformance ${VERSION}: ${checks.length} checks${cfg.shard ? ` (shard ${cfg.shard.index}/${cfg.shard.count})` : ''}, target ${target}, upstream ${upstream?.url ?? (cfg.profile === 'client' ? 'the client sessions\' own' : 'none (the service is checked directly)')}, declared ${[...cfg.protocols, ...features].join(', ')}, seed ${cfg.seed}${attempts > 1 ? `, ${attempts} attempts per ${cfg.repeat > 1 ? 'check' : 'check that does not pass'}` : ''}`,
     );
   const settings = { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, hangWaitMs: cfg.hangWaitMs, apps: { jwksRefetchMs: cfg.apps.jwksRefetchMs }, service: cfg.service && { models: cfg.service.models } };
-  let results = await runAttempts(checks, { gateway, upstream, declared, settings, fixture: extras.fixture }, cfg, extras, secrets, useConsole ? print : undefined);
-  await gateway.close().catch(() => undefined);
+  const runThem = () => runAttempts(checks, { gateway, upstream, declared, settings, fixture: extras.fixture, noCredential: !cfg.token }, cfg, extras, secrets, useConsole ? print : undefined);
+  const ran = extras.interrupt ? await extras.interrupt.during(runThem) : await runThem();
+  let results = ran.results;
+  // Interrupted, the checks still running are cut off with their connections.
+  await (ran.interrupted ? gateway.destroy() : gateway.close()).catch(() => undefined);
   upstream?.forwardsUnder?.([]);
   let waiverSummary: RunReport['waivers'];
   if (waivers) {
@@ -140,6 +146,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     ...(attempts > 1 ? { repeat: { attempts, failuresOnly: cfg.repeat < attempts } } : {}),
     ...(cfg.shard ? { shard: { ...cfg.shard, balancedBy: cfg.shardDurations ? ('duration' as const) : ('id-hash' as const) } } : {}),
     ...(waiverSummary ? { waivers: waiverSummary } : {}),
+    ...(ran.interrupted ? { interrupted: true } : {}),
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - t0),
@@ -160,7 +167,7 @@ type RunContext = Omit<Parameters<typeof runChecks>[1], 'exchanges'>;
  * that did not pass (--repeat-failures); each check's attempts combined into one result.
  * `print`: the console's progress lines, when the console reporter is on.
  */
-async function runAttempts(checks: CheckDef[], ctx: RunContext, cfg: RunConfig, extras: SuiteExtras, secrets: string[], print?: (s: string) => void): Promise<CheckResult[]> {
+async function runAttempts(checks: CheckDef[], ctx: RunContext, cfg: RunConfig, extras: SuiteExtras, secrets: string[], print?: (s: string) => void): Promise<{ results: CheckResult[]; interrupted?: boolean }> {
   const attempts = Math.max(cfg.repeat, cfg.repeatFailures);
   const mask = masker(secrets);
   const exchanges: ExchangeSink | undefined = extras.transcript
@@ -173,8 +180,9 @@ async function runAttempts(checks: CheckDef[], ctx: RunContext, cfg: RunConfig, 
       finished.set(r.id, r);
       if (print && attempts === 1) print(progressLine(r));
     };
-    first = await untilCrash(runChecks(checks, { ...ctx, exchanges }, { concurrency: cfg.concurrency, gate: extras.gate, onResult }));
+    first = await untilCrash(runChecks(checks, { ...ctx, exchanges }, { concurrency: cfg.concurrency, gate: extras.gate, onResult }), extras.interrupt?.signal);
   } catch (e) {
+    if (e instanceof Interrupted) return { results: checks.map((c) => finished.get(c.id) ?? notRun(c)), interrupted: true };
     // Every run that starts writes its reports: what finished, and the harness's error for the rest.
     const err = e instanceof Error ? e : new Error(String(e));
     first = checks.map((c) => finished.get(c.id) ?? notFinished(c, err));
@@ -188,7 +196,7 @@ async function runAttempts(checks: CheckDef[], ctx: RunContext, cfg: RunConfig, 
   }
   const results = tries.map(combineAttempts);
   if (print && attempts > 1) for (const r of results) print(progressLine(r));
-  return results;
+  return { results };
 }
 
 /** The result of a check the run did not get to, because the harness broke. */
@@ -225,6 +233,11 @@ export function sealReport(raw: RunReport, secrets: string[], headerNames: strin
  */
 export function finishRun(report: RunReport, cfg: RunConfig, io: { out: (s: string) => void; err: (s: string) => void }, argv: string[] = []): number {
   writeReports(scrubDeep(withReplay(report, argv), secretsOf(cfg)), cfg.reporter, cfg.out, safePrinter(io.out, cfg), { junitFormat: cfg.junitFormat });
+  if (report.interrupted) {
+    const left = report.results.filter((r) => r.outcome === 'skip' && r.message === NOT_RUN).length;
+    io.err(`gw-conformance: interrupted: ${report.results.length - left} of ${report.results.length} checks finished; the reports hold them, the rest marked not run`);
+    return INTERRUPTED_EXIT;
+  }
   const broke = harnessErrorLine(report.results);
   if (broke) safePrinter(io.err, cfg)(`gw-conformance: ${broke}`);
   return report.exitCode;
@@ -241,19 +254,25 @@ export function safePrinter(print: (s: string) => void, cfg: Parameters<typeof s
   return (s) => print(terminalSafe(scrubSecrets(s, secrets)));
 }
 
+class Interrupted extends Error {}
+
 /**
  * The run's promise, or its failure when the process meets an uncaught exception or rejection
- * meanwhile (a socket error no one listens to): the run then ends with what it has, reported.
+ * meanwhile (a socket error no one listens to), or `stop` aborts (Ctrl-C): the run then ends
+ * with what it has, reported.
  */
-async function untilCrash<T>(run: Promise<T>): Promise<T> {
+async function untilCrash<T>(run: Promise<T>, stop?: AbortSignal): Promise<T> {
   let onCrash: (e: unknown) => void = () => undefined;
   const crashed = new Promise<never>((_, reject) => (onCrash = reject));
+  const onStop = () => onCrash(new Interrupted());
   process.on('uncaughtException', onCrash);
   process.on('unhandledRejection', onCrash);
+  stop?.addEventListener('abort', onStop);
   try {
     return await Promise.race([run, crashed]);
   } finally {
     process.off('uncaughtException', onCrash);
     process.off('unhandledRejection', onCrash);
+    stop?.removeEventListener('abort', onStop);
   }
 }

@@ -1,10 +1,16 @@
 // What the command files share: the process's input and output, the command context, the
-// commander options made from the option table, the run configuration and the fault look-up.
+// commander options made from the option table, the run configuration (checked before anything
+// starts) and the fault look-up.
 import { Option, type Command } from 'commander';
 import { HarnessError } from '../core/errors.js';
+import { unknownValue } from '../core/suggest.js';
 import { loadConfigFile, resolveConfig, type FlagValues, type RunConfig } from '../config/config.js';
 import type { CommandName, OptionSpec } from '../config/options.js';
 import { optionsOf } from '../config/commands.js';
+import { examplesText, HELP_GROUPS, helpGroupOf, helpLine } from '../config/help.js';
+import { assertSelectors } from '../runner/registry.js';
+import { CHECKS } from '../../suites/index.js';
+import { assertWritableDir } from './out-dir.js';
 
 export interface Io {
   out: (s: string) => void;
@@ -28,8 +34,7 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 /** The commander option of one row of the option table (src/config/options.ts). */
 export function commanderOption(o: OptionSpec): Option {
   const flag = o.kind === 'bool' ? `--${o.name}` : `--${o.name} ${o.arg ?? '<value>'}`;
-  const help = `${o.help}${o.env ? ` (${o.env})` : ''}${o.defaultText ? `; default ${o.defaultText.replace(/`/g, '')}` : ''}`;
-  const opt = new Option(flag, help);
+  const opt = new Option(flag, helpLine(o));
   // Lists and maps repeat; their values are parsed with the rest in resolveOptions.
   if (o.kind === 'list' || o.kind === 'enum-list' || o.kind === 'map') opt.argParser(collect);
   // Commands other than the run commands parse their own flags: the table gives choices and defaults.
@@ -43,29 +48,47 @@ export function commanderOption(o: OptionSpec): Option {
  * (src/ does not import the reference gateway): the fault names, a default of the reference.
  */
 export function withOptions(cmd: Command, name: CommandName, known: { choices?: Record<string, readonly string[]>; defaults?: Record<string, string> } = {}): Command {
-  for (const o of optionsOf(name)) {
+  // commander shows the groups in the order their first flags come: sort the flags by group.
+  const order = Object.keys(HELP_GROUPS);
+  const rank = (o: OptionSpec) => (order.indexOf(helpGroupOf(o, name)) + order.length + 1) % (order.length + 1);
+  for (const o of [...optionsOf(name)].sort((a, b) => rank(a) - rank(b))) {
     const opt = commanderOption(o);
     const choices = known.choices?.[o.name];
     if (choices) opt.choices([...choices]);
     const d = known.defaults?.[o.name];
     if (d !== undefined) opt.default(d);
     if (o.required) opt.makeOptionMandatory();
-    cmd.addOption(opt);
+    const group = helpGroupOf(o, name);
+    cmd.addOption(opt.helpGroup(group));
+    if (o.negate) cmd.addOption(new Option(`--no-${o.name}`, o.negate.replace(/`/g, '')).helpGroup(group));
   }
+  const examples = examplesText(name);
+  if (examples) cmd.addHelpText('after', examples);
   return cmd;
 }
 
-/** The run configuration: flags, environment, then gwc.yaml (or the --config file). */
-export function runConfig(opts: FlagValues & { config?: string }, io: Io): RunConfig {
+/** The reporters that write into the report folder. */
+const FILE_REPORTERS: readonly string[] = ['junit', 'json', 'html'];
+
+/**
+ * The run configuration: flags, environment, then gwc.yaml (or the --config file). The setup is
+ * checked here, before anything starts: the selection names checks, and the report folder can be
+ * written (always, with `alwaysWrites`: certify writes its folder whatever the reporters).
+ */
+export function runConfig(opts: FlagValues & { config?: string }, io: Io, { alwaysWrites = false } = {}): RunConfig {
   const path = opts.config ?? 'gwc.yaml';
   const file = loadConfigFile(path, opts.config !== undefined);
-  return resolveConfig(opts, file, io.env, path);
+  const cfg = resolveConfig(opts, file, io.env, path);
+  assertSelectors(CHECKS, cfg.only, '--only');
+  assertSelectors(CHECKS, cfg.skip, '--skip');
+  if (alwaysWrites || cfg.reporter.some((r) => FILE_REPORTERS.includes(r))) assertWritableDir(cfg.out);
+  return cfg;
 }
 
-/** The fault of this name, or undefined when no name was given; an unknown name is a harness error listing the known ones. */
+/** The fault of this name, or undefined when no name was given; an unknown name is a harness error naming the closest. */
 export function faultNamed<F extends { name: string }>(name: string | undefined, faults: readonly F[], kind = 'fault'): F | undefined {
   if (name === undefined) return undefined;
   const fault = faults.find((f) => f.name === name);
-  if (!fault) throw new HarnessError('UNKNOWN_FAULT', `unknown ${kind} "${name}" (known: ${faults.map((f) => f.name).join(', ')})`);
+  if (!fault) throw new HarnessError('UNKNOWN_FAULT', unknownValue(kind, name, faults.map((f) => f.name), '`gw-conformance list --faults` names them'));
   return fault;
 }

@@ -142,7 +142,7 @@ export class GatewayClient {
   url(path: string, auth?: AuthStyle): string {
     const prefix = this.base.pathname.replace(/\/+$/, '') + (this.opts.targeting?.[protocolOfPath(path)].basePath ?? '');
     const style = this.authFor(path, auth);
-    const withKey = style === 'key-query' ? `${path}${path.includes('?') ? '&' : '?'}key=${encodeURIComponent(this.opts.token)}` : path;
+    const withKey = style === 'key-query' && this.opts.token ? `${path}${path.includes('?') ? '&' : '?'}key=${encodeURIComponent(this.opts.token)}` : path;
     return `${this.base.origin}${prefix}${withKey}`;
   }
 
@@ -157,7 +157,9 @@ export class GatewayClient {
     return { url: this.url(req.path, req.auth), headers, method: req.method ?? defaultMethod };
   }
 
+  /** The run's credential in this style; none when the run has none (the gateway takes none: --no-token). */
   credentialHeaders(style: AuthStyle): Array<[string, string]> {
+    if (!this.opts.token) return [];
     if (style === 'bearer') return [['authorization', `Bearer ${this.opts.token}`]];
     if (style === 'x-api-key') return [['x-api-key', this.opts.token]];
     if (style === 'x-goog-api-key') return [['x-goog-api-key', this.opts.token]];
@@ -166,7 +168,7 @@ export class GatewayClient {
 
   /** Whether a credential value seen at the upstream is the run's own (reports say so without showing it). */
   isRunCredential(value: string): boolean {
-    return value.trim().replace(/^Bearer\s+/i, '') === this.opts.token;
+    return this.opts.token !== '' && value.trim().replace(/^Bearer\s+/i, '') === this.opts.token;
   }
 
   /** Called with each request before it is sent (the runner keeps what a check sent, for its replay). */
@@ -246,6 +248,11 @@ export class GatewayClient {
 
   async close(): Promise<void> {
     await this.conn.agent.close();
+  }
+
+  /** Closes at once, cutting the requests in flight (a run stopped by Ctrl-C). */
+  async destroy(): Promise<void> {
+    await this.conn.agent.destroy();
   }
 }
 

@@ -12,12 +12,29 @@ export interface CommandSpec {
   env?: readonly string[];
   /** Defaults of run-settings rows that differ for this command (as the documentation shows them). */
   defaults?: Readonly<Record<string, string>>;
+  /** Command lines closing its --help and its section of the CLI reference. */
+  examples?: readonly string[];
 }
 
 export const COMMANDS: Record<CommandName, CommandSpec> = {
-  run: { description: 'run the suite against a gateway (default command)' },
-  demo: { description: 'run the suite against the built-in reference gateway' },
-  certify: { description: 'run the profile and write a conformance report folder (conformance-report.yaml, report.json, junit.xml, report.html, transcript, README)' },
+  run: {
+    description: 'run the suite against a gateway (default command)',
+    examples: [
+      'gw-conformance run --target http://127.0.0.1:8080 --token "$GATEWAY_KEY"',
+      'gw-conformance run --target http://127.0.0.1:8080 --no-token            # a gateway that takes no credential',
+      "gw-conformance run --gateway-cmd 'my-gateway --port {listen_port} --upstream {upstream_url}'",
+      "gw-conformance run --target http://127.0.0.1:8080 --only 'messages.*' --skip messages.auth",
+      'gw-conformance run --target http://127.0.0.1:8080 --reporter console --reporter html --out reports/',
+    ],
+  },
+  demo: {
+    description: 'run the suite against the built-in reference gateway',
+    examples: ['gw-conformance demo', 'gw-conformance demo --fault buffer-stream --only streaming', 'gw-conformance list --faults   # every fault the reference gateway can inject'],
+  },
+  certify: {
+    description: 'run the profile and write a conformance report folder (conformance-report.yaml, report.json, junit.xml, report.html, transcript, README)',
+    examples: ['gw-conformance certify --target http://127.0.0.1:8080 --implementation-name my-gateway --implementation-version 1.2.0 --out conformance/'],
+  },
   verify: { description: 're-run a certify folder with its recorded seed and settings; exit 0 reproduced, 1 not, 2 could not run', args: [{ name: '<dir>', help: 'the folder certify wrote' }], env: ['GWC_TOKEN'], defaults: { target: 'the recorded target', 'upstream-listen': 'the recorded address' } },
   'merge-reports': { description: 'merge the JSON reports of shards (folders holding report.json) into one report, written by every reporter', args: [{ name: '<dir...>', help: 'report folders (or report.json files)' }] },
   mock: { description: 'run only the recording upstream, so the gateway can be configured before the run' },
@@ -111,7 +128,7 @@ export function optionsOf(command: CommandName): OptionSpec[] {
   return [...runRows.map(read), ...COMMAND_OPTIONS.filter((o) => o.commands!.includes(command))];
 }
 
-const flagCell = (o: OptionSpec) => (o.where === 'file' ? `\`${o.name}:\` (gwc.yaml only)` : `\`--${o.name}${o.arg ? ` ${o.arg}` : ''}\``);
+const flagCell = (o: OptionSpec) => (o.where === 'file' ? `\`${o.name}:\` (gwc.yaml only)` : `\`--${o.name}${o.arg ? ` ${o.arg}` : ''}\`${o.negate ? `, \`--no-${o.name}\` (${o.negate})` : ''}`);
 const bounds = (o: OptionSpec) => (o.kind === 'int' && o.min !== undefined ? ` (${o.min} to ${o.max})` : o.values ? ` (${o.values.join(', ')})` : '');
 const row = (o: OptionSpec) => `| ${flagCell(o)} | ${o.env ? `\`${o.env}\`` : ''} | ${o.help}${bounds(o)} | ${o.defaultText} |`;
 const HEAD = ['| flag | environment | meaning | default |', '|---|---|---|---|'];
@@ -137,6 +154,8 @@ export function cliReferenceMarkdown(): string {
     out.push('', `## ${name}`, '', `\`gw-conformance ${name}${(c.args ?? []).map((a) => ` ${a.name}`).join('')} [flags]\`: ${c.description}.`);
     for (const a of c.args ?? []) out.push('', `- \`${a.name}\`: ${a.help}`);
     out.push('', ...HEAD, ...optionsOf(name).map(row));
+    const examples = c.examples;
+    if (examples) out.push('', 'Examples:', '', '```bash', ...examples, '```');
   }
   return `${out.join('\n')}\n`;
 }

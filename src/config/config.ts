@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import YAML from 'yaml';
 import { HarnessError } from '../core/errors.js';
-import { configSchema, PROTOCOLS, type OptionValues, type ProtocolName } from './options.js';
+import { configSchema, NO_CREDENTIAL, PROTOCOLS, type OptionValues, type ProtocolName } from './options.js';
 import { resolveOptions, type FlagValues } from './option-values.js';
 import { expandTargeting, resolveTargeting, type Targeting } from './targeting.js';
 
@@ -33,6 +33,7 @@ export interface RunConfig {
   /** The client profile's real clients (--clients). */
   clients: V['clients'];
   out: V['out'];
+  /** The credential sent to the gateway; '' when the user says the gateway takes none (--no-token, `token: none`). */
   token: string;
   seed: number;
   timeoutMs: V['timeout-ms'];
@@ -125,6 +126,25 @@ export function loadConfigFile(path: string, required: boolean): FileConfig {
 
 export type { FlagValues };
 
+const DUMMY_TOKEN = 'gwc-test-token';
+const SAY_NONE = 'or, if the gateway takes no credential, --no-token (`token: none` in gwc.yaml)';
+
+/**
+ * The credential: the flag's, GWC_TOKEN's, or that of the variable gwc.yaml's `token-env` names;
+ * a dummy when none is named. An empty one is an error (an unset variable would otherwise send an
+ * empty credential and fail the credential checks falsely); `none` says the gateway takes none ('').
+ */
+function credentialOf(given: string | undefined, tokenEnv: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (given === NO_CREDENTIAL) return '';
+  if (given === '') throw new HarnessError('BAD_FLAG', `--token is empty (an unset variable?): give the gateway's credential, ${SAY_NONE}`);
+  if (given !== undefined) return given;
+  if (env.GWC_TOKEN === '') throw new HarnessError('BAD_FLAG', `GWC_TOKEN is set but empty: give the gateway's credential, ${SAY_NONE}`);
+  if (!tokenEnv) return DUMMY_TOKEN;
+  const v = env[tokenEnv];
+  if (!v) throw new HarnessError('BAD_CONFIG', `token-env: the variable ${tokenEnv} is ${v === '' ? 'empty' : 'not set'}: set it to the gateway's credential, ${SAY_NONE}`);
+  return v;
+}
+
 /** `configPath`: the gwc.yaml the file values came from (its `waivers:` list is read from there). */
 export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.ProcessEnv, configPath?: string): RunConfig {
   const v = resolveOptions(flags, file, env);
@@ -149,7 +169,7 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     reporter: [...new Set(v.reporter)],
     clients: [...new Set(v.clients)],
     out: v.out,
-    token: service?.key ?? v.token ?? (tokenEnv ? env[tokenEnv] : undefined) ?? 'gwc-test-token',
+    token: service?.key ?? credentialOf(v.token, tokenEnv, env),
     seed: v.seed ?? Math.floor(Math.random() * 2 ** 31),
     timeoutMs: v['timeout-ms'],
     strict: v.strict,

@@ -1,7 +1,8 @@
 // The values of the run settings: each flag and environment value parsed by its row's kind
 // (src/config/options.ts), then flag over environment over gwc.yaml over the row's default.
 import { HarnessError } from '../core/errors.js';
-import { camel, ROWS, type OptionSpec, type OptionValues } from './options.js';
+import { unknownValue } from '../core/suggest.js';
+import { camel, NO_CREDENTIAL, ROWS, type OptionSpec, type OptionValues } from './options.js';
 
 /** What commander gives: each flag under its camel-case name, as text (lists as arrays of text). */
 export type FlagValues = Record<string, string | string[] | boolean | undefined>;
@@ -35,14 +36,14 @@ function fromText(o: OptionSpec, raw: string | string[] | boolean, src: Source):
       if (!/^https?:\/\/[^/]/.test(String(raw))) return bad(src, 'an http:// or https:// URL', raw);
       return String(raw);
     case 'enum':
-      if (!o.values!.includes(String(raw))) throw new HarnessError('BAD_FLAG', `${src.label}: unknown ${o.name} "${raw}" (${o.values!.join(', ')})`);
+      if (!o.values!.includes(String(raw))) throw new HarnessError('BAD_FLAG', `${src.label}: ${unknownValue(o.name, String(raw), o.values!, o.values!.join(', '))}`);
       return String(raw);
     case 'list':
       if (o.whole) return Array.isArray(raw) ? raw : [String(raw)];
       return Array.isArray(raw) ? raw : items(String(raw));
     case 'enum-list': {
       const v = items(typeof raw === 'boolean' ? String(raw) : raw);
-      for (const x of v) if (!o.values!.includes(x)) throw new HarnessError('BAD_FLAG', `${src.label}: unknown ${o.name === 'reporter' ? 'reporter' : o.name.replace(/s$/, '')} "${x}" (${o.values!.join(', ')})`);
+      for (const x of v) if (!o.values!.includes(x)) throw new HarnessError('BAD_FLAG', `${src.label}: ${unknownValue(o.name === 'reporter' ? 'reporter' : o.name.replace(/s$/, ''), x, o.values!, o.values!.join(', '))}`);
       if (!v.length) return bad(src, `one or more of ${o.values!.join(', ')}`, raw);
       return v;
     }
@@ -56,6 +57,9 @@ function fromText(o: OptionSpec, raw: string | string[] | boolean, src: Source):
       return out;
     }
     case 'string':
+      // `--no-NAME` (commander gives false): the row's word for none.
+      if (raw === false && o.negate) return NO_CREDENTIAL;
+      return String(raw);
     case 'waivers':
       return String(raw);
   }

@@ -57,7 +57,12 @@ export interface OptionSpec {
   flagDefault?: string | string[];
   /** Flags of one command only: the command refuses to run without it. */
   required?: boolean;
+  /** The help of its `--no-NAME` flag, which sets the value `none`. */
+  negate?: string;
 }
+
+/** The value `--no-token` (and `token: none`) gives: the gateway takes no credential. */
+export const NO_CREDENTIAL = 'none';
 
 export const OPTIONS = [
   { name: 'target', commands: ['run', 'certify', 'verify'], kind: 'url', arg: '<url>', help: 'base URL of the gateway under test', defaultText: '(required for `run`)', env: 'GWC_TARGET' },
@@ -75,11 +80,21 @@ export const OPTIONS = [
     defaultText: '`messages,native,chat`',
     env: 'GWC_PROTOCOLS',
   },
-  { name: 'only', kind: 'list', arg: '<id>', help: 'run only this check, area or requirement id (repeatable). A check named by its id runs whatever its profile', default: [], defaultText: '', env: 'GWC_ONLY' },
-  { name: 'skip', kind: 'list', arg: '<id>', accumulate: true, help: 'skip this check, area or requirement id (repeatable; adds to the file\'s list)', default: [], defaultText: '', env: 'GWC_SKIP' },
+  { name: 'only', kind: 'list', arg: '<id>', help: 'run only this check, area or requirement id, a prefix of one (`messages.auth`) or a glob (`messages.*`, `*.stream.*`) (repeatable). A check named by its id runs whatever its profile', default: [], defaultText: '', env: 'GWC_ONLY' },
+  { name: 'skip', kind: 'list', arg: '<id>', accumulate: true, help: 'skip this check, area or requirement id, a prefix or a glob, as --only takes them (repeatable; adds to the file\'s list)', default: [], defaultText: '', env: 'GWC_SKIP' },
   { name: 'reporter', commands: [...RUN_COMMANDS, 'merge-reports'], kind: 'enum-list', values: REPORTER_NAMES, arg: '<name>', help: 'report formats (repeatable)', default: [...REPORTER_NAMES], defaultText: 'all', env: 'GWC_REPORTER' },
   { name: 'out', kind: 'string', arg: '<dir>', help: 'report folder', default: 'reports', defaultText: '`reports/`', env: 'GWC_OUT' },
-  { name: 'token', commands: [...RUN_COMMANDS, 'verify'], kind: 'string', arg: '<token>', where: 'flag', secret: true, help: 'credential sent to the gateway; the service profile sends GWC_SERVICE_KEY instead', defaultText: 'a dummy token', env: 'GWC_TOKEN' },
+  {
+    name: 'token',
+    commands: [...RUN_COMMANDS, 'verify'],
+    kind: 'string',
+    arg: '<token>',
+    secret: true,
+    negate: 'the gateway takes no credential: send none and skip the checks of a client credential (`token: none` in gwc.yaml)',
+    help: 'credential sent to the gateway (an empty one is an error); the service profile sends GWC_SERVICE_KEY instead. In gwc.yaml only `none` (the credential itself goes in `token-env`)',
+    defaultText: 'a dummy token',
+    env: 'GWC_TOKEN',
+  },
   { name: 'token-env', kind: 'string', where: 'file', help: 'the environment variable that holds the credential (gwc.yaml only, so the file never holds a secret)', defaultText: '' },
   { name: 'seed', kind: 'int', min: -(2 ** 31), max: 2 ** 31 - 1, arg: '<n>', help: 'seed of the property-based checks; printed in every report', defaultText: 'random', env: 'GWC_SEED' },
   { name: 'runs', kind: 'int', min: 1, max: 10_000, arg: '<n>', help: 'generated cases per property', default: 40, defaultText: '40', env: 'GWC_RUNS' },
@@ -179,7 +194,10 @@ export function configSchema(): Record<string, unknown> {
       case 'url':
         return { type: 'string', pattern: '^https?://[^/]' };
       case 'string':
-        return o.name === 'token-env' ? { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } : { type: 'string' };
+        if (o.name === 'token-env') return { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' };
+        // The file never holds a secret: it can only say the gateway takes none.
+        if (o.secret) return { description: `only \`${NO_CREDENTIAL}\`: the gateway takes no credential (the credential itself: \`token-env\`, the variable that holds it)`, enum: [NO_CREDENTIAL] };
+        return { type: 'string' };
       case 'int':
         return { type: 'integer', minimum: o.min, maximum: o.max };
       case 'bool':
@@ -203,8 +221,15 @@ export function configSchema(): Record<string, unknown> {
     title: 'gw-conformance gwc.yaml',
     type: 'object',
     additionalProperties: false,
-    properties: Object.fromEntries(ROWS.filter(inFile).map((o) => [o.name, { description: o.help, ...prop(o) }])),
+    properties: Object.fromEntries(ROWS.filter(inFile).map((o) => [o.name, { description: o.help, ...prop(o), ...(o.default === undefined ? {} : { default: o.default }) }])),
   };
+}
+
+/** schemas/gwc.schema.json as shipped (written by scripts/cli-reference.mjs; a test compares them). */
+export function configSchemaText(): string {
+  const { $schema, ...rest } = configSchema();
+  const note = { $comment: 'Generated from src/config/options.ts by `npm run docs:cli`; do not edit.' };
+  return `${JSON.stringify({ $schema, ...note, ...rest }, null, 2)}\n`;
 }
 
 /** `protocols:` in gwc.yaml: a list, or a map of each protocol's targeting (src/config/targeting.ts). */

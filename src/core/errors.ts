@@ -9,6 +9,7 @@ export type HarnessErrorCode =
   | 'PORT_IN_USE'
   | 'BAD_ADDRESS'
   | 'UNKNOWN_FAULT'
+  | 'INTERRUPTED'
   // Gateway images (src/launch/image.ts)
   | 'DOCKER_UNAVAILABLE'
   | 'IMAGE_NOT_FOUND'

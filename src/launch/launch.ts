@@ -85,13 +85,16 @@ export async function startCommand(opts: CommandOptions): Promise<LaunchedGatewa
   let lastExit: number | null = null;
   const onProcessExit = () => child && killGroup(child, 'SIGKILL');
   process.once('exit', onProcessExit);
-  // Stopped by a signal, the harness takes its gateway down with it (a default handler would not run 'exit').
+  // Stopped by a signal, the harness takes its gateway down with it (a default handler would not run
+  // 'exit'). A run that handles Ctrl-C itself (src/cli/interrupt.ts) writes its reports first, then
+  // exits, which stops the gateway through 'exit'.
   const onSignal = (sig: NodeJS.Signals) => {
+    if (process.listenerCount(sig) > 1) return;
     onProcessExit();
     process.exit(sig === 'SIGINT' ? 130 : 143);
   };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
   const stopChild = async () => {
     if (child) lastExit = await stopGroup(child);
   };

@@ -67,6 +67,8 @@ export interface RunReport {
   shard?: { index: number; count: number; balancedBy: 'id-hash' | 'duration' };
   /** The waivers of the run and what became of each. */
   waivers?: WaiverSummary;
+  /** Set when Ctrl-C stopped the run: the checks that had not finished are skipped as "not run". */
+  interrupted?: boolean;
   startedAt: string;
   finishedAt: string;
   durationMs: number;

@@ -30,6 +30,7 @@ export async function awaitReady(
   opts: { timeoutMs: number; print?: (s: string) => void },
 ): Promise<Readiness> {
   const t0 = performance.now();
+  const strayBefore = upstream.unmatched.length;
   opts.print?.(`waiting up to ${Math.round(opts.timeoutMs / 1000)} s for the gateway to forward a canary request (${protocols.join(', ')}) to the recording upstream ${upstream.url}`);
   const up = { register: (reply: Reply) => upstream.expect(reply), done: (token: string) => upstream.release(token) };
   const protocolsReady = await Promise.all(
@@ -40,6 +41,13 @@ export async function awaitReady(
   if (stuck) {
     const { path } = probeRequest(stuck.protocol);
     const last = stuck.answers.at(-1);
+    // The gateway answers, yet no request of any kind reached the upstream: it forwards elsewhere.
+    const nothingArrived = protocolsReady.every((r) => !r.ready) && upstream.unmatched.length === strayBefore;
+    if (nothingArrived && last?.status)
+      throw new HarnessError(
+        'NOT_READY',
+        `gateway not ready: in ${Math.round(opts.timeoutMs / 1000)} s the gateway answers (${stuck.protocol} canary POST ${gateway.url(path)}: ${stuck.attempts} tries, the last ${last.status} ${last.contentType ?? '(no content-type)'}) but nothing reached the recording upstream at ${upstream.url}: is its upstream set to ${upstream.url}? (--upstream-listen sets this address)`,
+      );
     const hint =
       last?.status && last.status >= 400 && last.status < 500
         ? ` (a ${last.status}: check the protocol's base path, headers and credential: --base-path, --header)`

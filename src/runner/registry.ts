@@ -1,17 +1,49 @@
-// Picks checks by profile, --only and --skip. Unknown ids are a harness error (exit 2).
+// Picks checks by profile, --only and --skip. A selector is a check id, an area, a requirement
+// id, a prefix of either (`messages.auth` takes `messages.auth.*`, `MSG-AUTH` takes `MSG-AUTH-*`)
+// or a glob over both (`messages.*`, `*.stream.*`; `*` any text, `?` one character). A selector
+// that matches no check is a harness error (exit 2) naming the closest ids.
 import type { CheckDef } from '../check/check.js';
-import type { Profile } from '../core/features.js';
+import { profileFeature, type Profile } from '../core/features.js';
 import { HarnessError } from '../core/errors.js';
+import { didYouMean } from '../core/suggest.js';
+
+const isGlob = (sel: string) => /[*?]/.test(sel);
+const globRe = (sel: string) => new RegExp(`^${sel.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+
+/** Whether `sel` (an id, area, requirement, prefix or glob) names check `c`. */
+export function matchesSelector(c: CheckDef, sel: string): boolean {
+  if (isGlob(sel)) {
+    const re = globRe(sel);
+    return re.test(c.id) || c.requirements.some((r) => re.test(r));
+  }
+  return c.id === sel || c.area === sel || c.id.startsWith(`${sel}.`) || c.requirements.some((r) => r === sel || r.startsWith(`${sel}-`));
+}
+
+/** What a selector could have meant: every id, its dotted prefixes (areas among them) and every requirement id. */
+function selectable(all: readonly CheckDef[]): string[] {
+  const names = new Set<string>();
+  for (const c of all) {
+    const parts = c.id.split('.');
+    for (let i = 1; i <= parts.length; i++) names.add(parts.slice(0, i).join('.'));
+    names.add(c.area);
+    for (const r of c.requirements) names.add(r);
+  }
+  return [...names];
+}
+
+/** Throws one line for the first selector that names no check, with the closest names. */
+export function assertSelectors(all: readonly CheckDef[], selectors: readonly string[], flag = '--only/--skip'): void {
+  for (const sel of selectors) {
+    if (all.some((c) => matchesSelector(c, sel))) continue;
+    throw new HarnessError('UNKNOWN_CHECK', `${flag}: unknown check "${sel}"${didYouMean(sel, selectable(all))} (\`gw-conformance list\` shows check ids, areas and requirement ids; a prefix or a glob such as "messages.*" works too)`);
+  }
+}
 
 export function selectChecks(all: CheckDef[], opts: { profile: Profile; only: string[]; skip: string[] }): CheckDef[] {
-  const ids = new Set(all.map((c) => c.id));
-  for (const id of [...opts.only, ...opts.skip]) {
-    if (!ids.has(id) && !all.some((c) => c.area === id || c.requirements.includes(id)))
-      throw new HarnessError('UNKNOWN_CHECK', `unknown check "${id}" (see \`gw-conformance list\` for check ids, areas and requirement ids)`);
-  }
-  const matches = (c: CheckDef, sel: string) => c.id === sel || c.area === sel || c.requirements.includes(sel);
-  const inProfile = (c: CheckDef) => (opts.profile === 'service' || opts.profile === 'apps' || opts.profile === 'client' ? c.profile === opts.profile : c.profile === 'default' || (opts.profile === 'slow' && c.profile === 'slow'));
-  // A check named by id runs whatever its profile; an area or requirement id keeps to the profile.
-  const picked = (c: CheckDef) => opts.only.some((s) => s === c.id || (matches(c, s) && inProfile(c)));
-  return all.filter((c) => (opts.only.length ? picked(c) : inProfile(c)) && !opts.skip.some((s) => matches(c, s)));
+  assertSelectors(all, opts.only, '--only');
+  assertSelectors(all, opts.skip, '--skip');
+  const inProfile = (c: CheckDef) => (profileFeature(opts.profile) ? c.profile === opts.profile : c.profile === 'default' || (opts.profile === 'slow' && c.profile === 'slow'));
+  // A check named by id runs whatever its profile; an area, requirement, prefix or glob keeps to the profile.
+  const picked = (c: CheckDef) => opts.only.some((s) => s === c.id || (matchesSelector(c, s) && inProfile(c)));
+  return all.filter((c) => (opts.only.length ? picked(c) : inProfile(c)) && !opts.skip.some((s) => matchesSelector(c, s)));
 }

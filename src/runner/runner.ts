@@ -27,7 +27,12 @@ export interface RunEnv {
   exchanges?: ExchangeSink;
   /** The profile's own surroundings, passed to every check as is (the apps profile). */
   fixture?: unknown;
+  /** The run sends no credential (the gateway takes none): checks of the client's credential are skipped. */
+  noCredential?: boolean;
 }
+
+/** Why a check of the client's credential does not run when the run sends none. */
+export const NO_CREDENTIAL_SKIP = 'no credential: the gateway takes none (--no-token or `token: none`), so there is no client credential to accept or forward';
 
 /** Why a check cannot run against this gateway, or null: a feature it needs was not declared. */
 export function notDeclared(check: CheckDef, declared: ReadonlySet<string>): string | null {
@@ -77,6 +82,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   });
   const undeclared = notDeclared(check, env.declared);
   if (undeclared) return done('skip', { message: undeclared });
+  if (check.credential && env.noCredential) return done('skip', { message: NO_CREDENTIAL_SKIP });
   try {
     const limit = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {

@@ -12,6 +12,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'messages',
   profile: 'default',
+  credential: true,
   protocol: 'messages',
   requirement: 'The messages credential (Bearer or x-api-key) is accepted, and the upstream receives a credential, the client\'s or the gateway\'s own.',
   async run(ctx) {

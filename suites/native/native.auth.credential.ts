@@ -16,6 +16,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'native',
   profile: 'default',
+  credential: true,
   protocol: 'native',
   requirement: "The native credential (the x-goog-api-key header, or the ?key= query) is accepted, and the forwarded request carries a credential, the client's or the gateway's own; the check reports which one arrived, never its value.",
   async run(ctx) {

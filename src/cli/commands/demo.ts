@@ -7,27 +7,25 @@ import { withExpandedTargeting, type RunConfig } from '../../config/config.js';
 import { RecordingUpstream } from '../../../mocks/upstream/server.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../../reference/gateway.js';
 import { FAULTS } from '../../../reference/faults/index.js';
-import { APPS_FAULTS } from '../../../reference/apps/faults.js';
 import { CHECKS } from '../../../suites/index.js';
 import type { RunReport } from '../../report/types.js';
 import { finishRun, runSuite } from '../run.js';
 import { runAppsDemo } from '../apps.js';
 import { inNamespace, runClientProfile } from '../client.js';
+import { withInterrupt, type Interruption } from '../interrupt.js';
 import { faultNamed, runConfig, withOptions, type Io, type RegisterCommand } from '../shared.js';
 
-export const ALL_FAULT_NAMES = [...FAULTS, ...APPS_FAULTS].map((f) => f.name);
-
 export const registerDemo: RegisterCommand = (program, { io, argv, exit }) => {
-  withOptions(program.command('demo').description(COMMANDS.demo.description), 'demo', { choices: { fault: ALL_FAULT_NAMES } }).action(async (o) => {
+  withOptions(program.command('demo').description(COMMANDS.demo.description), 'demo').action(async (o) => {
     const cfg = runConfig(o, io);
     if (cfg.launch.cmd || cfg.launch.image) throw new HarnessError('BAD_FLAG', `demo runs the built-in reference gateway: ${cfg.launch.cmd ? '--gateway-cmd' : '--gateway-image'} goes with \`run\``);
     if (cfg.profile === 'client') return exit((await inNamespace(cfg, argv, io)) ?? finishRun(await runClientProfile(cfg, io, { fault: o.fault }), cfg, io, argv));
-    const report = cfg.profile === 'apps' ? await runAppsDemo(cfg, o.fault, io.out) : await demo(cfg, o.fault, o.upstreamListen, io);
+    const report = await withInterrupt(io.err, (interrupt) => (cfg.profile === 'apps' ? runAppsDemo(cfg, o.fault, io.out) : demo(cfg, o.fault, o.upstreamListen, io, interrupt)));
     exit(finishRun(report, cfg, io, argv));
   });
 };
 
-async function demo(cfg: RunConfig, faultName: string | undefined, listen: string | undefined, io: Io): Promise<RunReport> {
+async function demo(cfg: RunConfig, faultName: string | undefined, listen: string | undefined, io: Io, interrupt: Interruption): Promise<RunReport> {
   const fault = faultNamed(faultName, FAULTS);
   if (cfg.profile === 'service') throw new HarnessError('BAD_FLAG', 'the service profile checks a hosted service: run `gw-conformance run --profile service --target <service URL>` (try it locally against `gw-conformance mock --service`)');
   const upstream = new RecordingUpstream();
@@ -38,7 +36,7 @@ async function demo(cfg: RunConfig, faultName: string | undefined, listen: strin
   try {
     const target = await gw.start('127.0.0.1', 0);
     io.out(`demo: reference gateway at ${target}${fault ? ` with fault ${fault.name} (${fault.description})` : ' (no fault)'}`);
-    return await runSuite(CHECKS, withExpandedTargeting(cfg, upstream.url, io.env), target, upstream, io.out);
+    return await runSuite(CHECKS, withExpandedTargeting(cfg, upstream.url, io.env), target, upstream, io.out, { interrupt });
   } finally {
     await gw.stop();
     await upstream.stop();

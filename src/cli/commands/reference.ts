@@ -8,7 +8,6 @@ import { FAULTS } from '../../../reference/faults/index.js';
 import { APPS_FAULTS } from '../../../reference/apps/faults.js';
 import { appsModules } from '../apps.js';
 import { faultNamed, withOptions, type Io, type RegisterCommand } from '../shared.js';
-import { ALL_FAULT_NAMES } from './demo.js';
 
 interface ReferenceFlags {
   listen: string;
@@ -23,7 +22,7 @@ interface ReferenceFlags {
 }
 
 export const registerReference: RegisterCommand = (program, { io, exit }) => {
-  const known = { choices: { fault: ALL_FAULT_NAMES }, defaults: { 'upstream-timeout-ms': String(DEMO_UPSTREAM_TIMEOUT_MS) } };
+  const known = { defaults: { 'upstream-timeout-ms': String(DEMO_UPSTREAM_TIMEOUT_MS) } };
   withOptions(program.command('reference').description(COMMANDS.reference.description), 'reference', known).action(async (o: ReferenceFlags) => exit(await (o.apps ? referenceApps(o, io) : reference(o, io))));
 };
 

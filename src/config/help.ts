@@ -1,0 +1,50 @@
+// How `--help` presents the option table: the group each run setting is shown under, one line
+// of help per flag (its environment variable and default), the examples closing a command's
+// help (given with the command, src/config/commands.ts), and the first steps closing the top-level help. The flags themselves are described in
+// src/config/options.ts and src/config/commands.ts.
+import { COMMAND_OPTIONS, COMMANDS } from './commands.js';
+import type { CommandName, OptionSpec } from './options.js';
+
+/** The run settings by help group, in the order `run --help` shows them. A row in no group is shown under "Other:". */
+export const HELP_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  'Targeting:': ['target', 'config', 'upstream-listen', 'protocols', 'base-path', 'header', 'model-routes'],
+  'Credential:': ['token', 'token-env'],
+  'Selection:': ['profile', 'only', 'skip', 'shard', 'shard-durations'],
+  'Timing and bounds:': ['ready-timeout-s', 'timeout-ms', 'concurrency', 'hang-wait-ms', 'sse-max-lag-ms', 'sse-lat-p50-ms', 'sse-burst-window-ms', 'idle-max-s', 'idle-min-s'],
+  'Properties:': ['seed', 'runs'],
+  'Reports and verdicts:': ['reporter', 'out', 'junit-format', 'strict', 'waivers', 'repeat', 'repeat-failures', 'allow-flaky'],
+  'Starting the gateway:': ['gateway-cmd', 'gateway-image', 'gateway-env', 'gateway-arg'],
+  'Apps profile:': ['apps-config', 'apps-postgres-url', 'jwks-refetch-s'],
+  'Client profile:': ['clients'],
+};
+
+/** The help group of a flag of `command`: its run-settings group, or the command's own "Options:". */
+export function helpGroupOf(o: OptionSpec, command: CommandName): string {
+  if (COMMAND_OPTIONS.some((c) => c.name === o.name && c.commands!.includes(command))) return 'Options:';
+  return Object.entries(HELP_GROUPS).find(([, names]) => names.includes(o.name))?.[0] ?? 'Other:';
+}
+
+/** One flag's help: the text, its environment variable, its default (`default: x`, never "default default"). */
+export function helpLine(o: OptionSpec): string {
+  const d = o.defaultText;
+  const shown = !d ? '' : d.startsWith('(') ? ` ${d.replace(/`/g, '')}` : ` (default: ${/^`.*`$/.test(d) ? `"${d.slice(1, -1)}"` : d.replace(/`/g, '')})`;
+  const values = o.choices && o.values ? ` (${o.values.join(', ')})` : '';
+  return `${o.help.replace(/`/g, '')}${values}${o.env ? ` [env ${o.env}]` : ''}${shown}`;
+}
+
+/** The examples as `--help` shows them after the options, or '' for a command without. */
+export function examplesText(command: CommandName): string {
+  const ex = COMMANDS[command].examples;
+  return ex ? `\nExamples:\n${ex.map((e) => `  $ ${e}`).join('\n')}` : '';
+}
+
+/** Closes the top-level help: the first three commands and the flag every real run needs. */
+export const FIRST_STEPS = [
+  '',
+  'First steps:',
+  '  $ gw-conformance demo                                   # the suite against the built-in reference gateway',
+  '  $ gw-conformance mock                                   # the recording upstream: set your gateway\'s upstream to http://127.0.0.1:18080',
+  '  $ gw-conformance run --target http://127.0.0.1:8080     # the suite against your gateway (--token, or --no-token)',
+  '',
+  'Every flag of a command: gw-conformance <command> --help (e.g. run --help); the reference: docs/cli.md',
+].join('\n');
