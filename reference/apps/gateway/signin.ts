@@ -48,7 +48,8 @@ export async function deviceAuthorization(ctx: GatewayContext, req: http.Incomin
     device_code: deviceCode,
     user_code: userCode,
     verification_uri: `${ctx.publicUrl}/device`,
-    verification_uri_complete: `${ctx.publicUrl}/device?user_code=${userCode}`,
+    // The fault builds the link the user opens from the gateway's own name for itself, which only its own host reaches.
+    verification_uri_complete: `${ctx.is('apps-device-link-internal') ? `http://localhost:${new URL(ctx.publicUrl).port}` : ctx.publicUrl}/device?user_code=${userCode}`,
     expires_in: DEVICE_TTL_S,
     interval: 1,
   });
