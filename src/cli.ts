@@ -245,7 +245,7 @@ async function withOwnUpstream(cfg: RunConfig, io: Io, extras: SuiteExtras): Pro
 export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined, print: (s: string) => void, store: { postgresUrl?: string } = {}): Promise<RunReport> {
   const fault = faultName === undefined ? undefined : appsFaultByName(faultName);
   if (faultName !== undefined && !fault) throw new HarnessError('UNKNOWN_FAULT', `unknown apps fault "${faultName}" (known: ${APPS_FAULTS.map((f) => f.name).join(', ')})`);
-  const { AppsSurroundings, AppsGateway, parseAppsConfig, openEmbeddedFromTemplate } = await appsModules();
+  const { AppsSurroundings, AppsGateway, parseAppsConfig, openEmbeddedFromTemplate, harness } = await appsModules();
   const around = new AppsSurroundings();
   await around.start();
   // The database outlives the gateway, as a PostgreSQL server would: a restart reconnects to it.
@@ -264,6 +264,7 @@ export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined,
     gw = await boot(port);
     const fixture = {
       gatewayUrl: gw.url,
+      publicUrl: harness.publicUrlOf(port),
       jwtSecret: around.jwtSecret,
       adminKey: around.adminKey,
       idp: around.idp,
@@ -311,6 +312,7 @@ async function runAppsOwn(cfg: RunConfig, io: Io): Promise<RunReport> {
   const { harness } = await appsModules();
   let around: InstanceType<typeof harness.AppsSurroundings>;
   let target: string;
+  let publicUrl: string;
   let launched: LaunchedGateway | undefined;
   let dir: string | undefined;
   if (!cmd) {
@@ -318,8 +320,10 @@ async function runAppsOwn(cfg: RunConfig, io: Io): Promise<RunReport> {
     const text = readText(file);
     const envFile = appsEnvFileOf(file);
     const { secrets } = harness.parseEnvFile(readText(envFile), envFile);
-    const { publicUrl, ports } = harness.addressesOf(text, file);
+    const addresses = harness.addressesOf(text, file);
+    publicUrl = addresses.publicUrl;
     target = cfg.target ?? publicUrl;
+    const ports = addresses.ports;
     around = new harness.AppsSurroundings({ secrets, ports });
     await around.start();
   } else {
@@ -331,6 +335,7 @@ async function runAppsOwn(cfg: RunConfig, io: Io): Promise<RunReport> {
   try {
     if (cmd) {
       const listenPort = await freePort();
+      publicUrl = harness.publicUrlOf(listenPort);
       dir = await workdir();
       writeFileSync(joinPath(dir, 'gateway.yaml'), around.config({ port: listenPort, postgresUrl: cfg.apps.postgresUrl ?? undefined }), { mode: 0o600 });
       const upstream = around.upstreams.get('default-up')!.url;
@@ -343,7 +348,7 @@ async function runAppsOwn(cfg: RunConfig, io: Io): Promise<RunReport> {
     io.out(`apps: waiting for the gateway at ${target!} (up to ${cfg.readyTimeoutS} s)`);
     await awaitAppsGateway(target!, cfg.readyTimeoutS * 1000);
     const l = launched;
-    const fixture = { gatewayUrl: target!, jwtSecret: around.jwtSecret, adminKey: around.adminKey, idp: around.idp, collector: around.collector, upstreams: around.upstreams, ...(l ? { restart: async () => (await l.restart(), await awaitAppsGateway(target!, cfg.readyTimeoutS * 1000)) } : {}) };
+    const fixture = { gatewayUrl: target!, publicUrl: publicUrl!, jwtSecret: around.jwtSecret, adminKey: around.adminKey, idp: around.idp, collector: around.collector, upstreams: around.upstreams, ...(l ? { restart: async () => (await l.restart(), await awaitAppsGateway(target!, cfg.readyTimeoutS * 1000)) } : {}) };
     report = await runSuite(CHECKS, cfg, target!, null, io.out, { fixture, secrets: around.secrets, launcher: launched });
   } finally {
     await launched?.stop();
