@@ -18,13 +18,13 @@ export default defineCheck({
     const denials = all.filter((d) => refused(d.denied.status));
     if (!denials.length) return { ok: true, skip: true, message: `no spend denial to carry over a restart (the requests over the cap got ${all.map((d) => d.denied.status).join(' and ')}; see apps.spend.deny)` };
     await fx.restart();
-    const after: string[] = [];
+    const statuses = new Set<number>();
     for (const d of denials) {
       const r = await messages(fx, d.token, 'claude-sonnet-4-6', { stream: d.how.stream });
       if (r.status !== d.denied.status) return fail(`after a restart the user over the cap is served again (spend state lost; ${d.how.label})`, { expected: String(d.denied.status), actual: brief(r) });
-      after.push(`${r.status} (${d.how.label})`);
+      statuses.add(r.status);
     }
     const unjudged = all.filter((d) => !denials.includes(d)).map((d) => ` (${d.how.label}: no denial to carry over, see apps.spend.deny)`);
-    return pass(`still ${after.join(', ')} after the restart${unjudged.join('')}`);
+    return pass(`still ${[...statuses].join('/')} after the restart, for ${denials.map((d) => d.how.label).join(' and ')}${unjudged.join('')}`);
   }),
 });
