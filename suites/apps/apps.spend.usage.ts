@@ -73,8 +73,8 @@ export default defineCheck({
     const [limit, telemetry] = await Promise.all([byLimit(fx), byTelemetry(fx)]);
     // Both ways failing: the limit's verdict, with what the telemetry shows of the cause.
     if (limit && telemetry) return { ...limit, message: `${limit.message}; in telemetry: ${telemetry.message}`, evidence: { ...(limit.evidence as object), telemetry: `${telemetry.message} (expected ${telemetry.expected ?? '-'}; actual ${telemetry.actual ?? '-'})` } };
-    const bad = limit ?? telemetry;
-    if (bad) return bad;
+    if (limit) return limit;
+    if (telemetry) return { ...telemetry, message: `the spend limit counted a stream cut short that reported only cache reads; but ${telemetry.message}` };
     return pass('a cut stream of cache reads took the limit over; the spans show the reported counts of a JSON answer, a stream and a cut stream, and mark the estimate where nothing was reported');
   }),
 });
