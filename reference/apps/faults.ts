@@ -27,6 +27,7 @@ const LIST = [
   { name: 'apps-no-spend-telemetry', breaks: ['APP-TEL-3'], description: 'a spend denial emits no span' },
   { name: 'apps-telemetry-breaks-inference', breaks: ['APP-TEL-4'], description: 'the telemetry relay answers 502 when the collector is down' },
   { name: 'apps-device-link-internal', breaks: ['APP-LOGIN-1', 'APP-DEVICE-1'], description: "verification_uri_complete (the link the user opens) names localhost, which only the gateway's own host reaches, not the public URL" },
+  { name: 'apps-device-link-dead', breaks: ['APP-LOGIN-1', 'APP-DEVICE-1'], description: 'verification_uri_complete is on the public URL but names a path the gateway does not serve (404)' },
   { name: 'apps-device-code-reused', breaks: ['APP-DEVICE-1'], description: 'an approved device code yields tokens again when polled a second time' },
   { name: 'apps-models-cached-first', breaks: ['APP-POLICY-1'], description: 'the first model list served is kept and served to every caller, whatever their policy' },
   { name: 'apps-prompt-as-bytes', breaks: ['APP-TEL-2'], description: 'the prompt is exported as a bytes attribute of a log record (base64 in OTLP/JSON)' },
