@@ -78,12 +78,12 @@ const baseUrls: RuleCheck = (root, report) => {
 const ISSUER: KeyPath = ['auth', 'oidc', 'issuer_url'];
 const OTLP_ENDPOINT: KeyPath = ['telemetry', 'otlp', 'endpoint'];
 
-/** CFG-X-1: the issuer is https. */
+/** CFG-TLS-1: the issuer is https. */
 const issuerHttps: RuleCheck = (root, report) => {
   if (clearTextUrl(oidcOf(root).issuer_url)) report(ISSUER, `${show(ISSUER)} is not https: the sign-in and its tokens can be intercepted`, 'use the https:// issuer URL of the identity provider');
 };
 
-/** CFG-X-2: no loopback or metadata address where the gateway fetches. */
+/** CFG-SSRF-1: no loopback or metadata address where the gateway fetches. */
 const refusedUrls: RuleCheck = (root, report) => {
   if (refusedUrl(oidcOf(root).issuer_url))
     report(ISSUER, `${show(ISSUER)} is a loopback or cloud-metadata address, which the gateway refuses to fetch`, 'use the identity provider\'s real issuer URL (loopback is for local tests only, with CLAUDE_GATEWAY_ALLOW_LOOPBACK=1)');
@@ -91,7 +91,7 @@ const refusedUrls: RuleCheck = (root, report) => {
     report(OTLP_ENDPOINT, `${show(OTLP_ENDPOINT)} is a loopback or cloud-metadata address, which the gateway refuses to export to`, 'point it at the collector\'s network address (a loopback sidecar needs CLAUDE_GATEWAY_ALLOW_LOOPBACK=1)');
 };
 
-/** CFG-X-3: telemetry is exported over https. */
+/** CFG-TLS-2: telemetry is exported over https. */
 const telemetryHttps: RuleCheck = (root, report) => {
   if (clearTextUrl(otlpOf(root).endpoint)) report(OTLP_ENDPOINT, `${show(OTLP_ENDPOINT)} is not https: telemetry carries user identities`, 'export over https://');
 };
@@ -105,9 +105,9 @@ export const OUTLINE_RULES: ReadonlyMap<string, RuleCheck> = new Map<string, Rul
   ['CFG-REF-1', references],
   ['CFG-URL-1', baseUrls],
   ['CFG-URL-2', (root, report: Report) => publicUrlProblems(report, ['server', 'public_url'], obj(root.server).public_url)],
-  ['CFG-X-1', issuerHttps],
-  ['CFG-X-2', refusedUrls],
-  ['CFG-X-3', telemetryHttps],
-  ['CFG-X-6', (root, report) => emptyAllowedGroups(report, ALLOWED, oidcOf(root).allowed_groups, routedGroups(root))],
-  ['CFG-X-7', (root, report) => groupsNotAllowed(report, ALLOWED, oidcOf(root).allowed_groups, routedGroups(root))],
+  ['CFG-TLS-1', issuerHttps],
+  ['CFG-SSRF-1', refusedUrls],
+  ['CFG-TLS-2', telemetryHttps],
+  ['CFG-GROUP-1', (root, report) => emptyAllowedGroups(report, ALLOWED, oidcOf(root).allowed_groups, routedGroups(root))],
+  ['CFG-GROUP-2', (root, report) => groupsNotAllowed(report, ALLOWED, oidcOf(root).allowed_groups, routedGroups(root))],
 ]);
