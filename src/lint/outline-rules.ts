@@ -7,6 +7,7 @@ import {
   clearTextUrl, duplicateNames, emptyAllowedGroups, groupsNotAllowed, list, looksSecret, obj, publicUrlProblems, refusedUrl, show, urlOf,
   type Obj, type Report, type RuleCheck, type UsedGroup,
 } from './values.js';
+import { knownOnExceeded, knownUpstreamKind, ON_EXCEEDED_EXAMPLES, speaksMessages, UPSTREAM_KIND_EXAMPLES } from './vocabulary.js';
 
 /** Literal-secret keys of the outline: reported by CFG-SECRET-1, not as unknown keys. */
 export function outlineSecretKey(path: KeyPath): string | undefined {
@@ -66,13 +67,29 @@ const references: RuleCheck = (root, report) => {
   list(routing.rules).forEach((r, i) => ref(['routing', 'rules', i, 'upstream'], obj(r).upstream));
 };
 
-/** CFG-URL-1: a messages upstream's base_url is the host root. */
+/** CFG-URL-1: a messages upstream's base_url is the host root (`type: messages` or a provider of that protocol). */
 const baseUrls: RuleCheck = (root, report) => {
   list(root.upstreams).forEach((u, i) => {
     const url = urlOf(obj(u).base_url);
-    if (obj(u).type === 'messages' && url && /\/v1\/?$/.test(url.pathname))
+    const type = obj(u).type;
+    if (typeof type === 'string' && speaksMessages(type) && url && /\/v1\/?$/.test(url.pathname))
       report(['upstreams', i, 'base_url'], `${show(['upstreams', i, 'base_url'])} ends in /v1: a messages upstream's base URL is the host root (the gateway appends /v1/messages)`, 'remove the trailing /v1');
   });
+};
+
+/** CFG-SCHEMA-2: values of the open vocabularies that lint-config does not know (a warning). */
+const vocabulary: RuleCheck = (root, report) => {
+  list(root.upstreams).forEach((u, i) => {
+    const type = obj(u).type;
+    if (typeof type === 'string' && type && !knownUpstreamKind(type))
+      report(['upstreams', i, 'type'], `${show(['upstreams', i, 'type'])} is a kind of upstream lint-config does not know, so no rule about its protocol applies to it`, `check the gateway's documentation; known kinds include ${UPSTREAM_KIND_EXAMPLES.join(', ')}`);
+  });
+  const spend = obj(root.spend_limits);
+  for (const [scope, conf] of Object.entries(spend)) {
+    const action = obj(conf).on_exceeded;
+    if (typeof action === 'string' && action && !knownOnExceeded(action))
+      report(['spend_limits', scope, 'on_exceeded'], `${show(['spend_limits', scope, 'on_exceeded'])} is an action lint-config does not know; if the gateway does not know it either, the limit may not be enforced`, `check the gateway's documentation; known actions include ${ON_EXCEEDED_EXAMPLES.join(', ')}`);
+  }
 };
 
 const ISSUER: KeyPath = ['auth', 'oidc', 'issuer_url'];
@@ -103,6 +120,7 @@ const routedGroups = (root: Obj): UsedGroup[] =>
 export const OUTLINE_RULES: ReadonlyMap<string, RuleCheck> = new Map<string, RuleCheck>([
   ['CFG-SECRET-1', secrets],
   ['CFG-REF-1', references],
+  ['CFG-SCHEMA-2', vocabulary],
   ['CFG-URL-1', baseUrls],
   ['CFG-URL-2', (root, report: Report) => publicUrlProblems(report, ['server', 'public_url'], obj(root.server).public_url)],
   ['CFG-TLS-1', issuerHttps],

@@ -7,10 +7,10 @@ import {
   clearTextUrl, duplicateNames, emptyAllowedGroups, groupsNotAllowed, headerSecret, hostIsLoopback, isObj, isWholeRef, list, literalSecret, obj,
   publicUrlProblems, refusedUrl, show, str, urlOf, walkStrings, type Obj, type Report, type RuleCheck, type UsedGroup,
 } from './values.js';
+import { speaksMessages } from './vocabulary.js';
 
 const PROTOCOL_PARAMS = ['redirect_uri', 'state', 'nonce', 'code_challenge', 'code_challenge_method', 'scope', 'response_type', 'response_mode', 'client_id'];
 const UPSTREAM_SECRETS = ['api_key', 'oauth_token', 'aws_secret_access_key', 'aws_session_token', 'aws_bearer_token', 'access_token', 'service_account_json'];
-const MESSAGES_PROVIDERS = new Set(['anthropic', 'anthropicAws']);
 
 /** The environment variable a hint suggests for a secret at `path`. */
 function envGuess(path: KeyPath): string {
@@ -87,7 +87,7 @@ const references: RuleCheck = (root, report) => {
 const baseUrls: RuleCheck = (root, report) => {
   list(root.upstreams).forEach((u, i) => {
     const url = urlOf(obj(u).base_url);
-    if (MESSAGES_PROVIDERS.has(String(obj(u).provider)) && url && /\/v1\/?$/.test(url.pathname))
+    if (speaksMessages(String(obj(u).provider)) && url && /\/v1\/?$/.test(url.pathname))
       report(['upstreams', i, 'base_url'], `${show(['upstreams', i, 'base_url'])} ends in /v1: a messages upstream's base URL is the host root (the gateway appends /v1/messages)`, 'remove the trailing /v1');
   });
 };

@@ -25,6 +25,12 @@ export const RULES: readonly Rule[] = [
     description: 'The file is valid YAML in one dialect; every key is known and has the right type; required sections are present.',
   },
   {
+    id: 'CFG-SCHEMA-2',
+    level: 'SHOULD',
+    title: 'Values of open vocabularies are known ones',
+    description: "Where the configuration interface names values only by example (the outline's upstream `type` and `on_exceeded`), a value lint-config does not know is reported as a warning; real provider names and common actions are accepted.",
+  },
+  {
     id: 'CFG-SECRET-1',
     level: 'MUST',
     title: 'No plaintext secret in the configuration',
