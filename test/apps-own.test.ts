@@ -1,10 +1,10 @@
-// The apps profile against a gateway of one's own, as a user runs it: `apps-config` writes the
+// The apps profile against a gateway of one's own (the way a vendor tests their product): `apps-config` writes the
 // configuration with fixed loopback addresses and a secrets file; `run --profile apps` starts
 // the IdP, collector and upstreams there and checks a gateway started with them (--target), or
 // writes {workdir}/gateway.yaml and starts the gateway itself (--gateway-cmd), restart included.
 // The reference apps gateway stands in for the user's gateway; bad input ends in one line.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +81,20 @@ describe('apps-config', () => {
     const out: string[] = [];
     expect(await main(['apps-config', '--dialect', 'claude-apps-gateway', '--postgres-url', 'postgres://postgres@127.0.0.1:55432/gateway'], { out: (s) => out.push(s), err: () => {}, env: {}, untilStopped: async () => {} })).toBe(0);
     expect(`${out.join('\n')}\n`).toBe(readFileSync(join(ROOT, 'examples/claude-apps-gateway/gateway.yaml'), 'utf8'));
+  });
+
+  it('refuses to write the secrets inside a git work tree (one line, exit 2, nothing written) unless --force', async () => {
+    const repo = tmp();
+    mkdirSync(join(repo, '.git'));
+    mkdirSync(join(repo, 'sub'));
+    const out = join(repo, 'sub', 'gateway.yaml');
+    const err: string[] = [];
+    const io = { out: () => {}, err: (s: string) => err.push(s), env: {}, untilStopped: async () => {} };
+    expect(await main(['apps-config', '--out', out], io)).toBe(2);
+    expect(err).toEqual([`gw-conformance: apps-config: ${join(repo, 'sub', 'gateway.env')} would hold the gateway's secrets inside the git work tree ${repo}; write it elsewhere (--out), or give --force`]);
+    expect(existsSync(out) || existsSync(join(repo, 'sub', 'gateway.env'))).toBe(false);
+    expect(await main(['apps-config', '--out', out, '--force'], io)).toBe(0);
+    expect(statSync(join(repo, 'sub', 'gateway.env')).mode & 0o777).toBe(0o600);
   });
 
   it('bad ports: one line, exit 2', async () => {

@@ -124,6 +124,13 @@ describe('capture file', () => {
     expect(upstream.unmatched).toHaveLength(0);
   });
 
+  it("the native protocol's ?key= credential is masked in the written URL", async () => {
+    await (await fetch(`${upstream.url}/v1beta/models?alt=json&key=${SECRET}`)).text();
+    const [line] = await linesAfter(1);
+    expect(line.url).toBe('/v1beta/models?alt=json&key=***');
+    expect(readFileSync(file, 'utf8')).not.toContain(SECRET);
+  });
+
   it('a slow answer the client gives up on is written as client-closed, with no status', async () => {
     await upstream.stop();
     upstream = new RecordingUpstream();

@@ -1,4 +1,4 @@
-// The vendor conformance report: certify writes the folder, the transcript
+// The vendor conformance report (what a gateway vendor publishes to show it conforms): certify writes the folder, the transcript
 // digest is the same run after run against a deterministic gateway and changes with a fault,
 // and verify says check by check whether a recorded run is reproduced.
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,13 +1,12 @@
-// Flaky as an outcome (a check whose repeated attempts disagree is neither a pass nor a plain
-// failure), proven with the reference fault flaky-count-tokens: it breaks count_tokens on the
-// 1st, 3rd, ... answer it serves, so a check's attempts disagree.
+// Flaky as an outcome (a check whose attempts disagree is neither a pass nor a fail), proven with the reference fault flaky-count-tokens: it
+// breaks count_tokens on the 1st, 3rd, ... answer it serves, so a check's attempts disagree.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { junitXml } from '../src/reporters/junit.js';
-import { htmlReport } from '../src/reporters/html.js';
+import { htmlReport } from '../src/reporters/html/page.js';
 import { combineAttempts } from '../src/runner/repeat.js';
 import type { CheckResult, RunReport } from '../src/report/types.js';
 import { demoRun } from './helpers/demo.js';

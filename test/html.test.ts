@@ -1,4 +1,4 @@
-// The HTML report (src/reporters/html.ts): escaping of hostile gateway data, self-containment,
+// The HTML report (src/reporters/html/): escaping of hostile gateway data, self-containment,
 // the size bound, what a failure shows; then the page in a real browser (Debian's chromium via
 // playwright-core) opened from file://: no console error, no dialog, no request but the page.
 //
@@ -12,7 +12,12 @@ import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareJsonText, diffBytes } from '../src/core/compare.js';
 import { judgeDelivery, oracleEvidence, DEFAULT_BOUNDS } from '../src/core/oracle.js';
-import { CSP, escapeAttr, escapeText, HTML_LIMITS, htmlReport, loadCatalog, markDifference, parseTimeline } from '../src/reporters/html.js';
+import { escapeAttr, escapeText } from '../src/core/inert.js';
+import { CSP } from '../src/reporters/html/assets.js';
+import { HTML_LIMITS } from '../src/reporters/html/escape.js';
+import { markDifference } from '../src/reporters/html/evidence.js';
+import { htmlReport, loadCatalog } from '../src/reporters/html/page.js';
+import { parseTimeline } from '../src/reporters/html/timeline.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../src/report/types.js';
 import { exitCodeOf } from '../src/report/policy.js';
 import { cli, ROOT } from './helpers/cli.js';
@@ -277,7 +282,7 @@ describe('content', () => {
 
   it('a failure shows the requests the client sent and its replay (command and curl lines) as text', () => {
     const hostileCurl = `curl -X POST http://127.0.0.1:8080/v1/messages --data-binary '${HOSTILE}'`;
-    const r = result({ id: 'messages.body.semantic', outcome: 'fail', evidence: { sent: [{ method: 'POST', path: '/v1/messages', auth: 'bearer', headers: [['x-api-key', 'sk-live-UNMASKED']], body: HOSTILE, bodyBytes: 9 }], replay: { command: 'gw-conformance run --only messages.body.semantic --seed 42', curl: [hostileCurl] } } });
+    const r = result({ id: 'messages.body.semantic', outcome: 'fail', evidence: { sent: [{ method: 'POST', path: '/v1/messages', auth: 'bearer', headers: [['x-api-key', 'sk-live-UNMASKED']], body: HOSTILE, bodyBytes: 9 }], replay: { command: 'gw-conformance run --only messages.body.semantic --seed 42', curl: [hostileCurl], credential: 'the credential is read from $GWC_TOKEN' } } });
     const html = htmlReport(report([r]));
     expect(html).toContain('<h3>Replay</h3>');
     expect(html).toContain('<pre>gw-conformance run --only messages.body.semantic --seed 42</pre>');
@@ -292,7 +297,7 @@ describe('size', () => {
   it('stays within 2 MB when every check failed with huge evidence, cutting with a note; every check keeps its row', () => {
     const huge = 'x'.repeat(1_000_000);
     const other = 'y'.repeat(1_000_000);
-    const diffs = Array.from({ length: 2000 }, (_, i) => ({ path: `/a/${i}`, kind: 'changed', expected: huge, actual: other }));
+    const diffs = Array.from({ length: 2000 }, (_, i) => ({ path: `/a/${i}`, kind: 'changed' as const, expected: huge, actual: other }));
     const results = Array.from({ length: 300 }, (_, i) => result({ id: `big.check-${i}`, outcome: 'fail', message: `failure ${i}`, actual: huge, evidence: { client: { status: 200, body: huge, headers: [['a', huge]] }, upstream: { body: huge }, diffs, blob: Array.from({ length: 50 }, () => huge) } }));
     const html = htmlReport(report(results));
     expect(Buffer.byteLength(html)).toBeLessThanOrEqual(HTML_LIMITS.maxBytes);

@@ -1,18 +1,41 @@
-// The one table of options (src/config/options.ts) is what the CLI, gwc.yaml's schema, the
-// resolved settings and the README all come from.
+// The one table of options (src/config/options.ts, with the commands' own flags in
+// src/config/commands.ts) is what the CLI, gwc.yaml's schema, the resolved settings, the CLI
+// reference (docs/cli.md) and the README all come from.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_SCHEMA, resolveConfig } from '../src/config/config.js';
-import { FLAG_OPTIONS, optionsMarkdown } from '../src/config/options.js';
+import { FLAG_OPTIONS, ROWS } from '../src/config/options.js';
+import { cliReferenceMarkdown, COMMANDS, optionsOf } from '../src/config/commands.js';
+import { COMMAND_NAMES } from '../src/config/options.js';
 import { cli, ROOT } from './helpers/cli.js';
 
 describe('the option table', () => {
-  it('is the README flag table', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const m = /<!-- options:start -->\n([\s\S]*?)\n<!-- options:end -->/.exec(readme);
-    expect(m, 'README.md has the options markers').not.toBeNull();
-    expect(m![1]).toBe(optionsMarkdown());
+  it('is docs/cli.md (regenerate with `npm run docs:cli`)', () => {
+    expect(readFileSync(join(ROOT, 'docs/cli.md'), 'utf8')).toBe(cliReferenceMarkdown());
+  });
+
+  it("is what every command's --help offers, each flag once, and the commands are the table's", async () => {
+    const top = await cli(['--help']);
+    const listed = [...top.stdout.matchAll(/^\s{2}([a-z-]+)(?: \[options\]| <|\s)/gm)].map((m) => m[1]).filter((c) => c !== 'help');
+    expect(listed).toEqual([...COMMAND_NAMES]);
+    for (const name of COMMAND_NAMES) {
+      const r = await cli([name, '--help']);
+      expect(r.code, name).toBe(0);
+      expect(r.stdout, name).toContain(COMMANDS[name].description.slice(0, 40));
+      // An option's line starts with two spaces; wrapped help lines are indented further.
+      const offered = [...r.stdout.matchAll(/^ {2}(--[a-z0-9-]+)/gm)].map((x) => x[1]).filter((f) => f !== '--help');
+      expect(offered.sort(), name).toEqual(optionsOf(name).map((o) => `--${o.name}`).sort());
+    }
+  });
+
+  it('verify takes the same rows as run (one help text each), and shows only the environment variable it reads', () => {
+    const run = optionsOf('run');
+    const verify = optionsOf('verify');
+    expect(verify.map((o) => o.name)).toEqual(['target', 'upstream-listen', 'token', 'gateway-cmd', 'gateway-env']);
+    for (const o of verify) expect(o.help, o.name).toBe(run.find((r) => r.name === o.name)?.help);
+    expect(verify.filter((o) => o.env).map((o) => o.env)).toEqual(['GWC_TOKEN']);
+    expect(verify[0].defaultText).toBe('the recorded target');
   });
 
   it('is what `run --help` offers, each flag once', async () => {

@@ -9,7 +9,7 @@ import type { Expectation, Upstream } from '../src/upstream/upstream.js';
 import type { RecordedRequest } from '../src/upstream/record.js';
 import { runChecks, type RunEnv } from '../src/runner/runner.js';
 import { PhaseGate } from '../src/runner/gate.js';
-import { untilForwarding } from '../src/runner/recovery.js';
+import { untilServingAgain } from '../src/client/forwarded.js';
 
 const settings: RunSettings = { seed: 1, numRuns: 1, timeoutMs: 5000, modelRoutes: {}, sse: { maxLagMs: 200, burstWindowMs: 20, latP50Ms: 50 }, idle: { maxS: 120, minS: 65 }, hangWaitMs: 1000 };
 
@@ -24,19 +24,19 @@ function stubs() {
       const token = `gwc-${(open.size + 1).toString(16).padStart(16, '0')}`;
       const hits: RecordedRequest[] = [];
       open.set(token, hits);
-      return { token, reply, hits } as unknown as Expectation;
+      return { token, reply, hits, received: async () => hits[0] ?? null } as unknown as Expectation;
     },
     release: () => undefined,
     suspend: async () => undefined,
     resume: async () => undefined,
   } satisfies Partial<Upstream> as unknown as Upstream;
   const gateway = {
-    messages: async (_body: string, opts: { caseToken?: string }): Promise<GwResponse> => {
+    send: async (opts: { caseToken?: string }): Promise<GwResponse> => {
       state.probes++;
       const forwarded = state.down === 0;
       if (state.down > 0) state.down--;
       else open.get(opts.caseToken ?? '')?.push({} as RecordedRequest);
-      return { status: forwarded ? 200 : 503 } as GwResponse;
+      return { status: forwarded ? 200 : 503, header: () => undefined, body: Buffer.alloc(0) } as unknown as GwResponse;
     },
   } as unknown as GatewayClient;
   const env: RunEnv = { gateway, upstream, settings, declared: new Set(['messages']) };
@@ -108,7 +108,7 @@ describe('run order', () => {
   it('gives up waiting at its bound and says what the gateway last answered', async () => {
     const { state, gateway, upstream } = stubs();
     state.down = Number.MAX_SAFE_INTEGER;
-    const r = await untilForwarding({ gateway, register: (reply) => upstream.expect(reply), done: () => undefined }, { boundMs: 250 });
+    const r = await untilServingAgain(gateway, { register: (reply) => upstream.expect(reply), done: () => undefined }, { boundMs: 250 });
     expect(r.serving).toBe(false);
     expect(r.attempts).toBeGreaterThan(1);
     expect(r.last).toBe('503 (not forwarded)');

@@ -1,7 +1,9 @@
 // Secrets never reach an output in any encoding, and the console shows a gateway's control
-// characters instead of obeying them.
+// characters instead of obeying them (a gateway's ANSI or OSC escape must not act on the
+// terminal or CI log of whoever runs the harness).
 import { describe, expect, it } from 'vitest';
-import { scrubDeep, scrubSecrets, secretForms, terminalSafe } from '../src/core/mask.js';
+import { terminalSafe } from '../src/core/inert.js';
+import { scrubDeep, scrubSecrets, secretForms } from '../src/core/mask.js';
 
 const S = 'sk-ant-api03-Secret/Value+With=Marks_0123456789';
 

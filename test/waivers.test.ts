@@ -1,4 +1,4 @@
-// Waivers: a waived problem does not fail the run and is shown with its reason
+// Waivers (a known problem accepted until a date, so CI stays green meanwhile): a waived problem does not fail the run and is shown with its reason
 // and expiry; an expired waiver no longer applies and the report says so; an unused one is
 // reported; a bad file is named with its line.
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { applyWaivers, parseWaivers } from '../src/report/waivers.js';
 import { exitCodeOf, isFailure } from '../src/report/policy.js';
 import { junitXml } from '../src/reporters/junit.js';
-import { htmlReport } from '../src/reporters/html.js';
+import { htmlReport } from '../src/reporters/html/page.js';
 import { consoleSummary } from '../src/reporters/console.js';
 import type { CheckResult } from '../src/report/types.js';
 import { demoRun } from './helpers/demo.js';

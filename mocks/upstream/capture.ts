@@ -6,7 +6,7 @@
 import { appendFileSync } from 'node:fs';
 import type http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { maskHeaders } from '../../src/core/mask.js';
+import { maskHeaders, maskUrl } from '../../src/core/mask.js';
 import { HarnessError } from '../../src/core/errors.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 import { JSON_HEADERS, SSE_HEADERS, type Reply } from '../../src/upstream/scenario.js';
@@ -130,7 +130,7 @@ export class Capture {
         seq: rec.seq,
         receivedWall: rec.receivedWall,
         method: rec.method,
-        url: rec.url,
+        url: maskUrl(rec.url),
         headers: maskHeaders(rec.rawHeaders),
         bodyBytes: rec.body.length,
         ...parsed,

@@ -16,6 +16,7 @@ import { modelListBody } from '../../src/upstream/replies/discovery.js';
 import { blockedResponse, nativeBadKey, nativeError, nativeFrames, nativeJsonReply, nativeNoKey, nativeResponseValue, nativeSseReply, nativeStream } from '../../src/upstream/replies/native.js';
 import { chatCompletion, chatError, chatFrames, chatJsonReply, chatSseReply, chatStream } from '../../src/upstream/replies/chat.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
+import type { AuthStyle, Protocol } from '../../src/core/protocols.js';
 
 /** The native model the emulator always blocks (finishReason SAFETY, no text). */
 export const BLOCKED_NATIVE_MODEL = 'gemini-2.5-flash-gwc-blocked';
@@ -35,9 +36,9 @@ export interface ServiceRequest {
   method: string;
   /** Path without its query (a `key` query is a credential). */
   path: string;
-  protocol: 'messages' | 'native' | 'chat' | 'models' | 'other';
+  protocol: Protocol | 'models' | 'other';
   /** Which credential came, never its value. */
-  credential: 'bearer' | 'x-api-key' | 'x-goog-api-key' | 'key-query' | 'none';
+  credential: AuthStyle;
   keyValid: boolean;
   status: number;
 }

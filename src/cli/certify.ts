@@ -1,8 +1,10 @@
-// certify, verify and merge-reports (issue 12). The suite itself is run by the caller
-// (src/cli.ts wires the checks and the recording upstream), so this file stands alone.
+// certify, verify and merge-reports: the vendor conformance report, its reproduction, and the
+// merged reports of shards. The suite itself is run by the caller (src/cli/upstream.ts wires the
+// checks and the recording upstream), so this file stands alone.
 import type { RunConfig } from '../config/config.js';
 import { resolveConfig, SERVICE_ENV } from '../config/config.js';
 import { HarnessError } from '../core/errors.js';
+import { COMMANDS } from '../config/commands.js';
 import { REPORTER_NAMES, type JunitFormat, type ReporterName } from '../config/options.js';
 import type { RunReport } from '../report/types.js';
 import { writeReports } from '../reporters/index.js';
@@ -90,7 +92,7 @@ export async function verify(dir: string, flags: VerifyFlags, io: Io, run: Suite
   const recorded = readReport(dir);
   // The recorded settings, as a gwc.yaml; only the credential comes from the environment.
   const env: NodeJS.ProcessEnv = {};
-  for (const k of ['GWC_TOKEN', ...Object.values(SERVICE_ENV)]) if (io.env[k] !== undefined) env[k] = io.env[k];
+  for (const k of [...(COMMANDS.verify.env ?? []), ...Object.values(SERVICE_ENV)]) if (io.env[k] !== undefined) env[k] = io.env[k];
   // With --gateway-cmd the harness starts the gateway again (its address is new each time).
   const cfg = resolveConfig(
     { target: flags.gatewayCmd ? flags.target : (flags.target ?? doc.runReport.target), upstreamListen: flags.upstreamListen, token: flags.token, reporter: ['json'], gatewayCmd: flags.gatewayCmd, gatewayEnv: flags.gatewayEnv },
@@ -116,12 +118,12 @@ export async function verify(dir: string, flags: VerifyFlags, io: Io, run: Suite
   return differing === 0 && same ? 0 : 1;
 }
 
-export async function mergeCommand(dirs: string[], opts: { out: string; force?: boolean; reporter?: string[]; junitFormat?: JunitFormat }, order: string[], io: Io): Promise<number> {
+/** `reporter`: the formats to write (all when absent). */
+export async function mergeCommand(dirs: string[], opts: { out: string; force?: boolean; reporter?: ReporterName[]; junitFormat?: JunitFormat }, order: string[], io: Io): Promise<number> {
   const named = dirs.map((d) => ({ name: d, report: readReport(d) }));
   const { report, notes } = mergeReports(named, { force: opts.force, order });
   for (const n of notes) io.err(`gw-conformance: merge-reports --force: ${n}`);
-  const names = (opts.reporter?.length ? opts.reporter.flatMap((r) => r.split(',')) : [...REPORTER_NAMES]) as ReporterName[];
-  for (const n of names) if (!REPORTER_NAMES.includes(n)) throw new HarnessError('BAD_FLAG', `--reporter: unknown reporter "${n}" (${REPORTER_NAMES.join(', ')})`);
+  const names = opts.reporter ?? [...REPORTER_NAMES];
   io.out(`merge-reports: ${named.length} reports, ${report.results.length} checks`);
   writeReports(report, names, opts.out, io.out, { junitFormat: opts.junitFormat });
   return report.exitCode;

@@ -57,11 +57,7 @@ export async function preflight(target: string, warn: (s: string) => void): Prom
   }
 }
 
-/**
- * Runs the selected checks and returns the report (credentials scrubbed); writes nothing.
- * `upstream` is null in the service profile: its checks talk to the service directly.
- * `opts.gate` is for runs that share one process (the self-tests), see src/runner/gate.ts.
- */
+/** What a run may be given besides its configuration. */
 export interface SuiteExtras {
   /** Filled with every check's exchanges, masked (the transcript digest of certify). */
   transcript?: Transcript;
@@ -77,6 +73,11 @@ export interface SuiteExtras {
   gate?: PhaseGate;
 }
 
+/**
+ * Runs the selected checks and returns the report (credentials scrubbed); writes nothing.
+ * `upstream` is null in the service profile: its checks talk to the service directly.
+ * `extras.gate` is for runs that share one process (the self-tests), see src/runner/gate.ts.
+ */
 export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, upstream: Upstream | null, printRaw: (s: string) => void, extras: SuiteExtras = {}): Promise<RunReport> {
   let checks = selectChecks(all, cfg);
   // The console is a report too: no secret in any encoding, no control character from a gateway.
@@ -117,58 +118,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
       `gw-conformance ${VERSION}: ${checks.length} checks${cfg.shard ? ` (shard ${cfg.shard.index}/${cfg.shard.count})` : ''}, target ${target}, upstream ${upstream?.url ?? 'none (the service is checked directly)'}, declared ${[...cfg.protocols, ...features].join(', ')}, seed ${cfg.seed}${attempts > 1 ? `, ${attempts} attempts per ${cfg.repeat > 1 ? 'check' : 'check that does not pass'}` : ''}`,
     );
   const settings = { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, hangWaitMs: cfg.hangWaitMs, apps: { jwksRefetchMs: cfg.apps.jwksRefetchMs }, service: cfg.service && { models: cfg.service.models } };
-  const mask = masker(secrets);
-  const exchanges: ExchangeSink | undefined = extras.transcript
-    ? (id, client, cases) => extras.transcript!.set(id, ordered([...client.map((x) => clientExchange(x.req, x.res, mask)), ...cases.map((e) => upstreamExchange(e, mask))]))
-    : undefined;
-  // Attempt 1 (the transcript is of this one), then the repeats: every check (--repeat), or
-  // those that did not pass (--repeat-failures).
-  const finished = new Map<string, CheckResult>();
-  let first: CheckResult[];
-  try {
-    first = await untilCrash(
-      runChecks(
-        checks,
-        { gateway, upstream, declared, settings, exchanges, fixture: extras.fixture },
-        {
-          concurrency: cfg.concurrency,
-          gate: extras.gate,
-          onResult: (r) => {
-            finished.set(r.id, r);
-            if (useConsole && attempts === 1) print(progressLine(r));
-          },
-        },
-      ),
-    );
-  } catch (e) {
-    // Every run that starts writes its reports: what finished, and the harness's error for the rest.
-    const err = e instanceof Error ? e : new Error(String(e));
-    first = checks.map(
-      (c) =>
-        finished.get(c.id) ?? {
-          id: c.id,
-          title: c.title,
-          area: c.area,
-          requirements: c.requirements,
-          level: c.level,
-          outcome: 'error' as const,
-          message: `not finished: the run stopped on a harness error: ${err.name}: ${err.message}`,
-          expected: null,
-          actual: null,
-          evidence: { stack: err.stack ?? null },
-          durationMs: 0,
-        },
-    );
-  }
-  const tries: CheckResult[][] = first.map((r) => [r]);
-  for (let k = 2; k <= attempts; k++) {
-    const again = checks.map((_, i) => i).filter((i) => k <= cfg.repeat || tries[i].some(needsRetry));
-    if (!again.length) break;
-    const more = await runChecks(again.map((i) => checks[i]), { gateway, upstream, declared, settings, fixture: extras.fixture }, { concurrency: cfg.concurrency, gate: extras.gate });
-    again.forEach((i, j) => tries[i].push(more[j]));
-  }
-  let results = tries.map(combineAttempts);
-  if (useConsole && attempts > 1) for (const r of results) print(progressLine(r));
+  let results = await runAttempts(checks, { gateway, upstream, declared, settings, fixture: extras.fixture }, cfg, extras, secrets, useConsole ? print : undefined);
   await gateway.close().catch(() => undefined);
   upstream?.forwardsUnder?.([]);
   let waiverSummary: RunReport['waivers'];
@@ -177,7 +127,6 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     results = applied.results;
     waiverSummary = applied.summary;
   }
-  const judgement = { strict: cfg.strict, allowFlaky: cfg.allowFlaky };
   const raw: RunReport = {
     schemaVersion: SCHEMA_VERSION,
     harness: { name: 'gw-conformance', version: VERSION },
@@ -195,7 +144,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     finishedAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - t0),
     summary: summarize(results),
-    exitCode: exitCodeOf(results, judgement),
+    exitCode: exitCodeOf(results, { strict: cfg.strict, allowFlaky: cfg.allowFlaky }),
     results,
     unmatchedRequests: upstream?.unmatched.slice(unmatchedFrom) ?? [],
     readiness,
@@ -203,6 +152,59 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   };
   return sealReport(raw, secrets, expanded.names);
 }
+
+type RunContext = Omit<Parameters<typeof runChecks>[1], 'exchanges'>;
+
+/**
+ * Attempt 1 (the transcript is of this one), then the repeats: every check (--repeat), or those
+ * that did not pass (--repeat-failures); each check's attempts combined into one result.
+ * `print`: the console's progress lines, when the console reporter is on.
+ */
+async function runAttempts(checks: CheckDef[], ctx: RunContext, cfg: RunConfig, extras: SuiteExtras, secrets: string[], print?: (s: string) => void): Promise<CheckResult[]> {
+  const attempts = Math.max(cfg.repeat, cfg.repeatFailures);
+  const mask = masker(secrets);
+  const exchanges: ExchangeSink | undefined = extras.transcript
+    ? (id, client, cases) => extras.transcript!.set(id, ordered([...client.map((x) => clientExchange(x.req, x.res, mask)), ...cases.map((e) => upstreamExchange(e, mask))]))
+    : undefined;
+  const finished = new Map<string, CheckResult>();
+  let first: CheckResult[];
+  try {
+    const onResult = (r: CheckResult) => {
+      finished.set(r.id, r);
+      if (print && attempts === 1) print(progressLine(r));
+    };
+    first = await untilCrash(runChecks(checks, { ...ctx, exchanges }, { concurrency: cfg.concurrency, gate: extras.gate, onResult }));
+  } catch (e) {
+    // Every run that starts writes its reports: what finished, and the harness's error for the rest.
+    const err = e instanceof Error ? e : new Error(String(e));
+    first = checks.map((c) => finished.get(c.id) ?? notFinished(c, err));
+  }
+  const tries: CheckResult[][] = first.map((r) => [r]);
+  for (let k = 2; k <= attempts; k++) {
+    const again = checks.map((_, i) => i).filter((i) => k <= cfg.repeat || tries[i].some(needsRetry));
+    if (!again.length) break;
+    const more = await runChecks(again.map((i) => checks[i]), ctx, { concurrency: cfg.concurrency, gate: extras.gate });
+    again.forEach((i, j) => tries[i].push(more[j]));
+  }
+  const results = tries.map(combineAttempts);
+  if (print && attempts > 1) for (const r of results) print(progressLine(r));
+  return results;
+}
+
+/** The result of a check the run did not get to, because the harness broke. */
+const notFinished = (c: CheckDef, err: Error): CheckResult => ({
+  id: c.id,
+  title: c.title,
+  area: c.area,
+  requirements: c.requirements,
+  level: c.level,
+  outcome: 'error',
+  message: `not finished: the run stopped on a harness error: ${err.name}: ${err.message}`,
+  expected: null,
+  actual: null,
+  evidence: { stack: err.stack ?? null },
+  durationMs: 0,
+});
 
 /**
  * The report as it may be written: the credential the harness was given, the values of

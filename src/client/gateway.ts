@@ -5,14 +5,14 @@ import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { CASE_HEADER } from '../upstream/contract.js';
 import { pairsFromRecord } from './headers.js';
-import { DEFAULT_CREDENTIAL, protocolOfPath, type ClientTargeting } from './protocol-paths.js';
+import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, type AuthStyle, type Protocol } from '../core/protocols.js';
 import { BoundedBody, decodeBody } from './bounded.js';
 
-/**
- * How the run's credential is attached: a header (`bearer`, `x-api-key`, the native protocol's
- * `x-goog-api-key`), the native `?key=` query (`key-query`, added by url()), or not at all.
- */
-export type AuthStyle = 'bearer' | 'x-api-key' | 'x-goog-api-key' | 'key-query' | 'none';
+// The checks take these from the client they send with.
+export { ANTHROPIC_VERSION, messagesHeaders, type AuthStyle } from '../core/protocols.js';
+
+/** What the client applies per protocol (src/config/targeting.ts): base path, headers (expanded), credential style. */
+export type ClientTargeting = Record<Protocol, { basePath: string; headers: Array<[string, string]>; credential?: AuthStyle }>;
 
 export interface GwRequest {
   method?: string;
@@ -87,13 +87,6 @@ export class GatewayTransportError extends Error {
     super(message);
     this.name = 'GatewayTransportError';
   }
-}
-
-export const ANTHROPIC_VERSION = '2023-06-01';
-
-/** The headers of a messages-protocol POST: JSON, and `anthropic-version` (a given value, the current one, or none with null). */
-export function messagesHeaders(version?: string | null): Array<[string, string]> {
-  return [['content-type', 'application/json'], ...(version === null ? [] : [['anthropic-version', version ?? ANTHROPIC_VERSION] as [string, string]])];
 }
 
 export class GatewayClient {
@@ -246,9 +239,9 @@ export class GatewayClient {
     }
   }
 
-  /** POST a messages request the way Claude Code does (protocols.md 1). */
+  /** POST a messages request the way Claude Code does: JSON with `anthropic-version`, the run's bearer token. */
   messages(body: string, opts: Omit<GwRequest, 'path' | 'body'> & { query?: string; version?: string | null } = {}): Promise<GwResponse> {
-    return this.send({ ...opts, method: 'POST', path: `/v1/messages${opts.query ?? ''}`, body, headers: [...messagesHeaders(opts.version), ...(opts.headers ?? [])] });
+    return this.send({ ...opts, method: 'POST', path: `${MESSAGES_PATH}${opts.query ?? ''}`, body, headers: [...messagesHeaders(opts.version), ...(opts.headers ?? [])] });
   }
 
   async close(): Promise<void> {

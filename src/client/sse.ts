@@ -67,33 +67,8 @@ function decoder(encoding: string | undefined): Transform | null {
   }
 }
 
-export async function readStream(gw: GatewayClient, req: GwRequest, opts: StreamOptions = {}): Promise<SseResult> {
-  gw.onSend?.({ ...req, method: req.method ?? 'POST' });
-  // The protocol's targeting (base path, headers, credential style) as for any request.
-  const { url, headers } = gw.prepare(req, 'POST');
-  const controller = new AbortController();
-  const onOuterAbort = () => controller.abort();
-  req.signal?.addEventListener('abort', onOuterAbort);
-  const startedAt = performance.now();
-  let res: Dispatcher.ResponseData;
-  try {
-    res = await request(url, {
-      method: (req.method ?? 'POST') as 'POST',
-      headers,
-      body: isSizedBody(req.body) ? Buffer.concat([...req.body.chunks()]) : req.body,
-      signal: controller.signal,
-      dispatcher: opts.dispatcher ?? gw.dispatcher,
-      // A buffering proxy may hold the headers back with the first events.
-      ...(opts.idleTimeoutMs ? { bodyTimeout: opts.idleTimeoutMs, headersTimeout: opts.idleTimeoutMs } : {}),
-    });
-  } catch (e) {
-    req.signal?.removeEventListener('abort', onOuterAbort);
-    const err = classify(e, `${req.method ?? 'POST'} ${req.path}`);
-    gw.onReceive?.(req, { error: errorKind(err) });
-    throw err;
-  }
-  const headersAt = performance.now();
-  const raw = pairsFromRecord(res.headers);
+/** What the client keeps of a stream as it reads: its events, chunk timings, body, and why it stopped reading early. */
+function collector(headersAt: number) {
   const events: SseEvent[] = [];
   const chunks: SseResult['chunks'] = [];
   const body: Buffer[] = [];
@@ -102,19 +77,9 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
   let tooLong: string | false = false;
   let line = 0;
   const parser = createParser({ onEvent: (m: EventSourceMessage) => events.push({ event: m.event, data: m.data, id: m.id, arrivedAt: now }) });
-  const result: SseResult = {
-    status: res.statusCode,
-    rawHeaders: raw,
-    header: (n) => raw.find(([k]) => k.toLowerCase() === n.toLowerCase())?.[1],
-    events,
-    raw: Buffer.alloc(0),
-    chunks,
-    startedAt,
-    headersAt,
-    endedAt: headersAt,
-  };
   // A multi-byte character split across two chunks must be decoded whole.
   const utf8 = new TextDecoder('utf-8');
+  /** Decoded bytes, stamped with the arrival of the chunk that brought them. */
   const feed = (c: Buffer, at: number) => {
     if (tooLong) return;
     now = at;
@@ -133,9 +98,97 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
     body.push(c);
     parser.feed(utf8.decode(c, { stream: true }));
   };
+  /** A chunk as it came off the wire. */
   const chunk = (at: number, bytes: number) => {
     passedThrough(bytes);
     if (chunks.length < CHUNKS_KEPT) chunks.push({ at, bytes });
+  };
+  return { events, chunks, body, feed, chunk, tooLong: () => tooLong };
+}
+
+type Collector = ReturnType<typeof collector>;
+
+/** Reads a body with no content-encoding, until its end or until `stop()`. */
+async function readPlain(res: Dispatcher.ResponseData, k: Collector, stop: () => boolean): Promise<void> {
+  for await (const c of res.body) {
+    const at = performance.now();
+    k.chunk(at, (c as Buffer).length);
+    k.feed(c as Buffer, at);
+    if (stop()) break;
+  }
+}
+
+/** Reads a compressed body through its decoder; decoded output is stamped with the arrival of the compressed chunk that released it. */
+async function readDecoded(res: Dispatcher.ResponseData, dec: Transform, k: Collector, headersAt: number, stop: () => boolean): Promise<void> {
+  let lastArrival = headersAt;
+  dec.on('data', (c: Buffer) => {
+    passedThrough(c.length);
+    k.feed(c, lastArrival);
+  });
+  // A body that is not what its content-encoding claims: the write below fails with it; the
+  // event must not go unheard (it would be an uncaught exception).
+  let decodeError: Error | undefined;
+  dec.on('error', (e) => (decodeError ??= e));
+  for await (const c of res.body) {
+    lastArrival = performance.now();
+    k.chunk(lastArrival, (c as Buffer).length);
+    await new Promise<void>((resolve, reject) => dec.write(c, (err) => (err ? reject(err) : resolve())));
+    if (stop()) break;
+  }
+  if (k.tooLong()) dec.destroy();
+  else
+    await new Promise<void>((resolve) => {
+      dec.once('end', resolve);
+      dec.once('error', () => resolve());
+      dec.end();
+    });
+  if (decodeError) throw new Error(`the stream is not ${res.headers['content-encoding']} as its content-encoding claims (${(decodeError as NodeJS.ErrnoException).code ?? decodeError.message})`);
+}
+
+/** Sends the request; a failure before the response headers is classified and reported like any request's. */
+async function openStream(gw: GatewayClient, req: GwRequest, sent: { url: string; headers: string[] }, signal: AbortSignal, opts: StreamOptions): Promise<Dispatcher.ResponseData> {
+  try {
+    return await request(sent.url, {
+      method: (req.method ?? 'POST') as 'POST',
+      headers: sent.headers,
+      body: isSizedBody(req.body) ? Buffer.concat([...req.body.chunks()]) : req.body,
+      signal,
+      dispatcher: opts.dispatcher ?? gw.dispatcher,
+      // A buffering proxy may hold the headers back with the first events.
+      ...(opts.idleTimeoutMs ? { bodyTimeout: opts.idleTimeoutMs, headersTimeout: opts.idleTimeoutMs } : {}),
+    });
+  } catch (e) {
+    const err = classify(e, `${req.method ?? 'POST'} ${req.path}`);
+    gw.onReceive?.(req, { error: errorKind(err) });
+    throw err;
+  }
+}
+
+export async function readStream(gw: GatewayClient, req: GwRequest, opts: StreamOptions = {}): Promise<SseResult> {
+  gw.onSend?.({ ...req, method: req.method ?? 'POST' });
+  // The protocol's targeting (base path, headers, credential style) as for any request.
+  const sent = gw.prepare(req, 'POST');
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort();
+  req.signal?.addEventListener('abort', onOuterAbort);
+  const startedAt = performance.now();
+  const res = await openStream(gw, req, sent, controller.signal, opts).catch((e: unknown) => {
+    req.signal?.removeEventListener('abort', onOuterAbort);
+    throw e;
+  });
+  const headersAt = performance.now();
+  const raw = pairsFromRecord(res.headers);
+  const k = collector(headersAt);
+  const result: SseResult = {
+    status: res.statusCode,
+    rawHeaders: raw,
+    header: (n) => raw.find(([name]) => name.toLowerCase() === n.toLowerCase())?.[1],
+    events: k.events,
+    raw: Buffer.alloc(0),
+    chunks: k.chunks,
+    startedAt,
+    headersAt,
+    endedAt: headersAt,
   };
   const dec = decoder(res.headers['content-encoding'] as string | undefined);
   const abortTimer =
@@ -145,45 +198,16 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
           result.abortedAt = performance.now();
           controller.abort();
         }, opts.abortAfterMs);
+  const enoughEvents = () => opts.abortAfterEvents !== undefined && k.events.length >= opts.abortAfterEvents;
+  const stop = () => enoughEvents() || k.tooLong() !== false;
   try {
-    if (dec) {
-      // Decoded output is stamped with the arrival of the compressed chunk that released it.
-      let lastArrival = headersAt;
-      dec.on('data', (c: Buffer) => {
-        passedThrough(c.length);
-        feed(c, lastArrival);
-      });
-      // A body that is not what its content-encoding claims: the write below fails with it; the
-      // event must not go unheard (it would be an uncaught exception).
-      let decodeError: Error | undefined;
-      dec.on('error', (e) => (decodeError ??= e));
-      for await (const c of res.body) {
-        lastArrival = performance.now();
-        chunk(lastArrival, (c as Buffer).length);
-        await new Promise<void>((resolve, reject) => dec.write(c, (err) => (err ? reject(err) : resolve())));
-        if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents) break;
-        if (tooLong) break;
-      }
-      if (tooLong) dec.destroy();
-      else await new Promise<void>((resolve) => {
-          dec.once('end', resolve);
-          dec.once('error', () => resolve());
-          dec.end();
-        });
-      if (decodeError) throw new Error(`the stream is not ${res.headers['content-encoding']} as its content-encoding claims (${(decodeError as NodeJS.ErrnoException).code ?? decodeError.message})`);
-    } else {
-      for await (const c of res.body) {
-        const at = performance.now();
-        chunk(at, (c as Buffer).length);
-        feed(c as Buffer, at);
-        if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents) break;
-        if (tooLong) break;
-      }
-    }
+    if (dec) await readDecoded(res, dec, k, headersAt, stop);
+    else await readPlain(res, k, stop);
+    const tooLong = k.tooLong();
     if (tooLong) {
-      result.error = `${req.path}: ${tooLong} (${events.length} events in ${Math.round(performance.now() - startedAt)} ms); the client stopped reading`;
+      result.error = `${req.path}: ${tooLong} (${k.events.length} events in ${Math.round(performance.now() - startedAt)} ms); the client stopped reading`;
       controller.abort();
-    } else if (opts.abortAfterEvents !== undefined && events.length >= opts.abortAfterEvents && result.abortedAt === undefined) {
+    } else if (enoughEvents() && result.abortedAt === undefined) {
       result.abortedAt = performance.now();
       controller.abort();
     }
@@ -193,7 +217,7 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
     clearTimeout(abortTimer);
     req.signal?.removeEventListener('abort', onOuterAbort);
   }
-  result.raw = Buffer.concat(body);
+  result.raw = Buffer.concat(k.body);
   result.endedAt = performance.now();
   gw.onReceive?.(req, { status: result.status, rawHeaders: raw, body: result.raw, aborted: result.abortedAt !== undefined, error: result.error === undefined ? undefined : 'stream error' });
   return result;

@@ -4,8 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import YAML from 'yaml';
 import { HarnessError } from '../core/errors.js';
-import { configSchema, PROTOCOLS, resolveOptions, type ProfileName, type ProtocolName } from './options.js';
-import type { JunitFormat, ReporterName } from './options.js';
+import { configSchema, PROTOCOLS, type OptionValues, type ProtocolName } from './options.js';
+import { resolveOptions, type FlagValues } from './option-values.js';
 import { expandTargeting, resolveTargeting, type Targeting } from './targeting.js';
 
 export type ExpandedTargeting = ReturnType<typeof expandTargeting>;
@@ -15,47 +15,53 @@ export function withExpandedTargeting(cfg: RunConfig, upstreamUrl: string | null
   return { ...cfg, expanded: expandTargeting(cfg.targeting, upstreamUrl, env) };
 }
 
+type V = OptionValues;
+
+/**
+ * The settings of one run. The flat fields are the option rows' values under their camel-case
+ * names, typed by the rows (src/config/options.ts); the grouped ones gather related rows.
+ */
 export interface RunConfig {
-  target?: string;
-  upstreamListen: string;
-  profile: ProfileName;
+  target: V['target'];
+  upstreamListen: V['upstream-listen'];
+  profile: V['profile'];
   /** The features the gateway declares: checks that need another are skipped as "not declared". */
   protocols: ProtocolName[];
-  only: string[];
-  skip: string[];
-  reporter: ReporterName[];
-  out: string;
+  only: V['only'];
+  skip: V['skip'];
+  reporter: V['reporter'];
+  out: V['out'];
   token: string;
   seed: number;
-  timeoutMs: number;
-  strict: boolean;
-  concurrency: number;
-  runs: number;
-  modelRoutes: Record<string, string>;
-  sse: { maxLagMs: number; burstWindowMs: number; latP50Ms: number };
-  idle: { maxS: number; minS: number };
+  timeoutMs: V['timeout-ms'];
+  strict: V['strict'];
+  concurrency: V['concurrency'];
+  runs: V['runs'];
+  modelRoutes: V['model-routes'];
+  sse: { maxLagMs: V['sse-max-lag-ms']; burstWindowMs: V['sse-burst-window-ms']; latP50Ms: V['sse-lat-p50-ms'] };
+  idle: { maxS: V['idle-max-s']; minS: V['idle-min-s'] };
   /** How long errors.upstream.timeout waits for the gateway's own time-out. */
-  hangWaitMs: number;
+  hangWaitMs: V['hang-wait-ms'];
   /** Where each protocol lives on the gateway, its extra headers and credential style (src/config/targeting.ts). */
   targeting: Targeting;
   /** The targeting's header values expanded (set by the CLI before the run: env and upstream are known there). */
   expanded?: ExpandedTargeting;
   /** Readiness gate: how long to wait for a forwarded canary of each declared protocol. */
-  readyTimeoutS: number;
+  readyTimeoutS: V['ready-timeout-s'];
   /** The gateway the harness starts itself (src/launch/). */
-  launch: { cmd?: string; image?: string; env: string[]; args: string[] };
+  launch: { cmd?: string; image?: string; env: V['gateway-env']; args: V['gateway-arg'] };
   /** The service profile's key and models (from the environment); set only with --profile service. */
   service?: ServiceConfig;
   /** The YAML file whose `waivers:` list applies (a waivers file, or gwc.yaml itself), or null. */
   waivers: string | null;
   /** Attempts per check (--repeat), and per check that did not pass (--repeat-failures). */
-  repeat: number;
-  repeatFailures: number;
-  allowFlaky: boolean;
+  repeat: V['repeat'];
+  repeatFailures: V['repeat-failures'];
+  allowFlaky: V['allow-flaky'];
   /** --shard i/n (1-based), and the earlier report that balances the slices. */
   shard: { index: number; count: number } | null;
   shardDurations: string | null;
-  junitFormat: JunitFormat;
+  junitFormat: V['junit-format'];
   /** The apps profile: the configuration apps-config wrote (--target), the store of the one the harness writes (--gateway-cmd). */
   apps: { config: string | null; postgresUrl: string | null; jwksRefetchMs: number };
 }
@@ -115,50 +121,49 @@ export function loadConfigFile(path: string, required: boolean): FileConfig {
   return data;
 }
 
-/** What commander gives: each flag under its camel-case name, as text (lists as arrays of text). */
-export type FlagValues = Record<string, string | string[] | boolean | undefined>;
+export type { FlagValues };
 
 /** `configPath`: the gwc.yaml the file values came from (its `waivers:` list is read from there). */
 export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.ProcessEnv, configPath?: string): RunConfig {
   const v = resolveOptions(flags, file, env);
-  const w = v.waivers as string | unknown[] | undefined;
+  const w = v.waivers;
   if (Array.isArray(w) && !configPath) throw new HarnessError('BAD_CONFIG', 'waivers: a list of waivers needs the file it was read from');
   const waivers = w === undefined ? null : Array.isArray(w) ? configPath! : w;
-  const profile = v.profile as ProfileName;
-  const tokenEnv = v['token-env'] as string | undefined;
-  // The service profile sends the service key, on every protocol (spec 5 rule 1).
+  const profile = v.profile;
+  const tokenEnv = v['token-env'];
+  // The service profile sends the service key, on every protocol: it is the credential the service knows.
   const service = profile === 'service' ? serviceConfig(env) : undefined;
-  const { declared, targeting } = resolveTargeting(file.protocols, Array.isArray(v.protocols) ? (v.protocols as ProtocolName[]) : undefined, v['base-path'] as string[], v.header as string[]);
+  const { declared, targeting } = resolveTargeting(file.protocols, Array.isArray(v.protocols) ? v.protocols : undefined, v['base-path'], v.header);
   return {
-    target: v.target as string | undefined,
-    upstreamListen: v['upstream-listen'] as string,
+    target: v.target,
+    upstreamListen: v['upstream-listen'],
     profile,
     protocols: PROTOCOLS.filter((p) => declared.includes(p)),
     targeting,
-    readyTimeoutS: v['ready-timeout-s'] as number,
-    launch: { cmd: (v['gateway-cmd'] as string | undefined) || undefined, image: (v['gateway-image'] as string | undefined) || undefined, env: v['gateway-env'] as string[], args: v['gateway-arg'] as string[] },
-    only: v.only as string[],
-    skip: v.skip as string[],
-    reporter: [...new Set(v.reporter as ReporterName[])],
-    out: v.out as string,
-    token: service?.key ?? (v.token as string | undefined) ?? (tokenEnv ? env[tokenEnv] : undefined) ?? 'gwc-test-token',
-    seed: (v.seed as number | undefined) ?? Math.floor(Math.random() * 2 ** 31),
-    timeoutMs: v['timeout-ms'] as number,
-    strict: v.strict as boolean,
-    concurrency: v.concurrency as number,
-    runs: v.runs as number,
-    modelRoutes: v['model-routes'] as Record<string, string>,
-    sse: { maxLagMs: v['sse-max-lag-ms'] as number, burstWindowMs: v['sse-burst-window-ms'] as number, latP50Ms: v['sse-lat-p50-ms'] as number },
-    idle: { maxS: v['idle-max-s'] as number, minS: v['idle-min-s'] as number },
-    hangWaitMs: v['hang-wait-ms'] as number,
+    readyTimeoutS: v['ready-timeout-s'],
+    launch: { cmd: v['gateway-cmd'] || undefined, image: v['gateway-image'] || undefined, env: v['gateway-env'], args: v['gateway-arg'] },
+    only: v.only,
+    skip: v.skip,
+    reporter: [...new Set(v.reporter)],
+    out: v.out,
+    token: service?.key ?? v.token ?? (tokenEnv ? env[tokenEnv] : undefined) ?? 'gwc-test-token',
+    seed: v.seed ?? Math.floor(Math.random() * 2 ** 31),
+    timeoutMs: v['timeout-ms'],
+    strict: v.strict,
+    concurrency: v.concurrency,
+    runs: v.runs,
+    modelRoutes: v['model-routes'],
+    sse: { maxLagMs: v['sse-max-lag-ms'], burstWindowMs: v['sse-burst-window-ms'], latP50Ms: v['sse-lat-p50-ms'] },
+    idle: { maxS: v['idle-max-s'], minS: v['idle-min-s'] },
+    hangWaitMs: v['hang-wait-ms'],
     service,
     waivers,
-    repeat: v.repeat as number,
-    repeatFailures: v['repeat-failures'] as number,
-    allowFlaky: v['allow-flaky'] as boolean,
-    shard: v.shard === undefined ? null : parseShard(v.shard as string),
-    shardDurations: (v['shard-durations'] as string | undefined) ?? null,
-    junitFormat: v['junit-format'] as JunitFormat,
-    apps: { config: (v['apps-config'] as string | undefined) || null, postgresUrl: (v['apps-postgres-url'] as string | undefined) || null, jwksRefetchMs: (v['jwks-refetch-s'] as number) * 1000 },
+    repeat: v.repeat,
+    repeatFailures: v['repeat-failures'],
+    allowFlaky: v['allow-flaky'],
+    shard: v.shard === undefined ? null : parseShard(v.shard),
+    shardDurations: v['shard-durations'] ?? null,
+    junitFormat: v['junit-format'],
+    apps: { config: v['apps-config'] || null, postgresUrl: v['apps-postgres-url'] || null, jwksRefetchMs: v['jwks-refetch-s'] * 1000 },
   };
 }

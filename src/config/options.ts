@@ -1,8 +1,8 @@
-// The one table of run options. Each option is described once, here: its flag, its gwc.yaml
-// key (the flag's name), its environment variable, type, bounds, default and help. From this
-// table come the commander options (src/cli.ts), the JSON Schema of gwc.yaml, the resolved
-// values (src/config/config.ts) and the README's flag table (a test compares them).
-import { HarnessError } from '../core/errors.js';
+// The one table of run settings. Each is described once, here: its flag, its gwc.yaml key (the
+// flag's name), its environment variable, type, bounds, default, help and the commands that take
+// it. From this table come the commander options (src/cli/shared.ts), the JSON Schema of gwc.yaml,
+// the typed values (src/config/option-values.ts, src/config/config.ts) and the CLI reference
+// (src/config/commands.ts, docs/cli.md and the README's flag table; tests compare them).
 import { DEFAULT_BOUNDS } from '../core/oracle.js';
 
 import { PROFILES, PROTOCOLS, type Profile, type Protocol } from '../core/features.js';
@@ -18,12 +18,18 @@ export type JunitFormat = (typeof JUNIT_FORMATS)[number];
 
 export type OptionKind = 'string' | 'url' | 'int' | 'bool' | 'enum' | 'list' | 'enum-list' | 'map' | 'waivers';
 
+/** Every command of the CLI; each has its file under src/cli/commands/. */
+export const COMMAND_NAMES = ['run', 'demo', 'certify', 'verify', 'merge-reports', 'mock', 'reference', 'apps-config', 'list', 'lint-config'] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+/** The commands a run-settings row belongs to when it names none: those that run the suite from flags, environment and gwc.yaml. */
+export const RUN_COMMANDS = ['run', 'demo', 'certify'] as const satisfies readonly CommandName[];
+
 export interface OptionSpec {
   /** The flag's long name and the gwc.yaml key. */
   name: string;
   kind: OptionKind;
   help: string;
-  /** The default as the README shows it. */
+  /** The default as the documentation shows it. */
   defaultText: string;
   default?: unknown;
   /** Environment variable that sets it (flags win over it, it wins over the file). */
@@ -42,12 +48,20 @@ export interface OptionSpec {
   secret?: boolean;
   /** List options whose values may hold commas: each flag is one item (not split on ','). */
   whole?: boolean;
+  /** The commands that take this flag (default: RUN_COMMANDS). */
+  commands?: readonly CommandName[];
+  /** Flags of one command only (not run settings): commander checks `values` itself. */
+  choices?: boolean;
+  /** Flags of one command only: the value commander gives when the flag is absent. */
+  flagDefault?: string | string[];
+  /** Flags of one command only: the command refuses to run without it. */
+  required?: boolean;
 }
 
-export const OPTIONS: readonly OptionSpec[] = [
-  { name: 'target', kind: 'url', arg: '<url>', help: 'base URL of the gateway under test', defaultText: '(required for `run`)', env: 'GWC_TARGET' },
+export const OPTIONS = [
+  { name: 'target', commands: ['run', 'certify', 'verify'], kind: 'url', arg: '<url>', help: 'base URL of the gateway under test', defaultText: '(required for `run`)', env: 'GWC_TARGET' },
   { name: 'config', kind: 'string', arg: '<file>', where: 'flag', help: 'YAML config file', defaultText: '`./gwc.yaml` when present' },
-  { name: 'upstream-listen', kind: 'string', arg: '<host:port>', help: 'address of the recording upstream the gateway forwards to', default: '127.0.0.1:18080', defaultText: '`127.0.0.1:18080`', env: 'GWC_UPSTREAM_LISTEN' },
+  { name: 'upstream-listen', commands: [...RUN_COMMANDS, 'verify'], kind: 'string', arg: '<host:port>', help: 'address of the recording upstream the gateway forwards to', default: '127.0.0.1:18080', defaultText: '`127.0.0.1:18080`', env: 'GWC_UPSTREAM_LISTEN' },
   { name: 'profile', kind: 'enum', values: PROFILES, arg: '<name>', help: '`default`; `slow` adds the slow checks (the idle probe); `service` runs the hosted-service checks; `apps` runs the apps gateway checks (with `demo`, or `run` against a gateway of your own: see apps-config)', default: 'default', defaultText: '`default`', env: 'GWC_PROFILE' },
   {
     name: 'protocols',
@@ -61,9 +75,9 @@ export const OPTIONS: readonly OptionSpec[] = [
   },
   { name: 'only', kind: 'list', arg: '<id>', help: 'run only this check, area or requirement id (repeatable). A check named by its id runs whatever its profile', default: [], defaultText: '', env: 'GWC_ONLY' },
   { name: 'skip', kind: 'list', arg: '<id>', accumulate: true, help: 'skip this check, area or requirement id (repeatable; adds to the file\'s list)', default: [], defaultText: '', env: 'GWC_SKIP' },
-  { name: 'reporter', kind: 'enum-list', values: REPORTER_NAMES, arg: '<name>', help: 'report formats (repeatable)', default: [...REPORTER_NAMES], defaultText: 'all', env: 'GWC_REPORTER' },
+  { name: 'reporter', commands: [...RUN_COMMANDS, 'merge-reports'], kind: 'enum-list', values: REPORTER_NAMES, arg: '<name>', help: 'report formats (repeatable)', default: [...REPORTER_NAMES], defaultText: 'all', env: 'GWC_REPORTER' },
   { name: 'out', kind: 'string', arg: '<dir>', help: 'report folder', default: 'reports', defaultText: '`reports/`', env: 'GWC_OUT' },
-  { name: 'token', kind: 'string', arg: '<token>', where: 'flag', secret: true, help: 'credential sent to the gateway; the service profile sends GWC_SERVICE_KEY instead', defaultText: 'a dummy token', env: 'GWC_TOKEN' },
+  { name: 'token', commands: [...RUN_COMMANDS, 'verify'], kind: 'string', arg: '<token>', where: 'flag', secret: true, help: 'credential sent to the gateway; the service profile sends GWC_SERVICE_KEY instead', defaultText: 'a dummy token', env: 'GWC_TOKEN' },
   { name: 'token-env', kind: 'string', where: 'file', help: 'the environment variable that holds the credential (gwc.yaml only, so the file never holds a secret)', defaultText: '' },
   { name: 'seed', kind: 'int', min: -(2 ** 31), max: 2 ** 31 - 1, arg: '<n>', help: 'seed of the property-based checks; printed in every report', defaultText: 'random', env: 'GWC_SEED' },
   { name: 'runs', kind: 'int', min: 1, max: 10_000, arg: '<n>', help: 'generated cases per property', default: 40, defaultText: '40', env: 'GWC_RUNS' },
@@ -88,15 +102,15 @@ export const OPTIONS: readonly OptionSpec[] = [
     defaultText: '',
   },
   { name: 'ready-timeout-s', kind: 'int', min: 1, max: 600, arg: '<s>', help: 'readiness gate: how long to wait for the gateway to forward a canary request of each declared protocol before any check', default: 30, defaultText: '30', env: 'GWC_READY_TIMEOUT_S' },
-  { name: 'gateway-cmd', kind: 'string', arg: '<command>', help: 'start the gateway with this shell command (placeholders {upstream_url}, {upstream_port}, {listen_port}, {workdir}); the target is then optional', defaultText: '', env: 'GWC_GATEWAY_CMD' },
+  { name: 'gateway-cmd', commands: [...RUN_COMMANDS, 'verify'], kind: 'string', arg: '<command>', help: 'start the gateway with this shell command (placeholders {upstream_url}, {upstream_port}, {listen_port}, {workdir}); the target is then optional', defaultText: '', env: 'GWC_GATEWAY_CMD' },
   { name: 'gateway-image', kind: 'string', arg: '<image>', help: 'start the gateway as a container of this image (host network; the placeholders as environment variables GWC_UPSTREAM_URL, GWC_UPSTREAM_PORT, GWC_LISTEN_PORT, GWC_WORKDIR)', defaultText: '', env: 'GWC_GATEWAY_IMAGE' },
-  { name: 'gateway-env', kind: 'list', whole: true, arg: '<K=V>', help: 'an environment variable of the started gateway (repeatable; placeholders expand)', default: [], defaultText: '' },
+  { name: 'gateway-env', commands: [...RUN_COMMANDS, 'verify'], kind: 'list', whole: true, arg: '<K=V>', help: 'an environment variable of the started gateway (repeatable; placeholders expand)', default: [], defaultText: '' },
   { name: 'gateway-arg', kind: 'list', whole: true, arg: '<arg>', help: "an argument of the gateway image's command (repeatable; placeholders expand)", default: [], defaultText: '' },
   { name: 'apps-config', kind: 'string', arg: '<file>', help: 'with the apps profile, for a gateway you started: the configuration `apps-config` wrote (its secrets are read from the `.env` file beside it); the harness starts the IdP, collector and upstreams where it says', defaultText: '', env: 'GWC_APPS_CONFIG' },
   { name: 'apps-postgres-url', kind: 'string', arg: '<url>', help: 'with the apps profile, when the harness starts the gateway: `store.postgres_url` of the configuration the harness writes to `{workdir}/gateway.yaml` (without it, none: the reference then uses PGlite)', defaultText: '', env: 'GWC_APPS_POSTGRES_URL' },
   { name: 'jwks-refetch-s', kind: 'int', min: 0, max: 3600, arg: '<s>', help: "with the apps profile: the longest JWKS refetch throttle a gateway may have after the IdP rolls its signing key (apps.device.key-rotation tries a refused sign-in once more this long after the gateway's last JWKS fetch; a gateway built on openid-client has 60 s)", default: 60, defaultText: '60', env: 'GWC_JWKS_REFETCH_S' },
   { name: 'idle-min-s', kind: 'int', min: 1, max: 3600, arg: '<s>', help: 'the least idle tolerance that passes (slow profile)', default: 65, defaultText: '65', env: 'GWC_IDLE_MIN_S' },
-  // Issue 12: waivers, repeats (flaky), shards, the JUnit dialect.
+  // Waivers, repeats (flaky checks), shards and the JUnit dialect: what CI and certification need.
   {
     name: 'waivers',
     kind: 'waivers',
@@ -110,11 +124,41 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'allow-flaky', kind: 'bool', help: 'a flaky check does not fail the run', default: false, defaultText: 'off', env: 'GWC_ALLOW_FLAKY' },
   { name: 'shard', kind: 'string', arg: '<i/n>', help: 'run only slice i of n of the selected checks (stable: by check id hash, or balanced by the durations of an earlier run)', defaultText: 'all checks', env: 'GWC_SHARD' },
   { name: 'shard-durations', kind: 'string', arg: '<report.json>', help: "balance the shards by each check's duration in this earlier JSON report", defaultText: '', env: 'GWC_SHARD_DURATIONS' },
-  { name: 'junit-format', kind: 'enum', values: JUNIT_FORMATS, arg: '<name>', help: '`jenkins` (valid against junit-10.xsd; a flaky check is a failure of type "flaky") or `surefire` (adds flakyFailure/rerunFailure elements)', default: 'jenkins', defaultText: '`jenkins`', env: 'GWC_JUNIT_FORMAT' },
-];
+  { name: 'junit-format', commands: [...RUN_COMMANDS, 'merge-reports'], kind: 'enum', values: JUNIT_FORMATS, arg: '<name>', help: '`jenkins` (valid against junit-10.xsd; a flaky check is a failure of type "flaky") or `surefire` (adds flakyFailure/rerunFailure elements)', default: 'jenkins', defaultText: '`jenkins`', env: 'GWC_JUNIT_FORMAT' },
+] as const satisfies readonly OptionSpec[];
 
-export const optionByName = (name: string): OptionSpec => {
-  const o = OPTIONS.find((x) => x.name === name);
+/** The same rows, each seen as an OptionSpec (for code that reads any row). */
+export const ROWS: readonly OptionSpec[] = OPTIONS;
+
+/** A row of the run-settings table, with its literal types. */
+export type RunOption = (typeof OPTIONS)[number];
+
+/** The value an option of this kind resolves to. */
+type KindValue<R> = R extends { kind: 'int' }
+  ? number
+  : R extends { kind: 'bool' }
+    ? boolean
+    : R extends { kind: 'enum'; values: readonly (infer V)[] }
+      ? V
+      : R extends { kind: 'enum-list'; values: readonly (infer V)[] }
+        ? V[]
+        : R extends { kind: 'list' }
+          ? string[]
+          : R extends { kind: 'map' }
+            ? Record<string, string>
+            : R extends { kind: 'waivers' }
+              ? string | unknown[]
+              : string;
+
+type RowValues = { [R in RunOption as R['name']]: R extends { default: unknown } ? KindValue<R> : KindValue<R> | undefined };
+/**
+ * Every run setting, by its gwc.yaml key, typed from its row: a row without a default may be
+ * absent. gwc.yaml's `protocols:` may also be a map of each protocol's targeting (see protocolsSchema).
+ */
+export type OptionValues = Omit<RowValues, 'protocols'> & { protocols: RowValues['protocols'] | Record<string, unknown> };
+
+export const optionByName = (name: RunOption['name']): OptionSpec => {
+  const o = ROWS.find((x) => x.name === name);
   if (!o) throw new Error(`no option ${name}`);
   return o;
 };
@@ -123,8 +167,8 @@ export const optionByName = (name: string): OptionSpec => {
 export const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 const inFile = (o: OptionSpec) => o.where !== 'flag';
-const onCommandLine = (o: OptionSpec) => o.where !== 'file';
-export const FLAG_OPTIONS = OPTIONS.filter(onCommandLine);
+/** The run settings that are flags (all but the gwc.yaml-only ones). */
+export const FLAG_OPTIONS: readonly OptionSpec[] = ROWS.filter((o) => o.where !== 'file');
 
 /** The JSON Schema of gwc.yaml, made from the table. */
 export function configSchema(): Record<string, unknown> {
@@ -157,7 +201,7 @@ export function configSchema(): Record<string, unknown> {
     title: 'gw-conformance gwc.yaml',
     type: 'object',
     additionalProperties: false,
-    properties: Object.fromEntries(OPTIONS.filter(inFile).map((o) => [o.name, { description: o.help, ...prop(o) }])),
+    properties: Object.fromEntries(ROWS.filter(inFile).map((o) => [o.name, { description: o.help, ...prop(o) }])),
   };
 }
 
@@ -187,86 +231,3 @@ function protocolsSchema(): Record<string, unknown> {
   };
 }
 
-/** Where a value came from, for messages that name it. */
-type Source = { from: 'flag' | 'env' | 'file'; label: string };
-
-function bad(src: Source, what: string, got: unknown): never {
-  throw new HarnessError(src.from === 'file' ? 'BAD_CONFIG' : 'BAD_FLAG', `${src.label}: expected ${what}, got ${JSON.stringify(got)}`);
-}
-
-/** Parses a flag or environment value (always text) into the option's type; the file's values are typed already (the schema checked them). */
-function fromText(o: OptionSpec, raw: string | string[] | boolean, src: Source): unknown {
-  const items = (v: string | string[]) => (Array.isArray(v) ? v : [v]).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
-  switch (o.kind) {
-    case 'bool':
-      if (typeof raw === 'boolean') return raw;
-      if (/^(1|true|yes|on)$/i.test(String(raw))) return true;
-      if (/^(0|false|no|off|)$/i.test(String(raw))) return false;
-      return bad(src, 'true or false', raw);
-    case 'int': {
-      const v = String(raw);
-      if (!/^-?\d+$/.test(v) || Number(v) < o.min! || Number(v) > o.max!) return bad(src, `a whole number from ${o.min} to ${o.max}`, v);
-      return Number(v);
-    }
-    case 'url':
-      if (!/^https?:\/\/[^/]/.test(String(raw))) return bad(src, 'an http:// or https:// URL', raw);
-      return String(raw);
-    case 'enum':
-      if (!o.values!.includes(String(raw))) throw new HarnessError('BAD_FLAG', `${src.label}: unknown ${o.name} "${raw}" (${o.values!.join(', ')})`);
-      return String(raw);
-    case 'list':
-      if (o.whole) return Array.isArray(raw) ? raw : [String(raw)];
-      return Array.isArray(raw) ? raw : items(String(raw));
-    case 'enum-list': {
-      const v = items(raw as string | string[]);
-      for (const x of v) if (!o.values!.includes(x)) throw new HarnessError('BAD_FLAG', `${src.label}: unknown ${o.name === 'reporter' ? 'reporter' : o.name.replace(/s$/, '')} "${x}" (${o.values!.join(', ')})`);
-      if (!v.length) return bad(src, `one or more of ${o.values!.join(', ')}`, raw);
-      return v;
-    }
-    case 'map': {
-      const out: Record<string, string> = {};
-      for (const x of Array.isArray(raw) ? raw : [String(raw)]) {
-        const eq = x.indexOf('=');
-        if (eq <= 0 || eq === x.length - 1) return bad(src, (o.arg ?? 'name=value').replace(/[<>]/g, ''), x);
-        out[x.slice(0, eq).trim()] = x.slice(eq + 1).trim();
-      }
-      return out;
-    }
-    case 'string':
-    case 'waivers':
-      return String(raw);
-  }
-}
-
-/**
- * The value of every option: the flag wins over the environment, the environment over the
- * file, the file over the default. Accumulating lists add the file's and the flag's.
- */
-export function resolveOptions(flags: Record<string, unknown>, file: Record<string, unknown>, env: NodeJS.ProcessEnv): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const o of OPTIONS) {
-    const flag = onCommandLine(o) ? flags[camel(o.name)] : undefined;
-    const flagSet = flag !== undefined && !(Array.isArray(flag) && flag.length === 0);
-    const envRaw = o.env ? env[o.env] : undefined;
-    const envSet = envRaw !== undefined && envRaw !== '';
-    const fileVal = inFile(o) ? file[o.name] : undefined;
-    const fromFlag = flagSet ? fromText(o, flag as string | string[] | boolean, { from: 'flag', label: `--${o.name}` }) : undefined;
-    const fromEnv = envSet ? fromText(o, envRaw!, { from: 'env', label: o.env! }) : undefined;
-    if (o.accumulate) {
-      out[o.name] = [...((fileVal as string[] | undefined) ?? []), ...((fromEnv as string[] | undefined) ?? []), ...((fromFlag as string[] | undefined) ?? [])];
-      continue;
-    }
-    out[o.name] = fromFlag ?? fromEnv ?? fileVal ?? o.default;
-  }
-  return out;
-}
-
-/** The README's flag table, made from OPTIONS. */
-export function optionsMarkdown(): string {
-  const rows = OPTIONS.map((o) => {
-    const flag = o.where === 'file' ? `\`${o.name}:\` (gwc.yaml only)` : `\`--${o.name}${o.arg ? ` ${o.arg}` : ''}\``;
-    const bounds = o.kind === 'int' ? ` (${o.min} to ${o.max})` : o.values ? ` (${o.values.join(', ')})` : '';
-    return `| ${flag} | ${o.env ? `\`${o.env}\`` : ''} | ${o.help}${bounds} | ${o.defaultText} |`;
-  });
-  return ['| flag | environment | meaning | default |', '|---|---|---|---|', ...rows].join('\n');
-}

@@ -4,14 +4,10 @@
 // `protocols:` map and the --base-path / --header flags; applied by the gateway client to every
 // request of the protocol, so every check honours it.
 import { HarnessError } from '../core/errors.js';
-import { PROTOCOLS, type Protocol } from '../core/features.js';
-import { DEFAULT_CREDENTIAL, protocolOfPath } from '../client/protocol-paths.js';
+import { DEFAULT_CREDENTIAL, PROTOCOLS, type AuthStyle, type Protocol } from '../core/protocols.js';
 
-/** Credential styles a protocol can be given (src/client/gateway.ts AuthStyle). */
-export const CREDENTIAL_STYLES = ['bearer', 'x-api-key', 'x-goog-api-key', 'key-query', 'none'] as const;
-export type CredentialStyle = (typeof CREDENTIAL_STYLES)[number];
-
-export { DEFAULT_CREDENTIAL, protocolOfPath };
+// The configuration's schema lists the credential styles; the tests tell protocols by path here.
+export { CREDENTIAL_STYLES, DEFAULT_CREDENTIAL, protocolOfPath } from '../core/protocols.js';
 
 export interface ProtocolTarget {
   /** Prefix on the gateway ('' = the host root). */
@@ -19,7 +15,7 @@ export interface ProtocolTarget {
   /** Headers as the user wrote them (`${VAR}` and `{upstream}` not yet expanded). */
   headers: Array<[string, string]>;
   /** Replaces the protocol's default credential style; checks that try another style keep theirs. */
-  credential?: CredentialStyle;
+  credential?: AuthStyle;
   /** Prefix under which the gateway forwards this protocol to the upstream ('' = today's paths). */
   upstreamBasePath: string;
 }
@@ -82,7 +78,7 @@ export function parseHeaderFlag(v: string): { protocols: Protocol[]; header: [st
 export interface FileProtocol {
   'base-path'?: string;
   headers?: Record<string, string>;
-  credential?: CredentialStyle;
+  credential?: AuthStyle;
   'upstream-base-path'?: string;
 }
 

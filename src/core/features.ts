@@ -1,12 +1,12 @@
 // Profiles, protocols and features: which checks a run picks (the profile) and which it may run
-// against this gateway (the features the gateway has). Kept in core (imports nothing) so the
+// against this gateway (the features the gateway has). Kept in core (it imports only core) so the
 // options, the readiness gate and the checks share one list of each.
+import { PROTOCOLS, type Protocol } from './protocols.js';
 
 /** `default` runs by default; `slow` adds to it with --profile slow; `service` runs alone with --profile service; `apps` (the apps gateway) alone with --profile apps. */
 export const PROFILES = ['default', 'slow', 'service', 'apps'] as const;
 export type Profile = (typeof PROFILES)[number];
-export const PROTOCOLS = ['messages', 'native', 'chat'] as const;
-export type Protocol = (typeof PROTOCOLS)[number];
+export { PROTOCOLS, type Protocol };
 
 /**
  * The profiles that are also a feature: their checks need what only that profile sets up (the

@@ -16,99 +16,120 @@ export class JsonSyntaxError extends Error {
   }
 }
 
-export function parseLossless(text: string): JNode {
-  let i = 0;
-  const ws = () => {
-    while (i < text.length) {
-      const c = text.charCodeAt(i);
-      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) i++;
+const LITERALS = [
+  ['true', { t: 'bool', v: true }],
+  ['false', { t: 'bool', v: false }],
+  ['null', { t: 'null' }],
+] as const;
+
+/** A cursor over one JSON text; each method reads one construct from the cursor on. */
+class Reader {
+  i = 0;
+  constructor(readonly text: string) {}
+
+  ws(): void {
+    const { text } = this;
+    while (this.i < text.length) {
+      const c = text.charCodeAt(this.i);
+      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) this.i++;
       else break;
     }
-  };
-  const fail = (m: string): never => {
-    throw new JsonSyntaxError(m, i);
-  };
-  const str = (): string => {
+  }
+
+  fail(m: string): never {
+    throw new JsonSyntaxError(m, this.i);
+  }
+
+  str(): string {
     // JSON.parse handles the escapes; we only find the end of the literal.
-    const start = i;
-    i++;
-    while (i < text.length) {
-      const c = text[i];
-      if (c === '\\') i += 2;
+    const { text } = this;
+    const start = this.i;
+    this.i++;
+    while (this.i < text.length) {
+      const c = text[this.i];
+      if (c === '\\') this.i += 2;
       else if (c === '"') {
-        i++;
-        return JSON.parse(text.slice(start, i)) as string;
-      } else i++;
+        this.i++;
+        return JSON.parse(text.slice(start, this.i)) as string;
+      } else this.i++;
     }
-    return fail('unterminated string');
-  };
-  const value = (depth: number): JNode => {
-    if (depth > 2000) fail('nesting too deep');
-    ws();
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      const entries: Array<[string, JNode]> = [];
-      ws();
-      if (text[i] === '}') {
-        i++;
-        return { t: 'obj', entries };
-      }
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail('expected a key');
-        const k = str();
-        ws();
-        if (text[i] !== ':') fail('expected ":"');
-        i++;
-        entries.push([k, value(depth + 1)]);
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') {
-          i++;
-          return { t: 'obj', entries };
-        } else fail('expected "," or "}"');
-      }
+    return this.fail('unterminated string');
+  }
+
+  /** After a separator: `,` goes on (true), `close` ends (false), anything else is an error. */
+  more(close: '}' | ']'): boolean {
+    this.ws();
+    const c = this.text[this.i];
+    if (c === ',' || c === close) this.i++;
+    else this.fail(`expected "," or "${close}"`);
+    return c === ',';
+  }
+
+  object(depth: number): JNode {
+    this.i++;
+    const entries: Array<[string, JNode]> = [];
+    this.ws();
+    if (this.text[this.i] === '}') {
+      this.i++;
+      return { t: 'obj', entries };
     }
-    if (c === '[') {
-      i++;
-      const items: JNode[] = [];
-      ws();
-      if (text[i] === ']') {
-        i++;
-        return { t: 'arr', items };
-      }
-      for (;;) {
-        items.push(value(depth + 1));
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') {
-          i++;
-          return { t: 'arr', items };
-        } else fail('expected "," or "]"');
-      }
+    do {
+      this.ws();
+      if (this.text[this.i] !== '"') this.fail('expected a key');
+      const k = this.str();
+      this.ws();
+      if (this.text[this.i] !== ':') this.fail('expected ":"');
+      this.i++;
+      entries.push([k, this.value(depth + 1)]);
+    } while (this.more('}'));
+    return { t: 'obj', entries };
+  }
+
+  array(depth: number): JNode {
+    this.i++;
+    const items: JNode[] = [];
+    this.ws();
+    if (this.text[this.i] === ']') {
+      this.i++;
+      return { t: 'arr', items };
     }
-    if (c === '"') return { t: 'str', v: str() };
-    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    do items.push(this.value(depth + 1));
+    while (this.more(']'));
+    return { t: 'arr', items };
+  }
+
+  /** A number (its text kept) or true, false, null. */
+  scalar(): JNode {
+    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.text.slice(this.i, this.i + 400));
     if (m && m[0].length > 0) {
-      i += m[0].length;
+      this.i += m[0].length;
       return { t: 'num', raw: m[0] };
     }
-    for (const [lit, node] of [
-      ['true', { t: 'bool', v: true }],
-      ['false', { t: 'bool', v: false }],
-      ['null', { t: 'null' }],
-    ] as const) {
-      if (text.startsWith(lit, i)) {
-        i += lit.length;
-        return node as JNode;
+    for (const [lit, node] of LITERALS) {
+      if (this.text.startsWith(lit, this.i)) {
+        this.i += lit.length;
+        return { ...node } as JNode;
       }
     }
-    return fail('unexpected character');
-  };
-  const v = value(0);
-  ws();
-  if (i !== text.length) fail('trailing characters');
+    return this.fail('unexpected character');
+  }
+
+  value(depth: number): JNode {
+    if (depth > 2000) this.fail('nesting too deep');
+    this.ws();
+    const c = this.text[this.i];
+    if (c === '{') return this.object(depth);
+    if (c === '[') return this.array(depth);
+    if (c === '"') return { t: 'str', v: this.str() };
+    return this.scalar();
+  }
+}
+
+export function parseLossless(text: string): JNode {
+  const r = new Reader(text);
+  const v = r.value(0);
+  r.ws();
+  if (r.i !== text.length) r.fail('trailing characters');
   return v;
 }
 

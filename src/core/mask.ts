@@ -1,19 +1,28 @@
-// Credentials never reach a report: header values of credential headers are masked, and any
-// occurrence of a secret the harness was given is replaced wherever it appears.
+// The one masker: credentials never reach a report, the console, a log tail or a transcript.
+// Header values of credential headers are masked, the `?key=` query (the native protocol's
+// credential) is masked, any occurrence of a secret the harness was given is replaced in every
+// encoding a gateway might echo it in, credential-looking `name: value` pairs in free text (a
+// gateway's log) and OAuth tokens and JWTs in a body are masked.
 const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'cookie', 'set-cookie', 'proxy-authorization']);
+
+/** What a masked value is shown as. */
+export const MASK = '***';
 
 export function maskValue(v: string): string {
   const bearer = /^(Bearer|Basic)\s+/i.exec(v);
-  return bearer ? `${bearer[1]} ***` : '***';
+  return bearer ? `${bearer[1]} ${MASK}` : MASK;
 }
 
 export function maskHeaders(h: Array<[string, string]>): Array<[string, string]> {
   return h.map(([k, v]) => [k, CREDENTIAL_HEADERS.has(k.toLowerCase()) ? maskValue(v) : v]);
 }
 
+/** The value of a `key` query parameter, in a URL or in text that holds one (JSON included). */
+const KEY_QUERY = /([?&]key=)[^&#"\s]+/g;
+
 /** A URL with the value of its `key` query parameter (the native protocol's credential) masked. */
 export function maskUrl(url: string): string {
-  return url.replace(/([?&]key=)[^&#\s]*/g, '$1***');
+  return url.replace(KEY_QUERY, `$1${MASK}`);
 }
 
 /** Shorter secrets are not searched for: a 3-character string would blank out ordinary text. */
@@ -75,13 +84,33 @@ function allForms(secret: string): string[] {
   return [...forms].filter((f) => f.length >= MIN_SECRET).sort((a, b) => b.length - a.length);
 }
 
+/** Replaces every form (secretForms) of each secret in a text by `replacement`. */
+export function replaceSecrets(text: string, secrets: string[], replacement = MASK): string {
+  let out = text;
+  for (const s of secrets) for (const form of secretForms(s)) if (out.includes(form)) out = out.split(form).join(replacement);
+  // Hex and the \u forms are matched in either case.
+  for (const s of secrets) for (const re of caseless(s)) out = out.replace(re, replacement);
+  return out;
+}
+
 /** Replaces every form (secretForms) of each secret in a text, and the value of any `key=` query parameter. */
 export function scrubSecrets(text: string, secrets: string[]): string {
-  let out = text;
-  for (const s of secrets) for (const form of secretForms(s)) if (out.includes(form)) out = out.split(form).join('***');
-  // Hex and the \u forms are matched in either case.
-  for (const s of secrets) for (const re of caseless(s)) out = out.replace(re, '***');
-  return out.replace(/([?&]key=)[^&"\s]+/g, '$1***');
+  return maskUrl(replaceSecrets(text, secrets));
+}
+
+const CREDENTIAL_IN_TEXT = /\b(authorization|proxy-authorization|x-api-key|x-goog-api-key|api[-_]?key|token)(["']?\s*[:=]\s*["']?)(bearer\s+|basic\s+)?[^\s"',;]+/gi;
+
+/**
+ * Free text such as a line a gateway logged: the secrets (scrubSecrets), and the value of anything
+ * that reads as a credential (`authorization: Bearer x`, `api_key="x"`, `token=x`).
+ */
+export function maskCredentialsInText(text: string, secrets: string[]): string {
+  return scrubSecrets(text, secrets).replace(CREDENTIAL_IN_TEXT, (_m, name: string, sep: string, scheme: string | undefined) => `${name}${sep}${scheme ?? ''}${MASK}`);
+}
+
+/** Tokens a gateway may put in a body (OAuth token fields, anything JWT-shaped) masked. */
+export function maskTokens(text: string): string {
+  return text.replace(/("(?:access_token|refresh_token|id_token|device_code)"\s*:\s*")[^"]*"/g, `$1${MASK}"`).replace(/eyJ[\w-]*\.[\w-]*\.[\w-]*/g, MASK);
 }
 
 const caselessCache = new Map<string, RegExp[]>();
@@ -108,17 +137,9 @@ export function scrubDeep<T>(value: T, secrets: string[]): T {
   return walk(value) as T;
 }
 
-/**
- * A line fit for a terminal or a CI log: control characters (C0 but newline and tab, DEL, C1,
- * so no ANSI or OSC escape) and bidirectional overrides shown as \xNN / \u{NNNN} instead of
- * acting on the terminal.
- */
-export function terminalSafe(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
-    const n = c.charCodeAt(0);
-    return n < 0x100 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u{${n.toString(16)}}`;
-  });
-}
+// The console's escaper lives with the other sinks' in src/core/inert.ts; src/cli/run.ts still
+// imports it from here.
+export { terminalSafe } from './inert.js';
 
 /**
  * Masks the values of headers the user added (--header, `headers:` in gwc.yaml) wherever a

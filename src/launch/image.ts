@@ -111,55 +111,63 @@ export async function dockerAvailable(): Promise<boolean> {
 }
 
 
-export async function startImage(opts: ImageOptions): Promise<RunningImage> {
-  const { tc, client } = await runtimeClient();
-  const startTimeoutMs = opts.startTimeoutMs ?? 30_000;
-  const secrets = opts.secrets ?? [];
-  const keep = opts.tailLines ?? 200;
-
+/** The image, pulled first when it is not on this machine (bounded); a bad name or a failed pull is a harness error. */
+async function ensureImage(tc: Awaited<ReturnType<typeof runtimeClient>>['tc'], client: Awaited<ReturnType<typeof runtimeClient>>['client'], opts: ImageOptions): Promise<void> {
   let imageName;
   try {
     imageName = tc.ImageName.fromString(opts.image);
   } catch {
     throw new HarnessError('IMAGE_NOT_FOUND', `--gateway-image: "${opts.image}" is not an image name`);
   }
-  if (!(await client.image.exists(imageName))) {
-    try {
-      await withTimeout(client.image.pull(imageName), opts.pullTimeoutMs ?? 120_000, () => new Error(`no answer within ${Math.round((opts.pullTimeoutMs ?? 120_000) / 1000)} s`));
-    } catch (err) {
-      throw new HarnessError('IMAGE_NOT_FOUND', `--gateway-image: ${opts.image} is not on this machine and cannot be pulled (${firstLine(err)})`);
-    }
+  if (await client.image.exists(imageName)) return;
+  const pullMs = opts.pullTimeoutMs ?? 120_000;
+  try {
+    await withTimeout(client.image.pull(imageName), pullMs, () => new Error(`no answer within ${Math.round(pullMs / 1000)} s`));
+  } catch (err) {
+    throw new HarnessError('IMAGE_NOT_FOUND', `--gateway-image: ${opts.image} is not on this machine and cannot be pulled (${firstLine(err)})`);
   }
+}
 
-  const lines: string[] = [];
-  let partial = '';
-  let ended = false;
-  let onEnd: () => void = () => {};
-  const endedP = new Promise<void>((resolve) => (onEnd = resolve));
-  const push = (line: string) => {
-    lines.push(maskLogLine(line, secrets));
-    if (lines.length > keep) lines.splice(0, lines.length - keep);
-  };
-  const consume = (stream: Readable) => {
+/** The container's output: the last `keep` lines, masked; `ended` resolves when the stream ends (the container stopped). */
+class ContainerLog {
+  private lines: string[] = [];
+  private partial = '';
+  done = false;
+  private onEnd: () => void = () => {};
+  readonly ended = new Promise<void>((resolve) => (this.onEnd = resolve));
+  constructor(
+    private readonly secrets: string[],
+    private readonly keep: number,
+  ) {}
+  private push(line: string) {
+    this.lines.push(maskLogLine(line, this.secrets));
+    if (this.lines.length > this.keep) this.lines.splice(0, this.lines.length - this.keep);
+  }
+  consume = (stream: Readable) => {
     stream.on('data', (chunk: string | Buffer) => {
-      const parts = (partial + chunk.toString()).split('\n');
-      partial = parts.pop() ?? '';
-      for (const l of parts) push(l.replace(/\r$/, ''));
+      const parts = (this.partial + chunk.toString()).split('\n');
+      this.partial = parts.pop() ?? '';
+      for (const l of parts) this.push(l.replace(/\r$/, ''));
     });
     stream.once('end', () => {
-      if (partial) push(partial);
-      partial = '';
-      ended = true;
-      onEnd();
+      if (this.partial) this.push(this.partial);
+      this.partial = '';
+      this.done = true;
+      this.onEnd();
     });
     stream.on('error', () => {});
   };
+  tail(): string[] {
+    return [...this.lines, ...(this.partial ? [maskLogLine(this.partial, this.secrets)] : [])];
+  }
+}
 
-  let container = new tc.GenericContainer(opts.image)
-    .withNetworkMode('host')
-    .withEnvironment(opts.env ?? {})
-    .withStartupTimeout(startTimeoutMs)
-    .withLogConsumer(consume);
+export async function startImage(opts: ImageOptions): Promise<RunningImage> {
+  const { tc, client } = await runtimeClient();
+  const startTimeoutMs = opts.startTimeoutMs ?? 30_000;
+  await ensureImage(tc, client, opts);
+  const log = new ContainerLog(opts.secrets ?? [], opts.tailLines ?? 200);
+  let container = new tc.GenericContainer(opts.image).withNetworkMode('host').withEnvironment(opts.env ?? {}).withStartupTimeout(startTimeoutMs).withLogConsumer(log.consume);
   if (opts.args?.length) container = container.withCommand(opts.args);
   if (opts.files?.length) container = container.withCopyContentToContainer(opts.files);
   if (opts.binds?.length) container = container.withBindMounts(opts.binds.map((b) => ({ ...b, mode: 'rw' as const })));
@@ -170,35 +178,36 @@ export async function startImage(opts: ImageOptions): Promise<RunningImage> {
   } catch (err) {
     throw new HarnessError('GATEWAY_START', `--gateway-image: ${opts.image} did not start (${firstLine(err)})`);
   }
-
   let stopping: Promise<void> | undefined;
   const running: RunningImage = {
     id: started.getId(),
     image: opts.image,
-    logTail: () => [...lines, ...(partial ? [maskLogLine(partial, secrets)] : [])],
-    exited: () => ended,
+    logTail: () => log.tail(),
+    exited: () => log.done,
     stop: () => (stopping ??= started.stop({ timeout: STOP_GRACE_MS, remove: true }).then(() => undefined)),
   };
-
-  if (opts.readyPort !== undefined) {
-    const deadline = Date.now() + startTimeoutMs;
-    let backoff = 20;
-    for (;;) {
-      if (await connects(opts.readyPort)) break;
-      const failure = ended
-        ? 'exited'
-        : Date.now() >= deadline
-          ? `did not listen on 127.0.0.1:${opts.readyPort} within ${Math.round(startTimeoutMs / 1000)} s (a daemon in another network namespace, as with Docker Desktop, does not share this 127.0.0.1)`
-          : null;
-      if (failure) {
-        const tail = running.logTail().filter(Boolean).slice(-3).join(' | ');
-        await running.stop().catch(() => {});
-        throw new HarnessError('GATEWAY_START', `--gateway-image: ${opts.image} ${failure}${tail ? `; last output: ${tail}` : ''}`);
-      }
-      // Wait for the next try, or for the container's exit, whichever comes first.
-      await Promise.race([new Promise((r) => setTimeout(r, backoff)), endedP]);
-      backoff = Math.min(backoff * 2, 250);
-    }
-  }
+  if (opts.readyPort !== undefined) await untilReady(running, log, opts.readyPort, startTimeoutMs);
   return running;
+}
+
+/** Resolves once the container listens on `port`; stops it and throws a one-line harness error when it exits first or the time runs out. */
+async function untilReady(running: RunningImage, log: ContainerLog, port: number, startTimeoutMs: number): Promise<void> {
+  const deadline = Date.now() + startTimeoutMs;
+  let backoff = 20;
+  for (;;) {
+    if (await connects(port)) return;
+    const failure = log.done
+      ? 'exited'
+      : Date.now() >= deadline
+        ? `did not listen on 127.0.0.1:${port} within ${Math.round(startTimeoutMs / 1000)} s (a daemon in another network namespace, as with Docker Desktop, does not share this 127.0.0.1)`
+        : null;
+    if (failure) {
+      const tail = running.logTail().filter(Boolean).slice(-3).join(' | ');
+      await running.stop().catch(() => {});
+      throw new HarnessError('GATEWAY_START', `--gateway-image: ${running.image} ${failure}${tail ? `; last output: ${tail}` : ''}`);
+    }
+    // Wait for the next try, or for the container's exit, whichever comes first.
+    await Promise.race([new Promise((r) => setTimeout(r, backoff)), log.ended]);
+    backoff = Math.min(backoff * 2, 250);
+  }
 }

@@ -9,6 +9,8 @@ import { HarnessError } from '../core/errors.js';
 import type { LaunchInfo } from '../report/types.js';
 import { maskLogLine } from './image.js';
 import { connects, freePort } from './ports.js';
+import { exitedOf, exitOf, stopGroup, killGroup } from './process-group.js';
+import { Tail, TAIL_LINES } from './tail.js';
 
 export { freePort };
 
@@ -22,10 +24,6 @@ export const PLACEHOLDER_ENV: Record<(typeof PLACEHOLDERS)[number], string> = {
   workdir: 'GWC_WORKDIR',
 };
 
-const STOP_GRACE_MS = 5_000;
-const TAIL_LINES = 200;
-const HEAD_LINES = 20;
-const SUMMARY_CHARS = 600;
 
 /** `{name}` placeholders (a shell's `${VAR}` is left alone); an unknown one is a harness error. */
 export function checkPlaceholders(text: string, label: string): void {
@@ -55,48 +53,6 @@ export interface LaunchedGateway {
   info(): LaunchInfo;
 }
 
-/** Output lines kept from a process, masked as they come. */
-class Tail {
-  lines: string[] = [];
-  /** The first lines, kept even when the tail has moved on (a refusal's start says the most). */
-  head: string[] = [];
-  private dropped = false;
-  private partial = '';
-  constructor(private readonly secrets: string[]) {}
-  feed(chunk: Buffer) {
-    const parts = (this.partial + chunk.toString('utf8')).split('\n');
-    this.partial = parts.pop() ?? '';
-    for (const l of parts) this.push(l.replace(/\r$/, ''));
-  }
-  flush() {
-    if (this.partial) this.push(this.partial);
-    this.partial = '';
-  }
-  private push(l: string) {
-    const masked = maskLogLine(l, this.secrets);
-    this.lines.push(masked);
-    if (this.head.length < HEAD_LINES && masked.trim()) this.head.push(masked);
-    if (this.lines.length > TAIL_LINES) {
-      this.lines.splice(0, this.lines.length - TAIL_LINES);
-      this.dropped = true;
-    }
-  }
-  /**
-   * What a command that exited wrote, as one line: up to 5 lines as they are (` | ` between
-   * them); more (e.g. a validation error printed as indented JSON) from its start, spaces
-   * collapsed, the middle cut when long.
-   */
-  summary(): string {
-    const all = this.last(TAIL_LINES);
-    if (all.length <= 5 && !this.dropped) return all.length ? `last output: ${all.join(' | ')}` : '';
-    const text = [...(this.dropped ? [...this.head, '…'] : []), ...all].map((l) => l.trim()).join(' ').replace(/\s+/g, ' ');
-    return `output: ${text.length > SUMMARY_CHARS ? `${text.slice(0, SUMMARY_CHARS - 120)} … ${text.slice(-100)}` : text}`;
-  }
-  last(n: number) {
-    return [...this.lines, ...(this.partial ? [maskLogLine(this.partial, this.secrets)] : [])].filter((l) => l.trim()).slice(-n);
-  }
-}
-
 export interface CommandOptions {
   command: string;
   env: Array<[string, string]>;
@@ -106,7 +62,13 @@ export interface CommandOptions {
   secrets: string[];
 }
 
-const exitedOf = (c: ChildProcess) => c.exitCode !== null || c.signalCode !== null;
+/** The command's environment: ours, the placeholders as variables, then --gateway-env (placeholders expanded). */
+function commandEnv(opts: CommandOptions): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const [k, p] of Object.entries(PLACEHOLDER_ENV)) env[p] = opts.values[k as keyof PlaceholderValues];
+  for (const [k, v] of opts.env) env[k] = expandPlaceholders(v, opts.values);
+  return env;
+}
 
 /**
  * Starts `--gateway-cmd` with `sh -c` in its own process group and resolves once its listen
@@ -116,19 +78,10 @@ const exitedOf = (c: ChildProcess) => c.exitCode !== null || c.signalCode !== nu
 export async function startCommand(opts: CommandOptions): Promise<LaunchedGateway> {
   const tail = new Tail(opts.secrets);
   const command = expandPlaceholders(opts.command, opts.values);
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const [k, p] of Object.entries(PLACEHOLDER_ENV)) env[p] = opts.values[k as keyof PlaceholderValues];
-  for (const [k, v] of opts.env) env[k] = expandPlaceholders(v, opts.values);
+  const env = commandEnv(opts);
   let child: ChildProcess | undefined;
   let restarts = 0;
   let lastExit: number | null = null;
-  const killGroup = (c: ChildProcess, signal: NodeJS.Signals) => {
-    try {
-      if (c.pid !== undefined) process.kill(-c.pid, signal);
-    } catch {
-      /* already gone */
-    }
-  };
   const onProcessExit = () => child && killGroup(child, 'SIGKILL');
   process.once('exit', onProcessExit);
   // Stopped by a signal, the harness takes its gateway down with it (a default handler would not run 'exit').
@@ -138,77 +91,12 @@ export async function startCommand(opts: CommandOptions): Promise<LaunchedGatewa
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
-
-  const exitOf = (c: ChildProcess) => new Promise<void>((resolve) => (exitedOf(c) ? resolve() : c.once('exit', () => resolve())));
-  // Whether any process of the command's group is left (the shell may exit before the gateway it started).
-  const groupAlive = (c: ChildProcess) => {
-    try {
-      if (c.pid !== undefined) process.kill(-c.pid, 0);
-      return c.pid !== undefined;
-    } catch {
-      return false;
-    }
-  };
-  /** Resolves true once the group is gone, false at the deadline (polled: a group gives no event). */
-  const groupGone = async (c: ChildProcess, ms: number) => {
-    const deadline = Date.now() + ms;
-    let backoff = 10;
-    while (groupAlive(c)) {
-      if (Date.now() >= deadline) return false;
-      await new Promise((r) => setTimeout(r, backoff));
-      backoff = Math.min(backoff * 2, 100);
-    }
-    return true;
-  };
   const stopChild = async () => {
-    const c = child;
-    if (!c) return;
-    if (!exitedOf(c) || groupAlive(c)) {
-      killGroup(c, 'SIGTERM');
-      let timer: NodeJS.Timeout | undefined;
-      const gone = await Promise.race([exitOf(c).then(() => groupGone(c, STOP_GRACE_MS)), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), STOP_GRACE_MS)))]);
-      clearTimeout(timer);
-      if (!gone) {
-        killGroup(c, 'SIGKILL');
-        await exitOf(c);
-      }
-    }
-    // The whole group goes: a worker the command left behind must not hold the port, nor answer
-    // the readiness probe of the next start (a restart waits until the group is gone).
-    killGroup(c, 'SIGKILL');
-    await groupGone(c, STOP_GRACE_MS);
-    lastExit = c.exitCode;
+    if (child) lastExit = await stopGroup(child);
   };
-
   const start = async () => {
-    const c = spawn('sh', ['-c', command], { cwd: opts.values.workdir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    child = c;
-    c.stdout?.on('data', (d: Buffer) => tail.feed(d));
-    c.stderr?.on('data', (d: Buffer) => tail.feed(d));
-    let spawnError: Error | undefined;
-    c.once('error', (e) => (spawnError = e));
-    const exited = exitOf(c);
-    const deadline = Date.now() + opts.startTimeoutMs;
-    let backoff = 20;
-    for (;;) {
-      if (spawnError || exitedOf(c)) {
-        await new Promise((r) => setImmediate(r));
-        tail.flush();
-        const said = tail.summary();
-        const why = spawnError ? `could not be started (${spawnError.message})` : `exited with ${c.exitCode ?? c.signalCode} before listening on 127.0.0.1:${opts.listenPort}`;
-        await stopChild();
-        throw new HarnessError('GATEWAY_START', `--gateway-cmd ${why}${said ? `; ${said}` : '; it wrote nothing'}`);
-      }
-      if (await connects(opts.listenPort)) return;
-      if (Date.now() >= deadline) {
-        const last = tail.last(5).join(' | ');
-        await stopChild();
-        throw new HarnessError('GATEWAY_START', `--gateway-cmd did not listen on 127.0.0.1:${opts.listenPort} ({listen_port}) within ${Math.round(opts.startTimeoutMs / 1000)} s${last ? `; last output: ${last}` : ''}`);
-      }
-      // Polls the port (the gateway gives no other sign), or wakes at its exit.
-      await Promise.race([new Promise((r) => setTimeout(r, backoff)), exited]);
-      backoff = Math.min(backoff * 2, 250);
-    }
+    child = spawn('sh', ['-c', command], { cwd: opts.values.workdir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    await untilListening(child, tail, opts, stopChild);
   };
 
   await start();
@@ -232,6 +120,36 @@ export async function startCommand(opts: CommandOptions): Promise<LaunchedGatewa
     },
     info: () => ({ kind: 'command', what: maskLogLine(command, opts.secrets), target: `http://127.0.0.1:${opts.listenPort}`, restarts, exitCode: lastExit, logTail: tail.last(TAIL_LINES) }),
   };
+}
+
+/** Resolves once the started command listens; stops it and throws a one-line harness error when it exits first or the time runs out. */
+async function untilListening(c: ChildProcess, tail: Tail, opts: CommandOptions, stop: () => Promise<void>): Promise<void> {
+  c.stdout?.on('data', (d: Buffer) => tail.feed(d));
+  c.stderr?.on('data', (d: Buffer) => tail.feed(d));
+  let spawnError: Error | undefined;
+  c.once('error', (e) => (spawnError = e));
+  const exited = exitOf(c);
+  const deadline = Date.now() + opts.startTimeoutMs;
+  let backoff = 20;
+  for (;;) {
+    if (spawnError || exitedOf(c)) {
+      await new Promise((r) => setImmediate(r));
+      tail.flush();
+      const said = tail.summary();
+      const why = spawnError ? `could not be started (${spawnError.message})` : `exited with ${c.exitCode ?? c.signalCode} before listening on 127.0.0.1:${opts.listenPort}`;
+      await stop();
+      throw new HarnessError('GATEWAY_START', `--gateway-cmd ${why}${said ? `; ${said}` : '; it wrote nothing'}`);
+    }
+    if (await connects(opts.listenPort)) return;
+    if (Date.now() >= deadline) {
+      const last = tail.last(5).join(' | ');
+      await stop();
+      throw new HarnessError('GATEWAY_START', `--gateway-cmd did not listen on 127.0.0.1:${opts.listenPort} ({listen_port}) within ${Math.round(opts.startTimeoutMs / 1000)} s${last ? `; last output: ${last}` : ''}`);
+    }
+    // Polls the port (the gateway gives no other sign), or wakes at its exit.
+    await Promise.race([new Promise((r) => setTimeout(r, backoff)), exited]);
+    backoff = Math.min(backoff * 2, 250);
+  }
 }
 
 /** A fresh work folder for the started gateway ({workdir}); removed when it stops. */
@@ -269,32 +187,31 @@ export async function launchGateway(req: LaunchRequest): Promise<LaunchedGateway
   const env = parseEnvList(req.env);
   try {
     if (req.cmd) return await startCommand({ command: req.cmd, env, values, listenPort, startTimeoutMs: req.startTimeoutMs, secrets: req.secrets });
-    const { startImage } = await import('./image.js');
-    const containerEnv: Record<string, string> = {};
-    for (const [k, p] of Object.entries(PLACEHOLDER_ENV)) containerEnv[p] = values[k as keyof PlaceholderValues];
-    for (const [k, v] of env) containerEnv[k] = expandPlaceholders(v, values);
-    const running = await startImage({
-      image: req.image!,
-      env: containerEnv,
-      args: req.args.map((a) => expandPlaceholders(a, values)),
-      binds: [{ source: dir, target: dir }],
-      readyPort: listenPort,
-      startTimeoutMs: req.startTimeoutMs,
-      secrets: req.secrets,
-    });
-    let stopped: Promise<void> | undefined;
-    return {
-      target: `http://127.0.0.1:${listenPort}`,
-      restart: () => Promise.reject(new Error('restarting a --gateway-image gateway is not supported yet')),
-      stop: () =>
-        (stopped ??= (async () => {
-          await running.stop();
-          await rm(dir, { recursive: true, force: true });
-        })()),
-      info: () => ({ kind: 'image', what: req.image!, target: `http://127.0.0.1:${listenPort}`, restarts: 0, exitCode: null, logTail: running.logTail() }),
-    };
+    return await startImageGateway(req, values, env, dir);
   } catch (e) {
     await rm(dir, { recursive: true, force: true });
     throw e;
   }
+}
+
+/** --gateway-image: the container, its placeholders as environment variables, the work folder mounted at the same path. */
+async function startImageGateway(req: LaunchRequest, values: PlaceholderValues, env: Array<[string, string]>, dir: string): Promise<LaunchedGateway> {
+  const { startImage } = await import('./image.js');
+  const containerEnv: Record<string, string> = {};
+  for (const [k, p] of Object.entries(PLACEHOLDER_ENV)) containerEnv[p] = values[k as keyof PlaceholderValues];
+  for (const [k, v] of env) containerEnv[k] = expandPlaceholders(v, values);
+  const args = req.args.map((a) => expandPlaceholders(a, values));
+  const running = await startImage({ image: req.image!, env: containerEnv, args, binds: [{ source: dir, target: dir }], readyPort: Number(values.listen_port), startTimeoutMs: req.startTimeoutMs, secrets: req.secrets });
+  let stopped: Promise<void> | undefined;
+  const target = `http://127.0.0.1:${values.listen_port}`;
+  return {
+    target,
+    restart: () => Promise.reject(new Error('restarting a --gateway-image gateway is not supported yet')),
+    stop: () =>
+      (stopped ??= (async () => {
+        await running.stop();
+        await rm(dir, { recursive: true, force: true });
+      })()),
+    info: () => ({ kind: 'image', what: req.image!, target, restarts: 0, exitCode: null, logTail: running.logTail() }),
+  };
 }

@@ -1,7 +1,8 @@
 // Output formats of `lint-config`: text, json (schema: src/lint/schemas/lint-report.schema.json),
-// junit, SARIF 2.1.0 and GitHub workflow annotations.
+// junit, SARIF 2.1.0 and GitHub workflow annotations. What a config file holds is shown inert
+// (src/core/inert.ts): the text and annotation lines as on the console, JUnit as XML.
 import { RULES, type FileResult, type Finding } from './rules.js';
-import { attrs, xmlText } from '../reporters/xml.js';
+import { terminalSafe, xmlAttrs, xmlText } from '../core/inert.js';
 
 export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -37,7 +38,7 @@ function text(results: readonly FileResult[]): string {
     for (const f of r.findings) lines.push(`${f.file}:${f.line}:${f.column}: ${f.severity} ${f.rule} ${f.message}`, `    fix: ${f.hint}`);
   }
   lines.push(summaryLine(results));
-  return lines.join('\n');
+  return terminalSafe(lines.join('\n'));
 }
 
 function json(results: readonly FileResult[], strict: boolean, version: string): string {
@@ -72,15 +73,15 @@ function junit(results: readonly FileResult[], strict: boolean): string {
       let body = '';
       if (failed) {
         suiteFailures++;
-        body = `\n      <failure${attrs({ message: detail, type: fs.some((f) => f.severity === 'error') ? 'error' : 'warning' })}>${xmlText(detail)}</failure>\n    `;
+        body = `\n      <failure${xmlAttrs({ message: detail, type: fs.some((f) => f.severity === 'error') ? 'error' : 'warning' })}>${xmlText(detail)}</failure>\n    `;
       } else if (fs.length > 0) body = `\n      <system-out>${xmlText(detail)}</system-out>\n    `;
-      cases.push(`    <testcase${attrs({ classname: r.file, name: `${rule.id}: ${rule.title}`, time: '0' })}>${body}</testcase>`);
+      cases.push(`    <testcase${xmlAttrs({ classname: r.file, name: `${rule.id}: ${rule.title}`, time: '0' })}>${body}</testcase>`);
     }
     tests += RULES.length;
     failures += suiteFailures;
-    suites.push([`  <testsuite${attrs({ name: `lint-config ${r.file}`, tests: RULES.length, failures: suiteFailures, errors: 0 })}>`, ...cases, '  </testsuite>'].join('\n'));
+    suites.push([`  <testsuite${xmlAttrs({ name: `lint-config ${r.file}`, tests: RULES.length, failures: suiteFailures, errors: 0 })}>`, ...cases, '  </testsuite>'].join('\n'));
   }
-  return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites${attrs({ name: 'lint-config', tests, failures, errors: 0 })}>`, ...suites, '</testsuites>', ''].join('\n');
+  return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites${xmlAttrs({ name: 'lint-config', tests, failures, errors: 0 })}>`, ...suites, '</testsuites>', ''].join('\n');
 }
 
 // --- SARIF 2.1.0
@@ -127,7 +128,8 @@ function sarif(results: readonly FileResult[], version: string): string {
 const sarifUri = (file: string) => (file === '<stdin>' ? 'stdin' : file.split('/').map(encodeURIComponent).join('/'));
 
 // --- GitHub workflow commands: ::error file=...,line=...,col=...,title=...::message
-const escData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+// A carriage return is already shown as \x0d by terminalSafe; a line feed is the workflow's %0A.
+const escData = (s: string) => terminalSafe(s).replace(/%/g, '%25').replace(/\n/g, '%0A');
 const escProp = (s: string) => escData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 function github(results: readonly FileResult[]): string {

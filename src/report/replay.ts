@@ -1,10 +1,11 @@
-// Replay of a failed check (issue 12, item 6): the command that runs it again alone with the same
-// seed, and a curl command line for each request the client sent, the credential as an
-// environment variable placeholder (never its value). The runner records what the client sent
-// (`evidence.sent`); withReplay turns that into `evidence.replay` when the report is written.
+// Replay of a failed check, so whoever reads a failure can reproduce it at once: the command
+// that runs it again alone with the same seed, and a curl command line for each request the
+// client sent, the credential as an environment variable placeholder (never its value). The
+// runner records what the client sent (`evidence.sent`); withReplay turns that into
+// `evidence.replay` when the report is written.
 import { isSizedBody, type AuthStyle, type GwRequest } from '../client/gateway.js';
-import { maskHeaders } from '../core/mask.js';
-import { DEFAULT_CREDENTIAL, protocolOfPath } from '../client/protocol-paths.js';
+import { MASK, maskHeaders } from '../core/mask.js';
+import { DEFAULT_CREDENTIAL, protocolOfPath } from '../core/protocols.js';
 import type { CheckResult, RunReport } from './types.js';
 
 /** The environment variable the CLI reads the gateway credential from. */
@@ -79,7 +80,7 @@ export function maskHeaderSpec(spec: string): string {
   const eq = spec.indexOf('=');
   if (eq < 0) return spec;
   const value = spec.slice(eq + 1);
-  return /^(\$\{[A-Za-z_][A-Za-z0-9_]*\}|\{upstream\})+$/.test(value) ? spec : `${spec.slice(0, eq)}=***`;
+  return /^(\$\{[A-Za-z_][A-Za-z0-9_]*\}|\{upstream\})+$/.test(value) ? spec : `${spec.slice(0, eq)}=${MASK}`;
 }
 
 /** A protocol's targeting as the report shows it (header names only). */
@@ -101,7 +102,7 @@ export function curlCommand(target: string, sent: SentRequest, t?: ReportTarget)
   if (r.auth === 'bearer') parts.push('-H', `"authorization: Bearer $${TOKEN_ENV}"`);
   if (r.auth === 'x-api-key') parts.push('-H', `"x-api-key: $${TOKEN_ENV}"`);
   if (r.auth === 'x-goog-api-key') parts.push('-H', `"x-goog-api-key: $${TOKEN_ENV}"`);
-  for (const k of t?.headers ?? []) parts.push('-H', shellQuote(`${k}: ***`));
+  for (const k of t?.headers ?? []) parts.push('-H', shellQuote(`${k}: ${MASK}`));
   for (const [k, v] of r.headers) parts.push('-H', shellQuote(`${k}: ${v}`));
   if (r.body !== null) parts.push('--data-binary', shellQuote(r.body));
   else if (r.bodyBytes > 0) parts.push('--data-binary', '@body', `# the ${r.bodyBytes}-byte body is not kept in the report`);
@@ -124,7 +125,7 @@ export function withReplay(report: RunReport, argv: string[]): RunReport {
     const replay = {
       command: replayCommand(argv, r.id, report.seed),
       curl: sent.map((s) => curlCommand(report.target, s, targeting?.[protocolOfPath(s.path)])),
-      credential: `the credential is read from $${TOKEN_ENV}${Object.values(targeting ?? {}).some((t) => t.headers.length) ? '; the headers you added show as *** in the curl lines: put their values back' : ''}`,
+      credential: `the credential is read from $${TOKEN_ENV}${Object.values(targeting ?? {}).some((t) => t.headers.length) ? '; the headers you added show as ${MASK} in the curl lines: put their values back' : ''}`,
     };
     return { ...r, evidence: { ...r.evidence, replay } };
   });

@@ -4,6 +4,7 @@
 // tokens, the credential, ports, dates, generated ids, and headers such as date or request ids.
 // A deterministic gateway gives the same digest run after run; a changed answer changes it.
 import { createHash } from 'node:crypto';
+import { replaceSecrets } from '../core/mask.js';
 import { isSizedBody, type GwRequest, type ReceivedResponse, type SizedBody } from '../client/gateway.js';
 import type { Expectation } from '../upstream/upstream.js';
 import { CASE_HEADER, TOKEN_LENGTH, TOKEN_RE } from '../upstream/contract.js';
@@ -47,12 +48,10 @@ export interface Masker {
   (text: string): string;
 }
 
-/** The masking of a run: the credentials given, then the varying values. */
+/** The masking of a run: the credentials given (in every encoding src/core/mask.ts knows), then the varying values. */
 export function masker(secrets: string[]): Masker {
-  const real = secrets.filter((s) => s.length >= 4);
   return (text: string) => {
-    let t = text;
-    for (const s of real) t = t.split(s).join('<credential>');
+    let t = replaceSecrets(text, secrets, '<credential>');
     for (const [re, to] of MASKS) t = t.replace(re, to);
     return t;
   };

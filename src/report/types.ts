@@ -1,7 +1,9 @@
-// The one versioned report every reporter renders (design.md, style rule 7).
-// Its JSON Schema is src/report/run-report.schema.json; bump SCHEMA_VERSION on any change.
+// The one versioned report every reporter renders: the run is judged once, and each format shows
+// the same verdicts. Its JSON Schema is src/report/run-report.schema.json; bump SCHEMA_VERSION on
+// any change.
 import type { Level, Outcome } from '../core/outcome.js';
-import type { Readiness } from '../runner/ready.js';
+import type { EvidenceParts } from '../core/evidence.js';
+import type { Readiness } from './readiness.js';
 
 export const SCHEMA_VERSION = '1.3.0';
 
@@ -15,7 +17,8 @@ export interface CheckResult {
   message: string;
   expected: string | null;
   actual: string | null;
-  evidence: Record<string, unknown>;
+  /** Free-form, with the keys of EvidenceParts (src/core/evidence.ts) in their declared shape. */
+  evidence: EvidenceParts & Record<string, unknown>;
   durationMs: number;
   /** Set when a waiver covers this result (outcome `waived`; `waivedOutcome` is what it would have been). */
   waiver?: AppliedWaiver;

@@ -1,3 +1,7 @@
+// The console reporter: a line per check as the run goes, and a summary with the findings. What
+// the gateway sent (messages, expected and actual, unmatched URLs) is made inert here, so no
+// escape sequence of a gateway acts on the terminal or the CI log whoever prints this.
+import { terminalSafe } from '../core/inert.js';
 import type { CheckResult, RunReport } from '../report/types.js';
 import { waiverLines } from '../report/waivers.js';
 
@@ -6,9 +10,10 @@ const MARK: Record<CheckResult['outcome'], string> = { pass: 'PASS', fail: 'FAIL
 /** One line per finished check, printed as the run goes. */
 export function progressLine(r: CheckResult): string {
   const head = `${MARK[r.outcome].padEnd(7)} ${r.id.padEnd(36)} ${r.requirements.join(',').padEnd(12)} ${String(r.durationMs).padStart(6)} ms`;
-  return r.outcome === 'pass' ? head : `${head}\n        ${r.message.split('\n')[0]}`;
+  return terminalSafe(r.outcome === 'pass' ? head : `${head}\n        ${r.message.split('\n')[0]}`);
 }
 
+/** The summary printed at the end of a run: counts, findings, unmatched requests, the verdict. */
 export function consoleSummary(report: RunReport, files: string[]): string {
   const s = report.summary;
   const lines = [
@@ -41,5 +46,5 @@ export function consoleSummary(report: RunReport, files: string[]): string {
         ? 'Result: the harness broke on a check (outcome error): its verdicts cannot be trusted; this is not the gateway\'s fault.'
         : `Result: FAILED (${report.strict ? 'a MUST or SHOULD check' : 'a MUST check'} did not pass${s.flaky && !report.allowFlaky ? ', or was flaky' : ''}).`,
   );
-  return lines.join('\n');
+  return terminalSafe(lines.join('\n'));
 }

@@ -1,12 +1,13 @@
-// Reporters are a plain record of functions over one RunReport (design.md, style rule 7):
-// each renders the report to a file of its own, or prints it.
+// Reporters are a plain record of functions over one RunReport, so a new format is one entry and
+// none of them can change what another shows: each renders the report to a file of its own, or
+// prints it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunReport } from '../report/types.js';
-import type { JunitFormat, ReporterName } from '../config/options.js';
+import type { JunitFormat, ReporterName } from './names.js';
 import { consoleSummary } from './console.js';
 import { junitXml } from './junit.js';
-import { htmlReport } from './html.js';
+import { htmlReport } from './html/page.js';
 
 export type { ReporterName };
 

@@ -19,9 +19,9 @@
 // number of "]]>" is plain text; characters XML 1.0 forbids are written visibly as \uXXXX.
 import type { CheckResult, RunReport } from '../report/types.js';
 import { isFailure, isHarnessError, type Judgement } from '../report/policy.js';
-import type { Attempt } from '../runner/repeat.js';
-import type { JunitFormat } from '../config/options.js';
-import { attrs, xmlText } from './xml.js';
+import type { Attempt } from '../core/evidence.js';
+import type { JunitFormat } from './names.js';
+import { xmlAttrs, xmlText } from '../core/inert.js';
 
 const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
 
@@ -38,14 +38,14 @@ function verdict(r: Pick<CheckResult, 'outcome' | 'level' | 'message' | 'waiver'
   return { kind: 'out', prefix: `${r.outcome.toUpperCase()}${why}: ` };
 }
 
-const attemptsOf = (r: CheckResult): Attempt[] => (Array.isArray(r.evidence.attempts) ? (r.evidence.attempts as Attempt[]) : []);
+const attemptsOf = (r: CheckResult): Attempt[] => (Array.isArray(r.evidence.attempts) ? r.evidence.attempts : []);
 const failedAttempt = (a: Attempt) => a.outcome !== 'pass' && a.outcome !== 'skip';
 
 /** Surefire's rerun elements: flakyFailure for a flaky check's failed attempts, rerunFailure for the re-runs of a check that failed each time. */
 function surefireReruns(r: CheckResult, failed: boolean): string[] {
   const attempts = attemptsOf(r);
   if (attempts.length < 2) return [];
-  const el = (name: string, a: Attempt) => `      <${name}${attrs({ message: a.message, type: a.outcome })}>${xmlText(`attempt ${a.attempt}: ${a.outcome}: ${a.message}`)}</${name}>`;
+  const el = (name: string, a: Attempt) => `      <${name}${xmlAttrs({ message: a.message, type: a.outcome })}>${xmlText(`attempt ${a.attempt}: ${a.outcome}: ${a.message}`)}</${name}>`;
   if (r.outcome === 'flaky') return attempts.filter(failedAttempt).map((a) => el('flakyFailure', a));
   if (failed) return attempts.slice(1).filter(failedAttempt).map((a) => el('rerunFailure', a));
   return [];
@@ -69,25 +69,25 @@ export function junitXml(report: RunReport, format: JunitFormat = 'jenkins'): st
     if (v.kind === 'failure' || v.kind === 'error') {
       if (v.kind === 'failure') failures++;
       else errors++;
-      body.push(`      <${v.kind}${attrs({ message: r.message, type: v.type })}>${xmlText(detail)}</${v.kind}>`);
+      body.push(`      <${v.kind}${xmlAttrs({ message: r.message, type: v.type })}>${xmlText(detail)}</${v.kind}>`);
     } else if (v.kind === 'skipped') {
       skipped++;
-      body.push(`      <skipped${attrs({ message: v.message })}/>`);
+      body.push(`      <skipped${xmlAttrs({ message: v.message })}/>`);
       if (r.outcome === 'waived') out = detail;
     } else if (v.kind === 'out' && v.prefix) out = `${v.prefix}${detail}`;
     if (format === 'surefire') body.push(...surefireReruns(r, v.kind === 'failure'));
     body.push(`      <system-out>${xmlText(`${header}\n${out}`)}</system-out>`);
-    cases.push(`    <testcase${attrs({ classname: r.area, name: `${r.id}: ${r.title}`, time: seconds(r.durationMs) })}>\n${body.join('\n')}\n    </testcase>`);
+    cases.push(`    <testcase${xmlAttrs({ classname: r.area, name: `${r.id}: ${r.title}`, time: seconds(r.durationMs) })}>\n${body.join('\n')}\n    </testcase>`);
   }
   const counts = { tests: report.results.length, failures, errors };
   const suite = { name: `gw-conformance ${report.target}`, ...counts, skipped, time: seconds(report.durationMs), timestamp: report.startedAt };
   const props = { seed: String(report.seed), profile: report.profile, strict: String(report.strict), harness: `${report.harness.name} ${report.harness.version}` };
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attrs({ name: 'gw-conformance', ...counts, time: seconds(report.durationMs) })}>`,
-    `  <testsuite${attrs(suite)}>`,
+    `<testsuites${xmlAttrs({ name: 'gw-conformance', ...counts, time: seconds(report.durationMs) })}>`,
+    `  <testsuite${xmlAttrs(suite)}>`,
     '    <properties>',
-    ...Object.entries(props).map(([name, value]) => `      <property${attrs({ name, value })}/>`),
+    ...Object.entries(props).map(([name, value]) => `      <property${xmlAttrs({ name, value })}/>`),
     '    </properties>',
     ...cases,
     '  </testsuite>',

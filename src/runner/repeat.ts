@@ -1,13 +1,7 @@
 // Repeated attempts (--repeat N, --repeat-failures N): a check whose attempts disagree is
 // `flaky`, with every attempt's verdict in its evidence.
+import type { Attempt } from '../core/evidence.js';
 import type { CheckResult } from '../report/types.js';
-
-export interface Attempt {
-  attempt: number;
-  outcome: CheckResult['outcome'];
-  message: string;
-  durationMs: number;
-}
 
 /** One result from a check's attempts (in order). Agreeing attempts give the first attempt's result. */
 export function combineAttempts(attempts: CheckResult[]): CheckResult {

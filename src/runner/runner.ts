@@ -13,7 +13,7 @@ import type { ReceivedResponse } from '../client/gateway.js';
 /** Receives, when the check has ended, every exchange it had (for the transcript digest). */
 export type ExchangeSink = (checkId: string, client: Array<{ req: GwRequest; res: ReceivedResponse }>, upstream: UpstreamHandle['cases']) => void;
 import type { GateKind, PhaseGate } from './gate.js';
-import { untilForwarding } from './recovery.js';
+import { untilServingAgain } from '../client/forwarded.js';
 import { detached } from '../core/detach.js';
 
 export interface RunEnv {
@@ -177,10 +177,7 @@ export async function runChecks(checks: CheckDef[], env: RunEnv, opts: RunOption
     // No wait after a check the gateway never answered (skip: not run; timeout: it hangs, a wait would too).
     if (more && r.outcome !== 'skip' && r.outcome !== 'timeout' && env.upstream) {
       const up = env.upstream;
-      const recovery = await untilForwarding(
-        { gateway: env.gateway, register: (reply) => up.expect(reply), done: (t) => up.release(t) },
-        { boundMs: recoveryBoundMs(env.settings) },
-      );
+      const recovery = await untilServingAgain(env.gateway, { register: (reply) => up.expect(reply), done: (t) => up.release(t) }, { boundMs: recoveryBoundMs(env.settings) });
       finish(i, { ...r, evidence: { ...r.evidence, gatewayServingAgain: recovery } });
     } else finish(i, r);
   }

@@ -1,6 +1,9 @@
 // HTTP as the apps checks speak it: one request with its reply read whole (no redirects
 // followed, bounded by a timeout), reading error types, and the evidence form of a reply with
 // every token masked.
+import { maskTokens } from '../../src/core/mask.js';
+
+export { maskTokens };
 
 export interface Reply {
   status: number;
@@ -39,13 +42,6 @@ export async function call(url: string, init: RequestInit & { form?: Record<stri
 export const isJson = (r: Reply) => /^application\/json\b/i.test(r.contentType) && r.json !== undefined;
 export const errorType = (r: Reply) => ((r.json as { error?: { type?: string } } | undefined)?.error?.type ?? (r.json as { error?: string } | undefined)?.error);
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}`, 'anthropic-version': '2023-06-01' });
-
-/** Tokens a gateway may put in a body (OAuth token fields, anything JWT-shaped) masked: reports carry no credential. */
-export function maskTokens(text: string): string {
-  return text
-    .replace(/("(?:access_token|refresh_token|id_token|device_code)"\s*:\s*")[^"]*"/g, '$1***"')
-    .replace(/eyJ[\w-]*\.[\w-]*\.[\w-]*/g, '***');
-}
 
 /** The evidence form of a reply: status, type and the first of the body (inert text, tokens masked). */
 export const brief = (r: Reply) => `${r.status} ${r.contentType || '-'} ${maskTokens(r.text).slice(0, 300)}`;

@@ -1,7 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { GatewayTimeoutError } from '../../src/client/gateway.js';
 import { messageBody } from '../../src/upstream/replies/messages.js';
-import { untilForwarding } from '../../src/runner/recovery.js';
+import { untilServingAgain } from '../../src/client/forwarded.js';
 import { messagesBody } from '../shared/protocols.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { attempt } from '../shared/shape.js';
@@ -44,7 +44,8 @@ export default defineCheck({
     } finally {
       await ctx.upstream.resumeUpstream();
     }
-    const rec = await untilForwarding({ gateway: ctx.gateway, register: (reply) => ctx.upstream.register(reply), done: () => undefined }, { boundMs: WATCH_MS, signal: ctx.signal });
+    // The handle releases the probes' cases with the check's own.
+    const rec = await untilServingAgain(ctx.gateway, { register: (reply) => ctx.upstream.register(reply), done: () => undefined }, { boundMs: WATCH_MS, signal: ctx.signal });
     const evidence = { duringOutage: during, recoveredMs: rec.serving ? rec.ms : null, watchedMs: rec.ms, probes: rec.attempts, lastProbe: rec.last };
     if (!rec.serving)
       return fail(`the gateway did not serve again within ${WATCH_MS / 1000} s after the upstream was back (last answer: ${rec.last})`, { expected: `serving again within ${RECOVER_MS / 1000} s`, actual: `not serving after ${rec.ms} ms`, evidence });

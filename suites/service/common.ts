@@ -1,7 +1,8 @@
 // Shared steps of the service profile (SVC-1..4): requests straight to the hosted service with
 // its one key, no recording upstream. Prompts are tiny: a run costs a few tokens per protocol.
 import type { CheckContext, Evidence } from '../../src/check/check.js';
-import { messagesHeaders, type GwRequest, type GwResponse } from '../../src/client/gateway.js';
+import type { GwRequest, GwResponse } from '../../src/client/gateway.js';
+import { minimalRequest, type Protocol } from '../../src/core/protocols.js';
 import { maskHeaders, maskUrl } from '../../src/core/mask.js';
 import { clientEvidence, cut } from '../shared/evidence.js';
 import type { SseResult } from '../../src/client/sse.js';
@@ -23,29 +24,12 @@ export function modelsOf(ctx: CheckContext): ServiceModels {
   return models;
 }
 
-export const messagesRequest = (model: string, stream: boolean): Omit<GwRequest, 'signal'> => ({
-  method: 'POST',
-  path: '/v1/messages',
-  auth: 'bearer',
-  headers: messagesHeaders(),
-  body: JSON.stringify({ model, max_tokens: 64, messages: [{ role: 'user', content: PROMPT }], ...(stream ? { stream: true } : {}) }),
-});
+/** The smallest request of a protocol with the run's prompt (the service's answer is a few tokens). */
+const request = (p: Protocol, model: string, stream: boolean, maxTokens?: number): Omit<GwRequest, 'signal'> => minimalRequest(p, { model, text: PROMPT, maxTokens, stream });
 
-export const nativeRequest = (model: string, stream: boolean): Omit<GwRequest, 'signal'> => ({
-  method: 'POST',
-  path: `/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
-  auth: 'x-goog-api-key',
-  headers: [['content-type', 'application/json']],
-  body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: PROMPT }] }] }),
-});
-
-export const chatRequest = (model: string, stream: boolean): Omit<GwRequest, 'signal'> => ({
-  method: 'POST',
-  path: '/v1/chat/completions',
-  auth: 'bearer',
-  headers: [['content-type', 'application/json']],
-  body: JSON.stringify({ model, messages: [{ role: 'user', content: PROMPT }], ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) }),
-});
+export const messagesRequest = (model: string, stream: boolean) => request('messages', model, stream, 64);
+export const nativeRequest = (model: string, stream: boolean) => request('native', model, stream);
+export const chatRequest = (model: string, stream: boolean) => request('chat', model, stream);
 
 export function responseEvidence(what: string, res: GwResponse, max = 800): Evidence {
   return { [what]: clientEvidence(res, max) };

@@ -1,6 +1,9 @@
 // One evidence vocabulary for every area: both sides of an exchange, bodies cut to a readable
 // size, every credential masked (headers and the `?key=` query), stream timelines named alike.
+// The keys and the shape of each side are declared in src/core/evidence.ts, which the reporters
+// read them by.
 import type { Evidence } from '../../src/check/check.js';
+import type { ClientSide, EvidenceParts, UpstreamSide } from '../../src/core/evidence.js';
 import type { GwResponse } from '../../src/client/gateway.js';
 import type { SseResult } from '../../src/client/sse.js';
 import { maskHeaders, maskUrl } from '../../src/core/mask.js';
@@ -24,24 +27,24 @@ export function cutBytes(b: Buffer, max = 2000): string {
 export const NOTHING_RECEIVED = 'the upstream received no request for this case';
 
 /** What the upstream received, or that nothing came. */
-export function upstreamEvidence(seen: RecordedRequest | null | undefined, max = 1500): Evidence[string] {
+export function upstreamEvidence(seen: RecordedRequest | null | undefined, max = 1500): UpstreamSide | typeof NOTHING_RECEIVED {
   return seen
     ? { method: seen.method, url: maskUrl(seen.url), headers: maskHeaders(seen.rawHeaders), body: cutBytes(seen.body, max), matchedBy: seen.matchedBy }
     : NOTHING_RECEIVED;
 }
 
 /** What the client got: status, headers, time and body. */
-export function clientEvidence(res: GwResponse, max = 1500): Evidence[string] {
+export function clientEvidence(res: GwResponse, max = 1500): ClientSide {
   return { status: res.status, contentType: res.header('content-type') ?? null, headers: maskHeaders(res.rawHeaders), ms: Math.round(res.endedAt - res.startedAt), body: cut(res.text(), max) };
 }
 
 /** Both sides of one exchange. */
-export function exchangeEvidence(x: { res: GwResponse; seen: RecordedRequest | null }, max = 1500): Evidence {
+export function exchangeEvidence(x: { res: GwResponse; seen: RecordedRequest | null }, max = 1500): Evidence & Pick<EvidenceParts, 'client' | 'upstream'> {
   return { client: clientEvidence(x.res, max), upstream: upstreamEvidence(x.seen, max) };
 }
 
 /** Both sides of one stream: what the client read, and how many frames the upstream scripted and wrote. */
-export function streamEvidence(x: { res: SseResult; seen: RecordedRequest | null }, framesScripted: number, max = 1500): Evidence {
+export function streamEvidence(x: { res: SseResult; seen: RecordedRequest | null }, framesScripted: number, max = 1500): Evidence & { client: ClientSide; upstream: UpstreamSide | typeof NOTHING_RECEIVED } {
   return {
     client: { status: x.res.status, headers: maskHeaders(x.res.rawHeaders), events: x.res.events.length, bytes: x.res.raw.length, chunks: x.res.chunks.length, error: x.res.error ?? null, body: cutBytes(x.res.raw, max) },
     upstream: x.seen ? { url: maskUrl(x.seen.url), framesScripted, framesWritten: x.seen.sentAt.length } : NOTHING_RECEIVED,

@@ -3,8 +3,9 @@
 // API writes them; stream frames are `data:` lines of compact JSON (`": "` after a key, `","`
 // between items) ending in `\r\n\r\n`, with no `event:` line and no `[DONE]`.
 import type { HeaderList, JsonReply, SseFrame, SseReply } from '../scenario.js';
+import { DEFAULT_MODEL } from '../../core/protocols.js';
 
-export const NATIVE_MODEL = 'gemini-2.5-flash';
+export const NATIVE_MODEL = DEFAULT_MODEL.native;
 
 /** Headers of a real generateContent answer (the ones a client may read). */
 export const NATIVE_JSON_HEADERS: HeaderList = [

@@ -1,0 +1,43 @@
+// `gw-conformance demo`: the suite against the built-in reference gateway (or, with --profile
+// apps, the reference apps gateway), optionally with one fault.
+import { HarnessError, parseListen } from '../../core/errors.js';
+import { COMMANDS } from '../../config/commands.js';
+import { withExpandedTargeting, type RunConfig } from '../../config/config.js';
+import { RecordingUpstream } from '../../../mocks/upstream/server.js';
+import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../../reference/gateway.js';
+import { FAULTS } from '../../../reference/faults/index.js';
+import { APPS_FAULTS } from '../../../reference/apps/faults.js';
+import { CHECKS } from '../../../suites/index.js';
+import type { RunReport } from '../../report/types.js';
+import { finishRun, runSuite } from '../run.js';
+import { runAppsDemo } from '../apps.js';
+import { faultNamed, runConfig, withOptions, type Io, type RegisterCommand } from '../shared.js';
+
+export const ALL_FAULT_NAMES = [...FAULTS, ...APPS_FAULTS].map((f) => f.name);
+
+export const registerDemo: RegisterCommand = (program, { io, argv, exit }) => {
+  withOptions(program.command('demo').description(COMMANDS.demo.description), 'demo', { choices: { fault: ALL_FAULT_NAMES } }).action(async (o) => {
+    const cfg = runConfig(o, io);
+    if (cfg.launch.cmd || cfg.launch.image) throw new HarnessError('BAD_FLAG', `demo runs the built-in reference gateway: ${cfg.launch.cmd ? '--gateway-cmd' : '--gateway-image'} goes with \`run\``);
+    const report = cfg.profile === 'apps' ? await runAppsDemo(cfg, o.fault, io.out) : await demo(cfg, o.fault, o.upstreamListen, io);
+    exit(finishRun(report, cfg, io, argv));
+  });
+};
+
+async function demo(cfg: RunConfig, faultName: string | undefined, listen: string | undefined, io: Io): Promise<RunReport> {
+  const fault = faultNamed(faultName, FAULTS);
+  if (cfg.profile === 'service') throw new HarnessError('BAD_FLAG', 'the service profile checks a hosted service: run `gw-conformance run --profile service --target <service URL>` (try it locally against `gw-conformance mock --service`)');
+  const upstream = new RecordingUpstream();
+  // The demo's upstream takes a free port unless --upstream-listen names one (gwc.yaml's is for `run`).
+  const { host, port } = parseListen(listen ?? '127.0.0.1:0', '--upstream-listen');
+  await upstream.start(host, port);
+  const gw = new ReferenceGateway({ upstream: upstream.url, fault, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
+  try {
+    const target = await gw.start('127.0.0.1', 0);
+    io.out(`demo: reference gateway at ${target}${fault ? ` with fault ${fault.name} (${fault.description})` : ' (no fault)'}`);
+    return await runSuite(CHECKS, withExpandedTargeting(cfg, upstream.url, io.env), target, upstream, io.out);
+  } finally {
+    await gw.stop();
+    await upstream.stop();
+  }
+}

@@ -1,0 +1,45 @@
+// `gw-conformance mock`: only the recording upstream (or, with --service, the service emulator),
+// so a gateway can be configured before the run; `run` then uses it.
+import { HarnessError, parseListen } from '../../core/errors.js';
+import { COMMANDS } from '../../config/commands.js';
+import { SERVICE_ENV } from '../../config/config.js';
+import { RecordingUpstream } from '../../../mocks/upstream/server.js';
+import { BLOCKED_NATIVE_MODEL, ServiceEmulator } from '../../../mocks/upstream/service.js';
+import { Capture, parseDelays } from '../../../mocks/upstream/capture.js';
+import { CHECKS } from '../../../suites/index.js';
+import { controlHandler } from '../remote.js';
+import { withOptions, type Io, type RegisterCommand } from '../shared.js';
+
+export const registerMock: RegisterCommand = (program, { io, exit }) => {
+  withOptions(program.command('mock').description(COMMANDS.mock.description), 'mock').action(async (o: { listen: string; service?: boolean; capture?: string; captureDelay: string[] }) => exit(await mock(o, io)));
+};
+
+async function mock(opts: { listen: string; service?: boolean; capture?: string; captureDelay: string[] }, io: Io): Promise<number> {
+  const { host, port } = parseListen(opts.listen, '--listen');
+  if (opts.service) return mockService(host, port, io);
+  const upstream = new RecordingUpstream();
+  if (opts.captureDelay.length && !opts.capture) throw new HarnessError('BAD_FLAG', '--capture-delay needs --capture');
+  if (opts.capture) upstream.capture = Capture.open({ file: opts.capture, delays: parseDelays(opts.captureDelay) });
+  upstream.control = controlHandler(upstream, CHECKS, (s) => io.out(`mock: ${s}`));
+  upstream.onUnmatched = (u) => io.out(`mock: unmatched ${u.method} ${u.url}: ${u.reason}`);
+  await upstream.start(host, port);
+  io.out(`recording upstream listening on ${upstream.url}`);
+  if (opts.capture) io.out(`capture mode: requests with no case token are answered as the real API would; every request is appended to ${opts.capture}`);
+  io.out(`configure the gateway to forward to ${upstream.url}, then run: gw-conformance --target <gateway URL> --upstream-listen ${opts.listen}`);
+  await io.untilStopped();
+  await upstream.stop();
+  return 0;
+}
+
+/** `mock --service`: the service emulator, standing in for the hosted service of the service profile. */
+async function mockService(host: string, port: number, io: Io): Promise<number> {
+  const key = io.env[SERVICE_ENV.key]?.trim();
+  if (!key) throw new HarnessError('BAD_CONFIG', `mock --service needs ${SERVICE_ENV.key} in the environment: the one key the emulator accepts`);
+  const service = new ServiceEmulator({ key });
+  const url = await service.start(host, port);
+  io.out(`service emulator listening on ${url}: the three protocols under the key in ${SERVICE_ENV.key}; native model ${BLOCKED_NATIVE_MODEL} always answers blocked (SAFETY)`);
+  io.out(`run: gw-conformance run --profile service --target ${url} (with ${Object.values(SERVICE_ENV).join(', ')} set)`);
+  await io.untilStopped();
+  await service.stop();
+  return 0;
+}

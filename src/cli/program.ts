@@ -1,0 +1,47 @@
+// The composition root: the program, its commands (one file each under ./commands/, each
+// registering itself), and the error -> exit-code mapping. Only this file decides exit codes:
+// 0 every MUST check passed, 1 a MUST check failed, 2 the harness could not run.
+import { Command, CommanderError } from 'commander';
+import { HarnessError } from '../core/errors.js';
+import { VERSION } from '../core/paths.js';
+import { registerAppsConfig } from './commands/apps-config.js';
+import { registerCertify } from './commands/certify.js';
+import { registerDemo } from './commands/demo.js';
+import { registerLintConfig } from './commands/lint-config.js';
+import { registerList } from './commands/list.js';
+import { registerMergeReports } from './commands/merge-reports.js';
+import { registerMock } from './commands/mock.js';
+import { registerReference } from './commands/reference.js';
+import { registerRun } from './commands/run.js';
+import { registerVerify } from './commands/verify.js';
+import type { Io, RegisterCommand } from './shared.js';
+
+export type { Io };
+
+/** In the order `--help` lists them (that of the CLI reference, src/config/commands.ts). */
+const COMMANDS: RegisterCommand[] = [registerRun, registerDemo, registerCertify, registerVerify, registerMergeReports, registerMock, registerReference, registerAppsConfig, registerList, registerLintConfig];
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  let code = 0;
+  const program = new Command()
+    .name('gw-conformance')
+    .description('Conformance test harness for LLM API gateways')
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+  for (const register of COMMANDS) register(program, { io, argv, exit: (c) => (code = c) });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (e) {
+    return exitCodeOf(e, io);
+  }
+}
+
+/** Every error ends as exit 2 with one line (commander prints its own); --help and --version are 0. */
+function exitCodeOf(e: unknown, io: Io): number {
+  if (e instanceof CommanderError) return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? 0 : 2;
+  if (e instanceof HarnessError) io.err(`gw-conformance: ${e.message}`);
+  else io.err(`gw-conformance: internal error: ${(e as Error).stack ?? String(e)}`);
+  return 2;
+}

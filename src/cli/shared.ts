@@ -1,0 +1,71 @@
+// What the command files share: the process's input and output, the command context, the
+// commander options made from the option table, the run configuration and the fault look-up.
+import { Option, type Command } from 'commander';
+import { HarnessError } from '../core/errors.js';
+import { loadConfigFile, resolveConfig, type FlagValues, type RunConfig } from '../config/config.js';
+import type { CommandName, OptionSpec } from '../config/options.js';
+import { optionsOf } from '../config/commands.js';
+
+export interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  env: NodeJS.ProcessEnv;
+  /** Resolves when the user asks a long-running command (mock, reference) to stop. */
+  untilStopped: () => Promise<void>;
+}
+
+/** What a command file gets: the io, the arguments of this invocation (for replay commands) and where its exit code goes. */
+export interface CommandContext {
+  io: Io;
+  argv: string[];
+  exit: (code: number) => void;
+}
+
+export type RegisterCommand = (program: Command, ctx: CommandContext) => void;
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+/** The commander option of one row of the option table (src/config/options.ts). */
+export function commanderOption(o: OptionSpec): Option {
+  const flag = o.kind === 'bool' ? `--${o.name}` : `--${o.name} ${o.arg ?? '<value>'}`;
+  const help = `${o.help}${o.env ? ` (${o.env})` : ''}${o.defaultText ? `; default ${o.defaultText.replace(/`/g, '')}` : ''}`;
+  const opt = new Option(flag, help);
+  // Lists and maps repeat; their values are parsed with the rest in resolveOptions.
+  if (o.kind === 'list' || o.kind === 'enum-list' || o.kind === 'map') opt.argParser(collect);
+  // Commands other than the run commands parse their own flags: the table gives choices and defaults.
+  if (o.choices && o.values) opt.choices([...o.values]);
+  if (o.flagDefault !== undefined) opt.default(o.flagDefault);
+  return opt;
+}
+
+/**
+ * Adds the options the table gives this command. `known` gives values the table cannot hold
+ * (src/ does not import the reference gateway): the fault names, a default of the reference.
+ */
+export function withOptions(cmd: Command, name: CommandName, known: { choices?: Record<string, readonly string[]>; defaults?: Record<string, string> } = {}): Command {
+  for (const o of optionsOf(name)) {
+    const opt = commanderOption(o);
+    const choices = known.choices?.[o.name];
+    if (choices) opt.choices([...choices]);
+    const d = known.defaults?.[o.name];
+    if (d !== undefined) opt.default(d);
+    if (o.required) opt.makeOptionMandatory();
+    cmd.addOption(opt);
+  }
+  return cmd;
+}
+
+/** The run configuration: flags, environment, then gwc.yaml (or the --config file). */
+export function runConfig(opts: FlagValues & { config?: string }, io: Io): RunConfig {
+  const path = opts.config ?? 'gwc.yaml';
+  const file = loadConfigFile(path, opts.config !== undefined);
+  return resolveConfig(opts, file, io.env, path);
+}
+
+/** The fault of this name, or undefined when no name was given; an unknown name is a harness error listing the known ones. */
+export function faultNamed<F extends { name: string }>(name: string | undefined, faults: readonly F[], kind = 'fault'): F | undefined {
+  if (name === undefined) return undefined;
+  const fault = faults.find((f) => f.name === name);
+  if (!fault) throw new HarnessError('UNKNOWN_FAULT', `unknown ${kind} "${name}" (known: ${faults.map((f) => f.name).join(', ')})`);
+  return fault;
+}

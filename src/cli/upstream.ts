@@ -1,0 +1,75 @@
+// The suite with the run's own recording upstream: start it, start the gateway when the harness
+// is asked to (--gateway-cmd, --gateway-image), run the checks, stop both. run, certify and
+// verify all go through here; the service profile checks the hosted service directly.
+import { HarnessError, parseListen } from '../core/errors.js';
+import { withExpandedTargeting, type RunConfig } from '../config/config.js';
+import { optionByName } from '../config/options.js';
+import { RecordingUpstream } from '../../mocks/upstream/server.js';
+import { CHECKS } from '../../suites/index.js';
+import { checkLaunch, launchGateway, type LaunchedGateway } from '../launch/launch.js';
+import type { RunReport } from '../report/types.js';
+import { isOurMock, runRemote } from './remote.js';
+import { runSuite, sealReport, type SuiteExtras } from './run.js';
+import type { Io } from './shared.js';
+
+const DEFAULT_LISTEN = optionByName('upstream-listen').default as string;
+
+/**
+ * Where the recording upstream listens. The one rule: when the harness starts the gateway it
+ * tells the gateway the upstream's address, so the default address gives way to a free port
+ * (two runs at once do not collide); an address the user chose is kept.
+ */
+export function upstreamAddress(cfg: RunConfig): { host: string; port: number } {
+  const launching = Boolean(cfg.launch.cmd || cfg.launch.image);
+  return parseListen(launching && cfg.upstreamListen === DEFAULT_LISTEN ? '127.0.0.1:0' : cfg.upstreamListen, '--upstream-listen');
+}
+
+export interface RecordingOptions {
+  /** `run` only: when the address is held by a running `gw-conformance mock`, let it drive the run. */
+  viaRunningMock?: boolean;
+}
+
+export async function withRecordingUpstream(cfg: RunConfig, io: Io, extras: SuiteExtras = {}, opts: RecordingOptions = {}): Promise<RunReport> {
+  const launching = Boolean(cfg.launch.cmd || cfg.launch.image);
+  // Bad launch flags are found before anything starts (src/launch/launch.ts).
+  checkLaunch(cfg.launch);
+  if (!cfg.target && !launching) throw new HarnessError('BAD_FLAG', '--target is required (or `target:` in gwc.yaml, or --gateway-cmd / --gateway-image to start the gateway); to try the harness without a gateway, run `gw-conformance demo`');
+  if (cfg.profile === 'service') {
+    if (launching) throw new HarnessError('BAD_FLAG', '--gateway-cmd and --gateway-image start a gateway in front of the recording upstream: not with --profile service');
+    return runSuite(CHECKS, withExpandedTargeting(cfg, null, io.env), cfg.target!, null, io.out, extras);
+  }
+  const { host, port } = upstreamAddress(cfg);
+  const upstream = new RecordingUpstream();
+  try {
+    await upstream.start(host, port);
+  } catch (e) {
+    const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    if (opts.viaRunningMock && e instanceof HarnessError && e.code === 'PORT_IN_USE' && !launching && (await isOurMock(base))) return viaMock(cfg, io, base);
+    throw e;
+  }
+  const run = withExpandedTargeting(cfg, upstream.url, io.env);
+  const secrets = [cfg.token, ...(run.expanded?.secrets ?? [])];
+  let launched: LaunchedGateway | undefined;
+  let report: RunReport;
+  try {
+    if (launching) {
+      launched = await launchGateway({ ...cfg.launch, upstreamUrl: upstream.url, upstreamPort: Number(new URL(upstream.url).port), startTimeoutMs: cfg.readyTimeoutS * 1000, secrets });
+      io.out(`started the gateway (${cfg.launch.cmd ? '--gateway-cmd' : `--gateway-image ${cfg.launch.image}`}) at ${launched.target}, forwarding to ${upstream.url}`);
+    }
+    report = await runSuite(CHECKS, run, launched?.target ?? cfg.target!, upstream, io.out, { ...extras, launcher: launched });
+  } finally {
+    await launched?.stop();
+    await upstream.stop();
+  }
+  // What the started gateway wrote goes into the report, masked like the rest.
+  return launched ? sealReport({ ...report, launched: launched.info() }, secrets, run.expanded?.names ?? []) : report;
+}
+
+/** A `gw-conformance mock` already holding the address runs the suite for us (src/cli/remote.ts). */
+async function viaMock(cfg: RunConfig, io: Io, base: string): Promise<RunReport> {
+  // The mock-driven run does not know the CI run options: refuse rather than ignore them.
+  if (cfg.waivers || cfg.shard || cfg.repeat > 1 || cfg.repeatFailures > 1)
+    throw new HarnessError('BAD_FLAG', '--waivers, --shard, --repeat and --repeat-failures are not supported when a running `gw-conformance mock` drives the run; stop the mock and let `run` start its own upstream');
+  io.out(`using the recording upstream of the running \`gw-conformance mock\` at ${base}`);
+  return runRemote(base, withExpandedTargeting(cfg, base, io.env), cfg.target!, io.out);
+}

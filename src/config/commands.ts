@@ -1,0 +1,142 @@
+// The commands and the flags that belong to one command only (the run settings, shared by the
+// commands that run the suite, are in src/config/options.ts). With that table this is the whole
+// command line: what commander offers (src/cli/shared.ts) and the CLI reference (docs/cli.md,
+// written by scripts/cli-reference.mjs; a test compares them).
+import { COMMAND_NAMES, ROWS, RUN_COMMANDS, type CommandName, type OptionSpec } from './options.js';
+
+export interface CommandSpec {
+  /** Positional arguments as commander reads them (`<dir>`, `<file...>`), with their help. */
+  args?: ReadonlyArray<{ name: string; help: string }>;
+  description: string;
+  /** The command reads only these of its options' environment variables (verify re-runs recorded settings). */
+  env?: readonly string[];
+  /** Defaults of run-settings rows that differ for this command (as the documentation shows them). */
+  defaults?: Readonly<Record<string, string>>;
+}
+
+export const COMMANDS: Record<CommandName, CommandSpec> = {
+  run: { description: 'run the suite against a gateway (default command)' },
+  demo: { description: 'run the suite against the built-in reference gateway' },
+  certify: { description: 'run the profile and write a conformance report folder (conformance-report.yaml, report.json, junit.xml, report.html, transcript, README)' },
+  verify: { description: 're-run a certify folder with its recorded seed and settings; exit 0 reproduced, 1 not, 2 could not run', args: [{ name: '<dir>', help: 'the folder certify wrote' }], env: ['GWC_TOKEN'], defaults: { target: 'the recorded target', 'upstream-listen': 'the recorded address' } },
+  'merge-reports': { description: 'merge the JSON reports of shards (folders holding report.json) into one report, written by every reporter', args: [{ name: '<dir...>', help: 'report folders (or report.json files)' }] },
+  mock: { description: 'run only the recording upstream, so the gateway can be configured before the run' },
+  reference: { description: 'run the reference gateway on its own' },
+  'apps-config': {
+    description:
+      'write a gateway configuration (public dialect) for the apps profile, and its secrets beside it (FILE.env, mode 0600); the IdP, collector and upstreams are the loopback addresses `run --profile apps --apps-config FILE` will listen on',
+  },
+  list: { description: 'list every check and the coverage of the requirement catalog' },
+  'lint-config': { description: 'lint apps gateway configuration files (CFG-* rules); - reads standard input', args: [{ name: '<file...>', help: 'gateway.yaml files, or - for standard input' }] },
+};
+
+/** Flags of one command: not run settings, never in gwc.yaml; commander parses them. */
+const own = (commands: readonly CommandName[], rows: ReadonlyArray<Omit<OptionSpec, 'commands' | 'where'>>): OptionSpec[] => rows.map((r) => ({ ...r, commands, where: 'flag' }));
+
+export const COMMAND_OPTIONS: readonly OptionSpec[] = [
+  ...own(['demo', 'reference'], [{ name: 'fault', kind: 'enum', arg: '<name>', help: 'break one requirement on purpose (`list --faults` names them)', defaultText: 'none' }]),
+  ...own(
+    ['certify'],
+    [
+      { name: 'implementation-name', kind: 'string', arg: '<name>', help: 'the gateway product under test (required)', defaultText: '' },
+      { name: 'implementation-version', kind: 'string', arg: '<version>', help: 'its version (required)', defaultText: '' },
+      { name: 'organization', kind: 'string', arg: '<org>', help: 'who makes it', defaultText: '' },
+      { name: 'url', kind: 'string', arg: '<url>', help: 'its home page', defaultText: '' },
+      { name: 'contact', kind: 'string', arg: '<email>', help: 'who to ask about this report', defaultText: '' },
+    ],
+  ),
+  ...own(
+    ['merge-reports'],
+    [
+      { name: 'out', kind: 'string', arg: '<dir>', required: true, help: 'where to write the merged reports (required)', defaultText: '' },
+      { name: 'force', kind: 'bool', help: 'merge runs of different harness versions, seeds, targets, profiles or declared features anyway', defaultText: 'off' },
+    ],
+  ),
+  ...own(
+    ['mock'],
+    [
+      { name: 'listen', kind: 'string', arg: '<host:port>', help: 'address to listen on (loopback by default)', flagDefault: '127.0.0.1:18080', defaultText: '`127.0.0.1:18080`' },
+      { name: 'service', kind: 'bool', help: 'stand in for the hosted service instead (for `run --profile service`): realistic answers on the three protocols under the key in GWC_SERVICE_KEY', defaultText: 'off' },
+      { name: 'capture', kind: 'string', arg: '<file>', help: 'answer requests with no case token as the real API would, and append every request (credentials masked) to this JSON-lines file', defaultText: '' },
+      { name: 'capture-delay', kind: 'list', arg: '<path=ms>', help: 'with --capture: answer requests to PATH this many ms late, e.g. /v1/models=10000 (repeatable)', flagDefault: [], defaultText: '' },
+    ],
+  ),
+  ...own(
+    ['reference'],
+    [
+      { name: 'listen', kind: 'string', arg: '<host:port>', help: 'address to listen on', flagDefault: '127.0.0.1:8080', defaultText: '`127.0.0.1:8080`' },
+      { name: 'upstream', kind: 'url', arg: '<url>', help: 'where to forward', flagDefault: 'http://127.0.0.1:18080', defaultText: '`http://127.0.0.1:18080`' },
+      { name: 'upstream-timeout-ms', kind: 'int', arg: '<ms>', help: "how long to wait for the upstream's response headers before a JSON 504", defaultText: 'the demo gateway\'s time-out' },
+      { name: 'apps', kind: 'bool', help: 'run the reference apps gateway instead (needs --config)', defaultText: 'off' },
+      { name: 'config', kind: 'string', arg: '<file>', help: 'with --apps: the gateway configuration (public dialect)', defaultText: '' },
+      { name: 'data-dir', kind: 'string', arg: '<dir>', help: 'with --apps and no store.postgres_url: keep the PGlite database in this directory', defaultText: 'in memory' },
+      { name: 'base-path', kind: 'string', arg: '<path>', help: 'prefix-and-header mode: serve every protocol under this path only (a JSON 404 elsewhere)', defaultText: 'the host root' },
+      { name: 'require-header', kind: 'list', arg: '<name=value>', help: 'prefix-and-header mode: answer a JSON 400 to requests without this header (repeatable)', flagDefault: [], defaultText: '' },
+    ],
+  ),
+  ...own(
+    ['apps-config'],
+    [
+      { name: 'dialect', kind: 'string', arg: '<name>', help: 'claude-apps-gateway (the public dialect; the only one written so far)', flagDefault: 'claude-apps-gateway', defaultText: '`claude-apps-gateway`' },
+      { name: 'port', kind: 'string', arg: '<n>', help: 'the gateway port (listen.port, public_url)', flagDefault: '48080', defaultText: '48080' },
+      { name: 'ports-base', kind: 'string', arg: '<n>', help: 'the IdP listens here, the collector on the next port, the upstreams eng-up, haiku-up, default-up on the three after', flagDefault: '47001', defaultText: '47001' },
+      { name: 'postgres-url', kind: 'string', arg: '<url>', help: 'store.postgres_url to write (the real gateway needs one; without it the reference uses PGlite)', defaultText: '' },
+      { name: 'out', kind: 'string', arg: '<file>', help: 'write here (and the secrets to the same name with .env) instead of the configuration on standard output, without secrets', defaultText: 'standard output' },
+      { name: 'force', kind: 'bool', help: 'write the secrets file even inside a git work tree (where it could be committed by mistake)', defaultText: 'off' },
+    ],
+  ),
+  ...own(
+    ['list'],
+    [
+      { name: 'json', kind: 'bool', help: 'machine-readable output', defaultText: 'off' },
+      { name: 'faults', kind: 'bool', help: 'list the reference gateway faults instead (those of the reference apps gateway too, named apps-*)', defaultText: 'off' },
+    ],
+  ),
+  ...own(
+    ['lint-config'],
+    [
+      { name: 'dialect', kind: 'enum', values: ['outline', 'claude-apps-gateway'], choices: true, arg: '<name>', help: 'the configuration dialect', defaultText: 'detected from the top-level keys' },
+      { name: 'format', kind: 'enum', values: ['text', 'json', 'junit', 'sarif', 'github'], choices: true, arg: '<name>', help: 'output format', flagDefault: 'text', defaultText: '`text`' },
+      { name: 'out', kind: 'string', arg: '<file>', help: 'write the report to this file instead of standard output', defaultText: 'standard output' },
+      { name: 'strict', kind: 'bool', help: 'warnings (SHOULD rules) fail the run too', defaultText: 'off' },
+    ],
+  ),
+];
+
+/** The flags of one command, run settings first, in table order (without the environment variables the command does not read). */
+export function optionsOf(command: CommandName): OptionSpec[] {
+  const runRows = ROWS.filter((o) => o.where !== 'file' && (o.commands ?? RUN_COMMANDS).includes(command));
+  const { env, defaults } = COMMANDS[command];
+  const read = (o: OptionSpec): OptionSpec => ({ ...o, ...(env && o.env && !env.includes(o.env) ? { env: undefined } : {}), ...(defaults?.[o.name] ? { defaultText: defaults[o.name] } : {}) });
+  return [...runRows.map(read), ...COMMAND_OPTIONS.filter((o) => o.commands!.includes(command))];
+}
+
+const flagCell = (o: OptionSpec) => (o.where === 'file' ? `\`${o.name}:\` (gwc.yaml only)` : `\`--${o.name}${o.arg ? ` ${o.arg}` : ''}\``);
+const bounds = (o: OptionSpec) => (o.kind === 'int' && o.min !== undefined ? ` (${o.min} to ${o.max})` : o.values ? ` (${o.values.join(', ')})` : '');
+const row = (o: OptionSpec) => `| ${flagCell(o)} | ${o.env ? `\`${o.env}\`` : ''} | ${o.help}${bounds(o)} | ${o.defaultText} |`;
+const HEAD = ['| flag | environment | meaning | default |', '|---|---|---|---|'];
+
+/** The README's flag table: every run setting. */
+export function optionsMarkdown(): string {
+  return [...HEAD, ...ROWS.map(row)].join('\n');
+}
+
+/** docs/cli.md: every command, its arguments and its flags. */
+export function cliReferenceMarkdown(): string {
+  const out = [
+    '# gw-conformance command line',
+    '',
+    '<!-- Generated from src/config/options.ts and src/config/commands.ts by `npm run docs:cli`; test/options.test.ts fails when they differ. -->',
+    '',
+    'Flags win over environment variables, which win over `gwc.yaml` (`--config`), which wins over the default. Exit codes: 0 every MUST check passed, 1 a MUST check failed, 2 the harness could not run (one line on standard error says why).',
+    '',
+    'Where to start: [getting started](getting-started.md); every check and how to fix its failure: [checks reference](checks.md).',
+  ];
+  for (const name of COMMAND_NAMES) {
+    const c = COMMANDS[name];
+    out.push('', `## ${name}`, '', `\`gw-conformance ${name}${(c.args ?? []).map((a) => ` ${a.name}`).join('')} [flags]\`: ${c.description}.`);
+    for (const a of c.args ?? []) out.push('', `- \`${a.name}\`: ${a.help}`);
+    out.push('', ...HEAD, ...optionsOf(name).map(row));
+  }
+  return `${out.join('\n')}\n`;
+}

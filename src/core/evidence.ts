@@ -1,0 +1,85 @@
+// The evidence vocabulary: the keys of a check's evidence that have a meaning of their own. Checks
+// write them (suites/shared/evidence.ts builds the exchange sides), the runner adds attempts and
+// the requests sent, and the reporters look for them at any depth to draw a diff table, a stream
+// chart or an exchange panel. Other keys are free-form and shown as JSON.
+import type { Outcome } from './outcome.js';
+import type { ByteDiff, JsonDiff } from './compare.js';
+
+export type HeaderPairs = Array<[string, string]>;
+
+/** What the client got (credential headers masked, body cut). */
+export interface ClientSide {
+  status: number;
+  contentType?: string | null;
+  headers: HeaderPairs;
+  ms?: number;
+  body: string;
+  /** Streams: events parsed, bytes and chunks read, the read error if any. */
+  events?: number;
+  bytes?: number;
+  chunks?: number;
+  error?: string | null;
+}
+
+/** What the upstream received (credentials masked in headers and the `?key=` query). */
+export interface UpstreamSide {
+  method?: string;
+  url: string;
+  headers?: HeaderPairs;
+  body?: string;
+  matchedBy?: string;
+  /** Streams: frames the upstream scripted and wrote. */
+  framesScripted?: number;
+  framesWritten?: number;
+}
+
+/** One attempt of a check run more than once (--repeat, --repeat-failures). */
+export interface Attempt {
+  attempt: number;
+  outcome: Outcome;
+  message: string;
+  durationMs: number;
+}
+
+/** How to run a failed check again: the CLI line, and a curl line per request it sent. */
+export interface ReplayEvidence {
+  command: string;
+  curl: string[];
+  credential: string;
+}
+
+/** The evidence keys the reporters know; every one is optional and may sit at any depth. */
+export interface EvidenceParts {
+  /**
+   * Exchange sides: the reporters draw an object holding any of these as a panel per side, each
+   * side's keys as they come (suites/shared/evidence.ts writes ClientSide and UpstreamSide; a
+   * check may add its own keys).
+   */
+  client?: ClientSide | object;
+  /** What the upstream received, or a sentence saying nothing came. */
+  upstream?: UpstreamSide | object | string;
+  request?: object;
+  /** At the top level: the requests the client sent (the runner records them for replay). */
+  sent?: object | object[];
+  forwarded?: object;
+  /** The smallest JSON differences (src/core/compare.ts), or sentences. */
+  diffs?: Array<JsonDiff | string>;
+  /** The first differing byte of a body sent and received. */
+  byteDiff?: ByteDiff;
+  /** A stream timeline (src/core/oracle.ts): its text table or its rows. */
+  timeline?: string | Array<Record<string, unknown>>;
+  /** Next to a timeline: the bounds it was judged by. */
+  bounds?: { maxLagMs?: number };
+  /** The name of the fixture the enclosing evidence is about. */
+  fixture?: string;
+  attempts?: Attempt[];
+  replay?: ReplayEvidence;
+}
+
+export type EvidenceKey = keyof EvidenceParts;
+
+/** The exchange sides, in the order the reporters show them. */
+export const SIDE_KEYS = ['request', 'sent', 'forwarded', 'upstream', 'client'] as const satisfies readonly EvidenceKey[];
+
+/** A key of the vocabulary, checked by the compiler: a renamed key breaks every reader. */
+export const evidenceKey = <K extends EvidenceKey>(k: K): K => k;

@@ -1,0 +1,163 @@
+// The HTML report: one self-contained file over one RunReport. No external script, style, font
+// or image; a Content-Security-Policy allows only the one inline style and the one inline script,
+// by hash (assets.ts). Everything that came from the gateway is inert text: escaped, never
+// inserted as HTML, never in a script; invisible characters are shown as visible escapes
+// (src/core/inert.ts). Failures first; expanding a check shows its requirement texts, expected
+// and actual, the smallest diff highlighted, both sides of the exchange (masked) and, for
+// streams, the timeline as an SVG chart (evidence.ts, timeline.ts).
+import { escapeAttr, escapeText } from '../../core/inert.js';
+import { maskUrl } from '../../core/mask.js';
+import { readText } from '../../core/paths.js';
+import type { CheckResult, RunReport } from '../../report/types.js';
+import { CSP, SCRIPT, STYLE } from './assets.js';
+import { clip, cutNote, HTML_LIMITS } from './escape.js';
+import { Budget, details } from './evidence.js';
+
+export interface CatalogText {
+  id: string;
+  level: string;
+  section: string;
+  text?: string;
+}
+
+/** The requirement catalog (catalog/requirements.json), for the requirement texts. */
+export function loadCatalog(): CatalogText[] {
+  return (JSON.parse(readText('catalog', 'requirements.json')) as { requirements: CatalogText[] }).requirements;
+}
+
+type Outcome = CheckResult['outcome'];
+const OUTCOMES: Outcome[] = ['fail', 'error', 'timeout', 'flaky', 'warn', 'info', 'waived', 'skip', 'pass'];
+const LEVELS = ['MUST', 'SHOULD', 'INFO'];
+const PROBLEM = new Set<Outcome>(['fail', 'error', 'timeout', 'warn', 'info', 'flaky', 'waived']);
+
+function countsTable(title: string, keys: string[], of: (r: CheckResult) => string, results: CheckResult[], cols: Outcome[]): string {
+  const head = `<tr><th>${escapeText(title)}</th>${cols.map((o) => `<th>${o}</th>`).join('')}<th>total</th></tr>`;
+  const rows = keys.map((k) => {
+    const mine = results.filter((r) => of(r) === k);
+    const cells = cols.map((o) => {
+      const n = mine.filter((r) => r.outcome === o).length;
+      return `<td class="${n === 0 ? 'zero' : PROBLEM.has(o) && o !== 'info' ? 'hot' : ''}">${n}</td>`;
+    });
+    return `<tr><td>${escapeText(k)}</td>${cells.join('')}<td>${mine.length}</td></tr>`;
+  });
+  return `<table class="counts"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function features(report: RunReport): string {
+  const list = [...(report.declared?.protocols ?? []), ...(report.declared?.features ?? [])];
+  return `<span>declared <b>${list.length ? list.map((x) => escapeText(x)).join(', ') : 'no protocol'}</b></span>`;
+}
+
+function checkRow(r: CheckResult, catalog: Map<string, CatalogText>, budget: Budget): string {
+  const problem = PROBLEM.has(r.outcome);
+  const reqs = r.requirements
+    .map((id) => {
+      const c = catalog.get(id);
+      return `<div class="req"><span class="rid">${escapeText(id)}</span>${c ? `<span class="lvl">${escapeText(c.level)}</span>${escapeText(c.text ?? '')} <span class="sec">(${escapeText(c.section)})</span>` : '<span class="note">not in the catalog</span>'}</div>`;
+    })
+    .join('');
+  const message = clip(r.message, 2000);
+  const w = r.waiver;
+  const waiver = w
+    ? `<p class="waiver"><b>Waived</b> until ${escapeText(w.expires)} (the check was ${escapeText(w.waivedOutcome)}): ${escapeText(clip(w.reason, 1000).s)}${w.link ? ` · tracked at <span class="v">${escapeText(clip(w.link, 500).s)}</span>` : ''}</p>`
+    : '';
+  const tries = Array.isArray(r.evidence.attempts) ? r.evidence.attempts : [];
+  const attempts = tries.length > 1 ? `<h3>Attempts</h3><table class="diff"><tbody>${tries.map((a) => `<tr><td>#${a.attempt}</td><td>${escapeText(String(a.outcome))}</td><td>${a.durationMs} ms</td><td class="v">${escapeText(clip(String(a.message), 500).s)}</td></tr>`).join('')}</tbody></table>` : '';
+  const body = `<div class="body"><p class="msg">${escapeText(message.s)}${message.cut ? ` ${cutNote(message.cut)}` : ''}</p>${waiver}${attempts}<h3>Requirement</h3>${reqs}${details(r, problem, budget)}</div>`;
+  const id = escapeAttr(r.id);
+  return `<details class="check" id="${id}" data-outcome="${escapeAttr(r.outcome)}" data-area="${escapeAttr(r.area)}" data-level="${escapeAttr(r.level)}">
+<summary><span class="badge o-${escapeAttr(r.outcome)}">${escapeText(r.outcome.toUpperCase())}</span><span class="lvl">${escapeText(r.level)}</span><span class="cid">${escapeText(r.id)}</span><span class="title">${escapeText(clip(r.title, 300).s)}</span><span class="reqs">${escapeText(r.requirements.join(', '))} · ${r.durationMs} ms</span><a class="permalink" href="#${escapeAttr(encodeURIComponent(r.id))}" title="link to this check">#</a></summary>
+${body}</details>`;
+}
+
+/** The waivers of the run and what became of each, as a table ('' without waivers). */
+function waiversTable(ws: RunReport['waivers']): string {
+  if (!ws) return '';
+  const wname = (x: { check?: string; requirement?: string }) => escapeText(x.check ?? `requirement ${x.requirement}`);
+  const rows = [
+    ...ws.applied.map((x) => ['applied', x, x.checks] as const),
+    ...ws.expired.map((x) => ['expired: no longer applied', x, x.checks] as const),
+    ...ws.unused.map((x) => ['unused: matched nothing', x, [] as string[]] as const),
+  ]
+    .map(([state, x, checks]) => `<tr><td>${escapeText(state)}</td><td>${wname(x)}</td><td>${escapeText(x.expires)}</td><td class="v">${escapeText(clip(x.reason, 500).s)}</td><td>${checks.map((c) => escapeText(c)).join(', ')}</td></tr>`)
+    .join('');
+  return `<h2>Waivers</h2><table class="diff"><thead><tr><th>state</th><th>waiver</th><th>expires</th><th>reason</th><th>checks</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** The requests the recording upstream could not tie to a check (the first 100; '' for none). */
+function unmatchedTable(list: RunReport['unmatchedRequests']): string {
+  if (!list.length) return '';
+  const rows = list
+    .slice(0, 100)
+    .map((u) => `<tr><td>${escapeText(u.method)}</td><td class="v">${escapeText(maskUrl(clip(u.url, 500).s))}</td><td>${escapeText(u.reason)}</td><td>${escapeText(u.receivedWall)}</td></tr>`)
+    .join('');
+  return `<h2>Requests no check expected (${list.length})</h2><table class="diff"><thead><tr><th>method</th><th>url</th><th>reason</th><th>received</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** The head of the page: the verdict and what the run was. */
+function pageHeader(report: RunReport, ok: boolean): string {
+  const meta = [
+    `<span>target <b>${escapeText(report.target)}</b></span>`,
+    `<span>upstream <b>${escapeText(report.upstream ?? 'none')}</b></span>`,
+    `<span>profile <b>${escapeText(report.profile)}</b></span>`,
+    `<span>seed <b>${escapeText(String(report.seed))}</b></span>`,
+    `<span>harness <b>${escapeText(`${report.harness.name} ${report.harness.version}`)}</b></span>`,
+    `<span>report schema <b>${escapeText(report.schemaVersion)}</b></span>`,
+    report.strict ? '<span><b>strict</b></span>' : '',
+    features(report),
+    `<span>started <b>${escapeText(report.startedAt)}</b></span>`,
+    `<span>took <b>${(report.durationMs / 1000).toFixed(1)} s</b></span>`,
+    `<span>exit code <b>${report.exitCode}</b></span>`,
+  ];
+  return `<header>
+<h1><span class="verdict ${ok ? 'ok' : 'bad'}">${ok ? 'PASSED' : 'FAILED'}</span>gw-conformance report</h1>
+<div class="meta">${meta.join('')}</div>
+</header>`;
+}
+
+/** The filter boxes (hidden until the script shows them). */
+function filters(present: string[], areas: string[], levels: string[]): string {
+  const box = (name: string, values: string[]) =>
+    `<fieldset><legend>${name}</legend>${values.map((v) => `<label><input type="checkbox" name="${name}" value="${escapeAttr(v)}" checked> ${escapeText(v)}</label>`).join('')}</fieldset>`;
+  return `<div id="filters" hidden>${box('outcome', present)}${box('area', areas)}${box('level', levels)}<fieldset><legend>show</legend><button type="button" data-preset="problems">problems only</button> <button type="button" data-preset="all">all</button></fieldset><span id="shown"></span></div>`;
+}
+
+/** The report as one self-contained HTML page. */
+export function htmlReport(report: RunReport, catalog: CatalogText[] = loadCatalog()): string {
+  const cat = new Map(catalog.map((c) => [c.id, c]));
+  const results = [...report.results].sort((a, b) => OUTCOMES.indexOf(a.outcome) - OUTCOMES.indexOf(b.outcome));
+  const present = OUTCOMES.filter((o) => results.some((r) => r.outcome === o));
+  const cols = present.length ? present : (['pass'] as Outcome[]);
+  const areas = [...new Set(results.map((r) => r.area))].sort();
+  const levels = [...LEVELS.filter((l) => results.some((r) => r.level === l)), ...new Set(results.map((r) => r.level).filter((l) => !LEVELS.includes(l)))];
+  // What the rows and the frame take without evidence is small; evidence gets the rest.
+  const budget = new Budget(HTML_LIMITS.maxBytes - 120_000 - 4_000 * results.length);
+  const rows = results.map((r) => checkRow(r, cat, budget)).join('\n');
+  const s = report.summary;
+  const ok = report.exitCode === 0;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>gw-conformance: ${escapeText(ok ? 'passed' : 'failed')}, ${s.total} checks against ${escapeText(report.target)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+${pageHeader(report, ok)}
+<main>
+<h2>Summary: ${s.total} checks, ${OUTCOMES.filter((o) => s[o]).map((o) => `${s[o]} ${o}`).join(', ') || 'none run'}</h2>
+<div class="tables">${countsTable('area', areas, (r) => r.area, results, cols)}${countsTable('level', levels, (r) => r.level, results, cols)}</div>
+${waiversTable(report.waivers)}${unmatchedTable(report.unmatchedRequests)}
+<h2>Checks</h2>
+${filters(present, areas, levels)}
+${rows}
+</main>
+<footer>Generated by ${escapeText(report.harness.name)} ${escapeText(report.harness.version)} from report.json (schema ${escapeText(report.schemaVersion)}). Everything the gateway sent is shown as text; long evidence is cut, and report.json holds all of it. Link to a check with #its-id.</footer>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}
