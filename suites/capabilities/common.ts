@@ -7,7 +7,7 @@
 import type { CheckContext, Verdict } from '../../src/check/check.js';
 import { CAPABILITY_AREA, type Capability, type CapabilityCell, type CellMode } from '../../src/core/capabilities.js';
 import { diffJson, describeDiff } from '../../src/core/compare.js';
-import { at, tryParse, type JNode } from '../../src/core/json.js';
+import { at, stringifyNode, tryParse, type JNode } from '../../src/core/json.js';
 import { DEFAULT_MODEL, type Protocol } from '../../src/core/protocols.js';
 import { withToken } from '../../src/upstream/contract.js';
 import type { Reply, SseReply } from '../../src/upstream/scenario.js';
@@ -30,6 +30,8 @@ export interface Probe {
   stream(): SseReply;
   /** Pointers of the JSON answer that must reach the client unchanged. */
   answer: string[];
+  /** The streamed events this feature is judged on (every event when absent). */
+  judged?(data: JNode): boolean;
 }
 
 const node = (text: string): JNode | null => {
@@ -52,17 +54,38 @@ function requestLosses(p: Probe, sent: string, seen: JNode | null, betas: string
   return out;
 }
 
-/** What the streamed answer lost: each scripted event's data must reach the client, in order. */
-function streamLosses(x: StreamExchange): string[] {
+const typeOf = (n: JNode) => (n.t === 'obj' ? n.entries.find(([k]) => k === 'type')?.[1] : undefined);
+const text = (n: JNode | undefined) => (n ? stringifyNode(n) : '');
+/** The received event that stands for a scripted one: same type, block index and delta type. */
+const sameKind = (a: JNode, b: JNode) => ['/type', '/index', '/delta/type'].every((p) => text(at(a, p)) === text(at(b, p)));
+
+/** What the streamed answer lost: each judged event's data must reach the client unchanged, in order. */
+function streamLosses(p: Probe, x: StreamExchange): string[] {
   const got = x.res.events.map((e) => node(e.data)).filter((n): n is JNode => n !== null);
   const out: string[] = [];
   let from = 0;
-  for (const payload of x.sent) {
+  for (const frame of x.sent) {
+    // A messages frame carries an `event:` line before its data; chat and native frames are data alone.
+    const payload = /^data: /m.test(frame) ? frame.split(/\r?\n/).filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n') : frame;
     const want = node(payload);
-    if (!want) continue;
-    const i = got.findIndex((g, k) => k >= from && diffJson(want, g, '', [], { keyOrder: false, limit: 1 }).length === 0);
-    if (i < 0) out.push(`answer event lost or changed: ${payload.length > 160 ? `${payload.slice(0, 160)}…` : payload}`);
-    else from = i + 1;
+    if (!want) {
+      if (payload !== '[DONE]') throw new Error(`harness bug: a scripted frame is not JSON: ${payload.slice(0, 80)}`);
+      continue;
+    }
+    if (p.judged && !p.judged(want)) continue;
+    const equal = got.findIndex((g, k) => k >= from && diffJson(want, g, '', [], { keyOrder: false, limit: 1 }).length === 0);
+    if (equal >= 0) {
+      from = equal + 1;
+      continue;
+    }
+    const near = got.findIndex((g, k) => k >= from && sameKind(want, g));
+    const kind = typeOf(want);
+    const label = kind?.t === 'str' ? kind.v : 'event';
+    if (near < 0) out.push(`answer ${label}: never reached the client (${payload.length > 120 ? `${payload.slice(0, 120)}…` : payload})`);
+    else {
+      for (const d of diffJson(want, got[near], '', [], { keyOrder: false, limit: 2 })) out.push(`answer ${label} ${describeDiff(d)}`);
+      from = near + 1;
+    }
   }
   return out.slice(0, 6);
 }
@@ -93,7 +116,7 @@ async function probeStream(ctx: CheckContext, p: Probe, model: string): Promise<
   if (!x.seen && x.res.status >= 400 && x.res.status < 500 && node(text)?.t === 'obj' && at(node(text)!, '/error')) return { state: 'not-offered', evidence: refusal(x.res.status, text) };
   if (!x.seen) return { state: 'fail', evidence: [`the request never reached the upstream (the gateway answered ${x.res.status})`] };
   const seen = node(x.seen.body.toString('utf8'));
-  const lost = [...requestLosses(p, withToken(body, x.expectation.token), seen, listValues(x.seen, 'anthropic-beta')), ...streamLosses(x)];
+  const lost = [...requestLosses(p, withToken(body, x.expectation.token), seen, listValues(x.seen, 'anthropic-beta')), ...streamLosses(p, x)];
   if (x.res.error) lost.push(`the stream ended with an error: ${x.res.error}`);
   return { state: lost.length ? 'fail' : 'pass', evidence: lost };
 }

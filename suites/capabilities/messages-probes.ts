@@ -2,6 +2,7 @@
 // thinking (signatures, redacted thinking), prompt caching for five minutes and one hour, server
 // tools (web search), the 1M-context beta and citations. Each request is the shared small
 // messages body with the feature's fields; each answer is the feature's realistic content.
+import { at } from '../../src/core/json.js';
 import { messagesHeaders, MESSAGES_PATH } from '../../src/core/protocols.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { blocksBody, blocksStream, MESSAGES_ANSWERS, PLAIN_ANSWER, REDACTED, SIGNATURE, type Block } from '../../src/upstream/replies/features.js';
@@ -15,7 +16,7 @@ import { PDF_BASE64, PNG_BASE64 } from './media.js';
 const ask = (text: string) => ({ role: 'user', content: `${CASE_PLACEHOLDER} ${text}` });
 const askWith = (text: string, block: Block) => ({ role: 'user', content: [{ type: 'text', text: `${CASE_PLACEHOLDER} ${text}` }, block] });
 
-function probe(feature: Capability, fields: Record<string, unknown>, o: { keep: string[]; answer?: string[]; betas?: string[]; reply?: keyof typeof MESSAGES_ANSWERS }): Probe {
+function probe(feature: Capability, fields: Record<string, unknown>, o: { keep: string[]; usage?: boolean; betas?: string[]; reply?: keyof typeof MESSAGES_ANSWERS }): Probe {
   const a = o.reply ? MESSAGES_ANSWERS[o.reply] : PLAIN_ANSWER;
   const beta: Array<[string, string]> = o.betas ? [['anthropic-beta', o.betas.join(',')]] : [];
   return {
@@ -27,7 +28,13 @@ function probe(feature: Capability, fields: Record<string, unknown>, o: { keep: 
     betas: o.betas,
     json: () => ({ kind: 'json', status: 200, headers: JSON_HEADERS, body: blocksBody(a) }),
     stream: () => ({ kind: 'sse', status: 200, headers: SSE_HEADERS, frames: frames(blocksStream(a)) }),
-    answer: o.answer ?? ['/content', '/stop_reason', '/usage'],
+    answer: o.usage ? ['/content', '/stop_reason', '/usage'] : ['/content', '/stop_reason'],
+    // The blocks' events always; message_start and message_delta (usage, stop reason) for the features that live in usage.
+    judged: (data) => {
+      const type = at(data, '/type');
+      const t = type?.t === 'str' ? type.v : '';
+      return t.startsWith('content_block') || (o.usage === true && (t === 'message_start' || t === 'message_delta'));
+    },
   };
 }
 
@@ -62,9 +69,9 @@ export const MESSAGES_PROBES: readonly Probe[] = [
     },
     { keep: ['/thinking', '/messages/1'], reply: 'thinking' },
   ),
-  probe('cache-5m', { system: CACHED_SYSTEM() }, { keep: ['/system'], reply: 'cache-5m' }),
-  probe('cache-1h', { system: CACHED_SYSTEM('1h') }, { keep: ['/system'], betas: ['extended-cache-ttl-2025-04-11'], reply: 'cache-1h' }),
-  probe('web-search', { tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }] }, { keep: ['/tools'], reply: 'web-search' }),
+  probe('cache-5m', { system: CACHED_SYSTEM() }, { keep: ['/system'], usage: true, reply: 'cache-5m' }),
+  probe('cache-1h', { system: CACHED_SYSTEM('1h') }, { keep: ['/system'], usage: true, betas: ['extended-cache-ttl-2025-04-11'], reply: 'cache-1h' }),
+  probe('web-search', { tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }] }, { keep: ['/tools'], usage: true, reply: 'web-search' }),
   probe('context-1m', {}, { keep: [], betas: ['context-1m-2025-08-07'] }),
   probe(
     'citations',
