@@ -56,3 +56,11 @@ export function worstState(cells: readonly CapabilityCell[]): CellState {
 }
 
 export const STATE_GLYPH: Record<CellState, string> = { pass: 'ok', fail: 'FAIL', 'not-offered': 'n/o' };
+
+/** The capability matrix as a Markdown table (one row per protocol and route), or nothing. */
+export function capabilityMarkdown(cells: readonly CapabilityCell[]): string[] {
+  if (!cells.length) return [];
+  const { features, rows } = matrixRows(cells);
+  const cell = (cs: CapabilityCell[] | undefined) => (cs?.length ? `${worstState(cs)}${cs.some((c) => c.required) ? ' (required)' : ''}` : '-');
+  return ['## Capability matrix', '', `| protocol | route | ${features.join(' | ')} |`, `|---|---|${features.map(() => '---|').join('')}`, ...rows.map((r) => `| ${r.protocol} | ${r.route} | ${features.map((f) => cell(r.cells.get(f))).join(' | ')} |`), '', 'Each cell: pass (intact both ways, JSON and streamed), fail, or not-offered (refused explicitly); the evidence is in `conformance-report.yaml` and `report.json`.', ''];
+}
