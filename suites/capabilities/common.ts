@@ -5,13 +5,14 @@
 // unchanged and its answer reaches the client unchanged; it is "not offered" when the gateway
 // refused the request itself with a JSON error; otherwise it fails, naming what was lost.
 import type { CheckContext, Verdict } from '../../src/check/check.js';
-import { CAPABILITY_AREA, type Capability, type CapabilityCell, type CellMode } from '../../src/core/capabilities.js';
+import { type Capability, type CapabilityCell, type CellMode } from '../../src/core/capabilities.js';
 import { diffJson, describeDiff } from '../../src/core/compare.js';
 import { at, stringifyNode, tryParse, type JNode } from '../../src/core/json.js';
 import { DEFAULT_MODEL, type Protocol } from '../../src/core/protocols.js';
 import { withToken } from '../../src/upstream/contract.js';
 import type { Reply, SseReply } from '../../src/upstream/scenario.js';
 import { exchange, isExplicitRefusal, parseSeen, responseDiffs, streamThrough, type Exchange, type StreamExchange } from '../shared/exchange.js';
+import { cut } from '../shared/evidence.js';
 import { listValues } from '../shared/headers.js';
 
 export interface Probe {
@@ -81,7 +82,7 @@ function streamLosses(p: Probe, x: StreamExchange): string[] {
     const near = got.findIndex((g, k) => k >= from && sameKind(want, g));
     const kind = typeOf(want);
     const label = kind?.t === 'str' ? kind.v : 'event';
-    if (near < 0) out.push(`answer ${label}: never reached the client (${payload.length > 120 ? `${payload.slice(0, 120)}…` : payload})`);
+    if (near < 0) out.push(`answer ${label}: never reached the client (${cut(payload, 120)})`);
     else {
       for (const d of diffJson(want, got[near], '', [], { keyOrder: false, limit: 2 })) out.push(`answer ${label} ${describeDiff(d)}`);
       from = near + 1;
@@ -91,7 +92,7 @@ function streamLosses(p: Probe, x: StreamExchange): string[] {
 }
 
 function refusal(status: number, body: string): string[] {
-  return [`the gateway refused the request itself: status ${status}, ${body.length > 200 ? `${body.slice(0, 200)}…` : body}`];
+  return [`the gateway refused the request itself: status ${status}, ${cut(body, 200)}`];
 }
 
 async function probeJson(ctx: CheckContext, p: Probe, model: string): Promise<Pick<CapabilityCell, 'state' | 'evidence'>> {
@@ -142,5 +143,5 @@ export async function capabilityMatrix(ctx: CheckContext, protocol: Protocol, pr
   // With a required feature of this protocol the check is MUST: only required cells decide it.
   // Otherwise it is INFO, and any cell that does not pass is a finding.
   const ok = probes.some((p) => required.has(p.feature)) ? badRequired.length === 0 : bad.length === 0;
-  return { ok, message, evidence: { area: CAPABILITY_AREA, cells } };
+  return { ok, message, evidence: { cells } };
 }
