@@ -9,6 +9,10 @@
 export type Fix = string;
 
 export const CHECK_FIXES: Readonly<Record<string, Fix>> = {
+  // capabilities
+  'capabilities.messages': 'Forward every content block and field as received (image, document, thinking with its `signature`, redacted_thinking, tool_use and tool_result, `cache_control` with its `ttl`, server tools) and every `anthropic-beta` value; pass the answer through unchanged, streamed deltas (`input_json_delta`, `signature_delta`, `citations_delta`) and usage fields included. A feature the gateway will not carry is refused with a JSON 400 that names it, never dropped silently.',
+  'capabilities.chat': 'Forward `tools`, `tool_choice`, tool messages, image parts and `response_format` as received, and pass `tool_calls` (streamed as deltas) and JSON content back unchanged. Refuse a feature you do not carry with a JSON 400 that names it.',
+  'capabilities.native': 'Forward `tools` (function declarations), function call and response parts and `inlineData` parts as received, and pass `functionCall` parts back unchanged. Refuse a feature you do not carry with a JSON 400 that names it.',
   // messages
   'messages.path.preserved': 'Forward the path as received. In nginx, `proxy_pass http://upstream;` with no URI part keeps path and query; a URI part (`proxy_pass http://upstream/v1/;`) rewrites them. Set the gateway\'s upstream to the host root, without `/v1`, so it does not become `/v1/v1/messages`.',
   'messages.body.semantic': 'Forward the body without parsing and re-encoding it, or use a JSON library that keeps key order, unknown keys and numbers exactly (no float rounding of large integers). Never drop or default fields.',

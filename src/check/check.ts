@@ -41,6 +41,8 @@ export interface RunSettings {
   apps?: { jwksRefetchMs: number };
   /** The service profile's models, one per protocol (set only with --profile service). */
   service?: { models: { messages: string; native: string; chat: string } };
+  /** The capability matrix's features the user requires (--require-capability); absent when no matrix is asked for. */
+  capabilities?: { required: readonly string[] };
 }
 
 export interface CheckContext {

@@ -31,6 +31,8 @@ export function recordedSettings(cfg: RunConfig): Record<string, unknown> {
     concurrency: cfg.concurrency,
     strict: cfg.strict,
     'model-routes': cfg.modelRoutes,
+    capabilities: cfg.capabilities.run,
+    'require-capability': cfg.capabilities.required,
     'sse-max-lag-ms': cfg.sse.maxLagMs,
     'sse-burst-window-ms': cfg.sse.burstWindowMs,
     'idle-max-s': cfg.idle.maxS,

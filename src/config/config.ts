@@ -41,6 +41,8 @@ export interface RunConfig {
   concurrency: V['concurrency'];
   runs: V['runs'];
   modelRoutes: V['model-routes'];
+  /** The capability matrix: whether it runs, and the features whose cells are MUST. */
+  capabilities: { run: boolean; required: V['require-capability'] };
   sse: { maxLagMs: V['sse-max-lag-ms']; burstWindowMs: V['sse-burst-window-ms']; latP50Ms: V['sse-lat-p50-ms'] };
   idle: { maxS: V['idle-max-s']; minS: V['idle-min-s'] };
   /** How long errors.upstream.timeout waits for the gateway's own time-out. */
@@ -176,6 +178,7 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     concurrency: v.concurrency,
     runs: v.runs,
     modelRoutes: v['model-routes'],
+    capabilities: { run: v.capabilities || v['require-capability'].length > 0, required: v['require-capability'] },
     sse: { maxLagMs: v['sse-max-lag-ms'], burstWindowMs: v['sse-burst-window-ms'], latP50Ms: v['sse-lat-p50-ms'] },
     idle: { maxS: v['idle-max-s'], minS: v['idle-min-s'] },
     hangWaitMs: v['hang-wait-ms'],

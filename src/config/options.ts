@@ -7,6 +7,7 @@ import { CLIENT_NAMES } from '../real-clients/types.js';
 import { DEFAULT_BOUNDS } from '../core/oracle.js';
 
 import { PROFILES, PROTOCOLS, type Profile, type Protocol } from '../core/features.js';
+import { CAPABILITIES } from '../core/capabilities.js';
 import { CREDENTIAL_STYLES } from './targeting.js';
 
 export { PROFILES, PROTOCOLS };
@@ -102,6 +103,8 @@ export const OPTIONS = [
   { name: 'concurrency', kind: 'int', min: 1, max: 64, arg: '<n>', help: 'checks run at once', default: 4, defaultText: '4', env: 'GWC_CONCURRENCY' },
   { name: 'strict', kind: 'bool', help: 'SHOULD failures fail the run too', default: false, defaultText: 'off', env: 'GWC_STRICT' },
   { name: 'model-routes', kind: 'map', arg: '<requested=routed>', help: 'a routing rule the gateway declares (repeatable): a mapped model is then not a substitution', default: {}, defaultText: '' },
+  { name: 'capabilities', kind: 'bool', help: 'also build the capability matrix: per declared protocol and model route, which features (tools, images, documents, thinking, caching, JSON mode, web search, 1M context, citations) pass through intact, JSON and streamed (INFO)', default: false, defaultText: 'off', env: 'GWC_CAPABILITIES' },
+  { name: 'require-capability', kind: 'enum-list', values: CAPABILITIES, arg: '<list>', help: 'features the gateway must carry (comma-separated): builds the capability matrix, whose cells for these features are MUST', default: [], defaultText: '', env: 'GWC_REQUIRE_CAPABILITY' },
   { name: 'sse-max-lag-ms', kind: 'int', min: 1, max: 60_000, arg: '<ms>', help: 'coarse bound of incremental delivery (SSE-INC-1): a stream event arriving later than this after it was sent fails', default: DEFAULT_BOUNDS.maxLagMs, defaultText: String(DEFAULT_BOUNDS.maxLagMs), env: 'GWC_SSE_MAX_LAG_MS' },
   { name: 'sse-lat-p50-ms', kind: 'int', min: 1, max: 60_000, arg: '<ms>', help: 'bound on the median added latency per stream event (SSE-LAT-1, a SHOULD)', default: DEFAULT_BOUNDS.latP50Ms, defaultText: String(DEFAULT_BOUNDS.latP50Ms), env: 'GWC_SSE_LAT_P50_MS' },
   { name: 'sse-burst-window-ms', kind: 'int', min: 1, max: 10_000, arg: '<ms>', help: 'stream events arriving within this window of each other arrived together', default: DEFAULT_BOUNDS.burstWindowMs, defaultText: String(DEFAULT_BOUNDS.burstWindowMs), env: 'GWC_SSE_BURST_WINDOW_MS' },

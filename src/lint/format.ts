@@ -103,7 +103,7 @@ function sarif(results: readonly FileResult[], version: string): string {
                 shortDescription: { text: r.title },
                 fullDescription: { text: r.description },
                 defaultConfiguration: { level: r.level === 'MUST' ? 'error' : 'warning' },
-                properties: { level: r.level },
+                properties: { level: r.level, ...(r.alias ? { alias: r.alias } : {}) },
               })),
             },
           },

@@ -4,6 +4,7 @@
 import { terminalSafe } from '../core/inert.js';
 import type { CheckResult, RunReport } from '../report/types.js';
 import { waiverLines } from '../report/waivers.js';
+import { capabilityLines } from './capabilities.js';
 
 const MARK: Record<CheckResult['outcome'], string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', info: 'INFO', skip: 'SKIP', error: 'ERROR', timeout: 'TIMEOUT', waived: 'WAIVED', flaky: 'FLAKY' };
 
@@ -24,6 +25,7 @@ export function consoleSummary(report: RunReport, files: string[]): string {
   ];
   if (report.shard) lines.push(`  shard ${report.shard.index}/${report.shard.count} (${report.shard.balancedBy === 'duration' ? 'balanced by recorded durations' : 'by check id hash'})`);
   if (report.waivers) lines.push('  waivers:', ...waiverLines(report.waivers).map((l) => `  ${l}`));
+  lines.push(...capabilityLines(report));
   const bad = report.results.filter((r) => r.outcome !== 'pass' && r.outcome !== 'skip');
   if (bad.length) {
     lines.push('', 'Findings:');
