@@ -20,12 +20,12 @@ const servers: net.Server[] = [];
 afterAll(() => servers.forEach((s) => s.close()));
 
 /** One line on stderr, no stack trace, nothing run (no check line on stdout). */
-function refusedAtOnce(r: { code: number | null; stdout: string; stderr: string; ms: number }): string {
+/** Refused before anything started: exit 2, one line, no stack, no gateway started, no check run (shown by the output, not by a wall-clock bound). */
+function refusedAtOnce(r: { code: number | null; stdout: string; stderr: string }): string {
   expect(r.code, r.stdout + r.stderr).toBe(2);
   expect(r.stderr.trim().split('\n')).toHaveLength(1);
   expect(r.stderr).not.toMatch(/\n\s+at |internal error/);
   expect(r.stdout).not.toMatch(/reference gateway at|checks, target/);
-  expect(r.ms).toBeLessThan(5000);
   return r.stderr.trim();
 }
 
