@@ -7,10 +7,11 @@ import { STREAMING_FAULTS } from './streaming.js';
 import { PROTOCOL_FAULTS } from './protocols.js';
 import { ERRORS_FAULTS } from './errors.js';
 import { FLAKY_FAULTS } from './flaky.js';
+import { FIELD_FAULTS } from './field.js';
 
 export type { Fault, RequestParts } from './types.js';
 
-export const FAULTS: Fault[] = [...MESSAGES_FAULTS, ...STREAMING_FAULTS, ...PROTOCOL_FAULTS, ...ERRORS_FAULTS, ...FLAKY_FAULTS];
+export const FAULTS: Fault[] = [...MESSAGES_FAULTS, ...STREAMING_FAULTS, ...PROTOCOL_FAULTS, ...ERRORS_FAULTS, ...FLAKY_FAULTS, ...FIELD_FAULTS];
 
 export function faultByName(name: string): Fault | undefined {
   return FAULTS.find((f) => f.name === name);
