@@ -130,8 +130,8 @@ export const FIELD_FAULTS: Fault[] = [
   },
   {
     name: 'drop-ping',
-    breaks: ['SSE-KEEP-1'],
-    description: 'drops the ping events of messages streams (a translator that forwards only content events)',
+    breaks: ['SSE-KEEP-1', 'SSE-FRAME-1', 'SSE-FRAME-2'],
+    description: 'drops the ping events of messages streams (a translator that forwards only content events); the events and bytes that reach the client differ too',
     stream: (r, _s, h) =>
       isMessages(r) && isEventStream(h)
         ? {
