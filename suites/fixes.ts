@@ -34,6 +34,7 @@ export const CHECK_FIXES: Readonly<Record<string, Fix>> = {
   'messages.auth.credential': 'Accept both `Authorization: Bearer` and `x-api-key` on the messages protocol, and send a credential upstream (the client\'s or the gateway\'s own).',
   'messages.count-tokens.passthrough': 'Forward `POST /v1/messages/count_tokens` to the upstream and return its count. Where the upstream has no such endpoint, answer a JSON error; never an HTML page or an estimate of your own.',
   // streaming
+  'streaming.keepalive.ping': 'Forward the upstream\'s `ping` events as they come (or, on a translating route, send an SSE comment such as `: keepalive` at least every 15 s while the model is silent), and flush each one to the client at once.',
   'streaming.delivery.incremental': 'Turn response buffering off for streams. nginx: `proxy_buffering off;` (and `proxy_cache off;`, no gzip of `text/event-stream`); other proxies: flush each chunk as it arrives. The evidence shows the bursts and the lag of each event.',
   'streaming.delivery.latency': 'Remove per-event delay: a constant offset of about 40 or 200 ms is TCP coalescing (set `TCP_NODELAY`, do not cork or use `MSG_MORE` on stream writes); a larger one is pacing or processing per event; bursts are buffering (see streaming.delivery.incremental).',
   'streaming.frame.events': 'Forward the stream as bytes, or parse and re-emit every event: event names, data, order and unknown event types included, with `\\n` and `\\r\\n` framing.',
@@ -47,6 +48,8 @@ export const CHECK_FIXES: Readonly<Record<string, Fix>> = {
   'streaming.idle.default': 'Raise the proxy\'s read (idle) time-out well above 15 s; a model may think for minutes before the first token. nginx: `proxy_read_timeout 600s;`.',
   'streaming.idle.tolerance': 'Raise the idle time-out above the configured minimum (`--idle-min-s`). nginx: `proxy_read_timeout` (default 60 s) to 600 s or more; load balancers have their own idle time-out too.',
   // discovery
+  'discovery.models.shape': 'Serve `GET /v1/models` in the messages protocol\'s shape (`data[]` of `{type: "model", id, display_name, created_at}`, `has_more`, `first_id`, `last_id`), or translate another provider\'s list into it, so the client\'s model picker reads it.',
+  'discovery.models.credential-cache': 'Key any cache of upstream answers on the credential (or do not cache answers to authenticated requests in a shared cache): add the `Authorization` and `x-api-key` values, or a hash of them, to the cache key. In nginx, `proxy_cache_key` must include `$http_authorization$http_x_api_key`, or `proxy_no_cache $http_authorization` must be set.',
   'discovery.models.json': 'Serve `GET /v1/models` as JSON: the upstream\'s list, or a JSON 401/403 for a missing or bad credential. No HTML pages, no other status.',
   'discovery.models.no-redirect': 'Answer `/v1/models` directly: no `return 301` to https, no trailing-slash redirect, no redirect to a login page. The client does not follow redirects.',
   'discovery.models.latency': 'Answer discovery within 3 s every time: cache the list, avoid a slow authentication round-trip on this path. The evidence has p50, p95 and max.',
@@ -55,6 +58,9 @@ export const CHECK_FIXES: Readonly<Record<string, Fix>> = {
   'discovery.models.stable': 'Return the same models in the same order on every call (sort deterministically; do not shuffle between upstreams).',
   'discovery.models.client-cache': 'Informational: it lists what the client would keep. Models it leaves out need ids starting with `claude` or `anthropic`.',
   // errors
+  'errors.body.size-limit': 'Accept request bodies up to the provider\'s 32 MB (nginx: `client_max_body_size 32m;`) and stream them through. If the gateway must have a lower limit, answer bodies over it with a JSON 413 `{"type":"error","error":{"type":"request_too_large",...}}` and declare it: until the run has a setting for the limit, a waiver of `errors.body.size-limit` whose reason names the limit is the declaration.',
+  'errors.retry.client-errors': 'Retry only 429, 529 and 5xx answers, a bounded number of times, each after the upstream\'s `retry-after`; never retry or fail over a 400, 401, 403, 404, 413 or 422 (nginx: `proxy_next_upstream error timeout;` without `http_4xx`, and `proxy_next_upstream_tries` set).',
+  'errors.probe.head-as-get': 'Answer `HEAD /` as `GET /`: the same status and headers, no body. Routers that serve GET only answer 405; register the root for HEAD too (most frameworks do so for GET routes when asked).',
   'errors.passthrough.status': 'Pass upstream errors through: the same status and JSON body (`error.type`, `error.message`). nginx: `proxy_intercept_errors off;` so `error_page` applies only to nginx\'s own errors.',
   'errors.passthrough.retry-headers': 'Forward the retry guidance of 429 and 529 answers: `retry-after`, `retry-after-ms`, `x-should-retry`, `request-id` and every `anthropic-ratelimit-*` header. Do not strip unknown response headers.',
   'errors.retry.invalid-model': 'Do not retry a 404 `not_found_error` (an invalid model) upstream; return it to the client. nginx: `proxy_next_upstream off;`.',
@@ -66,6 +72,7 @@ export const CHECK_FIXES: Readonly<Record<string, Fix>> = {
   'errors.probe.head-root': 'Answer `HEAD /` and `HEAD /api/hello` promptly with any status, and keep the connection usable afterwards.',
   'errors.upstream.recovers': 'Do not keep an upstream marked down after it is back: with one server nginx never marks it down; otherwise shorten `fail_timeout` or the health-check interval.',
   // native
+  'native.count-tokens.passthrough': 'Route `POST /v1beta/models/{model}:countTokens` to the upstream like generateContent (keep the `:` unencoded), and return its `totalTokens` as it came; if the gateway cannot serve it, answer a JSON error, never an estimate of its own.',
   'native.path.colon': 'Keep the `:` of `:generateContent` unencoded and the model id intact: forward the raw path (nginx: `proxy_pass` without a URI part).',
   'native.body.semantic': 'Forward native bodies unchanged: contents, parts, `generationConfig`, `systemInstruction`, tools and unknown fields, in order and with exact numbers.',
   'native.auth.credential': 'Accept both `x-goog-api-key` and `?key=` on the native protocol and send a credential upstream.',
@@ -73,6 +80,7 @@ export const CHECK_FIXES: Readonly<Record<string, Fix>> = {
   'native.cross.protocol': 'Route each request by its path to its own protocol\'s upstream: a native body never to chat completions, a chat body never to the native endpoint.',
   'native.errors.passthrough': 'Pass native errors through with their status and JSON (`error.code`, `error.status`, `error.message`, `details`).',
   // chat
+  'chat.usage.passthrough': 'Forward `stream_options` as the client sent it (never add `include_usage`: clients that did not ask for it crash on the extra chunk with empty `choices`), pass the usage chunk and the JSON `usage` through whole, details included, and never emit usage the upstream did not send.',
   'chat.path.preserved': 'Forward `/v1/chat/completions` as received; set the OpenAI base URL to the host root so `/v1` is not doubled or lost.',
   'chat.body.semantic': 'Forward chat bodies unchanged: messages, tools, `tool_choice`, `response_format`, sampling fields and unknown fields, in order and with exact numbers.',
   'chat.response.content': 'Forward the completion unchanged; `choices[].message.content` exactly as generated, leading and trailing whitespace and `null` included.',

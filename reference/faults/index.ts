@@ -8,10 +8,11 @@ import { PROTOCOL_FAULTS } from './protocols.js';
 import { ERRORS_FAULTS } from './errors.js';
 import { FLAKY_FAULTS } from './flaky.js';
 import { CAPABILITY_FAULTS } from './capabilities.js';
+import { FIELD_FAULTS } from './field.js';
 
 export type { Fault, RequestParts } from './types.js';
 
-export const FAULTS: Fault[] = [...MESSAGES_FAULTS, ...STREAMING_FAULTS, ...PROTOCOL_FAULTS, ...ERRORS_FAULTS, ...FLAKY_FAULTS, ...CAPABILITY_FAULTS];
+export const FAULTS: Fault[] = [...MESSAGES_FAULTS, ...STREAMING_FAULTS, ...PROTOCOL_FAULTS, ...ERRORS_FAULTS, ...FLAKY_FAULTS, ...CAPABILITY_FAULTS, ...FIELD_FAULTS];
 
 export function faultByName(name: string): Fault | undefined {
   return FAULTS.find((f) => f.name === name);
