@@ -111,7 +111,7 @@ export function optionsOf(command: CommandName): OptionSpec[] {
   return [...runRows.map(read), ...COMMAND_OPTIONS.filter((o) => o.commands!.includes(command))];
 }
 
-const flagCell = (o: OptionSpec) => (o.where === 'file' ? `\`${o.name}:\` (gwc.yaml only)` : `\`--${o.name}${o.arg ? ` ${o.arg}` : ''}\``);
+const flagCell = (o: OptionSpec) => (o.where === 'file' ? `\`${o.name}:\` (gwc.yaml only)` : `\`--${o.name}${o.arg ? ` ${o.arg}` : ''}\`${o.negatable ? `, \`--no-${o.name}\`` : ''}`);
 const bounds = (o: OptionSpec) => (o.kind === 'int' && o.min !== undefined ? ` (${o.min} to ${o.max})` : o.values ? ` (${o.values.join(', ')})` : '');
 const row = (o: OptionSpec) => `| ${flagCell(o)} | ${o.env ? `\`${o.env}\`` : ''} | ${o.help}${bounds(o)} | ${o.defaultText} |`;
 const HEAD = ['| flag | environment | meaning | default |', '|---|---|---|---|'];

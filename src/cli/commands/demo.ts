@@ -11,6 +11,7 @@ import { CHECKS } from '../../../suites/index.js';
 import type { RunReport } from '../../report/types.js';
 import { finishRun, runSuite } from '../run.js';
 import { runAppsDemo } from '../apps.js';
+import { liveConsole, type RunProgress } from '../progress.js';
 import { faultNamed, runConfig, withOptions, type Io, type RegisterCommand } from '../shared.js';
 
 export const ALL_FAULT_NAMES = [...FAULTS, ...APPS_FAULTS].map((f) => f.name);
@@ -19,12 +20,18 @@ export const registerDemo: RegisterCommand = (program, { io, argv, exit }) => {
   withOptions(program.command('demo').description(COMMANDS.demo.description), 'demo', { choices: { fault: ALL_FAULT_NAMES } }).action(async (o) => {
     const cfg = runConfig(o, io);
     if (cfg.launch.cmd || cfg.launch.image) throw new HarnessError('BAD_FLAG', `demo runs the built-in reference gateway: ${cfg.launch.cmd ? '--gateway-cmd' : '--gateway-image'} goes with \`run\``);
-    const report = cfg.profile === 'apps' ? await runAppsDemo(cfg, o.fault, io.out) : await demo(cfg, o.fault, o.upstreamListen, io);
-    exit(finishRun(report, cfg, io, argv));
+    const live = liveConsole(io, { color: cfg.color, plainLines: cfg.reporter.includes('console') });
+    try {
+      const report = cfg.profile === 'apps' ? await runAppsDemo(cfg, o.fault, live.io.out) : await demo(cfg, o.fault, o.upstreamListen, live.io, live.progress);
+      live.stop();
+      exit(finishRun(report, cfg, live.io, argv));
+    } finally {
+      live.stop();
+    }
   });
 };
 
-async function demo(cfg: RunConfig, faultName: string | undefined, listen: string | undefined, io: Io): Promise<RunReport> {
+async function demo(cfg: RunConfig, faultName: string | undefined, listen: string | undefined, io: Io, progress?: RunProgress): Promise<RunReport> {
   const fault = faultNamed(faultName, FAULTS);
   if (cfg.profile === 'service') throw new HarnessError('BAD_FLAG', 'the service profile checks a hosted service: run `gw-conformance run --profile service --target <service URL>` (try it locally against `gw-conformance mock --service`)');
   const upstream = new RecordingUpstream();
@@ -35,7 +42,7 @@ async function demo(cfg: RunConfig, faultName: string | undefined, listen: strin
   try {
     const target = await gw.start('127.0.0.1', 0);
     io.out(`demo: reference gateway at ${target}${fault ? ` with fault ${fault.name} (${fault.description})` : ' (no fault)'}`);
-    return await runSuite(CHECKS, withExpandedTargeting(cfg, upstream.url, io.env), target, upstream, io.out);
+    return await runSuite(CHECKS, withExpandedTargeting(cfg, upstream.url, io.env), target, upstream, io.out, { progress });
   } finally {
     await gw.stop();
     await upstream.stop();
