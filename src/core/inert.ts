@@ -105,13 +105,16 @@ export function workflowProperty(s: string): string {
   return workflowData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** Characters Markdown or HTML would act on in a table cell, written as numeric references. */
-const MARKDOWN_ACTIVE = /[\\`*_[\]<>|#!~&"'()$]/g;
+/** Characters GitHub's Markdown acts on inside a table cell (emphasis, code, links, HTML, math, the cell bar), written as numeric references. */
+const MARKDOWN_ACTIVE = /[\\`*_[\]<>|~&$]/g;
+/** What GitHub would turn into a link by itself: `scheme://` and `www.`. */
+const AUTOLINK = /:(?=\/\/)|(?<=\bwww)\./gi;
 
 /** Text for one cell of a Markdown table: on one line, no markup, link or HTML of its own, invisible characters shown. */
 export function markdownCell(s: string): string {
   return terminalSafe(s)
     .replace(MARKDOWN_ACTIVE, (c) => `&#${c.codePointAt(0)};`)
+    .replace(AUTOLINK, (c) => `&#${c.codePointAt(0)};`)
     .replace(/\s*\n\s*/g, ' ')
     .replace(/\t/g, ' ');
 }

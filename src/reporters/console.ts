@@ -43,8 +43,8 @@ const REPLAY_OUTCOMES = new Set<CheckResult['outcome']>(['fail', 'warn', 'info',
 /** How to see a finding again and how to fix it: the replay command, the HTML report's anchor, the checks reference. */
 export function findingHelp(r: CheckResult, files: readonly string[]): string[] {
   const lines: string[] = [];
-  const replay = r.evidence.replay as { command?: unknown } | undefined;
-  if (REPLAY_OUTCOMES.has(r.outcome) && typeof replay?.command === 'string') lines.push(`    reproduce: ${replay.command}`);
+  const command = r.evidence.replay?.command;
+  if (REPLAY_OUTCOMES.has(r.outcome) && typeof command === 'string') lines.push(`    reproduce: ${command}`);
   const html = files.find((f) => basename(f) === 'report.html');
   if (html) lines.push(`    details:   ${html}#${encodeURIComponent(r.id)}`);
   // The harness's own error is not the gateway's to fix.

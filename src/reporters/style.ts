@@ -1,6 +1,6 @@
 // Colour for the console. Whether to colour is decided once per stream: `--color`/`--no-color`
 // win, then NO_COLOR (any value turns colour off), then FORCE_COLOR (`0` or `false` turns it off,
-// anything else on), then whether the stream is a terminal (TERM=dumb is not). The colouring is
+// anything else on, empty included, as Node reads it), then whether the stream is a terminal (TERM=dumb is not). The colouring is
 // Node's util.styleText (Node 20.12 and later; no dependency to carry); it is asked to style
 // unconditionally (`validateStream: false`) because the decision above is ours, the same on every
 // Node version, and on a Node without styleText the text stays plain.
