@@ -41,80 +41,93 @@ export interface LiveConsole {
 
 const secs = (ms: number) => `${Math.floor(ms / 1000)} s`;
 
+/** What the run is doing: the readiness gate's wait, or checks done of all and those running. */
+interface State {
+  running: Map<string, { title: string; since: number }>;
+  total: number;
+  done: number;
+  gate: { since: number; last: string } | null;
+}
+
+/** The checks running, longest first. */
+const longest = (st: State) => [...st.running.entries()].sort((a, b) => a[1].since - b[1].since);
+
+/** The status line of a terminal, or null before anything is under way. */
+function statusText(st: State, t: number): string | null {
+  if (st.gate) return `readiness: ${secs(t - st.gate.since)}, last answer ${st.gate.last}`;
+  if (!st.total) return null;
+  const [first, ...rest] = longest(st);
+  const what = !first ? '' : t - first[1].since >= 3000 ? `: waiting for ${first[1].title} (${first[0]}) ${secs(t - first[1].since)}` : `: running ${first[0]}`;
+  return `[${st.done}/${st.total}]${what}${rest.length ? ` +${rest.length} more running` : ''}`;
+}
+
+/** The "still running" line when piped, or null when nothing has run that long. */
+function stillText(st: State, t: number): string | null {
+  if (st.gate && t - st.gate.since >= STILL_RUNNING_MS) return `still waiting for the gateway to forward: readiness ${secs(t - st.gate.since)}, last answer ${st.gate.last}`;
+  const long = longest(st).filter(([, r]) => t - r.since >= STILL_RUNNING_MS);
+  return long.length ? `still running: ${long.map(([id, r]) => `${id} (${secs(t - r.since)})`).join(', ')}` : null;
+}
+
+/** The progress events, kept in `st`; `changed` runs after each that may change what is shown. */
+function tracker(st: State, now: () => number, changed: () => void): RunProgress {
+  return {
+    planned: (count) => {
+      st.total = count;
+      changed();
+    },
+    started: (c) => void st.running.set(c.id, { title: c.title, since: now() }),
+    finished: (id) => {
+      st.running.delete(id);
+      st.done++;
+    },
+    readiness: (_p, a) => {
+      const last = a.status === null ? (a.error ?? 'none') : `${a.status} ${a.contentType ?? '(no content-type)'}`;
+      st.gate = { since: st.gate?.since ?? now(), last: last.slice(0, 80) };
+      changed();
+    },
+    ready: () => {
+      st.gate = null;
+    },
+  };
+}
+
 export function liveConsole(io: Io, opts: { color?: boolean; plainLines: boolean }, now: () => number = () => performance.now()): LiveConsole {
   const term = io.term;
   const live = Boolean(term?.errIsTTY);
   const paintOut = painter(colourWanted({ flag: opts.color, env: io.env, isTTY: Boolean(term?.outIsTTY) }));
   const paintErr = painter(colourWanted({ flag: opts.color, env: io.env, isTTY: Boolean(term?.errIsTTY) }));
-  const running = new Map<string, { title: string; since: number }>();
-  let total = 0;
-  let done = 0;
-  let gate: { since: number; last: string } | null = null;
+  const st: State = { running: new Map(), total: 0, done: 0, gate: null };
   let shown = false;
   let lastPlain = now();
   let timer: NodeJS.Timeout | undefined;
-  const startTimer = () => {
-    if (!timer && (live || opts.plainLines)) timer = setInterval(() => tick(), REDRAW_MS).unref();
-  };
-  const longest = () => [...running.entries()].sort((a, b) => a[1].since - b[1].since);
-  const status = (): string | null => {
-    const t = now();
-    if (gate) return `readiness: ${secs(t - gate.since)}, last answer ${gate.last}`;
-    if (!total) return null;
-    const [first, ...rest] = longest();
-    const what = !first ? '' : t - first[1].since >= 3000 ? `: waiting for ${first[1].title} (${first[0]}) ${secs(t - first[1].since)}` : `: running ${first[0]}`;
-    return `[${done}/${total}]${what}${rest.length ? ` +${rest.length} more running` : ''}`;
-  };
   const wipe = () => {
     if (shown) term!.writeErr(CLEAR);
     shown = false;
   };
   const draw = () => {
-    const s = live ? status() : null;
+    const s = live ? statusText(st, now()) : null;
     if (!s) return;
     const width = Math.max(20, term!.columns() - 1);
     term!.writeErr(`${CLEAR}${paintErr('dim', terminalSafe(s).slice(0, width))}`);
     shown = true;
   };
-  const stillLine = (): string | null => {
-    const t = now();
-    if (gate && t - gate.since >= STILL_RUNNING_MS) return `still waiting for the gateway to forward: readiness ${secs(t - gate.since)}, last answer ${gate.last}`;
-    const long = longest().filter(([, r]) => t - r.since >= STILL_RUNNING_MS);
-    return long.length ? `still running: ${long.map(([id, r]) => `${id} (${secs(t - r.since)})`).join(', ')}` : null;
-  };
   const tick = () => {
     if (live) return draw();
     if (!opts.plainLines || now() - lastPlain < STILL_RUNNING_MS) return;
-    const line = stillLine();
+    const line = stillText(st, now());
     if (line) {
       lastPlain = now();
       io.out(terminalSafe(line));
     }
   };
+  const progress = tracker(st, now, () => {
+    if (!timer && (live || opts.plainLines)) timer = setInterval(tick, REDRAW_MS).unref();
+    draw();
+  });
   const through = (write: (s: string) => void, paint: typeof paintOut) => (s: string) => {
     wipe();
     write(colourConsole(s, paint));
     draw();
-  };
-  const progress: RunProgress = {
-    planned: (count) => {
-      total = count;
-      startTimer();
-      draw();
-    },
-    started: (c) => void running.set(c.id, { title: c.title, since: now() }),
-    finished: (id) => {
-      running.delete(id);
-      done++;
-    },
-    readiness: (_p, a) => {
-      const last = a.status === null ? (a.error ?? 'none') : `${a.status} ${a.contentType ?? '(no content-type)'}`;
-      gate = { since: gate?.since ?? now(), last: last.slice(0, 80) };
-      startTimer();
-    },
-    ready: () => {
-      gate = null;
-    },
   };
   return {
     io: { ...io, out: through(io.out, paintOut), err: through(io.err, paintErr) },
