@@ -126,7 +126,7 @@ export const OPTIONS = [
   { name: 'shard-durations', kind: 'string', arg: '<report.json>', help: "balance the shards by each check's duration in this earlier JSON report", defaultText: '', env: 'GWC_SHARD_DURATIONS' },
   { name: 'junit-format', commands: [...RUN_COMMANDS, 'merge-reports'], kind: 'enum', values: JUNIT_FORMATS, arg: '<name>', help: '`jenkins` (valid against junit-10.xsd; a flaky check is a failure of type "flaky") or `surefire` (adds flakyFailure/rerunFailure elements)', default: 'jenkins', defaultText: '`jenkins`', env: 'GWC_JUNIT_FORMAT' },
   // The console.
-  { name: 'color', kind: 'bool', where: 'flag', negatable: true, help: 'colour the console (`--no-color`: never); without either, colour when writing to a terminal, unless NO_COLOR is set (FORCE_COLOR forces it)', defaultText: 'in a terminal' },
+  { name: 'color', commands: ['run', 'demo'], kind: 'bool', where: 'flag', negatable: true, help: 'colour the console (`--no-color`: never); without either, colour when writing to a terminal, unless NO_COLOR is set (FORCE_COLOR forces it)', defaultText: 'in a terminal' },
 ] as const satisfies readonly OptionSpec[];
 
 /** The same rows, each seen as an OptionSpec (for code that reads any row). */
