@@ -23,8 +23,10 @@ import { exitCodeOf, harnessErrorLine } from '../report/policy.js';
 import { assertValidReport } from '../report/validate.js';
 import { writeReports } from '../reporters/index.js';
 import { withReplay } from '../report/replay.js';
-import { progressLine } from '../reporters/console.js';
+import { columnsFor, progressLine, resultLine } from '../reporters/console.js';
+import { reportersFor } from '../reporters/names.js';
 import { INTERRUPTED_EXIT, NOT_RUN, notRun, type Interruption } from './interrupt.js';
+import type { RunProgress } from './progress.js';
 
 const PREFLIGHT_MS = 3000;
 
@@ -74,6 +76,8 @@ export interface SuiteExtras {
   gate?: PhaseGate;
   /** Ctrl-C (src/cli/interrupt.ts): stops the checks; the report holds those that finished. */
   interrupt?: Interruption;
+  /** The console's live progress (src/cli/progress.ts): the readiness gate's answers, checks started and finished. */
+  progress?: RunProgress;
 }
 
 /**
@@ -105,13 +109,15 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   let readiness: Readiness | null = null;
   try {
     // The readiness gate: no check runs before the gateway forwards a canary of each declared protocol.
-    if (upstream && cfg.protocols.length) readiness = await awaitReady(gateway, upstream, cfg.protocols, { timeoutMs: cfg.readyTimeoutS * 1000, print: useConsole ? print : undefined });
+    if (upstream && cfg.protocols.length) readiness = await awaitReady(gateway, upstream, cfg.protocols, { timeoutMs: cfg.readyTimeoutS * 1000, print: useConsole ? print : undefined, onAnswer: extras.progress?.readiness });
   } catch (e) {
+    extras.progress?.ready();
     await gateway.close();
     upstream?.forwardsUnder?.([]);
     if (e instanceof HarnessError) throw new HarnessError(e.code, scrubSecrets(e.message, secrets));
     throw e;
   }
+  extras.progress?.ready();
   const unmatchedFrom = upstream?.unmatched.length ?? 0;
   const startedAt = new Date();
   const t0 = performance.now();
@@ -174,13 +180,17 @@ async function runAttempts(checks: CheckDef[], ctx: RunContext, cfg: RunConfig, 
     ? (id, client, cases) => extras.transcript!.set(id, ordered([...client.map((x) => clientExchange(x.req, x.res, mask)), ...cases.map((e) => upstreamExchange(e, mask))]))
     : undefined;
   const finished = new Map<string, CheckResult>();
+  const columns = columnsFor(checks);
+  const progress = extras.progress;
+  progress?.planned(checks.length);
   let first: CheckResult[];
   try {
     const onResult = (r: CheckResult) => {
       finished.set(r.id, r);
-      if (print && attempts === 1) print(progressLine(r));
+      progress?.finished(r.id);
+      if (print && attempts === 1) print(progressLine(r, columns));
     };
-    first = await untilCrash(runChecks(checks, { ...ctx, exchanges }, { concurrency: cfg.concurrency, gate: extras.gate, onResult }), extras.interrupt?.signal);
+    first = await untilCrash(runChecks(checks, { ...ctx, exchanges }, { concurrency: cfg.concurrency, gate: extras.gate, onResult, onStart: progress?.started }), extras.interrupt?.signal);
   } catch (e) {
     if (e instanceof Interrupted) return { results: checks.map((c) => finished.get(c.id) ?? notRun(c)), interrupted: true };
     // Every run that starts writes its reports: what finished, and the harness's error for the rest.
@@ -195,7 +205,7 @@ async function runAttempts(checks: CheckDef[], ctx: RunContext, cfg: RunConfig, 
     again.forEach((i, j) => tries[i].push(more[j]));
   }
   const results = tries.map(combineAttempts);
-  if (print && attempts > 1) for (const r of results) print(progressLine(r));
+  if (print && attempts > 1) for (const r of results) print(progressLine(r, columns));
   return { results };
 }
 
@@ -228,18 +238,25 @@ export function sealReport(raw: RunReport, secrets: string[], headerNames: strin
 
 /**
  * Writes the report files, prints the summary and returns the exit code. `argv` (the CLI's
- * arguments) gives failures their replay command. When the harness broke on a check (exit 2),
- * one line on stderr names the check: it is not the gateway's fault.
+ * arguments) gives failures their replay command. In GitHub Actions the github reporter is added
+ * (annotations, and the job summary GITHUB_STEP_SUMMARY names). Without the console reporter the
+ * result still shows: one line on stderr. When the harness broke on a check (exit 2), one line on
+ * stderr names the check: it is not the gateway's fault.
  */
-export function finishRun(report: RunReport, cfg: RunConfig, io: { out: (s: string) => void; err: (s: string) => void }, argv: string[] = []): number {
-  writeReports(scrubDeep(withReplay(report, argv), secretsOf(cfg)), cfg.reporter, cfg.out, safePrinter(io.out, cfg), { junitFormat: cfg.junitFormat });
+export function finishRun(report: RunReport, cfg: RunConfig, io: { out: (s: string) => void; err: (s: string) => void; env?: NodeJS.ProcessEnv }, argv: string[] = []): number {
+  const env = io.env ?? {};
+  const names = reportersFor(cfg.reporter, env);
+  const stepSummary = names.includes('github') ? env.GITHUB_STEP_SUMMARY || undefined : undefined;
+  const files = writeReports(scrubDeep(withReplay(report, argv), secretsOf(cfg)), names, cfg.out, safePrinter(io.out, cfg), { junitFormat: cfg.junitFormat, stepSummary });
+  const err = safePrinter(io.err, cfg);
   if (report.interrupted) {
     const left = report.results.filter((r) => r.outcome === 'skip' && r.message === NOT_RUN).length;
-    io.err(`gw-conformance: interrupted: ${report.results.length - left} of ${report.results.length} checks finished; the reports hold them, the rest marked not run`);
+    err(`gw-conformance: interrupted: ${report.results.length - left} of ${report.results.length} checks finished; the reports hold them, the rest marked not run`);
     return INTERRUPTED_EXIT;
   }
+  if (!cfg.reporter.includes('console')) err(resultLine(report, files));
   const broke = harnessErrorLine(report.results);
-  if (broke) safePrinter(io.err, cfg)(`gw-conformance: ${broke}`);
+  if (broke) err(`gw-conformance: ${broke}`);
   return report.exitCode;
 }
 

@@ -67,6 +67,8 @@ export interface RunConfig {
   shard: { index: number; count: number } | null;
   shardDurations: string | null;
   junitFormat: V['junit-format'];
+  /** --color / --no-color; unset: colour when writing to a terminal (src/reporters/style.ts). */
+  color: V['color'];
   /** The apps profile: the configuration apps-config wrote (--target), the store of the one the harness writes (--gateway-cmd). */
   apps: { config: string | null; postgresUrl: string | null; jwksRefetchMs: number };
 }
@@ -190,6 +192,7 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     shard: v.shard === undefined ? null : parseShard(v.shard),
     shardDurations: v['shard-durations'] ?? null,
     junitFormat: v['junit-format'],
+    color: v.color,
     apps: { config: v['apps-config'] || null, postgresUrl: v['apps-postgres-url'] || null, jwksRefetchMs: v['jwks-refetch-s'] * 1000 },
   };
 }

@@ -13,10 +13,8 @@ import { CREDENTIAL_STYLES } from './targeting.js';
 export { PROFILES, PROTOCOLS };
 export type ProfileName = Profile;
 export type ProtocolName = Protocol;
-export const REPORTER_NAMES = ['console', 'junit', 'json', 'html'] as const;
-export type ReporterName = (typeof REPORTER_NAMES)[number];
-export const JUNIT_FORMATS = ['jenkins', 'surefire'] as const;
-export type JunitFormat = (typeof JUNIT_FORMATS)[number];
+import { DEFAULT_REPORTERS, JUNIT_FORMATS, REPORTER_NAMES, type JunitFormat, type ReporterName } from '../reporters/names.js';
+export { DEFAULT_REPORTERS, JUNIT_FORMATS, REPORTER_NAMES, type JunitFormat, type ReporterName };
 
 export type OptionKind = 'string' | 'url' | 'int' | 'bool' | 'enum' | 'list' | 'enum-list' | 'map' | 'waivers';
 
@@ -83,7 +81,7 @@ export const OPTIONS = [
   },
   { name: 'only', kind: 'list', arg: '<id>', help: 'run only this check, area or requirement id, a prefix of one (`messages.auth`) or a glob (`messages.*`, `*.stream.*`) (repeatable). A check named by its id runs whatever its profile', default: [], defaultText: '', env: 'GWC_ONLY' },
   { name: 'skip', kind: 'list', arg: '<id>', accumulate: true, help: 'skip this check, area or requirement id, a prefix or a glob, as --only takes them (repeatable; adds to the file\'s list)', default: [], defaultText: '', env: 'GWC_SKIP' },
-  { name: 'reporter', commands: [...RUN_COMMANDS, 'merge-reports'], kind: 'enum-list', values: REPORTER_NAMES, arg: '<name>', help: 'report formats (repeatable)', default: [...REPORTER_NAMES], defaultText: 'all', env: 'GWC_REPORTER' },
+  { name: 'reporter', commands: [...RUN_COMMANDS, 'merge-reports'], kind: 'enum-list', values: REPORTER_NAMES, arg: '<name>', help: 'report formats (repeatable); `github` (annotations and a job summary) is added when GITHUB_ACTIONS=true', default: [...DEFAULT_REPORTERS], defaultText: '`console,junit,json,html`', env: 'GWC_REPORTER' },
   { name: 'out', kind: 'string', arg: '<dir>', help: 'report folder', default: 'reports', defaultText: '`reports/`', env: 'GWC_OUT' },
   {
     name: 'token',
@@ -145,6 +143,8 @@ export const OPTIONS = [
   { name: 'shard', kind: 'string', arg: '<i/n>', help: 'run only slice i of n of the selected checks (stable: by check id hash, or balanced by the durations of an earlier run)', defaultText: 'all checks', env: 'GWC_SHARD' },
   { name: 'shard-durations', kind: 'string', arg: '<report.json>', help: "balance the shards by each check's duration in this earlier JSON report", defaultText: '', env: 'GWC_SHARD_DURATIONS' },
   { name: 'junit-format', commands: [...RUN_COMMANDS, 'merge-reports'], kind: 'enum', values: JUNIT_FORMATS, arg: '<name>', help: '`jenkins` (valid against junit-10.xsd; a flaky check is a failure of type "flaky") or `surefire` (adds flakyFailure/rerunFailure elements)', default: 'jenkins', defaultText: '`jenkins`', env: 'GWC_JUNIT_FORMAT' },
+  // The console.
+  { name: 'color', commands: ['run', 'demo'], kind: 'bool', where: 'flag', negate: 'no colour, even in a terminal', help: 'colour the console (`--no-color`: never); without either, colour when writing to a terminal, unless NO_COLOR is set (FORCE_COLOR forces it)', defaultText: 'in a terminal' },
 ] as const satisfies readonly OptionSpec[];
 
 /** The same rows, each seen as an OptionSpec (for code that reads any row). */

@@ -27,14 +27,14 @@ export async function awaitReady(
   gateway: GatewayClient,
   upstream: Upstream,
   protocols: readonly Protocol[],
-  opts: { timeoutMs: number; print?: (s: string) => void },
+  opts: { timeoutMs: number; print?: (s: string) => void; onAnswer?: (protocol: Protocol, answer: CanaryAnswer) => void },
 ): Promise<Readiness> {
   const t0 = performance.now();
   const strayBefore = upstream.unmatched.length;
   opts.print?.(`waiting up to ${Math.round(opts.timeoutMs / 1000)} s for the gateway to forward a canary request (${protocols.join(', ')}) to the recording upstream ${upstream.url}`);
   const up = { register: (reply: Reply) => upstream.expect(reply), done: (token: string) => upstream.release(token) };
   const protocolsReady = await Promise.all(
-    protocols.map(async (p) => ({ protocol: p, ...(await untilForwarded(gateway, up, p, { timeoutMs: opts.timeoutMs, startedAt: t0, pausesMs: BACKOFF_MS })) })),
+    protocols.map(async (p) => ({ protocol: p, ...(await untilForwarded(gateway, up, p, { timeoutMs: opts.timeoutMs, startedAt: t0, pausesMs: BACKOFF_MS, onAnswer: opts.onAnswer && ((a) => opts.onAnswer!(p, a)) })) })),
   );
   const readiness: Readiness = { timeoutMs: opts.timeoutMs, waitedMs: Math.round(performance.now() - t0), ready: protocolsReady.every((r) => r.ready), protocols: protocolsReady };
   const stuck = protocolsReady.find((r) => !r.ready);
