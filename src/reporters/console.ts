@@ -71,6 +71,7 @@ function findings(report: RunReport, files: readonly string[]): string[] {
 function verdict(report: RunReport): string {
   const s = report.summary;
   if (report.interrupted) return 'INTERRUPTED (Ctrl-C): the checks that finished are above; the rest did not run, so this is no verdict';
+  if (report.exitCode === 0) return 'every MUST check passed';
   if (report.exitCode === 2) return "the harness broke on a check (outcome error): its verdicts cannot be trusted; this is not the gateway's fault";
   return `FAILED (${report.strict ? 'a MUST or SHOULD check' : 'a MUST check'} did not pass${s.flaky && !report.allowFlaky ? ', or was flaky' : ''})`;
 }
