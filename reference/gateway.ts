@@ -177,7 +177,8 @@ export class ReferenceGateway extends LoopbackServer {
       up.setTimeout(0);
       if (fault?.retry && ur.statusCode === fault.retry.status && retriesLeft > 0) {
         ur.resume();
-        this.forward(parts, res, retriesLeft - 1);
+        const waitS = fault.retry.honourRetryAfter ? Number(ur.headers['retry-after']) || 0 : 0;
+        setTimeout(() => this.forward(parts, res, retriesLeft - 1), waitS * 1000);
         return;
       }
       this.reply(parts, ur, res);

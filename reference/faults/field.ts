@@ -123,6 +123,12 @@ export const FIELD_FAULTS: Fault[] = [
     retry: { status: 422, times: 1 },
   },
   {
+    name: 'retry-429-politely',
+    breaks: ['ERR-RETRY-2'],
+    description: "retries a 429 once, after its retry-after: within the default bound (2), over a declared --retry-bound 0",
+    retry: { status: 429, times: 1, honourRetryAfter: true },
+  },
+  {
     name: 'retry-429-at-once',
     breaks: ['ERR-RETRY-2'],
     description: 'retries a 429 twice at once, ignoring its retry-after',

@@ -47,6 +47,9 @@ export interface RunConfig {
   idle: { maxS: V['idle-max-s']; minS: V['idle-min-s'] };
   /** How long errors.upstream.timeout waits for the gateway's own time-out. */
   hangWaitMs: V['hang-wait-ms'];
+  /** The gateway's declared body limit and retry bound (MSG-SIZE-1, ERR-RETRY-2). */
+  bodyLimitBytes: V['body-limit-bytes'];
+  retryBound: V['retry-bound'];
   /** Where each protocol lives on the gateway, its extra headers and credential style (src/config/targeting.ts). */
   targeting: Targeting;
   /** The targeting's header values expanded (set by the CLI before the run: env and upstream are known there). */
@@ -184,6 +187,8 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     sse: { maxLagMs: v['sse-max-lag-ms'], burstWindowMs: v['sse-burst-window-ms'], latP50Ms: v['sse-lat-p50-ms'] },
     idle: { maxS: v['idle-max-s'], minS: v['idle-min-s'] },
     hangWaitMs: v['hang-wait-ms'],
+    bodyLimitBytes: v['body-limit-bytes'],
+    retryBound: v['retry-bound'],
     service,
     waivers,
     repeat: v.repeat,
