@@ -107,7 +107,7 @@ describe('the readiness gate', () => {
     const r = await cli(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`, '--upstream-listen', `127.0.0.1:${port}`, '--ready-timeout-s', '2', '--reporter', 'console'], { timeoutMs: 30_000 });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(new RegExp(`the gateway answers \\(\\w+ canary .*the last 502 text/html\\) but nothing reached the recording upstream at http://127\\.0\\.0\\.1:${port}: is its upstream set to http://127\\.0\\.0\\.1:${port}\\?`));
+    expect(r.stderr).toMatch(new RegExp(`the gateway answers \\(\\w+ canary .*the last 502 text/html .*\\) but nothing reached the recording upstream at http://127\\.0\\.0\\.1:${port}: is its upstream set to http://127\\.0\\.0\\.1:${port}\\?`));
   });
 });
 

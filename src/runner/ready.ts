@@ -41,12 +41,14 @@ export async function awaitReady(
   if (stuck) {
     const { path } = probeRequest(stuck.protocol);
     const last = stuck.answers.at(-1);
-    // The gateway answers, yet no request of any kind reached the upstream: it forwards elsewhere.
+    // The gateway answers with its own 5xx (it cannot reach its upstream), yet no request of any
+    // kind reached the recording upstream: it forwards elsewhere. A 4xx points at the path, headers
+    // or credential instead, and gets the hint below with the gateway's own words.
     const nothingArrived = protocolsReady.every((r) => !r.ready) && upstream.unmatched.length === strayBefore;
-    if (nothingArrived && last?.status)
+    if (nothingArrived && last?.status && last.status >= 500)
       throw new HarnessError(
         'NOT_READY',
-        `gateway not ready: in ${Math.round(opts.timeoutMs / 1000)} s the gateway answers (${stuck.protocol} canary POST ${gateway.url(path)}: ${stuck.attempts} tries, the last ${last.status} ${last.contentType ?? '(no content-type)'}) but nothing reached the recording upstream at ${upstream.url}: is its upstream set to ${upstream.url}? (--upstream-listen sets this address)`,
+        `gateway not ready: in ${Math.round(opts.timeoutMs / 1000)} s the gateway answers (${stuck.protocol} canary POST ${gateway.url(path)}: ${stuck.attempts} tries, the last ${answerLine(last)}) but nothing reached the recording upstream at ${upstream.url}: is its upstream set to ${upstream.url}? (--upstream-listen sets this address)`,
       );
     const hint =
       last?.status && last.status >= 400 && last.status < 500
