@@ -8,6 +8,7 @@ import { DEFAULT_BOUNDS } from '../core/oracle.js';
 
 import { PROFILES, PROTOCOLS, type Profile, type Protocol } from '../core/features.js';
 import { CREDENTIAL_STYLES } from './targeting.js';
+import { HTTP2_MODES } from '../client/transport.js';
 
 export { PROFILES, PROTOCOLS };
 export type ProfileName = Profile;
@@ -127,6 +128,14 @@ export const OPTIONS = [
   { name: 'shard', kind: 'string', arg: '<i/n>', help: 'run only slice i of n of the selected checks (stable: by check id hash, or balanced by the durations of an earlier run)', defaultText: 'all checks', env: 'GWC_SHARD' },
   { name: 'shard-durations', kind: 'string', arg: '<report.json>', help: "balance the shards by each check's duration in this earlier JSON report", defaultText: '', env: 'GWC_SHARD_DURATIONS' },
   { name: 'junit-format', commands: [...RUN_COMMANDS, 'merge-reports'], kind: 'enum', values: JUNIT_FORMATS, arg: '<name>', help: '`jenkins` (valid against junit-10.xsd; a flaky check is a failure of type "flaky") or `surefire` (adds flakyFailure/rerunFailure elements)', default: 'jenkins', defaultText: '`jenkins`', env: 'GWC_JUNIT_FORMAT' },
+  // Transport: TLS and HTTP/2 to the gateway (src/client/transport.ts), and the recording upstream over TLS.
+  { name: 'ca-file', commands: ['run', 'certify', 'verify'], kind: 'string', arg: '<file>', help: "extra CA certificates (PEM) to trust for an https:// target, besides the system's", defaultText: '', env: 'GWC_CA_FILE' },
+  { name: 'insecure', commands: ['run', 'certify', 'verify'], kind: 'bool', help: "do not verify the https:// target's certificate (a test set-up only: the console and the report say so)", default: false, defaultText: 'off', env: 'GWC_INSECURE' },
+  { name: 'client-cert', commands: ['run', 'certify', 'verify'], kind: 'string', arg: '<file>', help: 'client certificate (PEM) for a gateway that asks for one (mutual TLS); with --client-key', defaultText: '', env: 'GWC_CLIENT_CERT' },
+  { name: 'client-key', commands: ['run', 'certify', 'verify'], kind: 'string', arg: '<file>', help: "the client certificate's private key (PEM, not encrypted)", defaultText: '', env: 'GWC_CLIENT_KEY' },
+  { name: 'http2', commands: ['run', 'certify', 'verify'], kind: 'enum', values: HTTP2_MODES, arg: '<mode>', help: '`h2`: HTTP/2 to an https:// target when it offers it (ALPN; HTTP/1.1 otherwise); `h2c`: HTTP/2 with prior knowledge to an http:// target; `off`: HTTP/1.1', default: 'off', defaultText: '`off`', env: 'GWC_HTTP2' },
+  { name: 'upstream-tls', commands: ['run', 'certify', 'verify', 'mock'], kind: 'bool', help: 'the recording upstream serves https with a throw-away CA made at start; the CA file is printed and given to --gateway-cmd as {upstream_ca}', default: false, defaultText: 'off', env: 'GWC_UPSTREAM_TLS' },
+  { name: 'upstream-http2', commands: ['run', 'certify', 'verify', 'mock'], kind: 'bool', help: 'with --upstream-tls: the recording upstream offers HTTP/2 too (ALPN h2, HTTP/1.1 for a gateway that does not offer it)', default: false, defaultText: 'off', env: 'GWC_UPSTREAM_HTTP2' },
 ] as const satisfies readonly OptionSpec[];
 
 /** The same rows, each seen as an OptionSpec (for code that reads any row). */
