@@ -82,7 +82,8 @@ export function play(reply: Reply, rec: RecordedRequest, res: http.ServerRespons
     case 'reset':
       // Over HTTP/2 the stream is reset (RST_STREAM), the connection's other streams go on.
       if (overH2(res)) (res as unknown as { stream: import('node:http2').ServerHttp2Stream }).stream.close(NGHTTP2_INTERNAL_ERROR);
-      else res.socket?.resetAndDestroy();
+      // Over TLS the reset goes to the TCP socket beneath (a TLS socket cannot be reset itself).
+      else (((res.socket as { _parent?: import('node:net').Socket } | null)?._parent ?? res.socket) as import('node:net').Socket | null)?.resetAndDestroy();
       return;
   }
 }

@@ -65,6 +65,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
   private closed = new Set<string>();
   private seq = 0;
   readonly unmatched: UnmatchedRequest[] = [];
+  readonly httpVersions: Record<string, number> = {};
   /** Handles requests under /__gwc/ (the `mock` command's control endpoint), when set. */
   control?: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   /** Called for each request no check expects (the `mock` command prints them). */
@@ -152,6 +153,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
       this.control(req, res);
       return;
     }
+    this.httpVersions[req.httpVersion] = (this.httpVersions[req.httpVersion] ?? 0) + 1;
     // Large bodies are not kept whole: a prefix, the length and a SHA-256 (checks compare by hash).
     const got = new BoundedBody(RECORD_KEEP);
     const strings = new LongStrings();

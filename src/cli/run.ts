@@ -1,6 +1,6 @@
 // One run: preflight the target, run the selected checks, build and write the report.
 import { request, type Dispatcher } from 'undici';
-import { connectOptions, loadTransport, negotiatedProtocol, newDispatcher, summarize as summarizeTransport, tlsFailure, type Transport } from '../client/transport.js';
+import { connectOptions, loadTransport, newDispatcher, probeTls, summarize as summarizeTransport, tlsFailure, type Transport } from '../client/transport.js';
 import { performance } from 'node:perf_hooks';
 import { GatewayClient } from '../client/gateway.js';
 import { HarnessError } from '../core/errors.js';
@@ -101,9 +101,10 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   const declared = new Set<string>([...cfg.protocols, ...features]);
   const transport = extras.transport ?? loadTransport(cfg.transport, target);
   if (transport.settings.insecure) print(INSECURE_WARNING);
+  // The TLS handshake first: its failure is one line (an unreachable target is the preflight's to tell).
+  const negotiated = await probeTls(target, transport).catch((e: unknown) => (e instanceof HarnessError && e.code === 'TARGET_TLS' ? Promise.reject(e) : null));
   const probe = newDispatcher(connectOptions(transport), PREFLIGHT_MS);
   await preflight(target, print, probe).finally(() => probe.close());
-  const negotiated = await negotiatedProtocol(target, transport);
   const expanded = cfg.expanded ?? expandTargeting(cfg.targeting, upstream?.url ?? null, process.env);
   const secrets = [cfg.token, cfg.service?.key ?? '', ...expanded.secrets, ...(extras.secrets ?? [])].filter(Boolean);
   print = (s) => printRaw(terminalSafe(scrubSecrets(s, secrets)));
@@ -161,7 +162,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     unmatchedRequests: upstream?.unmatched.slice(unmatchedFrom) ?? [],
     readiness,
     targeting: describeTargeting(cfg.targeting, cfg.protocols),
-    transport: { ...summarizeTransport(transport, target), negotiated },
+    transport: { ...summarizeTransport(transport, target), negotiated: negotiated ?? 'unknown', ...(upstream?.httpVersions ? { upstreamHttpVersions: { ...upstream.httpVersions } } : {}) },
   };
   return sealReport(raw, secrets, expanded.names);
 }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { connect as tlsConnect, rootCertificates } from 'node:tls';
 import { isIP } from 'node:net';
-import { Agent, Client } from 'undici';
+import { Agent, Client, H2CClient } from 'undici';
 import { HarnessError } from '../core/errors.js';
 
 /** HTTP/2 to the gateway: `off` (HTTP/1.1), `h2` (ALPN over TLS, HTTP/1.1 when not offered), `h2c` (prior knowledge, plain text). */
@@ -81,11 +81,16 @@ export function connectOptions(t: Transport | undefined): ConnectOptions {
 
 /** The dispatcher every request to the gateway goes through. */
 export function newDispatcher(options: ConnectOptions, timeoutMs: number): Agent {
-  return new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: Math.min(timeoutMs, 5000), ...options } as Agent.Options);
+  const { useH2c, ...rest } = options;
+  const base = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: Math.min(timeoutMs, 5000), ...rest };
+  // undici 7's Pool drops useH2c: an h2c connection is made by its H2CClient (one connection per origin, many streams on it).
+  if (useH2c) return new Agent({ ...base, factory: (origin: string | URL, opts: object) => new H2CClient(origin, { ...opts, ...base } as H2CClient.Options) } as Agent.Options);
+  return new Agent(base as Agent.Options);
 }
 
 /** A single-connection client to the gateway with the run's transport (connection reuse checks). */
 export function newClient(origin: string, options: ConnectOptions): Client {
+  if (options.useH2c) return new H2CClient(origin, { pipelining: 1 }) as unknown as Client;
   return new Client(origin, { pipelining: 1, ...options } as Client.Options);
 }
 
@@ -106,10 +111,9 @@ const HINT = 'give its CA with --ca-file, or (for a test set-up only) --insecure
  * One line for a TLS failure (from the error's code), or null when the error is not one.
  * The TLS library's own message is never shown: it names the cause in its terms, not the fix.
  */
-export function tlsFailure(e: unknown): string | null {
+export function tlsFailure(e: unknown, host?: string): string | null {
   const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = String(err.cause?.code ?? err.code ?? '');
-  const msg = `${err.message ?? ''} ${err.cause?.message ?? ''}`;
   const untrusted: Record<string, string> = {
     UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'unable to verify the first certificate',
     UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its issuer is not a trusted CA',
@@ -119,10 +123,11 @@ export function tlsFailure(e: unknown): string | null {
     CERT_SIGNATURE_FAILURE: 'its signature does not verify',
   };
   if (untrusted[code]) return `TLS: the gateway's certificate is not trusted (${untrusted[code]}); ${HINT}`;
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `TLS: the gateway's certificate is not for this host name (${/Host: ([^. ]+(?:\.[^. ]+)*)/.exec(msg)?.[1] ?? 'the target\'s host'} is not among its names); use a host name the certificate names, or (for a test set-up only) --insecure`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `TLS: the gateway's certificate is not for this host name (${host ?? 'the target\'s host'} is not among its names); use a host name the certificate names, or (for a test set-up only) --insecure`;
   if (code === 'CERT_HAS_EXPIRED') return `TLS: the gateway's certificate has expired; renew it, or (for a test set-up only) --insecure`;
   if (code === 'CERT_NOT_YET_VALID') return `TLS: the gateway's certificate is not valid yet (check the clocks); or (for a test set-up only) --insecure`;
-  if (/CERTIFICATE_REQUIRED|ALERT_BAD_CERTIFICATE|ALERT_UNKNOWN_CA|ALERT_HANDSHAKE_FAILURE/.test(code))
+  if (/ALERT_HANDSHAKE_FAILURE|ALERT_PROTOCOL_VERSION|NO_SHARED_CIPHER/.test(code)) return 'TLS: the gateway refused the handshake: no TLS version, cipher or client certificate that both sides accept (a gateway asking for a client certificate may answer so: give one with --client-cert and --client-key)';
+  if (/CERTIFICATE_REQUIRED|ALERT_BAD_CERTIFICATE|ALERT_UNKNOWN_CA/.test(code))
     return 'TLS: the gateway refused the handshake: it asks for a client certificate it trusts (mutual TLS); give one with --client-cert and --client-key';
   if (/WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|RECORD_LAYER_FAILURE|HTTP_REQUEST/.test(code)) return 'TLS: the gateway does not speak TLS on this port (the handshake got plain HTTP back); use an http:// target';
   if (/^ERR_SSL_|^ERR_TLS_|^ERR_OSSL_/.test(code)) return `TLS: the handshake with the gateway failed (${code})`;
@@ -130,20 +135,47 @@ export function tlsFailure(e: unknown): string | null {
 }
 
 /**
- * The protocol the gateway agrees to in the TLS handshake (ALPN): `h2` or `http/1.1`, as the
- * report shows it. Plain http targets: `http/1.1`, or `h2c` with prior knowledge.
+ * Tries the TLS handshake before anything else is sent, and returns the protocol the gateway
+ * agrees to (ALPN: `h2` or `http/1.1`; `h2c` or `http/1.1` for a plain target). A TLS failure
+ * is a HarnessError of one line. A HEAD request follows the handshake: under TLS 1.3 a gateway
+ * refuses a missing or unknown client certificate only after it, when the client reads.
  */
-export async function negotiatedProtocol(target: string, t: Transport | undefined): Promise<string> {
+export async function probeTls(target: string, t: Transport | undefined): Promise<string> {
   const u = new URL(target);
   if (u.protocol !== 'https:') return t?.settings.http2 === 'h2c' ? 'h2c' : 'http/1.1';
   const host = u.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(u.port || 443);
+  await handshake(host, port, t, ['http/1.1'], `HEAD / HTTP/1.1\r\nhost: ${u.host}\r\nconnection: close\r\n\r\n`);
+  return t?.settings.http2 === 'h2' ? handshake(host, port, t, ['h2', 'http/1.1']) : 'http/1.1';
+}
+
+/**
+ * One TLS connection: resolves with the agreed protocol once the handshake is done (with `send`,
+ * once anything came back, the connection closed, or it stayed silent for 5 s: a gateway that does
+ * not answer is the preflight's to judge). A TLS failure rejects with one line.
+ */
+function handshake(host: string, port: number, t: Transport | undefined, alpn: string[], send?: string): Promise<string> {
   const opts = connectOptions(t).connect ?? {};
   return new Promise((resolve, reject) => {
-    const s = tlsConnect({ ...opts, host, port: Number(u.port || 443), ...(isIP(host) ? {} : { servername: host }), ALPNProtocols: t?.settings.http2 === 'h2' ? ['h2', 'http/1.1'] : ['http/1.1'] }, () => {
-      resolve(s.alpnProtocol || 'http/1.1');
-      s.end();
+    let agreed: string | undefined;
+    const done = () => {
+      s.destroy();
+      resolve(agreed!);
+    };
+    const s = tlsConnect({ ...opts, host, port, ...(isIP(host) ? {} : { servername: host }), ALPNProtocols: alpn }, () => {
+      agreed = s.alpnProtocol || 'http/1.1';
+      if (!send) return done();
+      s.write(send);
+      s.once('data', done);
+      // A TLS alert comes as an error before the close: the close alone is no failure.
+      s.once('close', done);
     });
-    s.once('error', (e) => reject(new HarnessError('TARGET_TLS', tlsFailure(e) ?? `TLS: ${(e as NodeJS.ErrnoException).code ?? e.message}`)));
-    s.setTimeout(5000, () => s.destroy(new Error('the TLS handshake did not finish in 5 s')));
+    s.on('error', (e) => {
+      const line = tlsFailure(e, host);
+      if (line) reject(new HarnessError('TARGET_TLS', line));
+      else if (agreed) done();
+      else reject(new HarnessError('TARGET_UNREACHABLE', `target https://${isIP(host) === 6 ? `[${host}]` : host}:${port} is unreachable (${(e as NodeJS.ErrnoException).code ?? e.message})`));
+    });
+    s.setTimeout(5000, () => (agreed ? done() : s.destroy(new Error('the TLS handshake did not finish in 5 s'))));
   });
 }
