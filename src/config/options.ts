@@ -105,7 +105,7 @@ export const OPTIONS = [
     defaultText: '',
   },
   { name: 'ready-timeout-s', kind: 'int', min: 1, max: 600, arg: '<s>', help: 'readiness gate: how long to wait for the gateway to forward a canary request of each declared protocol before any check', default: 30, defaultText: '30', env: 'GWC_READY_TIMEOUT_S' },
-  { name: 'gateway-cmd', commands: [...RUN_COMMANDS, 'verify'], kind: 'string', arg: '<command>', help: 'start the gateway with this shell command (placeholders {upstream_url}, {upstream_port}, {listen_port}, {workdir}); the target is then optional', defaultText: '', env: 'GWC_GATEWAY_CMD' },
+  { name: 'gateway-cmd', commands: [...RUN_COMMANDS, 'verify'], kind: 'string', arg: '<command>', help: 'start the gateway with this shell command (placeholders {upstream_url}, {upstream_port}, {listen_port}, {workdir}, and {upstream_ca} with --upstream-tls); the target is then optional', defaultText: '', env: 'GWC_GATEWAY_CMD' },
   { name: 'gateway-image', kind: 'string', arg: '<image>', help: 'start the gateway as a container of this image (host network; the placeholders as environment variables GWC_UPSTREAM_URL, GWC_UPSTREAM_PORT, GWC_LISTEN_PORT, GWC_WORKDIR)', defaultText: '', env: 'GWC_GATEWAY_IMAGE' },
   { name: 'gateway-env', commands: [...RUN_COMMANDS, 'verify'], kind: 'list', whole: true, arg: '<K=V>', help: 'an environment variable of the started gateway (repeatable; placeholders expand)', default: [], defaultText: '' },
   { name: 'gateway-arg', kind: 'list', whole: true, arg: '<arg>', help: "an argument of the gateway image's command (repeatable; placeholders expand)", default: [], defaultText: '' },
