@@ -1,5 +1,6 @@
 // One run: preflight the target, run the selected checks, build and write the report.
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
+import { connectOptions, loadTransport, newDispatcher, probeTls, summarize as summarizeTransport, tlsFailure, type Transport } from '../client/transport.js';
 import { performance } from 'node:perf_hooks';
 import { GatewayClient } from '../client/gateway.js';
 import { HarnessError } from '../core/errors.js';
@@ -29,16 +30,21 @@ import { INTERRUPTED_EXIT, NOT_RUN, notRun, type Interruption } from './interrup
 import type { RunProgress } from './progress.js';
 
 const PREFLIGHT_MS = 3000;
+/** Printed (and kept in the report as transport.insecure) when the target's certificate is not verified. */
+export const INSECURE_WARNING = "warning: --insecure: the gateway's TLS certificate is not verified (a test set-up only; the report says so)";
 
 /**
  * Tells an unreachable or non-HTTP target (exit 2) from a live one. A target that accepts the
  * connection but does not answer is not refused here: its checks time out one by one.
  */
-export async function preflight(target: string, warn: (s: string) => void): Promise<void> {
+export async function preflight(target: string, warn: (s: string) => void, dispatcher?: Dispatcher): Promise<void> {
   try {
-    const res = await request(target, { method: 'HEAD', headersTimeout: PREFLIGHT_MS, bodyTimeout: PREFLIGHT_MS, signal: AbortSignal.timeout(PREFLIGHT_MS + 500) });
+    const res = await request(target, { method: 'HEAD', headersTimeout: PREFLIGHT_MS, bodyTimeout: PREFLIGHT_MS, signal: AbortSignal.timeout(PREFLIGHT_MS + 500), ...(dispatcher ? { dispatcher } : {}) });
     await res.body.dump();
   } catch (e) {
+    // TLS (untrusted, wrong name, expired, client certificate wanted): one line, never the TLS library's text.
+    const tls = tlsFailure(e);
+    if (tls) throw new HarnessError('TARGET_TLS', tls);
     const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
     const code = String(err.code ?? err.cause?.code ?? err.name ?? '');
     if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'].includes(code))
@@ -78,6 +84,8 @@ export interface SuiteExtras {
   interrupt?: Interruption;
   /** The console's live progress (src/cli/progress.ts): the readiness gate's answers, checks started and finished. */
   progress?: RunProgress;
+  /** TLS and HTTP/2 to the gateway, its files already read (src/client/transport.ts); else read from cfg.transport here. */
+  transport?: Transport;
 }
 
 /**
@@ -98,12 +106,17 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   // Feature gating: what the gateway serves, as the user declared it; the service profile adds `service`.
   const features = [...(cfg.service ? ['service'] : []), ...(cfg.profile === 'apps' || cfg.profile === 'client' ? [cfg.profile] : [])];
   const declared = new Set<string>([...cfg.protocols, ...features]);
-  await preflight(target, print);
+  const transport = extras.transport ?? loadTransport(cfg.transport, target);
+  if (transport.settings.insecure) print(INSECURE_WARNING);
+  // The TLS handshake first: its failure is one line (an unreachable target is the preflight's to tell).
+  const negotiated = await probeTls(target, transport).catch((e: unknown) => (e instanceof HarnessError && e.code === 'TARGET_TLS' ? Promise.reject(e) : null));
+  const probe = newDispatcher(connectOptions(transport), PREFLIGHT_MS);
+  await preflight(target, print, probe).finally(() => probe.close());
   const expanded = cfg.expanded ?? expandTargeting(cfg.targeting, upstream?.url ?? null, process.env);
   const secrets = [cfg.token, cfg.service?.key ?? '', ...expanded.secrets, ...(extras.secrets ?? [])].filter(Boolean);
   print = (s) => printRaw(terminalSafe(scrubSecrets(s, secrets)));
   const useConsole = cfg.reporter.includes('console');
-  const gateway = new GatewayClient(target, { token: cfg.token, timeoutMs: cfg.timeoutMs, targeting: expanded.resolved, launcher: extras.launcher });
+  const gateway = new GatewayClient(target, { token: cfg.token, timeoutMs: cfg.timeoutMs, targeting: expanded.resolved, launcher: extras.launcher, transport });
   // The upstream takes requests under a protocol's upstream-base-path as today's paths.
   upstream?.forwardsUnder?.(upstreamPrefixes(cfg.targeting));
   let readiness: Readiness | null = null;
@@ -162,6 +175,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     unmatchedRequests: upstream?.unmatched.slice(unmatchedFrom) ?? [],
     readiness,
     targeting: describeTargeting(cfg.targeting, cfg.protocols),
+    transport: { ...summarizeTransport(transport, target), negotiated: negotiated ?? 'unknown', ...(upstream?.httpVersions ? { upstreamHttpVersions: { ...upstream.httpVersions } } : {}) },
   };
   return sealReport(raw, secrets, expanded.names);
 }

@@ -7,6 +7,7 @@ import { HarnessError } from '../core/errors.js';
 import { configSchema, NO_CREDENTIAL, PROTOCOLS, type OptionValues, type ProtocolName } from './options.js';
 import { resolveOptions, type FlagValues } from './option-values.js';
 import { expandTargeting, resolveTargeting, type Targeting } from './targeting.js';
+import type { TransportSettings } from '../client/transport.js';
 
 export type ExpandedTargeting = ReturnType<typeof expandTargeting>;
 
@@ -74,6 +75,10 @@ export interface RunConfig {
   color: V['color'];
   /** The apps profile: the configuration apps-config wrote (--target), the store of the one the harness writes (--gateway-cmd). */
   apps: { config: string | null; postgresUrl: string | null; jwksRefetchMs: number };
+  /** TLS and HTTP/2 to the gateway (read and checked before the run: src/client/transport.ts). */
+  transport: TransportSettings;
+  /** The recording upstream over TLS (--upstream-tls), and HTTP/2 beside HTTP/1.1 (--upstream-http2). */
+  upstreamTls: { on: boolean; http2: boolean };
 }
 
 /** Parses `i/n` (1 <= i <= n <= 1000). */
@@ -199,5 +204,7 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     junitFormat: v['junit-format'],
     color: v.color,
     apps: { config: v['apps-config'] || null, postgresUrl: v['apps-postgres-url'] || null, jwksRefetchMs: v['jwks-refetch-s'] * 1000 },
+    transport: { caFile: v['ca-file'] || undefined, insecure: v.insecure, clientCert: v['client-cert'] || undefined, clientKey: v['client-key'] || undefined, http2: v.http2 },
+    upstreamTls: { on: v['upstream-tls'], http2: v['upstream-http2'] },
   };
 }

@@ -9,6 +9,7 @@ import { DEFAULT_BOUNDS } from '../core/oracle.js';
 import { PROFILES, PROTOCOLS, type Profile, type Protocol } from '../core/features.js';
 import { CAPABILITIES } from '../core/capabilities.js';
 import { CREDENTIAL_STYLES } from './targeting.js';
+import { HTTP2_MODES } from '../client/transport.js';
 
 export { PROFILES, PROTOCOLS };
 export type ProfileName = Profile;
@@ -122,7 +123,7 @@ export const OPTIONS = [
     defaultText: '',
   },
   { name: 'ready-timeout-s', kind: 'int', min: 1, max: 600, arg: '<s>', help: 'readiness gate: how long to wait for the gateway to forward a canary request of each declared protocol before any check', default: 30, defaultText: '30', env: 'GWC_READY_TIMEOUT_S' },
-  { name: 'gateway-cmd', commands: [...RUN_COMMANDS, 'verify'], kind: 'string', arg: '<command>', help: 'start the gateway with this shell command (placeholders {upstream_url}, {upstream_port}, {listen_port}, {workdir}); the target is then optional', defaultText: '', env: 'GWC_GATEWAY_CMD' },
+  { name: 'gateway-cmd', commands: [...RUN_COMMANDS, 'verify'], kind: 'string', arg: '<command>', help: 'start the gateway with this shell command (placeholders {upstream_url}, {upstream_port}, {listen_port}, {workdir}, and {upstream_ca} when the upstream serves TLS); the target is then optional', defaultText: '', env: 'GWC_GATEWAY_CMD' },
   { name: 'gateway-image', kind: 'string', arg: '<image>', help: 'start the gateway as a container of this image (host network; the placeholders as environment variables GWC_UPSTREAM_URL, GWC_UPSTREAM_PORT, GWC_LISTEN_PORT, GWC_WORKDIR)', defaultText: '', env: 'GWC_GATEWAY_IMAGE' },
   { name: 'gateway-env', commands: [...RUN_COMMANDS, 'verify'], kind: 'list', whole: true, arg: '<K=V>', help: 'an environment variable of the started gateway (repeatable; placeholders expand)', default: [], defaultText: '' },
   { name: 'gateway-arg', kind: 'list', whole: true, arg: '<arg>', help: "an argument of the gateway image's command (repeatable; placeholders expand)", default: [], defaultText: '' },
@@ -147,6 +148,14 @@ export const OPTIONS = [
   { name: 'junit-format', commands: [...RUN_COMMANDS, 'merge-reports'], kind: 'enum', values: JUNIT_FORMATS, arg: '<name>', help: '`jenkins` (valid against junit-10.xsd; a flaky check is a failure of type "flaky") or `surefire` (adds flakyFailure/rerunFailure elements)', default: 'jenkins', defaultText: '`jenkins`', env: 'GWC_JUNIT_FORMAT' },
   // The console.
   { name: 'color', commands: ['run', 'demo'], kind: 'bool', where: 'flag', negate: 'no colour, even in a terminal', help: 'colour the console (`--no-color`: never); without either, colour when writing to a terminal, unless NO_COLOR is set (FORCE_COLOR forces it)', defaultText: 'in a terminal' },
+  // Transport: TLS and HTTP/2 to the gateway (src/client/transport.ts), and the recording upstream over TLS.
+  { name: 'ca-file', commands: ['run', 'certify'], kind: 'string', arg: '<file>', help: "extra CA certificates (PEM) to trust for an https:// target, besides the system's", defaultText: '', env: 'GWC_CA_FILE' },
+  { name: 'insecure', commands: ['run', 'certify'], kind: 'bool', help: "do not verify the https:// target's certificate (a test set-up only: the console and the report say so)", default: false, defaultText: 'off', env: 'GWC_INSECURE' },
+  { name: 'client-cert', commands: ['run', 'certify'], kind: 'string', arg: '<file>', help: 'client certificate (PEM) for a gateway that asks for one (mutual TLS), given with its key', defaultText: '', env: 'GWC_CLIENT_CERT' },
+  { name: 'client-key', commands: ['run', 'certify'], kind: 'string', arg: '<file>', help: "the client certificate's private key (PEM, not encrypted)", defaultText: '', env: 'GWC_CLIENT_KEY' },
+  { name: 'http2', commands: ['run', 'certify'], kind: 'enum', values: HTTP2_MODES, arg: '<mode>', help: '`h2`: HTTP/2 to an https:// target when it offers it (ALPN; HTTP/1.1 otherwise); `h2c`: HTTP/2 with prior knowledge to an http:// target; `off`: HTTP/1.1', default: 'off', defaultText: '`off`', env: 'GWC_HTTP2' },
+  { name: 'upstream-tls', commands: ['run', 'certify', 'mock'], kind: 'bool', help: 'the recording upstream serves https with a throw-away CA made at start; the CA file is printed and given to the command that starts the gateway as {upstream_ca}', default: false, defaultText: 'off', env: 'GWC_UPSTREAM_TLS' },
+  { name: 'upstream-http2', commands: ['run', 'certify', 'mock'], kind: 'bool', help: 'with the upstream over TLS: it offers HTTP/2 too (ALPN h2, HTTP/1.1 for a gateway that does not offer it)', default: false, defaultText: 'off', env: 'GWC_UPSTREAM_HTTP2' },
 ] as const satisfies readonly OptionSpec[];
 
 /** The same rows, each seen as an OptionSpec (for code that reads any row). */
