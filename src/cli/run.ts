@@ -1,6 +1,6 @@
 // One run: preflight the target, run the selected checks, build and write the report.
 import { request, type Dispatcher } from 'undici';
-import { connectOptions, loadTransport, newDispatcher, probeTls, summarize as summarizeTransport, tlsFailure, type Transport } from '../client/transport.js';
+import { connectOptions, loadTransport, newDispatcher, probeTls, tlsFailure, type Transport } from '../client/transport.js';
 import { performance } from 'node:perf_hooks';
 import { GatewayClient } from '../client/gateway.js';
 import { HarnessError } from '../core/errors.js';
@@ -15,12 +15,12 @@ import type { CheckResult } from '../report/types.js';
 import type { PhaseGate } from '../runner/gate.js';
 import { maskHeaderNamesDeep, scrubDeep, scrubSecrets, terminalSafe } from '../core/mask.js';
 import { awaitReady, type Readiness } from '../runner/ready.js';
-import { describeTargeting, expandTargeting, upstreamPrefixes } from '../config/targeting.js';
+import { expandTargeting, upstreamPrefixes } from '../config/targeting.js';
 import { VERSION } from '../core/paths.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { RunConfig } from '../config/config.js';
-import { SCHEMA_VERSION, summarize, type RunReport } from '../report/types.js';
-import { exitCodeOf, harnessErrorLine } from '../report/policy.js';
+import type { RunReport } from '../report/types.js';
+import { harnessErrorLine } from '../report/policy.js';
 import { assertValidReport } from '../report/validate.js';
 import { writeReports } from '../reporters/index.js';
 import { withReplay } from '../report/replay.js';
@@ -28,6 +28,7 @@ import { columnsFor, progressLine, resultLine } from '../reporters/console.js';
 import { reportersFor } from '../reporters/names.js';
 import { INTERRUPTED_EXIT, NOT_RUN, notRun, type Interruption } from './interrupt.js';
 import type { RunProgress } from './progress.js';
+import { runReportOf } from './run-report.js';
 
 const PREFLIGHT_MS = 3000;
 /** Printed (and kept in the report as transport.insecure) when the target's certificate is not verified. */
@@ -106,12 +107,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   // Feature gating: what the gateway serves, as the user declared it; the service profile adds `service`.
   const features = [...(cfg.service ? ['service'] : []), ...(cfg.profile === 'apps' || cfg.profile === 'client' ? [cfg.profile] : [])];
   const declared = new Set<string>([...cfg.protocols, ...features]);
-  const transport = extras.transport ?? loadTransport(cfg.transport, target);
-  if (transport.settings.insecure) print(INSECURE_WARNING);
-  // The TLS handshake first: its failure is one line (an unreachable target is the preflight's to tell).
-  const negotiated = await probeTls(target, transport).catch((e: unknown) => (e instanceof HarnessError && e.code === 'TARGET_TLS' ? Promise.reject(e) : null));
-  const probe = newDispatcher(connectOptions(transport), PREFLIGHT_MS);
-  await preflight(target, print, probe).finally(() => probe.close());
+  const { transport, negotiated } = await reachTarget(cfg, target, print, extras);
   const expanded = cfg.expanded ?? expandTargeting(cfg.targeting, upstream?.url ?? null, process.env);
   const secrets = [cfg.token, cfg.service?.key ?? '', ...expanded.secrets, ...(extras.secrets ?? [])].filter(Boolean);
   print = (s) => printRaw(terminalSafe(scrubSecrets(s, secrets)));
@@ -152,32 +148,18 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     results = applied.results;
     waiverSummary = applied.summary;
   }
-  const raw: RunReport = {
-    schemaVersion: SCHEMA_VERSION,
-    harness: { name: 'gw-conformance', version: VERSION },
-    target,
-    upstream: upstream?.url ?? null,
-    profile: cfg.profile,
-    declared: { protocols: [...cfg.protocols], ...(features.length ? { features } : {}) },
-    seed: cfg.seed,
-    strict: cfg.strict,
-    allowFlaky: cfg.allowFlaky,
-    ...(attempts > 1 ? { repeat: { attempts, failuresOnly: cfg.repeat < attempts } } : {}),
-    ...(cfg.shard ? { shard: { ...cfg.shard, balancedBy: cfg.shardDurations ? ('duration' as const) : ('id-hash' as const) } } : {}),
-    ...(waiverSummary ? { waivers: waiverSummary } : {}),
-    ...(ran.interrupted ? { interrupted: true } : {}),
-    startedAt: startedAt.toISOString(),
-    finishedAt: new Date().toISOString(),
-    durationMs: Math.round(performance.now() - t0),
-    summary: summarize(results),
-    exitCode: exitCodeOf(results, { strict: cfg.strict, allowFlaky: cfg.allowFlaky }),
-    results,
-    unmatchedRequests: upstream?.unmatched.slice(unmatchedFrom) ?? [],
-    readiness,
-    targeting: describeTargeting(cfg.targeting, cfg.protocols),
-    transport: { ...summarizeTransport(transport, target), negotiated: negotiated ?? 'unknown', ...(upstream?.httpVersions ? { upstreamHttpVersions: { ...upstream.httpVersions } } : {}) },
-  };
+  const raw = runReportOf({ cfg, target, upstream, features, attempts, waiverSummary, interrupted: ran.interrupted, startedAt, t0, results, unmatchedFrom, readiness, transport, negotiated });
   return sealReport(raw, secrets, expanded.names);
+}
+
+/** The TLS handshake first (its failure is one line; an unreachable target is the preflight's to tell), then the preflight. */
+async function reachTarget(cfg: RunConfig, target: string, print: (s: string) => void, extras: SuiteExtras): Promise<{ transport: Transport; negotiated: string | null }> {
+  const transport = extras.transport ?? loadTransport(cfg.transport, target);
+  if (transport.settings.insecure) print(INSECURE_WARNING);
+  const negotiated = await probeTls(target, transport).catch((e: unknown) => (e instanceof HarnessError && e.code === 'TARGET_TLS' ? Promise.reject(e) : null));
+  const probe = newDispatcher(connectOptions(transport), PREFLIGHT_MS);
+  await preflight(target, print, probe).finally(() => probe.close());
+  return { transport, negotiated };
 }
 
 type RunContext = Omit<Parameters<typeof runChecks>[1], 'exchanges'>;

@@ -17,7 +17,7 @@ export const HELP_GROUPS: Readonly<Record<string, readonly string[]>> = {
   'Apps profile:': ['apps-config', 'apps-postgres-url', 'jwks-refetch-s'],
   'Client profile:': ['clients'],
   'Capability matrix:': ['capabilities', 'require-capability'],
-  'Transport (TLS, HTTP/2):': ['ca-file', 'insecure', 'client-cert', 'client-key', 'http2', 'upstream-tls', 'upstream-http2'],
+  'Transport:': ['ca-file', 'insecure', 'client-cert', 'client-key', 'http2', 'upstream-tls', 'upstream-http2'],
 };
 
 /** The help group of a flag of `command`: its run-settings group, or the command's own "Options:". */
