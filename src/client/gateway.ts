@@ -7,6 +7,7 @@ import { CASE_HEADER } from '../upstream/contract.js';
 import { pairsFromRecord } from './headers.js';
 import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, type AuthStyle, type Protocol } from '../core/protocols.js';
 import { BoundedBody, decodeBody } from './bounded.js';
+import { maskCut, rememberSecret } from '../core/mask.js';
 
 // The checks take these from the client they send with.
 export { ANTHROPIC_VERSION, messagesHeaders, type AuthStyle } from '../core/protocols.js';
@@ -101,6 +102,7 @@ export class GatewayClient {
     private readonly opts: { token: string; timeoutMs: number; targeting?: ClientTargeting; launcher?: { restart(): Promise<void> } },
   ) {
     this.base = new URL(target);
+    rememberSecret(opts.token);
     this.conn = { agent: this.newAgent() };
   }
 
@@ -209,7 +211,7 @@ export class GatewayClient {
         arrived.bytes = got.length;
         arrived.chunks++;
         arrived.lastByteAfterMs = Math.round(performance.now() - startedAt);
-        if (arrived.chunks <= 4) arrived.head = got.head().subarray(0, 300).toString('utf8');
+        if (arrived.chunks <= 4) arrived.head = maskCut(got.head().subarray(0, 1200).toString('utf8'), 300, got.length);
         progress();
       }
       const raw = pairsFromRecord(res.headers);
@@ -276,5 +278,5 @@ export function describeArrived(a: Arrived): string {
 
 /** What a check reads of a body no client can decode: the reason, not the bytes. */
 function unreadable(reason: string, wireBytes: number, raw: Buffer): string {
-  return `(a client cannot read this body: ${reason}; ${wireBytes} bytes on the wire, starting ${JSON.stringify(raw.subarray(0, 80).toString('latin1'))})`;
+  return `(a client cannot read this body: ${reason}; ${wireBytes} bytes on the wire, starting ${JSON.stringify(maskCut(raw.subarray(0, 400).toString('latin1'), 80, raw.length))})`;
 }
