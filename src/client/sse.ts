@@ -32,8 +32,10 @@ export interface SseResult {
   endedAt: number;
   /** Set when the stream ended with an error (reset, time-out) instead of a clean end. */
   error?: string;
-  /** Set when the client closed the stream itself (abortAfterEvents). */
+  /** Set when the client closed the stream itself (abortAfterEvents, abortAfterMs). */
   abortedAt?: number;
+  /** Set when the client left (abortAfterMs) before the response headers arrived: status is 0 then. */
+  leftBeforeHeaders?: boolean;
 }
 
 /** The most of one stream the client reads (decoded): an endless stream is cut here, with an error saying so. */
@@ -46,7 +48,7 @@ const CHUNKS_KEPT = 20_000;
 export interface StreamOptions {
   /** The client disconnects after this many events. */
   abortAfterEvents?: number;
-  /** The client disconnects this long after the response headers, events or not. */
+  /** The client disconnects this long after it sent the request, whatever it got by then (headers or not). */
   abortAfterMs?: number;
   /** Per-read idle limit; a longer silence ends the stream with an error (default: the client's). */
   idleTimeoutMs?: number;
@@ -164,7 +166,11 @@ async function openStream(gw: GatewayClient, req: GwRequest, sent: { url: string
   }
 }
 
-export async function readStream(gw: GatewayClient, req: GwRequest, opts: StreamOptions = {}): Promise<SseResult> {
+export function readStream(gw: GatewayClient, req: GwRequest, opts: StreamOptions = {}): Promise<SseResult> {
+  return gw.track(read(gw, req, opts));
+}
+
+async function read(gw: GatewayClient, req: GwRequest, opts: StreamOptions): Promise<SseResult> {
   gw.onSend?.({ ...req, method: req.method ?? 'POST' });
   // The protocol's targeting (base path, headers, credential style) as for any request.
   const sent = gw.prepare(req, 'POST');
@@ -172,10 +178,28 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
   const onOuterAbort = () => controller.abort();
   req.signal?.addEventListener('abort', onOuterAbort);
   const startedAt = performance.now();
-  const res = await openStream(gw, req, sent, controller.signal, opts).catch((e: unknown) => {
+  // Every client-side bound counts from the request: a gateway that holds the headers back is
+  // left at abortAfterMs like one that streams nothing after them.
+  let abortedAt: number | undefined;
+  const abortTimer =
+    opts.abortAfterMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          abortedAt = performance.now();
+          controller.abort();
+        }, opts.abortAfterMs);
+  const release = () => {
+    clearTimeout(abortTimer);
     req.signal?.removeEventListener('abort', onOuterAbort);
-    throw e;
-  });
+  };
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await openStream(gw, req, sent, controller.signal, opts);
+  } catch (e) {
+    release();
+    if (abortedAt === undefined) throw e;
+    return leftEarly(gw, req, startedAt, abortedAt);
+  }
   const headersAt = performance.now();
   const raw = pairsFromRecord(res.headers);
   const k = collector(headersAt);
@@ -191,13 +215,6 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
     endedAt: headersAt,
   };
   const dec = decoder(res.headers['content-encoding'] as string | undefined);
-  const abortTimer =
-    opts.abortAfterMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          result.abortedAt = performance.now();
-          controller.abort();
-        }, opts.abortAfterMs);
   const enoughEvents = () => opts.abortAfterEvents !== undefined && k.events.length >= opts.abortAfterEvents;
   const stop = () => enoughEvents() || k.tooLong() !== false;
   try {
@@ -212,15 +229,22 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
       controller.abort();
     }
   } catch (e) {
-    if (!result.abortedAt) result.error = classify(e, req.path).message;
+    if (abortedAt === undefined && !result.abortedAt) result.error = classify(e, req.path).message;
   } finally {
-    clearTimeout(abortTimer);
-    req.signal?.removeEventListener('abort', onOuterAbort);
+    release();
   }
+  result.abortedAt ??= abortedAt;
   result.raw = Buffer.concat(k.body);
   result.endedAt = performance.now();
   gw.onReceive?.(req, { status: result.status, rawHeaders: raw, body: result.raw, aborted: result.abortedAt !== undefined, error: result.error === undefined ? undefined : 'stream error' });
   return result;
+}
+
+/** The stream of a client that left (abortAfterMs) before any response header came: no status, no events. */
+function leftEarly(gw: GatewayClient, req: GwRequest, startedAt: number, abortedAt: number): SseResult {
+  const error = `the client left ${Math.round(abortedAt - startedAt)} ms after the request, before any response header arrived`;
+  gw.onReceive?.(req, { error: 'left before headers' });
+  return { status: 0, rawHeaders: [], header: () => undefined, events: [], raw: Buffer.alloc(0), chunks: [], startedAt, headersAt: abortedAt, endedAt: abortedAt, abortedAt, leftBeforeHeaders: true, error };
 }
 
 /** A client holding one connection, to see whether the gateway keeps it open across requests. */
