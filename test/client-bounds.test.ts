@@ -79,3 +79,35 @@ describe('client bounds count from the request', () => {
     await gw.close();
   });
 });
+
+describe('a connection the gateway closes without saying so', () => {
+  /** Answers the first request on each connection; a second one on it is read and the connection closed (a keep-alive time-out). */
+  const dropsSecond = () =>
+    listen(
+      net.createServer((s) => {
+        let n = 0;
+        s.on('data', () => {
+          if (n++ === 0) s.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}');
+          else s.destroy();
+        });
+      }),
+    );
+
+  it('a request that got no byte of an answer is sent once more on a fresh connection, and says so', async () => {
+    const gw = new GatewayClient(await dropsSecond(), { token: 'tok-bounds-4', timeoutMs: 5000 });
+    const got = [];
+    for (let i = 0; i < 6; i++) got.push(await gw.send({ method: 'POST', path: '/v1/messages', body: '{}' }));
+    await gw.close();
+    expect(got.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(got.filter((r) => r.retriedAfter).length).toBeGreaterThan(0);
+    expect(got.find((r) => r.retriedAfter)!.retriedAfter).toMatch(/UND_ERR_SOCKET|ECONNRESET|EPIPE/);
+  });
+
+  it('a connection that fails again is the transport error, not a time-out or a body', async () => {
+    const url = await listen(net.createServer((s) => s.on('data', () => s.destroy())));
+    const gw = new GatewayClient(url, { token: 'tok-bounds-5', timeoutMs: 5000 });
+    const e = await gw.send({ method: 'POST', path: '/v1/messages', body: '{}' }).catch((x: unknown) => x);
+    await gw.close();
+    expect((e as Error).name).toBe('GatewayTransportError');
+  });
+});

@@ -34,6 +34,8 @@ export class GatewayTransportError extends Error {
   constructor(
     message: string,
     readonly code: string,
+    /** The connection closed or reset before any byte of the answer came: a real client sends such a request once more (retryable). */
+    readonly beforeAnswer = false,
   ) {
     super(message);
     this.name = 'GatewayTransportError';
@@ -47,13 +49,19 @@ export function errorKind(e: Error): string {
   return e.name;
 }
 
+/** Connection errors that end a request before its answer: closed, reset, or broken while it was being sent. */
+const BEFORE_ANSWER = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
 export function classify(e: unknown, what: string, arrived?: Arrived): Error {
   const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = err.code ?? err.cause?.code ?? err.name ?? 'UNKNOWN';
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || err.name === 'TimeoutError')
     return new GatewayTimeoutError(`${what}: the gateway did not answer in time (${code})${arrived ? describeArrived(arrived) : ''}`, arrived);
   if (err.name === 'AbortError') return new GatewayTimeoutError(`${what}: aborted at the check's time limit${arrived ? describeArrived(arrived) : ''}`, arrived);
-  return new GatewayTransportError(`${what}: ${code}: ${err.message ?? String(e)}`, code);
+  // The SDKs the clients use send a request again after such an error (a kept-alive connection
+  // the gateway closed without saying so, a reset before the answer): never after a byte of it.
+  const beforeAnswer = BEFORE_ANSWER.has(code) && (!arrived || (arrived.status === null && arrived.bytes === 0));
+  return new GatewayTransportError(`${what}: ${code}: ${err.message ?? String(e)}`, code, beforeAnswer);
 }
 
 /** What arrived before an answer was cut off, in words: "status 200 after 3 ms, then 41 bytes in 12 chunks over 20001 ms". */

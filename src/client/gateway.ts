@@ -8,7 +8,7 @@ import { pairsFromRecord } from './headers.js';
 import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, type AuthStyle, type Protocol } from '../core/protocols.js';
 import { BoundedBody, decodeBody } from './bounded.js';
 import { maskCut, rememberSecret } from '../core/mask.js';
-import { AnswerBound, HangMemory, classify, errorKind, type Arrived } from './answer.js';
+import { AnswerBound, GatewayTransportError, HangMemory, classify, errorKind, type Arrived } from './answer.js';
 
 // The error vocabulary of an answer, for the checks and the runner.
 export { GatewayTimeoutError, GatewayTransportError, classify, describeArrived, errorKind, type Arrived } from './answer.js';
@@ -51,6 +51,8 @@ export interface GwResponse {
   truncated: boolean;
   /** Why a client could not decode the body (its content-encoding is not what it claims). */
   decodeError?: string;
+  /** The connection error of a first attempt, when the answer came on a fresh connection (sendTracked). */
+  retriedAfter?: string;
   startedAt: number;
   headersAt: number;
   endedAt: number;
@@ -74,7 +76,8 @@ export class GatewayClient {
     this.conn = { agent: this.newAgent(), hangs: new HangMemory(opts.timeoutMs), pending: new Set() };
   }
 
-  private newAgent(): Agent {
+  /** A pool of new connections (a retry's, or the renewed one after a restart). */
+  newAgent(): Agent {
     return new Agent({ headersTimeout: this.opts.timeoutMs, bodyTimeout: this.opts.timeoutMs, connectTimeout: Math.min(this.opts.timeoutMs, 5000) });
   }
 
@@ -163,8 +166,28 @@ export class GatewayClient {
     return this.track(this.sendTracked(req));
   }
 
+  /**
+   * A request whose connection failed before any byte of its answer (a kept-alive connection the
+   * gateway closed without saying so: `other side closed`; a reset) is sent once more on a fresh
+   * connection, as the clients' SDKs do; the answer says so (`retriedAfter`), and a second
+   * failure is the transport error.
+   */
   private async sendTracked(req: GwRequest): Promise<GwResponse> {
     this.onSend?.(req);
+    try {
+      return await this.sendOn(req, this.conn.agent);
+    } catch (e) {
+      if (!(e instanceof GatewayTransportError) || !e.beforeAnswer) throw e;
+      const fresh = this.newAgent();
+      try {
+        return { ...(await this.sendOn(req, fresh)), retriedAfter: e.message };
+      } finally {
+        await closeAgent(fresh, new Set());
+      }
+    }
+  }
+
+  private async sendOn(req: GwRequest, agent: Agent): Promise<GwResponse> {
     const { url, headers, method } = this.prepare(req);
     const startedAt = performance.now();
     const what = `${req.method ?? 'GET'} ${req.path}`;
@@ -180,7 +203,7 @@ export class GatewayClient {
         method: method as 'GET',
         headers: isSizedBody(req.body) ? [...headers, 'content-length', String(req.body.length)] : headers,
         body: isSizedBody(req.body) ? Readable.from(req.body.chunks(), { objectMode: false }) : req.body,
-        dispatcher: this.conn.agent,
+        dispatcher: agent,
         signal: bound.signal,
       });
       const headersAt = performance.now();

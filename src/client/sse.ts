@@ -1,13 +1,13 @@
 // Reads a server-sent event stream from the gateway and records, for each event, when its
 // last byte arrived (performance.now(), the clock the recording upstream stamps its frames
 // with). Parsing is eventsource-parser's; a gzip-encoded stream is decoded as a client would.
-import { Client, request, type Dispatcher } from 'undici';
+import { Client, request, type Agent, type Dispatcher } from 'undici';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { createGunzip, createInflate, createBrotliDecompress } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { passedThrough } from '../core/pressure.js';
 import type { Transform } from 'node:stream';
-import { classify, errorKind, isSizedBody, type GatewayClient, type GwRequest } from './gateway.js';
+import { classify, errorKind, GatewayTransportError, isSizedBody, type GatewayClient, type GwRequest } from './gateway.js';
 import { pairsFromRecord } from './headers.js';
 
 export interface SseEvent {
@@ -147,22 +147,40 @@ async function readDecoded(res: Dispatcher.ResponseData, dec: Transform, k: Coll
   if (decodeError) throw new Error(`the stream is not ${res.headers['content-encoding']} as its content-encoding claims (${(decodeError as NodeJS.ErrnoException).code ?? decodeError.message})`);
 }
 
-/** Sends the request; a failure before the response headers is classified and reported like any request's. */
-async function openStream(gw: GatewayClient, req: GwRequest, sent: { url: string; headers: string[] }, signal: AbortSignal, opts: StreamOptions): Promise<Dispatcher.ResponseData> {
-  try {
-    return await request(sent.url, {
+/**
+ * Sends the request; a failure before the response headers is classified and reported like any
+ * request's. One whose connection failed before any answer byte is sent once more on a fresh
+ * connection (`fresh`, closed by the caller after the stream), unless the check chose the
+ * connection itself (opts.dispatcher).
+ */
+async function openStream(gw: GatewayClient, req: GwRequest, sent: { url: string; headers: string[] }, signal: AbortSignal, opts: StreamOptions, fresh: { agent?: Agent }): Promise<Dispatcher.ResponseData> {
+  const once = (dispatcher: Dispatcher) =>
+    request(sent.url, {
       method: (req.method ?? 'POST') as 'POST',
       headers: sent.headers,
       body: isSizedBody(req.body) ? Buffer.concat([...req.body.chunks()]) : req.body,
       signal,
-      dispatcher: opts.dispatcher ?? gw.dispatcher,
+      dispatcher,
       // A buffering proxy may hold the headers back with the first events.
       ...(opts.idleTimeoutMs ? { bodyTimeout: opts.idleTimeoutMs, headersTimeout: opts.idleTimeoutMs } : {}),
     });
+  const what = `${req.method ?? 'POST'} ${req.path}`;
+  try {
+    return await once(opts.dispatcher ?? gw.dispatcher);
   } catch (e) {
-    const err = classify(e, `${req.method ?? 'POST'} ${req.path}`);
-    gw.onReceive?.(req, { error: errorKind(err) });
-    throw err;
+    const first = classify(e, what);
+    if (opts.dispatcher || !(first instanceof GatewayTransportError) || !first.beforeAnswer || signal.aborted) {
+      gw.onReceive?.(req, { error: errorKind(first) });
+      throw first;
+    }
+    try {
+      fresh.agent = gw.newAgent();
+      return await once(fresh.agent);
+    } catch (again) {
+      const err = classify(again, what);
+      gw.onReceive?.(req, { error: errorKind(err) });
+      throw err;
+    }
   }
 }
 
@@ -193,10 +211,12 @@ async function read(gw: GatewayClient, req: GwRequest, opts: StreamOptions): Pro
     req.signal?.removeEventListener('abort', onOuterAbort);
   };
   let res: Dispatcher.ResponseData;
+  const fresh: { agent?: Agent } = {};
   try {
-    res = await openStream(gw, req, sent, controller.signal, opts);
+    res = await openStream(gw, req, sent, controller.signal, opts, fresh);
   } catch (e) {
     release();
+    void fresh.agent?.destroy().catch(() => {});
     if (abortedAt === undefined) throw e;
     return leftEarly(gw, req, startedAt, abortedAt);
   }
@@ -232,6 +252,8 @@ async function read(gw: GatewayClient, req: GwRequest, opts: StreamOptions): Pro
     if (abortedAt === undefined && !result.abortedAt) result.error = classify(e, req.path).message;
   } finally {
     release();
+    // A retry's connection: its one stream is read (or left), nothing else uses it.
+    void fresh.agent?.destroy().catch(() => {});
   }
   result.abortedAt ??= abortedAt;
   result.raw = Buffer.concat(k.body);
