@@ -150,7 +150,7 @@ function startRuns(): void {
  */
 function connectionCase(name: string, r: HostileRun): void {
   const report = JSON.parse(r.files.json!) as RunReport;
-  table.push(`| ${name} | exit ${r.code} | ${report.summary.pass} pass, ${report.summary.fail} fail, ${report.summary.timeout} timeout, ${report.summary.warn} warn | ${(r.ms / 1000).toFixed(1)} s | ${Math.round(r.rss / 1e6)} MB |`);
+  table.push(row(name, r, `${report.summary.pass} pass, ${report.summary.fail} fail, ${report.summary.timeout} timeout, ${report.summary.warn} warn`));
   expect(r.code, r.stderr).not.toBe(2);
   assertValidReport(report);
   expect(report.results.map((x) => x.id).sort()).toEqual([...PROPERTY_CHECKS].sort());
@@ -161,8 +161,15 @@ function connectionCase(name: string, r: HostileRun): void {
   expect(r.rss).toBeLessThanOrEqual(RSS_MAX);
 }
 
-/** One row of the table printed at the end: case, exit, time, RSS. */
+/** One row of the table printed at the end: case, exit, verdicts, time, RSS, and the outputs holding any form or piece of the token. */
 const table: string[] = [];
+function row(name: string, r: HostileRun, verdicts: string): string {
+  const outputs = { console: `${r.stdout}${r.stderr}`, json: r.files.json ?? '', junit: r.files.junit ?? '', html: r.files.html ?? '' };
+  const leaks = Object.entries(outputs)
+    .filter(([, text]) => leakForms().some((f) => text.includes(f)))
+    .map(([k]) => k);
+  return `| ${name} | exit ${r.code} | ${verdicts} | ${(r.ms / 1000).toFixed(1)} s | ${Math.round(r.rss / 1e6)} MB | ${leaks.join(', ') || 'none'} |`;
+}
 
 describe('hostile gateways', () => {
   it('the credential forms the test looks for are present in what the gateway sends (the test has teeth)', () => {
@@ -182,7 +189,7 @@ describe('hostile gateways', () => {
       if (NEVER_FORWARDS.has(c.name)) {
         // A gateway that forwards nothing to the mock is a setup that cannot work: the
         // readiness gate says so in one line, with what the gateway did, within its time-out.
-        table.push(`| ${c.name} | exit ${r.code} | readiness gate: ${r.stderr.trim().slice(0, 80)}... | ${(r.ms / 1000).toFixed(1)} s | ${Math.round(r.rss / 1e6)} MB |`);
+        table.push(row(c.name, r, `readiness gate: ${r.stderr.trim().slice(0, 80)}...`));
         expect(r.signal).toBeNull();
         expect(r.code, r.stderr).toBe(2);
         expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -197,7 +204,7 @@ describe('hostile gateways', () => {
       }
       if (CONNECTION_CASES.has(c.name)) return connectionCase(c.name, r);
       const report = r.files.json ? (JSON.parse(r.files.json) as RunReport) : null;
-      table.push(`| ${c.name} | exit ${r.code} | ${report ? `${report.summary.pass} pass, ${report.summary.fail} fail, ${report.summary.timeout} timeout, ${report.summary.warn} warn` : 'no report'} | ${(r.ms / 1000).toFixed(1)} s | ${Math.round(r.rss / 1e6)} MB |`);
+      table.push(row(c.name, r, report ? `${report.summary.pass} pass, ${report.summary.fail} fail, ${report.summary.timeout} timeout, ${report.summary.warn} warn` : 'no report'));
       assertCalm(c.name, r, checks);
       // A check cut off while an answer kept coming says what arrived, how much and for how long.
       if (c.name === 'hang-after-headers' || c.name === 'endless-json') {
@@ -212,6 +219,6 @@ describe('hostile gateways', () => {
 
   // The figures for the closing note (GWC_HOSTILE_TABLE=1), not an assertion.
   afterAll(() => {
-    if (process.env.GWC_HOSTILE_TABLE) process.stdout.write(`\n| case | exit | verdicts | wall | peak RSS |\n|---|---|---|---|---|\n${table.join('\n')}\n`);
+    if (process.env.GWC_HOSTILE_TABLE) process.stdout.write(`\n| case | exit | verdicts | wall | peak RSS | token in |\n|---|---|---|---|---|---|\n${table.join('\n')}\n`);
   });
 });

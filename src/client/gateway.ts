@@ -7,6 +7,7 @@ import { CASE_HEADER } from '../upstream/contract.js';
 import { pairsFromRecord } from './headers.js';
 import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, type AuthStyle, type Protocol } from '../core/protocols.js';
 import { BoundedBody, decodeBody } from './bounded.js';
+import { passedThrough } from '../core/pressure.js';
 import { maskCut, rememberSecret } from '../core/mask.js';
 import { AnswerBound, GatewayTransportError, HangMemory, classify, errorKind, type Arrived } from './answer.js';
 
@@ -237,7 +238,7 @@ export class GatewayClient {
         endedAt: performance.now(),
         header: (name) => raw.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1],
         // A body its content-encoding misdescribes is what a client fails to read: every check sees that, not the raw bytes.
-        text: () => (decoded.error ? unreadable(decoded.error, got.length, body) : body.toString('utf8')),
+        text: () => (decoded.error ? unreadable(decoded.error, got.length, body) : textOf(body)),
       };
     } catch (e) {
       arrived.forMs = Math.round(performance.now() - startedAt);
@@ -265,6 +266,12 @@ export class GatewayClient {
 
 /** What the client got back for one request, as the transcript keeps it. */
 export type ReceivedResponse = { status: number; rawHeaders: Array<[string, string]>; body: Buffer; aborted?: boolean; error?: string } | { error: string };
+
+/** A body as text: a new string each time (up to BODY_KEEP), garbage soon after, counted like bytes from a socket. */
+function textOf(body: Buffer): string {
+  passedThrough(body.length);
+  return body.toString('utf8');
+}
 
 /** How long pending answers get when the client closes, before their sockets are destroyed. */
 export const CLOSE_GRACE_MS = 1000;

@@ -365,10 +365,10 @@ export const HOSTILE_CASES: HostileCase[] = [
   },
   {
     name: 'deep-json-stream',
-    what: 'an event stream whose events carry JSON nested 200,000 objects deep',
+    what: 'an event stream whose events carry JSON nested 100,000 objects deep',
     answer: (c) => {
       c.res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const deep = `${'{"a":'.repeat(200_000)}1${'}'.repeat(200_000)}`;
+      const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
       for (const t of ['message_start', 'content_block_delta', 'message_stop']) c.res.write(`event: ${t}\ndata: ${deep}\n\n`);
       c.res.end();
     },
