@@ -111,3 +111,16 @@ describe('a connection the gateway closes without saying so', () => {
     expect((e as Error).name).toBe('GatewayTransportError');
   });
 });
+
+describe('an answer that is not HTTP', () => {
+  it('a header past the limit and a malformed status line are the gateway\'s invalid HTTP, named as such', async () => {
+    for (const answer of [`HTTP/1.1 200 OK\r\nx-long: ${'v'.repeat(2 * 1024 * 1024)}`, 'HTTP/1.1 2OO OK\r\n\r\n']) {
+      const url = await listen(net.createServer((s) => s.once('data', () => s.end(answer))));
+      const gw = new GatewayClient(url, { token: 'tok-bounds-6', timeoutMs: 5000 });
+      const e = (await gw.send({ path: '/' }).catch((x: unknown) => x)) as Error;
+      await gw.close();
+      expect(e.name).toBe('GatewayTransportError');
+      expect(e.message).toMatch(/the answer is not valid HTTP: (HPE_|HTTPParserError|UND_ERR_HEADERS_OVERFLOW)/);
+    }
+  });
+});

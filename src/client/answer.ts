@@ -61,7 +61,9 @@ export function classify(e: unknown, what: string, arrived?: Arrived): Error {
   // The SDKs the clients use send a request again after such an error (a kept-alive connection
   // the gateway closed without saying so, a reset before the answer): never after a byte of it.
   const beforeAnswer = BEFORE_ANSWER.has(code) && (!arrived || (arrived.status === null && arrived.bytes === 0));
-  return new GatewayTransportError(`${what}: ${code}: ${err.message ?? String(e)}`, code, beforeAnswer);
+  // An answer the HTTP parser refused (headers too large, a malformed line, an invalid status) is the gateway's, named as such.
+  const invalid = code.startsWith('HPE_') || code === 'HTTPParserError' || code === 'UND_ERR_HEADERS_OVERFLOW' ? 'the answer is not valid HTTP: ' : '';
+  return new GatewayTransportError(`${what}: ${invalid}${code}: ${err.message ?? String(e)}`, code, beforeAnswer);
 }
 
 /** What arrived before an answer was cut off, in words: "status 200 after 3 ms, then 41 bytes in 12 chunks over 20001 ms". */
