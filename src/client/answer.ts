@@ -132,8 +132,8 @@ export class AnswerBound {
     this.mem.ended(completed, performance.now() - this.startedAt);
   }
   /** Why the answer was cut off, when its own budget did it. */
-  why(what: string, arrived: Arrived): GatewayTimeoutError | null {
+  why(what: string, arrived?: Arrived): GatewayTimeoutError | null {
     if (!this.hit) return null;
-    return new GatewayTimeoutError(`${what}: no complete answer within ${this.budgetMs} ms of the request: the gateway had left ${this.before} answers in a row unfinished, so later ones get ${this.budgetMs} ms (headers, informational answers and body)${describeArrived(arrived)}`, arrived);
+    return new GatewayTimeoutError(`${what}: no complete answer within ${this.budgetMs} ms of the request: the gateway had left ${this.before} answers in a row unfinished, so later ones get ${this.budgetMs} ms (headers, informational answers and body)${arrived ? describeArrived(arrived) : ''}`, arrived);
   }
 }

@@ -6,8 +6,7 @@ import { Readable } from 'node:stream';
 import { CASE_HEADER } from '../upstream/contract.js';
 import { pairsFromRecord } from './headers.js';
 import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, type AuthStyle, type Protocol } from '../core/protocols.js';
-import { BoundedBody, decodeBody } from './bounded.js';
-import { passedThrough } from '../core/pressure.js';
+import { BoundedBody, decodeBody, textOf, unreadable } from './bounded.js';
 import { maskCut, rememberSecret } from '../core/mask.js';
 import { AnswerBound, GatewayTransportError, HangMemory, classify, errorKind, type Arrived } from './answer.js';
 
@@ -154,6 +153,11 @@ export class GatewayClient {
    */
   onReceive?: (req: GwRequest, res: ReceivedResponse) => void;
 
+  /** The bound of one answer from now (the check's signal, and the short budget once the gateway was seen hanging). */
+  answerBound(signal?: AbortSignal): AnswerBound {
+    return new AnswerBound(this.conn.hangs, signal);
+  }
+
   /** Keeps `answer` among the answers in progress until it settles (close() gives them a grace period). */
   track<T>(answer: Promise<T>): Promise<T> {
     const p = this.conn.pending;
@@ -198,7 +202,7 @@ export class GatewayClient {
       this.onProgress?.(arrived);
     };
     progress();
-    const bound = new AnswerBound(this.conn.hangs, req.signal);
+    const bound = this.answerBound(req.signal);
     try {
       const res = await request(url, {
         method: method as 'GET',
@@ -267,12 +271,6 @@ export class GatewayClient {
 /** What the client got back for one request, as the transcript keeps it. */
 export type ReceivedResponse = { status: number; rawHeaders: Array<[string, string]>; body: Buffer; aborted?: boolean; error?: string } | { error: string };
 
-/** A body as text: a new string each time (up to BODY_KEEP), garbage soon after, counted like bytes from a socket. */
-function textOf(body: Buffer): string {
-  passedThrough(body.length);
-  return body.toString('utf8');
-}
-
 /** How long pending answers get when the client closes, before their sockets are destroyed. */
 export const CLOSE_GRACE_MS = 1000;
 
@@ -287,9 +285,4 @@ async function closeAgent(agent: Agent, pending: Set<Promise<unknown>>): Promise
   clearTimeout(timer);
   if (how === 'late') await agent.destroy(new Error('the client closed with this answer still coming')).catch(() => {});
   else await agent.close().catch(() => {});
-}
-
-/** What a check reads of a body no client can decode: the reason, not the bytes. */
-function unreadable(reason: string, wireBytes: number, raw: Buffer): string {
-  return `(a client cannot read this body: ${reason}; ${wireBytes} bytes on the wire, starting ${JSON.stringify(maskCut(raw.subarray(0, 400).toString('latin1'), 80, raw.length))})`;
 }

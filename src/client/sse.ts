@@ -194,7 +194,9 @@ async function read(gw: GatewayClient, req: GwRequest, opts: StreamOptions): Pro
   const sent = gw.prepare(req, 'POST');
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort();
-  req.signal?.addEventListener('abort', onOuterAbort);
+  // The check's signal, and the short budget of a gateway seen hanging (src/client/answer.ts).
+  const bound = gw.answerBound(req.signal);
+  bound.signal.addEventListener('abort', onOuterAbort);
   const startedAt = performance.now();
   // Every client-side bound counts from the request: a gateway that holds the headers back is
   // left at abortAfterMs like one that streams nothing after them.
@@ -208,7 +210,7 @@ async function read(gw: GatewayClient, req: GwRequest, opts: StreamOptions): Pro
         }, opts.abortAfterMs);
   const release = () => {
     clearTimeout(abortTimer);
-    req.signal?.removeEventListener('abort', onOuterAbort);
+    bound.signal.removeEventListener('abort', onOuterAbort);
   };
   let res: Dispatcher.ResponseData;
   const fresh: { agent?: Agent } = {};
@@ -216,24 +218,15 @@ async function read(gw: GatewayClient, req: GwRequest, opts: StreamOptions): Pro
     res = await openStream(gw, req, sent, controller.signal, opts, fresh);
   } catch (e) {
     release();
+    bound.end(abortedAt !== undefined);
     void fresh.agent?.destroy().catch(() => {});
-    if (abortedAt === undefined) throw e;
+    if (abortedAt === undefined) throw bound.why(`${req.method ?? 'POST'} ${req.path}`) ?? e;
     return leftEarly(gw, req, startedAt, abortedAt);
   }
   const headersAt = performance.now();
   const raw = pairsFromRecord(res.headers);
   const k = collector(headersAt);
-  const result: SseResult = {
-    status: res.statusCode,
-    rawHeaders: raw,
-    header: (n) => raw.find(([name]) => name.toLowerCase() === n.toLowerCase())?.[1],
-    events: k.events,
-    raw: Buffer.alloc(0),
-    chunks: k.chunks,
-    startedAt,
-    headersAt,
-    endedAt: headersAt,
-  };
+  const result = started(res, raw, k, startedAt, headersAt);
   const dec = decoder(res.headers['content-encoding'] as string | undefined);
   const enoughEvents = () => opts.abortAfterEvents !== undefined && k.events.length >= opts.abortAfterEvents;
   const stop = () => enoughEvents() || k.tooLong() !== false;
@@ -249,9 +242,10 @@ async function read(gw: GatewayClient, req: GwRequest, opts: StreamOptions): Pro
       controller.abort();
     }
   } catch (e) {
-    if (abortedAt === undefined && !result.abortedAt) result.error = classify(e, req.path).message;
+    if (abortedAt === undefined && !result.abortedAt) result.error = (bound.why(req.path) ?? classify(e, req.path)).message;
   } finally {
     release();
+    bound.end(result.error === undefined);
     // A retry's connection: its one stream is read (or left), nothing else uses it.
     void fresh.agent?.destroy().catch(() => {});
   }
@@ -260,6 +254,21 @@ async function read(gw: GatewayClient, req: GwRequest, opts: StreamOptions): Pro
   result.endedAt = performance.now();
   gw.onReceive?.(req, { status: result.status, rawHeaders: raw, body: result.raw, aborted: result.abortedAt !== undefined, error: result.error === undefined ? undefined : 'stream error' });
   return result;
+}
+
+/** A stream's result as its headers arrive (its events and chunks fill in as they are read). */
+function started(res: Dispatcher.ResponseData, raw: Array<[string, string]>, k: Collector, startedAt: number, headersAt: number): SseResult {
+  return {
+    status: res.statusCode,
+    rawHeaders: raw,
+    header: (n) => raw.find(([name]) => name.toLowerCase() === n.toLowerCase())?.[1],
+    events: k.events,
+    raw: Buffer.alloc(0),
+    chunks: k.chunks,
+    startedAt,
+    headersAt,
+    endedAt: headersAt,
+  };
 }
 
 /** The stream of a client that left (abortAfterMs) before any response header came: no status, no events. */
