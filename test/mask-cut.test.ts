@@ -58,6 +58,12 @@ describe('masking at a cut', () => {
     expect(leaks(cut(body))).toBeUndefined();
   });
 
+  it('the token with its solidus escaped (`\\/`, as some JSON writers do) is masked whole and in pieces', () => {
+    const slashed = TOKEN.replace(/\//g, '\\/');
+    expect(scrubSecrets(`echo ${slashed} end`, [TOKEN])).toBe('echo *** end');
+    expect(leaks(scrubSecrets(`${slashed.slice(0, 30)}... (99 bytes)`, [TOKEN]))).toBeUndefined();
+  });
+
   it('ordinary text is left alone: no piece shorter than 4 characters, no text that is not a piece', () => {
     expect(maskCutEdges('hello world... (20 bytes)', [TOKEN])).toBe('hello world... (20 bytes)');
     expect(maskCutEdges('the key is sk-', [TOKEN])).toBe('the key is sk-');

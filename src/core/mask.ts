@@ -46,7 +46,7 @@ function base64Cores(s: string): string[] {
 }
 
 /**
- * Every form of a secret a gateway might echo: as is, URL-encoded (each way), JSON-escaped,
+ * Every form of a secret a gateway might echo: as is, URL-encoded (each way), JSON-escaped (with the solidus escaped or not),
  * \u-escaped, HTML character references, hex (either case), base64 at any alignment (either
  * alphabet), and with `Bearer ` / `user:` prefixes covered by the base64 alignments.
  */
@@ -72,6 +72,8 @@ function allForms(secret: string): string[] {
     every((b) => `%${b.toString(16).padStart(2, '0')}`),
     every((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`),
     JSON.stringify(secret).slice(1, -1),
+    // JSON writers that escape the solidus (PHP, some Java and Go encoders): `\/`.
+    JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'),
     [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
     [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`).join(''),
     [...secret].map((c) => `&#${c.charCodeAt(0)};`).join(''),
