@@ -53,9 +53,10 @@ function leakForms(): string[] {
   const e = echoes(TOKEN);
   const b64 = (s: string) => Buffer.from(s).toString('base64');
   // Whole encodings of the token, and of the token inside the usual carriers.
-  // And the pieces a cut leaves: the first and last 8 characters of the token and of its hex form.
+  // And the pieces a cut leaves: the token's start as far as it is its own (the harness's bad-key
+  // credential shares its first 16 characters), its last 8, and the same of its hex form.
   const hex = Buffer.from(TOKEN).toString('hex');
-  return [...new Set([...Object.values(e), b64(`Bearer ${TOKEN}`).slice(8, -4), b64(`user:${TOKEN}`).slice(8, -4), TOKEN.slice(4, -4), TOKEN.slice(0, 8), TOKEN.slice(-8), hex.slice(0, 16), hex.slice(-16)])];
+  return [...new Set([...Object.values(e), b64(`Bearer ${TOKEN}`).slice(8, -4), b64(`user:${TOKEN}`).slice(8, -4), TOKEN.slice(4, -4), TOKEN.slice(0, 18), TOKEN.slice(-8), hex.slice(0, 36), hex.slice(-16)])];
 }
 
 /** Bytes a terminal acts on: C0 (but tab and newline), DEL, C1 (as UTF-8 code points), bidi overrides. */

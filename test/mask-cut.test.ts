@@ -61,6 +61,7 @@ describe('masking at a cut', () => {
   it('the token with its solidus escaped (`\\/`, as some JSON writers do) is masked whole and in pieces', () => {
     const slashed = TOKEN.replace(/\//g, '\\/');
     expect(scrubSecrets(`echo ${slashed} end`, [TOKEN])).toBe('echo *** end');
+    expect(scrubSecrets(`echo ${JSON.stringify(slashed)} end`, [TOKEN])).toBe('echo "***" end');
     expect(leaks(scrubSecrets(`${slashed.slice(0, 30)}... (99 bytes)`, [TOKEN]))).toBeUndefined();
   });
 

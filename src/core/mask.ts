@@ -72,8 +72,10 @@ function allForms(secret: string): string[] {
     every((b) => `%${b.toString(16).padStart(2, '0')}`),
     every((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`),
     JSON.stringify(secret).slice(1, -1),
-    // JSON writers that escape the solidus (PHP, some Java and Go encoders): `\/`.
+    // JSON writers that escape the solidus (PHP, some Java and Go encoders): `\/`, and that form
+    // inside a JSON string once more (a body echoed into a JSON message): `\\/`.
     JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'),
+    JSON.stringify(JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/')).slice(1, -1),
     [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
     [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`).join(''),
     [...secret].map((c) => `&#${c.charCodeAt(0)};`).join(''),
