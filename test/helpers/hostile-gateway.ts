@@ -314,12 +314,11 @@ export const HOSTILE_CASES: HostileCase[] = [
   // Larger corpus, second round:
   {
     name: 'echo-in-stream',
-    what: 'an event stream whose text echoes the credential (plain and hex) where the evidence cut falls, at every offset around it',
+    what: 'an event stream whose text is the credential (plain and hex) over and over: wherever an evidence cut falls, it falls inside one',
     answer: (c) => {
       c.res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const hex = Buffer.from(c.credential).toString('hex');
-      // Each event is 1 byte longer than the last: the cut at the evidence limit falls inside the credential in one of them.
-      for (let i = 0; i < 60; i++) c.res.write(`event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"${'p'.repeat(1380 + i)}${c.credential} ${hex}"}}\n\n`);
+      const text = `${c.credential} ${Buffer.from(c.credential).toString('hex')} `.repeat(60);
+      for (let i = 0; i < 20; i++) c.res.write(`event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"${'p'.repeat(i)}${text}"}}\n\n`);
       c.res.end('event: message_stop\ndata: {"type":"message_stop"}\n\n');
     },
   },
