@@ -4,6 +4,7 @@
 // content-encoding claims; the harness keeps a few MiB and says what the rest was.
 import { createHash } from 'node:crypto';
 import { passedThrough } from '../core/pressure.js';
+import { maskCut } from '../core/mask.js';
 import { brotliDecompressSync, gunzipSync, inflateSync, constants } from 'node:zlib';
 
 /** The most of one response body the client keeps (the rest is hashed and counted). */
@@ -132,4 +133,15 @@ export function longStringDigest(pieces: Iterable<Buffer>): { length: number; di
     length += c.length;
   }
   return { length, digest: digestHex(h1, h2) };
+}
+
+/** A body as text: a new string each time (up to BODY_KEEP), garbage soon after, counted like bytes from a socket. */
+export function textOf(body: Buffer): string {
+  passedThrough(body.length);
+  return body.toString('utf8');
+}
+
+/** What a check reads of a body no client can decode: the reason, not the bytes. */
+export function unreadable(reason: string, wireBytes: number, raw: Buffer): string {
+  return `(a client cannot read this body: ${reason}; ${wireBytes} bytes on the wire, starting ${JSON.stringify(maskCut(raw.subarray(0, 400).toString('latin1'), 80, raw.length))})`;
 }

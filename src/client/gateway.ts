@@ -6,8 +6,13 @@ import { Readable } from 'node:stream';
 import { CASE_HEADER } from '../upstream/contract.js';
 import { pairsFromRecord } from './headers.js';
 import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, type AuthStyle, type Protocol } from '../core/protocols.js';
-import { BoundedBody, decodeBody } from './bounded.js';
-import { connectOptions, newDispatcher, tlsFailure, type ConnectOptions, type Transport } from './transport.js';
+import { BoundedBody, decodeBody, textOf, unreadable } from './bounded.js';
+import { connectOptions, newDispatcher, type ConnectOptions, type Transport } from './transport.js';
+import { maskCut, rememberSecret } from '../core/mask.js';
+import { AnswerBound, GatewayTransportError, HangMemory, classify, errorKind, type Arrived } from './answer.js';
+
+// The error vocabulary of an answer, for the checks and the runner.
+export { GatewayTimeoutError, GatewayTransportError, classify, describeArrived, errorKind, type Arrived } from './answer.js';
 
 // The checks take these from the client they send with.
 export { ANTHROPIC_VERSION, messagesHeaders, type AuthStyle } from '../core/protocols.js';
@@ -47,6 +52,8 @@ export interface GwResponse {
   truncated: boolean;
   /** Why a client could not decode the body (its content-encoding is not what it claims). */
   decodeError?: string;
+  /** The connection error of a first attempt, when the answer came on a fresh connection (sendTracked). */
+  retriedAfter?: string;
   startedAt: number;
   headersAt: number;
   endedAt: number;
@@ -54,46 +61,10 @@ export interface GwResponse {
   text(): string;
 }
 
-/** What had arrived of an answer when it was cut off (a time limit, a reset). */
-export interface Arrived {
-  request: string;
-  status: number | null;
-  /** ms from the request to the response headers, and to the last byte received. */
-  headersAfterMs: number | null;
-  lastByteAfterMs: number | null;
-  forMs: number;
-  bytes: number;
-  chunks: number;
-  /** The first bytes, as text (inert; scrubbed with the rest of the report). */
-  head: string;
-}
-
-/** The gateway did not answer in time. */
-export class GatewayTimeoutError extends Error {
-  constructor(
-    message: string,
-    readonly arrived?: Arrived,
-  ) {
-    super(message);
-    this.name = 'GatewayTimeoutError';
-  }
-}
-
-/** The gateway's connection failed (refused, reset, not HTTP). */
-export class GatewayTransportError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-  ) {
-    super(message);
-    this.name = 'GatewayTransportError';
-  }
-}
-
 export class GatewayClient {
   readonly base: URL;
   // Held in an object: the runner's per-check views (Object.create) share it, so a restart renews it for all.
-  private conn: { agent: Agent };
+  private conn: { agent: Agent; hangs: HangMemory; pending: Set<Promise<unknown>> };
   get dispatcher(): Agent {
     return this.conn.agent;
   }
@@ -103,12 +74,15 @@ export class GatewayClient {
   ) {
     this.base = new URL(target);
     this.connectOptions = connectOptions(opts.transport);
-    this.conn = { agent: this.newAgent() };
+    rememberSecret(opts.token);
+    this.conn = { agent: this.newAgent(), hangs: new HangMemory(opts.timeoutMs), pending: new Set() };
   }
 
   /** TLS and HTTP/2 of every connection to the gateway (src/client/transport.ts). */
   readonly connectOptions: ConnectOptions;
-  private newAgent(): Agent {
+
+  /** A pool of new connections (a retry's, or the renewed one after a restart), with the run's TLS and HTTP/2. */
+  newAgent(): Agent {
     return newDispatcher(this.connectOptions, this.opts.timeoutMs);
   }
 
@@ -127,7 +101,7 @@ export class GatewayClient {
     await this.opts.launcher.restart();
     const old = this.conn.agent;
     this.conn.agent = this.newAgent();
-    await old.close().catch(() => {});
+    await closeAgent(old, this.conn.pending);
   }
 
   /**
@@ -186,8 +160,46 @@ export class GatewayClient {
    */
   onReceive?: (req: GwRequest, res: ReceivedResponse) => void;
 
-  async send(req: GwRequest): Promise<GwResponse> {
+  /** The bound of one answer from now (the check's signal, and the short budget once the gateway was seen hanging). */
+  answerBound(signal?: AbortSignal): AnswerBound {
+    return new AnswerBound(this.conn.hangs, signal);
+  }
+
+  /** Keeps `answer` among the answers in progress until it settles (close() gives them a grace period). */
+  track<T>(answer: Promise<T>): Promise<T> {
+    const p = this.conn.pending;
+    p.add(answer);
+    const forget = () => void p.delete(answer);
+    answer.then(forget, forget);
+    return answer;
+  }
+
+  send(req: GwRequest): Promise<GwResponse> {
+    return this.track(this.sendTracked(req));
+  }
+
+  /**
+   * A request whose connection failed before any byte of its answer (a kept-alive connection the
+   * gateway closed without saying so: `other side closed`; a reset) is sent once more on a fresh
+   * connection, as the clients' SDKs do; the answer says so (`retriedAfter`), and a second
+   * failure is the transport error.
+   */
+  private async sendTracked(req: GwRequest): Promise<GwResponse> {
     this.onSend?.(req);
+    try {
+      return await this.sendOn(req, this.conn.agent);
+    } catch (e) {
+      if (!(e instanceof GatewayTransportError) || !e.beforeAnswer) throw e;
+      const fresh = this.newAgent();
+      try {
+        return { ...(await this.sendOn(req, fresh)), retriedAfter: e.message };
+      } finally {
+        await closeAgent(fresh, new Set());
+      }
+    }
+  }
+
+  private async sendOn(req: GwRequest, agent: Agent): Promise<GwResponse> {
     const { url, headers, method } = this.prepare(req);
     const startedAt = performance.now();
     const what = `${req.method ?? 'GET'} ${req.path}`;
@@ -197,13 +209,14 @@ export class GatewayClient {
       this.onProgress?.(arrived);
     };
     progress();
+    const bound = this.answerBound(req.signal);
     try {
       const res = await request(url, {
         method: method as 'GET',
         headers: isSizedBody(req.body) ? [...headers, 'content-length', String(req.body.length)] : headers,
         body: isSizedBody(req.body) ? Readable.from(req.body.chunks(), { objectMode: false }) : req.body,
-        dispatcher: this.conn.agent,
-        signal: req.signal,
+        dispatcher: agent,
+        signal: bound.signal,
       });
       const headersAt = performance.now();
       arrived.status = res.statusCode;
@@ -215,12 +228,13 @@ export class GatewayClient {
         arrived.bytes = got.length;
         arrived.chunks++;
         arrived.lastByteAfterMs = Math.round(performance.now() - startedAt);
-        if (arrived.chunks <= 4) arrived.head = got.head().subarray(0, 300).toString('utf8');
+        if (arrived.chunks <= 4) arrived.head = maskCut(got.head().subarray(0, 1200).toString('utf8'), 300, got.length);
         progress();
       }
       const raw = pairsFromRecord(res.headers);
       const decoded = decodeBody(got.head(), res.headers['content-encoding'] as string | undefined, got.truncated);
       const body = decoded.body;
+      bound.end(true);
       this.onReceive?.(req, { status: res.statusCode, rawHeaders: raw, body });
       return {
         status: res.statusCode,
@@ -235,11 +249,12 @@ export class GatewayClient {
         endedAt: performance.now(),
         header: (name) => raw.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1],
         // A body its content-encoding misdescribes is what a client fails to read: every check sees that, not the raw bytes.
-        text: () => (decoded.error ? unreadable(decoded.error, got.length, body) : body.toString('utf8')),
+        text: () => (decoded.error ? unreadable(decoded.error, got.length, body) : textOf(body)),
       };
     } catch (e) {
       arrived.forMs = Math.round(performance.now() - startedAt);
-      const err = classify(e, what, arrived);
+      bound.end(false);
+      const err = bound.why(what, arrived) ?? classify(e, what, arrived);
       this.onReceive?.(req, { error: errorKind(err) });
       throw err;
     }
@@ -250,8 +265,13 @@ export class GatewayClient {
     return this.send({ ...opts, method: 'POST', path: `${MESSAGES_PATH}${opts.query ?? ''}`, body, headers: [...messagesHeaders(opts.version), ...(opts.headers ?? [])] });
   }
 
+  /**
+   * Ends the client's connections: answers still coming (a request a check left behind at its
+   * time limit, a body that never ends) get CLOSE_GRACE_MS, then their sockets are destroyed. A
+   * graceful close alone waits for every pending answer, which a hanging gateway never ends.
+   */
   async close(): Promise<void> {
-    await this.conn.agent.close();
+    await closeAgent(this.conn.agent, this.conn.pending);
   }
 
   /** Closes at once, cutting the requests in flight (a run stopped by Ctrl-C). */
@@ -263,30 +283,18 @@ export class GatewayClient {
 /** What the client got back for one request, as the transcript keeps it. */
 export type ReceivedResponse = { status: number; rawHeaders: Array<[string, string]>; body: Buffer; aborted?: boolean; error?: string } | { error: string };
 
-/** The kind of a client error, without the text that varies (timings, addresses). */
-export function errorKind(e: Error): string {
-  if (e instanceof GatewayTimeoutError) return 'timeout';
-  if (e instanceof GatewayTransportError) return `transport ${e.code}`;
-  return e.name;
-}
+/** How long pending answers get when the client closes, before their sockets are destroyed. */
+export const CLOSE_GRACE_MS = 1000;
 
-export function classify(e: unknown, what: string, arrived?: Arrived): Error {
-  const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
-  const code = err.code ?? err.cause?.code ?? err.name ?? 'UNKNOWN';
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || err.name === 'TimeoutError')
-    return new GatewayTimeoutError(`${what}: the gateway did not answer in time (${code})${arrived ? describeArrived(arrived) : ''}`, arrived);
-  if (err.name === 'AbortError') return new GatewayTimeoutError(`${what}: aborted at the check's time limit${arrived ? describeArrived(arrived) : ''}`, arrived);
-  // A TLS failure in the project's words, not the TLS library's.
-  return new GatewayTransportError(`${what}: ${code}: ${tlsFailure(e) ?? err.message ?? String(e)}`, code);
-}
-
-/** What arrived before an answer was cut off, in words: "status 200 after 3 ms, then 41 bytes in 12 chunks over 20001 ms". */
-export function describeArrived(a: Arrived): string {
-  if (a.status === null) return `; nothing arrived in ${a.forMs} ms`;
-  return `; status ${a.status} after ${a.headersAfterMs} ms, then ${a.bytes} body bytes in ${a.chunks} chunk${a.chunks === 1 ? '' : 's'} over ${a.forMs} ms${a.bytes ? ` (last byte at ${a.lastByteAfterMs} ms)` : ''}`;
-}
-
-/** What a check reads of a body no client can decode: the reason, not the bytes. */
-function unreadable(reason: string, wireBytes: number, raw: Buffer): string {
-  return `(a client cannot read this body: ${reason}; ${wireBytes} bytes on the wire, starting ${JSON.stringify(raw.subarray(0, 80).toString('latin1'))})`;
+/**
+ * Closes an agent: answers still coming get CLOSE_GRACE_MS to end, then the agent is destroyed.
+ * Not close() then destroy(): undici leaves a body that is being read pending forever then.
+ */
+async function closeAgent(agent: Agent, pending: Set<Promise<unknown>>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), CLOSE_GRACE_MS)));
+  const how = pending.size ? await Promise.race([Promise.allSettled([...pending]).then(() => 'ended' as const), grace]) : 'ended';
+  clearTimeout(timer);
+  if (how === 'late') await agent.destroy(new Error('the client closed with this answer still coming')).catch(() => {});
+  else await agent.close().catch(() => {});
 }

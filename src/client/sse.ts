@@ -1,14 +1,14 @@
 // Reads a server-sent event stream from the gateway and records, for each event, when its
 // last byte arrived (performance.now(), the clock the recording upstream stamps its frames
 // with). Parsing is eventsource-parser's; a gzip-encoded stream is decoded as a client would.
-import { request, type Client, type Dispatcher } from 'undici';
+import { Client, request, type Agent, type Dispatcher } from 'undici';
 import { newClient } from './transport.js';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { createGunzip, createInflate, createBrotliDecompress } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { passedThrough } from '../core/pressure.js';
 import type { Transform } from 'node:stream';
-import { classify, errorKind, isSizedBody, type GatewayClient, type GwRequest } from './gateway.js';
+import { classify, errorKind, GatewayTransportError, isSizedBody, type GatewayClient, type GwRequest } from './gateway.js';
 import { pairsFromRecord } from './headers.js';
 
 export interface SseEvent {
@@ -33,8 +33,10 @@ export interface SseResult {
   endedAt: number;
   /** Set when the stream ended with an error (reset, time-out) instead of a clean end. */
   error?: string;
-  /** Set when the client closed the stream itself (abortAfterEvents). */
+  /** Set when the client closed the stream itself (abortAfterEvents, abortAfterMs). */
   abortedAt?: number;
+  /** Set when the client left (abortAfterMs) before the response headers arrived: status is 0 then. */
+  leftBeforeHeaders?: boolean;
 }
 
 /** The most of one stream the client reads (decoded): an endless stream is cut here, with an error saying so. */
@@ -47,7 +49,7 @@ const CHUNKS_KEPT = 20_000;
 export interface StreamOptions {
   /** The client disconnects after this many events. */
   abortAfterEvents?: number;
-  /** The client disconnects this long after the response headers, events or not. */
+  /** The client disconnects this long after it sent the request, whatever it got by then (headers or not). */
   abortAfterMs?: number;
   /** Per-read idle limit; a longer silence ends the stream with an error (default: the client's). */
   idleTimeoutMs?: number;
@@ -146,59 +148,87 @@ async function readDecoded(res: Dispatcher.ResponseData, dec: Transform, k: Coll
   if (decodeError) throw new Error(`the stream is not ${res.headers['content-encoding']} as its content-encoding claims (${(decodeError as NodeJS.ErrnoException).code ?? decodeError.message})`);
 }
 
-/** Sends the request; a failure before the response headers is classified and reported like any request's. */
-async function openStream(gw: GatewayClient, req: GwRequest, sent: { url: string; headers: string[] }, signal: AbortSignal, opts: StreamOptions): Promise<Dispatcher.ResponseData> {
-  try {
-    return await request(sent.url, {
+/**
+ * Sends the request; a failure before the response headers is classified and reported like any
+ * request's. One whose connection failed before any answer byte is sent once more on a fresh
+ * connection (`fresh`, closed by the caller after the stream), unless the check chose the
+ * connection itself (opts.dispatcher).
+ */
+async function openStream(gw: GatewayClient, req: GwRequest, sent: { url: string; headers: string[] }, signal: AbortSignal, opts: StreamOptions, fresh: { agent?: Agent }): Promise<Dispatcher.ResponseData> {
+  const once = (dispatcher: Dispatcher) =>
+    request(sent.url, {
       method: (req.method ?? 'POST') as 'POST',
       headers: sent.headers,
       body: isSizedBody(req.body) ? Buffer.concat([...req.body.chunks()]) : req.body,
       signal,
-      dispatcher: opts.dispatcher ?? gw.dispatcher,
+      dispatcher,
       // A buffering proxy may hold the headers back with the first events.
       ...(opts.idleTimeoutMs ? { bodyTimeout: opts.idleTimeoutMs, headersTimeout: opts.idleTimeoutMs } : {}),
     });
+  const what = `${req.method ?? 'POST'} ${req.path}`;
+  try {
+    return await once(opts.dispatcher ?? gw.dispatcher);
   } catch (e) {
-    const err = classify(e, `${req.method ?? 'POST'} ${req.path}`);
-    gw.onReceive?.(req, { error: errorKind(err) });
-    throw err;
+    const first = classify(e, what);
+    if (opts.dispatcher || !(first instanceof GatewayTransportError) || !first.beforeAnswer || signal.aborted) {
+      gw.onReceive?.(req, { error: errorKind(first) });
+      throw first;
+    }
+    try {
+      fresh.agent = gw.newAgent();
+      return await once(fresh.agent);
+    } catch (again) {
+      const err = classify(again, what);
+      gw.onReceive?.(req, { error: errorKind(err) });
+      throw err;
+    }
   }
 }
 
-export async function readStream(gw: GatewayClient, req: GwRequest, opts: StreamOptions = {}): Promise<SseResult> {
+export function readStream(gw: GatewayClient, req: GwRequest, opts: StreamOptions = {}): Promise<SseResult> {
+  return gw.track(read(gw, req, opts));
+}
+
+async function read(gw: GatewayClient, req: GwRequest, opts: StreamOptions): Promise<SseResult> {
   gw.onSend?.({ ...req, method: req.method ?? 'POST' });
   // The protocol's targeting (base path, headers, credential style) as for any request.
   const sent = gw.prepare(req, 'POST');
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort();
-  req.signal?.addEventListener('abort', onOuterAbort);
+  // The check's signal, and the short budget of a gateway seen hanging (src/client/answer.ts).
+  const bound = gw.answerBound(req.signal);
+  bound.signal.addEventListener('abort', onOuterAbort);
   const startedAt = performance.now();
-  const res = await openStream(gw, req, sent, controller.signal, opts).catch((e: unknown) => {
-    req.signal?.removeEventListener('abort', onOuterAbort);
-    throw e;
-  });
-  const headersAt = performance.now();
-  const raw = pairsFromRecord(res.headers);
-  const k = collector(headersAt);
-  const result: SseResult = {
-    status: res.statusCode,
-    rawHeaders: raw,
-    header: (n) => raw.find(([name]) => name.toLowerCase() === n.toLowerCase())?.[1],
-    events: k.events,
-    raw: Buffer.alloc(0),
-    chunks: k.chunks,
-    startedAt,
-    headersAt,
-    endedAt: headersAt,
-  };
-  const dec = decoder(res.headers['content-encoding'] as string | undefined);
+  // Every client-side bound counts from the request: a gateway that holds the headers back is
+  // left at abortAfterMs like one that streams nothing after them.
+  let abortedAt: number | undefined;
   const abortTimer =
     opts.abortAfterMs === undefined
       ? undefined
       : setTimeout(() => {
-          result.abortedAt = performance.now();
+          abortedAt = performance.now();
           controller.abort();
         }, opts.abortAfterMs);
+  const release = () => {
+    clearTimeout(abortTimer);
+    bound.signal.removeEventListener('abort', onOuterAbort);
+  };
+  let res: Dispatcher.ResponseData;
+  const fresh: { agent?: Agent } = {};
+  try {
+    res = await openStream(gw, req, sent, controller.signal, opts, fresh);
+  } catch (e) {
+    release();
+    bound.end(abortedAt !== undefined);
+    void fresh.agent?.destroy().catch(() => {});
+    if (abortedAt === undefined) throw bound.why(`${req.method ?? 'POST'} ${req.path}`) ?? e;
+    return leftEarly(gw, req, startedAt, abortedAt);
+  }
+  const headersAt = performance.now();
+  const raw = pairsFromRecord(res.headers);
+  const k = collector(headersAt);
+  const result = started(res, raw, k, startedAt, headersAt);
+  const dec = decoder(res.headers['content-encoding'] as string | undefined);
   const enoughEvents = () => opts.abortAfterEvents !== undefined && k.events.length >= opts.abortAfterEvents;
   const stop = () => enoughEvents() || k.tooLong() !== false;
   try {
@@ -213,15 +243,40 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
       controller.abort();
     }
   } catch (e) {
-    if (!result.abortedAt) result.error = classify(e, req.path).message;
+    if (abortedAt === undefined && !result.abortedAt) result.error = (bound.why(req.path) ?? classify(e, req.path)).message;
   } finally {
-    clearTimeout(abortTimer);
-    req.signal?.removeEventListener('abort', onOuterAbort);
+    release();
+    bound.end(result.error === undefined);
+    // A retry's connection: its one stream is read (or left), nothing else uses it.
+    void fresh.agent?.destroy().catch(() => {});
   }
+  result.abortedAt ??= abortedAt;
   result.raw = Buffer.concat(k.body);
   result.endedAt = performance.now();
   gw.onReceive?.(req, { status: result.status, rawHeaders: raw, body: result.raw, aborted: result.abortedAt !== undefined, error: result.error === undefined ? undefined : 'stream error' });
   return result;
+}
+
+/** A stream's result as its headers arrive (its events and chunks fill in as they are read). */
+function started(res: Dispatcher.ResponseData, raw: Array<[string, string]>, k: Collector, startedAt: number, headersAt: number): SseResult {
+  return {
+    status: res.statusCode,
+    rawHeaders: raw,
+    header: (n) => raw.find(([name]) => name.toLowerCase() === n.toLowerCase())?.[1],
+    events: k.events,
+    raw: Buffer.alloc(0),
+    chunks: k.chunks,
+    startedAt,
+    headersAt,
+    endedAt: headersAt,
+  };
+}
+
+/** The stream of a client that left (abortAfterMs) before any response header came: no status, no events. */
+function leftEarly(gw: GatewayClient, req: GwRequest, startedAt: number, abortedAt: number): SseResult {
+  const error = `the client left ${Math.round(abortedAt - startedAt)} ms after the request, before any response header arrived`;
+  gw.onReceive?.(req, { error: 'left before headers' });
+  return { status: 0, rawHeaders: [], header: () => undefined, events: [], raw: Buffer.alloc(0), chunks: [], startedAt, headersAt: abortedAt, endedAt: abortedAt, abortedAt, leftBeforeHeaders: true, error };
 }
 
 /** A client holding one connection, to see whether the gateway keeps it open across requests. */

@@ -10,6 +10,37 @@ export type JNode =
   | { t: 'bool'; v: boolean }
   | { t: 'null' };
 
+/**
+ * The deepest nesting of gateway JSON the harness reads. JSON.parse and the lossless reader
+ * build one object per level: a 2 MiB answer of `[` alone is a million levels (hundreds of MB);
+ * no API answer nests beyond a few dozen.
+ */
+export const MAX_DEPTH = 512;
+
+/** The offset where `text` nests deeper than `max` (strings skipped), or -1. One pass, no allocation. */
+export function tooDeepAt(text: string, max = MAX_DEPTH): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return -1;
+}
+
+/** JSON.parse for text from the gateway: past MAX_DEPTH levels a JsonSyntaxError says so instead of building them. */
+export function parseJson(text: string): ReturnType<typeof JSON.parse> {
+  const at = tooDeepAt(text);
+  if (at >= 0) throw new JsonSyntaxError(`nesting deeper than ${MAX_DEPTH} levels (the harness reads no deeper)`, at);
+  return JSON.parse(text);
+}
+
 export class JsonSyntaxError extends Error {
   constructor(message: string, readonly offset: number) {
     super(`${message} at offset ${offset}`);
@@ -115,7 +146,7 @@ class Reader {
   }
 
   value(depth: number): JNode {
-    if (depth > 2000) this.fail('nesting too deep');
+    if (depth > MAX_DEPTH) this.fail(`nesting deeper than ${MAX_DEPTH} levels (the harness reads no deeper)`);
     this.ws();
     const c = this.text[this.i];
     if (c === '{') return this.object(depth);

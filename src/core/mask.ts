@@ -46,7 +46,7 @@ function base64Cores(s: string): string[] {
 }
 
 /**
- * Every form of a secret a gateway might echo: as is, URL-encoded (each way), JSON-escaped,
+ * Every form of a secret a gateway might echo: as is, URL-encoded (each way), JSON-escaped (with the solidus escaped or not),
  * \u-escaped, HTML character references, hex (either case), base64 at any alignment (either
  * alphabet), and with `Bearer ` / `user:` prefixes covered by the base64 alignments.
  */
@@ -72,6 +72,10 @@ function allForms(secret: string): string[] {
     every((b) => `%${b.toString(16).padStart(2, '0')}`),
     every((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`),
     JSON.stringify(secret).slice(1, -1),
+    // JSON writers that escape the solidus (PHP, some Java and Go encoders): `\/`, and that form
+    // inside a JSON string once more (a body echoed into a JSON message): `\\/`.
+    JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'),
+    JSON.stringify(JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/')).slice(1, -1),
     [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
     [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`).join(''),
     [...secret].map((c) => `&#${c.charCodeAt(0)};`).join(''),
@@ -93,9 +97,90 @@ export function replaceSecrets(text: string, secrets: string[], replacement = MA
   return out;
 }
 
-/** Replaces every form (secretForms) of each secret in a text, and the value of any `key=` query parameter. */
+/** Replaces every form (secretForms) of each secret in a text, the pieces of one at a cut (maskCutEdges), and the value of any `key=` query parameter. */
 export function scrubSecrets(text: string, secrets: string[]): string {
-  return maskUrl(replaceSecrets(text, secrets));
+  return maskUrl(maskCutEdges(replaceSecrets(text, secrets), secrets));
+}
+
+/** The shortest piece of a secret masked where a text was cut: shorter pieces are too likely to be ordinary text. */
+export const MIN_PIECE = 4;
+/** How a cut text ends: its kept start, then `... (N bytes)` (the marker maskCut writes and maskCutEdges looks for). */
+const CUT_MARK = /\.\.\. \(\d+ bytes\)/g;
+
+/**
+ * Where a text was cut, a secret may stand in part: its first characters before the cut, its
+ * last after it, which the whole-secret search no longer finds. At each edge (the text's start
+ * and end, and both sides of every `... (N bytes)` marker) any piece of at least MIN_PIECE
+ * characters of any form of a secret that runs into the edge is masked.
+ */
+export function maskCutEdges(text: string, secrets: string[]): string {
+  const forms = secrets.flatMap(secretForms);
+  if (!forms.length || !text) return text;
+  const marks = [...text.matchAll(CUT_MARK)].map((m) => [m.index, m.index + m[0].length] as const);
+  // Edges from the end back, so the offsets of those still to do do not move.
+  const ends = [text.length, ...marks.map(([a]) => a).reverse()];
+  let out = text;
+  for (const end of ends) {
+    const starts = marks.filter(([a]) => a === end).map(([, b]) => b);
+    for (const s of starts) out = maskPieceAfter(out, s, forms);
+    out = maskPieceBefore(out, end, forms);
+  }
+  return maskPieceAfter(out, 0, forms);
+}
+
+const isCaseless = (f: string) => /^[0-9a-f]+$/i.test(f) || f.startsWith('\\u');
+const fold = (f: string, x: string) => (isCaseless(f) ? x.toLowerCase() : x);
+
+/**
+ * The offsets in `f` where the MIN_PIECE characters `four` stand (caselessly for the hex and \u
+ * forms): a piece of `f` at an edge holds them next to the edge, so only these are tried.
+ */
+function* at4(f: string, four: string): Generator<number> {
+  const hay = fold(f, f);
+  const needle = fold(f, four);
+  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) yield i;
+}
+
+/** Masks the longest start of a form that ends the text at `end`. */
+function maskPieceBefore(text: string, end: number, forms: string[]): string {
+  if (end < MIN_PIECE) return text;
+  const four = text.slice(end - MIN_PIECE, end);
+  let best = 0;
+  for (const f of forms)
+    for (const i of at4(f, four)) {
+      const n = i + MIN_PIECE;
+      if (n > best && n < f.length && n <= end && fold(f, text.slice(end - n, end)) === fold(f, f.slice(0, n))) best = n;
+    }
+  return best ? `${text.slice(0, end - best)}${MASK}${text.slice(end)}` : text;
+}
+
+/** Masks the longest end of a form that starts the text at `start`. */
+function maskPieceAfter(text: string, start: number, forms: string[]): string {
+  if (text.length - start < MIN_PIECE) return text;
+  const four = text.slice(start, start + MIN_PIECE);
+  let best = 0;
+  for (const f of forms)
+    for (const i of at4(f, four)) {
+      const n = f.length - i;
+      if (n > best && i > 0 && start + n <= text.length && fold(f, text.slice(start, start + n)) === fold(f, f.slice(i))) best = n;
+    }
+  return best ? `${text.slice(0, start)}${MASK}${text.slice(start + best)}` : text;
+}
+
+/** Secrets the client was given: cuts made before the report's scrub (maskCut) mask them first. */
+const known = new Set<string>();
+export function rememberSecret(secret: string): void {
+  if (secret.length >= MIN_SECRET) known.add(secret);
+}
+
+/**
+ * A text cut to `max` characters, saying how long it was: the secrets are masked before the cut
+ * (a whole secret is found whole), and a piece of one left at the cut is masked too.
+ */
+export function maskCut(t: string, max: number, total = t.length, secrets: string[] = [...known]): string {
+  const masked = secrets.length ? replaceSecrets(t, secrets) : t;
+  if (masked.length <= max && total === t.length) return masked;
+  return maskCutEdges(`${masked.slice(0, max)}... (${total} bytes)`, secrets);
 }
 
 const CREDENTIAL_IN_TEXT = /\b(authorization|proxy-authorization|x-api-key|x-goog-api-key|api[-_]?key|token)(["']?\s*[:=]\s*["']?)(bearer\s+|basic\s+)?[^\s"',;]+/gi;

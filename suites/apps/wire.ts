@@ -2,6 +2,7 @@
 // followed, bounded by a timeout), reading error types, and the evidence form of a reply with
 // every token masked.
 import { maskTokens } from '../../src/core/mask.js';
+import { parseJson } from '../../src/core/json.js';
 
 export { maskTokens };
 
@@ -41,7 +42,7 @@ export async function call(url: string, init: RequestInit & { form?: Record<stri
   const ms = performance.now() - t0;
   let json: unknown = undefined;
   try {
-    json = JSON.parse(text);
+    json = parseJson(text);
   } catch {
     json = undefined;
   }

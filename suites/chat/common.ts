@@ -2,7 +2,7 @@
 // pairing of what the upstream sent with what the client received.
 import type { CheckContext } from '../../src/check/check.js';
 import { diffJson } from '../../src/core/compare.js';
-import { tryParse } from '../../src/core/json.js';
+import { parseJson, tryParse } from '../../src/core/json.js';
 import { chatFrames, chatSseReply, chatStream, DONE } from '../../src/upstream/replies/chat.js';
 import { CHAT_PATH, chatBody } from '../shared/protocols.js';
 import { type StreamExchange, streamThrough } from '../shared/exchange.js';
@@ -29,7 +29,7 @@ export function samePayload(sent: string, got: string): boolean {
 export function chunkName(payload: string): string {
   if (payload === DONE) return '[DONE]';
   try {
-    const v = JSON.parse(payload) as { choices?: Array<{ delta?: { role?: string; content?: string }; finish_reason?: string | null }> };
+    const v = parseJson(payload) as { choices?: Array<{ delta?: { role?: string; content?: string }; finish_reason?: string | null }> };
     const c = v.choices?.[0];
     if (!c) return 'usage (choices: [])';
     if (c.finish_reason) return `finish ${c.finish_reason}`;

@@ -11,6 +11,7 @@ import type { Expectation } from '../../src/upstream/upstream.js';
 import { withToken } from '../../src/upstream/contract.js';
 import { attempt, describeShape, isJsonError, shapeOf } from '../shared/shape.js';
 import { clientEvidence, cut } from '../shared/evidence.js';
+import { parseJson } from '../../src/core/json.js';
 
 const MIB = 1024 * 1024;
 export const SIZES_MIB = [1, 5, 10, 30];
@@ -145,7 +146,7 @@ export function judgeForwarded(x: LargeExchange): string | null {
   }
   let parsed: { messages?: Array<{ content?: Array<{ source?: { data?: unknown } }> }> };
   try {
-    parsed = JSON.parse(x.seen.body.toString('utf8'));
+    parsed = parseJson(x.seen.body.toString('utf8'));
   } catch {
     return `the upstream received ${x.seen.bodyBytes} bytes that are not JSON (sent ${x.sentBytes})`;
   }

@@ -3,6 +3,7 @@ import { messageBody } from '../../src/upstream/replies/messages.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
+import { parseJson } from '../../src/core/json.js';
 
 const COLD = { input_tokens: 3000, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 20 };
 const NO_CACHE_FIELDS = { input_tokens: 3000, output_tokens: 20 };
@@ -21,7 +22,7 @@ export default defineCheck({
       const x = await exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().json(messageBody({ usage: usage as never })) });
       let got: unknown;
       try {
-        got = JSON.parse(x.res.text())?.usage?.cache_read_input_tokens;
+        got = parseJson(x.res.text())?.usage?.cache_read_input_tokens;
       } catch {
         return fail('the response is not JSON', { evidence: exchangeEvidence(x) });
       }

@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass, type CheckContext, type Verdict } from '../../src/check/check.js';
 import { describeDiff, diffJson } from '../../src/core/compare.js';
-import { tryParse } from '../../src/core/json.js';
+import { parseJson, tryParse } from '../../src/core/json.js';
 import { blockedResponse, nativeAnswer, nativeFrames, nativeJsonReply, nativeResponse, nativeSseReply, nativeStream, promptBlockedResponse } from '../../src/upstream/replies/native.js';
 import { exchange, nativeSend, responseDiffs, streamEvidenceOf, streamThrough } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
@@ -8,7 +8,7 @@ import { nativeBody, nativePath } from '../shared/protocols.js';
 
 const answerOf = (text: string) => {
   try {
-    return nativeAnswer(JSON.parse(text));
+    return nativeAnswer(parseJson(text));
   } catch {
     return null;
   }

@@ -6,12 +6,13 @@ import type { Evidence } from '../../src/check/check.js';
 import type { ClientSide, EvidenceParts, UpstreamSide } from '../../src/core/evidence.js';
 import type { GwResponse } from '../../src/client/gateway.js';
 import type { SseResult } from '../../src/client/sse.js';
-import { maskHeaders, maskUrl } from '../../src/core/mask.js';
+import { maskCut, maskHeaders, maskUrl } from '../../src/core/mask.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 
 /** A text cut to `max` characters, saying how long it was. */
 export function cut(t: string, max = 2000): string {
-  return t.length > max ? `${t.slice(0, max)}... (${t.length} bytes)` : t;
+  // The credential is masked before the cut, and a piece of it left at the cut too.
+  return maskCut(t, max);
 }
 
 /**
@@ -21,7 +22,7 @@ export function cut(t: string, max = 2000): string {
 export function cutBytes(b: Buffer, max = 2000): string {
   // A UTF-8 character is at most 4 bytes: max * 4 bytes hold at least max characters.
   if (b.length <= max * 4) return cut(b.toString('utf8'), max);
-  return `${b.subarray(0, max * 4).toString('utf8').slice(0, max)}... (${b.length} bytes)`;
+  return maskCut(b.subarray(0, max * 4).toString('utf8'), max, b.length);
 }
 
 export const NOTHING_RECEIVED = 'the upstream received no request for this case';

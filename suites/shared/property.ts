@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import type { CheckContext, Verdict } from '../../src/check/check.js';
 import { compareJsonText, describeDiff } from '../../src/core/compare.js';
 import { exchangeEvidence } from './evidence.js';
+import { GatewayTimeoutError, GatewayTransportError } from '../../src/client/gateway.js';
 import { exchange, isExplicitRefusal, notForwarded, type Exchange, type SendOptions } from './exchange.js';
 
 export interface PropertyOutcome {
@@ -15,6 +16,8 @@ export interface PropertyOutcome {
   path?: string;
   counterexample?: string;
   failure?: Verdict;
+  /** Requests that got no answer (connection failed after the client's one retry on a fresh connection, or time-out): no body verdict rests on them. */
+  transport?: Array<GatewayTransportError | GatewayTimeoutError>;
 }
 
 /** Runs an async property over generated bodies through the gateway. */
@@ -26,10 +29,20 @@ export async function checkProperty<T>(
   send: SendOptions | ((v: T) => SendOptions) = {},
 ): Promise<PropertyOutcome> {
   const failures = new Map<string, Verdict>();
+  const transport: Array<GatewayTransportError | GatewayTimeoutError> = [];
   let refused = 0;
   const details = await fc.check(
     fc.asyncProperty(arb, async (v) => {
-      const x = await exchange(ctx, render(v), typeof send === 'function' ? send(v) : send);
+      // A connection that failed says nothing about the body: it is not a counterexample (and
+      // not shrunk); the check reports it as the connection verdict it is.
+      let x: Exchange;
+      try {
+        x = await exchange(ctx, render(v), typeof send === 'function' ? send(v) : send);
+      } catch (e) {
+        if (!(e instanceof GatewayTransportError || e instanceof GatewayTimeoutError)) throw e;
+        transport.push(e);
+        return true;
+      }
       const verdict = judge(x);
       if (verdict === 'refused') {
         refused++;
@@ -40,7 +53,11 @@ export async function checkProperty<T>(
     }),
     { seed: ctx.settings.seed, numRuns: ctx.settings.numRuns, endOnFailure: false, interruptAfterTimeLimit: Math.floor(ctx.settings.timeoutMs * 0.8), markInterruptAsFailure: false },
   );
-  if (!details.failed) return { ok: true, runs: details.numRuns, refused, seed: details.seed };
+  if (!details.failed) {
+    // Every body judged held, but some requests never got an answer to judge: the connection verdict.
+    if (transport.length) throw connectionFailed(transport, details.numRuns);
+    return { ok: true, runs: details.numRuns, refused, seed: details.seed };
+  }
   if (details.errorInstance && !details.counterexample) throw details.errorInstance;
   const ce = details.counterexample ? render(details.counterexample[0] as T) : undefined;
   return {
@@ -51,7 +68,15 @@ export async function checkProperty<T>(
     path: details.counterexamplePath ?? undefined,
     counterexample: ce,
     failure: ce ? failures.get(ce) : undefined,
+    ...(transport.length ? { transport } : {}),
   };
+}
+
+/** The first connection failure, saying how many generated bodies' requests failed so (the runner reports it as the connection verdict). */
+function connectionFailed(transport: Array<GatewayTransportError | GatewayTimeoutError>, runs: number): Error {
+  const first = transport[0];
+  if (first instanceof GatewayTimeoutError) return first;
+  return new GatewayTransportError(`${first.message} (the connection failed on ${transport.length} of ${runs} generated bodies, after a retry on a fresh connection; no body was judged on them)`, first.code);
 }
 
 /** The verdict of a property: its shrunk counterexample, seed and path when it failed. */
@@ -63,7 +88,7 @@ export function propertyVerdict(p: PropertyOutcome, what: string): Verdict {
     message: `${what} broke on a generated body (shrunk to a minimal counterexample; replay with ${reproduce}): ${p.failure?.message ?? 'see evidence'}`,
     expected: p.failure?.expected,
     actual: p.failure?.actual,
-    evidence: { seed: p.seed, path: p.path, runs: p.runs, counterexample: p.counterexample, failure: p.failure?.evidence },
+    evidence: { seed: p.seed, path: p.path, runs: p.runs, counterexample: p.counterexample, failure: p.failure?.evidence, ...(p.transport ? { connectionFailures: p.transport.map((e) => e.message) } : {}) },
   };
 }
 

@@ -3,6 +3,7 @@
 import type { GwResponse } from '../../src/client/gateway.js';
 import { GatewayTimeoutError, GatewayTransportError } from '../../src/client/gateway.js';
 import { cut } from './evidence.js';
+import { parseJson } from '../../src/core/json.js';
 
 export interface Shape {
   status: number;
@@ -30,7 +31,7 @@ export function looksHtml(contentType: string, text: string): boolean {
 /** The body as JSON, or undefined. */
 export function jsonOf(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     return undefined;
   }
@@ -45,7 +46,7 @@ export function shapeOf(res: GwResponse): Shape {
   let parsed: unknown;
   let parses = false;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJson(text);
     parses = true;
   } catch {
     parses = false;
