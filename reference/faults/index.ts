@@ -7,11 +7,15 @@ import { STREAMING_FAULTS } from './streaming.js';
 import { PROTOCOL_FAULTS } from './protocols.js';
 import { ERRORS_FAULTS } from './errors.js';
 import { FLAKY_FAULTS } from './flaky.js';
+import { LOAD_FAULTS } from './load.js';
 
 export type { Fault, RequestParts } from './types.js';
 
 export const FAULTS: Fault[] = [...MESSAGES_FAULTS, ...STREAMING_FAULTS, ...PROTOCOL_FAULTS, ...ERRORS_FAULTS, ...FLAKY_FAULTS];
 
+/** The load profile's faults: proven by test/load-detection.test.ts, not the default detection matrix. */
+export { LOAD_FAULTS };
+
 export function faultByName(name: string): Fault | undefined {
-  return FAULTS.find((f) => f.name === name);
+  return [...FAULTS, ...LOAD_FAULTS].find((f) => f.name === name);
 }

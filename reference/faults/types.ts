@@ -2,6 +2,7 @@
 // few it needs, and reference/gateway.ts calls them at fixed points of a forwarded exchange.
 import type http from 'node:http';
 import type { Transform } from 'node:stream';
+import type { LimitFault } from '../limit.js';
 
 /** A JSON body as a fault sees it: a parsed value it may change. */
 export type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -43,6 +44,10 @@ export interface Fault {
   stream?(r: RequestParts, status: number, headers: Array<[string, string]>): { headers: Array<[string, string]>; transform: Transform } | null;
   /** Keeps the upstream request going when the client disconnects. */
   keepUpstreamOnAbort?: boolean;
+  /** Opens at most this many connections to the upstream (the clean gateway: no bound). */
+  upstreamSockets?: number;
+  /** Breaks the gateway-level limit's answer (with a declared limit). */
+  limit?: LimitFault;
   /** Replaces the gateway's JSON answer when the upstream cannot be reached or times out. */
   upstreamDown?(status: number, reason: string): Replacement;
 }

@@ -7,6 +7,9 @@ import { HarnessError } from '../core/errors.js';
 import { configSchema, NO_CREDENTIAL, PROTOCOLS, type OptionValues, type ProtocolName } from './options.js';
 import { resolveOptions, type FlagValues } from './option-values.js';
 import { expandTargeting, resolveTargeting, type Targeting } from './targeting.js';
+import { parseDeclaredLimit } from '../core/limits.js';
+import type { Protocol } from '../core/features.js';
+import type { LoadSettings } from '../check/check.js';
 
 export type ExpandedTargeting = ReturnType<typeof expandTargeting>;
 
@@ -67,6 +70,8 @@ export interface RunConfig {
   junitFormat: V['junit-format'];
   /** The apps profile: the configuration apps-config wrote (--target), the store of the one the harness writes (--gateway-cmd). */
   apps: { config: string | null; postgresUrl: string | null; jwksRefetchMs: number };
+  /** The load profile's bounds, declared limit and budget. */
+  load: LoadSettings;
 }
 
 /** Parses `i/n` (1 <= i <= n <= 1000). */
@@ -188,5 +193,22 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     shardDurations: v['shard-durations'] ?? null,
     junitFormat: v['junit-format'],
     apps: { config: v['apps-config'] || null, postgresUrl: v['apps-postgres-url'] || null, jwksRefetchMs: v['jwks-refetch-s'] * 1000 },
+    load: loadConfig(v, PROTOCOLS.filter((p) => declared.includes(p))),
+  };
+}
+
+/** The load profile's settings from its options (the declared limit and the budget parsed here, bad ones exit 2). */
+function loadConfig(v: OptionValues, protocols: Protocol[]): LoadSettings {
+  const budget = v.budget['added-p99-ms'];
+  const extra = Object.keys(v.budget).filter((k) => k !== 'added-p99-ms');
+  if (extra.length || (budget !== undefined && !/^\d+$/.test(budget))) throw new HarnessError('BAD_FLAG', `--budget: expected added-p99-ms=N (whole milliseconds), got ${JSON.stringify(v.budget)}`);
+  return {
+    rate: v['load-rate'],
+    durationS: v['load-duration-s'],
+    requests: v['load-requests'],
+    clients: v['load-clients'],
+    protocols,
+    declaredLimit: parseDeclaredLimit(v['declared-limit']),
+    budgetAddedP99Ms: budget === undefined ? null : Number(budget),
   };
 }

@@ -142,6 +142,13 @@ export const OPTIONS = [
   { name: 'shard', kind: 'string', arg: '<i/n>', help: 'run only slice i of n of the selected checks (stable: by check id hash, or balanced by the durations of an earlier run)', defaultText: 'all checks', env: 'GWC_SHARD' },
   { name: 'shard-durations', kind: 'string', arg: '<report.json>', help: "balance the shards by each check's duration in this earlier JSON report", defaultText: '', env: 'GWC_SHARD_DURATIONS' },
   { name: 'junit-format', commands: [...RUN_COMMANDS, 'merge-reports'], kind: 'enum', values: JUNIT_FORMATS, arg: '<name>', help: '`jenkins` (valid against junit-10.xsd; a flaky check is a failure of type "flaky") or `surefire` (adds flakyFailure/rerunFailure elements)', default: 'jenkins', defaultText: '`jenkins`', env: 'GWC_JUNIT_FORMAT' },
+  // The load profile: bounded load (hard maxima here), declared limits and a latency budget.
+  { name: 'load-duration-s', kind: 'int', min: 1, max: 300, arg: '<s>', help: 'with the load profile: how long each load phase sends (seconds)', default: 3, defaultText: '3', env: 'GWC_LOAD_DURATION_S' },
+  { name: 'load-requests', kind: 'int', min: 1, max: 200000, arg: '<n>', help: 'with the load profile: the most requests one load phase sends', default: 2000, defaultText: '2000', env: 'GWC_LOAD_REQUESTS' },
+  { name: 'load-rate', kind: 'int', min: 1, max: 50000, arg: '<n>', help: 'with the load profile: the declared arrival rate, requests per second (constant: latency is counted from each request\'s scheduled moment)', default: 200, defaultText: '200', env: 'GWC_LOAD_RATE' },
+  { name: 'load-clients', kind: 'int', min: 1, max: 1000, arg: '<n>', help: 'with the load profile: simulated clients (one connection pool each)', default: 16, defaultText: '16', env: 'GWC_LOAD_CLIENTS' },
+  { name: 'declared-limit', kind: 'map', arg: '<key=n>', help: 'with the load profile: a gateway-level limit per credential that the gateway enforces, `rps=N` (with `window-s=S`, default 1) or `concurrency=N` (repeatable); without it the LIMIT checks are skipped', default: {}, defaultText: 'none', env: 'GWC_DECLARED_LIMIT' },
+  { name: 'budget', kind: 'map', arg: '<key=n>', help: "with the load profile: `added-p99-ms=N`, the added p99 latency the gateway may cost (load.perf.cost reports a finding over it)", default: {}, defaultText: 'none', env: 'GWC_BUDGET' },
 ] as const satisfies readonly OptionSpec[];
 
 /** The same rows, each seen as an OptionSpec (for code that reads any row). */
