@@ -61,7 +61,7 @@ export const LOAD_FAULTS: Fault[] = [
   modelCache(),
   bufferWhenMany(),
   { name: 'load-tiny-pool', breaks: ['LOAD-3'], description: 'opens at most 2 connections to the upstream: requests queue behind slow answers', upstreamSockets: 2 },
-  { name: 'load-added-delay', breaks: ['LOAD-PERF-1'], description: 'waits 40 ms before forwarding each request (over a declared budget of 20 ms)', delayMs: () => 40 },
+  { name: 'load-added-delay', breaks: ['LOAD-PERF-1'], description: 'waits 60 ms before forwarding each request (over a declared budget of 30 ms)', delayMs: () => 60 },
   { name: 'limit-503-html', breaks: ['LIMIT-1'], description: 'answers an over-limit request with an HTML 503 instead of a JSON 429', limit: { html503: true } },
   { name: 'limit-forward-first', breaks: ['LIMIT-1'], description: 'forwards an over-limit request to the upstream, then answers 429', limit: { forwardFirst: true } },
   { name: 'limit-all-credentials', breaks: ['LIMIT-1'], description: 'counts every credential against one shared limit', limit: { shared: true } },

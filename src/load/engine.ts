@@ -49,6 +49,8 @@ export interface LoadPlan {
   /** Keep this much of each body (0: bodies are drained unread; for the harness's own ceiling). */
   keepBytes?: number;
   signal?: AbortSignal;
+  /** Requests still open this long after the start are cut (and reported with an error). */
+  deadlineMs?: number;
 }
 
 export interface LoadResult {
@@ -80,6 +82,7 @@ export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
   if (plan.signal?.aborted) onAbort();
   else plan.signal?.addEventListener('abort', onAbort, { once: true });
   const run = { ...plan, signal: stop.signal };
+  const deadline = plan.deadlineMs ? setTimeout(() => stop.abort(new Error(`still open ${plan.deadlineMs} ms after the load started`)), plan.deadlineMs) : undefined;
   const t0 = performance.now();
   try {
     await new Promise<void>((resolve) => {
@@ -95,6 +98,7 @@ export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
     });
     await Promise.all(open);
   } finally {
+    clearTimeout(deadline);
     plan.signal?.removeEventListener('abort', onAbort);
     await Promise.all(pools.map((p) => p.destroy()));
   }

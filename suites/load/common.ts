@@ -93,7 +93,7 @@ export interface Sent {
 }
 
 /** Sends `count` requests of the given kinds (round robin) at `rate` per second on a route. */
-export async function sendMix(ctx: CheckContext, o: { route: Route; credentialSuffix?: string; kinds: (i: number) => Kind; rate: number; count: number; clients?: number; keepBytes?: number; plan?: (i: number) => PlanOptions }): Promise<Sent> {
+export async function sendMix(ctx: CheckContext, o: { route: Route; credentialSuffix?: string; kinds: (i: number) => Kind; rate: number; count: number; clients?: number; deadlineMs?: number; keepBytes?: number; plan?: (i: number) => PlanOptions }): Promise<Sent> {
   const planned: Planned[] = [];
   const requests = Array.from({ length: o.count }, (_, i) => {
     const p = plan(ctx, o.kinds(i), o.plan?.(i));
@@ -109,6 +109,7 @@ export async function sendMix(ctx: CheckContext, o: { route: Route; credentialSu
     clients: o.clients ?? loadSettings(ctx).clients,
     keepBytes: o.keepBytes ?? 64 * 1024,
     signal: ctx.signal,
+    deadlineMs: o.deadlineMs,
     make: (i) => {
       const r = routed(ctx, o.route, requests[i], o.credentialSuffix);
       return { path: r.path, method: requests[i].method, headers: r.headers, body: requests[i].body };

@@ -14,6 +14,8 @@ export default defineCheck({
   area: 'load',
   profile: 'load',
   credential: true,
+  // Alone: a limit is a shared budget, so no other check's requests may count against it.
+  exclusive: true,
   requirement:
     'When a gateway-level limit the user declares (requests per window, or requests open at once, per credential) is exceeded, the over-limit request gets HTTP 429 with a JSON error and retry-after, and never reaches the upstream; requests within the limit, and other credentials\' requests, are unaffected.',
   async run(ctx): Promise<Verdict> {

@@ -14,6 +14,8 @@ export default defineCheck({
   area: 'load',
   profile: 'load',
   credential: true,
+  // Alone: a limit is a shared budget, so no other check's requests may count against it.
+  exclusive: true,
   timeLimitMs: () => (MAX_WAIT_S + 15) * 1000,
   requirement: 'The retry-after a gateway gives with a 429 is honest: a request retried once that time has passed is served, when nothing else has used the budget meanwhile.',
   async run(ctx): Promise<Verdict> {

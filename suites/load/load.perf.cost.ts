@@ -19,7 +19,8 @@ export default defineCheck({
   level: 'INFO',
   area: 'load',
   profile: 'load',
-  timing: true,
+  // Alone: it measures time, and another check's load would be in its figures.
+  exclusive: true,
   timeLimitMs: (s) => ((s.load?.durationS ?? 2) * 4 + STEPS * 4 + 20) * 1000,
   requirement:
     "The gateway's cost is measured, not claimed: added latency (p50, p95, p99, p99.9) for JSON answers and added time to first byte for streams, each the difference between the same requests through the gateway and straight to the recording upstream in the same run at declared rates, and the rate at which the gateway starts to fail or its p99 doubles. A declared budget (--budget added-p99-ms=N) turns the added p99 into a finding.",
