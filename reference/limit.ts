@@ -3,15 +3,7 @@
 // retry-after, before anything is forwarded. Faults change how it answers (reference/faults/load.ts).
 import type http from 'node:http';
 import type { DeclaredLimit } from '../src/core/limits.js';
-import type { RequestParts } from './faults/types.js';
-
-/** How a fault breaks the limit: an HTML 503, forwarding before refusing, one budget for every credential, a retry-after of 0. */
-export interface LimitFault {
-  html503?: boolean;
-  forwardFirst?: boolean;
-  shared?: boolean;
-  retryAfterS?: number;
-}
+import type { LimitFault, RequestParts } from './faults/types.js';
 
 const CREDENTIAL_HEADERS = new Set(['x-api-key', 'authorization', 'x-goog-api-key']);
 

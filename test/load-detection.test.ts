@@ -35,7 +35,7 @@ async function loadRun(fault: string | undefined, flags: Flags): Promise<RunRepo
 
 const outcomes = (r: RunReport) => Object.fromEntries(r.results.filter((x) => x.outcome !== 'pass' && x.outcome !== 'skip').map((x) => [x.id, x.outcome]));
 const why = (r: RunReport) => r.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id}: ${x.outcome}: ${x.message}`).join('\n');
-const isLimit = (id: string) => id.startsWith('limit.');
+const isLimit = (id: string) => id.startsWith('load.limit.');
 
 /** The load runs one after the other (each is timed), the limit runs at once. */
 let chain: Promise<unknown> = Promise.resolve();

@@ -2,7 +2,6 @@
 // few it needs, and reference/gateway.ts calls them at fixed points of a forwarded exchange.
 import type http from 'node:http';
 import type { Transform } from 'node:stream';
-import type { LimitFault } from '../limit.js';
 
 /** A JSON body as a fault sees it: a parsed value it may change. */
 export type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -19,6 +18,14 @@ export interface Replacement {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
+}
+
+/** How a fault breaks the gateway-level limit: an HTML 503, forwarding before refusing, one budget for every credential, a fixed retry-after. */
+export interface LimitFault {
+  html503?: boolean;
+  forwardFirst?: boolean;
+  shared?: boolean;
+  retryAfterS?: number;
 }
 
 export interface Fault {

@@ -16,6 +16,7 @@ export const HELP_GROUPS: Readonly<Record<string, readonly string[]>> = {
   'Starting the gateway:': ['gateway-cmd', 'gateway-image', 'gateway-env', 'gateway-arg'],
   'Apps profile:': ['apps-config', 'apps-postgres-url', 'jwks-refetch-s'],
   'Client profile:': ['clients'],
+  'Load profile:': ['load-duration-s', 'load-requests', 'load-rate', 'load-clients', 'declared-limit', 'budget'],
 };
 
 /** The help group of a flag of `command`: its run-settings group, or the command's own "Options:". */

@@ -7,7 +7,7 @@ import { declared, overLimit, refusalProblem } from './limits.js';
 const EXTRA = 2;
 
 export default defineCheck({
-  id: 'limit.declared.refused',
+  id: 'load.limit.refused',
   title: 'Over a declared gateway limit (per credential), the request gets 429 with a JSON error and retry-after and never reaches the upstream; requests within it, and another credential\'s, are served',
   requirements: ['LIMIT-1'],
   level: 'MUST',

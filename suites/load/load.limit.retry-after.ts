@@ -7,7 +7,7 @@ import { declared, overLimit, retryAfterS } from './limits.js';
 const MAX_WAIT_S = 20;
 
 export default defineCheck({
-  id: 'limit.retry-after.honest',
+  id: 'load.limit.retry-after',
   title: 'A request retried after the retry-after of a 429 is served',
   requirements: ['LIMIT-2'],
   level: 'SHOULD',
@@ -23,9 +23,9 @@ export default defineCheck({
     if (!limit) return { ok: true, skip: true, message: 'no gateway-level limit declared (--declared-limit rps=N or concurrency=N)' };
     const { over } = await overLimit(ctx, limit, '-retry', 1);
     const refused = over.result.outcomes.find((o) => o.status === 429);
-    if (!refused) return { ok: true, skip: true, message: `no 429 over the declared limit (${limitText(limit)}): limit.declared.refused says why` };
+    if (!refused) return { ok: true, skip: true, message: `no 429 over the declared limit (${limitText(limit)}): load.limit.refused says why` };
     const wait = retryAfterS(refused);
-    if (wait === null) return { ok: true, skip: true, message: 'the 429 has no readable retry-after (limit.declared.refused fails it)' };
+    if (wait === null) return { ok: true, skip: true, message: 'the 429 has no readable retry-after (load.limit.refused fails it)' };
     if (wait > MAX_WAIT_S) return { ok: true, skip: true, message: `retry-after ${wait} s is longer than this check waits (${MAX_WAIT_S} s)` };
     // Waiting out the gateway's own retry-after is what is tested, not synchronisation.
     await new Promise((r) => setTimeout(r, wait * 1000));
