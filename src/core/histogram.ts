@@ -52,7 +52,8 @@ export function percentiles(h: LatencyHistogram): Percentiles {
     p95: ms(h.getValueAtPercentile(95)),
     p99: ms(h.getValueAtPercentile(99)),
     p999: ms(h.getValueAtPercentile(99.9)),
-    max: ms(h.maxValue),
+    // The bucket's value, as after a merge (the exact maximum does not survive encoding).
+    max: ms(h.getValueAtPercentile(100)),
   };
 }
 
