@@ -24,6 +24,8 @@ export default defineCheck({
     const mine = await overLimit(ctx, limit, '-limit-a', EXTRA);
     const other = await overLimit(ctx, limit, '-limit-b', 0);
     const problems: string[] = [];
+    const served = [...mine.within.result.outcomes, ...mine.over.result.outcomes].filter((o) => o.status === 200).length;
+    if (served !== limit.count) problems.push(`${served} of ${limit.count + EXTRA} requests sent at once over a limit of ${limit.count} were served (expected ${limit.count})`);
     for (const o of mine.over.result.outcomes) {
       const why = refusalProblem(o, mine.over.planned[o.index]);
       if (why) problems.push(`over the limit: request ${o.index}: ${why}`);
