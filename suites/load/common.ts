@@ -2,7 +2,7 @@
 // request with its own case token that the recording upstream's answer carries back, so every
 // answer can be tied to the request that asked for it; sending it through the gateway or
 // straight to the recording upstream (the harness's own ceiling); and reading the streams.
-import type { CheckContext, Verdict } from '../../src/check/check.js';
+import type { CheckContext, LoadSettings, Verdict } from '../../src/check/check.js';
 import { limitText } from '../../src/core/limits.js';
 import { minimalRequest, type Protocol } from '../../src/core/protocols.js';
 import { tokensIn } from '../../src/upstream/contract.js';
@@ -24,9 +24,10 @@ export interface Planned {
   expectation: Expectation;
 }
 
-/** The load settings of the run (absent outside the load profile: then the defaults below). */
-export function loadSettings(ctx: CheckContext) {
-  return ctx.settings.load ?? { rate: 100, durationS: 2, requests: 400, clients: 8, protocols: ['messages', 'native', 'chat'] as Protocol[], declaredLimit: null, budgetAddedP99Ms: null };
+/** The load settings of the run: set with --profile load, the only run that picks these checks (they need its feature). */
+export function loadSettings(ctx: CheckContext): LoadSettings {
+  if (!ctx.settings.load) throw new Error('harness bug: a load check ran without the load profile\'s settings');
+  return ctx.settings.load;
 }
 
 /**
