@@ -13,6 +13,13 @@ const io = {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   }),
+  // Colour and the live status line are for terminals only (src/cli/progress.ts).
+  term: {
+    outIsTTY: Boolean(process.stdout.isTTY),
+    errIsTTY: Boolean(process.stderr.isTTY),
+    columns: () => process.stderr.columns || 80,
+    writeErr: (s) => process.stderr.write(s),
+  },
 };
 // A reader that went away (`| head`) is not the harness's trouble: no stack trace for EPIPE.
 for (const s of [process.stdout, process.stderr]) s.on('error', () => {});

@@ -11,7 +11,7 @@ import { Limiter } from './limit.js';
 
 // RFC 9110 7.6.1: connection-specific fields are not forwarded.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
-const ROUTES = [/^\/v1\/messages(\/count_tokens)?(\?|$)/, /^\/v1\/models(\/|\?|$)/, /^\/v1beta\/models\/[^/]+:(generateContent|streamGenerateContent)(\?|$)/, /^\/v1\/chat\/completions(\?|$)/];
+const ROUTES = [/^\/v1\/messages(\/count_tokens)?(\?|$)/, /^\/v1\/models(\/|\?|$)/, /^\/v1beta\/models\/[^/]+:(generateContent|streamGenerateContent|countTokens)(\?|$)/, /^\/v1\/chat\/completions(\?|$)/];
 
 /**
  * The upstream time-out of the gateway that `demo` and the self-tests run: short, so the check
@@ -53,6 +53,9 @@ function forwardHeaders(raw: string[]): Array<[string, string]> {
   return out;
 }
 
+/** What `GET /` answers: the gateway is up. */
+const ROOT_BODY = Buffer.from('{"status":"ok"}');
+
 /** Without a fault, request bodies larger than this are streamed to the upstream. */
 const STREAM_OVER = 1024 * 1024;
 /** The largest declared request body read into one buffer up front. */
@@ -93,11 +96,13 @@ export class ReferenceGateway extends LoopbackServer {
       const body = sized && !chunks.length ? sized.subarray(0, filled) : Buffer.concat([...(sized ? [sized.subarray(0, filled)] : []), ...chunks]);
       const parts: RequestParts = { method: req.method ?? 'GET', path: req.url ?? '/', headers: forwardHeaders(req.rawHeaders), body };
       const fault = this.opts.fault;
-      const probe = parts.method === 'HEAD' && parts.path === '/';
+      const probe = (parts.method === 'HEAD' || parts.method === 'GET') && parts.path === '/';
       if (!probe && !this.admit(parts, res)) return;
       if (fault?.intercept?.(parts, res)) return;
       if (probe) {
-        res.writeHead(200).end();
+        // The root answers GET and HEAD alike (HEAD without the body), as HTTP requires.
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(ROOT_BODY.length) });
+        res.end(parts.method === 'HEAD' ? undefined : ROOT_BODY);
         return;
       }
       if (!ROUTES.some((r) => r.test(parts.path))) {
@@ -198,7 +203,8 @@ export class ReferenceGateway extends LoopbackServer {
       up.setTimeout(0);
       if (fault?.retry && ur.statusCode === fault.retry.status && retriesLeft > 0) {
         ur.resume();
-        this.forward(parts, res, retriesLeft - 1);
+        const waitS = fault.retry.honourRetryAfter ? Number(ur.headers['retry-after']) || 0 : 0;
+        setTimeout(() => this.forward(parts, res, retriesLeft - 1), waitS * 1000);
         return;
       }
       this.reply(parts, ur, res);

@@ -9,6 +9,10 @@
 export type Fix = string;
 
 export const CHECK_FIXES: Readonly<Record<string, Fix>> = {
+  // capabilities
+  'capabilities.messages': 'Forward every content block and field as received (image, document, thinking with its `signature`, redacted_thinking, tool_use and tool_result, `cache_control` with its `ttl`, server tools) and every `anthropic-beta` value; pass the answer through unchanged, streamed deltas (`input_json_delta`, `signature_delta`, `citations_delta`) and usage fields included. A feature the gateway will not carry is refused with a JSON 400 that names it, never dropped silently.',
+  'capabilities.chat': 'Forward `tools`, `tool_choice`, tool messages, image parts and `response_format` as received, and pass `tool_calls` (streamed as deltas) and JSON content back unchanged. Refuse a feature you do not carry with a JSON 400 that names it.',
+  'capabilities.native': 'Forward `tools` (function declarations), function call and response parts and `inlineData` parts as received, and pass `functionCall` parts back unchanged. Refuse a feature you do not carry with a JSON 400 that names it.',
   // messages
   'messages.path.preserved': 'Forward the path as received. In nginx, `proxy_pass http://upstream;` with no URI part keeps path and query; a URI part (`proxy_pass http://upstream/v1/;`) rewrites them. Set the gateway\'s upstream to the host root, without `/v1`, so it does not become `/v1/v1/messages`.',
   'messages.body.semantic': 'Forward the body without parsing and re-encoding it, or use a JSON library that keeps key order, unknown keys and numbers exactly (no float rounding of large integers). Never drop or default fields.',
@@ -30,6 +34,7 @@ export const CHECK_FIXES: Readonly<Record<string, Fix>> = {
   'messages.auth.credential': 'Accept both `Authorization: Bearer` and `x-api-key` on the messages protocol, and send a credential upstream (the client\'s or the gateway\'s own).',
   'messages.count-tokens.passthrough': 'Forward `POST /v1/messages/count_tokens` to the upstream and return its count. Where the upstream has no such endpoint, answer a JSON error; never an HTML page or an estimate of your own.',
   // streaming
+  'streaming.keepalive.ping': 'Forward the upstream\'s `ping` events as they come (or, on a translating route, send an SSE comment such as `: keepalive` at least every 15 s while the model is silent), and flush each one to the client at once.',
   'streaming.delivery.incremental': 'Turn response buffering off for streams. nginx: `proxy_buffering off;` (and `proxy_cache off;`, no gzip of `text/event-stream`); other proxies: flush each chunk as it arrives. The evidence shows the bursts and the lag of each event.',
   'streaming.delivery.latency': 'Remove per-event delay: a constant offset of about 40 or 200 ms is TCP coalescing (set `TCP_NODELAY`, do not cork or use `MSG_MORE` on stream writes); a larger one is pacing or processing per event; bursts are buffering (see streaming.delivery.incremental).',
   'streaming.frame.events': 'Forward the stream as bytes, or parse and re-emit every event: event names, data, order and unknown event types included, with `\\n` and `\\r\\n` framing.',
@@ -43,6 +48,8 @@ export const CHECK_FIXES: Readonly<Record<string, Fix>> = {
   'streaming.idle.default': 'Raise the proxy\'s read (idle) time-out well above 15 s; a model may think for minutes before the first token. nginx: `proxy_read_timeout 600s;`.',
   'streaming.idle.tolerance': 'Raise the idle time-out above the configured minimum (`--idle-min-s`). nginx: `proxy_read_timeout` (default 60 s) to 600 s or more; load balancers have their own idle time-out too.',
   // discovery
+  'discovery.models.shape': 'Serve `GET /v1/models` in the messages protocol\'s shape (`data[]` of `{type: "model", id, display_name, created_at}`, `has_more`, `first_id`, `last_id`), or translate another provider\'s list into it, so the client\'s model picker reads it.',
+  'discovery.models.credential-cache': 'Key any cache of upstream answers on the credential (or do not cache answers to authenticated requests in a shared cache): add the `Authorization` and `x-api-key` values, or a hash of them, to the cache key. In nginx, `proxy_cache_key` must include `$http_authorization$http_x_api_key`, or `proxy_no_cache $http_authorization` must be set.',
   'discovery.models.json': 'Serve `GET /v1/models` as JSON: the upstream\'s list, or a JSON 401/403 for a missing or bad credential. No HTML pages, no other status.',
   'discovery.models.no-redirect': 'Answer `/v1/models` directly: no `return 301` to https, no trailing-slash redirect, no redirect to a login page. The client does not follow redirects.',
   'discovery.models.latency': 'Answer discovery within 3 s every time: cache the list, avoid a slow authentication round-trip on this path. The evidence has p50, p95 and max.',
@@ -51,6 +58,9 @@ export const CHECK_FIXES: Readonly<Record<string, Fix>> = {
   'discovery.models.stable': 'Return the same models in the same order on every call (sort deterministically; do not shuffle between upstreams).',
   'discovery.models.client-cache': 'Informational: it lists what the client would keep. Models it leaves out need ids starting with `claude` or `anthropic`.',
   // errors
+  'errors.body.size-limit': 'Accept request bodies up to the provider\'s 32 MB (nginx: `client_max_body_size 32m;`) and stream them through. If the gateway must have a lower limit, answer bodies over it with a JSON 413 `{"type":"error","error":{"type":"request_too_large",...}}` and declare it to the run with `--body-limit-bytes N` (`body-limit-bytes:` in gwc.yaml), so bodies up to it must arrive byte for byte and one over it must get that 413.',
+  'errors.retry.client-errors': 'Retry only 429, 529 and 5xx answers, a bounded number of times (declare the bound with `--retry-bound N`; default 2, what the SDKs do), each after the upstream\'s `retry-after`; never retry or fail over a 400, 401, 403, 404, 413 or 422 (nginx: `proxy_next_upstream error timeout;` without `http_4xx`, and `proxy_next_upstream_tries` set).',
+  'errors.probe.head-as-get': 'Answer `HEAD /` as `GET /`: the same status and headers, no body. Routers that serve GET only answer 405; register the root for HEAD too (most frameworks do so for GET routes when asked).',
   'errors.passthrough.status': 'Pass upstream errors through: the same status and JSON body (`error.type`, `error.message`). nginx: `proxy_intercept_errors off;` so `error_page` applies only to nginx\'s own errors.',
   'errors.passthrough.retry-headers': 'Forward the retry guidance of 429 and 529 answers: `retry-after`, `retry-after-ms`, `x-should-retry`, `request-id` and every `anthropic-ratelimit-*` header. Do not strip unknown response headers.',
   'errors.retry.invalid-model': 'Do not retry a 404 `not_found_error` (an invalid model) upstream; return it to the client. nginx: `proxy_next_upstream off;`.',
@@ -62,6 +72,7 @@ export const CHECK_FIXES: Readonly<Record<string, Fix>> = {
   'errors.probe.head-root': 'Answer `HEAD /` and `HEAD /api/hello` promptly with any status, and keep the connection usable afterwards.',
   'errors.upstream.recovers': 'Do not keep an upstream marked down after it is back: with one server nginx never marks it down; otherwise shorten `fail_timeout` or the health-check interval.',
   // native
+  'native.count-tokens.passthrough': 'Route `POST /v1beta/models/{model}:countTokens` to the upstream like generateContent (keep the `:` unencoded), and return its `totalTokens` as it came; if the gateway cannot serve it, answer a JSON error, never an estimate of its own.',
   'native.path.colon': 'Keep the `:` of `:generateContent` unencoded and the model id intact: forward the raw path (nginx: `proxy_pass` without a URI part).',
   'native.body.semantic': 'Forward native bodies unchanged: contents, parts, `generationConfig`, `systemInstruction`, tools and unknown fields, in order and with exact numbers.',
   'native.auth.credential': 'Accept both `x-goog-api-key` and `?key=` on the native protocol and send a credential upstream.',
@@ -69,6 +80,7 @@ export const CHECK_FIXES: Readonly<Record<string, Fix>> = {
   'native.cross.protocol': 'Route each request by its path to its own protocol\'s upstream: a native body never to chat completions, a chat body never to the native endpoint.',
   'native.errors.passthrough': 'Pass native errors through with their status and JSON (`error.code`, `error.status`, `error.message`, `details`).',
   // chat
+  'chat.usage.passthrough': 'Forward `stream_options` as the client sent it (never add `include_usage`: clients that did not ask for it crash on the extra chunk with empty `choices`), pass the usage chunk and the JSON `usage` through whole, details included, and never emit usage the upstream did not send.',
   'chat.path.preserved': 'Forward `/v1/chat/completions` as received; set the OpenAI base URL to the host root so `/v1` is not doubled or lost.',
   'chat.body.semantic': 'Forward chat bodies unchanged: messages, tools, `tool_choice`, `response_format`, sampling fields and unknown fields, in order and with exact numbers.',
   'chat.response.content': 'Forward the completion unchanged; `choices[].message.content` exactly as generated, leading and trailing whitespace and `null` included.',
@@ -86,19 +98,20 @@ export const CHECK_FIXES: Readonly<Record<string, Fix>> = {
   'service.native.no-text': 'An answer without text names its cause: look at the finish reason or block reason the evidence reports (safety settings, `maxOutputTokens`) and at the model configured.',
   // apps gateway
   'apps.disc.models': 'Keep `/v1/models` out of the login flow: JSON list with a session token, JSON 401 without one, no redirect to the IdP, within 3 s.',
-  'apps.login.paths': 'Serve the authorization-server metadata, the device verification page, `/oauth/callback` and a health path, and advertise them in the metadata document.',
+  'apps.login.paths': 'Serve the authorization-server metadata, the device verification page, `/oauth/callback` and a health path, and advertise them in the metadata document, every URL (issuer, endpoints, verification links) on `server.public_url`.',
   'apps.authz.groups': 'Refuse users outside `allowed_groups` at sign-in with an RFC 8628 JSON error (`access_denied`); never issue them a token.',
-  'apps.device.flow': 'Implement the device authorization grant (RFC 8628) through the OIDC code flow with PKCE, state and nonce; answer `authorization_pending` before approval and make device codes single use.',
+  'apps.device.flow': 'Implement the device authorization grant (RFC 8628) through the OIDC code flow with PKCE, state and nonce; answer `authorization_pending` before approval, make device codes single use, and build every link and redirect from `server.public_url`, never from the address the gateway listens on.',
   'apps.device.key-rotation': 'On an ID token with an unfamiliar `kid`, fetch the IdP\'s JWKS again (a throttle up to `--jwks-refetch-s`, 60 s by default, is allowed), and drop keys the JWKS no longer lists.',
   'apps.token.lifecycle': 'Keep session tokens short-lived, rotate refresh tokens (a reused one is `invalid_grant`) and answer expired, forged, wrong-audience and `alg: none` tokens with a JSON 401, never an HTML login page.',
   'apps.token.idp-revoked': 'Ask the IdP when refreshing a session (its refresh grant), so a deprovisioned user gets JSON `invalid_grant`.',
-  'apps.policy.models': 'Enforce the group policy\'s models: a model outside it gets a JSON 400 `invalid_request_error` and is left out of that caller\'s model list.',
+  'apps.policy.models': 'Enforce the group policy\'s models: a model outside it gets a JSON 400 `invalid_request_error` and is left out of that caller\'s model list; build (or cache) the model list per caller\'s policy, never one list for everyone.',
   'apps.route.upstream': 'Route by the configured rules (`upstreams[].groups`, `upstreams[].models`), the rest to the default upstream.',
-  'apps.spend.deny': 'Over the limit, answer a stable JSON error (402, 403 or 429) that states the limit, the window and the reset, and count spend before serving the next request.',
+  'apps.spend.deny': 'Over the limit, answer a stable JSON error (402, 403 or 429) that states the limit, the window and the reset, and count spend (of streamed answers too) before serving the next request.',
   'apps.spend.no-upstream': 'A request denied for spend must not reach any upstream, and must not be served by another model instead.',
+  'apps.spend.usage': 'Account the usage the upstream reports: all four counts (input, output, `cache_creation_input_tokens`, `cache_read_input_tokens`), from the JSON body or from `message_start` and `message_delta` of a stream, and keep what a stream reported when it breaks off. Estimate only when nothing was reported, and mark the estimate in the span and the spend record.',
   'apps.spend.restart': 'Keep spend state in the database (not in memory) so it survives a restart.',
   'apps.tel.traces': 'Export spans of the gateway\'s own requests to the OTLP endpoint, with request id, latency, route, spend, policy and error attributes.',
-  'apps.tel.no-prompts': 'Keep prompt and completion text out of spans, logs and metrics by default, on JSON, stream and error paths.',
+  'apps.tel.no-prompts': 'Keep prompt and completion text out of spans, logs and metrics by default, on JSON, stream and error paths, in every form: whole, in pieces, as bytes or nested in arrays and maps.',
   'apps.tel.spend-denial': 'Emit a span (or log record) for a spend denial that names the user and the decision.',
   'apps.tel.collector-down': 'Answer the client\'s telemetry posts (2xx) even when the collector is down, and never let telemetry failures affect inference.',
   'apps.managed.settings': 'Serve managed settings per group with an ETag (304 on `If-None-Match`); answer 404 for no policy and 200 `{}` for an empty one.',

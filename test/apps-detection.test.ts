@@ -44,7 +44,8 @@ describe('apps detection matrix', () => {
     it(`fault ${f.name} fails exactly its expected checks`, async () => {
       const r = await run(f.name);
       const got = Object.fromEntries(r.results.filter((x) => x.outcome !== 'pass').map((x) => [x.id, x.outcome]));
-      expect(got).toEqual(expected.faults[f.name]);
+      const why = r.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id}: ${x.outcome}: ${x.message}`).join('\n');
+      expect(got, why).toEqual(expected.faults[f.name]);
       // A gateway that never refetches the IdP's keys is judged after the refetch allowance (REFETCH_S).
     }, 60_000 + REFETCH_S * 1000);
   }

@@ -6,7 +6,7 @@
 // started meanwhile, waits until she is provisioned again, and works.
 import { describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
-import { AppsSurroundings } from '../mocks/apps/harness.js';
+import { AppsSurroundings, publicUrlOf } from '../mocks/apps/harness.js';
 import { parseAppsConfig } from '../reference/apps/config.js';
 import { appsFaultByName } from '../reference/apps/faults.js';
 import { AppsGateway } from '../reference/apps/gateway.js';
@@ -33,6 +33,7 @@ async function withGateway(fault: string | undefined, fn: (w: { fx: AppsFixture;
     const order: string[] = [];
     const fx: AppsFixture = {
       gatewayUrl: gw.url,
+      publicUrl: publicUrlOf(port),
       jwtSecret: around.jwtSecret,
       adminKey: around.adminKey,
       idp: {

@@ -115,7 +115,7 @@ describe('run --profile apps --gateway-cmd (the reference, PGlite in {workdir})'
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(report.results.filter((x: { outcome: string }) => x.outcome !== 'pass').map((x: { id: string; message: string }) => `${x.id}: ${x.message}`)).toEqual([]);
     expect(report.results.map((x: { id: string }) => x.id).sort()).toEqual(APPS_CHECKS.map((c) => c.id).sort());
-    expect(report.results.find((x: { id: string }) => x.id === 'apps.spend.restart').message).toBe('still 429 after the restart');
+    expect(report.results.find((x: { id: string }) => x.id === 'apps.spend.restart').message).toBe('still 429 after the restart, for JSON requests and streamed requests');
     expect(report.launched.restarts).toBe(1);
     // Its configuration's references were filled from the environment the harness gave it; the values are in no report.
     expect(report.launched.logTail[0]).toMatch(/reference apps gateway listening on .* \(store: PGlite in .*\/db\)/);

@@ -55,9 +55,13 @@ describe.runIf(have)('apps profile on a real PostgreSQL', () => {
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     try {
-      expect((await c.query('SELECT name FROM schema_migrations')).rows.map((x) => x.name)).toEqual(['001_init.sql']);
+      expect((await c.query('SELECT name FROM schema_migrations')).rows.map((x) => x.name)).toEqual(['001_init.sql', '002_spend_records.sql']);
       expect((await c.query("SELECT amount_cents, period FROM spend_limits WHERE user_id = 'user-dave'")).rows).toEqual([{ amount_cents: '1', period: 'daily' }]);
       expect(Number((await c.query("SELECT max(cents) AS c FROM spend WHERE principal = 'user-dave'")).rows[0].c)).toBeGreaterThan(1);
+      // The spend records keep the counts the upstream reported, and mark the one estimate (a request whose answer reported no usage).
+      const records = (await c.query("SELECT input_tokens, cache_read_tokens, estimated FROM spend_records WHERE principal = 'user-alice' ORDER BY at")).rows;
+      expect(records.filter((x) => x.estimated).length).toBe(1);
+      expect(records).toContainEqual({ input_tokens: '1237', cache_read_tokens: '4409', estimated: false });
     } finally {
       await c.end();
     }

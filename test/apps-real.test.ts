@@ -34,6 +34,7 @@ const OBSERVED: Record<string, [string, string?]> = {
   'apps.spend.deny': ['fail', 'the spend denial does not state the limit, window'],
   'apps.spend.no-upstream': ['pass'],
   'apps.spend.restart': ['pass', 'still 429 after the restart'],
+  'apps.spend.usage': ['fail', 'the spend limit counted a stream cut short that reported only cache reads; but no span of a JSON answer reached the collector'],
   'apps.tel.traces': ['fail', 'no span of the served request reached the collector'],
   'apps.tel.no-prompts': ['pass'],
   'apps.tel.spend-denial': ['warn', 'no span attributable to the spend denial of user-dave'],

@@ -37,7 +37,7 @@ describe('reference apps gateway store (PGlite)', () => {
   it('applies the migrations once and records them', async () => {
     const db = await openStore({});
     try {
-      expect((await db.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name)).toEqual(['001_init.sql']);
+      expect((await db.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name)).toEqual(['001_init.sql', '002_spend_records.sql']);
       expect(await migrate(db)).toEqual([]);
       await db.query('INSERT INTO spend (principal, period_key, cents) VALUES ($1, $2, $3)', ['u', 'd:2026-11-21', 1.5]);
       expect((await db.query<{ cents: number }>('SELECT cents FROM spend')).rows[0]?.cents).toBe(1.5);

@@ -93,10 +93,10 @@ describe('gw-conformance lint-config', () => {
 
   it('exit codes: 0 clean, 0 with warnings, 1 with warnings under --strict, 1 with errors', async () => {
     expect((await cli(['lint-config', fx('valid-claude-apps-gateway.yaml'), fx('valid-outline.yaml')])).code).toBe(0);
-    const warn = await cli(['lint-config', fx('pub-x-5.yaml')]);
+    const warn = await cli(['lint-config', fx('pub-session-2.yaml')]);
     expect(warn.code).toBe(0);
-    expect(warn.stdout).toMatch(/warning CFG-X-5/);
-    expect((await cli(['lint-config', '--strict', fx('pub-x-5.yaml')])).code).toBe(1);
+    expect(warn.stdout).toMatch(/warning CFG-SESSION-2/);
+    expect((await cli(['lint-config', '--strict', fx('pub-session-2.yaml')])).code).toBe(1);
     expect((await cli(['lint-config', fx('valid-outline.yaml'), fx('outline-ref-1.yaml')])).code).toBe(1);
   });
 

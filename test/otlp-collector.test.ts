@@ -99,6 +99,32 @@ describe('OTLP/HTTP collector', () => {
     expect(collector.sawText('GWC-CANARY-0000')).toBe(false);
   });
 
+  for (const encoding of ['json', 'protobuf'] as const) {
+    it(`finds a prompt in a bytes attribute nested in arrays and key-value lists, and behind JSON escapes (${encoding})`, async () => {
+      const prompt = 'GWC-CANARY-bytes-9q8w7e';
+      const b64 = Buffer.from(`user said: ${prompt}`).toString('base64');
+      const nested = { kvlistValue: { values: [{ key: 'parts', value: { arrayValue: { values: [{ intValue: '1' }, { bytesValue: b64 }] } } }] } };
+      const logs = { resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: 'x' }, attributes: [{ key: 'gen_ai.prompt', value: nested }] }] }] }] };
+      let body: string | Buffer;
+      if (encoding === 'json') {
+        // The prompt's letters escaped, as a JSON encoder may write them: the raw body does not hold the text.
+        body = JSON.stringify(logs).replace('"x"', `"\\u0047WC-CANARY-escaped-${prompt.slice(11)}"`);
+      } else {
+        const root = createRequire(import.meta.url)('@opentelemetry/otlp-transformer/build/src/generated/root.js');
+        const LogsReq = root.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+        body = Buffer.from(LogsReq.encode(LogsReq.fromObject(logs)).finish());
+      }
+      const res = await fetch(`${collector.url}/v1/logs`, { method: 'POST', headers: { 'content-type': encoding === 'json' ? 'application/json' : 'application/x-protobuf' }, body: typeof body === 'string' ? body : new Uint8Array(body) });
+      expect(res.status).toBe(200);
+      const attr = collector.logs[0]!.attributes['gen_ai.prompt'] as { parts: unknown[] };
+      expect(Buffer.from(attr.parts[1] as Uint8Array).toString('utf8')).toBe(`user said: ${prompt}`);
+      if (encoding === 'json') expect(collector.attempts[0]!.body.includes(Buffer.from(prompt))).toBe(false);
+      expect(collector.findAny([prompt])?.where).toMatch(/^\/v1\/logs resourceLogs\[0\].*attributes\[0\]\.value\.kvlistValue\.values\[0\]\.value\.arrayValue\.values\[1\]\.bytesValue$/);
+      if (encoding === 'json') expect(collector.findAny([`GWC-CANARY-escaped-${prompt.slice(11)}`])?.where).toMatch(/body\.stringValue$/);
+      expect(collector.findAny(['GWC-CANARY-absent'])).toBeUndefined();
+    });
+  }
+
   it('decodes metrics and logs in JSON and protobuf, and gzip bodies', async () => {
     const metrics = {
       resourceMetrics: [

@@ -20,12 +20,12 @@ const servers: net.Server[] = [];
 afterAll(() => servers.forEach((s) => s.close()));
 
 /** One line on stderr, no stack trace, nothing run (no check line on stdout). */
-function refusedAtOnce(r: { code: number | null; stdout: string; stderr: string; ms: number }): string {
+/** Refused before anything started: exit 2, one line, no stack, no gateway started, no check run (shown by the output, not by a wall-clock bound). */
+function refusedAtOnce(r: { code: number | null; stdout: string; stderr: string }): string {
   expect(r.code, r.stdout + r.stderr).toBe(2);
   expect(r.stderr.trim().split('\n')).toHaveLength(1);
   expect(r.stderr).not.toMatch(/\n\s+at |internal error/);
   expect(r.stdout).not.toMatch(/reference gateway at|checks, target/);
-  expect(r.ms).toBeLessThan(5000);
   return r.stderr.trim();
 }
 
@@ -83,7 +83,7 @@ describe('invalid values: one short line with the closest names', () => {
   it.each([
     [['demo', '--fault', 'buffr-stream'], 'gw-conformance: unknown fault "buffr-stream"; did you mean "buffer-stream"? (`gw-conformance list --faults` names them)'],
     [['demo', '--profile', 'slwo'], 'gw-conformance: --profile: unknown profile "slwo"; did you mean "slow"? (default, slow, service, apps, client, load)'],
-    [['demo', '--reporter', 'jsno'], 'gw-conformance: --reporter: unknown reporter "jsno"; did you mean "json"? (console, junit, json, html)'],
+    [['demo', '--reporter', 'jsno'], 'gw-conformance: --reporter: unknown reporter "jsno"; did you mean "json"? (console, junit, json, html, github)'],
   ])('%j', async (args, line) => {
     expect(refusedAtOnce(await cli(args))).toBe(line);
   });
@@ -107,7 +107,7 @@ describe('the readiness gate', () => {
     const r = await cli(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`, '--upstream-listen', `127.0.0.1:${port}`, '--ready-timeout-s', '2', '--reporter', 'console'], { timeoutMs: 30_000 });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(new RegExp(`the gateway answers \\(\\w+ canary .*the last 502 text/html\\) but nothing reached the recording upstream at http://127\\.0\\.0\\.1:${port}: is its upstream set to http://127\\.0\\.0\\.1:${port}\\?`));
+    expect(r.stderr).toMatch(new RegExp(`the gateway answers \\(\\w+ canary .*the last 502 text/html .*\\) but nothing reached the recording upstream at http://127\\.0\\.0\\.1:${port}: is its upstream set to http://127\\.0\\.0\\.1:${port}\\?`));
   });
 });
 
@@ -129,8 +129,10 @@ describe('Ctrl-C', () => {
     const t0 = Date.now();
     p.kill('SIGINT');
     expect(await code).toBe(130);
-    expect(Date.now() - t0).toBeLessThan(5000);
+    // The idle probe it cut off would have held the run 15 s.
+    expect(Date.now() - t0).toBeLessThan(12_000);
     expect(stderr).toMatch(/interrupted: \d+ of \d+ checks finished/);
+    expect(stdout).toMatch(/^Result: INTERRUPTED/m);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(report.interrupted).toBe(true);
     const notRun = report.results.filter((x: { message: string }) => x.message === NOT_RUN);

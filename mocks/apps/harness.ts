@@ -15,10 +15,14 @@ import type { TestUser } from '../oidc/users.js';
 import { OtlpCollector } from '../otlp/collector.js';
 import { AppsRecordingUpstream } from './upstream.js';
 
-/** alice (eng), bob (contractors), carol (no allowed group), dave (eng; the spend checks), olga (ops; no managed policy). */
+/**
+ * alice (eng), bob (contractors), carol (no allowed group), dave (eng; the spend checks, JSON),
+ * frank (eng; the spend checks, streamed), gina (eng; the accounting of a cut stream), olga (ops;
+ * no managed policy), erin (eng; sign-in, key roll, deprovisioning).
+ */
 export function appsUsers(domain = 'example.test'): TestUser[] {
   const u = (name: string, groups: string[]) => ({ name, sub: `user-${name}`, email: `${name}@${domain}`, groups });
-  return [u('alice', ['eng']), u('bob', ['contractors']), u('carol', []), u('dave', ['eng']), u('olga', ['ops']), u('erin', ['eng'])];
+  return [u('alice', ['eng']), u('bob', ['contractors']), u('carol', []), u('dave', ['eng']), u('olga', ['ops']), u('erin', ['eng']), u('frank', ['eng']), u('gina', ['eng'])];
 }
 
 /** Upstreams: eng-up serves the eng group, haiku-up serves claude-haiku-4-5, default-up the rest. */
@@ -51,6 +55,9 @@ export const SECRET_ENV = { clientSecret: 'GW_OIDC_SECRET', jwtSecret: 'GW_JWT_S
 export type AppsSecrets = Record<keyof typeof SECRET_ENV, string>;
 /** Loopback IdP, upstream and collector URLs are refused by the real gateway without it. */
 export const LOOPBACK_ENV = { CLAUDE_GATEWAY_ALLOW_LOOPBACK: '1' } as const;
+
+/** The gateway's `listen.public_url` in the configuration the harness writes: where user devices reach it. */
+export const publicUrlOf = (port: number) => `http://127.0.0.1:${port}`;
 
 export function newSecrets(): AppsSecrets {
   return { clientSecret: randomBytes(18).toString('base64url'), jwtSecret: randomBytes(33).toString('base64url'), adminKey: randomBytes(33).toString('base64url'), upstreamKey: randomBytes(18).toString('base64url') };
@@ -122,7 +129,7 @@ export class AppsSurroundings {
   /** The gateway configuration in the public dialect (`listen` on `port`; PGlite unless `postgresUrl`). */
   config(opts: { port: number; postgresUrl?: string }): string {
     const doc = {
-      listen: { host: '127.0.0.1', port: opts.port, public_url: `http://127.0.0.1:${opts.port}` },
+      listen: { host: '127.0.0.1', port: opts.port, public_url: publicUrlOf(opts.port) },
       oidc: { issuer: this.at(this.idp.url, this.ports.idp), client_id: APPS_CLIENT_ID, client_secret: `\${${SECRET_ENV.clientSecret}}`, allowed_groups: ['eng', 'contractors', 'ops'] },
       session: { jwt_secret: `\${${SECRET_ENV.jwtSecret}}`, ttl_hours: 1 },
       ...(opts.postgresUrl ? { store: { postgres_url: opts.postgresUrl } } : {}),

@@ -1,7 +1,8 @@
 // The telemetry collector the apps profile points gateways at: OTLP/HTTP on loopback
 // (/v1/traces, /v1/metrics, /v1/logs; protobuf or JSON; gzip or deflate bodies), recording
-// every span, log record and metric with its attributes, and every export attempt with its raw
-// body (so a check can look for a canary in any field, known or not). It can be switched down:
+// every span, log record and metric with its attributes, every text the exports carry (bytes
+// decoded), and every export attempt with its raw body (so a check can look for a canary, or
+// pieces of it, in any field, known or not, in either encoding). It can be switched down:
 // answering an error status, stalling (accepting and never answering), or refusing connections,
 // and back up on the same port.
 import http from 'node:http';
@@ -15,6 +16,7 @@ import {
   decodeProtobuf,
   type Decoded,
   type Encoding,
+  type FieldText,
   type LogRecord,
   type MetricRecord,
   type Signal,
@@ -62,6 +64,8 @@ export class OtlpCollector extends LoopbackServer {
   readonly logs: LogRecord[] = [];
   readonly metrics: MetricRecord[] = [];
   readonly attempts: ExportAttempt[] = [];
+  /** Every text of every export decoded, with where it sat (see decode.ts). */
+  readonly texts: (FieldText & { path: string })[] = [];
   private mode: CollectorMode = { kind: 'up' };
   private waiters = new Set<() => void>();
   private sockets = new Set<Socket>();
@@ -118,12 +122,28 @@ export class OtlpCollector extends LoopbackServer {
     this.logs.length = 0;
     this.metrics.length = 0;
     this.attempts.length = 0;
+    this.texts.length = 0;
   }
 
-  /** Whether `text` occurs in any export body received (decompressed), in any field. */
+  /** Whether `text` occurs anywhere the collector received (see findAny). */
   sawText(text: string): boolean {
-    const needle = Buffer.from(text, 'utf8');
-    return this.attempts.some((a) => a.body.includes(needle));
+    return this.findAny([text]) !== undefined;
+  }
+
+  /**
+   * Where the first of `pieces` occurs: in a decoded text (a string field, or a bytes value read
+   * as UTF-8, at any depth of arrays and key-value lists; JSON escapes undone), or in an export
+   * body as received (decompressed; one that did not decode too). Undefined when none occurs.
+   */
+  findAny(pieces: string[]): { piece: string; where: string } | undefined {
+    for (const piece of pieces) {
+      const t = this.texts.find((x) => x.text.includes(piece));
+      if (t) return { piece, where: `${t.path} ${t.where}` };
+      const needle = Buffer.from(piece, 'utf8');
+      const a = this.attempts.find((x) => x.body.includes(needle));
+      if (a) return { piece, where: `${a.path} (body as received)` };
+    }
+    return undefined;
   }
 
   /**
@@ -218,6 +238,7 @@ export class OtlpCollector extends LoopbackServer {
       } catch (e) {
         return jsonError(400, e instanceof DecodeError ? e.message : 'bad request body');
       }
+      this.texts.push(...decoded.texts.map((t) => ({ ...t, path })));
       this.spans.push(...decoded.spans);
       this.logs.push(...decoded.logs);
       this.metrics.push(...decoded.metrics);

@@ -2,7 +2,10 @@
 // maps. The protobuf message types are the generated root that @opentelemetry/otlp-transformer
 // 0.214 ships (built with protobufjs from the OpenTelemetry protos); later releases of that
 // package dropped it (0.215 lost logs, 0.218 the rest). JSON follows the OTLP/JSON mapping: camelCase fields, hex trace and span
-// ids, 64-bit integers as strings or numbers.
+// ids, 64-bit integers as strings or numbers. Bytes values (base64 in both decodings) become
+// bytes. Beside the records, every text an export carries is listed with where it sits (bytes
+// decoded, arrays and key-value lists walked at any depth), so a search for a prompt sees what a
+// search of the raw body misses (base64, JSON escapes).
 import { createRequire } from 'node:module';
 
 export type Signal = 'traces' | 'metrics' | 'logs';
@@ -64,7 +67,15 @@ export interface MetricRecord {
   encoding: Encoding;
 }
 
+/** One text an export request carries: a string field, or a bytes value read as UTF-8. */
+export interface FieldText {
+  /** Where it sits, e.g. `resourceLogs[0].scopeLogs[0].logRecords[0].attributes[1].value.bytesValue`. */
+  where: string;
+  text: string;
+}
+
 export interface Decoded {
+  texts: FieldText[];
   spans: SpanRecord[];
   logs: LogRecord[];
   metrics: MetricRecord[];
@@ -103,7 +114,7 @@ function anyValue(v: unknown): unknown {
     return Number.isSafeInteger(n) ? n : str(v.intValue);
   }
   if ('doubleValue' in v) return Number(v.doubleValue);
-  if ('bytesValue' in v) return str(v.bytesValue);
+  if ('bytesValue' in v) return Buffer.from(str(v.bytesValue), 'base64');
   if ('arrayValue' in v) return arr((v.arrayValue as Obj | undefined)?.values).map(anyValue);
   if ('kvlistValue' in v) return attributes((v.kvlistValue as Obj | undefined)?.values);
   return undefined;
@@ -133,7 +144,7 @@ function points(list: unknown): MetricPoint[] {
 /** Flattens an export request in the OTLP/JSON shape (ids as hex) into records. */
 export function flatten(signal: Signal, req: unknown, encoding: Encoding): Decoded {
   if (!isObj(req)) throw new DecodeError(`not an OTLP ${signal} export request`);
-  const out: Decoded = { spans: [], logs: [], metrics: [] };
+  const out: Decoded = { texts: [], spans: [], logs: [], metrics: [] };
   const key = { traces: 'resourceSpans', metrics: 'resourceMetrics', logs: 'resourceLogs' }[signal];
   for (const rs of arr(req[key])) {
     if (!isObj(rs)) continue;
@@ -210,6 +221,27 @@ export function flatten(signal: Signal, req: unknown, encoding: Encoding): Decod
 
 const ID_FIELDS = new Set(['traceId', 'spanId', 'parentSpanId']);
 
+/** Every text of an export request (OTLP/JSON shape): string fields as they are, bytes values decoded; ids left out. */
+export function textsOf(req: unknown): FieldText[] {
+  const out: FieldText[] = [];
+  // Iterative, so no nesting depth of the sender's making can exhaust the stack.
+  const stack: [unknown, string][] = [[req, '']];
+  while (stack.length) {
+    const [v, where] = stack.pop()!;
+    if (Array.isArray(v)) v.forEach((x, i) => stack.push([x, `${where}[${i}]`]));
+    else if (isObj(v)) {
+      for (const [k, x] of Object.entries(v)) {
+        if (ID_FIELDS.has(k)) continue;
+        const at = where ? `${where}.${k}` : k;
+        if (k === 'bytesValue' && typeof x === 'string') out.push({ where: at, text: Buffer.from(x, 'base64').toString('utf8') });
+        else if (typeof x === 'string') out.push({ where: at, text: x });
+        else stack.push([x, at]);
+      }
+    }
+  }
+  return out;
+}
+
 /** protobufjs gives ids as base64 (bytes: String); OTLP/JSON has them as hex. */
 function idsToHex(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(idsToHex);
@@ -229,7 +261,7 @@ export function decodeProtobuf(signal: Signal, body: Uint8Array): Decoded {
   } catch (e) {
     throw new DecodeError(`protobuf ${signal} export request does not decode: ${(e as Error).message}`);
   }
-  return flatten(signal, idsToHex(obj), 'protobuf');
+  return { ...flatten(signal, idsToHex(obj), 'protobuf'), texts: textsOf(obj) };
 }
 
 export function decodeJson(signal: Signal, body: Uint8Array): Decoded {
@@ -239,5 +271,5 @@ export function decodeJson(signal: Signal, body: Uint8Array): Decoded {
   } catch (e) {
     throw new DecodeError(`JSON ${signal} export request does not parse: ${(e as Error).message}`);
   }
-  return flatten(signal, obj, 'json');
+  return { ...flatten(signal, obj, 'json'), texts: textsOf(obj) };
 }

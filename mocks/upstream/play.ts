@@ -1,14 +1,20 @@
 // Plays a scenario (scenario.ts) on one response. Timers here schedule the scripted
 // timeline of an SSE reply; they are the scenario, not synchronisation.
 import type http from 'node:http';
+import { constants } from 'node:http2';
 import { performance } from 'node:perf_hooks';
 import { headerValues, type RecordedRequest } from '../../src/upstream/record.js';
 import type { Reply } from '../../src/upstream/scenario.js';
 import { bodyHasField, tryParse } from '../../src/core/json.js';
 
+/** Headers HTTP/2 forbids (connection-specific): a scenario's HTTP/1.1 framing headers are left out over h2. */
+const NOT_IN_H2 = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+const overH2 = (res: http.ServerResponse) => res.req?.httpVersionMajor === 2;
+
 function writeHead(res: http.ServerResponse, status: number, headers: Array<[string, string]>) {
   const flat: string[] = [];
-  for (const [k, v] of headers) flat.push(k, v);
+  const h2 = overH2(res);
+  for (const [k, v] of headers) if (!h2 || !NOT_IN_H2.has(k.toLowerCase())) flat.push(k, v);
   res.writeHead(status, flat);
 }
 
@@ -23,6 +29,8 @@ function missingBeta(reply: Extract<Reply, { kind: 'json' }>, rec: RecordedReque
   }
   return null;
 }
+
+const NGHTTP2_INTERNAL_ERROR = constants.NGHTTP2_INTERNAL_ERROR;
 
 export function play(reply: Reply, rec: RecordedRequest, res: http.ServerResponse): void {
   switch (reply.kind) {
@@ -72,7 +80,10 @@ export function play(reply: Reply, rec: RecordedRequest, res: http.ServerRespons
     case 'hang':
       return;
     case 'reset':
-      res.socket?.resetAndDestroy();
+      // Over HTTP/2 the stream is reset (RST_STREAM), the connection's other streams go on.
+      if (overH2(res)) (res as unknown as { stream: import('node:http2').ServerHttp2Stream }).stream.close(NGHTTP2_INTERNAL_ERROR);
+      // Over TLS the reset goes to the TCP socket beneath (a TLS socket cannot be reset itself).
+      else (((res.socket as { _parent?: import('node:net').Socket } | null)?._parent ?? res.socket) as import('node:net').Socket | null)?.resetAndDestroy();
       return;
   }
 }

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { listen } from '../../src/core/errors.js';
-import { LoopbackServer } from '../../src/core/server.js';
+import { LoopbackServer, type ServerTls } from '../../src/core/server.js';
 import { headerValues, RECORD_KEEP, type RecordedRequest } from '../../src/upstream/record.js';
 import { BoundedBody, LongStrings } from '../../src/client/bounded.js';
 import type { Reply } from '../../src/upstream/scenario.js';
@@ -65,6 +65,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
   private closed = new Set<string>();
   private seq = 0;
   readonly unmatched: UnmatchedRequest[] = [];
+  readonly httpVersions: Record<string, number> = {};
   /** Handles requests under /__gwc/ (the `mock` command's control endpoint), when set. */
   control?: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   /** Called for each request no check expects (the `mock` command prints them). */
@@ -86,8 +87,9 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
   private controlSockets = new WeakSet<import('node:net').Socket>();
   private sockets = new Set<import('node:net').Socket>();
 
-  constructor() {
-    super('recording upstream (choose another address with --upstream-listen)');
+  /** With `tls`, the upstream serves https (and HTTP/2 beside HTTP/1.1 when `tls.http2`): --upstream-tls. */
+  constructor(tls?: ServerTls) {
+    super('recording upstream (choose another address with --upstream-listen)', tls);
     this.server.on('connection', (s) => {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
@@ -151,6 +153,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
       this.control(req, res);
       return;
     }
+    this.httpVersions[req.httpVersion] = (this.httpVersions[req.httpVersion] ?? 0) + 1;
     // Large bodies are not kept whole: a prefix, the length and a SHA-256 (checks compare by hash).
     const got = new BoundedBody(RECORD_KEEP);
     const strings = new LongStrings();
@@ -160,7 +163,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
     });
     req.on('end', () => {
       const body = got.head();
-      const raw = pairsFromRaw(req.rawHeaders);
+      const raw = headersOf(req);
       const rec: RecordedRequest = {
         seq: ++this.seq,
         method: req.method ?? '',
@@ -199,4 +202,17 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
       play(found.reply, rec, res);
     });
   }
+}
+
+/**
+ * The request's headers as received. Over HTTP/2 the pseudo-headers stand for the request line
+ * and Host: they are recorded as HTTP/1.1 carries them (`:authority` as `host`), so the checks
+ * read one shape whichever version the gateway spoke.
+ */
+function headersOf(req: http.IncomingMessage): Array<[string, string]> {
+  const raw = pairsFromRaw(req.rawHeaders);
+  if (req.httpVersionMajor !== 2) return raw;
+  const authority = raw.find(([k]) => k === ':authority')?.[1];
+  const rest = raw.filter(([k]) => !k.startsWith(':'));
+  return authority !== undefined && !rest.some(([k]) => k.toLowerCase() === 'host') ? [['host', authority], ...rest] : rest;
 }

@@ -26,6 +26,17 @@ const LIST = [
   { name: 'apps-prompts-on-error-path', breaks: ['APP-TEL-2'], description: 'the prompt text is a span attribute when the upstream fails' },
   { name: 'apps-no-spend-telemetry', breaks: ['APP-TEL-3'], description: 'a spend denial emits no span' },
   { name: 'apps-telemetry-breaks-inference', breaks: ['APP-TEL-4'], description: 'the telemetry relay answers 502 when the collector is down' },
+  { name: 'apps-device-link-internal', breaks: ['APP-LOGIN-1', 'APP-DEVICE-1'], description: "verification_uri_complete (the link the user opens) names localhost, which only the gateway's own host reaches, not the public URL" },
+  { name: 'apps-device-link-dead', breaks: ['APP-LOGIN-1', 'APP-DEVICE-1'], description: 'verification_uri_complete is on the public URL but names a path the gateway does not serve (404)' },
+  { name: 'apps-device-code-reused', breaks: ['APP-DEVICE-1'], description: 'an approved device code yields tokens again when polled a second time' },
+  { name: 'apps-models-cached-first', breaks: ['APP-POLICY-1'], description: 'the first model list served is kept and served to every caller, whatever their policy' },
+  { name: 'apps-prompt-as-bytes', breaks: ['APP-TEL-2'], description: 'the prompt is exported as a bytes attribute of a log record (base64 in OTLP/JSON)' },
+  { name: 'apps-prompt-in-pieces', breaks: ['APP-TEL-2'], description: 'the prompt is a span attribute cut into 16-character pieces (a string array)' },
+  { name: 'apps-stream-usage-dropped', breaks: ['APP-SPEND-1', 'APP-SPEND-4'], description: "a streamed answer's usage never reaches the accounting: streamed requests cost nothing" },
+  { name: 'apps-usage-output-only', breaks: ['APP-SPEND-4'], description: 'only output tokens are counted (input and cache tokens cost nothing)' },
+  { name: 'apps-usage-no-cache', breaks: ['APP-SPEND-4'], description: 'cache creation and cache read tokens are not counted' },
+  { name: 'apps-usage-lost-on-interrupt', breaks: ['APP-SPEND-4'], description: 'the usage of a stream the upstream cut short is lost' },
+  { name: 'apps-usage-estimate-unmarked', breaks: ['APP-SPEND-4'], description: 'when the upstream reports no usage, the estimate is recorded as if reported' },
   { name: 'apps-managed-200-for-everyone', breaks: ['APP-MANAGED-1'], description: 'a user with no matching policy gets 200 {} instead of 404' },
 ] as const;
 

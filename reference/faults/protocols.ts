@@ -20,7 +20,7 @@ const wantsStream = (r: RequestParts) => {
  * Applies `fn` to the data of each complete SSE frame (text up to a blank line) as it streams
  * through: a string replaces the data, null drops the frame.
  */
-class FrameData extends Transform {
+export class FrameData extends Transform {
   private buf = '';
   // A multi-byte character split across chunks is decoded whole.
   private decoder = new StringDecoder('utf8');

@@ -8,7 +8,7 @@ import type { Fault, RequestParts } from './types.js';
 const isEventStream = (headers: Array<[string, string]>) => headers.some(([k, v]) => k.toLowerCase() === 'content-type' && /text\/event-stream/i.test(v));
 
 /** A stream fault that applies `make()` to event-stream responses only. */
-function onStreams(make: (r: RequestParts) => Transform, headers?: (h: Array<[string, string]>) => Array<[string, string]>): Fault['stream'] {
+export function onStreams(make: (r: RequestParts) => Transform, headers?: (h: Array<[string, string]>) => Array<[string, string]>): Fault['stream'] {
   return (r, _status, h) => (isEventStream(h) ? { headers: headers ? headers(h) : h, transform: make(r) } : null);
 }
 
@@ -45,7 +45,7 @@ class Blocks extends Transform {
 }
 
 /** Applies `fn` to each complete SSE frame (text up to a blank line), keeping bytes between frames. */
-class PerFrame extends Transform {
+export class PerFrame extends Transform {
   private buf = '';
   private utf8 = new StringDecoder('utf8');
   constructor(private readonly fn: (frame: string) => string) {

@@ -53,10 +53,15 @@ export interface RunSettings {
   idle: { maxS: number; minS: number };
   /** How long the hung-upstream probe waits for the gateway's own time-out. */
   hangWaitMs: number;
+  /** The gateway's declared request body limit in bytes (default: the provider's 32 MB) and retry bound; absent in unit tests' settings. */
+  bodyLimitBytes?: number;
+  retryBound?: number;
   /** The apps profile's allowances (set from the run's options; absent in unit tests' settings). */
   apps?: { jwksRefetchMs: number };
   /** The service profile's models, one per protocol (set only with --profile service). */
   service?: { models: { messages: string; native: string; chat: string } };
+  /** The capability matrix's features the user requires (--require-capability); absent when no matrix is asked for. */
+  capabilities?: { required: readonly string[] };
   /** The load profile's settings (set only with --profile load). */
   load?: LoadSettings;
 }

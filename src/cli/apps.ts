@@ -30,6 +30,8 @@ type Surroundings = InstanceType<Awaited<ReturnType<typeof appsModules>>['harnes
 /** What the apps checks get (ctx.fixture). */
 export interface AppsFixture {
   gatewayUrl: string;
+  /** The gateway's `server.public_url`: every URL it hands out must be on it. */
+  publicUrl: string;
   jwtSecret: string;
   adminKey: string;
   idp: Surroundings['idp'];
@@ -49,8 +51,9 @@ export interface AppsSetUp {
   teardown: () => Promise<void>;
 }
 
-const fixtureOf = (around: Surroundings, gatewayUrl: string, restart?: () => Promise<void>): AppsFixture => ({
+const fixtureOf = (around: Surroundings, gatewayUrl: string, publicUrl: string, restart?: () => Promise<void>): AppsFixture => ({
   gatewayUrl,
+  publicUrl,
   jwtSecret: around.jwtSecret,
   adminKey: around.adminKey,
   idp: around.idp,
@@ -105,7 +108,7 @@ async function referenceSetUp(faultName: string | undefined, store: { postgresUr
       await gw!.stop();
       gw = await boot(port);
     };
-    return { target: gw.url, fixture: fixtureOf(around, gw.url, restart), secrets: around.secrets, teardown };
+    return { target: gw.url, fixture: fixtureOf(around, gw.url, harness.publicUrlOf(port), restart), secrets: around.secrets, teardown };
   } catch (e) {
     await teardown();
     throw e;
@@ -129,14 +132,16 @@ export async function ownSetUp(cfg: RunConfig, io: Io): Promise<AppsSetUp> {
   checkLaunch(cfg.launch);
   const { harness } = await appsModules();
   let target = cfg.target;
+  let publicUrl: string | undefined;
   let around: Surroundings;
   if (cmd) around = new harness.AppsSurroundings();
   else {
     const file = cfg.apps.config!;
     const text = readText(file);
     const envFile = appsEnvFileOf(file);
-    const { publicUrl, ports } = harness.addressesOf(text, file);
-    around = new harness.AppsSurroundings({ secrets: harness.parseEnvFile(readText(envFile), envFile).secrets, ports });
+    const addresses = harness.addressesOf(text, file);
+    publicUrl = addresses.publicUrl;
+    around = new harness.AppsSurroundings({ secrets: harness.parseEnvFile(readText(envFile), envFile).secrets, ports: addresses.ports });
     target ??= publicUrl;
   }
   await around.start();
@@ -150,11 +155,12 @@ export async function ownSetUp(cfg: RunConfig, io: Io): Promise<AppsSetUp> {
   try {
     if (cmd) {
       const listenPort = await freePort();
+      publicUrl = harness.publicUrlOf(listenPort);
       dir = await workdir();
       writeFileSync(join(dir, 'gateway.yaml'), around.config({ port: listenPort, postgresUrl: cfg.apps.postgresUrl ?? undefined }), { mode: 0o600 });
       const upstream = around.upstreams.get('default-up')!.url;
       const env: Array<[string, string]> = [...Object.entries({ ...around.env, ...harness.LOOPBACK_ENV }), ...parseEnvList(cfg.launch.env)];
-      const values = { upstream_url: upstream, upstream_port: new URL(upstream).port, listen_port: String(listenPort), workdir: dir };
+      const values = { upstream_url: upstream, upstream_port: new URL(upstream).port, listen_port: String(listenPort), workdir: dir, upstream_ca: '' };
       launched = await startCommand({ command: cmd, env, values, listenPort, startTimeoutMs: cfg.readyTimeoutS * 1000, secrets: [cfg.token, ...around.secrets] });
       target = launched.target;
       io.out(`started the gateway (--gateway-cmd) at ${target} with ${dir}/gateway.yaml`);
@@ -165,7 +171,7 @@ export async function ownSetUp(cfg: RunConfig, io: Io): Promise<AppsSetUp> {
     await ready();
     const l = launched;
     const restart = l ? async () => (await l.restart(), await ready()) : undefined;
-    return { target: target!, fixture: fixtureOf(around, target!, restart), secrets: around.secrets, launched, teardown };
+    return { target: target!, fixture: fixtureOf(around, target!, publicUrl!, restart), secrets: around.secrets, launched, teardown };
   } catch (e) {
     await teardown();
     throw e;

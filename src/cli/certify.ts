@@ -5,7 +5,7 @@ import type { RunConfig } from '../config/config.js';
 import { resolveConfig, SERVICE_ENV } from '../config/config.js';
 import { HarnessError } from '../core/errors.js';
 import { COMMANDS } from '../config/commands.js';
-import { NO_CREDENTIAL, REPORTER_NAMES, type JunitFormat, type ReporterName } from '../config/options.js';
+import { DEFAULT_REPORTERS, NO_CREDENTIAL, type JunitFormat, type ReporterName } from '../config/options.js';
 import type { RunReport } from '../report/types.js';
 import { writeReports } from '../reporters/index.js';
 import { withReplay } from '../report/replay.js';
@@ -31,6 +31,8 @@ export function recordedSettings(cfg: RunConfig): Record<string, unknown> {
     concurrency: cfg.concurrency,
     strict: cfg.strict,
     'model-routes': cfg.modelRoutes,
+    capabilities: cfg.capabilities.run,
+    'require-capability': cfg.capabilities.required,
     'sse-max-lag-ms': cfg.sse.maxLagMs,
     'sse-burst-window-ms': cfg.sse.burstWindowMs,
     'idle-max-s': cfg.idle.maxS,
@@ -127,7 +129,7 @@ export async function mergeCommand(dirs: string[], opts: { out: string; force?: 
   const named = dirs.map((d) => ({ name: d, report: readReport(d) }));
   const { report, notes } = mergeReports(named, { force: opts.force, order });
   for (const n of notes) io.err(`gw-conformance: merge-reports --force: ${n}`);
-  const names = opts.reporter ?? [...REPORTER_NAMES];
+  const names = opts.reporter ?? [...DEFAULT_REPORTERS];
   io.out(`merge-reports: ${named.length} reports, ${report.results.length} checks`);
   writeReports(report, names, opts.out, io.out, { junitFormat: opts.junitFormat });
   return report.exitCode;

@@ -1,5 +1,6 @@
 // One run: preflight the target, run the selected checks, build and write the report.
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
+import { connectOptions, loadTransport, newDispatcher, probeTls, summarize as summarizeTransport, tlsFailure, type Transport } from '../client/transport.js';
 import { performance } from 'node:perf_hooks';
 import { GatewayClient } from '../client/gateway.js';
 import { HarnessError } from '../core/errors.js';
@@ -23,20 +24,27 @@ import { exitCodeOf, harnessErrorLine } from '../report/policy.js';
 import { assertValidReport } from '../report/validate.js';
 import { writeReports } from '../reporters/index.js';
 import { withReplay } from '../report/replay.js';
-import { progressLine } from '../reporters/console.js';
+import { columnsFor, progressLine, resultLine } from '../reporters/console.js';
+import { reportersFor } from '../reporters/names.js';
 import { INTERRUPTED_EXIT, NOT_RUN, notRun, type Interruption } from './interrupt.js';
+import type { RunProgress } from './progress.js';
 
 const PREFLIGHT_MS = 3000;
+/** Printed (and kept in the report as transport.insecure) when the target's certificate is not verified. */
+export const INSECURE_WARNING = "warning: --insecure: the gateway's TLS certificate is not verified (a test set-up only; the report says so)";
 
 /**
  * Tells an unreachable or non-HTTP target (exit 2) from a live one. A target that accepts the
  * connection but does not answer is not refused here: its checks time out one by one.
  */
-export async function preflight(target: string, warn: (s: string) => void): Promise<void> {
+export async function preflight(target: string, warn: (s: string) => void, dispatcher?: Dispatcher): Promise<void> {
   try {
-    const res = await request(target, { method: 'HEAD', headersTimeout: PREFLIGHT_MS, bodyTimeout: PREFLIGHT_MS, signal: AbortSignal.timeout(PREFLIGHT_MS + 500) });
+    const res = await request(target, { method: 'HEAD', headersTimeout: PREFLIGHT_MS, bodyTimeout: PREFLIGHT_MS, signal: AbortSignal.timeout(PREFLIGHT_MS + 500), ...(dispatcher ? { dispatcher } : {}) });
     await res.body.dump();
   } catch (e) {
+    // TLS (untrusted, wrong name, expired, client certificate wanted): one line, never the TLS library's text.
+    const tls = tlsFailure(e);
+    if (tls) throw new HarnessError('TARGET_TLS', tls);
     const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
     const code = String(err.code ?? err.cause?.code ?? err.name ?? '');
     if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'].includes(code))
@@ -74,6 +82,10 @@ export interface SuiteExtras {
   gate?: PhaseGate;
   /** Ctrl-C (src/cli/interrupt.ts): stops the checks; the report holds those that finished. */
   interrupt?: Interruption;
+  /** The console's live progress (src/cli/progress.ts): the readiness gate's answers, checks started and finished. */
+  progress?: RunProgress;
+  /** TLS and HTTP/2 to the gateway, its files already read (src/client/transport.ts); else read from cfg.transport here. */
+  transport?: Transport;
 }
 
 /**
@@ -94,24 +106,31 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   // Feature gating: what the gateway serves, as the user declared it; the service profile adds `service`.
   const features = [...(cfg.service ? ['service'] : []), ...(cfg.profile === 'apps' || cfg.profile === 'client' || cfg.profile === 'load' ? [cfg.profile] : [])];
   const declared = new Set<string>([...cfg.protocols, ...features]);
-  await preflight(target, print);
+  const transport = extras.transport ?? loadTransport(cfg.transport, target);
+  if (transport.settings.insecure) print(INSECURE_WARNING);
+  // The TLS handshake first: its failure is one line (an unreachable target is the preflight's to tell).
+  const negotiated = await probeTls(target, transport).catch((e: unknown) => (e instanceof HarnessError && e.code === 'TARGET_TLS' ? Promise.reject(e) : null));
+  const probe = newDispatcher(connectOptions(transport), PREFLIGHT_MS);
+  await preflight(target, print, probe).finally(() => probe.close());
   const expanded = cfg.expanded ?? expandTargeting(cfg.targeting, upstream?.url ?? null, process.env);
   const secrets = [cfg.token, cfg.service?.key ?? '', ...expanded.secrets, ...(extras.secrets ?? [])].filter(Boolean);
   print = (s) => printRaw(terminalSafe(scrubSecrets(s, secrets)));
   const useConsole = cfg.reporter.includes('console');
-  const gateway = new GatewayClient(target, { token: cfg.token, timeoutMs: cfg.timeoutMs, targeting: expanded.resolved, launcher: extras.launcher });
+  const gateway = new GatewayClient(target, { token: cfg.token, timeoutMs: cfg.timeoutMs, targeting: expanded.resolved, launcher: extras.launcher, transport });
   // The upstream takes requests under a protocol's upstream-base-path as today's paths.
   upstream?.forwardsUnder?.(upstreamPrefixes(cfg.targeting));
   let readiness: Readiness | null = null;
   try {
     // The readiness gate: no check runs before the gateway forwards a canary of each declared protocol.
-    if (upstream && cfg.protocols.length) readiness = await awaitReady(gateway, upstream, cfg.protocols, { timeoutMs: cfg.readyTimeoutS * 1000, print: useConsole ? print : undefined });
+    if (upstream && cfg.protocols.length) readiness = await awaitReady(gateway, upstream, cfg.protocols, { timeoutMs: cfg.readyTimeoutS * 1000, print: useConsole ? print : undefined, onAnswer: extras.progress?.readiness });
   } catch (e) {
+    extras.progress?.ready();
     await gateway.close();
     upstream?.forwardsUnder?.([]);
     if (e instanceof HarnessError) throw new HarnessError(e.code, scrubSecrets(e.message, secrets));
     throw e;
   }
+  extras.progress?.ready();
   const unmatchedFrom = upstream?.unmatched.length ?? 0;
   const startedAt = new Date();
   const t0 = performance.now();
@@ -120,7 +139,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     print(
       `gw-conformance ${VERSION}: ${checks.length} checks${cfg.shard ? ` (shard ${cfg.shard.index}/${cfg.shard.count})` : ''}, target ${target}, upstream ${upstream?.url ?? (cfg.profile === 'client' ? 'the client sessions\' own' : 'none (the service is checked directly)')}, declared ${[...cfg.protocols, ...features].join(', ')}, seed ${cfg.seed}${attempts > 1 ? `, ${attempts} attempts per ${cfg.repeat > 1 ? 'check' : 'check that does not pass'}` : ''}`,
     );
-  const settings = { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, hangWaitMs: cfg.hangWaitMs, apps: { jwksRefetchMs: cfg.apps.jwksRefetchMs }, service: cfg.service && { models: cfg.service.models }, ...(cfg.profile === 'load' ? { load: cfg.load } : {}) };
+  const settings = { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, hangWaitMs: cfg.hangWaitMs, bodyLimitBytes: cfg.bodyLimitBytes, retryBound: cfg.retryBound, apps: { jwksRefetchMs: cfg.apps.jwksRefetchMs }, service: cfg.service && { models: cfg.service.models }, ...(cfg.profile === 'load' ? { load: cfg.load } : {}), capabilities: { required: cfg.capabilities.required } };
   const runThem = () => runAttempts(checks, { gateway, upstream, declared, settings, fixture: extras.fixture, noCredential: !cfg.token }, cfg, extras, secrets, useConsole ? print : undefined);
   const ran = extras.interrupt ? await extras.interrupt.during(runThem) : await runThem();
   let results = ran.results;
@@ -156,6 +175,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     unmatchedRequests: upstream?.unmatched.slice(unmatchedFrom) ?? [],
     readiness,
     targeting: describeTargeting(cfg.targeting, cfg.protocols),
+    transport: { ...summarizeTransport(transport, target), negotiated: negotiated ?? 'unknown', ...(upstream?.httpVersions ? { upstreamHttpVersions: { ...upstream.httpVersions } } : {}) },
   };
   return sealReport(raw, secrets, expanded.names);
 }
@@ -174,13 +194,17 @@ async function runAttempts(checks: CheckDef[], ctx: RunContext, cfg: RunConfig, 
     ? (id, client, cases) => extras.transcript!.set(id, ordered([...client.map((x) => clientExchange(x.req, x.res, mask)), ...cases.map((e) => upstreamExchange(e, mask))]))
     : undefined;
   const finished = new Map<string, CheckResult>();
+  const columns = columnsFor(checks);
+  const progress = extras.progress;
+  progress?.planned(checks.length);
   let first: CheckResult[];
   try {
     const onResult = (r: CheckResult) => {
       finished.set(r.id, r);
-      if (print && attempts === 1) print(progressLine(r));
+      progress?.finished(r.id);
+      if (print && attempts === 1) print(progressLine(r, columns));
     };
-    first = await untilCrash(runChecks(checks, { ...ctx, exchanges }, { concurrency: cfg.concurrency, gate: extras.gate, onResult }), extras.interrupt?.signal);
+    first = await untilCrash(runChecks(checks, { ...ctx, exchanges }, { concurrency: cfg.concurrency, gate: extras.gate, onResult, onStart: progress?.started }), extras.interrupt?.signal);
   } catch (e) {
     if (e instanceof Interrupted) return { results: checks.map((c) => finished.get(c.id) ?? notRun(c)), interrupted: true };
     // Every run that starts writes its reports: what finished, and the harness's error for the rest.
@@ -195,7 +219,7 @@ async function runAttempts(checks: CheckDef[], ctx: RunContext, cfg: RunConfig, 
     again.forEach((i, j) => tries[i].push(more[j]));
   }
   const results = tries.map(combineAttempts);
-  if (print && attempts > 1) for (const r of results) print(progressLine(r));
+  if (print && attempts > 1) for (const r of results) print(progressLine(r, columns));
   return { results };
 }
 
@@ -228,18 +252,25 @@ export function sealReport(raw: RunReport, secrets: string[], headerNames: strin
 
 /**
  * Writes the report files, prints the summary and returns the exit code. `argv` (the CLI's
- * arguments) gives failures their replay command. When the harness broke on a check (exit 2),
- * one line on stderr names the check: it is not the gateway's fault.
+ * arguments) gives failures their replay command. In GitHub Actions the github reporter is added
+ * (annotations, and the job summary GITHUB_STEP_SUMMARY names). Without the console reporter the
+ * result still shows: one line on stderr. When the harness broke on a check (exit 2), one line on
+ * stderr names the check: it is not the gateway's fault.
  */
-export function finishRun(report: RunReport, cfg: RunConfig, io: { out: (s: string) => void; err: (s: string) => void }, argv: string[] = []): number {
-  writeReports(scrubDeep(withReplay(report, argv), secretsOf(cfg)), cfg.reporter, cfg.out, safePrinter(io.out, cfg), { junitFormat: cfg.junitFormat });
+export function finishRun(report: RunReport, cfg: RunConfig, io: { out: (s: string) => void; err: (s: string) => void; env?: NodeJS.ProcessEnv }, argv: string[] = []): number {
+  const env = io.env ?? {};
+  const names = reportersFor(cfg.reporter, env);
+  const stepSummary = names.includes('github') ? env.GITHUB_STEP_SUMMARY || undefined : undefined;
+  const files = writeReports(scrubDeep(withReplay(report, argv), secretsOf(cfg)), names, cfg.out, safePrinter(io.out, cfg), { junitFormat: cfg.junitFormat, stepSummary });
+  const err = safePrinter(io.err, cfg);
   if (report.interrupted) {
     const left = report.results.filter((r) => r.outcome === 'skip' && r.message === NOT_RUN).length;
-    io.err(`gw-conformance: interrupted: ${report.results.length - left} of ${report.results.length} checks finished; the reports hold them, the rest marked not run`);
+    err(`gw-conformance: interrupted: ${report.results.length - left} of ${report.results.length} checks finished; the reports hold them, the rest marked not run`);
     return INTERRUPTED_EXIT;
   }
+  if (!cfg.reporter.includes('console')) err(resultLine(report, files));
   const broke = harnessErrorLine(report.results);
-  if (broke) safePrinter(io.err, cfg)(`gw-conformance: ${broke}`);
+  if (broke) err(`gw-conformance: ${broke}`);
   return report.exitCode;
 }
 

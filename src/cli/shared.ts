@@ -12,12 +12,23 @@ import { assertSelectors } from '../runner/registry.js';
 import { CHECKS } from '../../suites/index.js';
 import { assertWritableDir } from './out-dir.js';
 
+/** How the process's streams look (the bin fills it; without it nothing is a terminal). */
+export interface Terminal {
+  outIsTTY: boolean;
+  errIsTTY: boolean;
+  columns(): number;
+  /** Writes to standard error as is (no line feed added). */
+  writeErr(s: string): void;
+}
+
 export interface Io {
   out: (s: string) => void;
   err: (s: string) => void;
   env: NodeJS.ProcessEnv;
   /** Resolves when the user asks a long-running command (mock, reference) to stop. */
   untilStopped: () => Promise<void>;
+  /** Which streams are terminals, and a raw writer for the status line (src/cli/progress.ts); absent: none is. */
+  term?: Terminal;
 }
 
 /** What a command file gets: the io, the arguments of this invocation (for replay commands) and where its exit code goes. */

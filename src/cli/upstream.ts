@@ -1,10 +1,14 @@
 // The suite with the run's own recording upstream: start it, start the gateway when the harness
 // is asked to (--gateway-cmd, --gateway-image), run the checks, stop both. run, certify and
 // verify all go through here; the service profile checks the hosted service directly.
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { HarnessError, parseListen } from '../core/errors.js';
 import { withExpandedTargeting, type RunConfig } from '../config/config.js';
 import { optionByName } from '../config/options.js';
 import { RecordingUpstream } from '../../mocks/upstream/server.js';
+import type { ServerTls } from '../core/server.js';
+import { loadTransport } from '../client/transport.js';
 import { CHECKS } from '../../suites/index.js';
 import { checkLaunch, launchGateway, type LaunchedGateway } from '../launch/launch.js';
 import type { RunReport } from '../report/types.js';
@@ -40,7 +44,10 @@ export async function withRecordingUpstream(cfg: RunConfig, io: Io, extras: Suit
     return runSuite(CHECKS, withExpandedTargeting(cfg, null, io.env), cfg.target!, null, io.out, extras);
   }
   const { host, port } = upstreamAddress(cfg);
-  const upstream = new RecordingUpstream();
+  // The transport's files are read and checked before anything starts (bad ones: one line, exit 2).
+  const transport = cfg.target && !launching ? loadTransport(cfg.transport, cfg.target) : undefined;
+  const tls = await recordingTls(cfg, host);
+  const upstream = new RecordingUpstream(tls);
   try {
     await upstream.start(host, port);
   } catch (e) {
@@ -54,16 +61,34 @@ export async function withRecordingUpstream(cfg: RunConfig, io: Io, extras: Suit
   let report: RunReport;
   try {
     if (launching) {
-      launched = await launchGateway({ ...cfg.launch, upstreamUrl: upstream.url, upstreamPort: Number(new URL(upstream.url).port), startTimeoutMs: cfg.readyTimeoutS * 1000, secrets });
-      io.out(`started the gateway (${cfg.launch.cmd ? '--gateway-cmd' : `--gateway-image ${cfg.launch.image}`}) at ${launched.target}, forwarding to ${upstream.url}`);
+      launched = await launchGateway({ ...cfg.launch, upstreamUrl: upstream.url, upstreamPort: Number(new URL(upstream.url).port), upstreamCa: tls?.caFile, startTimeoutMs: cfg.readyTimeoutS * 1000, secrets });
+      io.out(`started the gateway (${cfg.launch.cmd ? '--gateway-cmd' : `--gateway-image ${cfg.launch.image}`}) at ${launchedTarget(launched.target, cfg)}, forwarding to ${upstream.url}`);
     }
-    report = await runSuite(CHECKS, run, launched?.target ?? cfg.target!, upstream, io.out, { ...extras, launcher: launched });
+    if (tls) io.out(`the recording upstream serves https${cfg.upstreamTls.http2 ? ' and HTTP/2' : ''}; its CA (for the gateway to trust) is ${tls.caFile}`);
+    report = await runSuite(CHECKS, run, launched ? launchedTarget(launched.target, cfg) : cfg.target!, upstream, io.out, { ...extras, launcher: launched, ...(transport ? { transport } : {}) });
   } finally {
     await launched?.stop();
     await upstream.stop();
+    if (tls) await rm(dirname(tls.caFile), { recursive: true, force: true });
   }
   // What the started gateway wrote goes into the report, masked like the rest.
   return launched ? sealReport({ ...report, launched: launched.info() }, secrets, run.expanded?.names ?? []) : report;
+}
+
+/** --upstream-tls: a throw-away CA and a certificate for the upstream's address (node-forge is loaded only then). */
+export async function recordingTls(cfg: Pick<RunConfig, 'upstreamTls' | 'launch'>, host: string): Promise<(ServerTls & { caFile: string }) | undefined> {
+  if (cfg.upstreamTls.http2 && !cfg.upstreamTls.on) throw new HarnessError('BAD_FLAG', '--upstream-http2 needs --upstream-tls (the upstream offers HTTP/2 in the TLS handshake)');
+  if (cfg.launch.cmd?.includes('{upstream_ca}') && !cfg.upstreamTls.on) throw new HarnessError('BAD_FLAG', '--gateway-cmd uses {upstream_ca}: give --upstream-tls (without it the upstream serves plain http and has no CA)');
+  if (!cfg.upstreamTls.on) return undefined;
+  const { upstreamTls } = await import('../../mocks/upstream/tls-ca.js');
+  const t = await upstreamTls(host);
+  return { key: t.keyPem, cert: t.certPem, http2: cfg.upstreamTls.http2, caFile: t.caFile };
+}
+
+/** A started gateway is reached over https when the run is given TLS settings for it (--ca-file, --insecure, --client-cert, --http2 h2). */
+function launchedTarget(target: string, cfg: RunConfig): string {
+  const t = cfg.transport;
+  return t.caFile || t.insecure || t.clientCert || t.http2 === 'h2' ? target.replace(/^http:/, 'https:') : target;
 }
 
 /** A `gw-conformance mock` already holding the address runs the suite for us (src/cli/remote.ts). */

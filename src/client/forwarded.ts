@@ -54,6 +54,8 @@ export interface ForwardedOptions {
   /** Longest wait for one probe's answer (default: until the bound). */
   answerMs?: number;
   signal?: AbortSignal;
+  /** Progress: each answer as it comes (the console shows the last one while the wait goes on). */
+  onAnswer?: (a: ProbeAnswer) => void;
 }
 
 const FIRST_BYTES = 200;
@@ -140,14 +142,16 @@ export async function untilForwarded(gateway: GatewayClient, up: ProbeUpstream, 
     const { answer, forwarded } = await probeOnce(gateway, up, p, deadline, o);
     const at = Math.round(performance.now() - t0);
     total++;
-    answers.push({
+    const seen: ProbeAnswer = {
       atMs: at,
       forwarded,
       status: answer?.res?.status ?? null,
       contentType: answer?.res?.header('content-type') ?? null,
       firstBytes: answer?.res ? answer.res.body.subarray(0, FIRST_BYTES).toString('utf8') : null,
       error: !answer ? 'forwarded; no answer yet' : answer.err === undefined ? null : describeError(answer.err),
-    });
+    };
+    answers.push(seen);
+    o.onAnswer?.(seen);
     if (answers.length > KEPT_FIRST + KEPT_LAST) answers.splice(KEPT_FIRST, 1);
     const status = answer?.res?.status ?? 0;
     if (forwarded && (!o.served || (status >= 200 && status < 300))) return result(true, attempt, at);

@@ -1,12 +1,13 @@
 // Client of the gateway under test: sends exactly the bytes and headers a check gives it,
 // and keeps what came back with raw headers and timings on the upstream's clock.
-import { Agent, request } from 'undici';
+import { request, type Agent } from 'undici';
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { CASE_HEADER } from '../upstream/contract.js';
 import { pairsFromRecord } from './headers.js';
 import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, type AuthStyle, type Protocol } from '../core/protocols.js';
 import { BoundedBody, decodeBody } from './bounded.js';
+import { connectOptions, newDispatcher, tlsFailure, type ConnectOptions, type Transport } from './transport.js';
 
 // The checks take these from the client they send with.
 export { ANTHROPIC_VERSION, messagesHeaders, type AuthStyle } from '../core/protocols.js';
@@ -98,14 +99,17 @@ export class GatewayClient {
   }
   constructor(
     target: string,
-    private readonly opts: { token: string; timeoutMs: number; targeting?: ClientTargeting; launcher?: { restart(): Promise<void> } },
+    private readonly opts: { token: string; timeoutMs: number; targeting?: ClientTargeting; launcher?: { restart(): Promise<void> }; transport?: Transport },
   ) {
     this.base = new URL(target);
+    this.connectOptions = connectOptions(opts.transport);
     this.conn = { agent: this.newAgent() };
   }
 
+  /** TLS and HTTP/2 of every connection to the gateway (src/client/transport.ts). */
+  readonly connectOptions: ConnectOptions;
   private newAgent(): Agent {
-    return new Agent({ headersTimeout: this.opts.timeoutMs, bodyTimeout: this.opts.timeoutMs, connectTimeout: Math.min(this.opts.timeoutMs, 5000) });
+    return newDispatcher(this.connectOptions, this.opts.timeoutMs);
   }
 
   /** True when the harness started the gateway (--gateway-cmd) and a check may restart it. */
@@ -272,7 +276,8 @@ export function classify(e: unknown, what: string, arrived?: Arrived): Error {
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || err.name === 'TimeoutError')
     return new GatewayTimeoutError(`${what}: the gateway did not answer in time (${code})${arrived ? describeArrived(arrived) : ''}`, arrived);
   if (err.name === 'AbortError') return new GatewayTimeoutError(`${what}: aborted at the check's time limit${arrived ? describeArrived(arrived) : ''}`, arrived);
-  return new GatewayTransportError(`${what}: ${code}: ${err.message ?? String(e)}`, code);
+  // A TLS failure in the project's words, not the TLS library's.
+  return new GatewayTransportError(`${what}: ${code}: ${tlsFailure(e) ?? err.message ?? String(e)}`, code);
 }
 
 /** What arrived before an answer was cut off, in words: "status 200 after 3 ms, then 41 bytes in 12 chunks over 20001 ms". */

@@ -1,7 +1,8 @@
 // Reads a server-sent event stream from the gateway and records, for each event, when its
 // last byte arrived (performance.now(), the clock the recording upstream stamps its frames
 // with). Parsing is eventsource-parser's; a gzip-encoded stream is decoded as a client would.
-import { Client, request, type Dispatcher } from 'undici';
+import { request, type Client, type Dispatcher } from 'undici';
+import { newClient } from './transport.js';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { createGunzip, createInflate, createBrotliDecompress } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
@@ -226,7 +227,7 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
 /** A client holding one connection, to see whether the gateway keeps it open across requests. */
 export function singleConnection(gw: GatewayClient): { client: Client; connects: () => number } {
   let n = 0;
-  const client = new Client(gw.base.origin, { pipelining: 1 });
+  const client = newClient(gw.base.origin, gw.connectOptions);
   client.on('connect', () => n++);
   return { client, connects: () => n };
 }

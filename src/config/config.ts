@@ -7,6 +7,7 @@ import { HarnessError } from '../core/errors.js';
 import { configSchema, NO_CREDENTIAL, PROTOCOLS, type OptionValues, type ProtocolName } from './options.js';
 import { resolveOptions, type FlagValues } from './option-values.js';
 import { expandTargeting, resolveTargeting, type Targeting } from './targeting.js';
+import type { TransportSettings } from '../client/transport.js';
 import { parseDeclaredLimit } from '../core/limits.js';
 import type { Protocol } from '../core/features.js';
 import type { LoadSettings } from '../check/check.js';
@@ -44,10 +45,15 @@ export interface RunConfig {
   concurrency: V['concurrency'];
   runs: V['runs'];
   modelRoutes: V['model-routes'];
+  /** The capability matrix: whether it runs, and the features whose cells are MUST. */
+  capabilities: { run: boolean; required: V['require-capability'] };
   sse: { maxLagMs: V['sse-max-lag-ms']; burstWindowMs: V['sse-burst-window-ms']; latP50Ms: V['sse-lat-p50-ms'] };
   idle: { maxS: V['idle-max-s']; minS: V['idle-min-s'] };
   /** How long errors.upstream.timeout waits for the gateway's own time-out. */
   hangWaitMs: V['hang-wait-ms'];
+  /** The gateway's declared body limit and retry bound (MSG-SIZE-1, ERR-RETRY-2). */
+  bodyLimitBytes: V['body-limit-bytes'];
+  retryBound: V['retry-bound'];
   /** Where each protocol lives on the gateway, its extra headers and credential style (src/config/targeting.ts). */
   targeting: Targeting;
   /** The targeting's header values expanded (set by the CLI before the run: env and upstream are known there). */
@@ -68,8 +74,14 @@ export interface RunConfig {
   shard: { index: number; count: number } | null;
   shardDurations: string | null;
   junitFormat: V['junit-format'];
+  /** --color / --no-color; unset: colour when writing to a terminal (src/reporters/style.ts). */
+  color: V['color'];
   /** The apps profile: the configuration apps-config wrote (--target), the store of the one the harness writes (--gateway-cmd). */
   apps: { config: string | null; postgresUrl: string | null; jwksRefetchMs: number };
+  /** TLS and HTTP/2 to the gateway (read and checked before the run: src/client/transport.ts). */
+  transport: TransportSettings;
+  /** The recording upstream over TLS (--upstream-tls), and HTTP/2 beside HTTP/1.1 (--upstream-http2). */
+  upstreamTls: { on: boolean; http2: boolean };
   /** The load profile's bounds, declared limit and budget. */
   load: LoadSettings;
 }
@@ -181,9 +193,12 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     concurrency: v.concurrency,
     runs: v.runs,
     modelRoutes: v['model-routes'],
+    capabilities: { run: v.capabilities || v['require-capability'].length > 0, required: v['require-capability'] },
     sse: { maxLagMs: v['sse-max-lag-ms'], burstWindowMs: v['sse-burst-window-ms'], latP50Ms: v['sse-lat-p50-ms'] },
     idle: { maxS: v['idle-max-s'], minS: v['idle-min-s'] },
     hangWaitMs: v['hang-wait-ms'],
+    bodyLimitBytes: v['body-limit-bytes'],
+    retryBound: v['retry-bound'],
     service,
     waivers,
     repeat: v.repeat,
@@ -192,7 +207,10 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     shard: v.shard === undefined ? null : parseShard(v.shard),
     shardDurations: v['shard-durations'] ?? null,
     junitFormat: v['junit-format'],
+    color: v.color,
     apps: { config: v['apps-config'] || null, postgresUrl: v['apps-postgres-url'] || null, jwksRefetchMs: v['jwks-refetch-s'] * 1000 },
+    transport: { caFile: v['ca-file'] || undefined, insecure: v.insecure, clientCert: v['client-cert'] || undefined, clientKey: v['client-key'] || undefined, http2: v.http2 },
+    upstreamTls: { on: v['upstream-tls'], http2: v['upstream-http2'] },
     load: loadConfig(v, PROTOCOLS.filter((p) => declared.includes(p))),
   };
 }

@@ -10,12 +10,14 @@ export const HELP_GROUPS: Readonly<Record<string, readonly string[]>> = {
   'Targeting:': ['target', 'config', 'upstream-listen', 'protocols', 'base-path', 'header', 'model-routes'],
   'Credential:': ['token', 'token-env'],
   'Selection:': ['profile', 'only', 'skip', 'shard', 'shard-durations'],
-  'Timing and bounds:': ['ready-timeout-s', 'timeout-ms', 'concurrency', 'hang-wait-ms', 'sse-max-lag-ms', 'sse-lat-p50-ms', 'sse-burst-window-ms', 'idle-max-s', 'idle-min-s'],
+  'Timing and bounds:': ['ready-timeout-s', 'timeout-ms', 'concurrency', 'hang-wait-ms', 'body-limit-bytes', 'retry-bound', 'sse-max-lag-ms', 'sse-lat-p50-ms', 'sse-burst-window-ms', 'idle-max-s', 'idle-min-s'],
   'Properties:': ['seed', 'runs'],
-  'Reports and verdicts:': ['reporter', 'out', 'junit-format', 'strict', 'waivers', 'repeat', 'repeat-failures', 'allow-flaky'],
+  'Reports and verdicts:': ['reporter', 'out', 'junit-format', 'color', 'strict', 'waivers', 'repeat', 'repeat-failures', 'allow-flaky'],
   'Starting the gateway:': ['gateway-cmd', 'gateway-image', 'gateway-env', 'gateway-arg'],
   'Apps profile:': ['apps-config', 'apps-postgres-url', 'jwks-refetch-s'],
   'Client profile:': ['clients'],
+  'Capability matrix:': ['capabilities', 'require-capability'],
+  'Transport (TLS, HTTP/2):': ['ca-file', 'insecure', 'client-cert', 'client-key', 'http2', 'upstream-tls', 'upstream-http2'],
   'Load profile:': ['load-duration-s', 'load-requests', 'load-rate', 'load-clients', 'declared-limit', 'budget'],
 };
 

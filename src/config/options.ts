@@ -7,15 +7,15 @@ import { CLIENT_NAMES } from '../real-clients/types.js';
 import { DEFAULT_BOUNDS } from '../core/oracle.js';
 
 import { PROFILES, PROTOCOLS, type Profile, type Protocol } from '../core/features.js';
+import { CAPABILITIES } from '../core/capabilities.js';
 import { CREDENTIAL_STYLES } from './targeting.js';
+import { HTTP2_MODES } from '../client/transport.js';
 
 export { PROFILES, PROTOCOLS };
 export type ProfileName = Profile;
 export type ProtocolName = Protocol;
-export const REPORTER_NAMES = ['console', 'junit', 'json', 'html'] as const;
-export type ReporterName = (typeof REPORTER_NAMES)[number];
-export const JUNIT_FORMATS = ['jenkins', 'surefire'] as const;
-export type JunitFormat = (typeof JUNIT_FORMATS)[number];
+import { DEFAULT_REPORTERS, JUNIT_FORMATS, REPORTER_NAMES, type JunitFormat, type ReporterName } from '../reporters/names.js';
+export { DEFAULT_REPORTERS, JUNIT_FORMATS, REPORTER_NAMES, type JunitFormat, type ReporterName };
 
 export type OptionKind = 'string' | 'url' | 'int' | 'bool' | 'enum' | 'list' | 'enum-list' | 'map' | 'waivers';
 
@@ -82,7 +82,7 @@ export const OPTIONS = [
   },
   { name: 'only', kind: 'list', arg: '<id>', help: 'run only this check, area or requirement id, a prefix of one (`messages.auth`) or a glob (`messages.*`, `*.stream.*`) (repeatable). A check named by its id runs whatever its profile', default: [], defaultText: '', env: 'GWC_ONLY' },
   { name: 'skip', kind: 'list', arg: '<id>', accumulate: true, help: 'skip this check, area or requirement id, a prefix or a glob, as --only takes them (repeatable; adds to the file\'s list)', default: [], defaultText: '', env: 'GWC_SKIP' },
-  { name: 'reporter', commands: [...RUN_COMMANDS, 'merge-reports'], kind: 'enum-list', values: REPORTER_NAMES, arg: '<name>', help: 'report formats (repeatable)', default: [...REPORTER_NAMES], defaultText: 'all', env: 'GWC_REPORTER' },
+  { name: 'reporter', commands: [...RUN_COMMANDS, 'merge-reports'], kind: 'enum-list', values: REPORTER_NAMES, arg: '<name>', help: 'report formats (repeatable); `github` (annotations and a job summary) is added when GITHUB_ACTIONS=true', default: [...DEFAULT_REPORTERS], defaultText: '`console,junit,json,html`', env: 'GWC_REPORTER' },
   { name: 'out', kind: 'string', arg: '<dir>', help: 'report folder', default: 'reports', defaultText: '`reports/`', env: 'GWC_OUT' },
   {
     name: 'token',
@@ -102,10 +102,14 @@ export const OPTIONS = [
   { name: 'concurrency', kind: 'int', min: 1, max: 64, arg: '<n>', help: 'checks run at once', default: 4, defaultText: '4', env: 'GWC_CONCURRENCY' },
   { name: 'strict', kind: 'bool', help: 'SHOULD failures fail the run too', default: false, defaultText: 'off', env: 'GWC_STRICT' },
   { name: 'model-routes', kind: 'map', arg: '<requested=routed>', help: 'a routing rule the gateway declares (repeatable): a mapped model is then not a substitution', default: {}, defaultText: '' },
+  { name: 'capabilities', kind: 'bool', help: 'also build the capability matrix: per declared protocol and model route, which features (tools, images, documents, thinking, caching, JSON mode, web search, 1M context, citations) pass through intact, JSON and streamed (INFO)', default: false, defaultText: 'off', env: 'GWC_CAPABILITIES' },
+  { name: 'require-capability', kind: 'enum-list', values: CAPABILITIES, arg: '<list>', help: 'features the gateway must carry (comma-separated): builds the capability matrix, whose cells for these features are MUST', default: [], defaultText: '', env: 'GWC_REQUIRE_CAPABILITY' },
   { name: 'sse-max-lag-ms', kind: 'int', min: 1, max: 60_000, arg: '<ms>', help: 'coarse bound of incremental delivery (SSE-INC-1): a stream event arriving later than this after it was sent fails', default: DEFAULT_BOUNDS.maxLagMs, defaultText: String(DEFAULT_BOUNDS.maxLagMs), env: 'GWC_SSE_MAX_LAG_MS' },
   { name: 'sse-lat-p50-ms', kind: 'int', min: 1, max: 60_000, arg: '<ms>', help: 'bound on the median added latency per stream event (SSE-LAT-1, a SHOULD)', default: DEFAULT_BOUNDS.latP50Ms, defaultText: String(DEFAULT_BOUNDS.latP50Ms), env: 'GWC_SSE_LAT_P50_MS' },
   { name: 'sse-burst-window-ms', kind: 'int', min: 1, max: 10_000, arg: '<ms>', help: 'stream events arriving within this window of each other arrived together', default: DEFAULT_BOUNDS.burstWindowMs, defaultText: String(DEFAULT_BOUNDS.burstWindowMs), env: 'GWC_SSE_BURST_WINDOW_MS' },
   { name: 'hang-wait-ms', kind: 'int', min: 500, max: 3_600_000, arg: '<ms>', help: "how long the hung-upstream probe (errors.upstream.timeout) waits for the gateway's own time-out; a longer one is reported as not observed", default: 8000, defaultText: '8000', env: 'GWC_HANG_WAIT_MS' },
+  { name: 'body-limit-bytes', kind: 'int', min: 1_048_576, max: 32_000_000, arg: '<bytes>', help: "the gateway's declared request body limit (MSG-SIZE-1): a messages body of this size must reach the upstream byte for byte, and one over it must get a JSON 413 request_too_large", default: 32_000_000, defaultText: "32000000 (the provider's limit)", env: 'GWC_BODY_LIMIT_BYTES' },
+  { name: 'retry-bound', kind: 'int', min: 0, max: 10, arg: '<n>', help: 'the most times the gateway declares it retries a 429, 529 or 5xx upstream answer (ERR-RETRY-2): the upstream may see such a request at most 1 + N times', default: 2, defaultText: '2 (what the official SDKs retry)', env: 'GWC_RETRY_BOUND' },
   { name: 'idle-max-s', kind: 'int', min: 1, max: 3600, arg: '<s>', help: "the idle probe's longest silence (slow profile)", default: 120, defaultText: '120', env: 'GWC_IDLE_MAX_S' },
   { name: 'base-path', kind: 'list', whole: true, where: 'flag', arg: '<protocol=/path>', help: 'the path under which the gateway serves a protocol, e.g. messages=/anthropic (repeatable; gwc.yaml: `protocols: { messages: { base-path: ... } }`)', default: [], defaultText: 'the host root' },
   {
@@ -119,7 +123,7 @@ export const OPTIONS = [
     defaultText: '',
   },
   { name: 'ready-timeout-s', kind: 'int', min: 1, max: 600, arg: '<s>', help: 'readiness gate: how long to wait for the gateway to forward a canary request of each declared protocol before any check', default: 30, defaultText: '30', env: 'GWC_READY_TIMEOUT_S' },
-  { name: 'gateway-cmd', commands: [...RUN_COMMANDS, 'verify'], kind: 'string', arg: '<command>', help: 'start the gateway with this shell command (placeholders {upstream_url}, {upstream_port}, {listen_port}, {workdir}); the target is then optional', defaultText: '', env: 'GWC_GATEWAY_CMD' },
+  { name: 'gateway-cmd', commands: [...RUN_COMMANDS, 'verify'], kind: 'string', arg: '<command>', help: 'start the gateway with this shell command (placeholders {upstream_url}, {upstream_port}, {listen_port}, {workdir}, and {upstream_ca} when the upstream serves TLS); the target is then optional', defaultText: '', env: 'GWC_GATEWAY_CMD' },
   { name: 'gateway-image', kind: 'string', arg: '<image>', help: 'start the gateway as a container of this image (host network; the placeholders as environment variables GWC_UPSTREAM_URL, GWC_UPSTREAM_PORT, GWC_LISTEN_PORT, GWC_WORKDIR)', defaultText: '', env: 'GWC_GATEWAY_IMAGE' },
   { name: 'gateway-env', commands: [...RUN_COMMANDS, 'verify'], kind: 'list', whole: true, arg: '<K=V>', help: 'an environment variable of the started gateway (repeatable; placeholders expand)', default: [], defaultText: '' },
   { name: 'gateway-arg', kind: 'list', whole: true, arg: '<arg>', help: "an argument of the gateway image's command (repeatable; placeholders expand)", default: [], defaultText: '' },
@@ -142,6 +146,16 @@ export const OPTIONS = [
   { name: 'shard', kind: 'string', arg: '<i/n>', help: 'run only slice i of n of the selected checks (stable: by check id hash, or balanced by the durations of an earlier run)', defaultText: 'all checks', env: 'GWC_SHARD' },
   { name: 'shard-durations', kind: 'string', arg: '<report.json>', help: "balance the shards by each check's duration in this earlier JSON report", defaultText: '', env: 'GWC_SHARD_DURATIONS' },
   { name: 'junit-format', commands: [...RUN_COMMANDS, 'merge-reports'], kind: 'enum', values: JUNIT_FORMATS, arg: '<name>', help: '`jenkins` (valid against junit-10.xsd; a flaky check is a failure of type "flaky") or `surefire` (adds flakyFailure/rerunFailure elements)', default: 'jenkins', defaultText: '`jenkins`', env: 'GWC_JUNIT_FORMAT' },
+  // The console.
+  { name: 'color', commands: ['run', 'demo'], kind: 'bool', where: 'flag', negate: 'no colour, even in a terminal', help: 'colour the console (`--no-color`: never); without either, colour when writing to a terminal, unless NO_COLOR is set (FORCE_COLOR forces it)', defaultText: 'in a terminal' },
+  // Transport: TLS and HTTP/2 to the gateway (src/client/transport.ts), and the recording upstream over TLS.
+  { name: 'ca-file', commands: ['run', 'certify'], kind: 'string', arg: '<file>', help: "extra CA certificates (PEM) to trust for an https:// target, besides the system's", defaultText: '', env: 'GWC_CA_FILE' },
+  { name: 'insecure', commands: ['run', 'certify'], kind: 'bool', help: "do not verify the https:// target's certificate (a test set-up only: the console and the report say so)", default: false, defaultText: 'off', env: 'GWC_INSECURE' },
+  { name: 'client-cert', commands: ['run', 'certify'], kind: 'string', arg: '<file>', help: 'client certificate (PEM) for a gateway that asks for one (mutual TLS), given with its key', defaultText: '', env: 'GWC_CLIENT_CERT' },
+  { name: 'client-key', commands: ['run', 'certify'], kind: 'string', arg: '<file>', help: "the client certificate's private key (PEM, not encrypted)", defaultText: '', env: 'GWC_CLIENT_KEY' },
+  { name: 'http2', commands: ['run', 'certify'], kind: 'enum', values: HTTP2_MODES, arg: '<mode>', help: '`h2`: HTTP/2 to an https:// target when it offers it (ALPN; HTTP/1.1 otherwise); `h2c`: HTTP/2 with prior knowledge to an http:// target; `off`: HTTP/1.1', default: 'off', defaultText: '`off`', env: 'GWC_HTTP2' },
+  { name: 'upstream-tls', commands: ['run', 'certify', 'mock'], kind: 'bool', help: 'the recording upstream serves https with a throw-away CA made at start; the CA file is printed and given to the command that starts the gateway as {upstream_ca}', default: false, defaultText: 'off', env: 'GWC_UPSTREAM_TLS' },
+  { name: 'upstream-http2', commands: ['run', 'certify', 'mock'], kind: 'bool', help: 'with the upstream over TLS: it offers HTTP/2 too (ALPN h2, HTTP/1.1 for a gateway that does not offer it)', default: false, defaultText: 'off', env: 'GWC_UPSTREAM_HTTP2' },
   // The load profile: bounded load (hard maxima here), declared limits and a latency budget.
   { name: 'load-duration-s', kind: 'int', min: 1, max: 300, arg: '<s>', help: 'with the load profile: how long each load phase sends (seconds)', default: 3, defaultText: '3', env: 'GWC_LOAD_DURATION_S' },
   { name: 'load-requests', kind: 'int', min: 1, max: 200000, arg: '<n>', help: 'with the load profile: the most requests one load phase sends', default: 2000, defaultText: '2000', env: 'GWC_LOAD_REQUESTS' },

@@ -6,6 +6,7 @@ export type HarnessErrorCode =
   | 'UNKNOWN_CHECK'
   | 'TARGET_UNREACHABLE'
   | 'TARGET_NOT_HTTP'
+  | 'TARGET_TLS'
   | 'PORT_IN_USE'
   | 'BAD_ADDRESS'
   | 'UNKNOWN_FAULT'

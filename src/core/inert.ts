@@ -86,3 +86,35 @@ export const xmlAttrs = (a: Record<string, string | number>): string =>
   Object.entries(a)
     .map(([k, v]) => ` ${k}="${xmlAttr(String(v))}"`)
     .join('');
+
+// ---------------------------------------------------------------------------------------------
+// GitHub Actions: workflow commands (`::error title=...::message`, one line each) and the job
+// summary (Markdown). The runner splits commands on line feeds and unescapes only %25, %0D, %0A
+// in a message (and %3A, %2C in a property), so escaping % and both line breaks keeps gateway
+// text on its own command's line: it can never begin a second command. A property's `:` and `,`
+// are escaped too, so no `::` can end the properties early. Invisible characters are shown first
+// as the terminal shows them.
+
+/** A workflow command's message. */
+export function workflowData(s: string): string {
+  return terminalSafe(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** A workflow command's property value (`title=`, `file=`). */
+export function workflowProperty(s: string): string {
+  return workflowData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** Characters GitHub's Markdown acts on inside a table cell (emphasis, code, links, HTML, math, the cell bar), written as numeric references. */
+const MARKDOWN_ACTIVE = /[\\`*_[\]<>|~&$]/g;
+/** What GitHub would turn into a link by itself: `scheme://` and `www.`. */
+const AUTOLINK = /:(?=\/\/)|(?<=\bwww)\./gi;
+
+/** Text for one cell of a Markdown table: on one line, no markup, link or HTML of its own, invisible characters shown. */
+export function markdownCell(s: string): string {
+  return terminalSafe(s)
+    .replace(MARKDOWN_ACTIVE, (c) => `&#${c.codePointAt(0)};`)
+    .replace(AUTOLINK, (c) => `&#${c.codePointAt(0)};`)
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\t/g, ' ');
+}

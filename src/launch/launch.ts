@@ -15,7 +15,7 @@ import { Tail, TAIL_LINES } from './tail.js';
 
 export { freePort };
 
-export const PLACEHOLDERS = ['upstream_url', 'upstream_port', 'listen_port', 'workdir'] as const;
+export const PLACEHOLDERS = ['upstream_url', 'upstream_port', 'listen_port', 'workdir', 'upstream_ca'] as const;
 export type PlaceholderValues = Record<(typeof PLACEHOLDERS)[number], string>;
 /** The environment variables the placeholders are also given as (a container's only way to see them). */
 export const PLACEHOLDER_ENV: Record<(typeof PLACEHOLDERS)[number], string> = {
@@ -23,6 +23,7 @@ export const PLACEHOLDER_ENV: Record<(typeof PLACEHOLDERS)[number], string> = {
   upstream_port: 'GWC_UPSTREAM_PORT',
   listen_port: 'GWC_LISTEN_PORT',
   workdir: 'GWC_WORKDIR',
+  upstream_ca: 'GWC_UPSTREAM_CA',
 };
 
 
@@ -33,7 +34,7 @@ export function checkPlaceholders(text: string, label: string): void {
 }
 
 export function expandPlaceholders(text: string, values: PlaceholderValues): string {
-  return text.replace(/(^|[^$])\{(upstream_url|upstream_port|listen_port|workdir)\}/g, (_m, pre: string, name: keyof PlaceholderValues) => `${pre}${values[name]}`);
+  return text.replace(/(^|[^$])\{(upstream_url|upstream_port|listen_port|workdir|upstream_ca)\}/g, (_m, pre: string, name: keyof PlaceholderValues) => `${pre}${values[name]}`);
 }
 
 /** `K=V` items of --gateway-env. */
@@ -168,6 +169,8 @@ export interface LaunchRequest {
   args: string[];
   upstreamUrl: string;
   upstreamPort: number;
+  /** The recording upstream's CA file (--upstream-tls), for {upstream_ca}; empty without TLS. */
+  upstreamCa?: string;
   startTimeoutMs: number;
   secrets: string[];
 }
@@ -188,7 +191,7 @@ export async function launchGateway(req: LaunchRequest): Promise<LaunchedGateway
   checkLaunch(req);
   const listenPort = await freePort();
   const dir = await workdir();
-  const values: PlaceholderValues = { upstream_url: req.upstreamUrl, upstream_port: String(req.upstreamPort), listen_port: String(listenPort), workdir: dir };
+  const values: PlaceholderValues = { upstream_url: req.upstreamUrl, upstream_port: String(req.upstreamPort), listen_port: String(listenPort), workdir: dir, upstream_ca: req.upstreamCa ?? '' };
   const env = parseEnvList(req.env);
   try {
     if (req.cmd) return await startCommand({ command: req.cmd, env, values, listenPort, startTimeoutMs: req.startTimeoutMs, secrets: req.secrets });

@@ -2,7 +2,7 @@
 // junit, SARIF 2.1.0 and GitHub workflow annotations. What a config file holds is shown inert
 // (src/core/inert.ts): the text and annotation lines as on the console, JUnit as XML.
 import { RULES, type FileResult, type Finding } from './rules.js';
-import { terminalSafe, xmlAttrs, xmlText } from '../core/inert.js';
+import { terminalSafe, workflowData, workflowProperty, xmlAttrs, xmlText } from '../core/inert.js';
 
 export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -103,7 +103,7 @@ function sarif(results: readonly FileResult[], version: string): string {
                 shortDescription: { text: r.title },
                 fullDescription: { text: r.description },
                 defaultConfiguration: { level: r.level === 'MUST' ? 'error' : 'warning' },
-                properties: { level: r.level },
+                properties: { level: r.level, ...(r.alias ? { alias: r.alias } : {}) },
               })),
             },
           },
@@ -128,9 +128,9 @@ function sarif(results: readonly FileResult[], version: string): string {
 const sarifUri = (file: string) => (file === '<stdin>' ? 'stdin' : file.split('/').map(encodeURIComponent).join('/'));
 
 // --- GitHub workflow commands: ::error file=...,line=...,col=...,title=...::message
-// A carriage return is already shown as \x0d by terminalSafe; a line feed is the workflow's %0A.
-const escData = (s: string) => terminalSafe(s).replace(/%/g, '%25').replace(/\n/g, '%0A');
-const escProp = (s: string) => escData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+// Escaped by src/core/inert.ts (workflowData, workflowProperty).
+const escData = workflowData;
+const escProp = workflowProperty;
 
 function github(results: readonly FileResult[]): string {
   const lines = results.flatMap((r) =>

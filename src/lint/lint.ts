@@ -57,26 +57,20 @@ export function lintText(file: string, text: string, opts: LintOptions = {}): Fi
     };
   }
   const keys = src.topKeys().map((k) => k.key);
-  let dialect = opts.dialect;
-  if (!dialect) {
-    const guess = detectDialect(keys, (data as Record<string, unknown>).upstreams);
-    if (guess.mixed) {
-      const { outline, public: pub } = guess.mixed;
-      const minority = guess.dialect === 'outline' ? pub : outline;
-      return {
-        file,
-        dialect: null,
-        findings: [
-          at({
-            rule: 'CFG-SCHEMA-1',
-            path: [minority[0]],
-            message: `the file mixes both dialects: ${outline.map((k) => `\`${k}\``).join(', ')} belong to the outline dialect; ${pub.map((k) => `\`${k}\``).join(', ')} belong to the claude-apps-gateway schema`,
-            hint: `write one dialect (the gateway reads claude-apps-gateway), or pass --dialect to lint against one of them`,
-          }),
-        ],
-      };
-    }
-    dialect = guess.dialect;
+  const guess = opts.dialect ? { dialect: opts.dialect } : detectDialect(keys, (data as Record<string, unknown>).upstreams);
+  const dialect = guess.dialect;
+  // A file that mixes the dialects is reported once as such, then linted in its majority dialect
+  // (the mixed keys are not reported again as unknown), so its rule findings still show.
+  const mixed: RawFinding[] = [];
+  if ('mixed' in guess && guess.mixed) {
+    const { outline, public: pub } = guess.mixed;
+    const minority = dialect === 'outline' ? pub : outline;
+    mixed.push({
+      rule: 'CFG-SCHEMA-1',
+      path: [minority[0]],
+      message: `the file mixes both dialects: ${outline.map((k) => `\`${k}\``).join(', ')} belong to the outline dialect; ${pub.map((k) => `\`${k}\``).join(', ')} belong to the claude-apps-gateway schema`,
+      hint: `write one dialect (the gateway reads claude-apps-gateway), or pass --dialect to lint against one of them`,
+    });
   }
   const other = DIALECTS.find((d) => d !== dialect)!;
   const raw = schemaFindings(dialect, data, {
@@ -89,11 +83,12 @@ export function lintText(file: string, text: string, opts: LintOptions = {}): Fi
     const parent = r.path.slice(0, -1).reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string | number, unknown>)[k] : undefined), data);
     return !!parent && typeof parent === 'object' && Object.keys(parent).some((k) => outlineSecretKey([...r.path.slice(0, -1), k]) === r.path[r.path.length - 1]);
   };
-  raw.splice(0, raw.length, ...raw.filter((r) => !shadowed(r)));
-  const semantic = semanticChecks(dialect, data);
-  // A value the schema already rejects is not reported again by a rule about the same key.
-  const schemaPaths = new Set(raw.map((r) => pathText(r.path)));
-  const findings = [...raw, ...semantic.filter((s) => s.rule === 'CFG-SECRET-1' || !schemaPaths.has(pathText(s.path)))].map(at);
+  const foreignKey = (r: RawFinding) => mixed.length > 0 && r.keyword === 'additionalProperties' && r.path.length === 1 && ONLY[other].includes(String(r.path[0]));
+  raw.splice(0, raw.length, ...mixed, ...raw.filter((r) => !shadowed(r) && !foreignKey(r)));
+  // A rule finding the schema already made (same rule, same key) is not repeated; a finding of
+  // another rule about the same key is kept, so a schema error never hides a rule's finding.
+  const schemaKeys = new Set(raw.map((r) => `${r.rule}|${pathText(r.path)}`));
+  const findings = [...raw, ...semanticChecks(dialect, data).filter((s) => !schemaKeys.has(`${s.rule}|${pathText(s.path)}`))].map(at);
   findings.sort((a, b) => a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule));
-  return { file, dialect, findings };
+  return { file, dialect: mixed.length ? null : dialect, findings };
 }

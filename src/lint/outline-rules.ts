@@ -7,6 +7,7 @@ import {
   clearTextUrl, duplicateNames, emptyAllowedGroups, groupsNotAllowed, list, looksSecret, obj, publicUrlProblems, refusedUrl, show, urlOf,
   type Obj, type Report, type RuleCheck, type UsedGroup,
 } from './values.js';
+import { knownOnExceeded, knownUpstreamKind, ON_EXCEEDED_EXAMPLES, speaksMessages, UPSTREAM_KIND_EXAMPLES } from './vocabulary.js';
 
 /** Literal-secret keys of the outline: reported by CFG-SECRET-1, not as unknown keys. */
 export function outlineSecretKey(path: KeyPath): string | undefined {
@@ -66,24 +67,40 @@ const references: RuleCheck = (root, report) => {
   list(routing.rules).forEach((r, i) => ref(['routing', 'rules', i, 'upstream'], obj(r).upstream));
 };
 
-/** CFG-URL-1: a messages upstream's base_url is the host root. */
+/** CFG-URL-1: a messages upstream's base_url is the host root (`type: messages` or a provider of that protocol). */
 const baseUrls: RuleCheck = (root, report) => {
   list(root.upstreams).forEach((u, i) => {
     const url = urlOf(obj(u).base_url);
-    if (obj(u).type === 'messages' && url && /\/v1\/?$/.test(url.pathname))
+    const type = obj(u).type;
+    if (typeof type === 'string' && speaksMessages(type) && url && /\/v1\/?$/.test(url.pathname))
       report(['upstreams', i, 'base_url'], `${show(['upstreams', i, 'base_url'])} ends in /v1: a messages upstream's base URL is the host root (the gateway appends /v1/messages)`, 'remove the trailing /v1');
   });
+};
+
+/** CFG-SCHEMA-2: values of the open vocabularies that lint-config does not know (a warning). */
+const vocabulary: RuleCheck = (root, report) => {
+  list(root.upstreams).forEach((u, i) => {
+    const type = obj(u).type;
+    if (typeof type === 'string' && type && !knownUpstreamKind(type))
+      report(['upstreams', i, 'type'], `${show(['upstreams', i, 'type'])} is a kind of upstream lint-config does not know, so no rule about its protocol applies to it`, `check the gateway's documentation; known kinds include ${UPSTREAM_KIND_EXAMPLES.join(', ')}`);
+  });
+  const spend = obj(root.spend_limits);
+  for (const [scope, conf] of Object.entries(spend)) {
+    const action = obj(conf).on_exceeded;
+    if (typeof action === 'string' && action && !knownOnExceeded(action))
+      report(['spend_limits', scope, 'on_exceeded'], `${show(['spend_limits', scope, 'on_exceeded'])} is an action lint-config does not know; if the gateway does not know it either, the limit may not be enforced`, `check the gateway's documentation; known actions include ${ON_EXCEEDED_EXAMPLES.join(', ')}`);
+  }
 };
 
 const ISSUER: KeyPath = ['auth', 'oidc', 'issuer_url'];
 const OTLP_ENDPOINT: KeyPath = ['telemetry', 'otlp', 'endpoint'];
 
-/** CFG-X-1: the issuer is https. */
+/** CFG-TLS-1: the issuer is https. */
 const issuerHttps: RuleCheck = (root, report) => {
   if (clearTextUrl(oidcOf(root).issuer_url)) report(ISSUER, `${show(ISSUER)} is not https: the sign-in and its tokens can be intercepted`, 'use the https:// issuer URL of the identity provider');
 };
 
-/** CFG-X-2: no loopback or metadata address where the gateway fetches. */
+/** CFG-SSRF-1: no loopback or metadata address where the gateway fetches. */
 const refusedUrls: RuleCheck = (root, report) => {
   if (refusedUrl(oidcOf(root).issuer_url))
     report(ISSUER, `${show(ISSUER)} is a loopback or cloud-metadata address, which the gateway refuses to fetch`, 'use the identity provider\'s real issuer URL (loopback is for local tests only, with CLAUDE_GATEWAY_ALLOW_LOOPBACK=1)');
@@ -91,7 +108,7 @@ const refusedUrls: RuleCheck = (root, report) => {
     report(OTLP_ENDPOINT, `${show(OTLP_ENDPOINT)} is a loopback or cloud-metadata address, which the gateway refuses to export to`, 'point it at the collector\'s network address (a loopback sidecar needs CLAUDE_GATEWAY_ALLOW_LOOPBACK=1)');
 };
 
-/** CFG-X-3: telemetry is exported over https. */
+/** CFG-TLS-2: telemetry is exported over https. */
 const telemetryHttps: RuleCheck = (root, report) => {
   if (clearTextUrl(otlpOf(root).endpoint)) report(OTLP_ENDPOINT, `${show(OTLP_ENDPOINT)} is not https: telemetry carries user identities`, 'export over https://');
 };
@@ -103,11 +120,12 @@ const routedGroups = (root: Obj): UsedGroup[] =>
 export const OUTLINE_RULES: ReadonlyMap<string, RuleCheck> = new Map<string, RuleCheck>([
   ['CFG-SECRET-1', secrets],
   ['CFG-REF-1', references],
+  ['CFG-SCHEMA-2', vocabulary],
   ['CFG-URL-1', baseUrls],
   ['CFG-URL-2', (root, report: Report) => publicUrlProblems(report, ['server', 'public_url'], obj(root.server).public_url)],
-  ['CFG-X-1', issuerHttps],
-  ['CFG-X-2', refusedUrls],
-  ['CFG-X-3', telemetryHttps],
-  ['CFG-X-6', (root, report) => emptyAllowedGroups(report, ALLOWED, oidcOf(root).allowed_groups, routedGroups(root))],
-  ['CFG-X-7', (root, report) => groupsNotAllowed(report, ALLOWED, oidcOf(root).allowed_groups, routedGroups(root))],
+  ['CFG-TLS-1', issuerHttps],
+  ['CFG-SSRF-1', refusedUrls],
+  ['CFG-TLS-2', telemetryHttps],
+  ['CFG-GROUP-1', (root, report) => emptyAllowedGroups(report, ALLOWED, oidcOf(root).allowed_groups, routedGroups(root))],
+  ['CFG-GROUP-2', (root, report) => groupsNotAllowed(report, ALLOWED, oidcOf(root).allowed_groups, routedGroups(root))],
 ]);

@@ -7,10 +7,10 @@ import {
   clearTextUrl, duplicateNames, emptyAllowedGroups, groupsNotAllowed, headerSecret, hostIsLoopback, isObj, isWholeRef, list, literalSecret, obj,
   publicUrlProblems, refusedUrl, show, str, urlOf, walkStrings, type Obj, type Report, type RuleCheck, type UsedGroup,
 } from './values.js';
+import { speaksMessages } from './vocabulary.js';
 
 const PROTOCOL_PARAMS = ['redirect_uri', 'state', 'nonce', 'code_challenge', 'code_challenge_method', 'scope', 'response_type', 'response_mode', 'client_id'];
 const UPSTREAM_SECRETS = ['api_key', 'oauth_token', 'aws_secret_access_key', 'aws_session_token', 'aws_bearer_token', 'access_token', 'service_account_json'];
-const MESSAGES_PROVIDERS = new Set(['anthropic', 'anthropicAws']);
 
 /** The environment variable a hint suggests for a secret at `path`. */
 function envGuess(path: KeyPath): string {
@@ -87,7 +87,7 @@ const references: RuleCheck = (root, report) => {
 const baseUrls: RuleCheck = (root, report) => {
   list(root.upstreams).forEach((u, i) => {
     const url = urlOf(obj(u).base_url);
-    if (MESSAGES_PROVIDERS.has(String(obj(u).provider)) && url && /\/v1\/?$/.test(url.pathname))
+    if (speaksMessages(String(obj(u).provider)) && url && /\/v1\/?$/.test(url.pathname))
       report(['upstreams', i, 'base_url'], `${show(['upstreams', i, 'base_url'])} ends in /v1: a messages upstream's base URL is the host root (the gateway appends /v1/messages)`, 'remove the trailing /v1');
   });
 };
@@ -132,7 +132,7 @@ const spendSettings: RuleCheck = (root, report) => {
     report(['admin', 'pooled_conflict_rule'], '`admin.pooled_conflict_rule: priority_list` needs at least one group in `admin.pooled_priority_order`', 'list the groups in priority order');
 };
 
-/** CFG-X-2: no loopback or metadata address in the upstreams, the IdP and the telemetry destinations. */
+/** CFG-SSRF-1: no loopback or metadata address in the upstreams, the IdP and the telemetry destinations. */
 const refusedUrls: RuleCheck = (root, report) => {
   list(root.upstreams).forEach((u, i) => {
     if (refusedUrl(obj(u).base_url))
@@ -150,7 +150,7 @@ const refusedUrls: RuleCheck = (root, report) => {
   });
 };
 
-/** CFG-X-3: telemetry destinations are https. */
+/** CFG-TLS-2: telemetry destinations are https. */
 const telemetryHttps: RuleCheck = (root, report) => {
   list(obj(root.telemetry).forward_to).forEach((t, i) => {
     const path: KeyPath = ['telemetry', 'forward_to', i, 'url'];
@@ -181,19 +181,19 @@ export const PUBLIC_RULES: ReadonlyMap<string, RuleCheck> = new Map<string, Rule
   ['CFG-URL-2', (root, report) => publicUrlProblems(report, ['listen', 'public_url'], obj(root.listen).public_url)],
   ['CFG-SCHEMA-1', gatewayRequirements],
   ['CFG-SPEND-1', spendSettings],
-  ['CFG-X-1', (root, report) => {
+  ['CFG-TLS-1', (root, report) => {
     if (clearTextUrl(obj(root.oidc).issuer)) report(['oidc', 'issuer'], '`oidc.issuer` is not https: the sign-in and its tokens can be intercepted', 'use the https:// issuer URL of the identity provider');
   }],
-  ['CFG-X-2', refusedUrls],
-  ['CFG-X-3', telemetryHttps],
-  ['CFG-X-4', (root, report) => {
+  ['CFG-SSRF-1', refusedUrls],
+  ['CFG-TLS-2', telemetryHttps],
+  ['CFG-SESSION-1', (root, report) => {
     const ttl = ttlHours(root);
     if (ttl !== undefined && ttl <= 0) report(TTL, '`session.ttl_hours` is not greater than zero: every session token would be born expired', 'use a positive number of hours (the default is 1)');
   }],
-  ['CFG-X-5', (root, report) => {
+  ['CFG-SESSION-2', (root, report) => {
     const ttl = ttlHours(root);
     if (ttl !== undefined && ttl > 24) report(TTL, '`session.ttl_hours` is over 24: a user removed from the identity provider keeps access that long', 'keep sessions short (the default is 1 hour); refresh tokens renew them');
   }],
-  ['CFG-X-6', (root, report) => emptyAllowedGroups(report, ALLOWED, obj(root.oidc).allowed_groups, routedGroups(root))],
-  ['CFG-X-7', (root, report) => groupsNotAllowed(report, ALLOWED, obj(root.oidc).allowed_groups, routedGroups(root))],
+  ['CFG-GROUP-1', (root, report) => emptyAllowedGroups(report, ALLOWED, obj(root.oidc).allowed_groups, routedGroups(root))],
+  ['CFG-GROUP-2', (root, report) => groupsNotAllowed(report, ALLOWED, obj(root.oidc).allowed_groups, routedGroups(root))],
 ]);

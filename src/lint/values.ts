@@ -61,12 +61,12 @@ export function isMetadata(u: URL): boolean {
   return /^169\.254\./.test(h) || h === 'metadata.google.internal' || h === 'metadata' || /^fd00:ec2::/.test(h) || h === '100.100.100.200';
 }
 
-/** A URL the gateway would refuse to fetch: loopback or cloud metadata (CFG-X-2). */
+/** A URL the gateway would refuse to fetch: loopback or cloud metadata (CFG-SSRF-1). */
 export function refusedUrl(v: unknown): boolean {
   const u = urlOf(v);
   return !!u && (isLoopback(u) || isMetadata(u));
 }
-/** A URL the gateway fetches in clear text: http, and not one it refuses anyway (CFG-X-1, CFG-X-3). */
+/** A URL the gateway fetches in clear text: http, and not one it refuses anyway (CFG-TLS-1, CFG-TLS-2). */
 export function clearTextUrl(v: unknown): boolean {
   const u = urlOf(v);
   return !!u && !refusedUrl(v) && u.protocol !== 'https:';
@@ -112,13 +112,13 @@ export function allowedSet(allowed: unknown): Set<string> | undefined {
   return new Set(allowed.filter((g): g is string => typeof g === 'string').map((g) => g.trim()).filter(Boolean));
 }
 
-/** CFG-X-6: `allowed_groups` is an empty list while routing or policies name groups. */
+/** CFG-GROUP-1: `allowed_groups` is an empty list while routing or policies name groups. */
 export function emptyAllowedGroups(report: Report, allowedPath: KeyPath, allowed: unknown, used: UsedGroup[]): void {
   if (used.length > 0 && allowedSet(allowed)?.size === 0)
     report(allowedPath, `${show(allowedPath)} is an empty list while ${show(used[0].path)} routes by group: the list names no group that may sign in`, 'list the groups that may sign in, or remove the key to let every authenticated user in');
 }
 
-/** CFG-X-7: a group that routing or a policy names is not among `allowed_groups`. */
+/** CFG-GROUP-2: a group that routing or a policy names is not among `allowed_groups`. */
 export function groupsNotAllowed(report: Report, allowedPath: KeyPath, allowed: unknown, used: UsedGroup[]): void {
   const set = allowedSet(allowed);
   if (!set || set.size === 0) return;

@@ -12,12 +12,13 @@ import YAML from 'yaml';
 import { HarnessError } from '../core/errors.js';
 import { readText, ROOT, rootPath, VERSION } from '../core/paths.js';
 import { shellQuote } from './replay.js';
+import { capabilityMarkdown, cellsOf, type CapabilityCell } from '../core/capabilities.js';
 import type { CheckResult, RunReport } from './types.js';
 import type { CanonicalExchange } from './transcript.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (a: Ajv) => Ajv;
 
-export const CONFORMANCE_SCHEMA_VERSION = '1.0.0';
+export const CONFORMANCE_SCHEMA_VERSION = '1.1.0';
 export const CONFORMANCE_FILE = 'conformance-report.yaml';
 export const TRANSCRIPT_FILE = 'transcript.jsonl';
 
@@ -41,6 +42,8 @@ export interface ConformanceReport {
   implementation: Implementation;
   declared: { features: string[]; profiles: string[] };
   profiles: ProfileResult[];
+  /** The capability matrix's cells, when the run built it (1.1.0). */
+  capabilities?: CapabilityCell[];
   waivers: { source?: string; applied: unknown[]; expired: unknown[]; unused: unknown[] };
   seed: number;
   /** Run settings as gwc.yaml keys: verify runs with exactly these. */
@@ -183,6 +186,7 @@ export function conformanceReport(i: CertifyInput): ConformanceReport {
     implementation: Object.fromEntries(Object.entries(i.implementation).filter(([, v]) => v !== undefined)) as unknown as Implementation,
     declared: { features: [...r.declared.protocols], profiles: [r.profile] },
     profiles: [profileResult(r)],
+    ...(cellsOf(r.results).length ? { capabilities: cellsOf(r.results) } : {}),
     waivers: r.waivers ? { source: r.waivers.source, applied: r.waivers.applied, expired: r.waivers.expired, unused: r.waivers.unused } : { applied: [], expired: [], unused: [] },
     seed: r.seed,
     settings: i.settings,
@@ -209,6 +213,7 @@ export function readmeText(doc: ConformanceReport): string {
     '|---|---|',
     ...Object.entries(p.statistics).map(([k, v]) => `| ${k} | ${v} |`),
     '',
+    ...capabilityMarkdown(doc.capabilities ?? []),
     '## Files',
     '',
     '- `conformance-report.yaml`: the summary a reviewer reads (schema: `src/report/conformance-report.schema.json` in the harness).',

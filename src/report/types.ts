@@ -84,6 +84,8 @@ export interface RunReport {
   targeting?: Record<string, { basePath: string; headers: string[]; credential: string; upstreamBasePath: string }>;
   /** The gateway the harness started itself (src/launch/). */
   launched?: LaunchInfo;
+  /** How the harness connected to the gateway: scheme, HTTP/2 mode and what was agreed (ALPN), TLS verification off (--insecure); and the HTTP versions the gateway spoke to the recording upstream (requests per version). */
+  transport?: { scheme: 'http' | 'https'; http2: string; insecure: boolean; caFile?: string; clientCert?: string; negotiated: string; upstreamHttpVersions?: Record<string, number> };
 }
 
 export interface LaunchInfo {

@@ -1,22 +1,26 @@
 // Reporters are a plain record of functions over one RunReport, so a new format is one entry and
 // none of them can change what another shows: each renders the report to a file of its own, or
-// prints it.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// prints it (and the github reporter also appends a job summary to the file GitHub names).
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunReport } from '../report/types.js';
 import type { JunitFormat, ReporterName } from './names.js';
 import { consoleSummary } from './console.js';
+import { annotations, jobSummary } from './github.js';
 import { junitXml } from './junit.js';
 import { htmlReport } from './html/page.js';
 
 export type { ReporterName };
 
-/** A reporter writes one file (its name and text), or prints after the files are written. */
-export type Reporter = { file: string; render(report: RunReport, opts?: ReporterOptions): string } | { print(report: RunReport, files: string[]): string };
+/** A reporter writes one file (its name and text), or prints after the files are written (and may append a job summary). */
+export type Reporter =
+  | { file: string; render(report: RunReport, opts?: ReporterOptions): string }
+  | { print(report: RunReport, files: string[]): string; summary?(report: RunReport, files: string[]): string };
 
-/** Settings a reporter may take (--junit-format). */
+/** Settings a reporter may take (--junit-format), and the job summary file (GITHUB_STEP_SUMMARY). */
 export interface ReporterOptions {
   junitFormat?: JunitFormat;
+  stepSummary?: string;
 }
 
 export const REPORTERS: Record<ReporterName, Reporter> = {
@@ -24,9 +28,10 @@ export const REPORTERS: Record<ReporterName, Reporter> = {
   json: { file: 'report.json', render: (r) => `${JSON.stringify(r, null, 2)}\n` },
   html: { file: 'report.html', render: (r) => htmlReport(r) },
   console: { print: consoleSummary },
+  github: { print: annotations, summary: jobSummary },
 };
 
-/** Writes the report in each format; returns the files written. */
+/** Writes the report in each format; returns the files written (the job summary is not one of them). */
 export function writeReports(report: RunReport, names: ReporterName[], outDir: string, print: (s: string) => void, opts: ReporterOptions = {}): string[] {
   const files: string[] = [];
   for (const name of names) {
@@ -39,7 +44,10 @@ export function writeReports(report: RunReport, names: ReporterName[], outDir: s
   }
   for (const name of names) {
     const r = REPORTERS[name];
-    if ('print' in r) print(r.print(report, files));
+    if (!('print' in r)) continue;
+    const text = r.print(report, files);
+    if (text) print(text);
+    if (r.summary && opts.stepSummary) appendFileSync(opts.stepSummary, r.summary(report, files));
   }
   return files;
 }

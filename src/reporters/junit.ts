@@ -22,6 +22,7 @@ import { isFailure, isHarnessError, type Judgement } from '../report/policy.js';
 import type { Attempt } from '../core/evidence.js';
 import type { JunitFormat } from './names.js';
 import { xmlAttrs, xmlText } from '../core/inert.js';
+import { capabilityTestcases } from './capabilities.js';
 
 const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
 
@@ -79,7 +80,11 @@ export function junitXml(report: RunReport, format: JunitFormat = 'jenkins'): st
     body.push(`      <system-out>${xmlText(`${header}\n${out}`)}</system-out>`);
     cases.push(`    <testcase${xmlAttrs({ classname: r.area, name: `${r.id}: ${r.title}`, time: seconds(r.durationMs) })}>\n${body.join('\n')}\n    </testcase>`);
   }
-  const counts = { tests: report.results.length, failures, errors };
+  // The capability matrix's required cells: a testcase each, so CI names the feature that is missing.
+  const capability = capabilityTestcases(report);
+  cases.push(...capability.xml);
+  failures += capability.failures;
+  const counts = { tests: report.results.length + capability.xml.length, failures, errors };
   const suite = { name: `gw-conformance ${report.target}`, ...counts, skipped, time: seconds(report.durationMs), timestamp: report.startedAt };
   const props = { seed: String(report.seed), profile: report.profile, strict: String(report.strict), harness: `${report.harness.name} ${report.harness.version}` };
   return [

@@ -27,26 +27,28 @@ export async function awaitReady(
   gateway: GatewayClient,
   upstream: Upstream,
   protocols: readonly Protocol[],
-  opts: { timeoutMs: number; print?: (s: string) => void },
+  opts: { timeoutMs: number; print?: (s: string) => void; onAnswer?: (protocol: Protocol, answer: CanaryAnswer) => void },
 ): Promise<Readiness> {
   const t0 = performance.now();
   const strayBefore = upstream.unmatched.length;
   opts.print?.(`waiting up to ${Math.round(opts.timeoutMs / 1000)} s for the gateway to forward a canary request (${protocols.join(', ')}) to the recording upstream ${upstream.url}`);
   const up = { register: (reply: Reply) => upstream.expect(reply), done: (token: string) => upstream.release(token) };
   const protocolsReady = await Promise.all(
-    protocols.map(async (p) => ({ protocol: p, ...(await untilForwarded(gateway, up, p, { timeoutMs: opts.timeoutMs, startedAt: t0, pausesMs: BACKOFF_MS })) })),
+    protocols.map(async (p) => ({ protocol: p, ...(await untilForwarded(gateway, up, p, { timeoutMs: opts.timeoutMs, startedAt: t0, pausesMs: BACKOFF_MS, onAnswer: opts.onAnswer && ((a) => opts.onAnswer!(p, a)) })) })),
   );
   const readiness: Readiness = { timeoutMs: opts.timeoutMs, waitedMs: Math.round(performance.now() - t0), ready: protocolsReady.every((r) => r.ready), protocols: protocolsReady };
   const stuck = protocolsReady.find((r) => !r.ready);
   if (stuck) {
     const { path } = probeRequest(stuck.protocol);
     const last = stuck.answers.at(-1);
-    // The gateway answers, yet no request of any kind reached the upstream: it forwards elsewhere.
+    // The gateway answers with its own 5xx (it cannot reach its upstream), yet no request of any
+    // kind reached the recording upstream: it forwards elsewhere. A 4xx points at the path, headers
+    // or credential instead, and gets the hint below with the gateway's own words.
     const nothingArrived = protocolsReady.every((r) => !r.ready) && upstream.unmatched.length === strayBefore;
-    if (nothingArrived && last?.status)
+    if (nothingArrived && last?.status && last.status >= 500)
       throw new HarnessError(
         'NOT_READY',
-        `gateway not ready: in ${Math.round(opts.timeoutMs / 1000)} s the gateway answers (${stuck.protocol} canary POST ${gateway.url(path)}: ${stuck.attempts} tries, the last ${last.status} ${last.contentType ?? '(no content-type)'}) but nothing reached the recording upstream at ${upstream.url}: is its upstream set to ${upstream.url}? (--upstream-listen sets this address)`,
+        `gateway not ready: in ${Math.round(opts.timeoutMs / 1000)} s the gateway answers (${stuck.protocol} canary POST ${gateway.url(path)}: ${stuck.attempts} tries, the last ${answerLine(last)}) but nothing reached the recording upstream at ${upstream.url}: is its upstream set to ${upstream.url}? (--upstream-listen sets this address)`,
       );
     const hint =
       last?.status && last.status >= 400 && last.status < 500

@@ -1,9 +1,11 @@
 // Picks checks by profile, --only and --skip. A selector is a check id, an area, a requirement
 // id, a prefix of either (`messages.auth` takes `messages.auth.*`, `MSG-AUTH` takes `MSG-AUTH-*`)
 // or a glob over both (`messages.*`, `*.stream.*`; `*` any text, `?` one character). A selector
-// that matches no check is a harness error (exit 2) naming the closest ids.
+// that matches no check is a harness error (exit 2) naming the closest ids. The capability matrix's
+// checks run only when it is asked for (withCapabilities).
 import type { CheckDef } from '../check/check.js';
 import { profileFeature, type Profile } from '../core/features.js';
+import { CAPABILITY_AREA, FEATURES_OF } from '../core/capabilities.js';
 import { HarnessError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
 
@@ -39,11 +41,25 @@ export function assertSelectors(all: readonly CheckDef[], selectors: readonly st
   }
 }
 
-export function selectChecks(all: CheckDef[], opts: { profile: Profile; only: string[]; skip: string[] }): CheckDef[] {
+export function selectChecks(all: CheckDef[], opts: { profile: Profile; only: string[]; skip: string[]; capabilities?: { run: boolean; required: readonly string[] } }): CheckDef[] {
   assertSelectors(all, opts.only, '--only');
   assertSelectors(all, opts.skip, '--skip');
   const inProfile = (c: CheckDef) => (profileFeature(opts.profile) ? c.profile === opts.profile : c.profile === 'default' || (opts.profile === 'slow' && c.profile === 'slow'));
   // A check named by id runs whatever its profile; an area, requirement, prefix or glob keeps to the profile.
   const picked = (c: CheckDef) => opts.only.some((s) => s === c.id || (matchesSelector(c, s) && inProfile(c)));
-  return all.filter((c) => (opts.only.length ? picked(c) : inProfile(c)) && !opts.skip.some((s) => matchesSelector(c, s)));
+  const selected = all.filter((c) => (opts.only.length ? picked(c) : inProfile(c)) && !opts.skip.some((s) => matchesSelector(c, s)));
+  return withCapabilities(selected, opts);
+}
+
+/**
+ * The capability matrix costs a request per feature, route and mode, so its checks run only
+ * with --capabilities or --require-capability (or when --only names one by id). A check whose
+ * protocol has a required feature is MUST: its required cells then decide the run.
+ */
+function withCapabilities(checks: CheckDef[], opts: { only: string[]; capabilities?: { run: boolean; required: readonly string[] } }): CheckDef[] {
+  const run = opts.capabilities?.run === true;
+  const required = new Set(opts.capabilities?.required ?? []);
+  return checks
+    .filter((c) => c.area !== CAPABILITY_AREA || run || opts.only.includes(c.id))
+    .map((c) => (c.area === CAPABILITY_AREA && c.protocol && FEATURES_OF[c.protocol].some((f) => required.has(f)) ? { ...c, level: 'MUST' as const } : c));
 }

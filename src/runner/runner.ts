@@ -125,6 +125,8 @@ export function recoveryBoundMs(settings: RunSettings): number {
 export interface RunOptions {
   concurrency: number;
   onResult?: (r: CheckResult) => void;
+  /** Progress: a check starts (its result comes to onResult); for the console's "still running". */
+  onStart?: (check: CheckDef) => void;
   /** Shared by runs in one process (the self-tests): keeps their timing checks apart from other work. */
   gate?: PhaseGate;
 }
@@ -145,6 +147,10 @@ export async function runChecks(checks: CheckDef[], env: RunEnv, opts: RunOption
     results[i] = r;
     opts.onResult?.(r);
   };
+  const one = (i: number) => {
+    opts.onStart?.(checks[i]);
+    return runOne(checks[i], env);
+  };
   const turn = async <T>(kind: GateKind, fn: () => Promise<T>): Promise<T> => {
     const leave = opts.gate ? await opts.gate.enter(kind) : undefined;
     try {
@@ -158,7 +164,7 @@ export async function runChecks(checks: CheckDef[], env: RunEnv, opts: RunOption
     const worker = async () => {
       while (next < indexes.length) {
         const i = indexes[next++];
-        finish(i, await turn(kind, () => runOne(checks[i], env)));
+        finish(i, await turn(kind, () => one(i)));
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, indexes.length)) }, worker));
@@ -167,7 +173,7 @@ export async function runChecks(checks: CheckDef[], env: RunEnv, opts: RunOption
   const outage = all.filter((i) => checks[i].outage);
   const background = all.filter((i) => checks[i].background && !checks[i].outage);
   const rest = all.filter((i) => !checks[i].outage && !checks[i].background);
-  const waiting = Promise.all(background.map(async (i) => finish(i, await runOne(checks[i], env))));
+  const waiting = Promise.all(background.map(async (i) => finish(i, await one(i))));
   await run(rest.filter((i) => !checks[i].exclusive && !checks[i].timing), opts.concurrency, 'work');
   // Exclusive checks take the event loop for a while (e.g. a 46 MiB body): alone.
   await run(rest.filter((i) => checks[i].exclusive && !checks[i].timing), 1, 'alone');
@@ -178,7 +184,7 @@ export async function runChecks(checks: CheckDef[], env: RunEnv, opts: RunOption
   await waiting;
   // The outage window: last, after every other check has ended.
   for (const [n, i] of outage.entries()) {
-    const r = await runOne(checks[i], env);
+    const r = await one(i);
     const more = n < outage.length - 1;
     // No wait after a check the gateway never answered (skip: not run; timeout: it hangs, a wait would too).
     if (more && r.outcome !== 'skip' && r.outcome !== 'timeout' && env.upstream) {

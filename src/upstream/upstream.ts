@@ -40,4 +40,6 @@ export interface Upstream {
   /** Refuses every connection until resume() (connections of a driving `mock` stay up). */
   suspend(): Promise<void>;
   resume(): Promise<void>;
+  /** Requests received per HTTP version the gateway spoke ("1.1", "2.0"): the report shows them. */
+  readonly httpVersions?: Record<string, number>;
 }

@@ -1,5 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { appsRun, brief, messages, spendDenial } from './common.js';
+import { appsRun, brief, messages, spendDenials } from './common.js';
+
+const refused = (status: number) => [402, 403, 429].includes(status);
 
 export default defineCheck({
   id: 'apps.spend.restart',
@@ -9,14 +11,20 @@ export default defineCheck({
   area: 'apps',
   profile: 'apps',
   exclusive: true,
-  requirement: 'Spend state survives a gateway restart (relational database, 2.7).',
+  requirement: 'Spend state survives a gateway restart (relational database, 2.7). Judged on every spend denial there was (JSON and streamed requests): after the restart the same request is still refused.',
   run: appsRun(async (fx) => {
     if (!fx.restart) return { ok: true, skip: true, message: 'not run: needs --gateway-cmd to restart the gateway (this run checks a gateway it did not start)' };
-    const d = await spendDenial(fx);
-    if (![402, 403, 429].includes(d.denied.status)) return { ok: true, skip: true, message: `no spend denial to carry over a restart (the request over the cap got ${d.denied.status}; see apps.spend.deny)` };
+    const all = await spendDenials(fx);
+    const denials = all.filter((d) => refused(d.denied.status));
+    if (!denials.length) return { ok: true, skip: true, message: `no spend denial to carry over a restart (the requests over the cap got ${all.map((d) => d.denied.status).join(' and ')}; see apps.spend.deny)` };
     await fx.restart();
-    const after = await messages(fx, d.token, 'claude-sonnet-4-6');
-    if (after.status !== d.denied.status) return fail('after a restart the user over the cap is served again (spend state lost)', { expected: String(d.denied.status), actual: brief(after) });
-    return pass(`still ${after.status} after the restart`);
+    const statuses = new Set<number>();
+    for (const d of denials) {
+      const r = await messages(fx, d.token, 'claude-sonnet-4-6', { stream: d.how.stream });
+      if (r.status !== d.denied.status) return fail(`after a restart the user over the cap is served again (spend state lost; ${d.how.label})`, { expected: String(d.denied.status), actual: brief(r) });
+      statuses.add(r.status);
+    }
+    const unjudged = all.filter((d) => !denials.includes(d)).map((d) => ` (${d.how.label}: no denial to carry over, see apps.spend.deny)`);
+    return pass(`still ${[...statuses].join('/')} after the restart, for ${denials.map((d) => d.how.label).join(' and ')}${unjudged.join('')}`);
   }),
 });

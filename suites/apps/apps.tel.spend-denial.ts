@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { appsRun, spendDenial } from './common.js';
+import { appsRun, spendDenials } from './common.js';
 
 export default defineCheck({
   id: 'apps.tel.spend-denial',
@@ -8,12 +8,18 @@ export default defineCheck({
   level: 'SHOULD',
   area: 'apps',
   profile: 'apps',
-  requirement: 'A spend denial emits attributable telemetry (7): a span naming the user and the spend decision.',
+  requirement: 'A spend denial emits attributable telemetry (7): a span naming the user and the spend decision. Judged on every spend denial there was (JSON and streamed requests, each by its own user).',
   run: appsRun(async (fx) => {
-    const d = await spendDenial(fx);
-    if (![402, 403, 429].includes(d.denied.status)) return { ok: true, skip: true, message: `no spend denial happened (the request over the cap got ${d.denied.status}; see apps.spend.deny)` };
-    const span = await fx.collector.waitFor(() => fx.collector.spans.find((s) => Object.values(s.attributes).includes('user-dave') && (/spend|billing|limit/i.test(s.name) || Object.keys(s.attributes).some((k) => /spend\.(limit|window|decision)/.test(k)))), 5000);
-    if (!span) return fail('no span attributable to the spend denial of user-dave reached the collector');
-    return pass(`span ${span.name} names the user and the denial`);
+    const all = await spendDenials(fx);
+    const denials = all.filter((d) => [402, 403, 429].includes(d.denied.status));
+    if (!denials.length) return { ok: true, skip: true, message: `no spend denial happened (the requests over the cap got ${all.map((d) => d.denied.status).join(' and ')}; see apps.spend.deny)` };
+    const names: string[] = [];
+    for (const d of denials) {
+      const user = `user-${d.how.user}`;
+      const span = await fx.collector.waitFor(() => fx.collector.spans.find((s) => Object.values(s.attributes).includes(user) && (/spend|billing|limit/i.test(s.name) || Object.keys(s.attributes).some((k) => /spend\.(limit|window|decision)/.test(k)))), 5000);
+      if (!span) return fail(`no span attributable to the spend denial of ${user} (${d.how.label}) reached the collector`);
+      names.push(`${span.name} (${user})`);
+    }
+    return pass(`span ${names.join(', ')} names the user and the denial`);
   }),
 });

@@ -1,7 +1,8 @@
 // What the apps checks share, in one import: the fixture (fixture.ts), HTTP and evidence
 // (wire.ts), sign-in and sessions (sign-in.ts), and here the requests the checks make after
 // sign-in: messages (JSON and stream), where they went, spend limits and the once-per-run spend
-// denial, and the spans of a request.
+// denials (one with JSON requests, one with streamed requests, as Claude Code sends them), and
+// the spans of a request.
 import { randomUUID } from 'node:crypto';
 import { AppsPrecondition, once, type AppsFixture, type AppsSpan } from './fixture.js';
 import { session } from './sign-in.js';
@@ -11,10 +12,10 @@ export { AppsPrecondition, appsRun, fixtureOf, once, type AppsFixture, type Apps
 export { forge, holdingIdp, metadata, refresh, session, signIn, type SignIn, type Tokens } from './sign-in.js';
 export { bearer, brief, call, errorType, isJson, maskTokens, type Reply } from './wire.js';
 
-/** A messages request; `tag` (unique) is put in the prompt so the upstreams' records can be searched for it. */
-export async function messages(fx: AppsFixture, token: string, model: string, opts: { tag?: string; prompt?: string; stream?: boolean } = {}): Promise<Reply & { tag: string }> {
+/** A messages request; `tag` (unique) is put in the prompt so the upstreams' records can be searched for it. With `partial`, a body cut short is no error (`cut` says why). */
+export async function messages(fx: AppsFixture, token: string, model: string, opts: { tag?: string; prompt?: string; stream?: boolean; partial?: boolean } = {}): Promise<Reply & { tag: string }> {
   const tag = opts.tag ?? `gwc-req=${randomUUID()}`;
-  const r = await call(`${fx.gatewayUrl}/v1/messages`, { method: 'POST', headers: bearer(token), bodyJson: { model, max_tokens: 16, stream: opts.stream ?? false, messages: [{ role: 'user', content: `${opts.prompt ?? 'hello'} ${tag}` }] } });
+  const r = await call(`${fx.gatewayUrl}/v1/messages`, { method: 'POST', headers: bearer(token), partial: opts.partial, bodyJson: { model, max_tokens: 16, stream: opts.stream ?? false, messages: [{ role: 'user', content: `${opts.prompt ?? 'hello'} ${tag}` }] } });
   return { ...r, tag };
 }
 
@@ -30,7 +31,15 @@ export async function setSpendLimit(fx: AppsFixture, userId: string, cents: numb
   return call(`${fx.gatewayUrl}/v1/organizations/spend_limits`, { method: 'POST', headers: { 'x-api-key': fx.adminKey }, bodyJson: { scope: { type: 'user', user_id: userId }, amount: String(cents), period } });
 }
 
+/** How the spend denials send their requests: JSON bodies, or streams (as Claude Code does). Each has its own user. */
+export const SPEND_MODES = [
+  { mode: 'json', user: 'dave', stream: false, label: 'JSON requests' },
+  { mode: 'stream', user: 'frank', stream: true, label: 'streamed requests' },
+] as const;
+export type SpendMode = (typeof SPEND_MODES)[number];
+
 export interface SpendDenial {
+  how: SpendMode;
   token: string;
   /** The request that took the user over the cap (served). */
   first: Reply;
@@ -51,26 +60,46 @@ const refused = (r: Reply) => [402, 403, 429].includes(r.status);
 /** Waits before each later request: a gateway that records spend after the response gets ~1.5 s in all. */
 const LATER_WAITS_MS = [50, 100, 200, 400, 800];
 
-/** Once per run: dave gets a 1-cent daily limit, one request reports large usage, and the next request is sent. */
-export function spendDenial(fx: AppsFixture): Promise<SpendDenial> {
-  return once(fx, 'spend', async () => {
-    const token = await session(fx, 'dave');
-    const limit = await setSpendLimit(fx, 'user-dave', 1);
-    if (limit.status !== 200) throw new AppsPrecondition(`the Admin API refused the spend limit: ${limit.status} ${limit.text.slice(0, 200)}`);
-    const first = await messages(fx, token, 'claude-sonnet-4-6', { prompt: 'gwc-usage=1000000/100000' });
-    const next = await messages(fx, token, 'claude-sonnet-4-6');
-    let denied = next;
-    let later = 0;
-    // Protocol pacing, bounded: a gateway that counts spend after answering refuses a little later.
-    for (const ms of LATER_WAITS_MS) {
-      if (refused(denied) || first.status !== 200) break;
-      await new Promise((r) => setTimeout(r, ms));
-      denied = await messages(fx, token, 'claude-sonnet-4-6');
-      later++;
-    }
-    return { token, first, next, denied, later, reached: receivedBy(fx, denied.tag) };
+/** Signs `user` in and gives them a 1-cent daily limit through the Admin API. */
+export async function limitedSession(fx: AppsFixture, user: string): Promise<string> {
+  const token = await session(fx, user);
+  const limit = await setSpendLimit(fx, `user-${user}`, 1);
+  if (limit.status !== 200) throw new AppsPrecondition(`the Admin API refused the spend limit: ${limit.status} ${limit.text.slice(0, 200)}`);
+  return token;
+}
+
+/**
+ * After the request that took the user over the cap: the next request, and, while none is
+ * refused, a few more with growing waits (protocol pacing, bounded: a gateway that counts spend
+ * after answering refuses a little later). Returns the next, the first refused (else the last) and how many came after the next.
+ */
+export async function untilRefused(send: () => Promise<Reply & { tag: string }>): Promise<{ next: Reply & { tag: string }; denied: Reply & { tag: string }; later: number }> {
+  const next = await send();
+  let denied = next;
+  let later = 0;
+  for (const ms of LATER_WAITS_MS) {
+    if (refused(denied)) break;
+    await new Promise((r) => setTimeout(r, ms));
+    denied = await send();
+    later++;
+  }
+  return { next, denied, later };
+}
+
+/** Once per run and mode: the mode's user gets a 1-cent daily limit, one request reports large usage, and the next requests are sent. */
+export function spendDenial(fx: AppsFixture, how: SpendMode): Promise<SpendDenial> {
+  return once(fx, `spend:${how.mode}`, async () => {
+    const token = await limitedSession(fx, how.user);
+    const send = (prompt?: string) => messages(fx, token, 'claude-sonnet-4-6', { prompt, stream: how.stream });
+    const first = await send('gwc-usage=1000000/100000');
+    const after = first.status === 200 ? await untilRefused(() => send()) : { next: await send(), later: 0 };
+    const denied = 'denied' in after ? after.denied : after.next;
+    return { how, token, first, next: after.next, denied, later: after.later, reached: receivedBy(fx, denied.tag) };
   });
 }
+
+/** Both spend denials (JSON and streamed), run side by side. */
+export const spendDenials = (fx: AppsFixture): Promise<SpendDenial[]> => Promise.all(SPEND_MODES.map((m) => spendDenial(fx, m)));
 
 /** The spans of the request whose response carried `requestId`, waited for (bounded). */
 export async function spansOf(fx: AppsFixture, requestId: string | null, timeoutMs = 5000): Promise<AppsSpan[]> {

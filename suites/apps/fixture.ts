@@ -12,6 +12,8 @@ export interface AppsSpan {
 /** The profile's surroundings (the harness builds them; checks only use this view). */
 export interface AppsFixture {
   gatewayUrl: string;
+  /** The configuration's `listen.public_url`: where user devices reach the gateway, so every URL it hands out must be on it. */
+  publicUrl: string;
   /** The session secret the harness configured: to make tokens that differ in one property only. */
   jwtSecret: string;
   adminKey: string;
@@ -35,6 +37,8 @@ export interface AppsFixture {
   collector: {
     spans: AppsSpan[];
     sawText(text: string): boolean;
+    /** Where the first of `pieces` occurs in what the collector received (decoded fields, bytes read as text, and raw bodies). */
+    findAny(pieces: string[]): { piece: string; where: string } | undefined;
     waitFor<T>(pred: () => T | undefined | null | false, timeoutMs: number): Promise<T | undefined>;
     setMode(mode: { kind: 'up' } | { kind: 'error'; status: number } | { kind: 'refuse' }): Promise<void>;
   };

@@ -12,10 +12,11 @@ import route from './apps.route.upstream.js';
 import spendDeny from './apps.spend.deny.js';
 import spendNoUpstream from './apps.spend.no-upstream.js';
 import spendRestart from './apps.spend.restart.js';
+import spendUsage from './apps.spend.usage.js';
 import telTraces from './apps.tel.traces.js';
 import telNoPrompts from './apps.tel.no-prompts.js';
 import telSpend from './apps.tel.spend-denial.js';
 import telDown from './apps.tel.collector-down.js';
 import managed from './apps.managed.settings.js';
 
-export const APPS_CHECKS: CheckDef[] = [disc, login, authz, device, keyRotation, token, idpRevoked, policy, route, spendDeny, spendNoUpstream, spendRestart, telTraces, telNoPrompts, telSpend, telDown, managed];
+export const APPS_CHECKS: CheckDef[] = [disc, login, authz, device, keyRotation, token, idpRevoked, policy, route, spendDeny, spendNoUpstream, spendRestart, spendUsage, telTraces, telNoPrompts, telSpend, telDown, managed];

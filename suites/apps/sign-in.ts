@@ -8,7 +8,8 @@
 // is loaded when a token is forged: every check is imported at start, apps checks included.
 import { importOptional } from '../../src/core/optional.js';
 import { AppsPrecondition, locked, once, type AppsFixture } from './fixture.js';
-import { call, errorType, type Reply } from './wire.js';
+import { deviceUrls, redirectUrl, type HandedOut } from './urls.js';
+import { brief, call, errorType, type Reply } from './wire.js';
 
 export interface Tokens {
   access_token: string;
@@ -25,6 +26,12 @@ export interface SignIn {
   steps: string[];
   /** What the poll before approval answered, when it was not RFC 8628's 400 authorization_pending. */
   badEarlyPoll?: string;
+  /** Every URL the gateway handed out on the way: the device answer's links, the redirects' targets. */
+  handedOut: HandedOut[];
+  /** What the link the user opens (verification_uri_complete, else verification_uri) answered: status, or why it gave no answer. */
+  page?: string;
+  /** Polls once more with the same device code (after tokens were issued: it must yield none). */
+  repoll?: () => Promise<Reply>;
 }
 
 interface Metadata {
@@ -46,34 +53,49 @@ const deviceGrant = 'urn:ietf:params:oauth:grant-type:device_code';
  */
 export async function signIn(fx: AppsFixture, user: string, opts: { holdingIdp?: boolean } = {}): Promise<SignIn> {
   const steps: string[] = [];
+  const handedOut: HandedOut[] = [];
   try {
-    return await signInSteps(fx, user, steps, opts);
+    return await signInSteps(fx, user, { steps, handedOut }, opts);
   } catch (e) {
     // A step that gets no answer (a gateway that never finishes sign-in) is a failed sign-in, with the steps as evidence.
     const err = e as Error;
-    return { ok: false, error: `no answer after ${steps.length ? `"${steps[steps.length - 1]}"` : 'the start'} (${err.name}: ${err.message})`, steps };
+    return { ok: false, error: `no answer after ${steps.length ? `"${steps[steps.length - 1]}"` : 'the start'} (${err.name}: ${err.message})`, steps, handedOut };
   }
 }
 
-async function signInSteps(fx: AppsFixture, user: string, steps: string[], opts: { holdingIdp?: boolean }): Promise<SignIn> {
+/** The browser opens the link the user is shown; a link that gives no answer is noted, and sign-in goes on by verification_uri. */
+async function openLink(url: string): Promise<string> {
+  try {
+    const r = await call(url);
+    return r.status === 200 ? '200' : brief(r);
+  } catch (e) {
+    return `no answer (${(e as Error).name}: ${(e as Error).message})`;
+  }
+}
+
+async function signInSteps(fx: AppsFixture, user: string, seen: { steps: string[]; handedOut: HandedOut[] }, opts: { holdingIdp?: boolean }): Promise<SignIn> {
+  const { steps, handedOut } = seen;
   const meta = await metadata(fx);
-  if (!meta.device_authorization_endpoint || !meta.token_endpoint) return { ok: false, error: 'metadata: no device_authorization_endpoint or token_endpoint', steps };
+  if (!meta.device_authorization_endpoint || !meta.token_endpoint) return { ok: false, error: 'metadata: no device_authorization_endpoint or token_endpoint', steps, handedOut };
   const da = await call(meta.device_authorization_endpoint, { method: 'POST', form: { surface: 'claude_code' } });
   const d = da.json as { device_code?: string; user_code?: string; verification_uri?: string; verification_uri_complete?: string; interval?: number } | undefined;
   steps.push(`device_authorization: ${da.status}`);
-  if (da.status !== 200 || !d?.device_code || !d.user_code || !d.verification_uri) return { ok: false, error: 'device_authorization failed', steps };
+  handedOut.push(...deviceUrls(d));
+  if (da.status !== 200 || !d?.device_code || !d.user_code || !d.verification_uri) return { ok: false, error: 'device_authorization failed', steps, handedOut };
   const poll = () => call(meta.token_endpoint!, { method: 'POST', form: { grant_type: deviceGrant, device_code: d.device_code! } });
   const early = await poll();
   steps.push(`poll before approval: ${early.status} ${String(errorType(early) ?? '')}`);
   const badEarlyPoll = early.status !== 400 || errorType(early) !== 'authorization_pending' ? `${early.status} ${String(errorType(early) ?? early.contentType)}` : undefined;
+  let page: string | undefined;
   const verify = async () => {
-    const page = await call(d.verification_uri_complete ?? d.verification_uri!);
-    steps.push(`verification page: ${page.status}`);
+    page = await openLink(d.verification_uri_complete ?? d.verification_uri!);
+    steps.push(`verification page: ${page}`);
     const post = await call(d.verification_uri!, { method: 'POST', form: { user_code: d.user_code! }, headers: { origin: new URL(d.verification_uri!).origin } });
     const cookie = (post.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     const toIdp = post.headers.get('location');
     steps.push(`verify: ${post.status}`);
     if (!toIdp) return;
+    handedOut.push(redirectUrl('verify', toIdp, d.verification_uri!, fx.idp.issuer));
     // Queued only now: a verification that never reaches the IdP leaves no user queued for the next sign-in.
     fx.idp.signInNext(user);
     const idp = await call(toIdp);
@@ -82,6 +104,8 @@ async function signInSteps(fx: AppsFixture, user: string, steps: string[], opts:
     if (!back) return;
     const cb = await call(back, { headers: { cookie } });
     steps.push(`callback: ${cb.status}`);
+    const after = cb.headers.get('location');
+    if (after) handedOut.push(redirectUrl('callback', after, back, fx.idp.issuer));
   };
   await (opts.holdingIdp ? verify() : locked(fx, verify));
   // RFC 8628 3.5: no faster than the interval (protocol pacing, not synchronisation).
@@ -89,8 +113,9 @@ async function signInSteps(fx: AppsFixture, user: string, steps: string[], opts:
   const done = await poll();
   steps.push(`poll after approval: ${done.status} ${done.status === 200 ? 'tokens' : String(errorType(done) ?? '')}`);
   const t = done.json as Partial<Tokens> | undefined;
-  if (done.status === 200 && typeof t?.access_token === 'string' && typeof t.refresh_token === 'string') return { ok: true, tokens: t as Tokens, steps, badEarlyPoll };
-  return { ok: false, error: String(errorType(done) ?? `status ${done.status}`), steps, badEarlyPoll };
+  const common = { steps, badEarlyPoll, handedOut, page };
+  if (done.status === 200 && typeof t?.access_token === 'string' && typeof t.refresh_token === 'string') return { ok: true, tokens: t as Tokens, ...common, repoll: poll };
+  return { ok: false, error: String(errorType(done) ?? `status ${done.status}`), ...common };
 }
 
 /** The run's shared session of `user` (signed in once). */

@@ -12,11 +12,13 @@ export interface Reply {
   json: unknown;
   contentType: string;
   ms: number;
+  /** Why the body broke off (the connection ended mid-body); only with `partial`, else such a reply throws. */
+  cut?: string;
 }
 
 const TIMEOUT_MS = 10_000;
 
-export async function call(url: string, init: RequestInit & { form?: Record<string, string>; bodyJson?: unknown } = {}): Promise<Reply> {
+export async function call(url: string, init: RequestInit & { form?: Record<string, string>; bodyJson?: unknown; partial?: boolean } = {}): Promise<Reply> {
   const headers = new Headers(init.headers);
   let body = init.body;
   if (init.form) {
@@ -28,7 +30,14 @@ export async function call(url: string, init: RequestInit & { form?: Record<stri
   }
   const t0 = performance.now();
   const res = await fetch(url, { ...init, headers, body, redirect: 'manual', signal: init.signal ?? AbortSignal.timeout(TIMEOUT_MS) });
-  const text = await res.text();
+  let text = '';
+  let cut: string | undefined;
+  try {
+    text = await res.text();
+  } catch (e) {
+    if (!init.partial) throw e;
+    cut = `${(e as Error).name}: ${(e as Error).message}`;
+  }
   const ms = performance.now() - t0;
   let json: unknown = undefined;
   try {
@@ -36,7 +45,7 @@ export async function call(url: string, init: RequestInit & { form?: Record<stri
   } catch {
     json = undefined;
   }
-  return { status: res.status, headers: res.headers, text, json, contentType: res.headers.get('content-type') ?? '', ms };
+  return { status: res.status, headers: res.headers, text, json, contentType: res.headers.get('content-type') ?? '', ms, ...(cut ? { cut } : {}) };
 }
 
 export const isJson = (r: Reply) => /^application\/json\b/i.test(r.contentType) && r.json !== undefined;

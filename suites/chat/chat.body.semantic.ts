@@ -1,6 +1,6 @@
 import { defineCheck } from '../../src/check/check.js';
 import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
-import { generatedChatBody } from './gen.js';
+import { generatedChatRequest } from './gen.js';
 import { fixtureTexts } from '../shared/fixtures.js';
 import { fixturesAndProperty, judgeSemantic } from '../shared/property.js';
 import { chatSend } from '../shared/exchange.js';
@@ -13,8 +13,8 @@ export default defineCheck({
   area: 'chat',
   profile: 'default',
   protocol: 'chat',
-  requirement: 'A chat-completions request body reaches the upstream unchanged: messages of every role, tools, tool_choice, response_format, sampling fields and fields the gateway does not know, with key order, values (numbers compared exactly) and array order kept.',
+  requirement: 'A chat-completions request body, streaming or not, reaches the upstream unchanged: messages of every role, tools, tool_choice, response_format, sampling fields and fields the gateway does not know, with key order, values (numbers compared exactly) and array order kept.',
   async run(ctx) {
-    return fixturesAndProperty(ctx, fixtureTexts('chat'), judgeSemantic, 'semantic equality of chat bodies', { bodies: generatedChatBody, send: chatSend({ reply: chatJsonReply(chatCompletion()) }) });
+    return fixturesAndProperty(ctx, fixtureTexts('chat'), judgeSemantic, 'semantic equality of chat bodies', { bodies: generatedChatRequest, send: chatSend({ reply: chatJsonReply(chatCompletion()) }) });
   },
 });

@@ -8,5 +8,6 @@ import badKey from './chat.auth.bad-key.js';
 import incremental from './chat.stream.incremental.js';
 import complete from './chat.stream.complete.js';
 import errors from './chat.errors.passthrough.js';
+import usage from './chat.usage.passthrough.js';
 
-export const CHAT_CHECKS: CheckDef[] = [path, body, content, bearer, badKey, incremental, complete, errors];
+export const CHAT_CHECKS: CheckDef[] = [path, body, content, bearer, badKey, incremental, complete, errors, usage];

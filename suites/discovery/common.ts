@@ -13,7 +13,7 @@ import type { CheckContext, Verdict } from '../../src/check/check.js';
 import { ANTHROPIC_VERSION, GatewayTimeoutError, type GwResponse } from '../../src/client/gateway.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
-import { modelListBody } from '../../src/upstream/replies/discovery.js';
+import { MODEL_LIST_HEADERS, modelListBody } from '../../src/upstream/replies/discovery.js';
 import { maskHeaders, maskUrl } from '../../src/core/mask.js';
 import { attempt, BAD_CREDENTIAL, describeShape, type Shape, shapeOf, withBound } from '../shared/shape.js';
 import { cut } from '../shared/evidence.js';
@@ -44,7 +44,7 @@ export interface Discovery {
 
 /** The scripted upstream answer for a credential style: the list, or the 401 the real API gives. */
 export function replyFor(ctx: CheckContext, cred: Cred): Expectation {
-  return isValid(cred) ? ctx.upstream.next().json(modelListBody()) : ctx.upstream.next().error(401, { message: 'invalid x-api-key' });
+  return isValid(cred) ? ctx.upstream.next().json(modelListBody(), { headers: MODEL_LIST_HEADERS }) : ctx.upstream.next().error(401, { message: 'invalid x-api-key' });
 }
 
 function credentialHeaders(ctx: CheckContext, cred: Cred): { auth: 'bearer' | 'x-api-key' | 'none'; headers: Array<[string, string]> } {

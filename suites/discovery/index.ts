@@ -7,5 +7,7 @@ import noLogin from './discovery.models.no-login.js';
 import forwarded from './discovery.models.forwarded.js';
 import stable from './discovery.models.stable.js';
 import clientCache from './discovery.models.client-cache.js';
+import shape from './discovery.models.shape.js';
+import credentialCache from './discovery.models.credential-cache.js';
 
-export const DISCOVERY_CHECKS: CheckDef[] = [json, noRedirect, latency, noLogin, forwarded, stable, clientCache];
+export const DISCOVERY_CHECKS: CheckDef[] = [json, noRedirect, latency, noLogin, forwarded, stable, clientCache, shape, credentialCache];

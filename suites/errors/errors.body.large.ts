@@ -121,7 +121,7 @@ interface SizeResult {
   bytesIdentical?: boolean;
 }
 
-interface LargeExchange {
+export interface LargeExchange {
   res: GwResponse;
   seen: RecordedRequest | null;
   expectation: Expectation;
@@ -133,7 +133,7 @@ interface LargeExchange {
 }
 
 /** What the upstream saw of the body, compared with what was sent: whole when small, by length and SHA-256 when large. */
-function judgeForwarded(x: LargeExchange): string | null {
+export function judgeForwarded(x: LargeExchange): string | null {
   if (!x.seen) return 'the client got a success but the upstream received no request';
   if (x.seen.bodyBytes === x.sentBytes && x.seen.bodySha256 === x.sentSha256) return null;
   if (x.seen.bodyTruncated) {
@@ -158,7 +158,7 @@ function judgeForwarded(x: LargeExchange): string | null {
 }
 
 /** What the client got for a forwarded body: the upstream's JSON message, as a client reads it (not an HTML page with status 200). */
-function judgeClient(x: LargeExchange): string | null {
+export function judgeClient(x: LargeExchange): string | null {
   // A JSON message a client can read; whether its fields arrived unchanged is messages.response.unchanged's concern.
   const shape = shapeOf(x.res);
   const parsed = shape.parsed as { type?: unknown } | undefined;
@@ -167,7 +167,7 @@ function judgeClient(x: LargeExchange): string | null {
 }
 
 /** Sends one large body (three buffers, never joined) with the upstream scripted to answer a message. */
-async function sendLarge(ctx: CheckContext, bytes: number, seed: number): Promise<LargeExchange> {
+export async function sendLarge(ctx: CheckContext, bytes: number, seed: number): Promise<LargeExchange> {
   // The check runs alone (exclusive): a collection here costs no other check anything, and the
   // body's garbage starts from a clean heap instead of piling onto what the checks before left.
   collectNow();

@@ -11,5 +11,8 @@ import recovers from './errors.upstream.recovers.js';
 import badKey from './errors.auth.bad-key.js';
 import large from './errors.body.large.js';
 import head from './errors.probe.head-root.js';
+import headAsGet from './errors.probe.head-as-get.js';
+import sizeLimit from './errors.body.size-limit.js';
+import clientErrors from './errors.retry.client-errors.js';
 
-export const ERRORS_CHECKS: CheckDef[] = [status, retryHeaders, invalidModel, unreachable, reset, timeout, badKey, large, head, recovers];
+export const ERRORS_CHECKS: CheckDef[] = [status, retryHeaders, invalidModel, unreachable, reset, timeout, badKey, large, head, recovers, headAsGet, sizeLimit, clientErrors];

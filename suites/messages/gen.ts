@@ -1,8 +1,9 @@
 // Generators of messages-protocol request bodies for property-based body checks, built on the
-// value trees of suites/shared/gen.ts.
+// value trees of suites/shared/gen.ts: every optional field a client sends, `stream` left out,
+// false or true, and unknown fields at every level.
 import fc from 'fast-check';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
-import { a, anyValue, maybe, n as num, number, o, s, serialize, text, unknownKey, type G } from '../shared/gen.js';
+import { a, anyValue, lit, maybe, n as num, number, o, s, serialize, text, unknownKey, type G } from '../shared/gen.js';
 
 /** A chain of nested arrays and objects, 20 to 60 deep. */
 export const deep: fc.Arbitrary<G> = fc.integer({ min: 20, max: 60 }).map((d) => {
@@ -88,6 +89,14 @@ const tool: fc.Arbitrary<G> = fc
     entries: entries(['name', s(name)], ['description', desc], ['input_schema', o(['type', s('object')], ['properties', o(['path', o(['type', s('string')])])])], cc && ['cache_control', cc], u),
   }));
 
+/** `tool_choice` in each of its forms, sometimes with parallel tool use turned off. */
+const toolChoice: fc.Arbitrary<G> = fc
+  .tuple(fc.constantFrom('auto', 'any', 'tool', 'none'), fc.stringMatching(/^[a-z_]{1,12}$/), fc.boolean())
+  .map(([type, name, noParallel]) => o(['type', s(type)], type === 'tool' ? ['name', s(name)] : null, noParallel && type !== 'none' ? ['disable_parallel_tool_use', lit('true')] : null));
+
+/** How a client asks for a stream: `stream` left out (no stream), false, or true. */
+const stream: fc.Arbitrary<G | null> = fc.constantFrom(null, lit('false'), lit('true'));
+
 export interface GeneratedBody {
   tree: G;
   pretty: boolean;
@@ -102,9 +111,14 @@ export const generatedMessagesBody: fc.Arbitrary<GeneratedBody> = fc
     rest: withDuplicates(anyMessage, 4),
     system: maybe(system),
     tools: maybe(fc.array(tool, { maxLength: 3 })),
+    toolChoice: maybe(toolChoice),
     stop: maybe(fc.array(text, { maxLength: 2 })),
     metadata: maybe(fc.record({ user_id: text })),
     temperature: maybe(number),
+    topP: maybe(number),
+    topK: maybe(fc.integer({ min: 1, max: 500 })),
+    serviceTier: maybe(fc.constantFrom('auto', 'standard_only')),
+    stream,
     thinking: maybe(thinking),
     outputConfig: maybe(outputConfig),
     unknownTop: fc.array(fc.tuple(unknownKey.map((k) => `x_${k}`), fc.oneof({ weight: 4, arbitrary: anyValue }, deep)), { maxLength: 3 }),
@@ -118,11 +132,16 @@ export const generatedMessagesBody: fc.Arbitrary<GeneratedBody> = fc
       ['messages', a(r.first, ...r.rest)],
       r.system && ['system', r.system],
       r.tools && ['tools', a(...r.tools)],
+      r.toolChoice && ['tool_choice', r.toolChoice],
       r.stop && ['stop_sequences', a(...r.stop)],
       r.metadata && ['metadata', o(['user_id', r.metadata.user_id])],
       r.temperature && ['temperature', r.temperature],
+      r.topP && ['top_p', r.topP],
+      r.topK !== null ? ['top_k', num(String(r.topK))] : null,
+      r.serviceTier && ['service_tier', s(r.serviceTier)],
       r.thinking && ['thinking', r.thinking],
       r.outputConfig && ['output_config', r.outputConfig],
+      r.stream && ['stream', r.stream],
     );
     const seen = new Set(es.map(([k]) => k));
     for (const [k, v] of r.unknownTop) {

@@ -1,10 +1,13 @@
 // Generators of native (Gemini) request bodies for the property-based body check: `contents`
-// with every part kind, `systemInstruction`, `generationConfig` (with thinking and a response
-// schema), `safetySettings`, `tools`, `toolConfig`, and unknown fields at every level. Values
-// keep their textual form (suites/shared/gen.ts), so the bytes sent are the ones compared.
+// with every part kind, `systemInstruction`, `generationConfig` (with thinking, a response
+// schema, penalties, seed, modalities), `safetySettings`, `tools` (functions, search, code
+// execution), `toolConfig`, `cachedContent`, `labels` and unknown fields at every level, sent
+// to generateContent or to streamGenerateContent?alt=sse. Values keep their textual form
+// (suites/shared/gen.ts), so the bytes sent are the ones compared.
 import fc from 'fast-check';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { a, anyValue, lit, maybe, number, o, s, serialize, text, type G } from '../shared/gen.js';
+import { nativeSend } from '../shared/exchange.js';
 
 /** A field no gateway knows yet; integer-like keys too (JS objects reorder those). */
 const unknownEntry = maybe(fc.tuple(fc.oneof(fc.constantFrom('futureField', 'gwcUnknown', '10', '2'), fc.stringMatching(/^x[A-Z][a-z]{1,8}$/)), anyValue));
@@ -31,6 +34,10 @@ const generationConfig = fc
     json: fc.boolean(),
     schema: maybe(anyValue),
     thinking: maybe(fc.tuple(number, fc.boolean())),
+    penalties: maybe(fc.tuple(number, number)),
+    seed: maybe(number),
+    candidates: maybe(fc.constantFrom('1', '2')),
+    modalities: maybe(fc.constantFrom(['TEXT'], ['TEXT', 'IMAGE'])),
     unknown: unknownEntry,
   })
   .map((r) =>
@@ -43,6 +50,11 @@ const generationConfig = fc
       r.json ? ['responseMimeType', s('application/json')] : null,
       r.schema && ['responseSchema', o(['type', s('OBJECT')], ['properties', o(['answer', o(['type', s('STRING')])], ['x', r.schema])])],
       r.thinking && ['thinkingConfig', o(['thinkingBudget', r.thinking[0]], ['includeThoughts', lit(r.thinking[1] ? 'true' : 'false')])],
+      r.penalties && ['presencePenalty', r.penalties[0]],
+      r.penalties && ['frequencyPenalty', r.penalties[1]],
+      r.seed && ['seed', r.seed],
+      r.candidates && ['candidateCount', { t: 'num', raw: r.candidates }],
+      r.modalities && ['responseModalities', a(...r.modalities.map((m) => s(m)))],
       r.unknown,
     ),
   );
@@ -62,6 +74,9 @@ const tools = fc
     ),
   );
 
+/** Server-side tools a client adds beside its functions: search and code execution. */
+const builtinTools = fc.subarray(['googleSearch', 'codeExecution', 'urlContext'], { minLength: 1 }).map((names) => names.map((n) => o([n, o()])));
+
 /** A whole native request body; its first text part carries the case placeholder. */
 export const generatedNativeBody: fc.Arbitrary<string> = fc
   .record({
@@ -71,6 +86,9 @@ export const generatedNativeBody: fc.Arbitrary<string> = fc
     config: maybe(generationConfig),
     safety: maybe(safety),
     tools: maybe(tools),
+    builtins: maybe(builtinTools),
+    cached: maybe(fc.stringMatching(/^[a-z0-9]{6,12}$/)),
+    labels: maybe(fc.tuple(fc.stringMatching(/^[a-z_]{1,8}$/), fc.stringMatching(/^[a-z0-9_-]{0,12}$/))),
     toolMode: maybe(fc.constantFrom('AUTO', 'ANY', 'NONE')),
     unknownTop: fc.uniqueArray(fc.tuple(fc.stringMatching(/^x[A-Z][a-z]{1,8}$/), anyValue), { maxLength: 3, selector: ([k]) => k }),
     unknownAt: fc.nat(),
@@ -82,9 +100,14 @@ export const generatedNativeBody: fc.Arbitrary<string> = fc
       r.system && ['systemInstruction', o(['parts', a(...r.system.map((t) => o(['text', t])))])],
       r.config && ['generationConfig', r.config],
       r.safety && ['safetySettings', r.safety],
-      r.tools && ['tools', r.tools],
+      r.tools || r.builtins ? ['tools', a(...(r.tools && r.tools.t === 'arr' ? r.tools.items : []), ...(r.builtins ?? []))] : null,
       r.toolMode && ['toolConfig', o(['functionCallingConfig', o(['mode', s(r.toolMode)])])],
+      r.cached !== null ? ['cachedContent', s(`cachedContents/${r.cached}`)] : null,
+      r.labels && ['labels', o([r.labels[0], s(r.labels[1])])],
     ) as Extract<G, { t: 'obj' }>).entries;
     for (const [k, v] of r.unknownTop) es.splice(r.unknownAt % (es.length + 1), 0, [k, v]);
     return serialize({ t: 'obj', entries: es }, r.pretty);
   });
+
+/** A native body with the endpoint it goes to: generateContent, or streamGenerateContent?alt=sse (answered with a stream). */
+export const generatedNativeRequest = fc.tuple(generatedNativeBody, fc.boolean()).map(([body, stream]) => ({ body, send: nativeSend({ stream }) }));

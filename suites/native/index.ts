@@ -6,5 +6,6 @@ import auth from './native.auth.credential.js';
 import response from './native.response.unchanged.js';
 import cross from './native.cross.protocol.js';
 import errors from './native.errors.passthrough.js';
+import countTokens from './native.count-tokens.passthrough.js';
 
-export const NATIVE_CHECKS: CheckDef[] = [path, body, auth, response, cross, errors];
+export const NATIVE_CHECKS: CheckDef[] = [path, body, auth, response, cross, errors, countTokens];

@@ -1,5 +1,5 @@
 import { defineCheck } from '../../src/check/check.js';
-import { generatedNativeBody } from './gen.js';
+import { generatedNativeRequest } from './gen.js';
 import { fixtureTexts } from '../shared/fixtures.js';
 import { fixturesAndProperty, judgeSemantic } from '../shared/property.js';
 import { nativeSend } from '../shared/exchange.js';
@@ -12,8 +12,8 @@ export default defineCheck({
   area: 'native',
   profile: 'default',
   protocol: 'native',
-  requirement: 'A native request body reaches the upstream unchanged: contents with their role, parts and text, generationConfig, systemInstruction, tools and every field the gateway does not know, with key order, values (numbers compared exactly) and array order kept.',
+  requirement: 'A native request body, sent to generateContent or to streamGenerateContent, reaches the upstream unchanged: contents with their role, parts and text, generationConfig, systemInstruction, tools and every field the gateway does not know, with key order, values (numbers compared exactly) and array order kept.',
   async run(ctx) {
-    return fixturesAndProperty(ctx, fixtureTexts('native'), judgeSemantic, 'semantic equality of native bodies', { bodies: generatedNativeBody, send: nativeSend() });
+    return fixturesAndProperty(ctx, fixtureTexts('native'), judgeSemantic, 'semantic equality of native bodies', { bodies: generatedNativeRequest, send: nativeSend() });
   },
 });

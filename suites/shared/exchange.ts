@@ -8,7 +8,7 @@ import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Reply, SseReply } from '../../src/upstream/scenario.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
 import { messageBody } from '../../src/upstream/replies/messages.js';
-import { nativeJsonReply, nativeResponse } from '../../src/upstream/replies/native.js';
+import { nativeFrames, nativeJsonReply, nativeResponse, nativeSseReply, nativeStream } from '../../src/upstream/replies/native.js';
 import { at, stringifyNode, tryParse, type JNode } from '../../src/core/json.js';
 import { diffJson, type JsonDiff } from '../../src/core/compare.js';
 import { exchangeEvidence, streamEvidence } from './evidence.js';
@@ -54,9 +54,10 @@ export async function exchange(ctx: CheckContext, body: string, opts: SendOption
 
 const register = (reply: Reply) => (c: CheckContext) => c.upstream.register(reply);
 
-/** How to send a native request through `exchange`. */
-export function nativeSend(opts: { model?: string; auth?: AuthStyle; reply?: Reply } = {}): SendOptions {
-  return { auth: opts.auth ?? 'x-goog-api-key', endpoint: { path: nativePath(opts.model) }, reply: register(opts.reply ?? nativeJsonReply(nativeResponse())) };
+/** How to send a native request through `exchange`; `stream` sends it to streamGenerateContent?alt=sse, answered with a stream. */
+export function nativeSend(opts: { model?: string; auth?: AuthStyle; reply?: Reply; stream?: boolean } = {}): SendOptions {
+  const reply = opts.reply ?? (opts.stream ? nativeSseReply(nativeFrames(nativeStream())) : nativeJsonReply(nativeResponse()));
+  return { auth: opts.auth ?? 'x-goog-api-key', endpoint: { path: nativePath(opts.model, opts.stream) }, reply: register(reply) };
 }
 
 /** How to send a chat request through `exchange`, with `Authorization: Bearer` by default. */

@@ -23,13 +23,13 @@ export async function checkProperty<T>(
   arb: fc.Arbitrary<T>,
   render: (v: T) => string,
   judge: (x: Exchange) => Verdict | 'refused',
-  send: SendOptions = {},
+  send: SendOptions | ((v: T) => SendOptions) = {},
 ): Promise<PropertyOutcome> {
   const failures = new Map<string, Verdict>();
   let refused = 0;
   const details = await fc.check(
     fc.asyncProperty(arb, async (v) => {
-      const x = await exchange(ctx, render(v), send);
+      const x = await exchange(ctx, render(v), typeof send === 'function' ? send(v) : send);
       const verdict = judge(x);
       if (verdict === 'refused') {
         refused++;
@@ -67,6 +67,9 @@ export function propertyVerdict(p: PropertyOutcome, what: string): Verdict {
   };
 }
 
+/** A generated body, alone (sent as the property's `send` says) or with how to send it (e.g. to a streaming path). */
+export type GeneratedRequest = string | { body: string; send: SendOptions };
+
 /**
  * A body property over the fixed fixtures and then generated bodies. Both always run, so a
  * failure shows the fixture that broke and the shrunk generated counterexample.
@@ -76,14 +79,16 @@ export async function fixturesAndProperty(
   fixtures: Array<{ name: string; text: string }>,
   judge: (x: Exchange) => Verdict | 'refused',
   what: string,
-  generated: { bodies: fc.Arbitrary<string>; send?: SendOptions },
+  generated: { bodies: fc.Arbitrary<GeneratedRequest>; send?: SendOptions },
 ): Promise<Verdict> {
   const broken: Array<{ fixture: string; verdict: Verdict }> = [];
   for (const f of fixtures) {
     const v = judge(await exchange(ctx, f.text, generated.send));
     if (v !== 'refused' && !v.ok) broken.push({ fixture: f.name, verdict: v });
   }
-  const p = propertyVerdict(await checkProperty(ctx, generated.bodies, (t) => t, judge, generated.send), what);
+  const render = (r: GeneratedRequest) => (typeof r === 'string' ? r : r.body);
+  const sendOf = (r: GeneratedRequest) => (typeof r === 'string' ? (generated.send ?? {}) : r.send);
+  const p = propertyVerdict(await checkProperty(ctx, generated.bodies, render, judge, sendOf), what);
   if (!broken.length) return p;
   const first = broken[0];
   const fixtureEvidence = broken.map((b) => ({ fixture: b.fixture, message: b.verdict.message, evidence: b.verdict.evidence }));

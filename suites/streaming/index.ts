@@ -12,5 +12,6 @@ import errorEvent from './streaming.error-event.js';
 import abort from './streaming.abort.cancels-upstream.js';
 import persistent from './streaming.connection.persistent.js';
 import usage from './streaming.usage.cache-fields.js';
+import keepalive from './streaming.keepalive.ping.js';
 
-export const STREAMING_CHECKS: CheckDef[] = [incremental, latency, events, bytes, contentType, long, errorEvent, abort, persistent, usage, idleDefault, idle];
+export const STREAMING_CHECKS: CheckDef[] = [incremental, latency, events, bytes, contentType, long, errorEvent, abort, persistent, usage, idleDefault, idle, keepalive];

@@ -11,10 +11,19 @@ export interface CliResult {
   ms: number;
 }
 
+/**
+ * The environment of a CLI run: the test's own, without what would change the console under a CI
+ * or a terminal that runs the tests (GitHub Actions adds the github reporter; FORCE_COLOR colours).
+ */
+export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const { GITHUB_ACTIONS: _a, GITHUB_STEP_SUMMARY: _s, FORCE_COLOR: _f, ...env } = process.env;
+  return { ...env, ...extra };
+}
+
 export function cli(args: string[], opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
   const t0 = Date.now();
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [`${ROOT}/bin/gw-conformance.js`, ...args], { cwd: opts.cwd ?? ROOT, env: { ...process.env, ...opts.env } });
+    const p = spawn(process.execPath, [`${ROOT}/bin/gw-conformance.js`, ...args], { cwd: opts.cwd ?? ROOT, env: cliEnv(opts.env) });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d) => (stdout += d));

@@ -87,8 +87,10 @@ export function detectionMatrix(half: 0 | 1): void {
       it('every check is proven by at least one fault', () => {
         const proven = new Set(Object.values(expected.faults).flatMap((o) => Object.keys(o)));
         // Service-profile checks run against a hosted service, not the demo: test/service.test.ts proves them;
-        // apps-profile checks are proven by test/apps-detection.test.ts, load-profile checks by test/load-detection.test.ts.
-        expect(CHECKS.filter((c) => c.profile !== 'service' && c.profile !== 'apps' && c.profile !== 'load').map((c) => c.id).filter((id) => !proven.has(id))).toEqual([]);
+        // apps-profile checks are proven by test/apps-detection.test.ts, client-profile checks (real
+        // clients, straight and through the gateway) by test/client-profile.test.ts, load-profile checks by
+        // test/load-detection.test.ts.
+        expect(CHECKS.filter((c) => c.profile !== 'service' && c.profile !== 'apps' && c.profile !== 'client' && c.profile !== 'load').map((c) => c.id).filter((id) => !proven.has(id))).toEqual([]);
       });
     }
 

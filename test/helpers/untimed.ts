@@ -6,10 +6,10 @@
 // detection-2.test.ts: the clean gateway passes each of these checks, a fault fails each) and the nginx tests.
 import { CHECKS } from '../../suites/index.js';
 
-/** The default profile's idle probe: 15 s of waiting in every default run. */
-export const IDLE_PROBE = 'streaming.idle.default';
-/** `--skip` flags for the idle probe alone (a test that needs the stream checks, e.g. a chart of one). */
-export const NO_IDLE_PROBE = ['--skip', IDLE_PROBE];
+/** The default profile's silent-stream probes: 15 s (no pings) and 16 s (with pings) of waiting in every default run. */
+export const IDLE_PROBES = ['streaming.idle.default', 'streaming.keepalive.ping'];
+/** `--skip` flags for the idle probes alone (a test that needs the stream checks, e.g. a chart of one). */
+export const NO_IDLE_PROBE = IDLE_PROBES.flatMap((id) => ['--skip', id]);
 
 /** The default profile's stream timing checks (`timing`: the stream oracle's verdicts). */
 export const TIMING_CHECKS = CHECKS.filter((c) => c.profile === 'default' && c.timing).map((c) => c.id);
@@ -17,6 +17,6 @@ export const TIMING_CHECKS = CHECKS.filter((c) => c.profile === 'default' && c.t
 export const NO_TIMING_CHECKS = TIMING_CHECKS.flatMap((id) => ['--skip', id]);
 
 /** The default profile's checks that judge time: the stream timing checks and the idle probe. */
-export const TIME_JUDGED = [...TIMING_CHECKS, IDLE_PROBE];
+export const TIME_JUDGED = [...TIMING_CHECKS, ...IDLE_PROBES];
 /** `--skip` flags for all of them. */
 export const UNTIMED = TIME_JUDGED.flatMap((id) => ['--skip', id]);

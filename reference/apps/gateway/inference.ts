@@ -9,6 +9,8 @@ import type { Claims, GatewayContext } from './context.js';
 import { apiError, readBody } from './http.js';
 import { allowedModels, APPS_MODELS, CHEAPEST, pickUpstream } from './policy.js';
 import { addSpend, denySpend, overLimit } from './spend.js';
+import { postLogRecord } from '../telemetry.js';
+import { accounted, costCents, emptyUsage, readUsage, usageAttributes, type Usage } from './usage.js';
 
 type Attrs = Record<string, string | number | boolean>;
 
@@ -18,11 +20,6 @@ interface Traced {
   started: number;
   span: Span;
   end: (status: number, attrs?: Attrs) => void;
-}
-
-interface Usage {
-  input: number;
-  output: number;
 }
 
 function traced(ctx: GatewayContext, claims: Claims): Traced {
@@ -35,6 +32,15 @@ function traced(ctx: GatewayContext, claims: Claims): Traced {
     span.end();
   };
   return { requestId, started, span, end };
+}
+
+/** The two faults that export the prompt where a search of the whole text does not see it: as bytes, or in pieces. */
+function leakPieces(ctx: GatewayContext, span: Span, requestId: string, prompt: string): void {
+  if (ctx.is('apps-prompt-in-pieces')) span.setAttribute('gen_ai.prompt.pieces', prompt.match(/[\s\S]{1,16}/g) ?? []);
+  if (ctx.is('apps-prompt-as-bytes')) {
+    const urls = (ctx.cfg.telemetry?.forwardTo ?? []).filter((f) => f.logs).map((f) => f.url);
+    postLogRecord(urls, 'gateway.request', [{ key: 'gateway.request_id', value: { stringValue: requestId } }, { key: 'gen_ai.prompt', value: { bytesValue: Buffer.from(prompt).toString('base64') } }]);
+  }
 }
 
 export async function messages(ctx: GatewayContext, req: http.IncomingMessage, claims: Claims, res: http.ServerResponse): Promise<void> {
@@ -52,6 +58,7 @@ export async function messages(ctx: GatewayContext, req: http.IncomingMessage, c
   let model = String(body.model ?? '');
   span.setAttribute('gen_ai.request.model', model);
   if (ctx.is('apps-prompts-in-spans')) span.setAttribute('gen_ai.prompt', JSON.stringify(body.messages ?? null));
+  leakPieces(ctx, span, requestId, JSON.stringify(body.messages ?? null));
   // Spend first: a blocked user is refused whatever the model.
   const over = await overLimit(ctx, claims.sub);
   if (over && ctx.is('apps-spend-substitutes-model')) {
@@ -96,57 +103,70 @@ async function forward(ctx: GatewayContext, req: http.IncomingMessage, res: http
   }
   if (upRes.status >= 400 && ctx.is('apps-prompts-on-error-path')) span.setAttribute('gen_ai.prompt', JSON.stringify(r.prompt ?? null));
   const ct = upRes.headers.get('content-type') ?? 'application/json';
-  const price = APPS_MODELS[model]!;
-  const usage: Usage = { input: 0, output: 0 };
-  const cost = () => (usage.input * price.in + usage.output * price.out) / 1e6;
+  const usage = emptyUsage();
+  let counted = emptyUsage();
+  let answerBytes = 0;
   // Spend is recorded before the response ends, so the client's next request sees it.
-  const account = async () => {
-    if (!upRes.ok) return;
-    const add = () => addSpend(ctx, claims.sub, cost());
+  const account = async (stream: boolean) => {
+    counted = accounted(ctx, usage, r.raw.length, answerBytes);
+    if (!upRes.ok || (stream && ctx.is('apps-stream-usage-dropped'))) return;
+    const add = () => addSpend(ctx, claims.sub, costCents(model, counted), { requestId, model, usage: counted });
     if (ctx.is('apps-spend-counted-late')) ctx.spend.late.set(claims.sub, add);
     else await add();
   };
   res.writeHead(upRes.status, { 'content-type': ct, 'request-id': requestId, 'cache-control': 'no-store' });
   if (ct.includes('text/event-stream') && upRes.body) {
-    await relayStream(upRes.body as unknown as AsyncIterable<Uint8Array>, res, usage);
-    await account();
-    res.end();
+    const relayed = await relayStream(upRes.body as unknown as AsyncIterable<Uint8Array>, res, usage);
+    answerBytes = relayed.textBytes;
+    // A stream the upstream cut short still counts what it reported (unless the fault loses it); the client's stream is cut too.
+    if (!relayed.interrupted || !ctx.is('apps-usage-lost-on-interrupt')) await account(true);
+    if (relayed.interrupted) res.destroy();
+    else res.end();
   } else {
     const text = Buffer.from(await upRes.arrayBuffer());
     try {
-      const u = (JSON.parse(text.toString('utf8')) as { usage?: Record<string, number> }).usage;
-      usage.input = u?.input_tokens ?? 0;
-      usage.output = u?.output_tokens ?? 0;
+      const body = JSON.parse(text.toString('utf8')) as { usage?: unknown; content?: { text?: unknown }[] };
+      readUsage(usage, body.usage);
+      answerBytes = (body.content ?? []).reduce((n, c) => n + (typeof c.text === 'string' ? Buffer.byteLength(c.text) : 0), 0);
     } catch {
       /* an error body without usage */
     }
-    await account();
+    await account(false);
     res.end(text);
   }
   ctx.audit('inference', { request_id: requestId, sub: claims.sub, model, upstream: up.name, status: upRes.status, ms: Date.now() - t.started });
-  end(upRes.status, { 'gateway.spend.cents': cost(), 'gen_ai.usage.input_tokens': usage.input, 'gen_ai.usage.output_tokens': usage.output, ...(upRes.status >= 400 ? { 'error.type': `upstream_${upRes.status}` } : {}) });
+  end(upRes.status, { 'gateway.spend.cents': costCents(model, counted), ...usageAttributes(counted), ...(upRes.status >= 400 ? { 'error.type': `upstream_${upRes.status}` } : {}) });
 }
 
-/** Passes an event stream through as it comes, reading the token counts of its events into `usage`. */
-async function relayStream(body: AsyncIterable<Uint8Array>, res: http.ServerResponse, usage: Usage): Promise<void> {
+/**
+ * Passes an event stream through as it comes, reading the token counts of `message_start` and
+ * `message_delta` into `usage`; says whether the upstream cut it short and how many bytes of text it carried.
+ */
+async function relayStream(body: AsyncIterable<Uint8Array>, res: http.ServerResponse, usage: Usage): Promise<{ interrupted: boolean; textBytes: number }> {
   const dec = new TextDecoder();
   let buf = '';
-  for await (const chunk of body) {
-    res.write(chunk);
-    buf += dec.decode(chunk, { stream: true });
-    let i: number;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, i).trim();
-      buf = buf.slice(i + 1);
-      if (!line.startsWith('data:')) continue;
-      try {
-        const ev = JSON.parse(line.slice(5)) as { message?: { usage?: Record<string, number> }; usage?: Record<string, number> };
-        const u = ev.message?.usage ?? ev.usage;
-        if (u?.input_tokens) usage.input = u.input_tokens;
-        if (u?.output_tokens) usage.output = u.output_tokens;
-      } catch {
-        /* not JSON: passed through as is */
+  let textBytes = 0;
+  try {
+    for await (const chunk of body) {
+      res.write(chunk);
+      buf += dec.decode(chunk, { stream: true });
+      let i: number;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, i).trim();
+        buf = buf.slice(i + 1);
+        if (!line.startsWith('data:')) continue;
+        try {
+          const ev = JSON.parse(line.slice(5)) as { type?: string; message?: { usage?: unknown }; usage?: unknown; delta?: { text?: unknown } };
+          if (ev.type === 'message_start') readUsage(usage, ev.message?.usage);
+          else if (ev.type === 'message_delta') readUsage(usage, ev.usage);
+          else if (typeof ev.delta?.text === 'string') textBytes += Buffer.byteLength(ev.delta.text);
+        } catch {
+          /* not JSON: passed through as is */
+        }
       }
     }
+  } catch {
+    return { interrupted: true, textBytes };
   }
+  return { interrupted: false, textBytes };
 }

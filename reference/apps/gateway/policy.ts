@@ -35,8 +35,16 @@ export function pickUpstream(ctx: GatewayContext, claims: Claims, model: string)
   return ups.find((u) => (u.groups || u.models) && fits(u)) ?? ups.find((u) => !u.groups && !u.models);
 }
 
+/** Fault apps-models-cached-first: the first model list served, kept for every caller. */
+const firstLists = new WeakMap<GatewayContext, string[]>();
+
 export function models(ctx: GatewayContext, claims: Claims, res: http.ServerResponse): void {
-  const data = allowedModels(ctx, claims).map((id) => ({ type: 'model', id, display_name: APPS_MODELS[id]!.display, created_at: '2026-01-01T00:00:00Z' }));
+  let ids = allowedModels(ctx, claims);
+  if (ctx.is('apps-models-cached-first')) {
+    ids = firstLists.get(ctx) ?? ids;
+    firstLists.set(ctx, ids);
+  }
+  const data = ids.map((id) => ({ type: 'model', id, display_name: APPS_MODELS[id]!.display, created_at: '2026-01-01T00:00:00Z' }));
   json(res, 200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null }, { 'cache-control': 'private, max-age=60' });
 }
 

@@ -27,7 +27,8 @@ async function deviceCodeGrant(ctx: GatewayContext, f: URLSearchParams, res: htt
   const row = rows[0];
   if (!row || Number(row.expires_at) < Date.now()) return oauthError(400, 'expired_token');
   if (row.status === 'pending') return ctx.is('apps-device-pending-500') ? apiError(res, 500, 'api_error', 'internal error') : oauthError(400, 'authorization_pending');
-  await ctx.db.query('DELETE FROM devices WHERE device_code = $1', [f.get('device_code')]);
+  // A device code is good once (the fault lets an approved one yield tokens again).
+  if (!ctx.is('apps-device-code-reused')) await ctx.db.query('DELETE FROM devices WHERE device_code = $1', [f.get('device_code')]);
   if (row.status === 'denied') return oauthError(400, 'access_denied');
   const claims = { ...(JSON.parse(row.claims!) as Omit<Claims, 'sid'>), sid: randomUUID() };
   ctx.audit('session.mint', { result: 'success', sub: claims.sub });

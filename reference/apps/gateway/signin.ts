@@ -36,6 +36,13 @@ export async function idpKeys(uri: URL, is: (fault: AppsFaultName) => boolean): 
   return createRemoteJWKSet(uri, { cooldownDuration: 0 });
 }
 
+/** The link the user opens; the faults build it from the gateway's own name for itself (only its host reaches it), or on a path it does not serve. */
+function completeLink(ctx: GatewayContext, userCode: string): string {
+  if (ctx.is('apps-device-link-internal')) return `http://localhost:${new URL(ctx.publicUrl).port}/device?user_code=${userCode}`;
+  if (ctx.is('apps-device-link-dead')) return `${ctx.publicUrl}/activate?user_code=${userCode}`;
+  return `${ctx.publicUrl}/device?user_code=${userCode}`;
+}
+
 export async function deviceAuthorization(ctx: GatewayContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   await readForm(req);
   const deviceCode = b64url(32);
@@ -48,7 +55,7 @@ export async function deviceAuthorization(ctx: GatewayContext, req: http.Incomin
     device_code: deviceCode,
     user_code: userCode,
     verification_uri: `${ctx.publicUrl}/device`,
-    verification_uri_complete: `${ctx.publicUrl}/device?user_code=${userCode}`,
+    verification_uri_complete: completeLink(ctx, userCode),
     expires_in: DEVICE_TTL_S,
     interval: 1,
   });

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Span } from '@opentelemetry/api';
 import type { Claims, GatewayContext } from './context.js';
 import { apiError, html, json, readBody } from './http.js';
+import type { Usage } from './usage.js';
 
 export const PERIODS = ['daily', 'weekly', 'monthly'] as const;
 export type Period = (typeof PERIODS)[number];
@@ -40,7 +41,21 @@ async function spent(ctx: GatewayContext, sub: string, period: Period): Promise<
   return Number(rows[0]?.cents ?? 0);
 }
 
-export async function addSpend(ctx: GatewayContext, sub: string, cents: number): Promise<void> {
+/** What a spend record keeps of a request: its id, model and the counts accounted (estimated or reported). */
+export interface SpendEntry {
+  requestId: string;
+  model: string;
+  usage: Usage;
+}
+
+/** Adds a request's cost to the user's counters and keeps its spend record (APP-SPEND-4: the estimate marked). */
+export async function addSpend(ctx: GatewayContext, sub: string, cents: number, entry: SpendEntry): Promise<void> {
+  const u = entry.usage;
+  if (!ctx.is('apps-spend-in-memory'))
+    await ctx.db.query(
+      'INSERT INTO spend_records (request_id, principal, model, input_tokens, output_tokens, cache_creation_tokens, cache_read_tokens, estimated, cents, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
+      [entry.requestId, sub, entry.model, u.input, u.output, u.cacheCreation, u.cacheRead, u.estimated, cents, Date.now()],
+    );
   if (!(cents > 0)) return;
   const counters = ctx.spend.counters;
   for (const period of PERIODS) {

@@ -8,26 +8,34 @@ import { BLOCKED_NATIVE_MODEL, ServiceEmulator } from '../../../mocks/upstream/s
 import { Capture, parseDelays } from '../../../mocks/upstream/capture.js';
 import { CHECKS } from '../../../suites/index.js';
 import { controlHandler } from '../remote.js';
+import { recordingTls } from '../upstream.js';
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { withOptions, type Io, type RegisterCommand } from '../shared.js';
 
 export const registerMock: RegisterCommand = (program, { io, exit }) => {
-  withOptions(program.command('mock').description(COMMANDS.mock.description), 'mock').action(async (o: { listen: string; service?: boolean; capture?: string; captureDelay: string[] }) => exit(await mock(o, io)));
+  withOptions(program.command('mock').description(COMMANDS.mock.description), 'mock').action(async (o: MockOptions) => exit(await mock(o, io)));
 };
 
-async function mock(opts: { listen: string; service?: boolean; capture?: string; captureDelay: string[] }, io: Io): Promise<number> {
+type MockOptions = { listen: string; service?: boolean; capture?: string; captureDelay: string[]; upstreamTls?: boolean; upstreamHttp2?: boolean };
+
+async function mock(opts: MockOptions, io: Io): Promise<number> {
   const { host, port } = parseListen(opts.listen, '--listen');
   if (opts.service) return mockService(host, port, io);
-  const upstream = new RecordingUpstream();
+  const tls = await recordingTls({ upstreamTls: { on: Boolean(opts.upstreamTls), http2: Boolean(opts.upstreamHttp2) }, launch: { env: [], args: [] } }, host);
+  const upstream = new RecordingUpstream(tls);
   if (opts.captureDelay.length && !opts.capture) throw new HarnessError('BAD_FLAG', '--capture-delay needs --capture');
   if (opts.capture) upstream.capture = Capture.open({ file: opts.capture, delays: parseDelays(opts.captureDelay) });
   upstream.control = controlHandler(upstream, CHECKS, (s) => io.out(`mock: ${s}`));
   upstream.onUnmatched = (u) => io.out(`mock: unmatched ${u.method} ${u.url}: ${u.reason}`);
   await upstream.start(host, port);
   io.out(`recording upstream listening on ${upstream.url}`);
+  if (tls) io.out(`the recording upstream's CA (tell the gateway to trust it): ${tls.caFile}`);
   if (opts.capture) io.out(`capture mode: requests with no case token are answered as the real API would; every request is appended to ${opts.capture}`);
   io.out(`configure the gateway to forward to ${upstream.url}, then run: gw-conformance --target <gateway URL> --upstream-listen ${opts.listen}`);
   await io.untilStopped();
   await upstream.stop();
+  if (tls) await rm(dirname(tls.caFile), { recursive: true, force: true });
   return 0;
 }
 

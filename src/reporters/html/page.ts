@@ -13,6 +13,7 @@ import type { CheckResult, RunReport } from '../../report/types.js';
 import { CSP, SCRIPT, STYLE } from './assets.js';
 import { clip, cutNote, HTML_LIMITS } from './escape.js';
 import { Budget, details } from './evidence.js';
+import { capabilityHtml } from '../capabilities.js';
 
 export interface CatalogText {
   id: string;
@@ -161,7 +162,7 @@ ${pageHeader(report, ok)}
 <main>
 <h2>Summary: ${s.total} checks, ${OUTCOMES.filter((o) => s[o]).map((o) => `${s[o]} ${o}`).join(', ') || 'none run'}</h2>
 <div class="tables">${countsTable('area', areas, (r) => r.area, results, cols)}${countsTable('level', levels, (r) => r.level, results, cols)}</div>
-${waiversTable(report.waivers)}${unmatchedTable(report.unmatchedRequests)}
+${capabilityHtml(report)}${waiversTable(report.waivers)}${unmatchedTable(report.unmatchedRequests)}
 <h2>Checks</h2>
 ${filters(present, areas, levels)}
 ${rows}

@@ -22,6 +22,13 @@ export const MODELS: ListedModel[] = [
   { type: 'model', id: 'claude-3-5-haiku-20241022', display_name: 'Claude Haiku 3.5', created_at: '2024-10-22T00:00:00Z' },
 ];
 
+/**
+ * The headers of a model list beside its content type: marked cacheable for a few minutes, as
+ * real model lists are, so a caching proxy between client and upstream shows what it does
+ * with them (whether it keys on the credential, ISO-1).
+ */
+export const MODEL_LIST_HEADERS: Array<[string, string]> = [['cache-control', 'max-age=300']];
+
 /** The `GET /v1/models` body: `data`, `has_more`, `first_id`, `last_id`. */
 export function modelListBody(models: ListedModel[] = MODELS): string {
   return JSON.stringify({ data: models, has_more: false, first_id: models[0]?.id ?? null, last_id: models[models.length - 1]?.id ?? null });

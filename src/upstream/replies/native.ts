@@ -203,3 +203,8 @@ export function nativeAnswer(value: unknown): { text: string; finishReasons: str
   const br = v.promptFeedback?.blockReason;
   return { text, finishReasons, blockReason: typeof br === 'string' ? br : null, candidates: cands.length };
 }
+
+/** The `:countTokens` answer: the total and its split by modality. */
+export function nativeCountTokensBody(totalTokens: number): string {
+  return JSON.stringify({ totalTokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: totalTokens }] }, null, 2);
+}
