@@ -6,6 +6,8 @@ import http from 'node:http';
 import { pipeline } from 'node:stream';
 import { LoopbackServer } from '../src/core/server.js';
 import type { Fault, RequestParts } from './faults/index.js';
+import type { DeclaredLimit } from '../src/core/limits.js';
+import { Limiter } from './limit.js';
 
 // RFC 9110 7.6.1: connection-specific fields are not forwarded.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
@@ -27,6 +29,8 @@ export interface ReferenceOptions {
   basePath?: string;
   /** ...and only requests carrying these headers (name lower-case, exact value); it consumes them. */
   requireHeaders?: Array<[string, string]>;
+  /** A gateway-level limit per credential (the load profile's LIMIT checks). */
+  limit?: DeclaredLimit | null;
 }
 
 function jsonError(res: http.ServerResponse, status: number, type: string, message: string) {
@@ -59,9 +63,14 @@ const MAX_BODY = 64 * 1024 * 1024;
 
 export class ReferenceGateway extends LoopbackServer {
   private upstream: URL;
+  private limiter: Limiter | null;
+  /** A fault's bounded upstream pool; the clean gateway uses node's global agent (no bound). */
+  private agent: http.Agent | undefined;
   constructor(private readonly opts: ReferenceOptions) {
     super('reference gateway');
     this.upstream = new URL(opts.upstream);
+    this.limiter = opts.limit ? new Limiter(opts.limit, opts.fault?.limit) : null;
+    this.agent = opts.fault?.upstreamSockets ? new http.Agent({ keepAlive: true, maxSockets: opts.fault.upstreamSockets }) : undefined;
   }
 
   protected handle(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -100,6 +109,7 @@ export class ReferenceGateway extends LoopbackServer {
         jsonError(res, 404, 'not_found_error', `no route for ${parts.method} ${parts.path.split('?')[0]}`);
         return;
       }
+      if (this.limiter && this.limited(parts, res)) return;
       try {
         fault?.request?.(parts);
       } catch {
@@ -111,6 +121,21 @@ export class ReferenceGateway extends LoopbackServer {
       if (delay > 0) setTimeout(() => this.forward(parts, res, fault?.retry?.times ?? 0), delay);
       else this.forward(parts, res, fault?.retry?.times ?? 0);
     });
+  }
+
+  /** Over the declared limit: refused (or, under a fault, forwarded first and refused after). */
+  private limited(parts: RequestParts, res: http.ServerResponse): boolean {
+    const retryAfter = this.limiter!.admit(parts, res);
+    if (retryAfter === null) return false;
+    if (this.limiter!.forwardsFirst) {
+      const up = http.request({ host: this.upstream.hostname.replace(/^\[|\]$/g, ''), port: this.upstream.port || 80, method: parts.method, path: parts.path, headers: [...parts.headers.flat(), 'host', this.upstream.host, 'content-length', String(parts.body.length)], agent: this.agent });
+      up.on('response', (ur) => ur.resume().on('end', () => this.limiter!.refuse(res, retryAfter)));
+      up.on('error', () => this.limiter!.refuse(res, retryAfter));
+      up.end(parts.body);
+      return true;
+    }
+    this.limiter!.refuse(res, retryAfter);
+    return true;
   }
 
   /** Prefix-and-header mode: a JSON 404 outside the base path, a JSON 400 without a required header; strips both. */
@@ -158,6 +183,7 @@ export class ReferenceGateway extends LoopbackServer {
       method: parts.method,
       path: `${base}${parts.path}`,
       headers,
+      agent: this.agent,
       timeout: this.opts.upstreamTimeoutMs ?? 60_000,
     });
     // Cancel the upstream request when the client goes away before the reply is complete.

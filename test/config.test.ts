@@ -20,7 +20,7 @@ describe('gwc.yaml', () => {
   it('names an unknown key, a wrong type and a bad enum value', () => {
     expect(() => loadConfigFile(file('targte: x\n'), true)).toThrow(/unknown key "targte"/);
     expect(() => loadConfigFile(file('seed: abc\n'), true)).toThrow(/key "seed" must be integer/);
-    expect(() => loadConfigFile(file('profile: fast\n'), true)).toThrow(/key "profile" must be equal to one of the allowed values \(default, slow, service, apps, client\)/);
+    expect(() => loadConfigFile(file('profile: fast\n'), true)).toThrow(/key "profile" must be equal to one of the allowed values \(default, slow, service, apps, client, load\)/);
     expect(() => loadConfigFile(file('model-routes: {a: 1}\n'), true)).toThrow(/key "model-routes.a" must be string/);
   });
   it('reports YAML syntax errors and a missing named file', () => {

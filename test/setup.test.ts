@@ -82,7 +82,7 @@ describe('the credential', () => {
 describe('invalid values: one short line with the closest names', () => {
   it.each([
     [['demo', '--fault', 'buffr-stream'], 'gw-conformance: unknown fault "buffr-stream"; did you mean "buffer-stream"? (`gw-conformance list --faults` names them)'],
-    [['demo', '--profile', 'slwo'], 'gw-conformance: --profile: unknown profile "slwo"; did you mean "slow"? (default, slow, service, apps, client)'],
+    [['demo', '--profile', 'slwo'], 'gw-conformance: --profile: unknown profile "slwo"; did you mean "slow"? (default, slow, service, apps, client, load)'],
     [['demo', '--reporter', 'jsno'], 'gw-conformance: --reporter: unknown reporter "jsno"; did you mean "json"? (console, junit, json, html, github)'],
   ])('%j', async (args, line) => {
     expect(refusedAtOnce(await cli(args))).toBe(line);

@@ -114,9 +114,9 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
   }
 
   /** Registers the reply for one case; the returned token ties the gateway's forwarded request to it. */
-  expect(reply: Reply): Expectation {
+  expect(reply: Reply | ((token: string) => Reply)): Expectation {
     const token = newCaseToken();
-    const e = new ExpectationImpl(token, reply);
+    const e = new ExpectationImpl(token, typeof reply === 'function' ? reply(token) : reply);
     this.open.set(token, e);
     return e;
   }

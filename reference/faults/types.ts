@@ -20,6 +20,14 @@ export interface Replacement {
   body: Buffer;
 }
 
+/** How a fault breaks the gateway-level limit: an HTML 503, forwarding before refusing, one budget for every credential, a fixed retry-after. */
+export interface LimitFault {
+  html503?: boolean;
+  forwardFirst?: boolean;
+  shared?: boolean;
+  retryAfterS?: number;
+}
+
 export interface Fault {
   name: string;
   /** Catalog ids the fault breaks on purpose. */
@@ -43,6 +51,10 @@ export interface Fault {
   stream?(r: RequestParts, status: number, headers: Array<[string, string]>): { headers: Array<[string, string]>; transform: Transform } | null;
   /** Keeps the upstream request going when the client disconnects. */
   keepUpstreamOnAbort?: boolean;
+  /** Opens at most this many connections to the upstream (the clean gateway: no bound). */
+  upstreamSockets?: number;
+  /** Breaks the gateway-level limit's answer (with a declared limit). */
+  limit?: LimitFault;
   /** Replaces the gateway's JSON answer when the upstream cannot be reached or times out. */
   upstreamDown?(status: number, reason: string): Replacement;
 }

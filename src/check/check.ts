@@ -6,6 +6,7 @@
 import type { GatewayClient } from '../client/gateway.js';
 import { profileFeature, type Feature, type Profile, type Protocol } from '../core/features.js';
 import type { Level } from '../core/outcome.js';
+import type { DeclaredLimit } from '../core/limits.js';
 import type { UpstreamHandle } from '../upstream/handle.js';
 
 export interface Evidence {
@@ -22,6 +23,21 @@ export interface Verdict {
   evidence?: Evidence;
   /** Set when the precondition of the check is absent: the result is a skip, never a fail. */
   skip?: boolean;
+}
+
+
+/** The load profile's bounds and declarations (from the run's options). */
+export interface LoadSettings {
+  /** Requests per second of the declared rate. */
+  rate: number;
+  durationS: number;
+  /** The most requests one load phase sends. */
+  requests: number;
+  clients: number;
+  protocols: Protocol[];
+  declaredLimit: DeclaredLimit | null;
+  /** `--budget added-p99-ms=N`: the added p99 the gateway may cost. */
+  budgetAddedP99Ms: number | null;
 }
 
 export interface RunSettings {
@@ -46,6 +62,8 @@ export interface RunSettings {
   service?: { models: { messages: string; native: string; chat: string } };
   /** The capability matrix's features the user requires (--require-capability); absent when no matrix is asked for. */
   capabilities?: { required: readonly string[] };
+  /** The load profile's settings (set only with --profile load). */
+  load?: LoadSettings;
 }
 
 export interface CheckContext {

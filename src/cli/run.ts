@@ -105,7 +105,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     checks = checks.filter((c) => mine.has(c.id));
   }
   // Feature gating: what the gateway serves, as the user declared it; the service profile adds `service`.
-  const features = [...(cfg.service ? ['service'] : []), ...(cfg.profile === 'apps' || cfg.profile === 'client' ? [cfg.profile] : [])];
+  const features = [...(cfg.service ? ['service'] : []), ...(cfg.profile === 'apps' || cfg.profile === 'client' || cfg.profile === 'load' ? [cfg.profile] : [])];
   const declared = new Set<string>([...cfg.protocols, ...features]);
   const { transport, negotiated } = await reachTarget(cfg, target, print, extras);
   const expanded = cfg.expanded ?? expandTargeting(cfg.targeting, upstream?.url ?? null, process.env);
@@ -135,7 +135,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     print(
       `gw-conformance ${VERSION}: ${checks.length} checks${cfg.shard ? ` (shard ${cfg.shard.index}/${cfg.shard.count})` : ''}, target ${target}, upstream ${upstream?.url ?? (cfg.profile === 'client' ? 'the client sessions\' own' : 'none (the service is checked directly)')}, declared ${[...cfg.protocols, ...features].join(', ')}, seed ${cfg.seed}${attempts > 1 ? `, ${attempts} attempts per ${cfg.repeat > 1 ? 'check' : 'check that does not pass'}` : ''}`,
     );
-  const settings = { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, hangWaitMs: cfg.hangWaitMs, bodyLimitBytes: cfg.bodyLimitBytes, retryBound: cfg.retryBound, apps: { jwksRefetchMs: cfg.apps.jwksRefetchMs }, service: cfg.service && { models: cfg.service.models }, capabilities: { required: cfg.capabilities.required } };
+  const settings = { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, hangWaitMs: cfg.hangWaitMs, bodyLimitBytes: cfg.bodyLimitBytes, retryBound: cfg.retryBound, apps: { jwksRefetchMs: cfg.apps.jwksRefetchMs }, service: cfg.service && { models: cfg.service.models }, ...(cfg.profile === 'load' ? { load: cfg.load } : {}), capabilities: { required: cfg.capabilities.required } };
   const runThem = () => runAttempts(checks, { gateway, upstream, declared, settings, fixture: extras.fixture, noCredential: !cfg.token }, cfg, extras, secrets, useConsole ? print : undefined);
   const ran = extras.interrupt ? await extras.interrupt.during(runThem) : await runThem();
   let results = ran.results;

@@ -8,6 +8,9 @@ import { configSchema, NO_CREDENTIAL, PROTOCOLS, type OptionValues, type Protoco
 import { resolveOptions, type FlagValues } from './option-values.js';
 import { expandTargeting, resolveTargeting, type Targeting } from './targeting.js';
 import type { TransportSettings } from '../client/transport.js';
+import { parseDeclaredLimit } from '../core/limits.js';
+import type { Protocol } from '../core/features.js';
+import type { LoadSettings } from '../check/check.js';
 
 export type ExpandedTargeting = ReturnType<typeof expandTargeting>;
 
@@ -79,6 +82,8 @@ export interface RunConfig {
   transport: TransportSettings;
   /** The recording upstream over TLS (--upstream-tls), and HTTP/2 beside HTTP/1.1 (--upstream-http2). */
   upstreamTls: { on: boolean; http2: boolean };
+  /** The load profile's bounds, declared limit and budget. */
+  load: LoadSettings;
 }
 
 /** Parses `i/n` (1 <= i <= n <= 1000). */
@@ -206,5 +211,22 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     apps: { config: v['apps-config'] || null, postgresUrl: v['apps-postgres-url'] || null, jwksRefetchMs: v['jwks-refetch-s'] * 1000 },
     transport: { caFile: v['ca-file'] || undefined, insecure: v.insecure, clientCert: v['client-cert'] || undefined, clientKey: v['client-key'] || undefined, http2: v.http2 },
     upstreamTls: { on: v['upstream-tls'], http2: v['upstream-http2'] },
+    load: loadConfig(v, PROTOCOLS.filter((p) => declared.includes(p))),
+  };
+}
+
+/** The load profile's settings from its options (the declared limit and the budget parsed here, bad ones exit 2). */
+function loadConfig(v: OptionValues, protocols: Protocol[]): LoadSettings {
+  const budget = v.budget['added-p99-ms'];
+  const extra = Object.keys(v.budget).filter((k) => k !== 'added-p99-ms');
+  if (extra.length || (budget !== undefined && !/^\d+$/.test(budget))) throw new HarnessError('BAD_FLAG', `--budget: expected added-p99-ms=N (whole milliseconds), got ${JSON.stringify(v.budget)}`);
+  return {
+    rate: v['load-rate'],
+    durationS: v['load-duration-s'],
+    requests: v['load-requests'],
+    clients: v['load-clients'],
+    protocols,
+    declaredLimit: parseDeclaredLimit(v['declared-limit']),
+    budgetAddedP99Ms: budget === undefined ? null : Number(budget),
   };
 }

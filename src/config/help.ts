@@ -18,6 +18,7 @@ export const HELP_GROUPS: Readonly<Record<string, readonly string[]>> = {
   'Client profile:': ['clients'],
   'Capability matrix:': ['capabilities', 'require-capability'],
   'Transport:': ['ca-file', 'insecure', 'client-cert', 'client-key', 'http2', 'upstream-tls', 'upstream-http2'],
+  'Load profile:': ['load-duration-s', 'load-requests', 'load-rate', 'load-clients', 'declared-limit', 'budget'],
 };
 
 /** The help group of a flag of `command`: its run-settings group, or the command's own "Options:". */

@@ -3,8 +3,8 @@
 // options, the readiness gate and the checks share one list of each.
 import { PROTOCOLS, type Protocol } from './protocols.js';
 
-/** `default` runs by default; `slow` adds to it with --profile slow; `service` runs alone with --profile service; `apps` (the apps gateway) alone with --profile apps; `client` (real clients, straight and through the gateway) alone with --profile client. */
-export const PROFILES = ['default', 'slow', 'service', 'apps', 'client'] as const;
+/** `default` runs by default; `slow` adds to it with --profile slow; `service` runs alone with --profile service; `apps` (the apps gateway) alone with --profile apps; `client` (real clients, straight and through the gateway) alone with --profile client; `load` (many requests at once, bounded) alone with --profile load. */
+export const PROFILES = ['default', 'slow', 'service', 'apps', 'client', 'load'] as const;
 export type Profile = (typeof PROFILES)[number];
 export { PROTOCOLS, type Protocol };
 
@@ -14,7 +14,7 @@ export { PROTOCOLS, type Protocol };
  * clients' two runs), so a check of one, named with --only under another profile, is skipped as
  * not declared instead of failing.
  */
-export const PROFILE_FEATURES = ['service', 'apps', 'client'] as const satisfies readonly Profile[];
+export const PROFILE_FEATURES = ['service', 'apps', 'client', 'load'] as const satisfies readonly Profile[];
 export type ProfileFeature = (typeof PROFILE_FEATURES)[number];
 
 /** Something a gateway has or has not: a protocol it serves (`--protocols`) or a profile's surroundings. */

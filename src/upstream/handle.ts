@@ -52,7 +52,15 @@ export class UpstreamHandle {
   next(): ReplyBuilder {
     return new ReplyBuilder(this);
   }
-  register(reply: Reply): Expectation {
+  /** The base URL of the recording upstream (the load profile sends straight to it for the harness's own ceiling). */
+  get url(): string {
+    return this.up.url;
+  }
+  /** A reply made from its case's token, so the answer carries the token back (the load profile attributes answers by it). */
+  answer(make: (token: string) => Reply): Expectation {
+    return this.register(make);
+  }
+  register(reply: Reply | ((token: string) => Reply)): Expectation {
     const e = this.up.expect(reply);
     this.tokens.push(e.token);
     this.cases.push(e);

@@ -28,8 +28,8 @@ export interface Upstream {
   readonly url: string;
   /** Requests no case could be tied to, in arrival order. */
   readonly unmatched: UnmatchedRequest[];
-  /** Registers the reply for one case; the returned token ties the forwarded request to it. */
-  expect(reply: Reply): Expectation;
+  /** Registers the reply for one case (or makes it from the case's token, to carry it back); the returned token ties the forwarded request to it. */
+  expect(reply: Reply | ((token: string) => Reply)): Expectation;
   /** Ends a case: a request that still arrives for it is reported as unmatched. */
   release(token: string): void;
   /**

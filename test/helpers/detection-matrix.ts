@@ -22,8 +22,8 @@ import { runOf, startAtOnce } from './at-once.js';
 const dir = new URL('../detection/', import.meta.url);
 type Flags = Parameters<typeof demoRun>[1];
 const expected: { faults: Record<string, Record<string, string>>; flags: Record<string, Flags> } = { faults: {}, flags: {} };
-// apps.json is the apps profile's matrix (test/apps-detection.test.ts).
-for (const f of readdirSync(dir).filter((n) => n.endsWith('.json') && n !== 'apps.json')) {
+// apps.json is the apps profile's matrix (test/apps-detection.test.ts), load.json the load profile's (test/load-detection.test.ts).
+for (const f of readdirSync(dir).filter((n) => n.endsWith('.json') && n !== 'apps.json' && n !== 'load.json')) {
   const part = JSON.parse(readFileSync(new URL(f, dir), 'utf8')) as { faults: Record<string, Record<string, string>>; flags?: Record<string, Flags> };
   Object.assign(expected.flags, part.flags ?? {});
   for (const [fault, outcomes] of Object.entries(part.faults)) {
@@ -88,8 +88,9 @@ export function detectionMatrix(half: 0 | 1): void {
         const proven = new Set(Object.values(expected.faults).flatMap((o) => Object.keys(o)));
         // Service-profile checks run against a hosted service, not the demo: test/service.test.ts proves them;
         // apps-profile checks are proven by test/apps-detection.test.ts, client-profile checks (real
-        // clients, straight and through the gateway) by test/client-profile.test.ts.
-        expect(CHECKS.filter((c) => c.profile !== 'service' && c.profile !== 'apps' && c.profile !== 'client').map((c) => c.id).filter((id) => !proven.has(id))).toEqual([]);
+        // clients, straight and through the gateway) by test/client-profile.test.ts, load-profile checks by
+        // test/load-detection.test.ts.
+        expect(CHECKS.filter((c) => c.profile !== 'service' && c.profile !== 'apps' && c.profile !== 'client' && c.profile !== 'load').map((c) => c.id).filter((id) => !proven.has(id))).toEqual([]);
       });
     }
 

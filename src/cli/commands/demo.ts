@@ -6,7 +6,7 @@ import { COMMANDS } from '../../config/commands.js';
 import { withExpandedTargeting, type RunConfig } from '../../config/config.js';
 import { RecordingUpstream } from '../../../mocks/upstream/server.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../../reference/gateway.js';
-import { FAULTS } from '../../../reference/faults/index.js';
+import { FAULTS, LOAD_FAULTS } from '../../../reference/faults/index.js';
 import { CHECKS } from '../../../suites/index.js';
 import type { RunReport } from '../../report/types.js';
 import { finishRun, runSuite } from '../run.js';
@@ -33,13 +33,13 @@ export const registerDemo: RegisterCommand = (program, { io, argv, exit }) => {
 };
 
 async function demo(cfg: RunConfig, faultName: string | undefined, listen: string | undefined, io: Io, interrupt: Interruption, progress?: RunProgress): Promise<RunReport> {
-  const fault = faultNamed(faultName, FAULTS);
+  const fault = faultNamed(faultName, cfg.profile === 'load' ? [...FAULTS, ...LOAD_FAULTS] : FAULTS);
   if (cfg.profile === 'service') throw new HarnessError('BAD_FLAG', 'the service profile checks a hosted service: run `gw-conformance run --profile service --target <service URL>` (try it locally against `gw-conformance mock --service`)');
   const upstream = new RecordingUpstream();
   // The demo's upstream takes a free port unless --upstream-listen names one (gwc.yaml's is for `run`).
   const { host, port } = parseListen(listen ?? '127.0.0.1:0', '--upstream-listen');
   await upstream.start(host, port);
-  const gw = new ReferenceGateway({ upstream: upstream.url, fault, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
+  const gw = new ReferenceGateway({ upstream: upstream.url, fault, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS, limit: cfg.load.declaredLimit });
   try {
     const target = await gw.start('127.0.0.1', 0);
     io.out(`demo: reference gateway at ${target}${fault ? ` with fault ${fault.name} (${fault.description})` : ' (no fault)'}`);

@@ -1,0 +1,33 @@
+// The server side of `npm run bench:load`, in a process of its own (as a gateway's upstream
+// would be): the recording upstream with N cases registered, or a plain node:http server that
+// answers the same body. Prints one JSON line: its URL and the case tokens; ends on stdin's end.
+import http from 'node:http';
+import { RecordingUpstream } from '../mocks/upstream/server.js';
+import { messageBody } from '../src/upstream/replies/messages.js';
+import { JSON_HEADERS } from '../src/upstream/scenario.js';
+
+const [mode, countText] = process.argv.slice(2);
+const count = Number(countText);
+const body = messageBody({ text: 'answer' });
+
+async function main(): Promise<void> {
+  if (mode === 'plain') {
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+    });
+    server.keepAliveTimeout = 65_000;
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, tokens: [] })}\n`);
+    process.stdin.resume().on('end', () => process.exit(0));
+    return;
+  }
+  const up = new RecordingUpstream();
+  await up.start('127.0.0.1', 0);
+  const tokens = Array.from({ length: count }, () => up.expect({ kind: 'json', status: 200, headers: JSON_HEADERS, body }).token);
+  process.stdout.write(`${JSON.stringify({ url: up.url, tokens })}\n`);
+  process.stdin.resume().on('end', () => process.exit(0));
+}
+
+void main();

@@ -1,0 +1,68 @@
+// The load generator's own ceiling (`npm run bench:load`): requests per second it reaches
+// straight to the recording upstream, and its p99 at half the goal rate, each beside a plain
+// node:http server on the same machine (printed as ratios). Goal: >= 10,000 req/s, p99 < 2 ms
+// at 5,000 req/s. The servers run in a process of their own; the generator in this one.
+//   npm run bench:load [-- --requests 80000 --clients 8]
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { percentiles } from '../src/core/histogram.js';
+import { runLoad, type LoadResult } from '../src/load/engine.js';
+import { messagesHeaders } from '../src/core/protocols.js';
+
+const args = process.argv.slice(2);
+const arg = (name: string, d: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : d);
+const REQUESTS = arg('--requests', 80_000);
+const CLIENTS = arg('--clients', 8);
+const GOAL = 10_000;
+
+async function server(mode: 'recording' | 'plain', count: number): Promise<{ url: string; tokens: string[]; stop: () => void }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./load-server.js', import.meta.url)), mode, String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
+  const { url, tokens } = JSON.parse(line) as { url: string; tokens: string[] };
+  return { url, tokens, stop: () => child.stdin!.end() };
+}
+
+async function measure(mode: 'recording' | 'plain', rate: number, n: number): Promise<LoadResult> {
+  const s = await server(mode, n);
+  const headers = messagesHeaders().flat();
+  try {
+    return await runLoad({
+      origin: s.url,
+      rate,
+      requests: n,
+      durationMs: Math.ceil((n * 1000) / rate) + 1,
+      clients: CLIENTS,
+      connectionsPerClient: 4,
+      make: (i) => ({ path: '/v1/messages', method: 'POST', headers, body: JSON.stringify({ model: 'm', max_tokens: 8, messages: [{ role: 'user', content: `${s.tokens[i] ?? 'plain'} load` }] }) }),
+    });
+  } finally {
+    s.stop();
+  }
+}
+
+const line = (what: string, r: LoadResult) => `${what}: ${Math.round(r.achievedRate)} req/s achieved, ${r.failures} failed, latency ${JSON.stringify(percentiles(r.latency))}`;
+
+/** The highest offered rate (doubling from 2,500/s, 2 s each) that is served at >= 95 % of the offer. */
+async function ceiling(mode: 'recording' | 'plain'): Promise<{ rate: number; result: LoadResult | null; lines: string[] }> {
+  let best: { rate: number; result: LoadResult | null } = { rate: 0, result: null };
+  const lines: string[] = [];
+  for (let rate = 2500; rate <= 40_000; rate *= 2) {
+    const r = await measure(mode, rate, Math.min(REQUESTS, rate * 2));
+    lines.push(line(`${mode}, offered ${rate}/s`, r));
+    if (r.failures || r.achievedRate < rate * 0.95) break;
+    best = { rate, result: r };
+  }
+  return { ...best, lines };
+}
+
+const rec = await ceiling('recording');
+const plain = await ceiling('plain');
+const halfRec = await measure('recording', GOAL / 2, Math.min(REQUESTS, GOAL));
+const halfPlain = await measure('plain', GOAL / 2, Math.min(REQUESTS, GOAL));
+for (const l of [...rec.lines, ...plain.lines]) console.log(l);
+console.log(line(`recording upstream, offered ${GOAL / 2}/s`, halfRec));
+console.log(line(`plain node:http,    offered ${GOAL / 2}/s`, halfPlain));
+const p99 = (r: LoadResult) => percentiles(r.latency).p99;
+console.log(`ceiling (highest doubling step served at >= 95 %): recording upstream ${rec.rate} req/s (goal ${GOAL}), plain node:http ${plain.rate} req/s, ratio ${plain.rate ? (rec.rate / plain.rate).toFixed(2) : '-'}x`);
+console.log(`p99 at ${GOAL / 2}/s: ${p99(halfRec)} ms (goal < 2 ms), ${(p99(halfRec) / p99(halfPlain)).toFixed(2)}x plain node:http (${p99(halfPlain)} ms)`);

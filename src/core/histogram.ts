@@ -1,0 +1,62 @@
+// Latency histograms of the load profile: HDR histograms (hdr-histogram-js) in microseconds,
+// which merge exactly, so shard reports of several load processes combine into the same
+// percentiles one process would have measured. Encoded as compressed base64 in reports.
+import * as hdr from 'hdr-histogram-js';
+
+/** Largest latency a histogram holds: 10 minutes, in microseconds; larger values are clamped. */
+const HIGHEST_US = 600_000_000;
+
+export type LatencyHistogram = hdr.Histogram;
+
+export function newHistogram(): LatencyHistogram {
+  return hdr.build({ bitBucketSize: 32, lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_US, numberOfSignificantValueDigits: 3, useWebAssembly: false });
+}
+
+/** Records a latency given in milliseconds (performance.now() differences). */
+export function recordMs(h: LatencyHistogram, ms: number): void {
+  h.recordValue(Math.min(HIGHEST_US, Math.max(1, Math.round(ms * 1000))));
+}
+
+export function encodeHistogram(h: LatencyHistogram): string {
+  return hdr.encodeIntoCompressedBase64(h);
+}
+
+export function decodeHistogram(text: string): LatencyHistogram {
+  const out = newHistogram();
+  out.add(hdr.decodeFromCompressedBase64(text, 32, false));
+  return out;
+}
+
+/** The exact sum of encoded histograms (counts added bucket by bucket, never averaged). */
+export function mergeEncoded(texts: string[]): string {
+  const out = newHistogram();
+  for (const t of texts) out.add(hdr.decodeFromCompressedBase64(t, 32, false));
+  return encodeHistogram(out);
+}
+
+/** The percentiles a load report shows, in milliseconds (three decimals). */
+export interface Percentiles {
+  count: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  p999: number;
+  max: number;
+}
+
+export function percentiles(h: LatencyHistogram): Percentiles {
+  const ms = (us: number) => Math.round(us) / 1000;
+  return {
+    count: h.totalCount,
+    p50: ms(h.getValueAtPercentile(50)),
+    p95: ms(h.getValueAtPercentile(95)),
+    p99: ms(h.getValueAtPercentile(99)),
+    p999: ms(h.getValueAtPercentile(99.9)),
+    // The bucket's value, as after a merge (the exact maximum does not survive encoding).
+    max: ms(h.getValueAtPercentile(100)),
+  };
+}
+
+export function percentilesText(p: Percentiles): string {
+  return `p50 ${p.p50} ms, p95 ${p.p95} ms, p99 ${p.p99} ms, p99.9 ${p.p999} ms (${p.count} requests)`;
+}

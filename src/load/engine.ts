@@ -1,0 +1,136 @@
+// The load generator: open-loop, at a constant arrival rate. Each request has its moment on a
+// timetable fixed before the run (start + i / rate), and its latency is counted from that
+// moment, not from when a free connection let it go: a slow answer cannot hide the requests
+// queued behind it (no coordinated omission). Each simulated client is an undici Pool of its
+// own; latencies go into HDR histograms (src/core/histogram.ts). Bounded by a request count and
+// a duration; whatever is still open at the end is cut by the abort signal, and reported.
+import { setMaxListeners } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { Pool } from 'undici';
+import { newHistogram, recordMs, type LatencyHistogram } from '../core/histogram.js';
+
+export interface LoadRequest {
+  path: string;
+  method: string;
+  /** Flat header list: name, value, name, value... */
+  headers: string[];
+  body?: string;
+}
+
+export interface LoadOutcome {
+  index: number;
+  client: number;
+  status: number;
+  /** From the scheduled moment to the response headers, and to the last body byte (ms). */
+  ttfbMs: number;
+  totalMs: number;
+  /** The body as text, up to `keepBytes` (empty when bodies are not kept). */
+  body: string;
+  /** Response headers, lower-case names (only when bodies are kept). */
+  headers: Record<string, string | string[] | undefined>;
+  /** performance.now() of each body chunk's arrival, with its text end offset (kept bodies only). */
+  chunks: Array<{ at: number; end: number }>;
+  error?: string;
+}
+
+export interface LoadPlan {
+  /** Base URL (origin and base path) the requests go to. */
+  origin: string;
+  /** Requests per second, the whole run (all clients together). */
+  rate: number;
+  /** The run's requests: at most this many... */
+  requests: number;
+  /** ...and none scheduled later than this after the start. */
+  durationMs: number;
+  clients: number;
+  /** Connections each client's pool may open. */
+  connectionsPerClient?: number;
+  make(index: number, client: number): LoadRequest;
+  /** Keep this much of each body (0: bodies are drained unread; for the harness's own ceiling). */
+  keepBytes?: number;
+  signal?: AbortSignal;
+  /** Requests still open this long after the start are cut (and reported with an error). */
+  deadlineMs?: number;
+}
+
+export interface LoadResult {
+  outcomes: LoadOutcome[];
+  latency: LatencyHistogram;
+  ttfb: LatencyHistogram;
+  sent: number;
+  elapsedMs: number;
+  /** Answers per second over the whole run (to the last answer). */
+  achievedRate: number;
+  /** Requests that ended in a transport error, or a status of 500 or more. */
+  failures: number;
+}
+
+export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
+  const base = new URL(plan.origin);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const pools = Array.from({ length: plan.clients }, () => new Pool(base.origin, { connections: plan.connectionsPerClient ?? 8, pipelining: 1, keepAliveTimeout: 10_000 }));
+  const latency = newHistogram();
+  const ttfb = newHistogram();
+  const outcomes: LoadOutcome[] = [];
+  const total = Math.max(0, Math.min(plan.requests, Math.floor((plan.rate * plan.durationMs) / 1000) || 1));
+  const gapMs = 1000 / plan.rate;
+  const open: Array<Promise<void>> = [];
+  // One signal for every request of the run (each request listens to it).
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
+  const onAbort = () => stop.abort(plan.signal?.reason);
+  if (plan.signal?.aborted) onAbort();
+  else plan.signal?.addEventListener('abort', onAbort, { once: true });
+  const run = { ...plan, signal: stop.signal };
+  const deadline = plan.deadlineMs ? setTimeout(() => stop.abort(new Error(`still open ${plan.deadlineMs} ms after the load started`)), plan.deadlineMs) : undefined;
+  const t0 = performance.now();
+  try {
+    await new Promise<void>((resolve) => {
+      let i = 0;
+      const tick = () => {
+        const due = Math.min(total, Math.floor((performance.now() - t0) / gapMs) + 1);
+        for (; i < due; i++) open.push(one(pools, prefix, run, i, t0 + i * gapMs, outcomes, latency, ttfb));
+        if (i >= total || stop.signal.aborted) return resolve();
+        // Pacing to the timetable, not synchronisation: the next request's moment.
+        setTimeout(tick, Math.max(0, t0 + i * gapMs - performance.now()));
+      };
+      tick();
+    });
+    await Promise.all(open);
+  } finally {
+    clearTimeout(deadline);
+    plan.signal?.removeEventListener('abort', onAbort);
+    await Promise.all(pools.map((p) => p.destroy()));
+  }
+  const elapsedMs = performance.now() - t0;
+  outcomes.sort((a, b) => a.index - b.index);
+  const failures = outcomes.filter((o) => o.error || o.status >= 500).length;
+  return { outcomes, latency, ttfb, sent: outcomes.length, elapsedMs, achievedRate: (outcomes.length * 1000) / Math.max(1, elapsedMs), failures };
+}
+
+async function one(pools: Pool[], prefix: string, plan: LoadPlan, index: number, scheduled: number, out: LoadOutcome[], latency: LatencyHistogram, ttfb: LatencyHistogram): Promise<void> {
+  const client = index % pools.length;
+  const req = plan.make(index, client);
+  const keep = plan.keepBytes ?? 0;
+  const o: LoadOutcome = { index, client, status: 0, ttfbMs: 0, totalMs: 0, body: '', headers: {}, chunks: [] };
+  try {
+    const res = await pools[client].request({ path: `${prefix}${req.path}`, method: req.method as 'POST', headers: req.headers, body: req.body, signal: plan.signal });
+    o.status = res.statusCode;
+    o.ttfbMs = performance.now() - scheduled;
+    if (keep > 0) {
+      o.headers = res.headers;
+      for await (const c of res.body as AsyncIterable<Buffer>) {
+        if (o.body.length < keep) o.body += c.toString('utf8');
+        o.chunks.push({ at: performance.now(), end: o.body.length });
+      }
+    } else await res.body.dump({ limit: Number.MAX_SAFE_INTEGER });
+  } catch (e) {
+    o.error = (e as Error).message;
+  }
+  o.totalMs = performance.now() - scheduled;
+  if (!o.error) {
+    recordMs(latency, o.totalMs);
+    recordMs(ttfb, o.ttfbMs);
+  }
+  out.push(o);
+}

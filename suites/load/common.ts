@@ -1,0 +1,146 @@
+// What the load checks share: the mixed workload (three protocols, streamed and not), each
+// request with its own case token that the recording upstream's answer carries back, so every
+// answer can be tied to the request that asked for it; sending it through the gateway or
+// straight to the recording upstream (the harness's own ceiling); and reading the streams.
+import type { CheckContext, LoadSettings, Verdict } from '../../src/check/check.js';
+import { limitText } from '../../src/core/limits.js';
+import { minimalRequest, type Protocol } from '../../src/core/protocols.js';
+import { tokensIn } from '../../src/upstream/contract.js';
+import type { Expectation } from '../../src/upstream/upstream.js';
+import { JSON_HEADERS, SSE_HEADERS, type Reply, type SseFrame } from '../../src/upstream/scenario.js';
+import { messageBody } from '../../src/upstream/replies/messages.js';
+import { frames, messageStream } from '../../src/upstream/replies/streams.js';
+import { chatCompletion, chatFrames, chatStream } from '../../src/upstream/replies/chat.js';
+import { NATIVE_SSE_HEADERS, nativeFrames, nativeJsonReply, nativeResponse, nativeStream } from '../../src/upstream/replies/native.js';
+import { runLoad, type LoadOutcome, type LoadRequest, type LoadResult } from '../../src/load/engine.js';
+
+export interface Kind {
+  protocol: Protocol;
+  stream: boolean;
+}
+
+export interface Planned {
+  kind: Kind;
+  expectation: Expectation;
+}
+
+/** The load settings of the run: set with --profile load, the only run that picks these checks (they need its feature). */
+export function loadSettings(ctx: CheckContext): LoadSettings {
+  if (!ctx.settings.load) throw new Error('harness bug: a load check ran without the load profile\'s settings');
+  return ctx.settings.load;
+}
+
+/**
+ * The load checks other than the LIMIT ones send more than a declared limit allows: in a run
+ * with a declared limit they are skipped, with this reason (run them in a run without one).
+ */
+export function limitedSkip(ctx: CheckContext): Verdict | null {
+  const l = loadSettings(ctx).declaredLimit;
+  return l ? { ok: true, skip: true, message: `a gateway-level limit is declared (${limitText(l)}): this load would be refused by it; run without --declared-limit for this check` } : null;
+}
+
+/** Every kind of request the run's protocols allow: each protocol, streamed and not. */
+export function kindsOf(ctx: CheckContext): Kind[] {
+  return loadSettings(ctx).protocols.flatMap((protocol) => [false, true].map((stream) => ({ protocol, stream })));
+}
+
+/** The upstream's frames of one stream whose first text carries `token`. */
+function streamFrames(p: Protocol, token: string, timing: { firstGapMs: number; gapMs: number }): SseFrame[] {
+  if (p === 'chat') return chatFrames(chatStream({ pieces: [`${token} `, 'a ', 'b ', 'c'] }), timing);
+  if (p === 'native') return nativeFrames(nativeStream({ pieces: [`${token} `, 'a ', 'b ', 'c'] }), timing);
+  const events = messageStream({ full: false, textDeltas: 3 }).map((e) => ({ ...e, data: e.data.replace('chunk 0 ', `chunk 0 ${token} `) }));
+  return frames(events, timing);
+}
+
+/** The upstream's answer to one request of `kind`, carrying its token back. */
+function replyFor(kind: Kind, token: string, timing: { firstGapMs: number; gapMs: number }): Reply {
+  if (kind.stream) return { kind: 'sse', status: 200, headers: kind.protocol === 'native' ? NATIVE_SSE_HEADERS : SSE_HEADERS, frames: streamFrames(kind.protocol, token, timing) };
+  if (kind.protocol === 'chat') return { kind: 'json', status: 200, headers: JSON_HEADERS, body: chatCompletion({ content: `${token} answer` }) };
+  if (kind.protocol === 'native') return nativeJsonReply(nativeResponse({ text: `${token} answer` }));
+  return { kind: 'json', status: 200, headers: JSON_HEADERS, body: messageBody({ text: `${token} answer` }) };
+}
+
+export interface PlanOptions {
+  /** Time before the first frame of a stream, and between frames. */
+  firstGapMs?: number;
+  gapMs?: number;
+}
+
+/** Registers the upstream's answer for one request of `kind` and returns the request. */
+export function plan(ctx: CheckContext, kind: Kind, opts: PlanOptions = {}): { planned: Planned; request: Omit<LoadRequest, 'headers'> & { headers: Array<[string, string]> } } {
+  const timing = { firstGapMs: opts.firstGapMs ?? 0, gapMs: opts.gapMs ?? 0 };
+  const e = ctx.upstream.answer((token) => replyFor(kind, token, timing));
+  const m = minimalRequest(kind.protocol, { text: `${e.token} load`, stream: kind.stream, maxTokens: 64 });
+  return { planned: { kind, expectation: e }, request: { path: m.path, method: m.method, headers: m.headers, body: m.body } };
+}
+
+/** Where a request goes: through the gateway (its base path, credential, targeting) or straight to the recording upstream. */
+export type Route = 'gateway' | 'direct';
+
+/** The origin and the flat header list of a request on a route. */
+export function routed(ctx: CheckContext, route: Route, r: { path: string; headers: Array<[string, string]> }, credentialSuffix = ''): { origin: string; path: string; headers: string[] } {
+  if (route === 'direct') return { origin: ctx.upstream.url, path: r.path, headers: r.headers.flat() };
+  const p = ctx.gateway.prepare({ path: r.path, headers: r.headers }, 'POST');
+  const u = new URL(p.url);
+  // Another credential: the run's own with a suffix (the limits are per credential).
+  const own = new Set(ctx.gateway.credentialHeaders(ctx.gateway.authFor(r.path)).map(([, v]) => v));
+  const headers = credentialSuffix ? p.headers.map((h) => (own.has(h) ? `${h}${credentialSuffix}` : h)) : p.headers;
+  return { origin: u.origin, path: `${u.pathname}${u.search}`, headers };
+}
+
+export interface Sent {
+  result: LoadResult;
+  planned: Planned[];
+}
+
+/** Sends `count` requests of the given kinds (round robin) at `rate` per second on a route. */
+export async function sendMix(ctx: CheckContext, o: { route: Route; credentialSuffix?: string; kinds: (i: number) => Kind; rate: number; count: number; clients?: number; deadlineMs?: number; keepBytes?: number; plan?: (i: number) => PlanOptions }): Promise<Sent> {
+  const planned: Planned[] = [];
+  const requests = Array.from({ length: o.count }, (_, i) => {
+    const p = plan(ctx, o.kinds(i), o.plan?.(i));
+    planned.push(p.planned);
+    return p.request;
+  });
+  const first = routed(ctx, o.route, requests[0] ?? { path: '/', headers: [] }, o.credentialSuffix);
+  const result = await runLoad({
+    origin: first.origin,
+    rate: o.rate,
+    requests: o.count,
+    durationMs: Math.ceil((o.count * 1000) / o.rate) + 1,
+    clients: o.clients ?? loadSettings(ctx).clients,
+    keepBytes: o.keepBytes ?? 64 * 1024,
+    signal: ctx.signal,
+    deadlineMs: o.deadlineMs,
+    make: (i) => {
+      const r = routed(ctx, o.route, requests[i], o.credentialSuffix);
+      return { path: r.path, method: requests[i].method, headers: r.headers, body: requests[i].body };
+    },
+  });
+  return { result, planned };
+}
+
+/** What became of one request: its own answer, another's, none, or more than one upstream arrival. */
+export function attribution(o: LoadOutcome, p: Planned): string | null {
+  if (o.error) return `no answer (${o.error})`;
+  if (o.status !== 200) return `status ${o.status}`;
+  const token = p.expectation.token;
+  const tokens = new Set(tokensIn(o.body));
+  const others = [...tokens].filter((t) => t !== token);
+  if (others.length) return `carried the answer to another request (${others[0]})`;
+  if (!tokens.has(token)) return 'its answer does not carry its case token';
+  if (p.expectation.hits.length !== 1) return `reached the upstream ${p.expectation.hits.length} times`;
+  return null;
+}
+
+/** Arrival time of each SSE event in a kept body: the chunk that completed it. */
+export function eventArrivals(o: LoadOutcome): number[] {
+  const out: number[] = [];
+  const re = /\r?\n\r?\n/g;
+  let chunk = 0;
+  for (let m = re.exec(o.body); m; m = re.exec(o.body)) {
+    const end = m.index + m[0].length;
+    while (chunk < o.chunks.length - 1 && o.chunks[chunk].end < end) chunk++;
+    if (o.chunks[chunk]) out.push(o.chunks[chunk].at);
+  }
+  return out;
+}

@@ -1,0 +1,31 @@
+import { defineCheck, fail, pass } from '../../src/check/check.js';
+import { percentiles, percentilesText } from '../../src/core/histogram.js';
+import { attribution, kindsOf, loadSettings, sendMix, limitedSkip } from './common.js';
+
+export default defineCheck({
+  id: 'load.concurrency.attribution',
+  title: 'Under concurrent load (many clients, every protocol, streamed and not), every answer reaches the client that asked, once, and every request reaches the upstream once',
+  requirements: ['LOAD-1'],
+  level: 'MUST',
+  area: 'load',
+  profile: 'load',
+  requirement:
+    'Under concurrency every answer reaches the client that sent the request: no answer crosses to another client, none is lost or duplicated, and every request reaches the upstream exactly once. Each request carries its own case token and the upstream answers with it, so a crossed answer shows as another request\'s token.',
+  async run(ctx) {
+    const limited = limitedSkip(ctx);
+    if (limited) return limited;
+    const s = loadSettings(ctx);
+    const kinds = kindsOf(ctx);
+    const count = Math.max(kinds.length, Math.min(s.requests, s.rate * s.durationS));
+    const { result, planned } = await sendMix(ctx, { route: 'gateway', kinds: (i) => kinds[i % kinds.length], rate: s.rate, count });
+    const wrong = result.outcomes.map((o) => [o, attribution(o, planned[o.index])] as const).filter(([, why]) => why);
+    const evidence = { requests: count, rate: s.rate, clients: s.clients, latency: percentiles(result.latency), wrong: wrong.slice(0, 10).map(([o, why]) => `request ${o.index} (${planned[o.index].kind.protocol}${planned[o.index].kind.stream ? ', streamed' : ''}): ${why}`) };
+    if (wrong.length)
+      return fail(`${wrong.length} of ${count} concurrent requests did not get exactly their own answer: request ${wrong[0][0].index} ${wrong[0][1]}`, {
+        expected: 'each answer carries its own request\'s case token, and each request reached the upstream once',
+        actual: `${wrong.length} misattributed, lost or duplicated`,
+        evidence,
+      });
+    return pass(`${count} requests from ${s.clients} clients at ${s.rate}/s, every answer its own (${percentilesText(percentiles(result.latency))})`, evidence);
+  },
+});

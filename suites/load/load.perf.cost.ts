@@ -1,0 +1,85 @@
+import { defineCheck, type Verdict } from '../../src/check/check.js';
+import type { LoadResult } from '../../src/load/engine.js';
+import { encodeHistogram, percentiles, type Percentiles } from '../../src/core/histogram.js';
+import { loadSettings, sendMix, type Kind, type Route, limitedSkip } from './common.js';
+
+/** The step-up: each step doubles the rate, for at most this long, at most this many steps. */
+const STEP_MS = 1000;
+const STEPS = 4;
+
+const json: Kind = { protocol: 'messages', stream: false };
+const stream: Kind = { protocol: 'messages', stream: true };
+const diff = (a: Percentiles, b: Percentiles) => ({ p50: r3(a.p50 - b.p50), p95: r3(a.p95 - b.p95), p99: r3(a.p99 - b.p99), p999: r3(a.p999 - b.p999) });
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+
+export default defineCheck({
+  id: 'load.perf.cost',
+  title: "The gateway's cost: added latency (p50, p95, p99, p99.9) and added time to first byte against the same requests straight to the upstream, and the rate where it starts to fail",
+  requirements: ['LOAD-PERF-1'],
+  level: 'INFO',
+  area: 'load',
+  profile: 'load',
+  // Alone: it measures time, and another check's load would be in its figures.
+  exclusive: true,
+  timeLimitMs: (s) => ((s.load?.durationS ?? 2) * 4 + STEPS * 4 + 20) * 1000,
+  requirement:
+    "The gateway's cost is measured, not claimed: added latency (p50, p95, p99, p99.9) for JSON answers and added time to first byte for streams, each the difference between the same requests through the gateway and straight to the recording upstream in the same run at declared rates, and the rate at which the gateway starts to fail or its p99 doubles. A declared budget (--budget added-p99-ms=N) turns the added p99 into a finding.",
+  async run(ctx): Promise<Verdict> {
+    const limited = limitedSkip(ctx);
+    if (limited) return limited;
+    const s = loadSettings(ctx);
+    const count = Math.max(1, Math.min(s.requests, s.rate * s.durationS));
+    const at = async (route: Route, kind: Kind, rate: number, n: number) => (await sendMix(ctx, { route, kinds: () => kind, rate, count: n, keepBytes: 0 })).result;
+    const direct = await at('direct', json, s.rate, count);
+    const through = await at('gateway', json, s.rate, count);
+    const directTtfb = await at('direct', stream, s.rate, Math.ceil(count / 4));
+    const throughTtfb = await at('gateway', stream, s.rate, Math.ceil(count / 4));
+    const added = diff(percentiles(through.latency), percentiles(direct.latency));
+    const addedTtfb = diff(percentiles(throughTtfb.ttfb), percentiles(directTtfb.ttfb));
+    const steps = await stepUp(s.rate, s.requests, percentiles(through.latency).p99, at);
+    const ceiling = steps.at(-1)!;
+    const budget = s.budgetAddedP99Ms;
+    const failing = steps.find((x) => x.limit);
+    const bounded = failing && failing.direct.achieved < failing.rate * 0.9;
+    const evidence = {
+      rate: s.rate,
+      requests: count,
+      addedMs: added,
+      addedTtfbMs: addedTtfb,
+      direct: percentiles(direct.latency),
+      through: percentiles(through.latency),
+      failureRate: r3(through.failures / Math.max(1, through.sent)),
+      stepUp: steps.map(({ limit, ...x }) => ({ ...x, ...(limit ? { limit } : {}) })),
+      harnessCeiling: { rate: ceiling.rate, achieved: ceiling.direct.achieved, p99: ceiling.direct.p99 },
+      histograms: { direct: encodeHistogram(direct.latency), through: encodeHistogram(through.latency), directTtfb: encodeHistogram(directTtfb.ttfb), throughTtfb: encodeHistogram(throughTtfb.ttfb) },
+    };
+    const figures = `added p50 ${added.p50} ms, p99 ${added.p99} ms, time to first byte +${addedTtfb.p50} ms (p50) at ${s.rate}/s; ${failing ? `${failing.limit} at ${failing.rate}/s${bounded ? ' (bounded by the harness: straight to the upstream it reached only ' + failing.direct.achieved + '/s)' : ''}` : `no failure up to ${ceiling.rate}/s`}; the harness straight to the upstream at ${ceiling.rate}/s: ${ceiling.direct.achieved}/s, p99 ${ceiling.direct.p99} ms`;
+    if (budget !== null && added.p99 > budget) return { ok: false, message: `over the declared budget: ${figures}`, expected: `added p99 <= ${budget} ms`, actual: `${added.p99} ms`, evidence };
+    if (through.failures) return { ok: false, message: `${through.failures} of ${through.sent} requests failed at the declared rate: ${figures}`, evidence };
+    return { ok: true, message: figures, evidence };
+  },
+});
+
+interface Step {
+  rate: number;
+  gateway: { achieved: number; p99: number; failures: number };
+  direct: { achieved: number; p99: number };
+  limit?: string;
+}
+
+/** Doubles the rate step by step (bounded by the request cap) until the gateway fails or its p99 doubles. */
+async function stepUp(base: number, cap: number, baseP99: number, at: (r: Route, k: Kind, rate: number, n: number) => Promise<LoadResult>): Promise<Step[]> {
+  const steps: Step[] = [];
+  for (let i = 1, rate = base * 2; i <= STEPS; i++, rate *= 2) {
+    const n = Math.min(cap, Math.ceil((rate * STEP_MS) / 1000));
+    const d = await at('direct', json, rate, n);
+    const g = await at('gateway', json, rate, n);
+    const p99 = percentiles(g.latency).p99;
+    const step: Step = { rate, gateway: { achieved: Math.round(g.achievedRate), p99, failures: g.failures }, direct: { achieved: Math.round(d.achievedRate), p99: percentiles(d.latency).p99 } };
+    if (g.failures > n * 0.01) step.limit = `${g.failures} of ${n} failed`;
+    else if (p99 > Math.max(2 * baseP99, baseP99 + 5)) step.limit = `p99 ${p99} ms, more than double ${baseP99} ms`;
+    steps.push(step);
+    if (step.limit || n >= cap) break;
+  }
+  return steps;
+}

@@ -1,0 +1,53 @@
+import { defineCheck, fail, pass } from '../../src/check/check.js';
+import { newHistogram, percentiles, recordMs } from '../../src/core/histogram.js';
+import { loadSettings, sendMix, type Kind, limitedSkip } from './common.js';
+
+/** Every fifth request is held by the upstream this long before its first event. */
+const SLOW_EVERY = 10;
+const HOLD_MS = 1000;
+/** Requests not answered this long after the phase started count as failed. */
+const DEADLINE_MS = 4000;
+/** The fast requests' p99 may grow by this much beside the held ones. */
+const BOUND_MS = 250;
+
+export default defineCheck({
+  id: 'load.slow.isolation',
+  title: `A slow upstream answer does not delay the others: with every ${SLOW_EVERY}th request held ${HOLD_MS} ms, the fast requests' p99 grows by at most ${BOUND_MS} ms`,
+  requirements: ['LOAD-3'],
+  level: 'SHOULD',
+  area: 'load',
+  profile: 'load',
+  // Alone: it measures time, and another check's load would be in its figures.
+  exclusive: true,
+  requirement:
+    'A slow upstream answer does not delay the others: with a share of requests held by a slow upstream (a long time to first token), the fast requests\' latency grows by no more than a small bound over the same traffic without them (no head-of-line blocking, no exhausted connection pool).',
+  async run(ctx) {
+    const limited = limitedSkip(ctx);
+    if (limited) return limited;
+    const s = loadSettings(ctx);
+    const fast: Kind = { protocol: s.protocols[0], stream: false };
+    const slow: Kind = { protocol: s.protocols[0], stream: true };
+    const rate = Math.min(s.rate, 100);
+    const count = Math.min(s.requests, rate);
+    const alone = await sendMix(ctx, { route: 'gateway', kinds: () => fast, rate, count, deadlineMs: DEADLINE_MS });
+    const mixed = await sendMix(ctx, { route: 'gateway', kinds: (i) => (i % SLOW_EVERY === 0 ? slow : fast), rate, count, deadlineMs: DEADLINE_MS, plan: (i) => (i % SLOW_EVERY === 0 ? { firstGapMs: HOLD_MS } : {}) });
+    const fastMixed = newHistogram();
+    let failed = 0;
+    for (const o of mixed.result.outcomes) {
+      if (o.index % SLOW_EVERY === 0) continue;
+      if (o.error || o.status !== 200) failed++;
+      else recordMs(fastMixed, o.totalMs);
+    }
+    const before = percentiles(alone.result.latency);
+    const beside = percentiles(fastMixed);
+    const added = Math.round((beside.p99 - before.p99) * 1000) / 1000;
+    const evidence = { rate, requests: count, holdMs: HOLD_MS, fastAlone: before, fastBesideSlow: beside, addedP99Ms: added, failedFast: failed };
+    if (failed || added > BOUND_MS)
+      return fail(`beside requests held ${HOLD_MS} ms by the upstream, the fast requests' p99 went from ${before.p99} ms to ${beside.p99} ms${failed ? ` and ${failed} of them failed` : ''}`, {
+        expected: `fast p99 grows by at most ${BOUND_MS} ms, none fails`,
+        actual: `+${added} ms`,
+        evidence,
+      });
+    return pass(`fast requests' p99 ${before.p99} ms alone, ${beside.p99} ms beside requests held ${HOLD_MS} ms`, evidence);
+  },
+});
