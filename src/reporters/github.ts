@@ -17,7 +17,7 @@ const COMMAND: Partial<Record<CheckResult['outcome'], Command>> = { fail: 'error
 /** An annotation's message is cut here: the report files hold the rest. */
 const MESSAGE_MAX = 2000;
 /** Rows of the summary's table; the report files list the rest. */
-const ROWS_MAX = 100;
+export const ROWS_MAX = 100;
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
 const noted = (report: RunReport) => report.results.filter((r) => COMMAND[r.outcome]);
