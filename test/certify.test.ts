@@ -186,8 +186,9 @@ describe.skipIf(!haveNginx && process.env.GWC_REQUIRE_NGINX !== '1')('certify ng
     const reported = [...streaming.stdout.matchAll(/^DIFFERS {4}(\S+)/gm)].map((m) => m[1]).sort();
     expect(reported).toEqual(differing);
     expect(reported.length).toBeGreaterThan(0);
-    // The two configs differ in timing only (proxy_buffering): the bytes exchanged, and so the
-    // transcript digest, are the same; the verdicts that differ are the stream timing checks'.
-    expect(streaming.stdout).toMatch(/transcript digest matches/);
+    // The two configs differ in timing only (proxy_buffering): the bytes exchanged are the same but
+    // for the abort check's, which leaves 1 s after its request whatever has arrived: behind the
+    // buffering proxy it leaves before the headers, so its exchange, the first that differs, has none.
+    expect(streaming.stdout).toMatch(/transcript digest (matches|differs: .*first difference: exchange \d+: streaming\.abort\.cancels-upstream )/);
   });
 });

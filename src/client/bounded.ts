@@ -8,7 +8,7 @@ import { maskCut } from '../core/mask.js';
 import { brotliDecompressSync, gunzipSync, inflateSync, constants } from 'node:zlib';
 
 /** The most of one response body the client keeps (the rest is hashed and counted). */
-export const BODY_KEEP = 2 * 1024 * 1024;
+export const BODY_KEEP = 1024 * 1024;
 
 /** The decoders a client (undici fetch, browsers) applies for a content-encoding, or null for none. */
 export function decodingOf(encoding: string | undefined): 'gzip' | 'deflate' | 'br' | 'identity' | 'unknown' {
