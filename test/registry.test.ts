@@ -72,6 +72,17 @@ describe('selectChecks', () => {
     expect(() => selectChecks(NESTED, { profile: 'default', only: [sel], skip: [] })).toThrow(hint);
   });
 
+  it('the capability matrix runs only when asked: --capabilities, or --only naming a capability check by id, area or glob', () => {
+    const caps = [check('capabilities.messages', 'default', ['CAP-1']), check('capabilities.chat', 'default', ['CAP-1'])].map((c) => ({ ...c, area: 'capabilities' }));
+    const all = [...ALL, ...caps];
+    const ids = (opts: Partial<Parameters<typeof selectChecks>[1]>) => selectChecks(all, { profile: 'default', only: [], skip: [], ...opts }).map((c) => c.id).filter((id) => id.startsWith('capabilities.'));
+    expect(ids({})).toEqual([]);
+    expect(ids({ capabilities: { run: true, required: [] } })).toEqual(['capabilities.messages', 'capabilities.chat']);
+    expect(ids({ only: ['capabilities.chat'] })).toEqual(['capabilities.chat']);
+    expect(ids({ only: ['capabilities'] })).toEqual(['capabilities.messages', 'capabilities.chat']);
+    expect(ids({ only: ['capabilities.*'] })).toEqual(['capabilities.messages', 'capabilities.chat']);
+  });
+
   it.each([
     ['--only', { only: ['messages.zz'], skip: [] }],
     ['--skip', { only: [], skip: ['MSG-99'] }],

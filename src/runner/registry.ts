@@ -53,13 +53,13 @@ export function selectChecks(all: CheckDef[], opts: { profile: Profile; only: st
 
 /**
  * The capability matrix costs a request per feature, route and mode, so its checks run only
- * with --capabilities or --require-capability (or when --only names one by id). A check whose
+ * with --capabilities or --require-capability (or when --only names one: its id, the area, a glob). A check whose
  * protocol has a required feature is MUST: its required cells then decide the run.
  */
 function withCapabilities(checks: CheckDef[], opts: { only: string[]; capabilities?: { run: boolean; required: readonly string[] } }): CheckDef[] {
   const run = opts.capabilities?.run === true;
   const required = new Set(opts.capabilities?.required ?? []);
   return checks
-    .filter((c) => c.area !== CAPABILITY_AREA || run || opts.only.includes(c.id))
+    .filter((c) => c.area !== CAPABILITY_AREA || run || opts.only.some((sel) => matchesSelector(c, sel)))
     .map((c) => (c.area === CAPABILITY_AREA && c.protocol && FEATURES_OF[c.protocol].some((f) => required.has(f)) ? { ...c, level: 'MUST' as const } : c));
 }
