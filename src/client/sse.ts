@@ -42,7 +42,7 @@ export interface SseResult {
 /** The most of one stream the client reads (decoded): an endless stream is cut here, with an error saying so. */
 export const STREAM_MAX = 6 * 1024 * 1024;
 /** The longest line of a stream the client reads (a larger event's data is sent as several lines or not at all). */
-export const LINE_MAX = 2 * 1024 * 1024;
+export const LINE_MAX = 1024 * 1024;
 /** Per-chunk timing entries kept (the rest is counted in the stream's length). */
 const CHUNKS_KEPT = 20_000;
 
