@@ -15,6 +15,9 @@ import type { RunReport } from '../report/types.js';
 import { awaitAppsGateway } from './apps-ready.js';
 import { runSuite, sealReport } from './run.js';
 import { faultNamed, type Io } from './shared.js';
+// What the apps checks get (ctx.fixture): their own view of it, so a field the checks need and a
+// set-up forgets is a compile error.
+import type { AppsFixture } from '../../suites/apps/fixture.js';
 
 // The apps profile's servers (IdP, collector, PGlite, the OpenTelemetry SDK) are loaded only when
 // a command needs them: every other run starts without their weight (peak RSS, start-up time),
@@ -27,18 +30,6 @@ export const appsModules = async () => {
 
 type Surroundings = InstanceType<Awaited<ReturnType<typeof appsModules>>['harness']['AppsSurroundings']>;
 
-/** What the apps checks get (ctx.fixture). */
-export interface AppsFixture {
-  gatewayUrl: string;
-  /** The gateway's `server.public_url`: every URL it hands out must be on it. */
-  publicUrl: string;
-  jwtSecret: string;
-  adminKey: string;
-  idp: Surroundings['idp'];
-  collector: Surroundings['collector'];
-  upstreams: Surroundings['upstreams'];
-  restart?: () => Promise<void>;
-}
 
 /** An apps gateway ready for the checks. */
 export interface AppsSetUp {
