@@ -29,6 +29,7 @@ import { reportersFor } from '../reporters/names.js';
 import { INTERRUPTED_EXIT, NOT_RUN, notRun, type Interruption } from './interrupt.js';
 import type { RunProgress } from './progress.js';
 import { runReportOf } from './run-report.js';
+import { profileFeature } from '../core/features.js';
 
 const PREFLIGHT_MS = 3000;
 /** Printed (and kept in the report as transport.insecure) when the target's certificate is not verified. */
@@ -105,7 +106,8 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     checks = checks.filter((c) => mine.has(c.id));
   }
   // Feature gating: what the gateway serves, as the user declared it; the service profile adds `service`.
-  const features = [...(cfg.service ? ['service'] : []), ...(cfg.profile === 'apps' || cfg.profile === 'client' || cfg.profile === 'load' ? [cfg.profile] : [])];
+  const feature = profileFeature(cfg.profile);
+  const features: string[] = feature ? [feature] : [];
   const declared = new Set<string>([...cfg.protocols, ...features]);
   const { transport, negotiated } = await reachTarget(cfg, target, print, extras);
   const expanded = cfg.expanded ?? expandTargeting(cfg.targeting, upstream?.url ?? null, process.env);
