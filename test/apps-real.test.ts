@@ -34,7 +34,10 @@ const OBSERVED: Record<string, [string, string?]> = {
   'apps.spend.deny': ['fail', 'the spend denial does not state the limit, window'],
   'apps.spend.no-upstream': ['pass'],
   'apps.spend.restart': ['pass', 'still 429 after the restart'],
-  'apps.spend.usage': ['fail', 'the spend limit counted a stream cut short that reported only cache reads; but no span of a JSON answer reached the collector'],
+  // The telemetry half fails every time (no token counts are exported). The limit half depends on a
+  // race in the product: when it sends the headers before the upstream's cut, it counts the cut
+  // stream's usage; when it resets the client before any header, it does not (both seen).
+  'apps.spend.usage': ['fail', 'no span of a JSON answer reached the collector'],
   'apps.tel.traces': ['fail', 'no span of the served request reached the collector'],
   'apps.tel.no-prompts': ['pass'],
   'apps.tel.spend-denial': ['warn', 'no span attributable to the spend denial of user-dave'],

@@ -30,7 +30,16 @@ export async function call(url: string, init: RequestInit & { form?: Record<stri
     body = JSON.stringify(init.bodyJson);
   }
   const t0 = performance.now();
-  const res = await fetch(url, { ...init, headers, body, redirect: 'manual', signal: init.signal ?? AbortSignal.timeout(TIMEOUT_MS) });
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, headers, body, redirect: 'manual', signal: init.signal ?? AbortSignal.timeout(TIMEOUT_MS) });
+  } catch (e) {
+    // With `partial`, a connection that ended before any header (the upstream cut the stream and
+    // the gateway reset the client) is a cut reply too, status 0; a time-out still throws.
+    if (!init.partial || (e as Error).name === 'TimeoutError' || (e as Error).name === 'AbortError') throw e;
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    return { status: 0, headers: new Headers(), text: '', json: undefined, contentType: '', ms: performance.now() - t0, cut: `the connection ended before any header: ${cause?.code ?? cause?.message ?? (e as Error).message}` };
+  }
   let text = '';
   let cut: string | undefined;
   try {
