@@ -49,6 +49,8 @@ export interface RunningImage {
 }
 
 const STOP_GRACE_MS = 5_000;
+/** How long stop() waits, after the removal, for the container's output stream to end. */
+const LOG_END_MS = 5_000;
 const CREDENTIAL_IN_TEXT = /\b(authorization|proxy-authorization|x-api-key|x-goog-api-key|api[-_]?key|token)(["']?\s*[:=]\s*["']?)(bearer\s+|basic\s+)?[^\s"',;]+/gi;
 
 /** One line of gateway output as it may appear in a report: secrets and credential values masked. */
@@ -186,7 +188,9 @@ export async function startImage(opts: ImageOptions): Promise<RunningImage> {
     image: opts.image,
     logTail: () => log.tail(),
     exited: () => log.done,
-    stop: () => (stopping ??= started.stop({ timeout: STOP_GRACE_MS, remove: true }).then(() => undefined)),
+    // Stopped means removed and its output read to the end: the log stream can end a moment after
+    // the daemon reports the removal, so stop() waits for it too (bounded).
+    stop: () => (stopping ??= started.stop({ timeout: STOP_GRACE_MS, remove: true }).then(() => withTimeout(log.ended, LOG_END_MS, () => new Error('log did not end')).catch(() => undefined))),
   };
   if (opts.readyPort !== undefined) await untilReady(running, log, opts.readyPort, startTimeoutMs);
   return running;
