@@ -89,6 +89,13 @@ describe('gw-conformance CLI', () => {
     expect(text.stdout).toMatch(/covered\s+CFG-SECRET-1\s+MUST\s+lint-config:CFG-SECRET-1/);
     expect(text.stdout).toMatch(/covered\s+APP-DISC-1\s+MUST\s+apps.disc.models/);
     expect(text.stdout).toMatch(/covered\s+SSE-LAT-1/);
+    // The capability matrix is opt-in: marked in the text, named in the JSON; others are not.
+    expect(text.stdout).toMatch(/capabilities\.messages\s+INFO\s+default\*/);
+    expect(text.stdout).toMatch(/^\* opt-in: runs only with --capabilities/m);
+    expect(text.stdout).toMatch(/messages\.path\.preserved\s+MUST\s+default\s/);
+    const optIn = Object.fromEntries(l.checks.map((c: { id: string; optIn: string | null }) => [c.id, c.optIn]));
+    expect(optIn['capabilities.chat']).toBe('--capabilities');
+    expect(optIn['messages.path.preserved']).toBeNull();
   });
 
   it('list --json through a pipe: the whole document, however slowly the reader takes it; a reader that leaves early is no error', () => {

@@ -1,5 +1,6 @@
 // `gw-conformance list`: every check and the coverage of the requirement catalog.
 import type { CheckDef } from '../check/check.js';
+import { CAPABILITY_AREA } from '../core/capabilities.js';
 import { readText } from '../core/paths.js';
 
 export interface CatalogEntry {
@@ -26,10 +27,14 @@ export function coverage(checks: CheckDef[], other: OtherCoverage[] = []) {
   return { covered, total: entries.length, withChecks: n, percent: Math.round((1000 * n) / entries.length) / 10 };
 }
 
+/** The option that adds a check to its profile's run, when the profile alone does not pick it (the capability matrix). */
+const optInFlag = (c: CheckDef): string | null => (c.area === CAPABILITY_AREA ? '--capabilities' : null);
+
 export function listText(checks: CheckDef[], other: OtherCoverage[] = []): string {
   const lines = [`${checks.length} checks`, ''];
   lines.push(`${'id'.padEnd(36)} ${'level'.padEnd(6)} ${'profile'.padEnd(8)} ${'requirements'.padEnd(14)} title`);
-  for (const c of checks) lines.push(`${c.id.padEnd(36)} ${c.level.padEnd(6)} ${c.profile.padEnd(8)} ${c.requirements.join(',').padEnd(14)} ${c.title}`);
+  for (const c of checks) lines.push(`${c.id.padEnd(36)} ${c.level.padEnd(6)} ${(optInFlag(c) ? `${c.profile}*` : c.profile).padEnd(8)} ${c.requirements.join(',').padEnd(14)} ${c.title}`);
+  if (checks.some(optInFlag)) lines.push('', '* opt-in: runs only with --capabilities or --require-capability (or when --only names it)');
   const cov = coverage(checks, other);
   lines.push('', `Catalog coverage: ${cov.withChecks} of ${cov.total} requirements have checks (${cov.percent}%)`);
   let section = '';
@@ -45,7 +50,7 @@ export function listText(checks: CheckDef[], other: OtherCoverage[] = []): strin
 
 export function listJson(checks: CheckDef[], other: OtherCoverage[] = []) {
   return {
-    checks: checks.map((c) => ({ id: c.id, title: c.title, area: c.area, level: c.level, profile: c.profile, protocol: c.protocol ?? null, requirements: c.requirements, requirement: c.requirement })),
+    checks: checks.map((c) => ({ id: c.id, title: c.title, area: c.area, level: c.level, profile: c.profile, optIn: optInFlag(c), protocol: c.protocol ?? null, requirements: c.requirements, requirement: c.requirement })),
     coverage: coverage(checks, other),
   };
 }
