@@ -192,3 +192,28 @@ describe.skipIf(!haveNginx && process.env.GWC_REQUIRE_NGINX !== '1')('certify ng
     expect(streaming.stdout).toMatch(/transcript digest (matches|differs: .*first difference: exchange \d+: streaming\.abort\.cancels-upstream )/);
   });
 });
+
+// certify and verify show the live console as `run` does: in a terminal, the status line on
+// stderr with checks done of all (they printed nothing for minutes before).
+describe('certify and verify in a terminal', () => {
+  it('draw the status line ([done/total]) on stderr while the checks run, and wipe it at the end', { timeout: 120_000 }, async () => {
+    const { main } = await import('../src/cli/program.js');
+    const out = join(mkdtempSync(join(tmpdir(), 'gwc-certify-tty-')), 'cert');
+    const term = (raw: string[]) => ({ outIsTTY: false, errIsTTY: true, columns: () => 100, writeErr: (s: string) => void raw.push(s) });
+    const io = (raw: string[], lines: string[]) => ({ out: (s: string) => void lines.push(s), err: (s: string) => void lines.push(s), env: {}, untilStopped: async () => undefined, term: term(raw) });
+    const up = await freePort();
+    const certRaw: string[] = [];
+    const verifyRaw: string[] = [];
+    const lines: string[] = [];
+    await withReference(undefined, up, async (target) => {
+      const args = ['--target', target, '--upstream-listen', `127.0.0.1:${up}`, '--only', 'messages.path.preserved', '--seed', '3'];
+      expect(await main(['certify', ...args, '--implementation-name', 'R', '--implementation-version', '1', '--out', out, '--no-token'], io(certRaw, lines)), lines.join('\n')).toBe(0);
+      expect(await main(['verify', out, '--target', target, '--upstream-listen', `127.0.0.1:${up}`], io(verifyRaw, lines)), lines.join('\n')).toBe(0);
+    });
+    for (const raw of [certRaw, verifyRaw]) {
+      expect(raw.join('')).toContain('[0/1]');
+      // The last thing written to the terminal wipes the status line.
+      expect(raw.at(-1)).toBe('\r\x1b[2K');
+    }
+  });
+});

@@ -1,12 +1,21 @@
-// `gw-conformance verify <dir>`: re-runs a certify folder with its recorded seed and settings.
+// `gw-conformance verify <dir>`: re-runs a certify folder with its recorded seed and settings;
+// the re-run shows its progress through the live console (src/cli/progress.ts), as `run` does.
 import { COMMANDS } from '../../config/commands.js';
 import { verify, type VerifyFlags } from '../certify.js';
 import { withOptions, type RegisterCommand } from '../shared.js';
 import { withRecordingUpstream } from '../upstream.js';
+import { liveConsole } from '../progress.js';
 
 export const registerVerify: RegisterCommand = (program, { io, exit }) => {
   const [dir] = COMMANDS.verify.args!;
-  withOptions(program.command('verify').description(COMMANDS.verify.description).argument(dir.name, dir.help), 'verify').action(async (d: string, o: VerifyFlags) =>
-    exit(await verify(d, o, io, (cfg, extras) => withRecordingUpstream(cfg, io, extras))),
-  );
+  withOptions(program.command('verify').description(COMMANDS.verify.description).argument(dir.name, dir.help), 'verify').action(async (d: string, o: VerifyFlags) => {
+    const live = liveConsole(io, { plainLines: true });
+    try {
+      const code = await verify(d, o, live.io, (cfg, extras) => withRecordingUpstream(cfg, live.io, { ...extras, progress: live.progress }));
+      live.stop();
+      exit(code);
+    } finally {
+      live.stop();
+    }
+  });
 };
