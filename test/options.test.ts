@@ -9,7 +9,7 @@ import { configSchemaText, FLAG_OPTIONS, ROWS } from '../src/config/options.js';
 import { Ajv } from 'ajv';
 import YAML from 'yaml';
 import { cliReferenceMarkdown, COMMANDS, optionsOf } from '../src/config/commands.js';
-import { HELP_GROUPS } from '../src/config/help.js';
+import { HELP_GROUPS, SHORT_HELP_GROUPS } from '../src/config/help.js';
 import { COMMAND_NAMES } from '../src/config/options.js';
 import { cli, ROOT } from './helpers/cli.js';
 
@@ -23,7 +23,7 @@ describe('the option table', () => {
     const listed = [...top.stdout.matchAll(/^\s{2}([a-z-]+)(?: \[options\]| <|\s)/gm)].map((m) => m[1]).filter((c) => c !== 'help');
     expect(listed).toEqual([...COMMAND_NAMES]);
     for (const name of COMMAND_NAMES) {
-      const r = await cli([name, '--help']);
+      const r = await cli([name, '--help-all']);
       expect(r.code, name).toBe(0);
       expect(r.stdout, name).toContain(COMMANDS[name].description.slice(0, 40));
       // An option's line starts with two spaces; wrapped help lines are indented further.
@@ -41,8 +41,8 @@ describe('the option table', () => {
     expect(verify[0].defaultText).toBe('the recorded target');
   });
 
-  it('is what `run --help` offers, each flag once', async () => {
-    const r = await cli(['run', '--help']);
+  it('is what `run --help-all` offers, each flag once', async () => {
+    const r = await cli(['run', '--help-all']);
     expect(r.code).toBe(0);
     // Each flag starts one line of the options (help texts and the examples may name it again).
     for (const o of FLAG_OPTIONS) expect(r.stdout.match(new RegExp(`^ {2}--${o.name}\\b(?!-)`, 'gm')), o.name).toHaveLength(1);
@@ -81,8 +81,21 @@ describe('the option table', () => {
 });
 
 describe('--help', () => {
-  it('groups run --help by purpose, ends with examples, and never says "default default"', async () => {
+  it('run --help shows the common groups and names the others and --help-all; every flag it shows is in one of them', async () => {
     const r = await cli(['run', '--help']);
+    expect(r.code).toBe(0);
+    const headings = [...r.stdout.matchAll(/^([A-Z][A-Za-z ]+):$/gm)].map((m) => `${m[1]}:`);
+    expect(headings).toEqual([...Object.keys(HELP_GROUPS).filter((g) => SHORT_HELP_GROUPS.includes(g)), 'Options:', 'Examples:']);
+    const hidden = Object.keys(HELP_GROUPS).filter((g) => !SHORT_HELP_GROUPS.includes(g));
+    expect(r.stdout.trimEnd().split('\n').slice(-2)).toEqual([`More options: ${hidden.map((g) => g.slice(0, -1)).join(', ')}.`, 'Every flag: gw-conformance run --help-all']);
+    for (const f of ['--target', '--token', '--profile', '--reporter']) expect(r.stdout).toMatch(new RegExp(`^ {2}${f}\\b`, 'm'));
+    for (const f of ['--load-rate', '--http2', '--timeout-ms']) expect(r.stdout).not.toMatch(new RegExp(`^ {2}${f}\\b`, 'm'));
+    // A command whose flags are all common has no such line.
+    expect((await cli(['list', '--help'])).stdout).not.toContain('--help-all');
+  });
+
+  it('groups run --help-all by purpose, ends with examples, and never says "default default"', async () => {
+    const r = await cli(['run', '--help-all']);
     const headings = [...r.stdout.matchAll(/^([A-Z][A-Za-z ]+):$/gm)].map((m) => `${m[1]}:`);
     expect(headings).toEqual([...Object.keys(HELP_GROUPS), 'Options:', 'Examples:']);
     expect(r.stdout).not.toMatch(/default default/);

@@ -1,10 +1,10 @@
 // The composition root: the program, its commands (one file each under ./commands/, each
 // registering itself), and the error -> exit-code mapping. Only this file decides exit codes:
 // 0 every MUST check passed, 1 a MUST check failed, 2 the harness could not run, 130 Ctrl-C.
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help, type Option } from 'commander';
 import { HarnessError } from '../core/errors.js';
 import { VERSION } from '../core/paths.js';
-import { FIRST_STEPS } from '../config/help.js';
+import { FIRST_STEPS, HELP_ALL, moreHelpText, SHORT_HELP_GROUPS } from '../config/help.js';
 import { registerAppsConfig } from './commands/apps-config.js';
 import { registerCertify } from './commands/certify.js';
 import { registerDemo } from './commands/demo.js';
@@ -23,8 +23,13 @@ export type { Io };
 /** In the order `--help` lists them (that of the CLI reference, src/config/commands.ts). */
 const COMMANDS: RegisterCommand[] = [registerRun, registerDemo, registerCertify, registerVerify, registerMergeReports, registerMock, registerReference, registerAppsConfig, registerList, registerLintConfig];
 
+/** A flag plain `--help` shows: in no group (commander's own), or in one of the short help's groups. */
+const inShortHelp = (o: Option) => o.helpGroupHeading === undefined || SHORT_HELP_GROUPS.includes(o.helpGroupHeading);
+
 export async function main(argv: string[], io: Io): Promise<number> {
   let code = 0;
+  // --help shows the common groups of flags; --help-all is --help with every group.
+  const all = argv.includes(HELP_ALL);
   const program = new Command()
     .name('gw-conformance')
     .description('Conformance test harness for LLM API gateways')
@@ -32,11 +37,21 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
     // Each flag's help already says its values and default (src/config/help.ts): commander adds nothing.
-    .configureHelp({ optionDescription: (o) => o.description });
+    .configureHelp({
+      optionDescription: (o) => o.description,
+      visibleOptions(this: Help, cmd: Command) {
+        const shown = Help.prototype.visibleOptions.call(this, cmd);
+        return all ? shown : shown.filter(inShortHelp);
+      },
+    });
   for (const register of COMMANDS) register(program, { io, argv, exit: (c) => (code = c) });
+  for (const cmd of program.commands) {
+    const hidden = [...new Set(cmd.options.filter((o) => !o.hidden && !inShortHelp(o)).map((o) => o.helpGroupHeading!))];
+    cmd.addHelpText('after', () => (all ? '' : moreHelpText(cmd.name(), hidden)));
+  }
   program.addHelpText('after', FIRST_STEPS);
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(all ? argv.map((a) => (a === HELP_ALL ? '--help' : a)) : argv, { from: 'user' });
     return code;
   } catch (e) {
     return exitCodeOf(e, io);

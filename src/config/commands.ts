@@ -148,6 +148,8 @@ export function cliReferenceMarkdown(): string {
     'Flags win over environment variables, which win over `gwc.yaml` (`--config`), which wins over the default. Exit codes: 0 every MUST check passed, 1 a MUST check failed, 2 the harness could not run (one line on standard error says why).',
     '',
     'Where to start: [getting started](getting-started.md); every check and how to fix its failure: [checks reference](checks.md).',
+    '',
+    '`gw-conformance <command> --help` shows the common flags (targeting, credential, selection, reports) and names the other groups; `--help-all` shows every flag, as this page does.',
   ];
   for (const name of COMMAND_NAMES) {
     const c = COMMANDS[name];

@@ -21,6 +21,20 @@ export const HELP_GROUPS: Readonly<Record<string, readonly string[]>> = {
   'Load profile:': ['load-duration-s', 'load-requests', 'load-rate', 'load-clients', 'declared-limit', 'budget'],
 };
 
+/**
+ * The groups plain `--help` shows (besides a command's own "Options:"); `--help-all` shows every
+ * group. A command whose help leaves groups out ends with a line naming them.
+ */
+export const SHORT_HELP_GROUPS: readonly string[] = ['Targeting:', 'Credential:', 'Selection:', 'Reports and verdicts:', 'Options:'];
+
+/** The flag that shows every group. */
+export const HELP_ALL = '--help-all';
+
+/** The line closing a command's short help when it left groups out, or '' when it left none. */
+export function moreHelpText(command: string, hidden: readonly string[]): string {
+  return hidden.length ? `\nMore options: ${hidden.map((g) => g.replace(/:$/, '')).join(', ')}.\nEvery flag: gw-conformance ${command} ${HELP_ALL}` : '';
+}
+
 /** The help group of a flag of `command`: its run-settings group, or the command's own "Options:". */
 export function helpGroupOf(o: OptionSpec, command: CommandName): string {
   if (COMMAND_OPTIONS.some((c) => c.name === o.name && c.commands!.includes(command))) return 'Options:';
@@ -49,5 +63,5 @@ export const FIRST_STEPS = [
   '  $ gw-conformance mock                                   # the recording upstream: set your gateway\'s upstream to http://127.0.0.1:18080',
   '  $ gw-conformance run --target http://127.0.0.1:8080     # the suite against your gateway (--token, or --no-token)',
   '',
-  'Every flag of a command: gw-conformance <command> --help (e.g. run --help); the reference: docs/cli.md',
+  'The common flags of a command: gw-conformance <command> --help; every flag: --help-all (e.g. run --help-all); the reference: docs/cli.md',
 ].join('\n');
