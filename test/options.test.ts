@@ -85,8 +85,8 @@ describe('--help', () => {
     const r = await cli(['run', '--help']);
     expect(r.code).toBe(0);
     const headings = [...r.stdout.matchAll(/^([A-Z][A-Za-z ]+):$/gm)].map((m) => `${m[1]}:`);
-    expect(headings).toEqual([...Object.keys(HELP_GROUPS).filter((g) => SHORT_HELP_GROUPS.includes(g)), 'Options:', 'Examples:']);
-    const hidden = Object.keys(HELP_GROUPS).filter((g) => !SHORT_HELP_GROUPS.includes(g));
+    expect(headings).toEqual([...[...HELP_GROUPS].filter((g) => SHORT_HELP_GROUPS.includes(g)), 'Options:', 'Examples:']);
+    const hidden = [...HELP_GROUPS].filter((g) => !SHORT_HELP_GROUPS.includes(g));
     expect(r.stdout.trimEnd().split('\n').slice(-2)).toEqual([`More options: ${hidden.map((g) => g.slice(0, -1)).join(', ')}.`, 'Every flag: gw-conformance run --help-all']);
     for (const f of ['--target', '--token', '--profile', '--reporter']) expect(r.stdout).toMatch(new RegExp(`^ {2}${f}\\b`, 'm'));
     for (const f of ['--load-rate', '--http2', '--timeout-ms']) expect(r.stdout).not.toMatch(new RegExp(`^ {2}${f}\\b`, 'm'));
@@ -97,16 +97,16 @@ describe('--help', () => {
   it('groups run --help-all by purpose, ends with examples, and never says "default default"', async () => {
     const r = await cli(['run', '--help-all']);
     const headings = [...r.stdout.matchAll(/^([A-Z][A-Za-z ]+):$/gm)].map((m) => `${m[1]}:`);
-    expect(headings).toEqual([...Object.keys(HELP_GROUPS), 'Options:', 'Examples:']);
+    expect(headings).toEqual([...[...HELP_GROUPS], 'Options:', 'Examples:']);
     expect(r.stdout).not.toMatch(/default default/);
     expect(r.stdout).toMatch(/--profile <name>[\s\S]*\(default: "default"\)/);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^ {2}\$ gw-conformance run /);
   });
 
   it('puts every run setting in a help group', () => {
-    const grouped = Object.values(HELP_GROUPS).flat();
-    expect(ROWS.filter((o) => !grouped.includes(o.name)).map((o) => o.name)).toEqual([]);
-    expect(new Set(grouped).size).toBe(grouped.length);
+    // The row's group is required by the table's type; here: every group is used and shown.
+    expect(ROWS.filter((o) => !o.group).map((o) => o.name)).toEqual([]);
+    expect([...new Set(ROWS.map((o) => o.group))].sort()).toEqual([...HELP_GROUPS].sort());
   });
 
   it('the top-level help shows the first three commands and --target', async () => {

@@ -60,7 +60,7 @@ export function commanderOption(o: OptionSpec): Option {
  */
 export function withOptions(cmd: Command, name: CommandName, known: { choices?: Record<string, readonly string[]>; defaults?: Record<string, string> } = {}): Command {
   // commander shows the groups in the order their first flags come: sort the flags by group.
-  const order = Object.keys(HELP_GROUPS);
+  const order: readonly string[] = HELP_GROUPS;
   const rank = (o: OptionSpec) => (order.indexOf(helpGroupOf(o, name)) + order.length + 1) % (order.length + 1);
   for (const o of [...optionsOf(name)].sort((a, b) => rank(a) - rank(b))) {
     const opt = commanderOption(o);

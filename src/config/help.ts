@@ -1,25 +1,11 @@
-// How `--help` presents the option table: the group each run setting is shown under, one line
-// of help per flag (its environment variable and default), the examples closing a command's
-// help (given with the command, src/config/commands.ts), and the first steps closing the top-level help. The flags themselves are described in
-// src/config/options.ts and src/config/commands.ts.
+// How `--help` presents the option table: which groups the short help shows (each run setting's
+// group is on its row in src/config/options.ts), one line of help per flag (its environment
+// variable and default), the examples closing a command's help (given with the command,
+// src/config/commands.ts), and the first steps closing the top-level help.
 import { COMMAND_OPTIONS, COMMANDS } from './commands.js';
-import type { CommandName, OptionSpec } from './options.js';
+import { HELP_GROUPS, type CommandName, type OptionSpec } from './options.js';
 
-/** The run settings by help group, in the order `run --help` shows them. A row in no group is shown under "Other:". */
-export const HELP_GROUPS: Readonly<Record<string, readonly string[]>> = {
-  'Targeting:': ['target', 'config', 'upstream-listen', 'protocols', 'base-path', 'header', 'model-routes'],
-  'Credential:': ['token', 'token-env'],
-  'Selection:': ['profile', 'only', 'skip', 'shard', 'shard-durations'],
-  'Timing and bounds:': ['ready-timeout-s', 'timeout-ms', 'concurrency', 'hang-wait-ms', 'body-limit-bytes', 'retry-bound', 'sse-max-lag-ms', 'sse-lat-p50-ms', 'sse-burst-window-ms', 'idle-max-s', 'idle-min-s'],
-  'Properties:': ['seed', 'runs'],
-  'Reports and verdicts:': ['reporter', 'out', 'junit-format', 'color', 'strict', 'waivers', 'repeat', 'repeat-failures', 'allow-flaky'],
-  'Starting the gateway:': ['gateway-cmd', 'gateway-image', 'gateway-env', 'gateway-arg'],
-  'Apps profile:': ['apps-config', 'apps-postgres-url', 'jwks-refetch-s'],
-  'Client profile:': ['clients'],
-  'Capability matrix:': ['capabilities', 'require-capability'],
-  'Transport:': ['ca-file', 'insecure', 'client-cert', 'client-key', 'http2', 'upstream-tls', 'upstream-http2'],
-  'Load profile:': ['load-duration-s', 'load-requests', 'load-rate', 'load-clients', 'declared-limit', 'budget'],
-};
+export { HELP_GROUPS };
 
 /**
  * The groups plain `--help` shows (besides a command's own "Options:"); `--help-all` shows every
@@ -38,7 +24,7 @@ export function moreHelpText(command: string, hidden: readonly string[]): string
 /** The help group of a flag of `command`: its run-settings group, or the command's own "Options:". */
 export function helpGroupOf(o: OptionSpec, command: CommandName): string {
   if (COMMAND_OPTIONS.some((c) => c.name === o.name && c.commands!.includes(command))) return 'Options:';
-  return Object.entries(HELP_GROUPS).find(([, names]) => names.includes(o.name))?.[0] ?? 'Other:';
+  return o.group ?? 'Other:';
 }
 
 /** One flag's help: the text, its environment variable, its default (`default: x`, never "default default"). */
