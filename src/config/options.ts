@@ -161,7 +161,7 @@ export const OPTIONS = [
   { name: 'load-requests', kind: 'int', min: 1, max: 200000, arg: '<n>', help: 'with the load profile: the most requests one load phase sends', default: 2000, defaultText: '2000', env: 'GWC_LOAD_REQUESTS' },
   { name: 'load-rate', kind: 'int', min: 1, max: 50000, arg: '<n>', help: 'with the load profile: the declared arrival rate, requests per second (constant: latency is counted from each request\'s scheduled moment)', default: 200, defaultText: '200', env: 'GWC_LOAD_RATE' },
   { name: 'load-clients', kind: 'int', min: 1, max: 1000, arg: '<n>', help: 'with the load profile: simulated clients (one connection pool each)', default: 16, defaultText: '16', env: 'GWC_LOAD_CLIENTS' },
-  { name: 'declared-limit', kind: 'map', arg: '<key=n>', help: 'with the load profile: a gateway-level limit per credential that the gateway enforces, `rps=N` (with `window-s=S`, default 1) or `concurrency=N` (repeatable); without it the LIMIT checks are skipped', default: {}, defaultText: 'none', env: 'GWC_DECLARED_LIMIT' },
+  { name: 'declared-limit', commands: [...RUN_COMMANDS, 'reference'], kind: 'map', arg: '<key=n>', help: 'with the load profile: a gateway-level limit per credential that the gateway enforces, `rps=N` (with `window-s=S`, default 1) or `concurrency=N` (repeatable); without it the LIMIT checks are skipped. `reference` enforces the limit itself', default: {}, defaultText: 'none', env: 'GWC_DECLARED_LIMIT' },
   { name: 'budget', kind: 'map', arg: '<key=n>', help: "with the load profile: `added-p99-ms=N`, the added p99 latency the gateway may cost (load.perf.cost reports a finding over it)", default: {}, defaultText: 'none', env: 'GWC_BUDGET' },
 ] as const satisfies readonly OptionSpec[];
 
