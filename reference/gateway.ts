@@ -219,7 +219,7 @@ export class ReferenceGateway extends LoopbackServer {
     const isJson = /json/i.test(String(ur.headers['content-type'] ?? ''));
     const onMessages = /^\/v1\/messages(\?|$)/.test(parts.path);
     // `responseWhen` keeps a fault's rewriting (and so its buffering) to the requests it targets.
-    const replaces = !!fault?.response && (fault.responseWhen?.(parts) ?? true);
+    const replaces = !!fault?.response && (fault.responseWhen?.(parts, status) ?? true);
     if (fault && (replaces || (fault.responseJson && isJson && onMessages))) {
       // Only a faulty gateway buffers: it needs the whole body to rewrite it.
       const chunks: Buffer[] = [];

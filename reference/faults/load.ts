@@ -1,6 +1,7 @@
 // Faults that show under load or with a declared limit (the load profile's checks,
 // test/load-detection.test.ts): answers crossing between concurrent requests, streams buffered
-// when many are open, a tiny upstream pool, a per-request delay, and limits answered wrongly.
+// when many are open, a tiny upstream pool, a per-request delay, upstream overload answers
+// changed or retried too often, and limits answered wrongly.
 import { Transform } from 'node:stream';
 import type { Fault, RequestParts } from './types.js';
 
@@ -57,11 +58,52 @@ function bufferWhenMany(): Fault {
   };
 }
 
+const overloaded = (status: number) => status === 429 || status === 529;
+
+/** True once more than `n` upstream 429/529 answers came within the last second (the gateway is under load). */
+function overloadWindow(n: number): () => boolean {
+  const at: number[] = [];
+  return () => {
+    const now = Date.now();
+    at.push(now);
+    while (at.length && now - at[0] > 1000) at.shift();
+    return at.length > n;
+  };
+}
+
+/** A circuit breaker: past 4 upstream 429/529 answers within a second, its own JSON 502 replaces them. */
+function overloadAs502(): Fault {
+  const busy = overloadWindow(4);
+  const body = Buffer.from(JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'upstream overloaded: circuit open' } }));
+  return {
+    name: 'load-overload-as-502',
+    breaks: ['LOAD-4'],
+    description: 'a circuit breaker: past 4 upstream 429/529 answers within one second, it answers its own JSON 502 (no retry-after) in their place',
+    responseWhen: (_r, status) => status !== undefined && overloaded(status),
+    response: () => (busy() ? { status: 502, headers: { 'content-type': 'application/json' }, body } : null),
+  };
+}
+
+/** A busy error path that rebuilds the answer from status and body: past 4 429/529 answers within a second, retry-after is lost. */
+function overloadDropRetryAfter(): Fault {
+  const busy = overloadWindow(4);
+  return {
+    name: 'load-overload-drop-retry-after',
+    breaks: ['LOAD-4'],
+    description: 'past 4 upstream 429/529 answers within one second, passes on their status and body but not their headers (retry-after lost)',
+    responseWhen: (_r, status) => status !== undefined && overloaded(status),
+    response: (status, headers, body) => (busy() ? { status, headers: { 'content-type': String(headers['content-type'] ?? 'application/json') }, body } : null),
+  };
+}
+
 export const LOAD_FAULTS: Fault[] = [
   modelCache(),
   bufferWhenMany(),
   { name: 'load-tiny-pool', breaks: ['LOAD-3'], description: 'opens at most 2 connections to the upstream: requests queue behind slow answers', upstreamSockets: 2 },
   { name: 'load-added-delay', breaks: ['LOAD-PERF-1'], description: 'waits 60 ms before forwarding each request (over a declared budget of 30 ms)', delayMs: () => 60 },
+  overloadAs502(),
+  overloadDropRetryAfter(),
+  { name: 'load-retry-over-bound', breaks: ['LOAD-4'], description: 'retries an upstream 429 three times, each after its retry-after: one more than the declared bound of 2', retry: { status: 429, times: 3, honourRetryAfter: true } },
   { name: 'limit-503-html', breaks: ['LIMIT-1'], description: 'answers an over-limit request with an HTML 503 instead of a JSON 429', limit: { html503: true } },
   { name: 'limit-forward-first', breaks: ['LIMIT-1'], description: 'forwards an over-limit request to the upstream, then answers 429', limit: { forwardFirst: true } },
   { name: 'limit-all-credentials', breaks: ['LIMIT-1'], description: 'counts every credential against one shared limit', limit: { shared: true } },

@@ -45,8 +45,8 @@ export interface Fault {
   responseJson?(body: Json, status: number): Json;
   /** Replaces a whole (buffered) response; null keeps it. */
   response?(status: number, headers: http.IncomingHttpHeaders, body: Buffer, r: RequestParts): Replacement | null;
-  /** The requests `response` applies to; the others are streamed unbuffered. Every request when absent. */
-  responseWhen?(r: RequestParts): boolean;
+  /** The requests (and upstream statuses) `response` applies to; the others are streamed unbuffered. Every request when absent. */
+  responseWhen?(r: RequestParts, status?: number): boolean;
   /** Transforms a streamed (unbuffered) response; headers may be changed too. Null: stream unchanged. */
   stream?(r: RequestParts, status: number, headers: Array<[string, string]>): { headers: Array<[string, string]>; transform: Transform } | null;
   /** Keeps the upstream request going when the client disconnects. */

@@ -96,3 +96,16 @@ export function parseFlag<N extends keyof OptionValues>(name: N, raw: string | s
   return fromText(o, raw, { from: 'flag', label: `--${o.name}` }) as NonNullable<OptionValues[N]>;
 }
 
+/**
+ * One option's value from a command's flags and the environment (no gwc.yaml): for a command
+ * that takes a run setting but runs no suite (`reference --declared-limit`).
+ */
+export function flagOrEnv(name: string, flags: FlagValues, env: NodeJS.ProcessEnv): unknown {
+  const o = ROWS.find((r) => r.name === name);
+  if (!o) throw new Error(`harness bug: no option ${name}`);
+  const flag = flags[camel(o.name)];
+  if (flag !== undefined && !(Array.isArray(flag) && flag.length === 0)) return fromText(o, flag, { from: 'flag', label: `--${o.name}` });
+  const e = o.env ? env[o.env] : undefined;
+  if (e !== undefined && e !== '') return fromText(o, e, { from: 'env', label: o.env! });
+  return o.default;
+}

@@ -7,11 +7,12 @@ import { limitText } from '../../src/core/limits.js';
 import { minimalRequest, type Protocol } from '../../src/core/protocols.js';
 import { tokensIn } from '../../src/upstream/contract.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
-import { JSON_HEADERS, SSE_HEADERS, type Reply, type SseFrame } from '../../src/upstream/scenario.js';
-import { messageBody } from '../../src/upstream/replies/messages.js';
+import { JSON_HEADERS, SSE_HEADERS, type HeaderList, type Reply, type SseFrame } from '../../src/upstream/scenario.js';
+import { errorBody, messageBody } from '../../src/upstream/replies/messages.js';
+import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
-import { chatCompletion, chatFrames, chatStream } from '../../src/upstream/replies/chat.js';
-import { NATIVE_SSE_HEADERS, nativeFrames, nativeJsonReply, nativeResponse, nativeStream } from '../../src/upstream/replies/native.js';
+import { CHAT_JSON_HEADERS, chatCompletion, chatError, chatFrames, chatStream } from '../../src/upstream/replies/chat.js';
+import { NATIVE_JSON_HEADERS, NATIVE_SSE_HEADERS, nativeError, nativeFrames, nativeJsonReply, nativeResponse, nativeStream } from '../../src/upstream/replies/native.js';
 import { runLoad, type LoadOutcome, type LoadRequest, type LoadResult } from '../../src/load/engine.js';
 
 export interface Kind {
@@ -60,16 +61,31 @@ function replyFor(kind: Kind, token: string, timing: { firstGapMs: number; gapMs
   return { kind: 'json', status: 200, headers: JSON_HEADERS, body: messageBody({ text: `${token} answer` }) };
 }
 
+/**
+ * The upstream's error answer (429, 529...) to one request of `kind`, in its protocol's error
+ * shape, its message carrying the token, with `headers` (retry-after); streamed requests get
+ * the same JSON error, as the APIs answer before a stream starts.
+ */
+function errorFor(kind: Kind, token: string, status: number, headers: HeaderList): Reply {
+  const message = `${token} ${ERROR_MESSAGES[status] ?? `scripted ${status}`}`;
+  if (kind.protocol === 'chat') return { kind: 'json', status, headers: [...CHAT_JSON_HEADERS, ...headers], body: chatError(status, { message }) };
+  if (kind.protocol === 'native') return { kind: 'json', status, headers: [...NATIVE_JSON_HEADERS, ...headers], body: nativeError(status, { message }) };
+  return { kind: 'json', status, headers: [...JSON_HEADERS, ...headers], body: errorBody(status, message) };
+}
+
 export interface PlanOptions {
   /** Time before the first frame of a stream, and between frames. */
   firstGapMs?: number;
   gapMs?: number;
+  /** The upstream answers this error instead, with these headers. */
+  error?: { status: number; headers: HeaderList };
 }
 
 /** Registers the upstream's answer for one request of `kind` and returns the request. */
 export function plan(ctx: CheckContext, kind: Kind, opts: PlanOptions = {}): { planned: Planned; request: Omit<LoadRequest, 'headers'> & { headers: Array<[string, string]> } } {
   const timing = { firstGapMs: opts.firstGapMs ?? 0, gapMs: opts.gapMs ?? 0 };
-  const e = ctx.upstream.answer((token) => replyFor(kind, token, timing));
+  const err = opts.error;
+  const e = ctx.upstream.answer((token) => (err ? errorFor(kind, token, err.status, err.headers) : replyFor(kind, token, timing)));
   const m = minimalRequest(kind.protocol, { text: `${e.token} load`, stream: kind.stream, maxTokens: 64 });
   return { planned: { kind, expectation: e }, request: { path: m.path, method: m.method, headers: m.headers, body: m.body } };
 }

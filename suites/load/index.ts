@@ -1,5 +1,6 @@
 // The load profile's checks (--profile load): concurrency without cross-talk, streams under
-// concurrency, slow answers beside fast ones, declared limits, and the gateway's cost.
+// concurrency, slow answers beside fast ones, upstream 429/529 answers passed on, declared
+// limits, and the gateway's cost.
 import type { CheckDef } from '../../src/check/check.js';
 import attribution from './load.concurrency.attribution.js';
 import streams from './load.streams.incremental.js';
@@ -7,5 +8,6 @@ import slow from './load.slow.isolation.js';
 import refused from './load.limit.refused.js';
 import retry from './load.limit.retry-after.js';
 import cost from './load.perf.cost.js';
+import upstreamErrors from './load.upstream.errors-pass.js';
 
-export const LOAD_CHECKS: CheckDef[] = [attribution, streams, slow, refused, retry, cost];
+export const LOAD_CHECKS: CheckDef[] = [attribution, streams, slow, upstreamErrors, refused, retry, cost];

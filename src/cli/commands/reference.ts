@@ -1,10 +1,12 @@
 // `gw-conformance reference`: the reference gateway on its own (or, with --apps, the reference
-// apps gateway), optionally with one fault, until stopped.
+// apps gateway), optionally with one fault and a gateway-level limit, until stopped.
 import { HarnessError, parseListen } from '../../core/errors.js';
 import { COMMANDS } from '../../config/commands.js';
 import { basePath as parseBasePath } from '../../config/targeting.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../../reference/gateway.js';
-import { FAULTS } from '../../../reference/faults/index.js';
+import { FAULTS, LOAD_FAULTS } from '../../../reference/faults/index.js';
+import { limitText, parseDeclaredLimit } from '../../core/limits.js';
+import { flagOrEnv } from '../../config/option-values.js';
 import { APPS_FAULTS } from '../../../reference/apps/faults.js';
 import { appsModules } from '../apps.js';
 import { faultNamed, withOptions, type Io, type RegisterCommand } from '../shared.js';
@@ -19,6 +21,7 @@ interface ReferenceFlags {
   apps?: boolean;
   config?: string;
   dataDir?: string;
+  declaredLimit?: string[];
 }
 
 export const registerReference: RegisterCommand = (program, { io, exit }) => {
@@ -27,7 +30,7 @@ export const registerReference: RegisterCommand = (program, { io, exit }) => {
 };
 
 async function reference(opts: ReferenceFlags, io: Io): Promise<number> {
-  const fault = faultNamed(opts.fault, FAULTS);
+  const fault = faultNamed(opts.fault, [...FAULTS, ...LOAD_FAULTS]);
   if (!/^https?:\/\//.test(opts.upstream)) throw new HarnessError('BAD_FLAG', `--upstream: expected an http:// URL, got "${opts.upstream}"`);
   const { host, port } = parseListen(opts.listen, '--listen');
   if (!/^\d+$/.test(opts.upstreamTimeoutMs)) throw new HarnessError('BAD_FLAG', `--upstream-timeout-ms: expected a whole number, got "${opts.upstreamTimeoutMs}"`);
@@ -37,9 +40,10 @@ async function reference(opts: ReferenceFlags, io: Io): Promise<number> {
     if (eq <= 0) throw new HarnessError('BAD_FLAG', `--require-header: expected NAME=VALUE, got "${h}"`);
     return [h.slice(0, eq).trim().toLowerCase(), h.slice(eq + 1)];
   });
-  const gw = new ReferenceGateway({ upstream: opts.upstream, fault, upstreamTimeoutMs: Number(opts.upstreamTimeoutMs), basePath: base, requireHeaders });
+  const limit = parseDeclaredLimit(flagOrEnv('declared-limit', { declaredLimit: opts.declaredLimit }, io.env) as Record<string, string>);
+  const gw = new ReferenceGateway({ upstream: opts.upstream, fault, upstreamTimeoutMs: Number(opts.upstreamTimeoutMs), basePath: base, requireHeaders, limit });
   const url = await gw.start(host, port);
-  const mode = [base ? `serving under ${base}/` : '', requireHeaders.length ? `requiring ${requireHeaders.map(([k]) => k).join(', ')}` : ''].filter(Boolean).join(', ');
+  const mode = [base ? `serving under ${base}/` : '', requireHeaders.length ? `requiring ${requireHeaders.map(([k]) => k).join(', ')}` : '', limit ? `limit ${limitText(limit)}` : ''].filter(Boolean).join(', ');
   io.out(`reference gateway listening on ${url}, forwarding to ${opts.upstream}${fault ? `, fault ${fault.name}` : ''}${mode ? `, ${mode}` : ''}`);
   await io.untilStopped();
   await gw.stop();
@@ -48,6 +52,7 @@ async function reference(opts: ReferenceFlags, io: Io): Promise<number> {
 
 async function referenceApps(opts: ReferenceFlags, io: Io): Promise<number> {
   if (!opts.config) throw new HarnessError('BAD_FLAG', 'reference --apps needs --config <gateway.yaml>');
+  if (opts.declaredLimit?.length) throw new HarnessError('BAD_FLAG', 'reference --apps takes no --declared-limit (a limit of the plain reference gateway)');
   const fault = faultNamed(opts.fault, APPS_FAULTS, 'apps fault');
   const { loadAppsConfig, AppsGateway } = await appsModules();
   const cfg = loadAppsConfig(opts.config, io.env);
