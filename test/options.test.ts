@@ -18,7 +18,8 @@ describe('the option table', () => {
     expect(readFileSync(join(ROOT, 'docs/cli.md'), 'utf8')).toBe(cliReferenceMarkdown());
   });
 
-  it("is what every command's --help offers, each flag once, and the commands are the table's", async () => {
+  // Eleven CLI processes one after another: allow for a busy machine (a time-out, not a measure).
+  it("is what every command's --help offers, each flag once, and the commands are the table's", { timeout: 180_000 }, async () => {
     const top = await cli(['--help']);
     const listed = [...top.stdout.matchAll(/^\s{2}([a-z-]+)(?: \[options\]| <|\s)/gm)].map((m) => m[1]).filter((c) => c !== 'help');
     expect(listed).toEqual([...COMMAND_NAMES]);
