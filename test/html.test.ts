@@ -110,6 +110,12 @@ function hostileFailure(): CheckResult {
   });
 }
 
+/** A load check's evidence (its percentiles and counts per second are charted) beside hostile text. */
+function loadResult(): CheckResult {
+  const pct = (k: number) => ({ count: 40, p50: k, p95: 2 * k, p99: 3 * k, p999: 4 * k, max: 5 * k });
+  return result({ id: 'load.perf.cost', area: 'load', requirements: ['LOAD-PERF-1'], level: 'INFO', outcome: 'info', message: HOSTILE, evidence: { rate: 20, direct: pct(1), through: pct(1.5), throughput: { direct: [20, 20], through: [19, 21] }, failuresPerSecond: { direct: [0, 0], through: [1, 0] }, [`note${HOSTILE}`]: HOSTILE } });
+}
+
 /** Every start tag of the page, after the one inline style and script (checked by hash) are cut out. */
 function tagsOutsideStyleAndScript(html: string) {
   const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1];
@@ -118,7 +124,7 @@ function tagsOutsideStyleAndScript(html: string) {
   return { style, script, rest };
 }
 
-const TAGS = new Set('html head meta title style body header h1 h2 h3 h4 main div span b p a pre code mark table thead tbody tr th td details summary figure figcaption svg line text circle rect polyline g fieldset legend label input button footer script'.split(' '));
+const TAGS = new Set('html head meta title style body header h1 h2 h3 h4 main div span b p a pre code mark table thead tbody tr th td details summary figure figcaption svg desc line text circle rect polyline g fieldset legend label input button footer script'.split(' '));
 const ATTRS = new Set('lang charset http-equiv content name class id placeholder data-outcome data-area data-level data-preset href title colspan type value checked hidden viewBox width height role aria-label x y x1 x2 y1 y2 cx cy r points transform text-anchor'.split(' '));
 
 /** Parses the markup strictly: every `<` opens a known tag whose attributes are known and quoted. */
@@ -160,7 +166,7 @@ describe('escaping', () => {
 
   it('a report full of hostile gateway data renders as text only: known tags, quoted known attributes, links only to #', () => {
     const html = htmlReport(
-      report([hostileFailure(), bodyFailure(), streamFailure([`</svg><script>alert(7)</script>${HOSTILE.slice(0, 30)}`, 'b', 'c'])], {
+      report([hostileFailure(), bodyFailure(), streamFailure([`</svg><script>alert(7)</script>${HOSTILE.slice(0, 30)}`, 'b', 'c']), loadResult()], {
         target: `http://127.0.0.1:8080/"><script>alert(8)</script>`,
         unmatchedRequests: [{ method: HOSTILE, url: `/x?key=AIzaUNMASKED${HOSTILE}`, reason: HOSTILE, receivedWall: HOSTILE }],
       }),
@@ -175,6 +181,9 @@ describe('escaping', () => {
     }
     expect(tags.filter((t) => t.name === 'script')).toHaveLength(1);
     expect(tags.filter((t) => t.name === 'style')).toHaveLength(1);
+    // The load check's two charts are among them (beside the two stream timelines).
+    expect(tags.filter((t) => t.name === 'svg')).toHaveLength(4);
+    expect(tags.filter((t) => t.name === 'desc')).toHaveLength(2);
     // The hostile text is there, as text.
     expect(html).toContain('&lt;script&gt;window.__pwned=1;alert(1)&lt;/script&gt;');
     expect(html).toContain('&lt;img src=x onerror=&quot;window.__pwned=2;alert(2)&quot;&gt;');
@@ -202,7 +211,7 @@ describe('escaping', () => {
 
 describe('self-contained', () => {
   it('loads nothing: no URL in any tag, style or script; no src; every href is a #fragment', () => {
-    const html = htmlReport(report([hostileFailure(), bodyFailure(), streamFailure(), result({ id: 'messages.path.preserved', requirements: ['MSG-PATH-1'] })]));
+    const html = htmlReport(report([hostileFailure(), bodyFailure(), streamFailure(), loadResult(), result({ id: 'messages.path.preserved', requirements: ['MSG-PATH-1'] })]));
     const { style, script } = tagsOutsideStyleAndScript(html);
     for (const code of [style, script]) expect(code).not.toMatch(/https?:|url\(|@import|\/\/[a-z]|fetch|XMLHttpRequest|import\(|src/i);
     const tags = markupOf(html);

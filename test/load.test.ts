@@ -5,7 +5,8 @@ import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { decodeHistogram, encodeHistogram, mergeEncoded, newHistogram, percentiles, recordMs } from '../src/core/histogram.js';
 import { parseDeclaredLimit } from '../src/core/limits.js';
-import { runLoad } from '../src/load/engine.js';
+import { runLoad, secondOf } from '../src/load/engine.js';
+import { PER_SECOND_MAX } from '../src/core/histogram.js';
 import { resolveConfig } from '../src/config/config.js';
 
 describe('load generator', () => {
@@ -29,6 +30,44 @@ describe('load generator', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('counts what ended in each second: answers and failures (status 500 or more, a cut connection) sum to what was sent', async () => {
+    let n = 0;
+    // Every third request answered 500, every fifth cut before its answer; the rest 200.
+    const server = http.createServer((req, res) => {
+      const i = n++;
+      req.resume().on('end', () => {
+        if (i % 5 === 4) return req.socket.destroy();
+        res.statusCode = i % 3 === 2 ? 500 : 200;
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as { port: number };
+      const r = await runLoad({ origin: `http://127.0.0.1:${port}`, rate: 30, requests: 45, durationMs: 2000, clients: 2, connectionsPerClient: 1, make: () => ({ path: '/', method: 'POST', headers: [], body: 'x' }) });
+      const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
+      const { completed, failed } = r.perSecond;
+      expect(r.sent).toBe(45);
+      expect(completed.length).toBe(failed.length);
+      expect(completed.length).toBeGreaterThan(0);
+      expect(sum(failed)).toBe(r.failures);
+      expect(sum(completed) + sum(failed)).toBe(r.sent);
+      expect(sum(completed)).toBe(r.outcomes.filter((o) => !o.error && o.status < 500).length);
+      expect(r.failures).toBeGreaterThan(0);
+      expect(sum(completed)).toBeGreaterThan(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('the per-second counts are bounded: a moment before the start is second 0, one past the bound the last second', () => {
+    expect(secondOf(1000, 1000)).toBe(0);
+    expect(secondOf(1999.9, 1000)).toBe(0);
+    expect(secondOf(2000, 1000)).toBe(1);
+    expect(secondOf(500, 1000)).toBe(0);
+    expect(secondOf(1000 + 3_600_000, 1000)).toBe(PER_SECOND_MAX - 1);
   });
 
   it('merges histograms exactly: the merge of two is the histogram of both sets of values', () => {

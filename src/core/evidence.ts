@@ -4,6 +4,7 @@
 // chart or an exchange panel. Other keys are free-form and shown as JSON.
 import type { Outcome } from './outcome.js';
 import type { ByteDiff, JsonDiff } from './compare.js';
+import type { Percentiles } from './histogram.js';
 
 export type HeaderPairs = Array<[string, string]>;
 
@@ -74,6 +75,20 @@ export interface EvidenceParts {
   fixture?: string;
   attempts?: Attempt[];
   replay?: ReplayEvidence;
+  /** Load: the latency percentiles (ms) of the same requests straight to the upstream... */
+  direct?: Percentiles | object;
+  /** ...and through the gateway; the reporters chart the two side by side. */
+  through?: Percentiles | object;
+  /** Load: answers per second over a phase, straight and through (element-wise sums when shards merge). */
+  throughput?: PerSecond;
+  /** Load: failures (a transport error, a status of 500 or more) per second, the same way. */
+  failuresPerSecond?: PerSecond;
+}
+
+/** Counts per second since a load phase started, straight to the upstream and through the gateway. */
+export interface PerSecond {
+  direct: number[];
+  through: number[];
 }
 
 export type EvidenceKey = keyof EvidenceParts;

@@ -8,6 +8,9 @@ const HIGHEST_US = 600_000_000;
 
 export type LatencyHistogram = hdr.Histogram;
 
+/** The most seconds a load phase's per-second counts hold: 10 minutes, as the histograms (later ends count in the last). */
+export const PER_SECOND_MAX = 600;
+
 export function newHistogram(): LatencyHistogram {
   return hdr.build({ bitBucketSize: 32, lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_US, numberOfSignificantValueDigits: 3, useWebAssembly: false });
 }

@@ -2,12 +2,14 @@
 // timetable fixed before the run (start + i / rate), and its latency is counted from that
 // moment, not from when a free connection let it go: a slow answer cannot hide the requests
 // queued behind it (no coordinated omission). Each simulated client is an undici Pool of its
-// own; latencies go into HDR histograms (src/core/histogram.ts). Bounded by a request count and
-// a duration; whatever is still open at the end is cut by the abort signal, and reported.
+// own; latencies go into HDR histograms (src/core/histogram.ts), and what ended in each second
+// of the run (answers, failures) into per-second counts, bounded like the histograms. Bounded by
+// a request count and a duration; whatever is still open at the end is cut by the abort signal,
+// and reported.
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { newHistogram, recordMs, type LatencyHistogram } from '../core/histogram.js';
+import { newHistogram, PER_SECOND_MAX, recordMs, type LatencyHistogram } from '../core/histogram.js';
 
 export interface LoadRequest {
   path: string;
@@ -63,15 +65,43 @@ export interface LoadResult {
   achievedRate: number;
   /** Requests that ended in a transport error, or a status of 500 or more. */
   failures: number;
+  /**
+   * What ended in each second since the start, both arrays of one length (to the second of the
+   * last end): `completed` the answers that were not failures, `failed` the failures, so the two
+   * sum to `sent`. At most PER_SECOND_MAX seconds; a request ending later counts in the last.
+   */
+  perSecond: { completed: number[]; failed: number[] };
+}
+
+/** Where each request's end is recorded. */
+interface Tally {
+  t0: number;
+  outcomes: LoadOutcome[];
+  latency: LatencyHistogram;
+  ttfb: LatencyHistogram;
+  completed: number[];
+  failed: number[];
+}
+
+const isFailure = (o: LoadOutcome) => Boolean(o.error) || o.status >= 500;
+
+/** The second (since the start t0) a moment falls in, within the PER_SECOND_MAX the counts hold. */
+export const secondOf = (at: number, t0: number) => Math.min(PER_SECOND_MAX - 1, Math.max(0, Math.floor((at - t0) / 1000)));
+
+/** Counts one end in its second, growing both arrays to that second. */
+function countEnd(t: Tally, at: number, failure: boolean): void {
+  const s = secondOf(at, t.t0);
+  while (t.completed.length <= s) {
+    t.completed.push(0);
+    t.failed.push(0);
+  }
+  (failure ? t.failed : t.completed)[s]++;
 }
 
 export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
   const base = new URL(plan.origin);
   const prefix = base.pathname.replace(/\/+$/, '');
   const pools = Array.from({ length: plan.clients }, () => new Pool(base.origin, { connections: plan.connectionsPerClient ?? 8, pipelining: 1, keepAliveTimeout: 10_000 }));
-  const latency = newHistogram();
-  const ttfb = newHistogram();
-  const outcomes: LoadOutcome[] = [];
   const total = Math.max(0, Math.min(plan.requests, Math.floor((plan.rate * plan.durationMs) / 1000) || 1));
   const gapMs = 1000 / plan.rate;
   const open: Array<Promise<void>> = [];
@@ -84,12 +114,14 @@ export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
   const run = { ...plan, signal: stop.signal };
   const deadline = plan.deadlineMs ? setTimeout(() => stop.abort(new Error(`still open ${plan.deadlineMs} ms after the load started`)), plan.deadlineMs) : undefined;
   const t0 = performance.now();
+  const tally: Tally = { t0, outcomes: [], latency: newHistogram(), ttfb: newHistogram(), completed: [], failed: [] };
+  const { outcomes, latency, ttfb } = tally;
   try {
     await new Promise<void>((resolve) => {
       let i = 0;
       const tick = () => {
         const due = Math.min(total, Math.floor((performance.now() - t0) / gapMs) + 1);
-        for (; i < due; i++) open.push(one(pools, prefix, run, i, t0 + i * gapMs, outcomes, latency, ttfb));
+        for (; i < due; i++) open.push(one(pools, prefix, run, i, t0 + i * gapMs, tally));
         if (i >= total || stop.signal.aborted) return resolve();
         // Pacing to the timetable, not synchronisation: the next request's moment.
         setTimeout(tick, Math.max(0, t0 + i * gapMs - performance.now()));
@@ -104,11 +136,12 @@ export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
   }
   const elapsedMs = performance.now() - t0;
   outcomes.sort((a, b) => a.index - b.index);
-  const failures = outcomes.filter((o) => o.error || o.status >= 500).length;
-  return { outcomes, latency, ttfb, sent: outcomes.length, elapsedMs, achievedRate: (outcomes.length * 1000) / Math.max(1, elapsedMs), failures };
+  const failures = outcomes.filter(isFailure).length;
+  const perSecond = { completed: tally.completed, failed: tally.failed };
+  return { outcomes, latency, ttfb, sent: outcomes.length, elapsedMs, achievedRate: (outcomes.length * 1000) / Math.max(1, elapsedMs), failures, perSecond };
 }
 
-async function one(pools: Pool[], prefix: string, plan: LoadPlan, index: number, scheduled: number, out: LoadOutcome[], latency: LatencyHistogram, ttfb: LatencyHistogram): Promise<void> {
+async function one(pools: Pool[], prefix: string, plan: LoadPlan, index: number, scheduled: number, tally: Tally): Promise<void> {
   const client = index % pools.length;
   const req = plan.make(index, client);
   const keep = plan.keepBytes ?? 0;
@@ -127,10 +160,12 @@ async function one(pools: Pool[], prefix: string, plan: LoadPlan, index: number,
   } catch (e) {
     o.error = (e as Error).message;
   }
-  o.totalMs = performance.now() - scheduled;
+  const end = performance.now();
+  o.totalMs = end - scheduled;
   if (!o.error) {
-    recordMs(latency, o.totalMs);
-    recordMs(ttfb, o.ttfbMs);
+    recordMs(tally.latency, o.totalMs);
+    recordMs(tally.ttfb, o.ttfbMs);
   }
-  out.push(o);
+  countEnd(tally, end, isFailure(o));
+  tally.outcomes.push(o);
 }

@@ -49,6 +49,9 @@ export default defineCheck({
       direct: percentiles(direct.latency),
       through: percentiles(through.latency),
       failureRate: r3(through.failures / Math.max(1, through.sent)),
+      // What ended in each second of the JSON phase at the declared rate (answers, failures).
+      throughput: { direct: direct.perSecond.completed, through: through.perSecond.completed },
+      failuresPerSecond: { direct: direct.perSecond.failed, through: through.perSecond.failed },
       stepUp: steps.map(({ limit, ...x }) => ({ ...x, ...(limit ? { limit } : {}) })),
       harnessCeiling: { rate: ceiling.rate, achieved: ceiling.direct.achieved, p99: ceiling.direct.p99 },
       histograms: { direct: encodeHistogram(direct.latency), through: encodeHistogram(through.latency), directTtfb: encodeHistogram(directTtfb.ttfb), throughTtfb: encodeHistogram(throughTtfb.ttfb) },

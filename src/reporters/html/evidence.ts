@@ -1,12 +1,13 @@
 // A check's evidence on the HTML page: where its known parts are (the vocabulary of
 // src/core/evidence.ts, at any depth) and how each is drawn: JSON and byte differences, stream
-// timelines, both sides of an exchange (credentials masked again), the replay lines, and the raw
+// timelines, load latency and throughput charts, both sides of an exchange (credentials masked again), the replay lines, and the raw
 // JSON, all within a byte budget so the page stays small.
 import { SIDE_KEYS, evidenceKey as K } from '../../core/evidence.js';
 import { escapeText } from '../../core/inert.js';
 import { maskHeaders, maskUrl } from '../../core/mask.js';
 import type { CheckResult } from '../../report/types.js';
 import { clip, command, cutNote, HTML_LIMITS, isObj, pre, thousands, type Json } from './escape.js';
+import { hasLoadCharts, loadCharts } from './load.js';
 import { parseTimeline, timelineSvg } from './timeline.js';
 
 /** Visits every value of the evidence with its JSON pointer, depth first. */
@@ -140,6 +141,7 @@ export function details(r: CheckResult, problem: boolean, budget: Budget): strin
   const diffs: string[] = [];
   const exchanges: string[] = [];
   const charts: string[] = [];
+  const loads: string[] = [];
   const requests: string[] = [];
   const replay: string[] = [];
   const fixtureAt = new Map<string, string>();
@@ -160,6 +162,7 @@ export function details(r: CheckResult, problem: boolean, budget: Budget): strin
       const lines = [typeof v.command === 'string' ? v.command : '', ...(Array.isArray(v.curl) ? v.curl.filter((c): c is string => typeof c === 'string') : [])].filter(Boolean);
       replay.push(`<p>Run this check again alone, with the same seed${lines.length > 1 ? ', or send its requests again with curl' : ''} (the credential is read from the environment, never written here):</p>${lines.map(command).join('')}`);
     }
+    if (hasLoadCharts(v)) loads.push(`${where(at, fixtureAt)}${loadCharts(v)}`);
     if (isObj(v)) {
       const sides = SIDE_KEYS.filter((k) => isObj(v[k]));
       if (sides.length) exchanges.push(`${where(at, fixtureAt)}<div class="sides">${sides.map((k) => sidePanel(k, v[k] as Record<string, Json>)).join('')}</div>`);
@@ -173,6 +176,8 @@ export function details(r: CheckResult, problem: boolean, budget: Budget): strin
     out.push(take(`<div class="ea"><div><h4>Expected</h4>${pre(r.expected ?? '')}</div><div><h4>Actual</h4>${pre(r.actual ?? '')}</div></div>`, 'Expected and actual'));
   if (diffs.length) part('Smallest difference', diffs.join(''));
   if (charts.length) part('Stream timeline', charts.join(''));
+  // The load charts are what a load run is read for: they take from the page's budget only, not a check's.
+  if (loads.length) out.push(`<h3>Latency and throughput</h3>${budget.take(loads.join(''), 'Latency and throughput')}`);
   if (replay.length && problem) part('Replay', replay.join(''));
   if (exchanges.length && problem) part('Exchange', exchanges.slice(0, 8).join('') + (exchanges.length > 8 ? `<p class="note">${exchanges.length - 8} more exchanges in report.json</p>` : ''));
   if (requests.length && problem) part('Requests the client sent', `<div class="sides">${requests.join('')}</div>`);

@@ -5,7 +5,8 @@
 // (src/core/inert.ts). Failures first, each collapsed row saying what went wrong; filters and a
 // search whose state the address keeps; expanding a check shows its requirement texts, expected
 // and actual, the smallest diff highlighted, both sides of the exchange (masked) and, for
-// streams, the timeline as an SVG chart (evidence.ts, timeline.ts).
+// streams, the timeline as an SVG chart (evidence.ts, timeline.ts); for load runs, the latency
+// percentiles and the answers per second as SVG charts with their tables (load.ts, chart.ts).
 import { escapeAttr, escapeText } from '../../core/inert.js';
 import { maskUrl } from '../../core/mask.js';
 import { readText } from '../../core/paths.js';

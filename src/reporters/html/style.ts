@@ -2,8 +2,8 @@
 // for them (prefers-color-scheme), every colour a variable so both schemes keep readable contrast.
 // Static text: its hash is in the page's Content-Security-Policy (assets.ts).
 export const STYLE = `
-:root{color-scheme:light dark;--fg:#1d2228;--muted:#5b6570;--line:#d9dee4;--bg:#fff;--soft:#f4f6f8;--card:#fff;--on-badge:#fff;--fail:#c62828;--warn:#9a5b00;--pass:#2e7d32;--info:#1565c0;--skip:#6d747c;--mark:#ffe08a;--zero:#b7bec6;--ptr:#6a1b9a;--ctl:#ad1457;--ctl-bg:#fce4ec;--grid:#e6e9ed;--lag:#b0b8c1}
-@media (prefers-color-scheme:dark){:root{--fg:#e6e9ed;--muted:#a3adb8;--line:#3a424b;--bg:#14181c;--soft:#1d2329;--card:#181d22;--on-badge:#111417;--fail:#ff7b7b;--warn:#ffb74d;--pass:#7bc87f;--info:#74b9f5;--skip:#a3adb8;--mark:#6b5200;--zero:#6d7783;--ptr:#ce93d8;--ctl:#f48fb1;--ctl-bg:#3d1f2b;--grid:#2a3138;--lag:#5b6570}}
+:root{color-scheme:light dark;--fg:#1d2228;--muted:#5b6570;--line:#d9dee4;--bg:#fff;--soft:#f4f6f8;--card:#fff;--on-badge:#fff;--fail:#c62828;--warn:#9a5b00;--pass:#2e7d32;--info:#1565c0;--skip:#6d747c;--mark:#ffe08a;--zero:#b7bec6;--ptr:#6a1b9a;--ctl:#ad1457;--ctl-bg:#fce4ec;--grid:#e6e9ed;--lag:#b0b8c1;--direct:#b36200;--through:#0b62a4}
+@media (prefers-color-scheme:dark){:root{--fg:#e6e9ed;--muted:#a3adb8;--line:#3a424b;--bg:#14181c;--soft:#1d2329;--card:#181d22;--on-badge:#111417;--fail:#ff7b7b;--warn:#ffb74d;--pass:#7bc87f;--info:#74b9f5;--skip:#a3adb8;--mark:#6b5200;--zero:#6d7783;--ptr:#ce93d8;--ctl:#f48fb1;--ctl-bg:#3d1f2b;--grid:#2a3138;--lag:#5b6570;--direct:#f0a83a;--through:#6cb4f0}}
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--fg);background:var(--bg)}
 header{padding:18px 28px 10px;border-bottom:1px solid var(--line);background:var(--soft)}
@@ -84,6 +84,12 @@ figcaption{color:var(--muted);font-size:12px}
 .arrived{fill:var(--pass)}.arrived.late{fill:var(--fail)}
 .lag{stroke:var(--lag);stroke-width:1.5}
 .bound{stroke:var(--fail);stroke-width:1.5;stroke-dasharray:5 4;fill:none}
+.loadchart{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start;margin-bottom:10px}
+.nums td{text-align:right;font-variant-numeric:tabular-nums}
+.bar.s-direct,.pt.s-direct{fill:var(--direct)}.bar.s-through,.pt.s-through{fill:var(--through)}.pt.s-failed{fill:var(--fail)}
+.line{fill:none;stroke-width:2}.line.s-direct{stroke:var(--direct);stroke-dasharray:6 3}.line.s-through{stroke:var(--through)}.line.s-failed{stroke:var(--fail);stroke-dasharray:2 3}
+.ref{stroke:var(--muted);stroke-width:1;stroke-dasharray:4 4}
+.val{font:10px system-ui,sans-serif;fill:var(--fg)}
 .raw>summary{cursor:pointer;color:var(--muted);margin-top:12px}
 footer{color:var(--muted);font-size:12px;padding:0 28px 28px}
 `;

@@ -1,6 +1,7 @@
 // The stream timeline of a timing check as an SVG chart: when the upstream sent each event,
 // when it reached the client, and the deadline "sent + lag bound"; late arrivals marked.
 import { escapeAttr, escapeText } from '../../core/inert.js';
+import { tickStep } from './chart.js';
 import { isObj, type Json } from './escape.js';
 
 export interface Row {
@@ -21,13 +22,6 @@ export function parseTimeline(t: Json): Row[] {
     if (m) rows.push({ index: Number(m[1]), name: m[2].trim(), sent: num(m[3]), arrived: num(m[4]) });
   }
   return rows;
-}
-
-/** A round step for about `count` axis ticks up to max (1, 2 or 5 times a power of ten). */
-function tickStep(max: number, count = 5): number {
-  const raw = max / count;
-  const p = 10 ** Math.floor(Math.log10(raw));
-  return [1, 2, 5, 10].map((k) => k * p).find((s) => s >= raw) ?? 10 * p;
 }
 
 /** Sent and arrival time of every event (ms since the request), and the deadline sent + bound. */
