@@ -182,9 +182,9 @@ const CLAUDE = claudeBinary();
 const claudeRequired = process.env.GWC_REQUIRE_CLAUDE === '1';
 describe.skipIf(!existsSync(CLAUDE) && !claudeRequired)('the client profile with Claude Code (in a loopback-only namespace)', () => {
   /** The CLI as a user runs it: as root it runs itself again inside `unshare -n`. */
-  async function claude(fault?: string) {
+  async function claude(fault?: string, extra: string[] = [], command = 'demo') {
     const out = path.join(work, `claude-${++n}`);
-    const r = await cli(['demo', '--profile', 'client', '--clients', 'claude-code', ...(fault ? ['--fault', fault] : []), '--reporter', 'json', '--reporter', 'console', '--out', out], { timeoutMs: 120_000 });
+    const r = await cli([command, '--profile', 'client', '--clients', 'claude-code', ...(fault ? ['--fault', fault] : []), ...extra, '--reporter', 'json', '--reporter', 'console', '--out', out], { timeoutMs: 120_000 });
     return { ...r, report: JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as RunReport };
   }
 
@@ -208,6 +208,17 @@ describe.skipIf(!existsSync(CLAUDE) && !claudeRequired)('the client profile with
     expect(d.diff).toBe('removed by the gateway');
     expect(JSON.parse(d.straight)[0]).toMatch(/^claude-code-20250219,/);
     expect(d.gateway).toBe('[]');
+  }, 120_000);
+
+  it('through a gateway that needs a base path and a routing header, the client gets both (the header through ANTHROPIC_CUSTOM_HEADERS) and passes', async () => {
+    const gw = `node ${ROOT}/bin/gw-conformance.js reference --listen 127.0.0.1:{listen_port} --upstream {upstream_url} --base-path /gw --require-header x-route=r1`;
+    const { code, report, stderr } = await claude(undefined, ['--gateway-cmd', gw, '--base-path', 'messages=/gw', '--header', 'messages:x-route=r1'], 'run');
+    expect(report.results.map((r) => [r.id, r.outcome]), stderr).toEqual([
+      ['client.upstream.same-requests', 'pass'],
+      ['client.answers.same', 'pass'],
+      ['client.timing.no-added-delay', 'pass'],
+    ]);
+    expect(code).toBe(0);
   }, 120_000);
 
   it('slow-discovery: the client gives up on discovery through the gateway: no cache file (CLIENT-2), its own time-out fired (CLIENT-3)', async () => {
