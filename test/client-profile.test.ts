@@ -117,6 +117,25 @@ describe('the client profile with the official SDKs (in this process)', () => {
   });
 });
 
+describe('the client profile through a gateway that needs a base path and a routing header', () => {
+  it('each SDK is pointed at its protocol\'s --base-path and sends the --header values through the gateway only: it passes; without them every SDK fails', async () => {
+    const gw = ['--gateway-cmd', `node ${ROOT}/bin/gw-conformance.js reference --listen 127.0.0.1:{listen_port} --upstream {upstream_url} --base-path /gw --require-header x-route=r1`];
+    const targeting = ['--base-path', 'messages=/gw', '--base-path', 'chat=/gw', '--base-path', 'native=/gw', '--header', 'x-route=r1'];
+    const { code, report } = await demo(SDKS, undefined, [...gw, ...targeting], 'run');
+    expect(report.results.map((r) => [r.id, r.outcome])).toEqual([
+      ['client.upstream.same-requests', 'pass'],
+      ['client.answers.same', 'pass'],
+      ['client.timing.no-added-delay', 'pass'],
+    ]);
+    expect(code).toBe(0);
+    const bare = await demo(SDKS, undefined, gw, 'run');
+    expect(bare.code).toBe(1);
+    const r = result(bare.report, 'client.answers.same');
+    expect(r.outcome).toBe('fail');
+    for (const c of SDKS.split(',')) expect(diffs(r, c).length, c).toBeGreaterThan(0);
+  });
+});
+
 const nginxRequired = process.env.GWC_REQUIRE_NGINX === '1';
 describe.skipIf(!nginxAvailable() && !nginxRequired)('the client profile through a plain nginx (examples/nginx/plain.conf)', () => {
   it('every request arrives as sent (nginx sets only headers of the declared proxy set); every streamed answer arrives in one piece (proxy buffering)', async () => {
@@ -140,6 +159,13 @@ describe('the declared proxy headers', () => {
     expect(compareRequests(straight, gateway, bases)).toEqual([{ what: 'request 1 (POST /v1/messages) header x-gateway', straight: '[]', gateway: '["1"]', diff: 'added by the gateway' }]);
   });
 
+  it('a header the client sends the gateway only (its targeting) is not compared, forwarded or not', () => {
+    const straight = run([['anthropic-beta', 'a-2025-01-01']]);
+    const gateway = run([['anthropic-beta', 'a-2025-01-01'], ['x-route', 'r1']]);
+    expect(compareRequests(straight, gateway, bases, ['x-route'])).toEqual([]);
+    expect(compareRequests(straight, gateway, bases)).toHaveLength(1);
+  });
+
   it("a retry of the client's own (x-stainless-retry-count above 0) through the gateway is a CLIENT-3 difference; the same request twice straight is not", () => {
     const timed = (requests: UpstreamRequest[]) => ({ steps: [], files: {}, exit: { code: 0, timedOut: false }, requests }) as unknown as ClientRun;
     const first = req([['x-stainless-retry-count', '0']]);
@@ -156,9 +182,9 @@ const CLAUDE = claudeBinary();
 const claudeRequired = process.env.GWC_REQUIRE_CLAUDE === '1';
 describe.skipIf(!existsSync(CLAUDE) && !claudeRequired)('the client profile with Claude Code (in a loopback-only namespace)', () => {
   /** The CLI as a user runs it: as root it runs itself again inside `unshare -n`. */
-  async function claude(fault?: string) {
+  async function claude(fault?: string, extra: string[] = [], command = 'demo') {
     const out = path.join(work, `claude-${++n}`);
-    const r = await cli(['demo', '--profile', 'client', '--clients', 'claude-code', ...(fault ? ['--fault', fault] : []), '--reporter', 'json', '--reporter', 'console', '--out', out], { timeoutMs: 120_000 });
+    const r = await cli([command, '--profile', 'client', '--clients', 'claude-code', ...(fault ? ['--fault', fault] : []), ...extra, '--reporter', 'json', '--reporter', 'console', '--out', out], { timeoutMs: 120_000 });
     return { ...r, report: JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as RunReport };
   }
 
@@ -182,6 +208,17 @@ describe.skipIf(!existsSync(CLAUDE) && !claudeRequired)('the client profile with
     expect(d.diff).toBe('removed by the gateway');
     expect(JSON.parse(d.straight)[0]).toMatch(/^claude-code-20250219,/);
     expect(d.gateway).toBe('[]');
+  }, 120_000);
+
+  it('through a gateway that needs a base path and a routing header, the client gets both (the header through ANTHROPIC_CUSTOM_HEADERS) and passes', async () => {
+    const gw = `node ${ROOT}/bin/gw-conformance.js reference --listen 127.0.0.1:{listen_port} --upstream {upstream_url} --base-path /gw --require-header x-route=r1`;
+    const { code, report, stderr } = await claude(undefined, ['--gateway-cmd', gw, '--base-path', 'messages=/gw', '--header', 'messages:x-route=r1'], 'run');
+    expect(report.results.map((r) => [r.id, r.outcome]), stderr).toEqual([
+      ['client.upstream.same-requests', 'pass'],
+      ['client.answers.same', 'pass'],
+      ['client.timing.no-added-delay', 'pass'],
+    ]);
+    expect(code).toBe(0);
   }, 120_000);
 
   it('slow-discovery: the client gives up on discovery through the gateway: no cache file (CLIENT-2), its own time-out fired (CLIENT-3)', async () => {

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { HarnessError, parseListen } from '../core/errors.js';
 import { rootPath } from '../core/paths.js';
 import type { RunConfig } from '../config/config.js';
+import { expandTargeting } from '../config/targeting.js';
 import type { RunReport } from '../report/types.js';
 import { anthropicSdk } from '../real-clients/anthropic-sdk.js';
 import { claudeCode } from '../real-clients/claude-code.js';
@@ -129,10 +130,12 @@ export async function runClientProfile(cfg: RunConfig, io: { out: (s: string) =>
     else if (cfg.launch.cmd) gateway = (launched = await launchGateway({ ...cfg.launch, upstreamUrl: upstream.url, upstreamPort: Number(new URL(upstream.url).port), startTimeoutMs: cfg.readyTimeoutS * 1000, secrets: [cfg.token] })).target;
     const net = network(io.env);
     io.out(`client profile: ${chosen.map((d) => d.name).join(', ')}, straight at ${upstream.url} and through the gateway at ${gateway}, on ${net}`);
-    const pairs = await runSessions(chosen, { upstream, gateway: gateway!, token: cfg.token, workdir, timeoutMs: CLIENT_TIMEOUT_MS, print: io.out });
+    // The targeting (base paths, headers) applies to the run through the gateway; its secrets are masked in the report.
+    const expanded = expandTargeting(cfg.targeting, upstream.url, io.env);
+    const pairs = await runSessions(chosen, { upstream, gateway: gateway!, token: cfg.token, workdir, timeoutMs: CLIENT_TIMEOUT_MS, print: io.out, targeting: expanded.resolved });
     const fixture: ClientFixture = { pairs, network: net };
     // The checks only compare what the runs left: no readiness canary through the gateway.
-    return await runSuite(CHECKS, { ...cfg, protocols: [] }, gateway!, null, io.out, { fixture, launcher: launched });
+    return await runSuite(CHECKS, { ...cfg, protocols: [], expanded }, gateway!, null, io.out, { fixture, launcher: launched });
   } finally {
     await launched?.stop();
     await ref?.stop();

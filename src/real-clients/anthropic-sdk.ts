@@ -23,12 +23,13 @@ async function streamed(client: Any, params: Any) {
 
 export const anthropicSdk: ClientDriver = {
   name: 'anthropic-sdk',
+  protocol: 'messages',
   missing: async () => (await loadOptional('anthropic-sdk')).missing,
   version: async () => packageVersion(PKG),
   async run(o: DriverOptions) {
     const { mod } = await loadOptional('anthropic-sdk');
     const Anthropic = mod.default ?? mod.Anthropic;
-    const client = new Anthropic({ apiKey: o.token, baseURL: o.base, timeout: o.timeoutMs });
+    const client = new Anthropic({ apiKey: o.token, baseURL: o.base, timeout: o.timeoutMs, defaultHeaders: Object.fromEntries(o.headers) });
     const tools = [{ name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, input_schema: WEATHER_TOOL.parameters }];
     const user = { role: 'user', content: SESSION_PROMPT };
     const steps: StepResult[] = [];

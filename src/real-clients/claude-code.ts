@@ -118,6 +118,7 @@ export function claudeCode(env: NodeJS.ProcessEnv = process.env): ClientDriver {
   const bin = claudeBinary(env);
   return {
     name: 'claude-code',
+    protocol: 'messages',
     missing: async () => (existsSync(bin) ? null : `Claude Code is not installed at ${bin}: npm install --prefix ${env.GWC_CLAUDE_DIR || '/opt/claude-code'} --save-exact ${CLAUDE_PLATFORM_PACKAGE}@${CLAUDE_CODE_PINNED} (or set GWC_CLAUDE_DIR)`),
     version: async () => (readJson(path.join(path.dirname(bin), 'package.json')) as { version?: string } | null)?.version ?? '?',
     async run(o: DriverOptions) {
@@ -136,6 +137,8 @@ export function claudeCode(env: NodeJS.ProcessEnv = process.env): ClientDriver {
         CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: '1',
         ANTHROPIC_BASE_URL: o.base,
         ANTHROPIC_AUTH_TOKEN: o.token,
+        // The gateway's targeting headers, one `Name: value` a line (none in the straight run).
+        ...(o.headers.length ? { ANTHROPIC_CUSTOM_HEADERS: o.headers.map(([k, v]) => `${k}: ${v}`).join('\n') } : {}),
       };
       const args = ['-p', SESSION_PROMPT, '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '--allowedTools', 'Glob'];
       const { code, stdout, stderr, timedOut, turns } = await timedRun(bin, args, { cwd: project, env: childEnv }, o.timeoutMs);

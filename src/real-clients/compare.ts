@@ -70,11 +70,11 @@ export function normaliser(run: Pick<ClientRun, 'volatile'>, base: string): (s: 
   return (s) => pairs.reduce((acc, [name, v]) => acc.split(v).join(`<${name}>`), s);
 }
 
-function headerMap(h: Array<[string, string]>, norm: (s: string) => string): Map<string, string[]> {
+function headerMap(h: Array<[string, string]>, norm: (s: string) => string, skip: readonly string[] = []): Map<string, string[]> {
   const m = new Map<string, string[]>();
   for (const [k, v] of h) {
     const name = k.toLowerCase();
-    if (isProxyHeader(name)) continue;
+    if (isProxyHeader(name) || skip.includes(name)) continue;
     m.set(name, [...(m.get(name) ?? []), norm(v)]);
   }
   return m;
@@ -105,9 +105,9 @@ export function align<T>(a: T[], b: T[], key: (x: T) => string): Array<[T | unde
   return out;
 }
 
-function compareHeaders(what: string, a: UpstreamRequest, b: UpstreamRequest, ns: (s: string) => string, ng: (s: string) => string, out: Difference[]) {
-  const ha = headerMap(a.headers, ns);
-  const hb = headerMap(b.headers, ng);
+function compareHeaders(what: string, a: UpstreamRequest, b: UpstreamRequest, ns: (s: string) => string, ng: (s: string) => string, out: Difference[], skip: readonly string[]) {
+  const ha = headerMap(a.headers, ns, skip);
+  const hb = headerMap(b.headers, ng, skip);
   for (const name of new Set([...ha.keys(), ...hb.keys()])) {
     const va = JSON.stringify(ha.get(name) ?? []);
     const vb = JSON.stringify(hb.get(name) ?? []);
@@ -115,8 +115,12 @@ function compareHeaders(what: string, a: UpstreamRequest, b: UpstreamRequest, ns
   }
 }
 
-/** CLIENT-1: what reached the upstream, request by request (paired by endpoint, in order). */
-export function compareRequests(s: ClientRun, g: ClientRun, bases: { straight: string; gateway: string }): Difference[] {
+/**
+ * CLIENT-1: what reached the upstream, request by request (paired by endpoint, in order).
+ * `targeting` names the headers the client sent the gateway only (its targeting): whether the
+ * gateway forwards them or not is not a difference.
+ */
+export function compareRequests(s: ClientRun, g: ClientRun, bases: { straight: string; gateway: string }, targeting: readonly string[] = []): Difference[] {
   const ns = normaliser(s, bases.straight);
   const ng = normaliser(g, bases.gateway);
   const out: Difference[] = [];
@@ -130,7 +134,7 @@ export function compareRequests(s: ClientRun, g: ClientRun, bases: { straight: s
     const ba = ns(Buffer.from(a.body, 'base64').toString('latin1'));
     const bb = ng(Buffer.from(b.body, 'base64').toString('latin1'));
     if (ba !== bb) out.push({ what: `${what} body`, straight: cut(ba), gateway: cut(bb), diff: firstDifference(ba, bb) });
-    compareHeaders(what, a, b, ns, ng, out);
+    compareHeaders(what, a, b, ns, ng, out, targeting);
   });
   return out;
 }

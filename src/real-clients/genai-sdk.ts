@@ -14,11 +14,12 @@ const plain = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
 
 export const genaiSdk: ClientDriver = {
   name: 'genai',
+  protocol: 'native',
   missing: async () => (await loadOptional('genai')).missing,
   version: async () => packageVersion(PKG),
   async run(o: DriverOptions) {
     const { mod } = await loadOptional('genai');
-    const ai = new mod.GoogleGenAI({ apiKey: o.token, httpOptions: { baseUrl: o.base, timeout: o.timeoutMs } });
+    const ai = new mod.GoogleGenAI({ apiKey: o.token, httpOptions: { baseUrl: o.base, timeout: o.timeoutMs, headers: Object.fromEntries(o.headers) } });
     const config = { tools: [{ functionDeclarations: [WEATHER_TOOL] }] };
     const user = { role: 'user', parts: [{ text: SESSION_PROMPT }] };
     const steps: StepResult[] = [];

@@ -23,12 +23,13 @@ async function streamed(client: Any, params: Any) {
 
 export const openaiSdk: ClientDriver = {
   name: 'openai',
+  protocol: 'chat',
   missing: async () => (await loadOptional('openai')).missing,
   version: async () => packageVersion(PKG),
   async run(o: DriverOptions) {
     const { mod } = await loadOptional('openai');
     const OpenAI = mod.default ?? mod.OpenAI;
-    const client = new OpenAI({ apiKey: o.token, baseURL: `${o.base}/v1`, timeout: o.timeoutMs });
+    const client = new OpenAI({ apiKey: o.token, baseURL: `${o.base}/v1`, timeout: o.timeoutMs, defaultHeaders: Object.fromEntries(o.headers) });
     const tools = [{ type: 'function', function: WEATHER_TOOL }];
     const user = { role: 'user', content: SESSION_PROMPT };
     const steps: StepResult[] = [];

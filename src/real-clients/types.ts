@@ -5,6 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { importOptional, installedVersion, OPTIONAL_FEATURES } from '../core/optional.js';
 import { HarnessError } from '../core/errors.js';
+import type { Protocol } from '../core/protocols.js';
 
 /** The real clients the client profile knows (--clients). */
 export const CLIENT_NAMES = ['claude-code', 'anthropic-sdk', 'openai', 'genai'] as const;
@@ -67,9 +68,11 @@ export interface ClientRun {
 }
 
 export interface DriverOptions {
-  /** The base URL the client is pointed at (host root). */
+  /** The base URL the client is pointed at (the host root, or the protocol's base path on the gateway). */
   base: string;
   token: string;
+  /** Extra request headers addressed to the gateway (its targeting: a provider header...); none straight. */
+  headers: Array<[string, string]>;
   /** A folder of the run's own: the client's home and working folder (the same path in both runs). */
   workdir: string;
   timeoutMs: number;
@@ -78,6 +81,8 @@ export interface DriverOptions {
 /** A real client: loads itself (an optional peer dependency, a binary) and runs the scripted session. */
 export interface ClientDriver {
   name: string;
+  /** The protocol it speaks: which base path and headers of the targeting it gets. */
+  protocol: Protocol;
   /** The one line saying what to install when the client is absent; null when it is there. */
   missing(): Promise<string | null>;
   version(): Promise<string>;
