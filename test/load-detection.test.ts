@@ -16,8 +16,8 @@ import { CHECKS } from '../suites/index.js';
 import { LOAD_CHECKS } from '../suites/load/index.js';
 
 type Flags = Parameters<typeof resolveConfig>[0];
-/** The flag sets of test/detection/load.json: load with a latency budget, load without it, a declared limit. */
-type Kind = 'load' | 'pool' | 'limit';
+/** The flag sets of test/detection/load.json: load, load with a latency budget, a declared limit. */
+type Kind = 'load' | 'budget' | 'limit';
 const expected = JSON.parse(readFileSync(new URL('./detection/load.json', import.meta.url), 'utf8')) as { flags: Record<Kind, Flags>; faults: Record<string, Record<string, string>> };
 
 async function loadRun(fault: string | undefined, flags: Flags): Promise<RunReport> {

@@ -100,7 +100,7 @@ export const LOAD_FAULTS: Fault[] = [
   modelCache(),
   bufferWhenMany(),
   { name: 'load-tiny-pool', breaks: ['LOAD-3'], description: 'opens at most 2 connections to the upstream: requests queue behind slow answers', upstreamSockets: 2 },
-  { name: 'load-added-delay', breaks: ['LOAD-PERF-1'], description: 'waits 60 ms before forwarding each request (over a declared budget of 30 ms)', delayMs: () => 60 },
+  { name: 'load-added-delay', breaks: ['LOAD-PERF-1'], description: 'waits 300 ms before forwarding each request (far over a declared budget of 30 ms)', delayMs: () => 300 },
   overloadAs502(),
   overloadDropRetryAfter(),
   { name: 'load-retry-over-bound', breaks: ['LOAD-4'], description: 'retries an upstream 429 three times, each after its retry-after: one more than the declared bound of 2', retry: { status: 429, times: 3, honourRetryAfter: true } },
