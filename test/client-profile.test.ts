@@ -3,10 +3,12 @@
 // check of the requirement they break, with the difference as evidence. The SDK clients run in
 // this process, and every socket it opens meanwhile goes to loopback; Claude Code runs only in a
 // loopback-only network namespace (the command runs itself again inside `unshare -n`). Through
-// a plain nginx, the requests arrive as sent and the streams in one piece.
+// a plain nginx, the requests arrive as sent and the streams in one piece; through HAProxy
+// with http-no-delay and through Caddy, each SDK's session is the one it has straight.
 //
 // Claude Code needs its binary under GWC_CLAUDE_DIR (.ci/run installs it), root, `unshare` and
 // `ip`; its tests are skipped only when the binary is absent and GWC_REQUIRE_CLAUDE is not 1.
+import { spawnSync } from 'node:child_process';
 import dc from 'node:diagnostics_channel';
 import type net from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -146,6 +148,33 @@ describe.skipIf(!nginxAvailable() && !nginxRequired)('the client profile through
     const r = result(report, 'client.answers.same');
     expect(r.outcome).toBe('fail');
     for (const c of SDKS.split(',')) expect(diffs(r, c).map((d) => d.diff), c).toContain('the answer arrived in one piece or nearly (under 50% of the straight spread)');
+  });
+});
+
+// HAProxy (examples/haproxy/streaming.cfg: option http-no-delay) and Caddy (examples/caddy/plain.Caddyfile)
+// send each event on as it comes: the SDKs' sessions through them are those straight. Through
+// haproxy.cfg (without http-no-delay) events arrive in twos and threes, and which client's
+// answer falls under the incremental bound varies from run to run: only its requests are asserted.
+const haproxyCmd = (cfg: string) => `sh ${ROOT}/scripts/haproxy-gateway.sh ${ROOT}/examples/haproxy/${cfg} {listen_port} {upstream_port} {workdir}`;
+const caddyCmd = `GWC_SITE=http://127.0.0.1:{listen_port} GWC_UPSTREAM={upstream_url} XDG_DATA_HOME={workdir} XDG_CONFIG_HOME={workdir} exec caddy run --adapter caddyfile --config ${ROOT}/examples/caddy/plain.Caddyfile`;
+const haproxy = spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status === 0 || process.env.GWC_REQUIRE_HAPROXY === '1';
+const caddy = spawnSync('caddy', ['version'], { stdio: 'ignore' }).status === 0 || process.env.GWC_REQUIRE_CADDY === '1';
+describe('the client profile through HAProxy and Caddy', () => {
+  const clean = async (cmd: string) => {
+    const { code, report } = await demo(SDKS, undefined, ['--gateway-cmd', cmd], 'run');
+    const why = report.results.map((r) => `${r.id}: ${r.outcome}: ${r.message}`).join('\n');
+    expect(report.results.map((r) => [r.id, r.outcome]), why).toEqual([
+      ['client.upstream.same-requests', 'pass'],
+      ['client.answers.same', 'pass'],
+      ['client.timing.no-added-delay', 'pass'],
+    ]);
+    expect(code).toBe(0);
+  };
+  it.skipIf(!haproxy)('HAProxy, streaming.cfg: every SDK session is the same as straight', () => clean(haproxyCmd('streaming.cfg')));
+  it.skipIf(!caddy)('Caddy, plain.Caddyfile: every SDK session is the same as straight', () => clean(caddyCmd));
+  it.skipIf(!haproxy)('HAProxy, haproxy.cfg: every request arrives as sent', async () => {
+    const { report } = await demo(SDKS, undefined, ['--gateway-cmd', haproxyCmd('haproxy.cfg')], 'run');
+    expect(result(report, 'client.upstream.same-requests').outcome, result(report, 'client.upstream.same-requests').message).toBe('pass');
   });
 });
 

@@ -91,14 +91,14 @@ describe('the packed package', () => {
     }
     expect(files.some((f) => f.startsWith('fixtures/messages/') && f.endsWith('.json'))).toBe(true);
     expect(files.some((f) => f.startsWith('dist/suites/'))).toBe(true);
-    // What the README and docs/ tell a user to run with: the nginx configs and their start script,
+    // What the README and docs/ tell a user to run with: the nginx and HAProxy configs and their start scripts,
     // the CI examples, the apps gateway example, and the docs themselves.
-    for (const f of ['docs/getting-started.md', 'docs/checks.md', 'schemas/gwc.schema.json', 'examples/nginx/plain.conf', 'examples/nginx/hardened.conf', 'scripts/nginx-gateway.sh', 'examples/github/workflow.yml', 'examples/gitlab/.gitlab-ci.yml', 'examples/claude-apps-gateway/gateway.yaml']) {
+    for (const f of ['docs/getting-started.md', 'docs/checks.md', 'schemas/gwc.schema.json', 'examples/nginx/plain.conf', 'examples/nginx/hardened.conf', 'scripts/nginx-gateway.sh', 'examples/haproxy/haproxy.cfg', 'scripts/haproxy-gateway.sh', 'examples/github/workflow.yml', 'examples/gitlab/.gitlab-ci.yml', 'examples/claude-apps-gateway/gateway.yaml']) {
       expect(files, f).toContain(f);
     }
     // The secrets apps-config once wrote beside the example stay in the repository only.
     expect(files).not.toContain('examples/claude-apps-gateway/gateway.env');
-    const unwanted = files.filter((f) => (/^(test|\.ci|scripts|bench|dist\/bench|dist\/test)\//.test(f) && f !== 'scripts/nginx-gateway.sh') || /\.(ts|map)$/.test(f) || f.startsWith('tsconfig'));
+    const unwanted = files.filter((f) => (/^(test|\.ci|scripts|bench|dist\/bench|dist\/test)\//.test(f) && f !== 'scripts/nginx-gateway.sh' && f !== 'scripts/haproxy-gateway.sh') || /\.(ts|map)$/.test(f) || f.startsWith('tsconfig'));
     expect(unwanted).toEqual([]);
     // The figures, for the release notes (the test does not judge them).
     console.info(`gw-conformance-${version}.tgz: ${packed.size} bytes packed, ${packed.unpackedSize} bytes unpacked, ${files.length} files`);
