@@ -143,7 +143,7 @@ export const OPTIONS = [
   { name: 'repeat', kind: 'int', min: 1, max: 100, arg: '<n>', help: 'run every selected check this many times; a check whose verdicts differ is flaky', default: 1, defaultText: '1', env: 'GWC_REPEAT' },
   { name: 'repeat-failures', kind: 'int', min: 1, max: 100, arg: '<n>', help: 'run a check that did not pass again, up to this many attempts in all; differing verdicts make it flaky', default: 1, defaultText: '1', env: 'GWC_REPEAT_FAILURES' },
   { name: 'allow-flaky', kind: 'bool', help: 'a flaky check does not fail the run', default: false, defaultText: 'off', env: 'GWC_ALLOW_FLAKY' },
-  { name: 'shard', kind: 'string', arg: '<i/n>', help: 'run only slice i of n of the selected checks (stable: by check id hash, or balanced by the durations of an earlier run)', defaultText: 'all checks', env: 'GWC_SHARD' },
+  { name: 'shard', kind: 'string', arg: '<i/n>', help: 'run only slice i of n of the selected checks (stable: by check id hash, or balanced by the durations of an earlier run); with --profile load, be load process i of n: every load check runs, merge-reports adds the shards up', defaultText: 'all checks', env: 'GWC_SHARD' },
   { name: 'shard-durations', kind: 'string', arg: '<report.json>', help: "balance the shards by each check's duration in this earlier JSON report", defaultText: '', env: 'GWC_SHARD_DURATIONS' },
   { name: 'junit-format', commands: [...RUN_COMMANDS, 'merge-reports'], kind: 'enum', values: JUNIT_FORMATS, arg: '<name>', help: '`jenkins` (valid against junit-10.xsd; a flaky check is a failure of type "flaky") or `surefire` (adds flakyFailure/rerunFailure elements)', default: 'jenkins', defaultText: '`jenkins`', env: 'GWC_JUNIT_FORMAT' },
   // The console.
