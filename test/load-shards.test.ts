@@ -3,7 +3,7 @@
 // merge-reports combines them: histograms merged exactly (checked here against hdr-histogram-js
 // itself), counts summed, verdicts the worst of the shards'. Small rates: the machine is shared.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
@@ -82,6 +82,11 @@ describe('load shards: three processes, one mock, one gateway', () => {
     for (const r of [...shards, merged]) expect(result(r, 'load.concurrency.attribution').outcome).toBe('pass');
     expect(result(merged, 'load.concurrency.attribution').evidence.misattributed).toBe(0);
     expect(merged.exitCode).toBe(Math.max(...shards.map((s) => s.exitCode)));
+    // In GitHub Actions merge-reports adds the github reporter, as run does: the job summary is written.
+    const summary = join(dir, 'step-summary.md');
+    const gh = await cli(['merge-reports', ...[1, 2, 3].map((i) => join(dir, `s${i}`)), '--out', join(dir, 'merged-gh'), '--reporter', 'json'], { env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
+    expect(gh.code, gh.stderr).toBe(merged.exitCode);
+    expect(existsSync(summary) ? readFileSync(summary, 'utf8') : '').toMatch(/gw-conformance/);
   });
 });
 
