@@ -101,7 +101,7 @@ describe('load shard merge', () => {
   it('a fail in any shard fails the merged check, and its message leads', () => {
     const r = combineShardResults([check('pass', {}), check('fail', {}), check('pass', {})], [1, 2, 3]);
     expect(r.outcome).toBe('fail');
-    expect(r.message).toMatch(/shard 2 fail.*: fail$/);
+    expect(r.message).toMatch(/\(shard 1 pass, shard 2 fail, shard 3 pass\): shard 2: fail$/);
   });
 
   it('throughput is summed second by second when every shard has it, and left out otherwise', () => {

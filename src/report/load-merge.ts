@@ -33,7 +33,8 @@ export function combineShardResults(results: CheckResult[], shards: number[]): C
   const hist = evidence.histograms as Record<string, string> | undefined;
   const figures = hist ? Object.entries(hist).map(([k, v]) => `${k}: ${percentilesText(percentiles(decodeHistogram(v)))}`).join('; ') : '';
   const which = results.map((r, i) => `shard ${shards[i]} ${r.outcome}`).join(', ');
-  const lead = RANK[worst.outcome] > RANK.pass ? worst.message : figures || worst.message;
+  // The merged figures when there are histograms; else (and for a problem) one shard's own words, named as such.
+  const lead = RANK[worst.outcome] <= RANK.pass && figures ? figures : `shard ${shards[results.indexOf(worst)]}: ${worst.message}`;
   return {
     ...worst,
     message: `${results.length} load shards merged (${which}): ${lead}`,
