@@ -115,7 +115,13 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
 
   /** Registers the reply for one case; the returned token ties the gateway's forwarded request to it. */
   expect(reply: Reply | ((token: string) => Reply)): Expectation {
-    const token = newCaseToken();
+    // Never a token this upstream has handed out before: runs sharing it (load shards driven
+    // by one `mock`) cannot take each other's case. 64 random bits: a redraw is all but never needed.
+    let token = newCaseToken();
+    for (let tries = 1; this.open.has(token) || this.closed.has(token); tries++) {
+      if (tries >= 8) throw new Error('harness bug: the case-token generator keeps repeating itself');
+      token = newCaseToken();
+    }
     const e = new ExpectationImpl(token, typeof reply === 'function' ? reply(token) : reply);
     this.open.set(token, e);
     return e;

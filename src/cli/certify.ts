@@ -8,6 +8,7 @@ import { COMMANDS } from '../config/commands.js';
 import { DEFAULT_REPORTERS, NO_CREDENTIAL, type JunitFormat, type ReporterName } from '../config/options.js';
 import type { RunReport } from '../report/types.js';
 import { writeReports } from '../reporters/index.js';
+import { reportersFor } from '../reporters/names.js';
 import { withReplay } from '../report/replay.js';
 import { firstDifference, transcriptDigest, transcriptLines, type Transcript } from '../report/transcript.js';
 import { compareVerdicts, conformanceReport, readCertifyDir, writeCertifyFiles, type Implementation } from '../report/certify.js';
@@ -129,8 +130,10 @@ export async function mergeCommand(dirs: string[], opts: { out: string; force?: 
   const named = dirs.map((d) => ({ name: d, report: readReport(d) }));
   const { report, notes } = mergeReports(named, { force: opts.force, order });
   for (const n of notes) io.err(`gw-conformance: merge-reports --force: ${n}`);
-  const names = opts.reporter ?? [...DEFAULT_REPORTERS];
+  // As in run: `github` is added in GitHub Actions, and writes the job summary GITHUB_STEP_SUMMARY names.
+  const names = reportersFor(opts.reporter ?? [...DEFAULT_REPORTERS], io.env);
+  const stepSummary = names.includes('github') ? io.env.GITHUB_STEP_SUMMARY || undefined : undefined;
   io.out(`merge-reports: ${named.length} reports, ${report.results.length} checks`);
-  writeReports(report, names, opts.out, io.out, { junitFormat: opts.junitFormat });
+  writeReports(report, names, opts.out, io.out, { junitFormat: opts.junitFormat, stepSummary });
   return report.exitCode;
 }

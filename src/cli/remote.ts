@@ -25,9 +25,14 @@ export const HEARTBEAT_MS = 5_000;
 /** The caller gives up on a mock that sent nothing, not even a heartbeat, for this long. */
 const SILENCE_MS = 6 * HEARTBEAT_MS;
 
-/** The mock's control endpoint: loopback callers only, one run at a time. */
+/**
+ * The mock's control endpoint: loopback callers only, one run at a time, except that runs of the
+ * load profile may share the mock (several load processes against one gateway: each request
+ * has its own case token, so every answer and upstream arrival is tied to its own run's check).
+ */
 export function controlHandler(upstream: Upstream, checks: CheckDef[], log: (s: string) => void) {
-  let busy = false;
+  // The profile of each run under way (several only when all are load runs).
+  const running: string[] = [];
   return (req: http.IncomingMessage, res: http.ServerResponse) => {
     const remote = req.socket.remoteAddress ?? '';
     if (!/^(127\.|::1$|::ffff:127\.)/.test(remote)) {
@@ -42,22 +47,29 @@ export function controlHandler(upstream: Upstream, checks: CheckDef[], log: (s: 
       res.writeHead(404).end();
       return;
     }
-    if (busy) {
-      res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', code: 'PORT_IN_USE', message: 'the mock is already serving another run' }));
-      return;
-    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
-      busy = true;
+      let asked: { cfg: RunConfig; target: string };
+      try {
+        asked = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { cfg: RunConfig; target: string };
+      } catch {
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', code: 'BAD_FLAG', message: 'the run request is not JSON' }));
+        return;
+      }
+      const { cfg, target } = asked;
+      if (running.length && !(cfg.profile === 'load' && running.every((p) => p === 'load'))) {
+        res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', code: 'PORT_IN_USE', message: 'the mock is already serving another run (only load runs share it)' }));
+        return;
+      }
+      running.push(cfg.profile);
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
       const send = (m: Msg) => res.write(`${JSON.stringify(m)}\n`);
       send({ type: 'started' });
       const t0 = Date.now();
       const heartbeat = setInterval(() => send({ type: 'heartbeat', elapsedMs: Date.now() - t0 }), HEARTBEAT_MS);
       try {
-        const { cfg, target } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { cfg: RunConfig; target: string };
-        log(`run requested against ${target}`);
+        log(`run requested against ${target}${cfg.shard ? ` (shard ${cfg.shard.index}/${cfg.shard.count})` : ''}`);
         const report = await runSuite(checks, cfg, target, upstream, (text) => send({ type: 'line', text }));
         send({ type: 'report', report });
         log(`run finished: ${report.summary.pass}/${report.summary.total} pass`);
@@ -66,7 +78,7 @@ export function controlHandler(upstream: Upstream, checks: CheckDef[], log: (s: 
         send({ type: 'error', code: err.code ?? 'INTERNAL', message: err.message });
       } finally {
         clearInterval(heartbeat);
-        busy = false;
+        running.splice(running.indexOf(cfg.profile), 1);
         res.end();
       }
     });

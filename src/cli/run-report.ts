@@ -44,7 +44,7 @@ export function runReportOf(f: RunFacts): RunReport {
     strict: cfg.strict,
     allowFlaky: cfg.allowFlaky,
     ...(attempts > 1 ? { repeat: { attempts, failuresOnly: cfg.repeat < attempts } } : {}),
-    ...(cfg.shard ? { shard: { ...cfg.shard, balancedBy: cfg.shardDurations ? ('duration' as const) : ('id-hash' as const) } } : {}),
+    ...(cfg.shard ? { shard: { ...cfg.shard, balancedBy: cfg.profile === 'load' ? ('load' as const) : cfg.shardDurations ? ('duration' as const) : ('id-hash' as const) } } : {}),
     ...(waiverSummary ? { waivers: waiverSummary } : {}),
     ...(f.interrupted ? { interrupted: true } : {}),
     startedAt: startedAt.toISOString(),

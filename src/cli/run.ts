@@ -101,7 +101,9 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   let print = safePrinter(printRaw, cfg);
   // Read before anything runs, so a bad file is exit 2 at once.
   const waivers = cfg.waivers ? loadWaivers(cfg.waivers) : null;
-  if (cfg.shard) {
+  // A load shard is one of several load processes: it runs every load check (the load is what
+  // is split), and merge-reports adds the shards' figures up (src/report/load-merge.ts).
+  if (cfg.shard && cfg.profile !== 'load') {
     const mine = shardIds(checks.map((c) => c.id), cfg.shard.index, cfg.shard.count, cfg.shardDurations ? durationsFrom(cfg.shardDurations) : undefined);
     checks = checks.filter((c) => mine.has(c.id));
   }

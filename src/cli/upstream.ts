@@ -94,8 +94,9 @@ function launchedTarget(target: string, cfg: RunConfig): string {
 /** A `gw-conformance mock` already holding the address runs the suite for us (src/cli/remote.ts). */
 async function viaMock(cfg: RunConfig, io: Io, base: string): Promise<RunReport> {
   // The mock-driven run does not know the CI run options: refuse rather than ignore them.
-  if (cfg.waivers || cfg.shard || cfg.repeat > 1 || cfg.repeatFailures > 1)
-    throw new HarnessError('BAD_FLAG', '--waivers, --shard, --repeat and --repeat-failures are not supported when a running `gw-conformance mock` drives the run; stop the mock and let `run` start its own upstream');
+  // A load shard is the exception: several load processes share one mock (docs/load-profile.md).
+  if (cfg.waivers || (cfg.shard && cfg.profile !== 'load') || cfg.repeat > 1 || cfg.repeatFailures > 1)
+    throw new HarnessError('BAD_FLAG', '--waivers, --shard (except with --profile load), --repeat and --repeat-failures are not supported when a running `gw-conformance mock` drives the run; stop the mock and let `run` start its own upstream');
   io.out(`using the recording upstream of the running \`gw-conformance mock\` at ${base}`);
   return runRemote(base, withExpandedTargeting(cfg, base, io.env), cfg.target!, io.out);
 }

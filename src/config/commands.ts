@@ -36,7 +36,7 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
     examples: ['gw-conformance certify --target http://127.0.0.1:8080 --implementation-name my-gateway --implementation-version 1.2.0 --out conformance/'],
   },
   verify: { description: 're-run a certify folder with its recorded seed and settings; exit 0 reproduced, 1 not, 2 could not run', args: [{ name: '<dir>', help: 'the folder certify wrote' }], env: ['GWC_TOKEN'], defaults: { target: 'the recorded target', 'upstream-listen': 'the recorded address' } },
-  'merge-reports': { description: 'merge the JSON reports of shards (folders holding report.json) into one report, written by every reporter', args: [{ name: '<dir...>', help: 'report folders (or report.json files)' }] },
+  'merge-reports': { description: 'merge the JSON reports of shards (folders holding report.json) into one report, written by every reporter; load shards\' histograms are merged exactly', args: [{ name: '<dir...>', help: 'report folders (or report.json files)' }] },
   mock: { description: 'run only the recording upstream, so the gateway can be configured before the run' },
   reference: { description: 'run the reference gateway on its own' },
   'apps-config': {

@@ -7,6 +7,7 @@ import { HarnessError } from '../core/errors.js';
 import { exitCodeOf } from './policy.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from './types.js';
 import { assertValidReport } from './validate.js';
+import { areLoadShards, combineShardResults } from './load-merge.js';
 
 /** Reads DIR/report.json (or a .json file given directly) and checks it against the schema. */
 export function readReport(where: string): RunReport {
@@ -42,6 +43,12 @@ export function mergeConflicts(named: Array<{ name: string; report: RunReport }>
   differ('targets', (r) => r.target);
   differ('profiles', (r) => r.profile);
   differ('declared features', (r) => r.declared.protocols);
+  // Load shards each run every load check: their results combine (src/report/load-merge.ts).
+  if (named.every((n) => n.report.profile === 'load' && n.report.shard?.balancedBy === 'load')) {
+    differ('shard counts', (r) => r.shard?.count);
+    if (!areLoadShards(named.map((n) => n.report)) && named.length > 1) out.push(`load shards given twice: ${named.map((n) => `${n.report.shard!.index} in ${n.name}`).join(', ')}`);
+    return out;
+  }
   const seen = new Map<string, string>();
   for (const n of named)
     for (const r of n.report.results) {
@@ -63,7 +70,14 @@ export function mergeReports(named: Array<{ name: string; report: RunReport }>, 
   if (conflicts.length && !opts.force) throw new HarnessError('MERGE_REFUSED', `merge-reports: refusing to merge: ${conflicts.join('; ')} (--force merges anyway)`);
   const first = named[0].report;
   const byId = new Map<string, CheckResult>();
-  for (const n of named) for (const r of n.report.results) if (!byId.has(r.id)) byId.set(r.id, r);
+  if (areLoadShards(named.map((n) => n.report))) {
+    const shards = [...named].sort((a, b) => a.report.shard!.index - b.report.shard!.index);
+    const ids = new Set(shards.flatMap((n) => n.report.results.map((r) => r.id)));
+    for (const id of ids) {
+      const from = shards.filter((n) => n.report.results.some((r) => r.id === id));
+      byId.set(id, combineShardResults(from.map((n) => n.report.results.find((r) => r.id === id)!), from.map((n) => n.report.shard!.index)));
+    }
+  } else for (const n of named) for (const r of n.report.results) if (!byId.has(r.id)) byId.set(r.id, r);
   const rank = new Map((opts.order ?? []).map((id, i) => [id, i]));
   const results = [...byId.values()].sort((a, b) => (rank.get(a.id) ?? Infinity) - (rank.get(b.id) ?? Infinity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const starts = named.map((n) => n.report.startedAt).sort();

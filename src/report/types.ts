@@ -5,7 +5,7 @@ import type { Level, Outcome } from '../core/outcome.js';
 import type { EvidenceParts } from '../core/evidence.js';
 import type { Readiness } from './readiness.js';
 
-export const SCHEMA_VERSION = '1.3.0';
+export const SCHEMA_VERSION = '1.4.0';
 
 export interface CheckResult {
   id: string;
@@ -63,8 +63,8 @@ export interface RunReport {
   allowFlaky?: boolean;
   /** --repeat / --repeat-failures: how many attempts a check had. */
   repeat?: { attempts: number; failuresOnly: boolean };
-  /** --shard i/n: this run is one slice of the selected checks. */
-  shard?: { index: number; count: number; balancedBy: 'id-hash' | 'duration' };
+  /** --shard i/n: this run is one slice of the selected checks; with --profile load (`balancedBy: 'load'`) one of n load processes, each running every load check. */
+  shard?: { index: number; count: number; balancedBy: 'id-hash' | 'duration' | 'load' };
   /** The waivers of the run and what became of each. */
   waivers?: WaiverSummary;
   /** Set when Ctrl-C stopped the run: the checks that had not finished are skipped as "not run". */

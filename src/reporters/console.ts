@@ -85,7 +85,7 @@ export function consoleSummary(report: RunReport, files: string[]): string {
     `  declared: ${[...report.declared.protocols, ...(report.declared.features ?? [])].join(', ') || 'no protocol'} (checks that need anything else are skipped as not declared)`,
     `  ${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.info} info, ${s.timeout} timeout, ${s.error} error, ${s.skip} skip${s.waived ? `, ${s.waived} waived` : ''}${s.flaky ? `, ${s.flaky} flaky${report.allowFlaky ? ' (allowed)' : ''}` : ''}  (${(report.durationMs / 1000).toFixed(1)} s)`,
   ];
-  if (report.shard) lines.push(`  shard ${report.shard.index}/${report.shard.count} (${report.shard.balancedBy === 'duration' ? 'balanced by recorded durations' : 'by check id hash'})`);
+  if (report.shard) lines.push(`  shard ${report.shard.index}/${report.shard.count} (${report.shard.balancedBy === 'load' ? 'one of the load processes' : report.shard.balancedBy === 'duration' ? 'balanced by recorded durations' : 'by check id hash'})`);
   if (report.waivers) lines.push('  waivers:', ...waiverLines(report.waivers).map((l) => `  ${l}`));
   lines.push(...capabilityLines(report));
   lines.push(...findings(report, files));

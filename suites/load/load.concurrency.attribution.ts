@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { percentiles, percentilesText } from '../../src/core/histogram.js';
+import { encodeHistogram, percentiles, percentilesText } from '../../src/core/histogram.js';
 import { attribution, kindsOf, loadSettings, sendMix, limitedSkip } from './common.js';
 
 export default defineCheck({
@@ -19,7 +19,7 @@ export default defineCheck({
     const count = Math.max(kinds.length, Math.min(s.requests, s.rate * s.durationS));
     const { result, planned } = await sendMix(ctx, { route: 'gateway', kinds: (i) => kinds[i % kinds.length], rate: s.rate, count });
     const wrong = result.outcomes.map((o) => [o, attribution(o, planned[o.index])] as const).filter(([, why]) => why);
-    const evidence = { requests: count, rate: s.rate, clients: s.clients, latency: percentiles(result.latency), wrong: wrong.slice(0, 10).map(([o, why]) => `request ${o.index} (${planned[o.index].kind.protocol}${planned[o.index].kind.stream ? ', streamed' : ''}): ${why}`) };
+    const evidence = { requests: count, rate: s.rate, clients: s.clients, latency: percentiles(result.latency), misattributed: wrong.length, histograms: { latency: encodeHistogram(result.latency) }, wrong: wrong.slice(0, 10).map(([o, why]) => `request ${o.index} (${planned[o.index].kind.protocol}${planned[o.index].kind.stream ? ', streamed' : ''}): ${why}`) };
     if (wrong.length)
       return fail(`${wrong.length} of ${count} concurrent requests did not get exactly their own answer: request ${wrong[0][0].index} ${wrong[0][1]}`, {
         expected: 'each answer carries its own request\'s case token, and each request reached the upstream once',
