@@ -93,6 +93,9 @@ describe('gw-conformance CLI', () => {
     expect(text.stdout).toMatch(/capabilities\.messages\s+INFO\s+default\*/);
     expect(text.stdout).toMatch(/^\* opt-in: runs only with --capabilities/m);
     expect(text.stdout).toMatch(/messages\.path\.preserved\s+MUST\s+default\s/);
+    // list --faults names every fault demo takes, the load and apps profiles' too.
+    const faults = JSON.parse((await cli(['list', '--faults', '--json'])).stdout).map((f: { name: string }) => f.name);
+    for (const f of ['drop-anthropic-beta', 'load-added-delay', 'limit-503-html', 'apps-device-code-reused']) expect(faults, f).toContain(f);
     const optIn = Object.fromEntries(l.checks.map((c: { id: string; optIn: string | null }) => [c.id, c.optIn]));
     expect(optIn['capabilities.chat']).toBe('--capabilities');
     expect(optIn['messages.path.preserved']).toBeNull();
