@@ -54,12 +54,12 @@ export function controlHandler(upstream: Upstream, checks: CheckDef[], log: (s: 
       try {
         asked = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { cfg: RunConfig; target: string };
       } catch {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', code: 'BAD_FLAG', message: 'the run request is not JSON' }));
+        refuse(res, 400, 'BAD_FLAG', 'the run request is not JSON');
         return;
       }
       const { cfg, target } = asked;
       if (running.length && !(cfg.profile === 'load' && running.every((p) => p === 'load'))) {
-        res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', code: 'PORT_IN_USE', message: 'the mock is already serving another run (only load runs share it)' }));
+        refuse(res, 409, 'PORT_IN_USE', 'the mock is already serving another run (only load runs share it)');
         return;
       }
       running.push(cfg.profile);
@@ -83,6 +83,11 @@ export function controlHandler(upstream: Upstream, checks: CheckDef[], log: (s: 
       }
     });
   };
+}
+
+/** A refused run: one error message, a whole NDJSON line, so the caller shows the mock's own words. */
+export function refuse(res: http.ServerResponse, status: number, code: string, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/x-ndjson' }).end(`${JSON.stringify({ type: 'error', code, message } satisfies Msg)}\n`);
 }
 
 /** True when a gw-conformance mock answers on this base URL. */
