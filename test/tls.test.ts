@@ -201,9 +201,12 @@ describe('the recording upstream over TLS and HTTP/2', () => {
     await h1.close();
   });
 
-  it('mock --upstream-tls prints the CA file and serves https with it', async () => {
+  for (const how of ['flags', 'environment'] as const)
+  it(`mock --upstream-tls prints the CA file and serves https with it (set by ${how})`, async () => {
     const port = await freePort();
-    const p = spawn(process.execPath, [`${ROOT}/bin/gw-conformance.js`, 'mock', '--listen', `127.0.0.1:${port}`, '--upstream-tls', '--upstream-http2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = how === 'flags' ? ['--upstream-tls', '--upstream-http2'] : [];
+    const env = how === 'flags' ? process.env : { ...process.env, GWC_UPSTREAM_TLS: 'true', GWC_UPSTREAM_HTTP2: 'true' };
+    const p = spawn(process.execPath, [`${ROOT}/bin/gw-conformance.js`, 'mock', '--listen', `127.0.0.1:${port}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
     cleanup.push(() => p.kill('SIGTERM'));
     let out = '';
     const ca = await new Promise<string>((resolve, reject) => {

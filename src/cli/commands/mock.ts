@@ -12,6 +12,7 @@ import { recordingTls } from '../upstream.js';
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { withOptions, type Io, type RegisterCommand } from '../shared.js';
+import { flagOrEnv } from '../../config/option-values.js';
 
 export const registerMock: RegisterCommand = (program, { io, exit }) => {
   withOptions(program.command('mock').description(COMMANDS.mock.description), 'mock').action(async (o: MockOptions) => exit(await mock(o, io)));
@@ -22,7 +23,10 @@ type MockOptions = { listen: string; service?: boolean; capture?: string; captur
 async function mock(opts: MockOptions, io: Io): Promise<number> {
   const { host, port } = parseListen(opts.listen, '--listen');
   if (opts.service) return mockService(host, port, io);
-  const tls = await recordingTls({ upstreamTls: { on: Boolean(opts.upstreamTls), http2: Boolean(opts.upstreamHttp2) }, launch: { env: [], args: [] } }, host);
+  // The TLS settings are run settings: flag or environment variable, as their help says.
+  const on = flagOrEnv('upstream-tls', { upstreamTls: opts.upstreamTls }, io.env) === true;
+  const http2 = flagOrEnv('upstream-http2', { upstreamHttp2: opts.upstreamHttp2 }, io.env) === true;
+  const tls = await recordingTls({ upstreamTls: { on, http2 }, launch: { env: [], args: [] } }, host);
   const upstream = new RecordingUpstream(tls);
   if (opts.captureDelay.length && !opts.capture) throw new HarnessError('BAD_FLAG', '--capture-delay needs --capture');
   if (opts.capture) upstream.capture = Capture.open({ file: opts.capture, delays: parseDelays(opts.captureDelay) });
