@@ -178,7 +178,8 @@ function row(name: string, r: HostileRun, verdicts: string): string {
   const leaks = Object.entries(outputs)
     .filter(([, text]) => leakForms().some((f) => text.includes(f)))
     .map(([k]) => k);
-  return `| ${name} | exit ${r.code} | ${verdicts} | ${(r.ms / 1000).toFixed(1)} s | ${Math.round(r.rss / 1e6)} MB | ${leaks.join(', ') || 'none'} |`;
+  const longest = r.files.json ? Math.max(0, ...(JSON.parse(r.files.json) as RunReport).results.map((x) => x.durationMs)) : NaN;
+  return `| ${name} | exit ${r.code} | ${verdicts} | ${(r.ms / 1000).toFixed(1)} s | ${(longest / 1000).toFixed(1)} s | ${Math.round(r.rss / 1e6)} MB | ${leaks.join(', ') || 'none'} |`;
 }
 
 describe('hostile gateways', () => {
@@ -229,6 +230,6 @@ describe('hostile gateways', () => {
 
   // The figures for the closing note (GWC_HOSTILE_TABLE=1), not an assertion.
   afterAll(() => {
-    if (process.env.GWC_HOSTILE_TABLE) process.stdout.write(`\n| case | exit | verdicts | wall | peak RSS | token in |\n|---|---|---|---|---|---|\n${table.join('\n')}\n`);
+    if (process.env.GWC_HOSTILE_TABLE) process.stdout.write(`\n| case | exit | verdicts | wall | longest check | peak RSS | token in |\n|---|---|---|---|---|---|---|\n${table.join('\n')}\n`);
   });
 });

@@ -228,20 +228,23 @@ export class GatewayClient {
         arrived.bytes = got.length;
         arrived.chunks++;
         arrived.lastByteAfterMs = Math.round(performance.now() - startedAt);
-        if (arrived.chunks <= 4) arrived.head = maskCut(got.head().subarray(0, 1200).toString('utf8'), 300, got.length);
+        if (arrived.chunks <= 4) arrived.head = maskCut(got.start(1200).toString('utf8'), 300, got.length);
         progress();
       }
       const raw = pairsFromRecord(res.headers);
       const decoded = decodeBody(got.head(), res.headers['content-encoding'] as string | undefined, got.truncated);
       const body = decoded.body;
+      // What the answer object keeps: the body and figures, never `got` (its pieces) or the raw head beside a decoded copy.
+      const wireBytes = got.length;
+      const wireSha256 = got.sha256();
       bound.end(true);
       this.onReceive?.(req, { status: res.statusCode, rawHeaders: raw, body });
       return {
         status: res.statusCode,
         rawHeaders: raw,
         body,
-        wireBytes: got.length,
-        wireSha256: got.sha256(),
+        wireBytes,
+        wireSha256,
         truncated: decoded.truncated,
         ...(decoded.error ? { decodeError: decoded.error } : {}),
         startedAt,
@@ -249,7 +252,7 @@ export class GatewayClient {
         endedAt: performance.now(),
         header: (name) => raw.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1],
         // A body its content-encoding misdescribes is what a client fails to read: every check sees that, not the raw bytes.
-        text: () => (decoded.error ? unreadable(decoded.error, got.length, body) : textOf(body)),
+        text: () => (decoded.error ? unreadable(decoded.error, wireBytes, body) : textOf(body)),
       };
     } catch (e) {
       arrived.forMs = Math.round(performance.now() - startedAt);
