@@ -233,10 +233,7 @@ export class GatewayClient {
       }
       const raw = pairsFromRecord(res.headers);
       const decoded = decodeBody(got.head(), res.headers['content-encoding'] as string | undefined, got.truncated);
-      const body = decoded.body;
-      // What the answer object keeps: the body and figures, never `got` (its pieces) or the raw head beside a decoded copy.
-      const wireBytes = got.length;
-      const wireSha256 = got.sha256();
+      const { body } = decoded, wireBytes = got.length, wireSha256 = got.sha256(); // the answer never holds `got` (its pieces)
       bound.end(true);
       this.onReceive?.(req, { status: res.statusCode, rawHeaders: raw, body });
       return {
