@@ -24,10 +24,11 @@ const haveXmllint = spawnSync('xmllint', ['--version']).status === 0;
 const RSS_MAX = 150 * 1000 * 1000;
 /**
  * Gateways whose answers are parsed to the depth bound (JSON nested hundreds of thousands deep,
- * whitespace that never ends) peak at 115-131 MB alone but up to 155 MB when the machine is busy
- * (four test files at once), past the 150 MB goal. They are held to a looser bound that still
- * catches the runaways they were built for (487 MB and 202 MB before the depth bound), and the
- * goal for them stays open.
+ * whitespace that never ends) or inflate past it. Alone they peak at 112-125 MB now (123-135 MB
+ * before an answer kept its bytes once), but on a machine loaded far past its cores (load
+ * average 20 on 2 cores) single runs reached 135-136 MB and once 180 MB (deep-json-stream), for
+ * reasons not yet found: they keep the looser bound, which still catches the runaways they were
+ * built for (487 MB and 202 MB before the depth bound), and the 150 MB goal for them stays open.
  */
 const RSS_MAX_PARSED = 180_000_000;
 const PARSED_TO_THE_BOUND = new Set(['deep-json', 'deep-json-stream', 'endless-whitespace', 'brotli-bomb']);
@@ -35,7 +36,10 @@ const PARSED_TO_THE_BOUND = new Set(['deep-json', 'deep-json-stream', 'endless-w
 const NEVER_FORWARDS = new Set(['close-at-once']);
 /** The readiness time-out of these runs (s). */
 const READY_S = 8;
-const TIMEOUT_MS = 4000;
+/** The checks' time limit (GWC_HOSTILE_TIMEOUT_MS=20000 measures at the default limit). */
+const TIMEOUT_MS = Number(process.env.GWC_HOSTILE_TIMEOUT_MS ?? 4000);
+/** The issue's bound: a run ends within this long of its longest check, whatever the gateway sends. */
+const PAST_LONGEST_MS = 60_000;
 /** Time a check may take past its limit: the runner's own bookkeeping after the limit fires. */
 const LIMIT_GRACE_MS = 1500;
 
@@ -93,6 +97,10 @@ function assertCalm(name: string, r: HostileRun, checks: number | 'all') {
   expect(report.results.filter((x) => x.outcome === 'fail' || x.outcome === 'timeout').length, where).toBeGreaterThan(0);
   // Within its time limits.
   for (const x of report.results) expect(x.durationMs, `${name} ${x.id}`).toBeLessThanOrEqual(TIMEOUT_MS + LIMIT_GRACE_MS);
+  // The run ends within a minute of its longest check: by its own figure, and as the process's wall time (start-up, readiness and reports included).
+  const longest = Math.max(...report.results.map((x) => x.durationMs));
+  expect(report.durationMs, `${name}: the run's own duration`).toBeLessThanOrEqual(longest + PAST_LONGEST_MS);
+  expect(r.ms, `${name}: the process's wall time`).toBeLessThanOrEqual(longest + PAST_LONGEST_MS);
   // JUnit valid against the XSD.
   expect(r.files.junit).toBeTypeOf('string');
   if (haveXmllint) {
@@ -178,7 +186,8 @@ function row(name: string, r: HostileRun, verdicts: string): string {
   const leaks = Object.entries(outputs)
     .filter(([, text]) => leakForms().some((f) => text.includes(f)))
     .map(([k]) => k);
-  return `| ${name} | exit ${r.code} | ${verdicts} | ${(r.ms / 1000).toFixed(1)} s | ${Math.round(r.rss / 1e6)} MB | ${leaks.join(', ') || 'none'} |`;
+  const longest = r.files.json ? Math.max(0, ...(JSON.parse(r.files.json) as RunReport).results.map((x) => x.durationMs)) : NaN;
+  return `| ${name} | exit ${r.code} | ${verdicts} | ${(r.ms / 1000).toFixed(1)} s | ${(longest / 1000).toFixed(1)} s | ${Math.round(r.rss / 1e6)} MB | ${leaks.join(', ') || 'none'} |`;
 }
 
 describe('hostile gateways', () => {
@@ -229,6 +238,6 @@ describe('hostile gateways', () => {
 
   // The figures for the closing note (GWC_HOSTILE_TABLE=1), not an assertion.
   afterAll(() => {
-    if (process.env.GWC_HOSTILE_TABLE) process.stdout.write(`\n| case | exit | verdicts | wall | peak RSS | token in |\n|---|---|---|---|---|---|\n${table.join('\n')}\n`);
+    if (process.env.GWC_HOSTILE_TABLE) process.stdout.write(`\n| case | exit | verdicts | wall | longest check | peak RSS | token in |\n|---|---|---|---|---|---|---|\n${table.join('\n')}\n`);
   });
 });

@@ -3,7 +3,7 @@
 // A gateway may answer 500 MB, stream forever or send a body that is not what its
 // content-encoding claims; the harness keeps a few MiB and says what the rest was.
 import { createHash } from 'node:crypto';
-import { passedThrough } from '../core/pressure.js';
+import { passedThrough, released } from '../core/pressure.js';
 import { maskCut } from '../core/mask.js';
 import { brotliDecompressSync, gunzipSync, inflateSync, constants } from 'node:zlib';
 
@@ -41,8 +41,22 @@ export class BoundedBody {
   get truncated(): boolean {
     return this.length > this.kept;
   }
+  /**
+   * The kept bytes, joined once: the pieces are dropped for their copy (kept twice, a 1 MiB head
+   * held its pieces and its copy alive as long as the answer), and later calls return the same buffer.
+   */
   head(): Buffer {
-    return Buffer.concat(this.chunks);
+    if (this.chunks.length === 1) return this.chunks[0];
+    const whole = Buffer.concat(this.chunks);
+    if (this.chunks.length) released(this.kept);
+    this.chunks = [whole];
+    return whole;
+  }
+  /** A copy of the first `n` kept bytes at most, leaving the pieces as they are (a preview while the body still comes). */
+  start(n: number): Buffer {
+    const parts: Buffer[] = [];
+    for (let got = 0, i = 0; got < n && i < this.chunks.length; got += this.chunks[i++].length) parts.push(this.chunks[i]);
+    return Buffer.concat(parts).subarray(0, n);
   }
   sha256(): string {
     return this.hash.copy().digest('hex');

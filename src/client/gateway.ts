@@ -228,20 +228,20 @@ export class GatewayClient {
         arrived.bytes = got.length;
         arrived.chunks++;
         arrived.lastByteAfterMs = Math.round(performance.now() - startedAt);
-        if (arrived.chunks <= 4) arrived.head = maskCut(got.head().subarray(0, 1200).toString('utf8'), 300, got.length);
+        if (arrived.chunks <= 4) arrived.head = maskCut(got.start(1200).toString('utf8'), 300, got.length);
         progress();
       }
       const raw = pairsFromRecord(res.headers);
       const decoded = decodeBody(got.head(), res.headers['content-encoding'] as string | undefined, got.truncated);
-      const body = decoded.body;
+      const { body } = decoded, wireBytes = got.length, wireSha256 = got.sha256(); // the answer never holds `got` (its pieces)
       bound.end(true);
       this.onReceive?.(req, { status: res.statusCode, rawHeaders: raw, body });
       return {
         status: res.statusCode,
         rawHeaders: raw,
         body,
-        wireBytes: got.length,
-        wireSha256: got.sha256(),
+        wireBytes,
+        wireSha256,
         truncated: decoded.truncated,
         ...(decoded.error ? { decodeError: decoded.error } : {}),
         startedAt,
@@ -249,7 +249,7 @@ export class GatewayClient {
         endedAt: performance.now(),
         header: (name) => raw.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1],
         // A body its content-encoding misdescribes is what a client fails to read: every check sees that, not the raw bytes.
-        text: () => (decoded.error ? unreadable(decoded.error, got.length, body) : textOf(body)),
+        text: () => (decoded.error ? unreadable(decoded.error, wireBytes, body) : textOf(body)),
       };
     } catch (e) {
       arrived.forMs = Math.round(performance.now() - startedAt);

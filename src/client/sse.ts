@@ -6,7 +6,7 @@ import { newClient } from './transport.js';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { createGunzip, createInflate, createBrotliDecompress } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
-import { passedThrough } from '../core/pressure.js';
+import { passedThrough, released } from '../core/pressure.js';
 import type { Transform } from 'node:stream';
 import { classify, errorKind, GatewayTransportError, isSizedBody, type GatewayClient, type GwRequest } from './gateway.js';
 import { pairsFromRecord } from './headers.js';
@@ -252,6 +252,9 @@ async function read(gw: GatewayClient, req: GwRequest, opts: StreamOptions): Pro
   }
   result.abortedAt ??= abortedAt;
   result.raw = Buffer.concat(k.body);
+  // The chunks, kept until the body was whole (most of them promoted by now), are garbage.
+  released(result.raw.length);
+  k.body.length = 0;
   result.endedAt = performance.now();
   gw.onReceive?.(req, { status: result.status, rawHeaders: raw, body: result.raw, aborted: result.abortedAt !== undefined, error: result.error === undefined ? undefined : 'stream error' });
   return result;

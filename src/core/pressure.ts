@@ -44,6 +44,16 @@ export function passedThrough(bytes: number): void {
   }
 }
 
+/**
+ * Counts `bytes` of buffers that lived long enough to be promoted (a kept body's pieces once
+ * they are joined, a stream's chunks once its body is whole) and are garbage now: only a full
+ * collection frees them, so they count towards the next one and not towards a young one.
+ */
+export function released(bytes: number): void {
+  since += bytes;
+  if (since >= FLUSH_BYTES) collectNow();
+}
+
 /** A full collection now (a check that runs alone calls it before moving tens of MiB). */
 export function collectNow(): void {
   since = 0;
