@@ -132,6 +132,20 @@ describe('the client profile with the official SDKs (in this process)', () => {
     expect(parseInt(d.gateway, 10) - parseInt(d.straight, 10)).toBeGreaterThan(150);
   });
 
+  it("shed-first-attempt (each SDK's first attempt answered 529) warns CLIENT-3: every request reached the upstream as the SDK's own retry", async () => {
+    const { code, report } = await demo('anthropic-sdk,openai', 'shed-first-attempt');
+    const r = result(report, 'client.timing.no-added-delay');
+    expect(r.outcome).toBe('warn');
+    const retried = (client: string) => diffs(r, client).find((d) => d.what === 'client retries (x-stainless-retry-count above 0)');
+    expect(retried('anthropic-sdk')).toEqual({ what: 'client retries (x-stainless-retry-count above 0)', straight: '[]', gateway: JSON.stringify(['GET /v1/models', 'POST /v1/messages', 'POST /v1/messages', 'POST /v1/messages', 'POST /v1/messages/count_tokens']), diff: '5 more through the gateway' });
+    expect(retried('openai')).toEqual({ what: 'client retries (x-stainless-retry-count above 0)', straight: '[]', gateway: JSON.stringify(['GET /v1/models', 'POST /v1/chat/completions', 'POST /v1/chat/completions', 'POST /v1/chat/completions']), diff: '4 more through the gateway' });
+    // What reached the upstream is the retry: the same request, its retry count 1 instead of 0 (CLIENT-1); the client got its answers all the same.
+    const [first] = diffs(result(report, 'client.upstream.same-requests'), 'anthropic-sdk');
+    expect(first).toMatchObject({ what: 'request 1 (GET /v1/models) header x-stainless-retry-count', straight: '["0"]', gateway: '["1"]' });
+    expect(result(report, 'client.answers.same').outcome).toBe('pass');
+    expect(code).toBe(1);
+  });
+
   it('a client that is not installed is one line and exit 2 (the SDKs: test/optional.test.ts)', async () => {
     const r = await cli(['demo', '--profile', 'client', '--clients', 'claude-code', '--reporter', 'json', '--out', path.join(work, 'absent')], { env: { GWC_CLAUDE_DIR: path.join(work, 'no-claude'), GWC_CLAUDE_BIN: '' } });
     expect(r.code).toBe(2);
