@@ -186,6 +186,17 @@ describe('the declared proxy headers', () => {
     ]);
     expect(compareTiming(timed([first, retried]), timed([first, retried]), bounds).differences).toEqual([]);
   });
+
+  it("a retry the client reports itself (Claude Code's api_retry line) through the gateway is a CLIENT-3 difference", () => {
+    const out = (system: unknown[]) => ({ steps: [{ name: 'claude -p', error: null, result: { system } }], files: {}, exit: { code: 0, timedOut: false }, requests: [] }) as unknown as ClientRun;
+    const init = { type: 'system', subtype: 'init' };
+    const retry = { type: 'system', subtype: 'api_retry', attempt: 1, max_retries: 10, retry_delay_ms: 568, error_status: 529, error: 'overloaded' };
+    const bounds = { maxAddedMs: 1000, maxAddedGapMs: 1000 };
+    expect(compareTiming(out([init]), out([init, retry]), bounds).differences).toEqual([
+      { what: "client retries it reported (Claude Code's api_retry lines)", straight: '[]', gateway: '["attempt 1: 529 overloaded"]', diff: '1 more through the gateway' },
+    ]);
+    expect(compareTiming(out([init, retry]), out([init, retry]), bounds).differences).toEqual([]);
+  });
 });
 
 const CLAUDE = claudeBinary();
@@ -218,6 +229,14 @@ describe.skipIf(!existsSync(CLAUDE) && !claudeRequired)('the client profile with
     expect(d.diff).toBe('removed by the gateway');
     expect(JSON.parse(d.straight)[0]).toMatch(/^claude-code-20250219,/);
     expect(d.gateway).toBe('[]');
+  }, 120_000);
+
+  it("shed-first-attempt: Claude Code's own retries (each a first attempt) are in its output: CLIENT-3 counts its api_retry lines; it gives up (CLIENT-2)", async () => {
+    const { report } = await claude('shed-first-attempt');
+    const retried = diffs(result(report, 'client.timing.no-added-delay'), 'claude-code').find((d) => d.what === "client retries it reported (Claude Code's api_retry lines)")!;
+    expect(retried.straight).toBe('[]');
+    expect(JSON.parse(retried.gateway)[0]).toBe('attempt 1: 529 overloaded');
+    expect(diffs(result(report, 'client.answers.same'), 'claude-code')[0]).toMatchObject({ what: 'exit status', diff: 'exit 0 straight, 1 through the gateway' });
   }, 120_000);
 
   it('slow-discovery: the client gives up on discovery through the gateway: no cache file (CLIENT-2), its own time-out fired (CLIENT-3)', async () => {
