@@ -13,7 +13,7 @@ export const CLIENT_FAULTS: Fault[] = [
   {
     name: 'shed-first-attempt',
     breaks: ['CLIENT-3'],
-    description: `answers 529 overloaded_error (retry-after-ms ${RETRY_AFTER_MS}) to every request an SDK marks as its first attempt (x-stainless-retry-count: 0), as a gateway shedding load would; the client's own retry goes through`,
+    description: `answers 529 overloaded_error (retry-after-ms ${RETRY_AFTER_MS}) to every request an SDK marks as its first attempt (x-stainless-retry-count: 0), as a gateway shedding load would; an SDK's own retry (count 1) goes through, a client that retries with the count left at 0 (Claude Code) is refused each time`,
     intercept: (r, res) => {
       if (retryCount(r) !== '0') return false;
       const body = JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
