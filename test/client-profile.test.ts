@@ -13,6 +13,7 @@ import dc from 'node:diagnostics_channel';
 import type net from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
@@ -49,8 +50,17 @@ type Diff = { what: string; straight: string; gateway: string; diff: string };
 const diffs = (r: CheckResult, client: string) => ((r.evidence as { clients: Record<string, { differences: Diff[] }> }).clients[Object.keys((r.evidence as { clients: object }).clients).find((k) => k.startsWith(`${client} `))!]?.differences ?? []);
 
 describe('the client profile with the official SDKs (in this process)', () => {
+  /** The clean run, shared by the tests that read it; with the wall time around it, on the harness's clock. */
+  let cleanRun: Promise<{ code: number; report: RunReport; remotes: string[]; out: string; wallMs: number }> | undefined;
+  const clean = () =>
+    (cleanRun ??= (async () => {
+      const t = performance.now();
+      const r = await demo(SDKS);
+      return { ...r, wallMs: performance.now() - t };
+    })());
+
   it('the clean reference gateway passes the three checks for each SDK, and every socket went to loopback', async () => {
-    const { code, report, remotes } = await demo(SDKS);
+    const { code, report, remotes } = await clean();
     expect(report.results.map((r) => [r.id, r.outcome])).toEqual([
       ['client.upstream.same-requests', 'pass'],
       ['client.answers.same', 'pass'],
@@ -62,6 +72,18 @@ describe('the client profile with the official SDKs (in this process)', () => {
     // The SDKs share fetch's connection pool: at least one socket to the upstream and one to the gateway.
     expect(remotes.length).toBeGreaterThanOrEqual(2);
     expect(new Set(remotes)).toEqual(new Set(['127.0.0.1']));
+  });
+
+  it("the run's duration counts the client sessions: at least every streamed step's time, at most the wall time around the run", async () => {
+    const { report, out, wallMs } = await clean();
+    const timing = Object.values((result(report, 'client.timing.no-added-delay').evidence as { clients: Record<string, { timing: Array<{ doneMs: { straight: number; gateway: number } }> }> }).clients);
+    const streamed = timing.flatMap((c) => c.timing).reduce((sum, row) => sum + row.doneMs.straight + row.doneMs.gateway, 0);
+    // The sessions ran one after the other inside the run: their streamed steps alone are a lower bound.
+    expect(streamed).toBeGreaterThan(0);
+    expect(report.durationMs).toBeGreaterThanOrEqual(streamed);
+    expect(report.durationMs).toBeLessThanOrEqual(Math.ceil(wallMs));
+    expect(Date.parse(report.finishedAt) - Date.parse(report.startedAt)).toBeGreaterThanOrEqual(streamed);
+    expect(out).toContain(` ${(report.durationMs / 1000).toFixed(1)} s`);
   });
 
   it('sort-keys (a body rewritten) fails CLIENT-1 with the first differing byte of the anthropic SDK\'s body', async () => {
@@ -110,6 +132,20 @@ describe('the client profile with the official SDKs (in this process)', () => {
     const d = diffs(r, 'anthropic-sdk').find((x) => x.what.endsWith('time to first token'))!;
     expect(d.diff).toBe('more than 150 ms added');
     expect(parseInt(d.gateway, 10) - parseInt(d.straight, 10)).toBeGreaterThan(150);
+  });
+
+  it("shed-first-attempt (each SDK's first attempt answered 529) warns CLIENT-3: every request reached the upstream as the SDK's own retry", async () => {
+    const { code, report } = await demo('anthropic-sdk,openai', 'shed-first-attempt');
+    const r = result(report, 'client.timing.no-added-delay');
+    expect(r.outcome).toBe('warn');
+    const retried = (client: string) => diffs(r, client).find((d) => d.what === 'client retries (x-stainless-retry-count above 0)');
+    expect(retried('anthropic-sdk')).toEqual({ what: 'client retries (x-stainless-retry-count above 0)', straight: '[]', gateway: JSON.stringify(['GET /v1/models', 'POST /v1/messages', 'POST /v1/messages', 'POST /v1/messages', 'POST /v1/messages/count_tokens']), diff: '5 more through the gateway' });
+    expect(retried('openai')).toEqual({ what: 'client retries (x-stainless-retry-count above 0)', straight: '[]', gateway: JSON.stringify(['GET /v1/models', 'POST /v1/chat/completions', 'POST /v1/chat/completions', 'POST /v1/chat/completions']), diff: '4 more through the gateway' });
+    // What reached the upstream is the retry: the same request, its retry count 1 instead of 0 (CLIENT-1); the client got its answers all the same.
+    const [first] = diffs(result(report, 'client.upstream.same-requests'), 'anthropic-sdk');
+    expect(first).toMatchObject({ what: 'request 1 (GET /v1/models) header x-stainless-retry-count', straight: '["0"]', gateway: '["1"]' });
+    expect(result(report, 'client.answers.same').outcome).toBe('pass');
+    expect(code).toBe(1);
   });
 
   it('a client that is not installed is one line and exit 2 (the SDKs: test/optional.test.ts)', async () => {
@@ -205,6 +241,17 @@ describe('the declared proxy headers', () => {
     ]);
     expect(compareTiming(timed([first, retried]), timed([first, retried]), bounds).differences).toEqual([]);
   });
+
+  it("a retry the client reports itself (Claude Code's api_retry line) through the gateway is a CLIENT-3 difference", () => {
+    const out = (system: unknown[]) => ({ steps: [{ name: 'claude -p', error: null, result: { system } }], files: {}, exit: { code: 0, timedOut: false }, requests: [] }) as unknown as ClientRun;
+    const init = { type: 'system', subtype: 'init' };
+    const retry = { type: 'system', subtype: 'api_retry', attempt: 1, max_retries: 10, retry_delay_ms: 568, error_status: 529, error: 'overloaded' };
+    const bounds = { maxAddedMs: 1000, maxAddedGapMs: 1000 };
+    expect(compareTiming(out([init]), out([init, retry]), bounds).differences).toEqual([
+      { what: "client retries it reported (Claude Code's api_retry lines)", straight: '[]', gateway: '["attempt 1: 529 overloaded"]', diff: '1 more through the gateway' },
+    ]);
+    expect(compareTiming(out([init, retry]), out([init, retry]), bounds).differences).toEqual([]);
+  });
 });
 
 const CLAUDE = claudeBinary();
@@ -248,6 +295,14 @@ describe.skipIf(!existsSync(CLAUDE) && !claudeRequired)('the client profile with
       ['client.timing.no-added-delay', 'pass'],
     ]);
     expect(code).toBe(0);
+  }, 120_000);
+
+  it("shed-first-attempt: Claude Code's own retries (each a first attempt) are in its output: CLIENT-3 counts its api_retry lines; it gives up (CLIENT-2)", async () => {
+    const { report } = await claude('shed-first-attempt');
+    const retried = diffs(result(report, 'client.timing.no-added-delay'), 'claude-code').find((d) => d.what === "client retries it reported (Claude Code's api_retry lines)")!;
+    expect(retried.straight).toBe('[]');
+    expect(JSON.parse(retried.gateway)[0]).toBe('attempt 1: 529 overloaded');
+    expect(diffs(result(report, 'client.answers.same'), 'claude-code')[0]).toMatchObject({ what: 'exit status', diff: 'exit 0 straight, 1 through the gateway' });
   }, 120_000);
 
   it('slow-discovery: the client gives up on discovery through the gateway: no cache file (CLIENT-2), its own time-out fired (CLIENT-3)', async () => {

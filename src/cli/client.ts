@@ -11,6 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { HarnessError, parseListen } from '../core/errors.js';
 import { rootPath } from '../core/paths.js';
 import type { RunConfig } from '../config/config.js';
@@ -112,6 +113,8 @@ function network(env: NodeJS.ProcessEnv): string {
  * straight and through the gateway, then the checks.
  */
 export async function runClientProfile(cfg: RunConfig, io: { out: (s: string) => void; env: NodeJS.ProcessEnv }, reference?: { fault?: string }): Promise<RunReport> {
+  // The run's wall time counts the client sessions, not only the checks comparing them.
+  const began = { at: new Date(), t0: performance.now() };
   const chosen = drivers(cfg.clients, io.env);
   for (const d of chosen) {
     const missing = await d.missing();
@@ -135,7 +138,7 @@ export async function runClientProfile(cfg: RunConfig, io: { out: (s: string) =>
     const pairs = await runSessions(chosen, { upstream, gateway: gateway!, token: cfg.token, workdir, timeoutMs: CLIENT_TIMEOUT_MS, print: io.out, targeting: expanded.resolved });
     const fixture: ClientFixture = { pairs, network: net };
     // The checks only compare what the runs left: no readiness canary through the gateway.
-    return await runSuite(CHECKS, { ...cfg, protocols: [], expanded }, gateway!, null, io.out, { fixture, launcher: launched });
+    return await runSuite(CHECKS, { ...cfg, protocols: [], expanded }, gateway!, null, io.out, { fixture, launcher: launched, began });
   } finally {
     await launched?.stop();
     await ref?.stop();

@@ -88,6 +88,8 @@ export interface SuiteExtras {
   progress?: RunProgress;
   /** TLS and HTTP/2 to the gateway, its files already read (src/client/transport.ts); else read from cfg.transport here. */
   transport?: Transport;
+  /** When the run began, if before the checks (the client profile's sessions): the report's start and duration count from it. */
+  began?: { at: Date; t0: number };
 }
 
 /**
@@ -132,8 +134,8 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   }
   extras.progress?.ready();
   const unmatchedFrom = upstream?.unmatched.length ?? 0;
-  const startedAt = new Date();
-  const t0 = performance.now();
+  const startedAt = extras.began?.at ?? new Date();
+  const t0 = extras.began?.t0 ?? performance.now();
   const attempts = Math.max(cfg.repeat, cfg.repeatFailures);
   if (useConsole)
     print(

@@ -195,6 +195,19 @@ export interface TimingBounds {
 const maxGap = (a: number[]) => a.slice(1).reduce((m, t, i) => Math.max(m, t - a[i]), 0);
 const RETRY = 'x-stainless-retry-count';
 
+/**
+ * The retries a client reports in its own output: Claude Code sets its SDK's retry count aside
+ * and retries itself, each attempt a first one (`x-stainless-retry-count: 0`), and prints a
+ * `{"type":"system","subtype":"api_retry","attempt":1,"error_status":529,...}` line per retry.
+ */
+function reportedRetries(r: ClientRun): string[] {
+  const lines = r.steps.flatMap((s) => {
+    const system = (s.result as { system?: unknown } | null)?.system;
+    return Array.isArray(system) ? (system as unknown[]) : [];
+  });
+  return lines.filter((l): l is Record<string, unknown> => !!l && typeof l === 'object' && (l as Record<string, unknown>).subtype === 'api_retry').map((l) => `attempt ${l.attempt}: ${l.error_status} ${l.error}`);
+}
+
 /** CLIENT-3: time as the client feels it, and the client's own retries and time-outs. */
 export function compareTiming(s: ClientRun, g: ClientRun, b: TimingBounds): { differences: Difference[]; table: Array<Record<string, unknown>> } {
   const out: Difference[] = [];
@@ -212,7 +225,12 @@ export function compareTiming(s: ClientRun, g: ClientRun, b: TimingBounds): { di
   }
   const retries = (r: ClientRun) => r.requests.filter((q) => q.headers.some(([k, v]) => k.toLowerCase() === RETRY && v !== '0')).map(line);
   const closed = (r: ClientRun) => r.requests.filter((q) => q.ended === 'client-closed').map(line);
-  for (const [what, f] of [['client retries (x-stainless-retry-count above 0)', retries], ['requests the client gave up on (its own time-out)', closed]] as const) {
+  const checks = [
+    ['client retries (x-stainless-retry-count above 0)', retries],
+    ['client retries it reported (Claude Code\'s api_retry lines)', reportedRetries],
+    ['requests the client gave up on (its own time-out)', closed],
+  ] as const;
+  for (const [what, f] of checks) {
     const x = f(s);
     const y = f(g);
     if (y.length > x.length) out.push({ what, straight: JSON.stringify(x), gateway: JSON.stringify(y), diff: `${y.length - x.length} more through the gateway` });

@@ -5,12 +5,12 @@ import { diffJson, type JsonDiff } from '../../src/core/compare.js';
 import { fixturesAndProperty } from '../shared/property.js';
 import { parseSeen, type Exchange } from '../shared/exchange.js';
 import type { CheckContext, Verdict } from '../../src/check/check.js';
-import { bodyText, generatedMessagesBody } from './gen.js';
+import { generatedMessagesRequest } from './gen.js';
 import { messageFixtures } from './fixtures.js';
 
 /** A body property over the messages fixtures and generated messages bodies. */
 export function messagesBodyProperty(ctx: CheckContext, judge: (x: Exchange) => Verdict | 'refused', what: string): Promise<Verdict> {
-  return fixturesAndProperty(ctx, messageFixtures(), judge, what, { bodies: generatedMessagesBody.map(bodyText) });
+  return fixturesAndProperty(ctx, messageFixtures(), judge, what, { bodies: generatedMessagesRequest });
 }
 
 /**

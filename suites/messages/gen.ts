@@ -4,6 +4,8 @@
 import fc from 'fast-check';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { a, anyValue, lit, maybe, n as num, number, o, s, serialize, text, unknownKey, type G } from '../shared/gen.js';
+import { messagesClientHeaders } from '../shared/client-headers.js';
+import type { SendOptions } from '../shared/exchange.js';
 
 /** A chain of nested arrays and objects, 20 to 60 deep. */
 export const deep: fc.Arbitrary<G> = fc.integer({ min: 20, max: 60 }).map((d) => {
@@ -155,3 +157,25 @@ export const generatedMessagesBody: fc.Arbitrary<GeneratedBody> = fc
 export function bodyText(b: GeneratedBody): string {
   return serialize(b.tree, b.pretty);
 }
+
+/**
+ * A tool round trip as @anthropic-ai/sdk 1.13.0 sends it (seen in the client profile's session):
+ * a plain-string `system`, the user's turn, the assistant's tool_use and the user's tool_result,
+ * streamed or not.
+ */
+export const toolRoundTripBody: fc.Arbitrary<GeneratedBody> = fc
+  .tuple(text, fc.stringMatching(/^toolu_[A-Za-z0-9]{6}$/), text, fc.boolean(), fc.boolean())
+  .map(([sys, id, result, streamed, isError]) => {
+    const tool = o(['name', s('get_weather')], ['description', s('The weather in a city.')], ['input_schema', o(['type', s('object')], ['properties', o(['city', o(['type', s('string')])])], ['required', a(s('city'))])]);
+    const messages = a(
+      o(['role', s('user')], ['content', s(`${CASE_PLACEHOLDER} List the .txt files in this folder.`)]),
+      o(['role', s('assistant')], ['content', a(o(['type', s('tool_use')], ['id', s(id)], ['name', s('get_weather')], ['input', o(['city', s('Paris')])]))]),
+      o(['role', s('user')], ['content', a(o(['type', s('tool_result')], ['tool_use_id', s(id)], ['content', result], isError ? ['is_error', lit('true')] : null))]),
+    );
+    return { tree: o(['model', s('claude-opus-5-5')], ['max_tokens', num('1024')], ['system', sys], ['tools', a(tool)], ['messages', messages], streamed ? ['stream', lit('true')] : null), pretty: false };
+  });
+
+/** A generated messages request: a body (now and then a tool round trip) with the headers real clients send. */
+export const generatedMessagesRequest: fc.Arbitrary<{ body: string; send: SendOptions }> = fc
+  .tuple(fc.oneof({ weight: 6, arbitrary: generatedMessagesBody }, toolRoundTripBody), messagesClientHeaders)
+  .map(([b, h]) => ({ body: bodyText(b), send: { version: h.version, ...(h.headers ? { headers: h.headers } : {}) } }));

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { a, anyValue, lit, maybe, number, o, s, serialize, text, type G } from '../shared/gen.js';
 import { nativeSend } from '../shared/exchange.js';
+import { nativeClientHeaders } from '../shared/client-headers.js';
 
 /** A field no gateway knows yet; integer-like keys too (JS objects reorder those). */
 const unknownEntry = maybe(fc.tuple(fc.oneof(fc.constantFrom('futureField', 'gwcUnknown', '10', '2'), fc.stringMatching(/^x[A-Z][a-z]{1,8}$/)), anyValue));
@@ -109,5 +110,5 @@ export const generatedNativeBody: fc.Arbitrary<string> = fc
     return serialize({ t: 'obj', entries: es }, r.pretty);
   });
 
-/** A native body with the endpoint it goes to: generateContent, or streamGenerateContent?alt=sse (answered with a stream). */
-export const generatedNativeRequest = fc.tuple(generatedNativeBody, fc.boolean()).map(([body, stream]) => ({ body, send: nativeSend({ stream }) }));
+/** A native body with the endpoint it goes to (generateContent, or streamGenerateContent?alt=sse, answered with a stream), now and then with x-goog-api-client. */
+export const generatedNativeRequest = fc.tuple(generatedNativeBody, fc.boolean(), nativeClientHeaders).map(([body, stream, headers]) => ({ body, send: { ...nativeSend({ stream }), ...(headers.length ? { headers } : {}) } }));
