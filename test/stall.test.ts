@@ -22,12 +22,12 @@ describe('stall meter', () => {
   it('a patient time-out held past its time does not fire before the loop was free for it', async () => {
     let fired = false;
     let atHoldEnd = false;
-    const cancel = patientTimeout(() => (fired = true), 200);
+    const cancel = patientTimeout(() => (fired = true), 200, 1000);
     hold(500);
     // Timers run first after a hold: a plain 200 ms timer would fire here.
     await new Promise((r) => setTimeout(r, 0));
     atHoldEnd = fired;
-    await new Promise<void>((r) => patientTimeout(r, 400));
+    await new Promise<void>((r) => patientTimeout(r, 800));
     cancel();
     expect([atHoldEnd, fired]).toEqual([false, true]);
   });

@@ -56,16 +56,15 @@ export function stallMeter(): StallMeter {
   };
 }
 
-/** The most a patient time-out is put off by holds, in all: past that a time-out fires however held the process was. */
-export const MAX_HELD_MS = 30_000;
-
 /**
  * Like setTimeout(fn, ms), but the process's own holds do not count: fires once `ms` have
  * passed with the loop free to notice what it waits for (a time-out of the other side's silence,
- * not of this process's stalls). Holds put it off by at most `maxHeldMs`. Returns the function
- * that cancels it.
+ * not of this process's stalls). Holds put it off by at most `maxHeldMs` (default `ms`: it fires
+ * within twice its time). The meter cannot tell a held loop from one busy with other work (a
+ * busy loop is late for every tick), so the bound matters: a silent peer is still caught, later.
+ * Returns the function that cancels it.
  */
-export function patientTimeout(fn: () => void, ms: number, maxHeldMs = MAX_HELD_MS): () => void {
+export function patientTimeout(fn: () => void, ms: number, maxHeldMs = ms): () => void {
   const meter = stallMeter();
   const t0 = performance.now();
   let timer: NodeJS.Timeout | undefined;
