@@ -8,6 +8,7 @@ import { LoopbackServer } from '../src/core/server.js';
 import type { Fault, RequestParts } from './faults/index.js';
 import type { DeclaredLimit } from '../src/core/limits.js';
 import { Limiter } from './limit.js';
+import { patientTimeout } from '../src/core/stall.js';
 
 // RFC 9110 7.6.1: connection-specific fields are not forwarded.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
@@ -16,9 +17,15 @@ const ROUTES = [/^\/v1\/messages(\/count_tokens)?(\?|$)/, /^\/v1\/models(\/|\?|$
 /**
  * The upstream time-out of the gateway that `demo` and the self-tests run: short, so the check
  * of an upstream that never answers (errors.upstream.timeout, ERR-DOWN-1) sees the gateway
- * give up well within a check's time limit. It bounds only the wait for response headers.
+ * give up well within a check's time limit. It bounds only the wait for response headers once
+ * the request has been sent, and counts only the upstream's silence, not this process's holds
+ * (src/core/stall.ts): the gateway shares its process with the harness and the upstream, so a
+ * hold there (a collection, a loaded machine) is no silence of the upstream's. Bound to the
+ * upload instead, it reset a 32 MB upload whenever the process was held 2 s mid-body.
  */
 export const DEMO_UPSTREAM_TIMEOUT_MS = 2000;
+/** While the request body goes out: the most the upstream may leave the connection without progress. */
+const UPLOAD_IDLE_MS = 60_000;
 
 export interface ReferenceOptions {
   upstream: string;
@@ -184,22 +191,40 @@ export class ReferenceGateway extends LoopbackServer {
       path: `${base}${parts.path}`,
       headers,
       agent: this.agent,
-      timeout: this.opts.upstreamTimeoutMs ?? 60_000,
+      timeout: UPLOAD_IDLE_MS,
     });
     // Cancel the upstream request when the client goes away before the reply is complete.
     res.on('close', () => {
       if (!res.writableFinished && !fault?.keepUpstreamOnAbort) up.destroy();
     });
-    up.on('timeout', () => {
+    const giveUp = () => {
       up.destroy();
       this.down(res, 504, 'upstream did not answer in time');
+    };
+    up.on('timeout', giveUp);
+    // The wait for the answer's headers starts once the request is sent (a 32 MB body takes a while).
+    let waiting: (() => void) | undefined;
+    let over = false;
+    const stopWaiting = () => {
+      over = true;
+      waiting?.();
+      waiting = undefined;
+    };
+    up.on('finish', () => {
+      // An upstream may answer (e.g. 413) before the body is all sent: then there is nothing to wait for.
+      if (over) return;
+      up.setTimeout(0);
+      waiting = patientTimeout(giveUp, this.opts.upstreamTimeoutMs ?? 60_000);
     });
+    up.on('close', stopWaiting);
     up.on('error', (e: NodeJS.ErrnoException) => {
+      stopWaiting();
       if (!res.headersSent) this.down(res, 502, `upstream unreachable: ${e.code ?? e.message}`);
       else res.destroy();
     });
     up.on('response', (ur) => {
       // The time-out bounds the wait for the upstream's answer, not the silences of a stream.
+      stopWaiting();
       up.setTimeout(0);
       if (fault?.retry && ur.statusCode === fault.retry.status && retriesLeft > 0) {
         ur.resume();

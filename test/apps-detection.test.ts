@@ -19,7 +19,9 @@ const start = (fault?: string) => runAppsDemo(resolveConfig({ seed: '1', reporte
 // The runs go on at once, GWC_APPS_DETECTION_CONCURRENCY at a time (default 6), started in the
 // order of the tests; each test awaits its own. Each run has its own gateway, database, IdP,
 // collector and upstreams, and no apps check judges time finer than seconds (span waits 5 s,
-// requests 10 s), so runs beside each other cannot change a verdict; they overlap their waits.
+// requests 10 s), so runs beside each other overlap their waits. A run's set-up holds this
+// process for up to seconds on a loaded machine (PGlite loading its template): the apps checks'
+// bounds count the gateway's silence, not such holds (src/core/stall.ts; apps.disc.models's 3 s).
 const CONCURRENCY = Number(process.env.GWC_APPS_DETECTION_CONCURRENCY ?? 6);
 let runs = new Map<string | undefined, Promise<RunReport>>();
 const run = (fault?: string) => runOf(runs, fault);
