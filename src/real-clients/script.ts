@@ -30,8 +30,14 @@ export const WEATHER_RESULT = 'sunny, 21 C';
 /** The text of the final answer, split into this many deltas. */
 export const SESSION_TEXT = 'The session reached its end: one tool call, its result, and this answer.';
 export const SESSION_DELTAS = 6;
-/** Gap between two stream deltas: the stream is spread over about SESSION_DELTAS x this. */
-export const SESSION_GAP_MS = 40;
+/**
+ * Gap between two stream deltas: the stream is spread over about SESSION_DELTAS x this. Wide
+ * enough that a busy machine's scheduling hiccups (100 ms and more at a load average of 10 on
+ * 2 cores) cannot bunch half of it: at 40 ms an incremental proxy was once judged buffered.
+ */
+export const SESSION_GAP_MS = 120;
+/** The spread the upstream gives a streamed answer: from its first delta to its last. */
+export const SESSION_SPREAD_MS = (SESSION_DELTAS - 1) * SESSION_GAP_MS;
 
 /** The usage every answer reports (the cache fields included: a gateway that strips them is seen). */
 export const SESSION_USAGE = {
