@@ -38,6 +38,7 @@ class ExpectationImpl implements Expectation {
     this.notify();
   }
   notify() {
+    if (this.waiters.length === 0) return;
     for (const w of this.waiters.splice(0)) w();
   }
   private async waitFor<T>(get: () => T | null, graceMs: number): Promise<T | null> {
