@@ -1,6 +1,7 @@
 // The server side of `npm run bench:load`, in a process of its own (as a gateway's upstream
 // would be): the recording upstream with N cases registered, or a plain node:http server that
-// answers the same body. Prints one JSON line: its URL and the case tokens; ends on stdin's end.
+// answers the same body. Prints one JSON line: its URL and the case tokens; on stdin's end, one
+// more: the CPU time it spent (user and system, microseconds) since the first line, then ends.
 import http from 'node:http';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
 import { messageBody } from '../src/upstream/replies/messages.js';
@@ -19,15 +20,22 @@ async function main(): Promise<void> {
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
-    process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, tokens: [] })}\n`);
-    process.stdin.resume().on('end', () => process.exit(0));
+    ready(`http://127.0.0.1:${port}`, []);
     return;
   }
   const up = new RecordingUpstream();
   await up.start('127.0.0.1', 0);
   const tokens = Array.from({ length: count }, () => up.expect({ kind: 'json', status: 200, headers: JSON_HEADERS, body }).token);
-  process.stdout.write(`${JSON.stringify({ url: up.url, tokens })}\n`);
-  process.stdin.resume().on('end', () => process.exit(0));
+  ready(up.url, tokens);
+}
+
+function ready(url: string, tokens: string[]): void {
+  process.stdout.write(`${JSON.stringify({ url, tokens })}\n`);
+  const from = process.cpuUsage();
+  process.stdin.resume().on('end', () => {
+    const used = process.cpuUsage(from);
+    process.stdout.write(`${JSON.stringify({ cpuUs: used.user + used.system })}\n`, () => process.exit(0));
+  });
 }
 
 void main();

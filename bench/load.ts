@@ -1,7 +1,8 @@
 // The load generator's own ceiling (`npm run bench:load`): requests per second it reaches
 // straight to the recording upstream, and its p99 at half the goal rate, each beside a plain
 // node:http server on the same machine (printed as ratios). Goal: >= 10,000 req/s, p99 < 2 ms
-// at 5,000 req/s. The servers run in a process of their own; the generator in this one.
+// at 5,000 req/s. The servers run in a process of their own; the generator in this one. Also
+// printed: the CPU time per request of each side (less swayed by a busy machine than latency).
 //   npm run bench:load [-- --requests 80000 --clients 8]
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -16,18 +17,27 @@ const REQUESTS = arg('--requests', 80_000);
 const CLIENTS = arg('--clients', 8);
 const GOAL = 10_000;
 
-async function server(mode: 'recording' | 'plain', count: number): Promise<{ url: string; tokens: string[]; stop: () => void }> {
+/** A run's result, and the CPU time (user and system) per request of the server and of the generator, in microseconds. */
+type Measured = LoadResult & { serverCpuUs: number; generatorCpuUs: number };
+
+async function server(mode: 'recording' | 'plain', count: number): Promise<{ url: string; tokens: string[]; stop: () => Promise<number> }> {
   const child = spawn(process.execPath, [fileURLToPath(new URL('./load-server.js', import.meta.url)), mode, String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
-  const { url, tokens } = JSON.parse(line) as { url: string; tokens: string[] };
-  return { url, tokens, stop: () => child.stdin!.end() };
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const { url, tokens } = JSON.parse((await lines.next()).value as string) as { url: string; tokens: string[] };
+  const stop = async () => {
+    child.stdin!.end();
+    return (JSON.parse((await lines.next()).value as string) as { cpuUs: number }).cpuUs;
+  };
+  return { url, tokens, stop };
 }
 
-async function measure(mode: 'recording' | 'plain', rate: number, n: number): Promise<LoadResult> {
+async function measure(mode: 'recording' | 'plain', rate: number, n: number): Promise<Measured> {
   const s = await server(mode, n);
   const headers = messagesHeaders().flat();
+  const from = process.cpuUsage();
+  let r: LoadResult | undefined;
   try {
-    return await runLoad({
+    r = await runLoad({
       origin: s.url,
       rate,
       requests: n,
@@ -37,15 +47,19 @@ async function measure(mode: 'recording' | 'plain', rate: number, n: number): Pr
       make: (i) => ({ path: '/v1/messages', method: 'POST', headers, body: JSON.stringify({ model: 'm', max_tokens: 8, messages: [{ role: 'user', content: `${s.tokens[i] ?? 'plain'} load` }] }) }),
     });
   } finally {
-    s.stop();
+    const serverUs = await s.stop();
+    if (r) Object.assign(r, { serverCpuUs: serverUs / r.sent, generatorCpuUs: cpuUs(process.cpuUsage(from)) / r.sent });
   }
+  return r as Measured;
 }
 
-const line = (what: string, r: LoadResult) => `${what}: ${Math.round(r.achievedRate)} req/s achieved, ${r.failures} failed, latency ${JSON.stringify(percentiles(r.latency))}`;
+const cpuUs = (u: NodeJS.CpuUsage) => u.user + u.system;
+const line = (what: string, r: Measured) =>
+  `${what}: ${Math.round(r.achievedRate)} req/s achieved, ${r.failures} failed, CPU per request: server ${r.serverCpuUs.toFixed(1)} µs, generator ${r.generatorCpuUs.toFixed(1)} µs, latency ${JSON.stringify(percentiles(r.latency))}`;
 
 /** The highest offered rate (doubling from 2,500/s, 2 s each) that is served at >= 95 % of the offer. */
-async function ceiling(mode: 'recording' | 'plain'): Promise<{ rate: number; result: LoadResult | null; lines: string[] }> {
-  let best: { rate: number; result: LoadResult | null } = { rate: 0, result: null };
+async function ceiling(mode: 'recording' | 'plain'): Promise<{ rate: number; result: Measured | null; lines: string[] }> {
+  let best: { rate: number; result: Measured | null } = { rate: 0, result: null };
   const lines: string[] = [];
   for (let rate = 2500; rate <= 40_000; rate *= 2) {
     const r = await measure(mode, rate, Math.min(REQUESTS, rate * 2));
@@ -66,3 +80,4 @@ console.log(line(`plain node:http,    offered ${GOAL / 2}/s`, halfPlain));
 const p99 = (r: LoadResult) => percentiles(r.latency).p99;
 console.log(`ceiling (highest doubling step served at >= 95 %): recording upstream ${rec.rate} req/s (goal ${GOAL}), plain node:http ${plain.rate} req/s, ratio ${plain.rate ? (rec.rate / plain.rate).toFixed(2) : '-'}x`);
 console.log(`p99 at ${GOAL / 2}/s: ${p99(halfRec)} ms (goal < 2 ms), ${(p99(halfRec) / p99(halfPlain)).toFixed(2)}x plain node:http (${p99(halfPlain)} ms)`);
+console.log(`server CPU per request at ${GOAL / 2}/s: recording upstream ${halfRec.serverCpuUs.toFixed(1)} µs, ${(halfRec.serverCpuUs / halfPlain.serverCpuUs).toFixed(2)}x plain node:http (${halfPlain.serverCpuUs.toFixed(1)} µs); generator ${halfRec.generatorCpuUs.toFixed(1)} µs`);

@@ -25,6 +25,18 @@ describe('BoundedBody', () => {
     expect(b.sha256()).toBe(createHash('sha256').update(all).digest('hex'));
   });
 
+  it('hashes a body kept whole, and one cut at a chunk boundary, as the bytes that came', () => {
+    const all = Buffer.from('0123456789abcdefghij');
+    const whole = new BoundedBody(20);
+    for (const at of [0, 3, 10]) whole.push(all.subarray(at, at === 0 ? 3 : at === 3 ? 10 : 20));
+    expect([whole.truncated, whole.head().toString(), whole.sha256(), whole.sha256()]).toEqual([false, all.toString(), createHash('sha256').update(all).digest('hex'), createHash('sha256').update(all).digest('hex')]);
+    const cut = new BoundedBody(10);
+    cut.push(all.subarray(0, 10));
+    cut.push(all.subarray(10));
+    expect([cut.truncated, cut.head().toString(), cut.length]).toEqual([true, '0123456789', 20]);
+    expect(cut.sha256()).toBe(createHash('sha256').update(all).digest('hex'));
+  });
+
   it('is not truncated when the body fits', () => {
     const b = new BoundedBody(10);
     b.push(Buffer.from('short'));

@@ -62,6 +62,30 @@ describe('load generator', () => {
     }
   });
 
+  it('a run cut at its deadline or by its signal ends every open and queued request with the reason', async () => {
+    // The server never answers: every request is open (one per connection) or queued behind one.
+    const server = http.createServer((req) => req.resume());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as { port: number };
+      const plan = { origin: `http://127.0.0.1:${port}`, rate: 100, requests: 6, durationMs: 100, clients: 2, connectionsPerClient: 1, make: () => ({ path: '/', method: 'POST', headers: [], body: 'x' }) };
+      const cut = await runLoad({ ...plan, deadlineMs: 300 });
+      expect(cut.outcomes.map((o) => o.error)).toEqual(Array(6).fill('still open 300 ms after the load started'));
+      expect([cut.sent, cut.failures]).toEqual([6, 6]);
+      const ac = new AbortController();
+      const stopped = runLoad({ ...plan, signal: ac.signal });
+      // The caller's stop comes once requests are open (the first is sent at the start).
+      await new Promise((r) => server.once('request', r));
+      ac.abort(new Error('stopped by the caller'));
+      const r = await stopped;
+      expect(r.outcomes.length).toBeGreaterThan(0);
+      expect(new Set(r.outcomes.map((o) => o.error))).toEqual(new Set(['stopped by the caller']));
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it('the per-second counts are bounded: a moment before the start is second 0, one past the bound the last second', () => {
     expect(secondOf(1000, 1000)).toBe(0);
     expect(secondOf(1999.9, 1000)).toBe(0);

@@ -2,6 +2,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import net from 'node:net';
+import { createHash } from 'node:crypto';
+import { longStringDigest } from '../src/client/bounded.js';
+import { RECORD_KEEP } from '../src/upstream/record.js';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
 import { UpstreamHandle } from '../src/upstream/handle.js';
 
@@ -101,6 +104,23 @@ describe('recording upstream', () => {
     const r3 = await request(`${up.url}/v1/messages`, { method: 'POST', body: `{"t":"${paired.token}","tools":[{"name":"b","defer_loading":true}]}`, headers: { 'anthropic-beta': 'advanced-tool-use-2025-11-20' } });
     expect(r3.statusCode).toBe(200);
     await r3.body.dump();
+  });
+
+  it('records the long strings, length and SHA-256 of a body, whole or kept in part, as the bytes that came', async () => {
+    const h = new UpstreamHandle(up);
+    // A long string that starts before 64 KiB (where the scan begins) and one past RECORD_KEEP.
+    for (const [first, second] of [[70_000, 66_000], [200_000, 4_500_000]]) {
+      const e = h.next().json('{}');
+      const a = 'A'.repeat(first);
+      const b = 'b'.repeat(second);
+      const body = Buffer.from(`{"text":"${e.token} hi","short":"${'s'.repeat(100)}","a":"${a}","b":"${b}"}`);
+      const pieces = Array.from({ length: Math.ceil(body.length / 16_384) }, (_, i) => body.subarray(i * 16_384, (i + 1) * 16_384));
+      await (await request(`${up.url}/v1/messages`, { method: 'POST', body: (async function* () { yield* pieces; })() })).body.text();
+      const seen = await e.received();
+      expect(seen?.longStrings).toEqual([longStringDigest([Buffer.from(a)]), longStringDigest([Buffer.from(b)])]);
+      expect([seen?.bodyBytes, seen?.bodySha256, seen?.bodyTruncated]).toEqual([body.length, createHash('sha256').update(body).digest('hex'), body.length > RECORD_KEEP]);
+      expect(seen?.body.equals(body.subarray(0, RECORD_KEEP))).toBe(true);
+    }
   });
 
   it('reports a taken port as a harness error', async () => {

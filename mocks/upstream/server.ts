@@ -7,12 +7,24 @@ import { performance } from 'node:perf_hooks';
 import { listen } from '../../src/core/errors.js';
 import { LoopbackServer, type ServerTls } from '../../src/core/server.js';
 import { headerValues, RECORD_KEEP, type RecordedRequest } from '../../src/upstream/record.js';
-import { BoundedBody, LongStrings } from '../../src/client/bounded.js';
+import { BoundedBody, LONG_STRING_MIN, LongStrings } from '../../src/client/bounded.js';
 import type { Reply } from '../../src/upstream/scenario.js';
 import { CASE_HEADER, newCaseToken, tokensIn } from '../../src/upstream/contract.js';
 import type { Expectation, UnmatchedRequest, Upstream } from '../../src/upstream/upstream.js';
 import { play } from './play.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
+
+/** The wall-clock time as ISO text, made once per millisecond (many requests share one). */
+let wallMs = -1;
+let wallIso = '';
+function wallNow(): string {
+  const ms = Date.now();
+  if (ms !== wallMs) {
+    wallMs = ms;
+    wallIso = new Date(ms).toISOString();
+  }
+  return wallIso;
+}
 
 class ExpectationImpl implements Expectation {
   readonly hits: RecordedRequest[] = [];
@@ -26,6 +38,7 @@ class ExpectationImpl implements Expectation {
     this.notify();
   }
   notify() {
+    if (this.waiters.length === 0) return;
     for (const w of this.waiters.splice(0)) w();
   }
   private async waitFor<T>(get: () => T | null, graceMs: number): Promise<T | null> {
@@ -133,14 +146,16 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
   }
 
   private find(req: http.IncomingMessage, body: Buffer, rec: RecordedRequest): ExpectationImpl | string {
-    const candidates: Array<[RecordedRequest['matchedBy'], string[]]> = [
-      ['body', tokensIn(body.toString('latin1'))],
-      ['header', headerValues(rec, CASE_HEADER)],
-      ['url', tokensIn(req.url ?? '')],
+    // In the order the contract gives (body, header, URL); a later place is read only when an
+    // earlier one held no open case.
+    const candidates: Array<[RecordedRequest['matchedBy'], () => string[]]> = [
+      ['body', () => tokensIn(body.toString('latin1'))],
+      ['header', () => headerValues(rec, CASE_HEADER)],
+      ['url', () => tokensIn(req.url ?? '')],
     ];
     let late = '';
-    for (const [by, tokens] of candidates) {
-      for (const t of tokens) {
+    for (const [by, tokensOf] of candidates) {
+      for (const t of tokensOf()) {
         const e = this.open.get(t.trim());
         if (e) {
           rec.matchedBy = by;
@@ -162,10 +177,13 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
     this.httpVersions[req.httpVersion] = (this.httpVersions[req.httpVersion] ?? 0) + 1;
     // Large bodies are not kept whole: a prefix, the length and a SHA-256 (checks compare by hash).
     const got = new BoundedBody(RECORD_KEEP);
-    const strings = new LongStrings();
+    // Only a body of LONG_STRING_MIN bytes can hold a long string: the scan starts there, with
+    // the bytes so far (all kept: RECORD_KEEP is larger), and sees the rest as it comes.
+    let strings: LongStrings | null = null;
     req.on('data', (c: Buffer) => {
       got.push(c);
-      strings.push(c);
+      if (strings) strings.push(c);
+      else if (got.length >= LONG_STRING_MIN) (strings = new LongStrings()).push(got.head());
     });
     req.on('end', () => {
       const body = got.head();
@@ -179,9 +197,9 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
         bodyBytes: got.length,
         bodySha256: got.sha256(),
         bodyTruncated: got.truncated,
-        longStrings: strings.found,
+        longStrings: strings?.found ?? [],
         receivedAt: performance.now(),
-        receivedWall: new Date().toISOString(),
+        receivedWall: wallNow(),
         sentAt: [],
       };
       const found = this.find(req, body, rec);

@@ -2,7 +2,7 @@
 // bytes (decoded as a client would), the full length and a SHA-256 of everything that came.
 // A gateway may answer 500 MB, stream forever or send a body that is not what its
 // content-encoding claims; the harness keeps a few MiB and says what the rest was.
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { passedThrough, released } from '../core/pressure.js';
 import { maskCut } from '../core/mask.js';
 import { brotliDecompressSync, gunzipSync, inflateSync, constants } from 'node:zlib';
@@ -20,23 +20,38 @@ export function decodingOf(encoding: string | undefined): 'gzip' | 'deflate' | '
   return 'unknown';
 }
 
-/** Collects a body: the first `keep` bytes, the total length, the SHA-256 of the whole. */
+/**
+ * Collects a body: the first `keep` bytes, the total length, the SHA-256 of the whole. A body
+ * kept whole is hashed once, when asked (most are small: a hash object per chunk and a copy of
+ * it per body were most of a small request's bookkeeping); a longer one is hashed as it
+ * streams from its first byte not kept.
+ */
 export class BoundedBody {
   private chunks: Buffer[] = [];
   private kept = 0;
-  private hash = createHash('sha256');
+  private hash: Hash | null = null;
   length = 0;
   constructor(private readonly keep = BODY_KEEP) {}
   push(c: Buffer): void {
     passedThrough(c.length);
     this.length += c.length;
-    this.hash.update(c);
-    if (this.kept < this.keep) {
-      const part = c.length > this.keep - this.kept ? c.subarray(0, this.keep - this.kept) : c;
-      // A copy: a slice would hold the whole chunk it came from.
-      this.chunks.push(part === c ? c : Buffer.from(part));
-      this.kept += part.length;
+    if (this.hash) {
+      this.hash.update(c);
+      return;
     }
+    if (this.kept + c.length <= this.keep) {
+      this.chunks.push(c);
+      this.kept += c.length;
+      return;
+    }
+    // The first byte not kept: the hash takes the kept part, then every byte as it comes.
+    this.hash = createHash('sha256');
+    for (const k of this.chunks) this.hash.update(k);
+    this.hash.update(c);
+    const part = c.subarray(0, this.keep - this.kept);
+    // A copy: a slice would hold the whole chunk it came from.
+    if (part.length > 0) this.chunks.push(Buffer.from(part));
+    this.kept += part.length;
   }
   get truncated(): boolean {
     return this.length > this.kept;
@@ -59,7 +74,10 @@ export class BoundedBody {
     return Buffer.concat(parts).subarray(0, n);
   }
   sha256(): string {
-    return this.hash.copy().digest('hex');
+    if (this.hash) return this.hash.copy().digest('hex');
+    const h = createHash('sha256');
+    for (const k of this.chunks) h.update(k);
+    return h.digest('hex');
   }
 }
 
@@ -96,6 +114,8 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, truncated:
  * its raw bytes between the quotes. A large body kept only in part can still show that a long
  * value (an image's base64 data) arrived intact when the rest of the body was rewritten.
  */
+export const LONG_STRING_MIN = 64 * 1024;
+
 export class LongStrings {
   readonly found: Array<{ length: number; digest: string }> = [];
   private inString = false;
@@ -103,7 +123,7 @@ export class LongStrings {
   private length = 0;
   private h1 = 0;
   private h2 = 0;
-  constructor(private readonly min = 64 * 1024) {}
+  constructor(private readonly min = LONG_STRING_MIN) {}
   push(c: Buffer): void {
     let { inString, escaped, length, h1, h2 } = this;
     for (let i = 0; i < c.length; i++) {

@@ -6,7 +6,6 @@
 // of the run (answers, failures) into per-second counts, bounded like the histograms. Bounded by
 // a request count and a duration; whatever is still open at the end is cut by the abort signal,
 // and reported.
-import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { newHistogram, PER_SECOND_MAX, recordMs, type LatencyHistogram } from '../core/histogram.js';
@@ -105,9 +104,15 @@ export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
   const total = Math.max(0, Math.min(plan.requests, Math.floor((plan.rate * plan.durationMs) / 1000) || 1));
   const gapMs = 1000 / plan.rate;
   const open: Array<Promise<void>> = [];
-  // One signal for every request of the run (each request listens to it).
+  // The run's end (the caller's signal or the deadline) destroys the pools, which ends every
+  // open and queued request with the reason. No signal per request: an AbortSignal's listeners
+  // are a list that each new listener walks, so thousands of requests in flight, each listening,
+  // cost time quadratic in their number (the generator spent most of its time there).
   const stop = new AbortController();
-  setMaxListeners(0, stop.signal);
+  stop.signal.addEventListener('abort', () => {
+    const reason = stop.signal.reason instanceof Error ? stop.signal.reason : new Error(String(stop.signal.reason));
+    for (const p of pools) void p.destroy(reason);
+  });
   const onAbort = () => stop.abort(plan.signal?.reason);
   if (plan.signal?.aborted) onAbort();
   else plan.signal?.addEventListener('abort', onAbort, { once: true });
@@ -147,7 +152,9 @@ async function one(pools: Pool[], prefix: string, plan: LoadPlan, index: number,
   const keep = plan.keepBytes ?? 0;
   const o: LoadOutcome = { index, client, status: 0, ttfbMs: 0, totalMs: 0, body: '', headers: {}, chunks: [] };
   try {
-    const res = await pools[client].request({ path: `${prefix}${req.path}`, method: req.method as 'POST', headers: req.headers, body: req.body, signal: plan.signal });
+    // The pools end with the run (destroyed with its reason when it is cut): no signal here.
+    if (plan.signal?.aborted) throw plan.signal.reason instanceof Error ? plan.signal.reason : new Error(String(plan.signal.reason));
+    const res = await pools[client].request({ path: `${prefix}${req.path}`, method: req.method as 'POST', headers: req.headers, body: req.body });
     o.status = res.statusCode;
     o.ttfbMs = performance.now() - scheduled;
     if (keep > 0) {
