@@ -2,7 +2,7 @@
 // outgoing connection the harness opens (to prove it contacts only the target and its own
 // upstream), and its peak RSS at exit.
 import net from 'node:net';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 
 const netLog = process.env.GWC_NET_LOG;
 const rssFile = process.env.GWC_RSS_FILE;
@@ -13,4 +13,15 @@ net.Socket.prototype.connect = function (...args) {
   if (netLog) appendFileSync(netLog, `${JSON.stringify({ host: o.host ?? (o.path ? `unix:${o.path}` : 'localhost'), port: o.port === undefined ? null : Number(o.port) })}\n`);
   return connect.apply(this, args);
 };
-if (rssFile) process.on('exit', () => writeFileSync(rssFile, String(process.resourceUsage().maxRSS)));
+// The peak RSS of this process's own image, in KiB: VmHWM. Not resourceUsage().maxRSS: Linux
+// keeps the larger of the pre-exec image's high-water mark there, and a spawned child's pre-exec
+// image is a copy of its parent (the test worker, whose RSS grows case after case), so maxRSS
+// read the worker's size, not the harness's (three cases once read the same 181 MB).
+const ownPeakKiB = () => {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (m) return Number(m[1]);
+  } catch {}
+  return process.resourceUsage().maxRSS;
+};
+if (rssFile) process.on('exit', () => writeFileSync(rssFile, String(ownPeakKiB())));
