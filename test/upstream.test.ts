@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import net from 'node:net';
+import { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { longStringDigest } from '../src/client/bounded.js';
 import { RECORD_KEEP } from '../src/upstream/record.js';
@@ -115,7 +116,7 @@ describe('recording upstream', () => {
       const b = 'b'.repeat(second);
       const body = Buffer.from(`{"text":"${e.token} hi","short":"${'s'.repeat(100)}","a":"${a}","b":"${b}"}`);
       const pieces = Array.from({ length: Math.ceil(body.length / 16_384) }, (_, i) => body.subarray(i * 16_384, (i + 1) * 16_384));
-      await (await request(`${up.url}/v1/messages`, { method: 'POST', body: (async function* () { yield* pieces; })() })).body.text();
+      await (await request(`${up.url}/v1/messages`, { method: 'POST', body: Readable.from(pieces) })).body.text();
       const seen = await e.received();
       expect(seen?.longStrings).toEqual([longStringDigest([Buffer.from(a)]), longStringDigest([Buffer.from(b)])]);
       expect([seen?.bodyBytes, seen?.bodySha256, seen?.bodyTruncated]).toEqual([body.length, createHash('sha256').update(body).digest('hex'), body.length > RECORD_KEEP]);
