@@ -15,6 +15,7 @@ import { hasLoadCharts, loadCharts } from '../src/reporters/html/load.js';
 import { htmlReport } from '../src/reporters/html/page.js';
 import type { RunReport } from '../src/report/types.js';
 import { cli, ROOT } from './helpers/cli.js';
+import { hasChromium, launchChromium, requireChromium, watchPage } from './helpers/chromium.js';
 
 const spec = (over: Partial<ChartSpec> = {}): ChartSpec => ({
   title: 'a title',
@@ -140,9 +141,6 @@ describe('load evidence on the page', () => {
 // ---------------------------------------------------------------------------------------------
 // A real load run on the reference gateway, and its page in chromium.
 
-const CHROMIUM = '/usr/bin/chromium';
-const requireChromium = process.env.GWC_REQUIRE_CHROMIUM === '1';
-const hasChromium = existsSync(CHROMIUM);
 const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
 
 interface PerfEvidence {
@@ -208,18 +206,10 @@ describe('a load run of the reference gateway (load.perf.cost at 20 requests per
   it.skipIf(!hasChromium && !requireChromium)(
     'in chromium: the two charts of the opened check are visible images, named by their titles, with their bars and points; nothing else loads',
     async () => {
-      if (!hasChromium) expect.fail(`chromium is required: apt-get install chromium (GWC_REQUIRE_CHROMIUM=1 is set and ${CHROMIUM} is missing)`);
-      const { chromium } = await import('playwright-core');
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--headless'], timeout: 30_000 });
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-        const requests: string[] = [];
-        const errors: string[] = [];
-        page.on('request', (r) => requests.push(r.url()));
-        page.on('console', (m) => {
-          if (m.type() === 'error' || m.type() === 'warning') errors.push(`${m.type()}: ${m.text()}`);
-        });
-        page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+        const { requests, errors } = watchPage(page);
         const url = pathToFileURL(join(dir, 'report.html')).href;
         await page.goto(`${url}#load.perf.cost`, { waitUntil: 'load' });
         const check = page.locator('[id="load.perf.cost"]');

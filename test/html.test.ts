@@ -21,6 +21,7 @@ import { parseTimeline } from '../src/reporters/html/timeline.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../src/report/types.js';
 import { exitCodeOf } from '../src/report/policy.js';
 import { cli, ROOT } from './helpers/cli.js';
+import { hasChromium, launchChromium, requireChromium, watchPage } from './helpers/chromium.js';
 import { NO_IDLE_PROBE } from './helpers/untimed.js';
 
 // What a hostile gateway may answer: markup that would run, break out of elements or CDATA,
@@ -334,9 +335,6 @@ describe('size', () => {
 // ---------------------------------------------------------------------------------------------
 // A real run, and the page in a real browser.
 
-const CHROMIUM = '/usr/bin/chromium';
-const requireChromium = process.env.GWC_REQUIRE_CHROMIUM === '1';
-const hasChromium = existsSync(CHROMIUM);
 const SECRET = 'sk-gwc-SECRET-html-77';
 
 /** The relative luminance of a CSS rgb() colour, and the contrast ratio of two (WCAG 2). */
@@ -350,12 +348,6 @@ function luminance(rgb: string): number {
 function contrast(a: string, b: string): number {
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
   return (hi + 0.05) / (lo + 0.05);
-}
-
-async function launchChromium() {
-  if (!hasChromium) expect.fail(`chromium is required: apt-get install chromium (GWC_REQUIRE_CHROMIUM=1 is set and ${CHROMIUM} is missing)`);
-  const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--headless'], timeout: 30_000 });
 }
 
 /** The real report of the run with one failure replaced by a hostile gateway answer, written beside it as `name`. */
@@ -396,18 +388,7 @@ describe('a default run with a fault (the demo with buffer-stream)', () => {
       const browser = await launchChromium();
       try {
         const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-        const requests: string[] = [];
-        const errors: string[] = [];
-        const dialogs: string[] = [];
-        page.on('request', (r) => requests.push(r.url()));
-        page.on('console', (m) => {
-          if (m.type() === 'error' || m.type() === 'warning') errors.push(`${m.type()}: ${m.text()}`);
-        });
-        page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-        page.on('dialog', (d) => {
-          dialogs.push(d.message());
-          void d.dismiss();
-        });
+        const { requests, errors, dialogs } = watchPage(page);
 
         // A deep link opens its check (and only it).
         await page.goto(`${url}#streaming.delivery.incremental`, { waitUntil: 'load' });
@@ -474,18 +455,7 @@ describe('a default run with a fault (the demo with buffer-stream)', () => {
       try {
         const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, permissions: ['clipboard-read', 'clipboard-write'] });
         const page = await context.newPage();
-        const requests: string[] = [];
-        const errors: string[] = [];
-        const dialogs: string[] = [];
-        context.on('request', (r) => requests.push(r.url()));
-        page.on('console', (m) => {
-          if (m.type() === 'error' || m.type() === 'warning') errors.push(`${m.type()}: ${m.text()}`);
-        });
-        page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-        page.on('dialog', (d) => {
-          dialogs.push(d.message());
-          void d.dismiss();
-        });
+        const { requests, errors, dialogs } = watchPage(page, context);
         await page.goto(url, { waitUntil: 'load' });
         const visibleIds = () => page.evaluate(() => Array.from(document.querySelectorAll('details.check')).filter((d) => !(d as HTMLElement).hidden).map((d) => d.id));
 
