@@ -82,6 +82,9 @@ interface Tally {
   failed: number[];
 }
 
+/** Why the run was cut, as the error its open requests end with. */
+const reasonOf = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
+
 const isFailure = (o: LoadOutcome) => Boolean(o.error) || o.status >= 500;
 
 /** The second (since the start t0) a moment falls in, within the PER_SECOND_MAX the counts hold. */
@@ -110,7 +113,7 @@ export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
   // cost time quadratic in their number (the generator spent most of its time there).
   const stop = new AbortController();
   stop.signal.addEventListener('abort', () => {
-    const reason = stop.signal.reason instanceof Error ? stop.signal.reason : new Error(String(stop.signal.reason));
+    const reason = reasonOf(stop.signal);
     for (const p of pools) void p.destroy(reason);
   });
   const onAbort = () => stop.abort(plan.signal?.reason);
@@ -153,7 +156,7 @@ async function one(pools: Pool[], prefix: string, plan: LoadPlan, index: number,
   const o: LoadOutcome = { index, client, status: 0, ttfbMs: 0, totalMs: 0, body: '', headers: {}, chunks: [] };
   try {
     // The pools end with the run (destroyed with its reason when it is cut): no signal here.
-    if (plan.signal?.aborted) throw plan.signal.reason instanceof Error ? plan.signal.reason : new Error(String(plan.signal.reason));
+    if (plan.signal?.aborted) throw reasonOf(plan.signal);
     const res = await pools[client].request({ path: `${prefix}${req.path}`, method: req.method as 'POST', headers: req.headers, body: req.body });
     o.status = res.statusCode;
     o.ttfbMs = performance.now() - scheduled;
