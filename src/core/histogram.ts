@@ -60,6 +60,12 @@ export function percentiles(h: LatencyHistogram): Percentiles {
   };
 }
 
+/** What a route adds: `through` minus `direct`, per percentile, in ms to the microsecond (load.perf.cost, and merged load shards). */
+export function addedLatency(through: Percentiles, direct: Percentiles): Pick<Percentiles, 'p50' | 'p95' | 'p99' | 'p999'> {
+  const r3 = (x: number) => Math.round(x * 1000) / 1000;
+  return { p50: r3(through.p50 - direct.p50), p95: r3(through.p95 - direct.p95), p99: r3(through.p99 - direct.p99), p999: r3(through.p999 - direct.p999) };
+}
+
 export function percentilesText(p: Percentiles): string {
   return `p50 ${p.p50} ms, p95 ${p.p95} ms, p99 ${p.p99} ms, p99.9 ${p.p999} ms (${p.count} requests)`;
 }

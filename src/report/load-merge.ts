@@ -3,7 +3,7 @@
 // evidence are merged exactly (bucket by bucket, src/core/histogram.ts), the percentiles shown
 // beside them are recomputed from the merged histograms, request counts and rates are summed,
 // per-second throughput is summed second by second, and the verdict is the worst of the shards'.
-import { decodeHistogram, mergeEncoded, percentiles, percentilesText, type Percentiles } from '../core/histogram.js';
+import { addedLatency, decodeHistogram, mergeEncoded, percentiles, percentilesText } from '../core/histogram.js';
 import type { Outcome } from '../core/outcome.js';
 import type { CheckResult, RunReport } from './types.js';
 
@@ -58,7 +58,7 @@ export function mergeEvidence(list: Array<Record<string, unknown>>): Record<stri
     const p = Object.fromEntries(Object.entries(merged).map(([k, v]) => [k, percentiles(decodeHistogram(v))]));
     // A percentile summary beside a histogram of the same name shows the merged one.
     for (const k of Object.keys(p)) if (list.every((e) => isPercentiles(e[k]))) out[k] = p[k];
-    for (const [key, through, direct] of ADDED) if (p[through] && p[direct] && list.every((e) => key in e)) out[key] = added(p[through], p[direct]);
+    for (const [key, through, direct] of ADDED) if (p[through] && p[direct] && list.every((e) => key in e)) out[key] = addedLatency(p[through], p[direct]);
   }
   const tp = list.map((e) => e.throughput).filter(isSeriesRecord);
   if (tp.length === list.length) out.throughput = Object.fromEntries(Object.keys(tp[0]).filter((k) => tp.every((t) => Array.isArray(t[k]))).map((k) => [k, sumSeries(tp.map((t) => t[k]))]));
@@ -69,11 +69,6 @@ export function mergeEvidence(list: Array<Record<string, unknown>>): Record<stri
 export function sumSeries(series: number[][]): number[] {
   const n = Math.max(0, ...series.map((s) => s.length));
   return Array.from({ length: n }, (_, i) => series.reduce((t, s) => t + (s[i] ?? 0), 0));
-}
-
-function added(a: Percentiles, b: Percentiles): Record<string, number> {
-  const r3 = (x: number) => Math.round(x * 1000) / 1000;
-  return { p50: r3(a.p50 - b.p50), p95: r3(a.p95 - b.p95), p99: r3(a.p99 - b.p99), p999: r3(a.p999 - b.p999) };
 }
 
 function isStringRecord(v: unknown): v is Record<string, string> {

@@ -1,6 +1,6 @@
 import { defineCheck, type Verdict } from '../../src/check/check.js';
 import type { LoadResult } from '../../src/load/engine.js';
-import { encodeHistogram, percentiles, type Percentiles } from '../../src/core/histogram.js';
+import { addedLatency, encodeHistogram, percentiles } from '../../src/core/histogram.js';
 import { loadSettings, sendMix, type Kind, type Route, limitedSkip } from './common.js';
 
 /** The step-up: each step doubles the rate, for at most this long, at most this many steps. */
@@ -9,7 +9,6 @@ const STEPS = 4;
 
 const json: Kind = { protocol: 'messages', stream: false };
 const stream: Kind = { protocol: 'messages', stream: true };
-const diff = (a: Percentiles, b: Percentiles) => ({ p50: r3(a.p50 - b.p50), p95: r3(a.p95 - b.p95), p99: r3(a.p99 - b.p99), p999: r3(a.p999 - b.p999) });
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
 export default defineCheck({
@@ -34,8 +33,8 @@ export default defineCheck({
     const through = await at('gateway', json, s.rate, count);
     const directTtfb = await at('direct', stream, s.rate, Math.ceil(count / 4));
     const throughTtfb = await at('gateway', stream, s.rate, Math.ceil(count / 4));
-    const added = diff(percentiles(through.latency), percentiles(direct.latency));
-    const addedTtfb = diff(percentiles(throughTtfb.ttfb), percentiles(directTtfb.ttfb));
+    const added = addedLatency(percentiles(through.latency), percentiles(direct.latency));
+    const addedTtfb = addedLatency(percentiles(throughTtfb.ttfb), percentiles(directTtfb.ttfb));
     const steps = await stepUp(s.rate, s.requests, percentiles(through.latency).p99, at);
     const ceiling = steps.at(-1)!;
     const budget = s.budgetAddedP99Ms;
