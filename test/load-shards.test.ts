@@ -109,6 +109,8 @@ describe('load shard merge', () => {
     const b = { requests: 4, throughput: { direct: [3], through: [2, 2] } };
     expect(mergeEvidence([a, b]).throughput).toEqual({ direct: [4, 2], through: [3, 3, 1] });
     expect(mergeEvidence([a, { requests: 4 }]).throughput).toBeUndefined();
+    // The failures per second, which the HTML chart draws beside the answers, add up the same way.
+    expect(mergeEvidence([{ failuresPerSecond: { direct: [0, 1], through: [2] } }, { failuresPerSecond: { direct: [1], through: [0, 3] } }]).failuresPerSecond).toEqual({ direct: [1, 1], through: [2, 3] });
     expect(sumSeries([])).toEqual([]);
   });
 

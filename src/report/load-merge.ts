@@ -2,7 +2,7 @@
 // shard ran every load check, so one check's results are combined into one. Histograms in the
 // evidence are merged exactly (bucket by bucket, src/core/histogram.ts), the percentiles shown
 // beside them are recomputed from the merged histograms, request counts and rates are summed,
-// per-second throughput is summed second by second, and the verdict is the worst of the shards'.
+// per-second throughput and failures are summed second by second, and the verdict is the worst of the shards'.
 import { addedLatency, decodeHistogram, mergeEncoded, percentiles, percentilesText } from '../core/histogram.js';
 import type { Outcome } from '../core/outcome.js';
 import type { CheckResult, RunReport } from './types.js';
@@ -11,6 +11,8 @@ import type { CheckResult, RunReport } from './types.js';
 const RANK: Record<Outcome, number> = { skip: 0, pass: 1, waived: 2, info: 3, warn: 4, flaky: 5, fail: 6, timeout: 7, error: 8 };
 /** Evidence counts that add up across shards (requests sent, answers not their own; the rate offered and the clients, since the shards run at once). */
 const SUMMED = ['requests', 'rate', 'clients', 'misattributed'];
+/** Per-second series ({ direct, through }: answers, failures) that add up second by second. */
+const PER_SECOND = ['throughput', 'failuresPerSecond'];
 /** Added latencies recomputed from the merged histograms: [evidence key, through, direct]. */
 const ADDED: Array<[string, string, string]> = [
   ['addedMs', 'through', 'direct'],
@@ -60,8 +62,10 @@ export function mergeEvidence(list: Array<Record<string, unknown>>): Record<stri
     for (const k of Object.keys(p)) if (list.every((e) => isPercentiles(e[k]))) out[k] = p[k];
     for (const [key, through, direct] of ADDED) if (p[through] && p[direct] && list.every((e) => key in e)) out[key] = addedLatency(p[through], p[direct]);
   }
-  const tp = list.map((e) => e.throughput).filter(isSeriesRecord);
-  if (tp.length === list.length) out.throughput = Object.fromEntries(Object.keys(tp[0]).filter((k) => tp.every((t) => Array.isArray(t[k]))).map((k) => [k, sumSeries(tp.map((t) => t[k]))]));
+  for (const key of PER_SECOND) {
+    const tp = list.map((e) => e[key]).filter(isSeriesRecord);
+    if (tp.length === list.length) out[key] = Object.fromEntries(Object.keys(tp[0]).filter((k) => tp.every((t) => Array.isArray(t[k]))).map((k) => [k, sumSeries(tp.map((t) => t[k]))]));
+  }
   return out;
 }
 
