@@ -11,6 +11,7 @@ import { BoundedBody, LONG_STRING_MIN, LongStrings } from '../../src/client/boun
 import type { Reply } from '../../src/upstream/scenario.js';
 import { CASE_HEADER, newCaseToken, tokensIn } from '../../src/upstream/contract.js';
 import type { Expectation, UnmatchedRequest, Upstream } from '../../src/upstream/upstream.js';
+import { RecordedCase } from '../../src/upstream/expectation.js';
 import { play } from './play.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
 
@@ -26,63 +27,16 @@ function wallNow(): string {
   return wallIso;
 }
 
-class ExpectationImpl implements Expectation {
-  readonly hits: RecordedRequest[] = [];
-  private waiters: Array<() => void> = [];
-  constructor(
-    readonly token: string,
-    readonly reply: Reply,
-  ) {}
-  hit(r: RecordedRequest) {
-    this.hits.push(r);
-    this.notify();
-  }
-  notify() {
-    if (this.waiters.length === 0) return;
-    for (const w of this.waiters.splice(0)) w();
-  }
-  private async waitFor<T>(get: () => T | null, graceMs: number): Promise<T | null> {
-    const now = get();
-    if (now !== null) return now;
-    // Waits on the event, bounded: nothing arriving yields null.
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, graceMs);
-      this.waiters.push(() => {
-        clearTimeout(t);
-        resolve();
-      });
-    });
-    return get();
-  }
-  async closed(graceMs: number): Promise<number | null> {
-    const deadline = Date.now() + graceMs;
-    for (;;) {
-      const v = await this.waitFor(() => this.hits[0]?.closedAt ?? null, Math.max(0, deadline - Date.now()));
-      if (v !== null || Date.now() >= deadline) return v;
-    }
-  }
-  async received(graceMs = 1000): Promise<RecordedRequest | null> {
-    return this.waitFor(() => this.hits[0] ?? null, graceMs);
-  }
-  async waitForHits(n: number, graceMs: number): Promise<number> {
-    const deadline = Date.now() + graceMs;
-    for (;;) {
-      const v = await this.waitFor(() => (this.hits.length >= n ? this.hits.length : null), Math.max(0, deadline - Date.now()));
-      if (v !== null || Date.now() >= deadline) return this.hits.length;
-    }
-  }
-}
-
 export class RecordingUpstream extends LoopbackServer implements Upstream {
-  private open = new Map<string, ExpectationImpl>();
+  private open = new Map<string, RecordedCase>();
   private closed = new Set<string>();
   private seq = 0;
   readonly unmatched: UnmatchedRequest[] = [];
   readonly httpVersions: Record<string, number> = {};
   /** Handles requests under /__gwc/ (the `mock` command's control endpoint), when set. */
   control?: (req: http.IncomingMessage, res: http.ServerResponse) => void;
-  /** Called for each request no check expects (the `mock` command prints them). */
-  onUnmatched?: (u: UnmatchedRequest) => void;
+  /** Called for each request no check expects (the `mock` command prints them), with the ended case's token when it had one. */
+  onUnmatched?: (u: UnmatchedRequest, lateToken?: string) => void;
   /** Capture mode (capture.ts): sees every request and answers those no check expects. */
   capture?: { record(rec: RecordedRequest, res: http.ServerResponse): void; answer(rec: RecordedRequest, res: http.ServerResponse): void };
 
@@ -135,7 +89,13 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
       if (tries >= 8) throw new Error('harness bug: the case-token generator keeps repeating itself');
       token = newCaseToken();
     }
-    const e = new ExpectationImpl(token, typeof reply === 'function' ? reply(token) : reply);
+    return this.expectAs(token, typeof reply === 'function' ? reply(token) : reply)!;
+  }
+
+  /** Registers a case under a token made elsewhere (a run attached to the `mock`); null when the token was ever taken. */
+  expectAs(token: string, reply: Reply): RecordedCase | null {
+    if (this.open.has(token) || this.closed.has(token)) return null;
+    const e = new RecordedCase(token, reply);
     this.open.set(token, e);
     return e;
   }
@@ -145,7 +105,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
     if (this.open.delete(token)) this.closed.add(token);
   }
 
-  private find(req: http.IncomingMessage, body: Buffer, rec: RecordedRequest): ExpectationImpl | string {
+  private find(req: http.IncomingMessage, body: Buffer, rec: RecordedRequest): RecordedCase | { reason: string; late?: string } {
     // In the order the contract gives (body, header, URL); a later place is read only when an
     // earlier one held no open case.
     const candidates: Array<[RecordedRequest['matchedBy'], () => string[]]> = [
@@ -165,7 +125,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
         if (this.closed.has(t.trim())) late = t.trim();
       }
     }
-    return late ? `case ${late} had already ended when this request arrived (a retry or a late request)` : 'no case token in body, header or URL';
+    return late ? { reason: `case ${late} had already ended when this request arrived (a retry or a late request)`, late } : { reason: 'no case token in body, header or URL' };
   }
 
   protected handle(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -206,23 +166,23 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
       this.capture?.record(rec, res);
       res.on('close', () => {
         rec.closedAt = performance.now();
-        if (typeof found !== 'string') found.notify();
+        if (found instanceof RecordedCase) found.closedOne(rec);
       });
-      if (typeof found === 'string') {
-        const u = { method: rec.method, url: rec.url, reason: found, receivedWall: rec.receivedWall };
+      if (!(found instanceof RecordedCase)) {
+        const u = { method: rec.method, url: rec.url, reason: found.reason, receivedWall: rec.receivedWall };
         this.unmatched.push(u);
-        this.onUnmatched?.(u);
+        this.onUnmatched?.(u, found.late);
         if (this.capture) return this.capture.answer(rec, res);
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end(
           JSON.stringify({
             type: 'error',
-            error: { type: 'not_found_error', message: `gw-conformance upstream: no check expects this request (${found})` },
+            error: { type: 'not_found_error', message: `gw-conformance upstream: no check expects this request (${found.reason})` },
           }),
         );
         return;
       }
-      found.hit(rec);
+      found.hit(rec, req.httpVersion);
       play(found.reply, rec, res);
     });
   }

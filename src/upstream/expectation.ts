@@ -1,0 +1,68 @@
+// One scripted case of the recording upstream, as both of its sides keep it: the upstream in
+// this process (mocks/upstream/server.ts) and a run attached to a `gw-conformance mock` in
+// another (remote.ts), whose hits come as events. Waiting on a case waits on those events.
+import type { RecordedRequest } from './record.js';
+import type { Reply } from './scenario.js';
+import type { Expectation } from './upstream.js';
+
+/** Told of what reaches a case (an attached run's session forwards it). */
+export interface CaseObserver {
+  hit(rec: RecordedRequest, httpVersion: string): void;
+  /** The connection of `rec` closed (rec.closedAt is set; rec.sentAt is final). */
+  closed(rec: RecordedRequest): void;
+}
+
+export class RecordedCase implements Expectation {
+  readonly hits: RecordedRequest[] = [];
+  private waiters: Array<() => void> = [];
+  observer?: CaseObserver;
+  constructor(
+    readonly token: string,
+    readonly reply: Reply,
+  ) {}
+  hit(r: RecordedRequest, httpVersion = '1.1') {
+    this.hits.push(r);
+    this.observer?.hit(r, httpVersion);
+    this.notify();
+  }
+  /** The connection of one of this case's requests closed. */
+  closedOne(r: RecordedRequest) {
+    this.observer?.closed(r);
+    this.notify();
+  }
+  /** Something about this case changed: its waiters look again. */
+  notify() {
+    if (this.waiters.length === 0) return;
+    for (const w of this.waiters.splice(0)) w();
+  }
+  private async waitFor<T>(get: () => T | null, graceMs: number): Promise<T | null> {
+    const now = get();
+    if (now !== null) return now;
+    // Waits on the event, bounded: nothing arriving yields null.
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, graceMs);
+      this.waiters.push(() => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
+    return get();
+  }
+  async closed(graceMs: number): Promise<number | null> {
+    const deadline = Date.now() + graceMs;
+    for (;;) {
+      const v = await this.waitFor(() => this.hits[0]?.closedAt ?? null, Math.max(0, deadline - Date.now()));
+      if (v !== null || Date.now() >= deadline) return v;
+    }
+  }
+  async received(graceMs = 1000): Promise<RecordedRequest | null> {
+    return this.waitFor(() => this.hits[0] ?? null, graceMs);
+  }
+  async waitForHits(n: number, graceMs: number): Promise<number> {
+    const deadline = Date.now() + graceMs;
+    for (;;) {
+      const v = await this.waitFor(() => (this.hits.length >= n ? this.hits.length : null), Math.max(0, deadline - Date.now()));
+      if (v !== null || Date.now() >= deadline) return this.hits.length;
+    }
+  }
+}
