@@ -1,5 +1,6 @@
-// Load beyond one process: three `run --profile load --shard i/3` processes of the built CLI share
-// one `gw-conformance mock` through the reference gateway, each writes its shard report, and
+// Load beyond one process: three `run --profile load --shard i/3` processes of the built CLI attach
+// to one `gw-conformance mock` and load the reference gateway each from its own process (the mock
+// only records), each writes its shard report, and
 // merge-reports combines them: histograms merged exactly (checked here against hdr-histogram-js
 // itself), counts summed, verdicts the worst of the shards'. Small rates: the machine is shared.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -19,18 +20,33 @@ afterAll(() => {
   for (const p of started) p.kill('SIGTERM');
 });
 
-/** Starts a long-running command of the CLI and waits for its first line naming `ready`. */
-async function serve(args: string[], ready: string): Promise<void> {
+/**
+ * Starts a long-running command of the CLI and waits for its first line naming `ready`. Returns a
+ * wait for its output to hold `n` matches of a pattern (its output comes through a pipe, which may
+ * be read after another process's exit), bounded: what it wrote by then.
+ */
+async function serve(args: string[], ready: string): Promise<(re: RegExp, n: number) => Promise<string>> {
   const p = spawn(process.execPath, [`${ROOT}/bin/gw-conformance.js`, ...args]);
   started.push(p);
+  let buf = '';
   await new Promise<void>((resolve, reject) => {
-    let buf = '';
     p.stdout!.on('data', (d) => {
       buf += d;
       if (buf.includes(ready)) resolve();
     });
     p.on('exit', () => reject(new Error(`${args[0]} exited: ${buf}`)));
   });
+  return (re, n) =>
+    new Promise((resolve) => {
+      const done = () => (buf.match(re)?.length ?? 0) >= n;
+      if (done()) return resolve(buf);
+      const t = setTimeout(() => resolve(buf), 10_000);
+      p.stdout!.on('data', () => {
+        if (!done()) return;
+        clearTimeout(t);
+        resolve(buf);
+      });
+    });
 }
 
 /** The exact merge and its percentiles, computed here with hdr-histogram-js alone. */
@@ -46,15 +62,22 @@ const RANK = ['skip', 'pass', 'waived', 'info', 'warn', 'flaky', 'fail', 'timeou
 describe('load shards: three processes, one mock, one gateway', () => {
   it('each shard reports, and merge-reports adds them up exactly', { timeout: 180_000 }, async () => {
     const [up, gw] = [await freePort(), await freePort()];
-    await serve(['mock', '--listen', `127.0.0.1:${up}`], 'listening');
+    const mockOut = await serve(['mock', '--listen', `127.0.0.1:${up}`], 'listening');
     await serve(['reference', '--listen', `127.0.0.1:${gw}`, '--upstream', `http://127.0.0.1:${up}`], 'listening');
     const dir = mkdtempSync(join(tmpdir(), 'gwc-load-shards-'));
     const load = ['--profile', 'load', '--only', 'load.perf.cost', '--only', 'load.concurrency.attribution', '--load-rate', '20', '--load-duration-s', '1', '--load-requests', '20', '--load-clients', '2', '--seed', '5', '--reporter', 'json'];
-    const runs = await Promise.all([1, 2, 3].map((i) => cli(['run', '--target', `http://127.0.0.1:${gw}`, '--upstream-listen', `127.0.0.1:${up}`, '--shard', `${i}/3`, '--out', join(dir, `s${i}`), ...load], { timeoutMs: 150_000 })));
+    // Two find the mock on the address they would listen on, one is told its URL (--attach, as a load process on another machine is).
+    const where = (i: number) => (i === 3 ? ['--attach', `http://127.0.0.1:${up}`] : ['--upstream-listen', `127.0.0.1:${up}`]);
+    const runs = await Promise.all([1, 2, 3].map((i) => cli(['run', '--target', `http://127.0.0.1:${gw}`, ...where(i), '--shard', `${i}/3`, '--out', join(dir, `s${i}`), ...load], { timeoutMs: 150_000 })));
     for (const r of runs) {
-      expect(r.stdout + r.stderr).toMatch(/using the recording upstream of the running `gw-conformance mock`/);
+      expect(r.stdout + r.stderr).toMatch(/attached to the running `gw-conformance mock` at http:\/\/127\.0\.0\.1:\d+: this process sends its own load, the mock records/);
       expect([0, 1], r.stdout + r.stderr).toContain(r.code);
     }
+    // The mock only recorded: three runs attached and left, and it carried out none itself.
+    const said = await mockOut(/load run from 127\.0\.0\.1 detached/g, 3);
+    expect(said.match(/load run attached from 127\.0\.0\.1/g)).toHaveLength(3);
+    expect(said.match(/load run from 127\.0\.0\.1 detached/g)).toHaveLength(3);
+    expect(said).not.toMatch(/run requested/);
     const shards = [1, 2, 3].map((i) => JSON.parse(readFileSync(join(dir, `s${i}`, 'report.json'), 'utf8')) as RunReport);
     expect(shards.map((s) => s.shard)).toEqual([1, 2, 3].map((index) => ({ index, count: 3, balancedBy: 'load' })));
     const m = await cli(['merge-reports', ...[1, 2, 3].map((i) => join(dir, `s${i}`)), '--out', join(dir, 'merged'), '--reporter', 'json']);

@@ -29,9 +29,9 @@ describe('the mock refusing a run', () => {
     expect(JSON.parse(text)).toEqual({ type: 'error', code: 'BAD_FLAG', message: 'the run request is not JSON' });
   });
 
-  it("the caller's error is the mock's reason (a busy mock: only load runs share it)", async () => {
-    const base = await serve((_req, res) => refuse(res, 409, 'PORT_IN_USE', 'the mock is already serving another run (only load runs share it)'));
+  it("the caller's error is the mock's reason (a busy mock)", async () => {
+    const base = await serve((_req, res) => refuse(res, 409, 'PORT_IN_USE', 'the mock is already serving another run; wait for it to finish, or start another mock'));
     const cfg = resolveConfig({ reporter: ['json'] }, {}, {});
-    await expect(runRemote(base, cfg, 'http://127.0.0.1:1', () => {})).rejects.toThrow('the mock is already serving another run (only load runs share it)');
+    await expect(runRemote(base, cfg, 'http://127.0.0.1:1', () => {})).rejects.toThrow('the mock is already serving another run; wait for it to finish, or start another mock');
   });
 });

@@ -1,6 +1,7 @@
 // A run against a recording upstream that `gw-conformance mock` already holds on the port:
 // the run is carried out inside the mock's process (the checks need the upstream in-process,
-// on the same clock), and its progress and report come back as NDJSON over loopback.
+// on the same clock), and its progress and report come back as NDJSON over loopback. Load runs
+// attach instead and run in their own process (src/upstream/remote.ts).
 import type http from 'node:http';
 import { request } from 'undici';
 import type { Upstream } from '../upstream/upstream.js';
@@ -26,12 +27,12 @@ export const HEARTBEAT_MS = 5_000;
 const SILENCE_MS = 6 * HEARTBEAT_MS;
 
 /**
- * The mock's control endpoint: loopback callers only, one run at a time, except that runs of the
- * load profile may share the mock (several load processes against one gateway: each request
- * has its own case token, so every answer and upstream arrival is tied to its own run's check).
+ * The mock's control endpoint: loopback callers only, one run at a time, and none while load runs
+ * are attached (`attached` says so: mocks/upstream/attach.ts). Load runs do not come here: they
+ * attach, and send their load themselves.
  */
-export function controlHandler(upstream: Upstream, checks: CheckDef[], log: (s: string) => void) {
-  // The profile of each run under way (several only when all are load runs).
+export function controlHandler(upstream: Upstream, checks: CheckDef[], log: (s: string) => void, attached: () => number = () => 0) {
+  // The profile of the run under way, if any.
   const running: string[] = [];
   return (req: http.IncomingMessage, res: http.ServerResponse) => {
     const remote = req.socket.remoteAddress ?? '';
@@ -58,8 +59,8 @@ export function controlHandler(upstream: Upstream, checks: CheckDef[], log: (s: 
         return;
       }
       const { cfg, target } = asked;
-      if (running.length && !(cfg.profile === 'load' && running.every((p) => p === 'load'))) {
-        refuse(res, 409, 'PORT_IN_USE', 'the mock is already serving another run (only load runs share it)');
+      if (running.length || attached()) {
+        refuse(res, 409, 'PORT_IN_USE', `the mock is already serving ${running.length ? 'another run' : `${attached()} attached load run(s)`}; wait for it to finish, or start another mock`);
         return;
       }
       running.push(cfg.profile);

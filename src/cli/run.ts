@@ -147,6 +147,8 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   let results = ran.results;
   // Interrupted, the checks still running are cut off with their connections.
   await (ran.interrupted ? gateway.destroy() : gateway.close()).catch(() => undefined);
+  // An upstream in another process: the last unmatched requests reach this run's report.
+  await upstream?.sync?.().catch(() => undefined);
   upstream?.forwardsUnder?.([]);
   let waiverSummary: RunReport['waivers'];
   if (waivers) {

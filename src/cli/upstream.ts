@@ -13,6 +13,7 @@ import { CHECKS } from '../../suites/index.js';
 import { checkLaunch, launchGateway, type LaunchedGateway } from '../launch/launch.js';
 import type { RunReport } from '../report/types.js';
 import { isOurMock, runRemote } from './remote.js';
+import { RemoteUpstream } from '../upstream/remote.js';
 import { runSuite, sealReport, type SuiteExtras } from './run.js';
 import type { Io } from './shared.js';
 
@@ -43,6 +44,7 @@ export async function withRecordingUpstream(cfg: RunConfig, io: Io, extras: Suit
     if (launching) throw new HarnessError('BAD_FLAG', '--gateway-cmd and --gateway-image start a gateway in front of the recording upstream: not with --profile service');
     return runSuite(CHECKS, withExpandedTargeting(cfg, null, io.env), cfg.target!, null, io.out, extras);
   }
+  if (cfg.attach) return attached(cfg, io, cfg.attach, extras);
   const { host, port } = upstreamAddress(cfg);
   // The transport's files are read and checked before anything starts (bad ones: one line, exit 2).
   const transport = cfg.target && !launching ? loadTransport(cfg.transport, cfg.target) : undefined;
@@ -52,7 +54,7 @@ export async function withRecordingUpstream(cfg: RunConfig, io: Io, extras: Suit
     await upstream.start(host, port);
   } catch (e) {
     const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-    if (opts.viaRunningMock && e instanceof HarnessError && e.code === 'PORT_IN_USE' && !launching && (await isOurMock(base))) return viaMock(cfg, io, base);
+    if (opts.viaRunningMock && e instanceof HarnessError && e.code === 'PORT_IN_USE' && !launching && (await isOurMock(base))) return viaMock(cfg, io, base, extras);
     throw e;
   }
   const run = withExpandedTargeting(cfg, upstream.url, io.env);
@@ -91,11 +93,37 @@ function launchedTarget(target: string, cfg: RunConfig): string {
   return t.caFile || t.insecure || t.clientCert || t.http2 === 'h2' ? target.replace(/^http:/, 'https:') : target;
 }
 
-/** A `gw-conformance mock` already holding the address runs the suite for us (src/cli/remote.ts). */
-async function viaMock(cfg: RunConfig, io: Io, base: string): Promise<RunReport> {
+/**
+ * A load run on the recording upstream of a running `gw-conformance mock` (--attach, or the mock
+ * holding --upstream-listen): the checks run here and send their own load; the mock records.
+ */
+async function attached(cfg: RunConfig, io: Io, base: string, extras: SuiteExtras): Promise<RunReport> {
+  if (cfg.profile !== 'load') throw new HarnessError('BAD_FLAG', `--attach is for the load profile (got --profile ${cfg.profile}); other runs use a mock on this machine through --upstream-listen`);
+  if (cfg.launch.cmd || cfg.launch.image) throw new HarnessError('BAD_FLAG', '--attach with --gateway-cmd or --gateway-image: the gateway forwards to the mock you attach to; start it yourself');
+  if (!cfg.target) throw new HarnessError('BAD_FLAG', '--target is required with --attach');
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw new HarnessError('BAD_FLAG', `--attach: expected the mock's URL, such as http://127.0.0.1:18080, got "${base}"`);
+  }
+  if (url.protocol !== 'http:') throw new HarnessError('BAD_FLAG', `--attach: the mock's control endpoint is plain http (got ${url.protocol}//)`);
+  const transport = loadTransport(cfg.transport, cfg.target);
+  const upstream = await RemoteUpstream.attach(url.origin);
+  io.out(`attached to the running \`gw-conformance mock\` at ${upstream.url}: this process sends its own load, the mock records`);
+  try {
+    return await runSuite(CHECKS, withExpandedTargeting(cfg, upstream.url, io.env), cfg.target, upstream, io.out, { ...extras, transport });
+  } finally {
+    await upstream.detach();
+  }
+}
+
+/** A `gw-conformance mock` already holding the address runs the suite for us (src/cli/remote.ts); a load run attaches to it. */
+async function viaMock(cfg: RunConfig, io: Io, base: string, extras: SuiteExtras): Promise<RunReport> {
+  if (cfg.profile === 'load') return attached(cfg, io, base, extras);
   // The mock-driven run does not know the CI run options: refuse rather than ignore them.
   // A load shard is the exception: several load processes share one mock (docs/load-profile.md).
-  if (cfg.waivers || (cfg.shard && cfg.profile !== 'load') || cfg.repeat > 1 || cfg.repeatFailures > 1)
+  if (cfg.waivers || cfg.shard || cfg.repeat > 1 || cfg.repeatFailures > 1)
     throw new HarnessError('BAD_FLAG', '--waivers, --shard (except with --profile load), --repeat and --repeat-failures are not supported when a running `gw-conformance mock` drives the run; stop the mock and let `run` start its own upstream');
   io.out(`using the recording upstream of the running \`gw-conformance mock\` at ${base}`);
   return runRemote(base, withExpandedTargeting(cfg, base, io.env), cfg.target!, io.out);

@@ -41,6 +41,8 @@ export interface Forwarded {
 export interface ProbeUpstream {
   register(reply: Reply): Expectation;
   done(token: string): void;
+  /** The registered reply is in effect (an upstream in another process: Upstream.sync). */
+  ready?(): Promise<void>;
 }
 
 export interface ForwardedOptions {
@@ -89,6 +91,7 @@ async function probeOnce(gateway: GatewayClient, up: ProbeUpstream, p: Protocol,
   const remaining = deadline - performance.now();
   const req = probeRequest(p);
   const e = up.register(probeReply(p));
+  await up.ready?.();
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), Math.max(1, o.answerMs ?? remaining));
   const onAbort = () => ac.abort();

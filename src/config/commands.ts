@@ -76,6 +76,7 @@ export const COMMAND_OPTIONS: readonly OptionSpec[] = [
       { name: 'service', kind: 'bool', help: 'stand in for the hosted service instead (for `run --profile service`): realistic answers on the three protocols under the key in GWC_SERVICE_KEY', defaultText: 'off' },
       { name: 'capture', kind: 'string', arg: '<file>', help: 'answer requests with no case token as the real API would, and append every request (credentials masked) to this JSON-lines file', defaultText: '' },
       { name: 'capture-delay', kind: 'list', arg: '<path=ms>', help: 'with --capture: answer requests to PATH this many ms late, e.g. /v1/models=10000 (repeatable)', flagDefault: [], defaultText: '' },
+      { name: 'attach-from', kind: 'list', arg: '<cidr>', help: 'addresses that may attach load runs (`run --attach`), as CIDR blocks or single addresses, e.g. 10.0.0.0/8 (repeatable); without it, loopback only. Runs of other profiles are always loopback only', flagDefault: [], defaultText: 'loopback only' },
     ],
   ),
   ...own(

@@ -28,6 +28,8 @@ type V = OptionValues;
 export interface RunConfig {
   target: V['target'];
   upstreamListen: V['upstream-listen'];
+  /** --attach: the URL of a running `gw-conformance mock` a load run attaches to ('' when none). */
+  attach: V['attach'];
   profile: V['profile'];
   /** The features the gateway declares: checks that need another are skipped as "not declared". */
   protocols: ProtocolName[];
@@ -176,6 +178,7 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
   return {
     target: v.target,
     upstreamListen: v['upstream-listen'],
+    attach: v['attach'],
     profile,
     protocols: PROTOCOLS.filter((p) => declared.includes(p)),
     targeting,

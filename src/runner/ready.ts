@@ -32,7 +32,7 @@ export async function awaitReady(
   const t0 = performance.now();
   const strayBefore = upstream.unmatched.length;
   opts.print?.(`waiting up to ${Math.round(opts.timeoutMs / 1000)} s for the gateway to forward a canary request (${protocols.join(', ')}) to the recording upstream ${upstream.url}`);
-  const up = { register: (reply: Reply) => upstream.expect(reply), done: (token: string) => upstream.release(token) };
+  const up = { register: (reply: Reply) => upstream.expect(reply), done: (token: string) => upstream.release(token), ready: () => upstream.sync?.() ?? Promise.resolve() };
   const protocolsReady = await Promise.all(
     protocols.map(async (p) => ({ protocol: p, ...(await untilForwarded(gateway, up, p, { timeoutMs: opts.timeoutMs, startedAt: t0, pausesMs: BACKOFF_MS, onAnswer: opts.onAnswer && ((a) => opts.onAnswer!(p, a)) })) })),
   );

@@ -60,6 +60,10 @@ export class UpstreamHandle {
   answer(make: (token: string) => Reply): Expectation {
     return this.register(make);
   }
+  /** The cases registered so far are in effect, and what reached the upstream so far is in their hits (Upstream.sync). */
+  async sync(): Promise<void> {
+    await this.up.sync?.();
+  }
   register(reply: Reply | ((token: string) => Reply)): Expectation {
     const e = this.up.expect(reply);
     this.tokens.push(e.token);

@@ -40,6 +40,13 @@ export interface Upstream {
   /** Refuses every connection until resume() (connections of a driving `mock` stay up). */
   suspend(): Promise<void>;
   resume(): Promise<void>;
+  /**
+   * For an upstream in another process (a run attached to `gw-conformance mock`, remote.ts): once
+   * it returns, the cases registered before it are in effect there, and what reached it before it
+   * is in the cases' hits. Code that sends right after registering, or judges hits right after the
+   * answers came, awaits it. Absent when the upstream is in this process.
+   */
+  sync?(): Promise<void>;
   /** Requests received per HTTP version the gateway spoke ("1.1", "2.0"): the report shows them. */
   readonly httpVersions?: Record<string, number>;
 }

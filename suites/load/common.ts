@@ -118,6 +118,8 @@ export async function sendMix(ctx: CheckContext, o: { route: Route; credentialSu
     return p.request;
   });
   const first = routed(ctx, o.route, requests[0] ?? { path: '/', headers: [] }, o.credentialSuffix);
+  // An upstream in another process has the cases before the first request, and every arrival after the last answer.
+  await ctx.upstream.sync();
   const result = await runLoad({
     origin: first.origin,
     rate: o.rate,
@@ -132,6 +134,7 @@ export async function sendMix(ctx: CheckContext, o: { route: Route; credentialSu
       return { path: r.path, method: requests[i].method, headers: r.headers, body: requests[i].body };
     },
   });
+  await ctx.upstream.sync();
   return { result, planned };
 }
 

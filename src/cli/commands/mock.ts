@@ -8,6 +8,9 @@ import { BLOCKED_NATIVE_MODEL, ServiceEmulator } from '../../../mocks/upstream/s
 import { Capture, parseDelays } from '../../../mocks/upstream/capture.js';
 import { CHECKS } from '../../../suites/index.js';
 import { controlHandler } from '../remote.js';
+import { BlockList, isIP } from 'node:net';
+import { Attachments } from '../../../mocks/upstream/attach.js';
+import { ATTACH_PATH } from '../../upstream/attach-wire.js';
 import { recordingTls } from '../upstream.js';
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -18,11 +21,27 @@ export const registerMock: RegisterCommand = (program, { io, exit }) => {
   withOptions(program.command('mock').description(COMMANDS.mock.description), 'mock').action(async (o: MockOptions) => exit(await mock(o, io)));
 };
 
-type MockOptions = { listen: string; service?: boolean; capture?: string; captureDelay: string[]; upstreamTls?: boolean; upstreamHttp2?: boolean };
+type MockOptions = { listen: string; service?: boolean; capture?: string; captureDelay: string[]; attachFrom: string[]; upstreamTls?: boolean; upstreamHttp2?: boolean };
+
+/** --attach-from: the addresses that may attach load runs, or null for loopback only. A bad block is one line, exit 2. */
+export function attachFrom(values: string[]): BlockList | null {
+  const blocks = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  if (!blocks.length) return null;
+  const list = new BlockList();
+  for (const b of blocks) {
+    const [addr, bits, extra] = b.split('/');
+    const type = isIP(addr) === 6 ? 'ipv6' : isIP(addr) === 4 ? 'ipv4' : null;
+    const prefix = bits === undefined ? (type === 'ipv6' ? 128 : 32) : /^\d+$/.test(bits) ? Number(bits) : NaN;
+    if (!type || extra !== undefined || !(prefix <= (type === 'ipv6' ? 128 : 32))) throw new HarnessError('BAD_FLAG', `--attach-from: expected an address or a CIDR block such as 10.0.0.0/8, got "${b}"`);
+    list.addSubnet(addr, prefix, type);
+  }
+  return list;
+}
 
 async function mock(opts: MockOptions, io: Io): Promise<number> {
   const { host, port } = parseListen(opts.listen, '--listen');
   if (opts.service) return mockService(host, port, io);
+  const allowed = attachFrom(opts.attachFrom);
   // The TLS settings are run settings: flag or environment variable, as their help says.
   const on = flagOrEnv('upstream-tls', { upstreamTls: opts.upstreamTls }, io.env) === true;
   const http2 = flagOrEnv('upstream-http2', { upstreamHttp2: opts.upstreamHttp2 }, io.env) === true;
@@ -30,8 +49,22 @@ async function mock(opts: MockOptions, io: Io): Promise<number> {
   const upstream = new RecordingUpstream(tls);
   if (opts.captureDelay.length && !opts.capture) throw new HarnessError('BAD_FLAG', '--capture-delay needs --capture');
   if (opts.capture) upstream.capture = Capture.open({ file: opts.capture, delays: parseDelays(opts.captureDelay) });
-  upstream.control = controlHandler(upstream, CHECKS, (s) => io.out(`mock: ${s}`));
-  upstream.onUnmatched = (u) => io.out(`mock: unmatched ${u.method} ${u.url}: ${u.reason}`);
+  const log = (s: string) => io.out(`mock: ${s}`);
+  let runs = 0;
+  const attachments = new Attachments(upstream, { allowed, busy: () => (runs ? 'the mock is serving a run of another profile; attach when it has finished' : null), log });
+  const control = controlHandler(upstream, CHECKS, log, () => attachments.count);
+  upstream.control = (req, res) => {
+    if (req.url?.startsWith(ATTACH_PATH)) return attachments.handle(req, res);
+    if (req.url?.endsWith('/run')) {
+      runs++;
+      res.on('close', () => runs--);
+    }
+    control(req, res);
+  };
+  upstream.onUnmatched = (u, late) => {
+    io.out(`mock: unmatched ${u.method} ${u.url}: ${u.reason}`);
+    attachments.unmatched(u, late);
+  };
   await upstream.start(host, port);
   io.out(`recording upstream listening on ${upstream.url}`);
   if (tls) io.out(`the recording upstream's CA (tell the gateway to trust it): ${tls.caFile}`);
