@@ -110,7 +110,7 @@ async function attached(cfg: RunConfig, io: Io, base: string, extras: SuiteExtra
   if (url.protocol !== 'http:') throw new HarnessError('BAD_FLAG', `--attach: the mock's control endpoint is plain http (got ${url.protocol}//)`);
   const transport = loadTransport(cfg.transport, cfg.target);
   const upstream = await RemoteUpstream.attach(url.origin);
-  io.out(`attached to the running \`gw-conformance mock\` at ${upstream.url}: this process sends its own load, the mock records`);
+  io.out(`attached to the running \`gw-conformance mock\` at ${upstream.url}: this process sends its own load, the mock records (its clock read to within ${upstream.clockUncertaintyMs.toFixed(1)} ms)`);
   try {
     return await runSuite(CHECKS, withExpandedTargeting(cfg, upstream.url, io.env), cfg.target, upstream, io.out, { ...extras, transport });
   } finally {
