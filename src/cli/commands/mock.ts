@@ -70,6 +70,7 @@ async function mock(opts: MockOptions, io: Io): Promise<number> {
   if (tls) io.out(`the recording upstream's CA (tell the gateway to trust it): ${tls.caFile}`);
   if (opts.capture) io.out(`capture mode: requests with no case token are answered as the real API would; every request is appended to ${opts.capture}`);
   io.out(`configure the gateway to forward to ${upstream.url}, then run: gw-conformance --target <gateway URL> --upstream-listen ${opts.listen}`);
+  io.out(`load runs attach and send their own load: gw-conformance run --profile load --target <gateway URL> --attach ${upstream.url}${allowed ? ` (callers allowed: ${opts.attachFrom.join(', ')})` : ' (from this machine; --attach-from allows others)'}`);
   await io.untilStopped();
   await upstream.stop();
   if (tls) await rm(dirname(tls.caFile), { recursive: true, force: true });
