@@ -1,7 +1,8 @@
 // The harness against a real HAProxy (Debian's package) with each config of examples/haproxy/ in
 // front of the recording upstream: the outcome of every check of the default suite, and the exit
 // code, must be those recorded beside it (haproxy.cfg: expected.json; streaming.cfg:
-// expected-streaming.json), observed with a real HAProxy.
+// expected-streaming.json; json-errors.cfg: expected-json-errors.json), observed with a real
+// HAProxy.
 //
 // Needs `haproxy` on PATH and the built CLI (`npx tsc -p .`). Without HAProxy the test is
 // skipped, unless GWC_REQUIRE_HAPROXY=1 (CI), where it fails.
@@ -23,6 +24,7 @@ const haproxyCmd = (cfg: string) => `sh ${path.join(ROOT, 'scripts', 'haproxy-ga
 const CONFIGS = [
   { cfg: 'haproxy.cfg', expected: 'expected.json' },
   { cfg: 'streaming.cfg', expected: 'expected-streaming.json' },
+  { cfg: 'json-errors.cfg', expected: 'expected-json-errors.json' },
 ];
 
 describe('HAProxy (examples/haproxy/*.cfg) in front of the recording upstream', () => {
