@@ -64,7 +64,7 @@ describe('declared limits through HAProxy (examples/haproxy/limit*.cfg, --declar
   it.skipIf(!available && !required)('limit.cfg: HAProxy\'s default 429 page (HTML, no retry-after) fails LIMIT-1; LIMIT-2 has no retry-after to wait', async () => {
     const r = await limitRun('limit.cfg');
     expect(r.by['load.limit.refused'].outcome, r.detail).toBe('fail');
-    expect(r.by['load.limit.refused'].message, r.detail).toMatch(/over the limit: request \d+: a 429 whose body is not JSON$/);
+    expect(r.by['load.limit.refused'].message, r.detail).toMatch(/over the limit: request \d+: a 429 whose body is not JSON \(an HTML page\)$/);
     expect(r.by['load.limit.retry-after'].outcome, r.detail).toBe('skip');
     expect(r.code, r.detail).toBe(1);
   }, TEST_TIMEOUT_MS);

@@ -54,7 +54,7 @@ export function refusalProblem(o: LoadOutcome, p: Planned): string | null {
     const v = JSON.parse(o.body) as Record<string, unknown>;
     if (!v || typeof v !== 'object' || !('error' in v)) return 'a 429 whose JSON body has no error';
   } catch {
-    return 'a 429 whose body is not JSON';
+    return `a 429 whose body is not JSON${/<html/i.test(o.body) ? ' (an HTML page)' : ''}`;
   }
   if (o.headers['retry-after'] === undefined) return 'a 429 without retry-after';
   if (p.expectation.hits.length) return 'answered 429, but the request had reached the upstream';
