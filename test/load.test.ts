@@ -3,7 +3,7 @@
 // bad declared limit or budget is one clear line.
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { decodeHistogram, encodeHistogram, mergeEncoded, newHistogram, percentiles, recordMs } from '../src/core/histogram.js';
+import { belowZeroNote, decodeHistogram, encodeHistogram, mergeEncoded, newHistogram, percentiles, recordMs } from '../src/core/histogram.js';
 import { parseDeclaredLimit } from '../src/core/limits.js';
 import { runLoad, secondOf } from '../src/load/engine.js';
 import { PER_SECOND_MAX } from '../src/core/histogram.js';
@@ -106,6 +106,11 @@ describe('load generator', () => {
     const merged = decodeHistogram(mergeEncoded([encodeHistogram(a), encodeHistogram(b)]));
     expect(percentiles(merged)).toEqual(percentiles(both));
     expect(merged.totalCount).toBe(1000);
+  });
+
+  it('an added latency below zero is called noise, by name; none below zero says nothing', () => {
+    expect(belowZeroNote({ 'added p50': 0.2, 'added p99': -2.1, ttfb: -0.4 })).toBe("added p99, ttfb below zero: the straight run was the slower one here, which no gateway causes; differences of that size are this machine's noise");
+    expect(belowZeroNote({ 'added p50': 0, 'added p99': 3 })).toBeNull();
   });
 
   it('reads a declared limit and a budget, and refuses bad ones with one line', () => {

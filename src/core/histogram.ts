@@ -66,6 +66,17 @@ export function addedLatency(through: Percentiles, direct: Percentiles): Pick<Pe
   return { p50: r3(through.p50 - direct.p50), p95: r3(through.p95 - direct.p95), p99: r3(through.p99 - direct.p99), p999: r3(through.p999 - direct.p999) };
 }
 
+/**
+ * What to say of added-latency figures below zero (named in `figures`), or null when none is: the
+ * straight run was the slower one, which no gateway causes, so figures of that size are noise.
+ */
+export function belowZeroNote(figures: Record<string, number>): string | null {
+  const names = Object.entries(figures)
+    .filter(([, v]) => v < 0)
+    .map(([k]) => k);
+  return names.length ? `${names.join(', ')} below zero: the straight run was the slower one here, which no gateway causes; differences of that size are this machine's noise` : null;
+}
+
 export function percentilesText(p: Percentiles): string {
   return `p50 ${p.p50} ms, p95 ${p.p95} ms, p99 ${p.p99} ms, p99.9 ${p.p999} ms (${p.count} requests)`;
 }

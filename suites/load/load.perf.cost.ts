@@ -1,6 +1,6 @@
 import { defineCheck, type Verdict } from '../../src/check/check.js';
 import type { LoadResult } from '../../src/load/engine.js';
-import { addedLatency, encodeHistogram, percentiles } from '../../src/core/histogram.js';
+import { addedLatency, belowZeroNote, encodeHistogram, percentiles } from '../../src/core/histogram.js';
 import { loadSettings, sendMix, type Kind, type Route, limitedSkip } from './common.js';
 
 /** The step-up: each step doubles the rate, for at most this long, at most this many steps. */
@@ -55,12 +55,17 @@ export default defineCheck({
       harnessCeiling: { rate: ceiling.rate, achieved: ceiling.direct.achieved, p99: ceiling.direct.p99 },
       histograms: { direct: encodeHistogram(direct.latency), through: encodeHistogram(through.latency), directTtfb: encodeHistogram(directTtfb.ttfb), throughTtfb: encodeHistogram(throughTtfb.ttfb) },
     };
-    const figures = `added p50 ${added.p50} ms, p99 ${added.p99} ms, time to first byte +${addedTtfb.p50} ms (p50) at ${s.rate}/s; ${failing ? `${failing.limit} at ${failing.rate}/s${bounded ? ' (bounded by the harness: straight to the upstream it reached only ' + failing.direct.achieved + '/s)' : ''}` : `no failure up to ${ceiling.rate}/s`}; the harness straight to the upstream at ${ceiling.rate}/s: ${ceiling.direct.achieved}/s, p99 ${ceiling.direct.p99} ms`;
+    const noise = belowZeroNote({ 'added p50': added.p50, 'added p99': added.p99, 'added time to first byte (p50)': addedTtfb.p50 });
+    if (noise) Object.assign(evidence, { noise });
+    const noiseText = noise ? ` (${noise})` : '';
+    const figures = `added p50 ${added.p50} ms, p99 ${added.p99} ms, time to first byte ${signed(addedTtfb.p50)} ms (p50) at ${s.rate}/s${noiseText}; ${failing ? `${failing.limit} at ${failing.rate}/s${bounded ? ' (bounded by the harness: straight to the upstream it reached only ' + failing.direct.achieved + '/s)' : ''}` : `no failure up to ${ceiling.rate}/s`}; the harness straight to the upstream at ${ceiling.rate}/s: ${ceiling.direct.achieved}/s, p99 ${ceiling.direct.p99} ms`;
     if (budget !== null && added.p99 > budget) return { ok: false, message: `over the declared budget: ${figures}`, expected: `added p99 <= ${budget} ms`, actual: `${added.p99} ms`, evidence };
     if (through.failures) return { ok: false, message: `${through.failures} of ${through.sent} requests failed at the declared rate: ${figures}`, evidence };
     return { ok: true, message: figures, evidence };
   },
 });
+
+const signed = (x: number) => (x < 0 ? `${x}` : `+${x}`);
 
 interface Step {
   rate: number;
