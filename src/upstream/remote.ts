@@ -19,6 +19,8 @@ import type { Expectation, UnmatchedRequest, Upstream } from './upstream.js';
 const BATCH = 2000;
 /** Exchanges made at attach to read the mock's clock (the shortest round trip wins). */
 const CLOCK_READS = 3;
+/** The clock readings the offset is chosen from: the latest ones. */
+const CLOCK_WINDOW = 16;
 /** The longest wait for the mock to confirm a sync on its stream. */
 const SYNC_MS = 30_000;
 
@@ -36,6 +38,7 @@ export class RemoteUpstream implements Upstream {
   private chain: Promise<void> = Promise.resolve();
   private offset = 0;
   private rtt = Infinity;
+  private samples: Array<{ rtt: number; offset: number }> = [];
   private nonce = 0;
   private waiting = new Map<number, Waiter>();
   private ended: string | null = null;
@@ -169,11 +172,17 @@ export class RemoteUpstream implements Upstream {
     if (answer.taken.length) throw new Error(`harness bug: the mock had handed out case token ${answer.taken[0]} before (64 random bits repeated)`);
   }
 
-  /** One exchange's view of the clocks: the mock's `now` was read about halfway through it. */
+  /**
+   * One exchange's view of the clocks: the mock's `now` was read about halfway through it. The
+   * offset is the one of the shortest round trip among the last CLOCK_WINDOW exchanges (two
+   * machines' clocks drift apart over a long run; one process's do not).
+   */
   private measured(t0: number, t1: number, mockNow: number): void {
-    if (t1 - t0 >= this.rtt) return;
-    this.rtt = t1 - t0;
-    this.offset = mockNow - (t0 + t1) / 2;
+    this.samples.push({ rtt: t1 - t0, offset: mockNow - (t0 + t1) / 2 });
+    if (this.samples.length > CLOCK_WINDOW) this.samples.shift();
+    const best = this.samples.reduce((a, b) => (b.rtt < a.rtt ? b : a));
+    this.rtt = best.rtt;
+    this.offset = best.offset;
   }
 
   private readonly shift = (mockTime: number) => mockTime - this.offset;
