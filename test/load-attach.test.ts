@@ -20,7 +20,8 @@ import { JSON_HEADERS, SSE_HEADERS } from '../src/upstream/scenario.js';
 import type { RunReport } from '../src/report/types.js';
 import { CHECKS } from '../suites/index.js';
 import { LOAD_CHECKS } from '../suites/load/index.js';
-import { cli } from './helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { cli, freePort, ROOT } from './helpers/cli.js';
 
 const stops: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -28,10 +29,10 @@ afterAll(async () => {
 });
 
 /** A recording upstream with its attach endpoint, as `gw-conformance mock` serves it. */
-async function mock(allowed: string[] = []) {
+async function mock(allowed: string[] = [], busy: () => string | null = () => null) {
   const upstream = new RecordingUpstream();
   const stray: string[] = [];
-  const attachments = new Attachments(upstream, { allowed: attachFrom(allowed), busy: () => null, log: () => {} });
+  const attachments = new Attachments(upstream, { allowed: attachFrom(allowed), busy, log: () => {} });
   upstream.control = (req, res) => attachments.handle(req, res);
   upstream.onUnmatched = (u, late) => {
     stray.push(u.reason);
@@ -133,6 +134,11 @@ describe('the attach wire', () => {
       expect(() => attachFrom([bad])).toThrow(/^--attach-from: expected an address or a CIDR block such as 10\.0\.0\.0\/8, got /);
   });
 
+  it('a mock serving a run of another profile refuses to attach, in its own words', async () => {
+    const m = await mock([], () => 'the mock is serving a run of another profile; attach when it has finished');
+    await expect(RemoteUpstream.attach(m.upstream.url)).rejects.toThrow(/^attaching to the mock at http:\/\/127\.0\.0\.1:\d+: the mock is serving a run of another profile; attach when it has finished$/);
+  });
+
   it('nothing at the address: one line naming it', async () => {
     const m = await mock();
     const url = m.upstream.url;
@@ -193,4 +199,25 @@ describe('bad input to --attach and --attach-from: one line, exit 2, before anyt
       expect(lines, r.stderr).toHaveLength(1);
       expect(lines[0].replace(/^gw-conformance: /, '')).toMatch(line);
     });
+});
+
+describe('the mock command: attached load runs and runs of other profiles do not share it', () => {
+  it('while a load run is attached, a default run on its address is refused in one line, and attaches again once it left', async () => {
+    const port = await freePort();
+    const p = spawn(process.execPath, [`${ROOT}/bin/gw-conformance.js`, 'mock', '--listen', `127.0.0.1:${port}`]);
+    stops.push(async () => void p.kill('SIGTERM'));
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      p.stdout.on('data', (d) => (out += d) && out.includes('listening') && resolve());
+      p.on('exit', () => reject(new Error(out)));
+    });
+    const url = `http://127.0.0.1:${port}`;
+    const remote = await RemoteUpstream.attach(url);
+    const r = await cli(['run', '--target', 'http://127.0.0.1:9', '--upstream-listen', `127.0.0.1:${port}`]);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr.trim()).toBe('gw-conformance: the mock is already serving 1 attached load run(s); wait for it to finish, or start another mock');
+    await remote.detach();
+    const again = await attach(url);
+    expect(again.url).toBe(url);
+  });
 });
