@@ -190,6 +190,7 @@ describe('bad input to --attach and --attach-from: one line, exit 2, before anyt
     [['run', '--profile', 'load', ...target, '--attach', 'not a url'], /^--attach: expected the mock's URL, such as http:\/\/127\.0\.0\.1:18080, got "not a url"$/],
     [['run', ...target, '--attach', 'http://127.0.0.1:9'], /^--attach is for the load profile \(got --profile default\)/],
     [['run', '--profile', 'load', ...target, '--attach', 'http://127.0.0.1:9'], /^cannot attach to a `gw-conformance mock` at http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)$/],
+    [['run', '--profile', 'load', ...target, '--attach', 'http://127.0.0.1:9', '--upstream-tls'], /^--upstream-tls with an attached run: /],
     [['mock', '--listen', '127.0.0.1:0', '--attach-from', '10.0.0.0/40'], /^--attach-from: expected an address or a CIDR block such as 10\.0\.0\.0\/8, got "10\.0\.0\.0\/40"$/],
   ] as const)
     it(args.join(' '), async () => {

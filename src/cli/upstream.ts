@@ -101,6 +101,7 @@ async function attached(cfg: RunConfig, io: Io, base: string, extras: SuiteExtra
   if (cfg.profile !== 'load') throw new HarnessError('BAD_FLAG', `--attach is for the load profile (got --profile ${cfg.profile}); other runs use a mock on this machine through --upstream-listen`);
   if (cfg.launch.cmd || cfg.launch.image) throw new HarnessError('BAD_FLAG', '--attach with --gateway-cmd or --gateway-image: the gateway forwards to the mock you attach to; start it yourself');
   if (!cfg.target) throw new HarnessError('BAD_FLAG', '--target is required with --attach');
+  if (cfg.upstreamTls.on) throw new HarnessError('BAD_FLAG', '--upstream-tls with an attached run: the mock you attach to serves its upstream as it was started (and attaching needs one that serves plain http)');
   let url: URL;
   try {
     url = new URL(base);
