@@ -16,7 +16,10 @@ import { PROVIDER_LIMIT_BYTES } from '../suites/errors/errors.body.size-limit.js
 import discModels from '../suites/apps/apps.disc.models.js';
 import { call } from '../suites/apps/wire.js';
 import { once, type AppsFixture } from '../suites/apps/fixture.js';
-import type { CheckContext } from '../src/check/check.js';
+import type { CheckContext, RunSettings } from '../src/check/check.js';
+import discoveryLatency from '../suites/discovery/discovery.models.latency.js';
+import serviceModels from '../suites/service/service.models.list.js';
+import type { UpstreamHandle as Handle } from '../src/upstream/handle.js';
 
 /** Holds this process's event loop for `ms` (what another run's synchronous work does to it). */
 const hold = (ms: number) => {
@@ -122,5 +125,45 @@ describe('apps.disc.models judges the gateway\'s time, not this process\'s holds
   it('a gateway that answers after 5 s (this process free meanwhile): fail', async () => {
     const v = await discovery((withToken, res) => (withToken ? reply(true, res) : setTimeout(() => reply(false, res), 5000)));
     expect([v.ok, v.message]).toEqual([false, 'model discovery took longer than 3 s']);
+  });
+});
+
+const settings: RunSettings = { seed: 1, numRuns: 1, timeoutMs: 1000, modelRoutes: {}, sse: { maxLagMs: 200, burstWindowMs: 20, latP50Ms: 50 }, idle: { maxS: 120, minS: 65 }, hangWaitMs: 1000 };
+
+/** A model list for every request; `before(nth, answer)` answers the nth request (default: at once). */
+async function modelList(before: (nth: number, answer: () => void) => void): Promise<CheckContext> {
+  let nth = 0;
+  const url = await serve((req, res) => before(nth++, () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[{"id":"claude-sonnet-4-6"}]}')));
+  const gateway = new GatewayClient(url, { token: 'sk-test', timeoutMs: 30_000 });
+  closers.push(() => gateway.close());
+  // The checks only script their cases; the stub answers in the upstream's place.
+  const expectation = () => ({ token: newCaseToken(), hits: [] });
+  const upstream = { next: () => ({ json: expectation, error: expectation }) } as unknown as Handle;
+  return { gateway, upstream, settings, signal: new AbortController().signal, log: () => {} };
+}
+
+describe('DISC-3 and SVC-3 judge the gateway\'s time, not this process\'s holds', () => {
+  it('DISC-3: this process held past 3 s during the third call: that call measured again, pass', async () => {
+    const ctx = await modelList((nth, answer) => (nth === 2 && hold(3300), answer()));
+    const v = await discoveryLatency.run(ctx);
+    expect([v.ok, v.message]).toEqual([true, expect.stringMatching(/all within 3000 ms \(1 call measured again/)]);
+  });
+
+  it('DISC-3: a gateway that answers the fifth call after 4 s (this process free meanwhile): fail', async () => {
+    const ctx = await modelList((nth, answer) => (nth === 4 ? setTimeout(answer, 4000) : answer()));
+    const v = await discoveryLatency.run(ctx);
+    expect([v.ok, v.message]).toEqual([false, expect.stringMatching(/^discovery call 5 \(bearer\) took \d+ ms, past the client's 3000 ms time-out/)]);
+  });
+
+  it('SVC-3: this process held past 3 s during the first call: measured again, pass', async () => {
+    const ctx = await modelList((nth, answer) => (nth === 0 && hold(3300), answer()));
+    const v = await serviceModels.run(ctx);
+    expect([v.ok, v.message]).toEqual([true, expect.stringMatching(/measured again: with the key \(this process was held\)$/)]);
+  });
+
+  it('SVC-3: a service that answers after 4 s (this process free meanwhile): fail', async () => {
+    const ctx = await modelList((nth, answer) => (nth === 1 ? setTimeout(answer, 4000) : answer()));
+    const v = await serviceModels.run(ctx);
+    expect([v.ok, v.message]).toEqual([false, expect.stringMatching(/^with the key, again: the model list took \d+ ms$/)]);
   });
 });
