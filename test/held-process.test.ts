@@ -16,10 +16,12 @@ import { PROVIDER_LIMIT_BYTES } from '../suites/errors/errors.body.size-limit.js
 import discModels from '../suites/apps/apps.disc.models.js';
 import { call } from '../suites/apps/wire.js';
 import { once, type AppsFixture } from '../suites/apps/fixture.js';
-import type { CheckContext, RunSettings } from '../src/check/check.js';
+import { defineCheck, pass, type CheckContext, type RunSettings } from '../src/check/check.js';
 import discoveryLatency from '../suites/discovery/discovery.models.latency.js';
 import serviceModels from '../suites/service/service.models.list.js';
+import { runOne } from '../src/runner/runner.js';
 import type { UpstreamHandle as Handle } from '../src/upstream/handle.js';
+import type { Upstream } from '../src/upstream/upstream.js';
 
 /** Holds this process's event loop for `ms` (what another run's synchronous work does to it). */
 const hold = (ms: number) => {
@@ -165,5 +167,24 @@ describe('DISC-3 and SVC-3 judge the gateway\'s time, not this process\'s holds'
     const ctx = await modelList((nth, answer) => (nth === 1 ? setTimeout(answer, 4000) : answer()));
     const v = await serviceModels.run(ctx);
     expect([v.ok, v.message]).toEqual([false, expect.stringMatching(/^with the key, again: the model list took \d+ ms$/)]);
+  });
+});
+
+describe('the runner\'s time limit of a check counts the check\'s time, not this process\'s holds', () => {
+  const env = { gateway: {} as GatewayClient, upstream: null as Upstream | null, settings, declared: new Set<string>(['messages']) };
+  const fetching = (url: string) =>
+    defineCheck({ id: 'held', title: 'held', requirements: ['X-1'], level: 'MUST', area: 'test', profile: 'default', protocol: 'messages', requirement: 'held', run: async (ctx) => pass(`${(await fetch(url, { signal: ctx.signal })).status}`) });
+
+  it('this process held past the 1 s limit while the answer was on its way: pass, not a timeout', async () => {
+    // Held just as the answer is written: after the hold the timers run before the answer is read.
+    const url = await serve((req, res) => (hold(1500), res.end('ok')));
+    const r = await runOne(fetching(url), env);
+    expect([r.outcome, r.message]).toEqual(['pass', '200']);
+  });
+
+  it('a check whose answer never comes (this process free meanwhile) still times out', async () => {
+    const url = await serve(() => undefined);
+    const r = await runOne(fetching(url), env);
+    expect([r.outcome, r.message]).toEqual(['timeout', expect.stringMatching(/^no answer within the time limit \(1000 ms for this check\)/)]);
   });
 });
