@@ -20,6 +20,7 @@ import { defineCheck, pass, type CheckContext, type RunSettings } from '../src/c
 import discoveryLatency from '../suites/discovery/discovery.models.latency.js';
 import serviceModels from '../suites/service/service.models.list.js';
 import { runOne } from '../src/runner/runner.js';
+import headRoot from '../suites/errors/errors.probe.head-root.js';
 import type { UpstreamHandle as Handle } from '../src/upstream/handle.js';
 import type { Upstream } from '../src/upstream/upstream.js';
 
@@ -186,5 +187,45 @@ describe('the runner\'s time limit of a check counts the check\'s time, not this
     const url = await serve(() => undefined);
     const r = await runOne(fetching(url), env);
     expect([r.outcome, r.message]).toEqual(['timeout', expect.stringMatching(/^no answer within the time limit \(1000 ms for this check\)/)]);
+  });
+});
+
+/**
+ * The clean reference gateway behind a relay that hands each answer to `onAnswer` as it comes
+ * back, to pass it on (at once, later, or after holding this process): a check's context on it.
+ */
+async function relayed(onAnswer: (method: string, status: number, passOn: () => void) => void): Promise<CheckContext> {
+  const up = new RecordingUpstream();
+  await up.start('127.0.0.1', 0);
+  const gw = new ReferenceGateway({ upstream: up.url, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
+  const target = await gw.start('127.0.0.1', 0);
+  closers.push(() => up.stop(), () => gw.stop());
+  const front = await serve((req, res) => {
+    const fwd = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (r) => {
+      onAnswer(req.method ?? 'GET', r.statusCode ?? 502, () => (res.writeHead(r.statusCode ?? 502, r.headers), r.pipe(res)));
+    });
+    req.pipe(fwd);
+  });
+  const gateway = new GatewayClient(front, { token: 'sk-test', timeoutMs: 30_000 });
+  closers.push(() => gateway.close());
+  return { gateway, upstream: new UpstreamHandle(up), settings: { ...settings, timeoutMs: 10_000 }, signal: new AbortController().signal, log: () => {} };
+}
+
+describe('a probe\'s 3 s bound counts the gateway\'s silence, not this process\'s holds (errors.probe.head-root)', () => {
+  it('this process held past 3 s as the first probe\'s answer comes back: pass', async () => {
+    let held = false;
+    const v = await headRoot.run(
+      await relayed((method, _, passOn) => {
+        if (method === 'HEAD' && !held) (held = true), hold(3300);
+        passOn();
+      }),
+    );
+    expect([v.ok, v.message]).toEqual([true, expect.stringMatching(/^HEAD \/ answered \d+ in \d+ ms.*; a messages request after them got 200$/)]);
+  });
+
+  it('a gateway that keeps a probe\'s answer 4 s (this process free meanwhile): fail', async () => {
+    let slow = false;
+    const v = await headRoot.run(await relayed((method, _, passOn) => (method === 'HEAD' && !slow ? ((slow = true), setTimeout(passOn, 4000)) : passOn())));
+    expect([v.ok, v.message]).toEqual([false, expect.stringMatching(/^HEAD \/(api\/hello)? got no answer: nothing within 3000 ms$/)]);
   });
 });
