@@ -21,6 +21,7 @@ import discoveryLatency from '../suites/discovery/discovery.models.latency.js';
 import serviceModels from '../suites/service/service.models.list.js';
 import { runOne } from '../src/runner/runner.js';
 import headRoot from '../suites/errors/errors.probe.head-root.js';
+import recovers from '../suites/errors/errors.upstream.recovers.js';
 import type { UpstreamHandle as Handle } from '../src/upstream/handle.js';
 import type { Upstream } from '../src/upstream/upstream.js';
 
@@ -227,5 +228,30 @@ describe('a probe\'s 3 s bound counts the gateway\'s silence, not this process\'
     let slow = false;
     const v = await headRoot.run(await relayed((method, _, passOn) => (method === 'HEAD' && !slow ? ((slow = true), setTimeout(passOn, 4000)) : passOn())));
     expect([v.ok, v.message]).toEqual([false, expect.stringMatching(/^HEAD \/(api\/hello)? got no answer: nothing within 3000 ms$/)]);
+  });
+});
+
+describe('ERR-RECOVER-1 judges the gateway\'s time to serve again, not this process\'s holds', () => {
+  it('this process held past 5 s as the first answer after the outage comes back: the outage made again, pass', async () => {
+    let held = false;
+    const v = await recovers.run(
+      await relayed((method, status, passOn) => {
+        if (method === 'POST' && status === 200 && !held) (held = true), hold(5500);
+        passOn();
+      }),
+    );
+    expect([v.ok, v.message]).toEqual([true, expect.stringMatching(/^serving again \d+ ms after the upstream was back \(\d+ probes?\) \(the outage made 2 times/)]);
+  });
+
+  it('a gateway that answers its first success after the outage 6 s late (this process free meanwhile): warn', async () => {
+    let first: number | undefined;
+    const v = await recovers.run(
+      await relayed((method, status, passOn) => {
+        if (method !== 'POST' || status !== 200) return passOn();
+        first ??= performance.now();
+        setTimeout(passOn, Math.max(0, first + 6000 - performance.now()));
+      }),
+    );
+    expect([v.ok, v.message]).toEqual([false, expect.stringMatching(/^the gateway served again only \d+ ms after the upstream was back/)]);
   });
 });
