@@ -22,6 +22,7 @@ import serviceModels from '../suites/service/service.models.list.js';
 import { runOne } from '../src/runner/runner.js';
 import headRoot from '../suites/errors/errors.probe.head-root.js';
 import recovers from '../suites/errors/errors.upstream.recovers.js';
+import cancels from '../suites/streaming/streaming.abort.cancels-upstream.js';
 import type { UpstreamHandle as Handle } from '../src/upstream/handle.js';
 import type { Upstream } from '../src/upstream/upstream.js';
 
@@ -195,7 +196,7 @@ describe('the runner\'s time limit of a check counts the check\'s time, not this
  * The clean reference gateway behind a relay that hands each answer to `onAnswer` as it comes
  * back, to pass it on (at once, later, or after holding this process): a check's context on it.
  */
-async function relayed(onAnswer: (method: string, status: number, passOn: () => void) => void): Promise<CheckContext> {
+async function relayed(onAnswer: (method: string, status: number, passOn: () => void) => void, onLeft: (goOn: () => void) => void = (goOn) => goOn()): Promise<CheckContext> {
   const up = new RecordingUpstream();
   await up.start('127.0.0.1', 0);
   const gw = new ReferenceGateway({ upstream: up.url, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
@@ -206,6 +207,8 @@ async function relayed(onAnswer: (method: string, status: number, passOn: () => 
       onAnswer(req.method ?? 'GET', r.statusCode ?? 502, () => (res.writeHead(r.statusCode ?? 502, r.headers), r.pipe(res)));
     });
     req.pipe(fwd);
+    // A client that leaves before the end: the gateway behind sees its connection close too (`onLeft` says when).
+    res.on('close', () => !res.writableFinished && onLeft(() => fwd.destroy()));
   });
   const gateway = new GatewayClient(front, { token: 'sk-test', timeoutMs: 30_000 });
   closers.push(() => gateway.close());
@@ -253,5 +256,20 @@ describe('ERR-RECOVER-1 judges the gateway\'s time to serve again, not this proc
       }),
     );
     expect([v.ok, v.message]).toEqual([false, expect.stringMatching(/^the gateway served again only \d+ ms after the upstream was back/)]);
+  });
+});
+
+describe('SSE-ABORT-1 judges the gateway\'s time to cancel the upstream, not this process\'s holds', () => {
+  const passOn = (_: string, __: number, go: () => void) => go();
+
+  it('this process held 2.5 s just as the client left: measured again, pass', async () => {
+    let held = false;
+    const v = await cancels.run(await relayed(passOn, (goOn) => (!held && ((held = true), hold(2500)), goOn())));
+    expect([v.ok, v.message]).toEqual([true, expect.stringMatching(/^the upstream request closed \d+ ms after the client disconnected \(measured 2 times/)]);
+  });
+
+  it('a gateway that closes the upstream request 3 s after the client left (this process free meanwhile): warn', async () => {
+    const v = await cancels.run(await relayed(passOn, (goOn) => setTimeout(goOn, 3000)));
+    expect([v.ok, v.message]).toEqual([false, expect.stringMatching(/^the upstream request closed \d+ ms after the client disconnected$/)]);
   });
 });
