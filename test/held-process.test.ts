@@ -3,8 +3,7 @@
 // the connection verdict. Each hold is injected: a synchronous busy-wait of a few seconds in this
 // process, at the moment it did harm on a loaded machine; each slow peer is a scripted delay.
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../reference/gateway.js';
 import { GatewayClient, messagesHeaders } from '../src/client/gateway.js';
@@ -16,40 +15,13 @@ import { PROVIDER_LIMIT_BYTES } from '../suites/errors/errors.body.size-limit.js
 import discModels from '../suites/apps/apps.disc.models.js';
 import { call } from '../suites/apps/wire.js';
 import { once, type AppsFixture } from '../suites/apps/fixture.js';
-import { defineCheck, pass, type CheckContext, type RunSettings } from '../src/check/check.js';
+import { defineCheck, pass, type CheckContext } from '../src/check/check.js';
 import discoveryLatency from '../suites/discovery/discovery.models.latency.js';
 import serviceModels from '../suites/service/service.models.list.js';
 import { runOne } from '../src/runner/runner.js';
-import headRoot from '../suites/errors/errors.probe.head-root.js';
-import recovers from '../suites/errors/errors.upstream.recovers.js';
-import cancels from '../suites/streaming/streaming.abort.cancels-upstream.js';
 import type { UpstreamHandle as Handle } from '../src/upstream/handle.js';
 import type { Upstream } from '../src/upstream/upstream.js';
-
-/** Holds this process's event loop for `ms` (what another run's synchronous work does to it). */
-const hold = (ms: number) => {
-  const t = performance.now();
-  while (performance.now() - t < ms) {
-    /* held */
-  }
-};
-
-const closers: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const c of closers.splice(0).reverse()) await c();
-});
-
-async function serve(handler: http.RequestListener): Promise<string> {
-  const s = http.createServer(handler);
-  const sockets = new Set<Socket>();
-  s.on('connection', (c) => (sockets.add(c), c.on('close', () => sockets.delete(c))));
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  closers.push(async () => {
-    for (const c of sockets) c.destroy();
-    await new Promise((r) => s.close(r));
-  });
-  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
-}
+import { closers, hold, serve, settings } from './helpers/held.js';
 
 /** 32 MB through the clean reference gateway (the demo's 2 s upstream time-out) to `upstream`. */
 async function large(upstream: string, token = newCaseToken()): Promise<{ status: number; error?: string }> {
@@ -133,8 +105,6 @@ describe('apps.disc.models judges the gateway\'s time, not this process\'s holds
   });
 });
 
-const settings: RunSettings = { seed: 1, numRuns: 1, timeoutMs: 1000, modelRoutes: {}, sse: { maxLagMs: 200, burstWindowMs: 20, latP50Ms: 50 }, idle: { maxS: 120, minS: 65 }, hangWaitMs: 1000 };
-
 /** A model list for every request; `before(nth, answer)` answers the nth request (default: at once). */
 async function modelList(before: (nth: number, answer: () => void) => void): Promise<CheckContext> {
   let nth = 0;
@@ -189,87 +159,5 @@ describe('the runner\'s time limit of a check counts the check\'s time, not this
     const url = await serve(() => undefined);
     const r = await runOne(fetching(url), env);
     expect([r.outcome, r.message]).toEqual(['timeout', expect.stringMatching(/^no answer within the time limit \(1000 ms for this check\)/)]);
-  });
-});
-
-/**
- * The clean reference gateway behind a relay that hands each answer to `onAnswer` as it comes
- * back, to pass it on (at once, later, or after holding this process): a check's context on it.
- */
-async function relayed(onAnswer: (method: string, status: number, passOn: () => void) => void, onLeft: (goOn: () => void) => void = (goOn) => goOn()): Promise<CheckContext> {
-  const up = new RecordingUpstream();
-  await up.start('127.0.0.1', 0);
-  const gw = new ReferenceGateway({ upstream: up.url, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
-  const target = await gw.start('127.0.0.1', 0);
-  closers.push(() => up.stop(), () => gw.stop());
-  const front = await serve((req, res) => {
-    const fwd = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (r) => {
-      onAnswer(req.method ?? 'GET', r.statusCode ?? 502, () => (res.writeHead(r.statusCode ?? 502, r.headers), r.pipe(res)));
-    });
-    req.pipe(fwd);
-    // A client that leaves before the end: the gateway behind sees its connection close too (`onLeft` says when).
-    res.on('close', () => !res.writableFinished && onLeft(() => fwd.destroy()));
-  });
-  const gateway = new GatewayClient(front, { token: 'sk-test', timeoutMs: 30_000 });
-  closers.push(() => gateway.close());
-  return { gateway, upstream: new UpstreamHandle(up), settings: { ...settings, timeoutMs: 10_000 }, signal: new AbortController().signal, log: () => {} };
-}
-
-describe('a probe\'s 3 s bound counts the gateway\'s silence, not this process\'s holds (errors.probe.head-root)', () => {
-  it('this process held past 3 s as the first probe\'s answer comes back: pass', async () => {
-    let held = false;
-    const v = await headRoot.run(
-      await relayed((method, _, passOn) => {
-        if (method === 'HEAD' && !held) (held = true), hold(3300);
-        passOn();
-      }),
-    );
-    expect([v.ok, v.message]).toEqual([true, expect.stringMatching(/^HEAD \/ answered \d+ in \d+ ms.*; a messages request after them got 200$/)]);
-  });
-
-  it('a gateway that keeps a probe\'s answer 4 s (this process free meanwhile): fail', async () => {
-    let slow = false;
-    const v = await headRoot.run(await relayed((method, _, passOn) => (method === 'HEAD' && !slow ? ((slow = true), setTimeout(passOn, 4000)) : passOn())));
-    expect([v.ok, v.message]).toEqual([false, expect.stringMatching(/^HEAD \/(api\/hello)? got no answer: nothing within 3000 ms$/)]);
-  });
-});
-
-describe('ERR-RECOVER-1 judges the gateway\'s time to serve again, not this process\'s holds', () => {
-  it('this process held past 5 s as the first answer after the outage comes back: the outage made again, pass', async () => {
-    let held = false;
-    const v = await recovers.run(
-      await relayed((method, status, passOn) => {
-        if (method === 'POST' && status === 200 && !held) (held = true), hold(5500);
-        passOn();
-      }),
-    );
-    expect([v.ok, v.message]).toEqual([true, expect.stringMatching(/^serving again \d+ ms after the upstream was back \(\d+ probes?\) \(the outage made 2 times/)]);
-  });
-
-  it('a gateway that answers its first success after the outage 6 s late (this process free meanwhile): warn', async () => {
-    let first: number | undefined;
-    const v = await recovers.run(
-      await relayed((method, status, passOn) => {
-        if (method !== 'POST' || status !== 200) return passOn();
-        first ??= performance.now();
-        setTimeout(passOn, Math.max(0, first + 6000 - performance.now()));
-      }),
-    );
-    expect([v.ok, v.message]).toEqual([false, expect.stringMatching(/^the gateway served again only \d+ ms after the upstream was back/)]);
-  });
-});
-
-describe('SSE-ABORT-1 judges the gateway\'s time to cancel the upstream, not this process\'s holds', () => {
-  const passOn = (_: string, __: number, go: () => void) => go();
-
-  it('this process held 2.5 s just as the client left: measured again, pass', async () => {
-    let held = false;
-    const v = await cancels.run(await relayed(passOn, (goOn) => (!held && ((held = true), hold(2500)), goOn())));
-    expect([v.ok, v.message]).toEqual([true, expect.stringMatching(/^the upstream request closed \d+ ms after the client disconnected \(measured 2 times/)]);
-  });
-
-  it('a gateway that closes the upstream request 3 s after the client left (this process free meanwhile): warn', async () => {
-    const v = await cancels.run(await relayed(passOn, (goOn) => setTimeout(goOn, 3000)));
-    expect([v.ok, v.message]).toEqual([false, expect.stringMatching(/^the upstream request closed \d+ ms after the client disconnected$/)]);
   });
 });
