@@ -10,7 +10,7 @@ import { fakeResponse } from './helpers/response.js';
 
 function discovery(status: number, headers: Array<[string, string]>, body: string): Discovery {
   const res = fakeResponse(status, headers, body);
-  return { cred: 'bearer', res, shape: shapeOf(res), ms: 2, expectation: { hits: [] } as unknown as Expectation };
+  return { cred: 'bearer', res, shape: shapeOf(res), ms: 2, heldMs: 0, expectation: { hits: [] } as unknown as Expectation };
 }
 
 describe('latencyStats', () => {

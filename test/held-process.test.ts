@@ -3,8 +3,7 @@
 // the connection verdict. Each hold is injected: a synchronous busy-wait of a few seconds in this
 // process, at the moment it did harm on a loaded machine; each slow peer is a scripted delay.
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../reference/gateway.js';
 import { GatewayClient, messagesHeaders } from '../src/client/gateway.js';
@@ -16,32 +15,13 @@ import { PROVIDER_LIMIT_BYTES } from '../suites/errors/errors.body.size-limit.js
 import discModels from '../suites/apps/apps.disc.models.js';
 import { call } from '../suites/apps/wire.js';
 import { once, type AppsFixture } from '../suites/apps/fixture.js';
-import type { CheckContext } from '../src/check/check.js';
-
-/** Holds this process's event loop for `ms` (what another run's synchronous work does to it). */
-const hold = (ms: number) => {
-  const t = performance.now();
-  while (performance.now() - t < ms) {
-    /* held */
-  }
-};
-
-const closers: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const c of closers.splice(0).reverse()) await c();
-});
-
-async function serve(handler: http.RequestListener): Promise<string> {
-  const s = http.createServer(handler);
-  const sockets = new Set<Socket>();
-  s.on('connection', (c) => (sockets.add(c), c.on('close', () => sockets.delete(c))));
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  closers.push(async () => {
-    for (const c of sockets) c.destroy();
-    await new Promise((r) => s.close(r));
-  });
-  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
-}
+import { defineCheck, pass, type CheckContext } from '../src/check/check.js';
+import discoveryLatency from '../suites/discovery/discovery.models.latency.js';
+import serviceModels from '../suites/service/service.models.list.js';
+import { runOne } from '../src/runner/runner.js';
+import type { UpstreamHandle as Handle } from '../src/upstream/handle.js';
+import type { Upstream } from '../src/upstream/upstream.js';
+import { closers, hold, serve, settings } from './helpers/held.js';
 
 /** 32 MB through the clean reference gateway (the demo's 2 s upstream time-out) to `upstream`. */
 async function large(upstream: string, token = newCaseToken()): Promise<{ status: number; error?: string }> {
@@ -122,5 +102,62 @@ describe('apps.disc.models judges the gateway\'s time, not this process\'s holds
   it('a gateway that answers after 5 s (this process free meanwhile): fail', async () => {
     const v = await discovery((withToken, res) => (withToken ? reply(true, res) : setTimeout(() => reply(false, res), 5000)));
     expect([v.ok, v.message]).toEqual([false, 'model discovery took longer than 3 s']);
+  });
+});
+
+/** A model list for every request; `before(nth, answer)` answers the nth request (default: at once). */
+async function modelList(before: (nth: number, answer: () => void) => void): Promise<CheckContext> {
+  let nth = 0;
+  const url = await serve((req, res) => before(nth++, () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[{"id":"claude-sonnet-4-6"}]}')));
+  const gateway = new GatewayClient(url, { token: 'sk-test', timeoutMs: 30_000 });
+  closers.push(() => gateway.close());
+  // The checks only script their cases; the stub answers in the upstream's place.
+  const expectation = () => ({ token: newCaseToken(), hits: [] });
+  const upstream = { next: () => ({ json: expectation, error: expectation }) } as unknown as Handle;
+  return { gateway, upstream, settings, signal: new AbortController().signal, log: () => {} };
+}
+
+describe('DISC-3 and SVC-3 judge the gateway\'s time, not this process\'s holds', () => {
+  it('DISC-3: this process held past 3 s during the third call: that call measured again, pass', async () => {
+    const ctx = await modelList((nth, answer) => (nth === 2 && hold(3300), answer()));
+    const v = await discoveryLatency.run(ctx);
+    expect([v.ok, v.message]).toEqual([true, expect.stringMatching(/all within 3000 ms \(1 call measured again/)]);
+  });
+
+  it('DISC-3: a gateway that answers the fifth call after 4 s (this process free meanwhile): fail', async () => {
+    const ctx = await modelList((nth, answer) => (nth === 4 ? setTimeout(answer, 4000) : answer()));
+    const v = await discoveryLatency.run(ctx);
+    expect([v.ok, v.message]).toEqual([false, expect.stringMatching(/^discovery call 5 \(bearer\) took \d+ ms, past the client's 3000 ms time-out/)]);
+  });
+
+  it('SVC-3: this process held past 3 s during the first call: measured again, pass', async () => {
+    const ctx = await modelList((nth, answer) => (nth === 0 && hold(3300), answer()));
+    const v = await serviceModels.run(ctx);
+    expect([v.ok, v.message]).toEqual([true, expect.stringMatching(/measured again: with the key \(this process was held\)$/)]);
+  });
+
+  it('SVC-3: a service that answers after 4 s (this process free meanwhile): fail', async () => {
+    const ctx = await modelList((nth, answer) => (nth === 1 ? setTimeout(answer, 4000) : answer()));
+    const v = await serviceModels.run(ctx);
+    expect([v.ok, v.message]).toEqual([false, expect.stringMatching(/^with the key, again: the model list took \d+ ms$/)]);
+  });
+});
+
+describe('the runner\'s time limit of a check counts the check\'s time, not this process\'s holds', () => {
+  const env = { gateway: {} as GatewayClient, upstream: null as Upstream | null, settings, declared: new Set<string>(['messages']) };
+  const fetching = (url: string) =>
+    defineCheck({ id: 'held', title: 'held', requirements: ['X-1'], level: 'MUST', area: 'test', profile: 'default', protocol: 'messages', requirement: 'held', run: async (ctx) => pass(`${(await fetch(url, { signal: ctx.signal })).status}`) });
+
+  it('this process held past the 1 s limit while the answer was on its way: pass, not a timeout', async () => {
+    // Held just as the answer is written: after the hold the timers run before the answer is read.
+    const url = await serve((req, res) => (hold(1500), res.end('ok')));
+    const r = await runOne(fetching(url), env);
+    expect([r.outcome, r.message]).toEqual(['pass', '200']);
+  });
+
+  it('a check whose answer never comes (this process free meanwhile) still times out', async () => {
+    const url = await serve(() => undefined);
+    const r = await runOne(fetching(url), env);
+    expect([r.outcome, r.message]).toEqual(['timeout', expect.stringMatching(/^no answer within the time limit \(1000 ms for this check\)/)]);
   });
 });

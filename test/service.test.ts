@@ -138,7 +138,7 @@ describe('gw-conformance run --profile service', () => {
   });
 
   it('a slow or redirecting model list fails SVC-3', async () => {
-    await withEmulator({ modelListDelayMs: 3200 }, async (url) => {
+    await withEmulator({ modelListDelayMs: 4000 }, async (url) => {
       const r = await serviceRun(url);
       expect(r.outcomes).toEqual({ ...allPass, 'service.models.list': 'fail' });
       expect(r.message('service.models.list')).toMatch(/took \d+ ms/);

@@ -10,6 +10,7 @@ import type { Socket } from 'node:net';
 import zlib from 'node:zlib';
 import { listen } from '../../src/core/errors.js';
 import { LoopbackServer } from '../../src/core/server.js';
+import { patientTimeout } from '../../src/core/stall.js';
 import {
   DecodeError,
   decodeJson,
@@ -148,14 +149,15 @@ export class OtlpCollector extends LoopbackServer {
 
   /**
    * Resolves once `pred` holds over what was recorded, or after `timeoutMs` with the last
-   * answer. Waits on arrivals, not on a clock.
+   * answer. Waits on arrivals, not on a clock; `timeoutMs` is the gateway's silence, not this
+   * process's holds (src/core/stall.ts: an export that came during a hold is read before it ends).
    */
   async waitFor<T>(pred: () => T | undefined | null | false, timeoutMs: number): Promise<T | undefined> {
     const now = pred();
     if (now) return now;
     return new Promise((resolve) => {
       const done = (v: T | undefined) => {
-        clearTimeout(timer);
+        cancel();
         this.waiters.delete(check);
         resolve(v);
       };
@@ -163,7 +165,7 @@ export class OtlpCollector extends LoopbackServer {
         const v = pred();
         if (v) done(v);
       };
-      const timer = setTimeout(() => done(pred() || undefined), timeoutMs);
+      const cancel = patientTimeout(() => done(pred() || undefined), timeoutMs);
       this.waiters.add(check);
     });
   }

@@ -36,13 +36,13 @@ export function stallMeter(): StallMeter {
     timer = setInterval(tick, TICK_MS);
     timer.unref();
   }
-  const start = total;
+  // A hold that ends just now has not been ticked yet: one that ended before this meter started is not its.
+  const pending = () => Math.max(0, performance.now() - last - TICK_MS);
+  const start = total + pending();
   let stopped: number | undefined;
   const read = () => {
     if (stopped !== undefined) return stopped;
-    // A hold that ends just now has not been ticked yet.
-    const pending = Math.max(0, performance.now() - last - TICK_MS);
-    return total - start + pending;
+    return Math.max(0, total + pending() - start);
   };
   return {
     read,
@@ -83,4 +83,51 @@ export function patientTimeout(fn: () => void, ms: number, maxHeldMs = ms): () =
     clearTimeout(timer);
     meter.stop();
   };
+}
+
+/** A time this process measured, and how much of it its event loop was held (not the other side's). */
+export interface Timed {
+  ms: number;
+  heldMs: number;
+}
+
+/** How many times a time is measured while holds of this process leave it undecided; then the harness gives up (an error, never a verdict). */
+export const MEASUREMENTS = 3;
+
+/**
+ * A time against a bound of the other side's: 'within' as measured, 'over' even with every
+ * hold taken off, or 'undecided' (over it only with the holds counted: measure it again).
+ */
+export function against(limitMs: number, t: Timed): 'within' | 'over' | 'undecided' {
+  if (t.ms <= limitMs) return 'within';
+  return t.ms - t.heldMs > limitMs ? 'over' : 'undecided';
+}
+
+/** Runs `fn` with a meter open: its value, and how long the loop was held meanwhile (never more than it took). */
+export async function metered<T>(fn: () => Promise<T>): Promise<{ value: T; heldMs: number; ms: number }> {
+  const meter = stallMeter();
+  const t0 = performance.now();
+  try {
+    const value = await fn();
+    const ms = performance.now() - t0;
+    return { value, ms, heldMs: Math.min(meter.read(), ms) };
+  } finally {
+    meter.stop();
+  }
+}
+
+/**
+ * Measures with `measure` until its time is judged against `limitMs` (at most MEASUREMENTS
+ * times): the last measurement, its judgement and every time measured. When the holds explain
+ * the time in every measurement, throws: the harness could not tell, the gateway is not judged.
+ */
+export async function judged<T extends Timed>(what: string, limitMs: number, measure: () => Promise<T>): Promise<{ last: T; time: 'within' | 'over'; measured: Timed[] }> {
+  const measured: Timed[] = [];
+  for (;;) {
+    const last = await measure();
+    measured.push({ ms: Math.round(last.ms), heldMs: Math.round(last.heldMs) });
+    const time = against(limitMs, last);
+    if (time !== 'undecided') return { last, time, measured };
+    if (measured.length >= MEASUREMENTS) throw new Error(`${what}'s time could not be judged: this process's event loop was held for most of it in each of ${MEASUREMENTS} measurements (${JSON.stringify(measured)})`);
+  }
 }

@@ -15,6 +15,7 @@ export type ExchangeSink = (checkId: string, client: Array<{ req: GwRequest; res
 import type { GateKind, PhaseGate } from './gate.js';
 import { untilServingAgain } from '../client/forwarded.js';
 import { detached } from '../core/detach.js';
+import { patientTimeout } from '../core/stall.js';
 
 export interface RunEnv {
   gateway: GatewayClient;
@@ -66,7 +67,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   const inflight = new Set<Arrived>();
   // The run's client, seen by this check only through a view that records what it sends.
   const gateway: GatewayClient = Object.create(env.gateway, { onSend: { value: keep }, onReceive: { value: onReceive }, onProgress: { value: (a: Arrived) => inflight.add(a) } });
-  let timer: NodeJS.Timeout | undefined;
+  let cancelLimit = () => {};
   const base = { id: check.id, title: check.title, area: check.area, requirements: check.requirements, level: check.level };
   // Detached (src/core/detach.ts): evidence cut from a large body must not keep the body alive.
   const done = (outcome: CheckResult['outcome'], v: Partial<Verdict> & { message: string }): CheckResult => ({
@@ -84,8 +85,10 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   if (undeclared) return done('skip', { message: undeclared });
   if (check.credential && env.noCredential) return done('skip', { message: NO_CREDENTIAL_SKIP });
   try {
+    // The check's time, not this process's holds (another check's work in the same process, a
+    // collection, a loaded machine: src/core/stall.ts); holds put it off by at most limitMs more.
     const limit = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
+      cancelLimit = patientTimeout(() => {
         controller.abort();
         reject(new CheckTimeout());
       }, limitMs);
@@ -110,7 +113,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
     const err = e instanceof Error ? e : new Error(String(e));
     return done('error', { message: `${err.name}: ${err.message}`, evidence: { stack: err.stack ?? null } });
   } finally {
-    clearTimeout(timer);
+    cancelLimit();
     controller.abort();
     env.exchanges?.(check.id, received, [...handle.cases]);
     handle.release();

@@ -5,12 +5,11 @@
 // with those holds counted is measured again (at most MEASUREMENTS times); a gateway slower than
 // 3 s with every hold taken off fails.
 import { defineCheck, fail, pass } from '../../src/check/check.js';
+import { against, MEASUREMENTS } from '../../src/core/stall.js';
 import { appsRun, bearer, brief, call, isJson, session, type AppsFixture, type Reply } from './common.js';
 
 /** Claude Code gives up on discovery after this long. */
 export const CLIENT_TIMEOUT_MS = 3000;
-/** How many times a pair of calls is measured while holds of this process leave the time undecided. */
-export const MEASUREMENTS = 3;
 
 const pair = async (fx: AppsFixture, token: string) => ({
   withToken: await call(`${fx.gatewayUrl}/v1/models`, { headers: bearer(token) }),
@@ -24,9 +23,9 @@ const slowest = (p: Pair) => (p.withToken.ms >= p.none.ms ? p.withToken : p.none
 
 /** 'within' (measured within the time-out), 'over' (over it with every hold taken off), or 'undecided'. */
 function timeOf(p: Pair): 'within' | 'over' | 'undecided' {
-  if (p.withToken.ms <= CLIENT_TIMEOUT_MS && p.none.ms <= CLIENT_TIMEOUT_MS) return 'within';
-  if (gatewayMs(p.withToken) > CLIENT_TIMEOUT_MS || gatewayMs(p.none) > CLIENT_TIMEOUT_MS) return 'over';
-  return 'undecided';
+  const times = [p.withToken, p.none].map((r) => against(CLIENT_TIMEOUT_MS, { ms: r.ms, heldMs: r.stalledMs }));
+  if (times.includes('over')) return 'over';
+  return times.every((t) => t === 'within') ? 'within' : 'undecided';
 }
 
 export default defineCheck({

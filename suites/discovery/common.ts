@@ -17,6 +17,7 @@ import { MODEL_LIST_HEADERS, modelListBody } from '../../src/upstream/replies/di
 import { maskHeaders, maskUrl } from '../../src/core/mask.js';
 import { attempt, BAD_CREDENTIAL, describeShape, type Shape, shapeOf, withBound } from '../shared/shape.js';
 import { cut } from '../shared/evidence.js';
+import { metered } from '../../src/core/stall.js';
 
 export const DISCOVERY_PATH = '/v1/models?limit=1000';
 /** Claude Code gives up on discovery after this long. */
@@ -39,6 +40,8 @@ export interface Discovery {
   failure?: string;
   /** From sending the request to the last body byte (or to giving up). */
   ms: number;
+  /** Of `ms`, how long this process's event loop was held (src/core/stall.ts): time that is not the gateway's. */
+  heldMs: number;
   expectation: Expectation;
 }
 
@@ -58,16 +61,21 @@ function credentialHeaders(ctx: CheckContext, cred: Cred): { auth: 'bearer' | 'x
 export async function discover(ctx: CheckContext, cred: Cred, expectation = replyFor(ctx, cred), waitMs = WAIT_MS): Promise<Discovery> {
   const { auth, headers } = credentialHeaders(ctx, cred);
   const t0 = performance.now();
-  const r = await attempt(() =>
-    withBound(ctx.signal, waitMs, (signal) =>
-      ctx.gateway.send({ method: 'GET', path: DISCOVERY_PATH, auth, headers: [['anthropic-version', ANTHROPIC_VERSION], ...headers], caseToken: expectation.token, signal }),
+  const { value: r, heldMs } = await metered(() =>
+    attempt(() =>
+      withBound(ctx.signal, waitMs, (signal) =>
+        ctx.gateway.send({ method: 'GET', path: DISCOVERY_PATH, auth, headers: [['anthropic-version', ANTHROPIC_VERSION], ...headers], caseToken: expectation.token, signal }),
+      ),
     ),
   );
-  if (r.ok) return { cred, res: r.value, shape: shapeOf(r.value), ms: r.value.endedAt - r.value.startedAt, expectation };
+  if (r.ok) {
+    const ms = r.value.endedAt - r.value.startedAt;
+    return { cred, res: r.value, shape: shapeOf(r.value), ms, heldMs: Math.min(heldMs, ms), expectation };
+  }
   // The check's own time limit is the runner's to report.
   if (ctx.signal.aborted) throw new GatewayTimeoutError(`GET ${DISCOVERY_PATH}: aborted at the check's time limit`);
   const failure = r.kind === 'timeout' ? `no answer within ${waitMs} ms` : `the connection failed (${r.code})`;
-  return { cred, res: null, shape: null, failure, ms: performance.now() - t0, expectation };
+  return { cred, res: null, shape: null, failure, ms: performance.now() - t0, heldMs, expectation };
 }
 
 export interface ModelItem {

@@ -1,4 +1,9 @@
+// SVC-3: the model list answers JSON without a redirect, within the client's 3 s, on every call.
+// The time is the service's: what this process's event loop was held meanwhile (src/core/stall.ts)
+// is not counted against it. A call over 3 s only with those holds counted is made again (at most
+// MEASUREMENTS times; then a harness error, not a verdict); over 3 s with every hold taken off fails.
 import { defineCheck, fail, pass } from '../../src/check/check.js';
+import { judged, metered } from '../../src/core/stall.js';
 import { ANTHROPIC_VERSION, type AuthStyle } from '../../src/client/gateway.js';
 import { responseEvidence } from './common.js';
 import { isJsonType, jsonOf } from '../shared/shape.js';
@@ -19,23 +24,28 @@ export default defineCheck({
   level: 'MUST',
   area: 'service',
   profile: 'service',
-  requirement: 'The model list answers JSON (a list with the key; a list or a JSON 401/403 without one) within 3 s on every call, and never with a redirect of any kind.',
+  requirement: 'The model list answers JSON (a list with the key; a list or a JSON 401/403 without one) within 3 s on every call, and never with a redirect of any kind. The time is the service\'s: a call over 3 s only with the harness\'s own holds counted (its process held by other work, a loaded machine) is made again.',
   async run(ctx) {
     const times: number[] = [];
+    const remeasured: Array<{ call: string; measured: Array<{ ms: number; heldMs: number }> }> = [];
     let listed = 0;
     for (const [auth, name] of CALLS) {
-      const res = await ctx.gateway.send({ method: 'GET', path: '/v1/models?limit=1000', auth, headers: [['anthropic-version', ANTHROPIC_VERSION]], signal: ctx.signal });
-      const ms = Math.round(res.endedAt - res.startedAt);
+      const send = () => ctx.gateway.send({ method: 'GET', path: '/v1/models?limit=1000', auth, headers: [['anthropic-version', ANTHROPIC_VERSION]], signal: ctx.signal });
+      const { last, time, measured } = await judged(`the model list ${name}`, LIMIT_MS, () => metered(send));
+      const res = last.value;
+      const ms = Math.round(last.ms);
       times.push(ms);
-      const ev = responseEvidence(name, res);
+      if (measured.length > 1) remeasured.push({ call: name, measured });
+      const ev = { ...responseEvidence(name, res), ...(remeasured.length ? { remeasured } : {}) };
       if (res.status >= 300 && res.status < 400) return fail(`${name}: the model list redirected (${res.status} to ${res.header('location') ?? '(no location)'})`, { expected: 'no redirect', actual: `${res.status} ${res.header('location') ?? ''}`, evidence: ev });
-      if (ms > LIMIT_MS) return fail(`${name}: the model list took ${ms} ms`, { expected: `within ${LIMIT_MS} ms`, actual: `${ms} ms`, evidence: ev });
+      if (time === 'over') return fail(`${name}: the model list took ${ms} ms`, { expected: `within ${LIMIT_MS} ms`, actual: `${ms} ms (${Math.round(last.ms - last.heldMs)} ms with this process's holds taken off)`, evidence: ev });
       const body = jsonOf(res.text()) as { data?: unknown; error?: unknown } | undefined;
       if (!isJsonType(res.header('content-type')) || !body) return fail(`${name}: the model list answered ${res.status} without a JSON body`, { expected: 'JSON', actual: `${res.status} ${res.header('content-type') ?? ''}: ${res.text().slice(0, 200)}`, evidence: ev });
       if (auth !== 'none' && (res.status !== 200 || !Array.isArray(body.data))) return fail(`${name}: the model list answered ${res.status} without a data array`, { expected: '200 with data[]', actual: `${res.status}: ${res.text().slice(0, 200)}`, evidence: ev });
       if (auth === 'none' && !(res.status === 200 || res.status === 401 || res.status === 403)) return fail(`${name}: the model list answered ${res.status}`, { expected: '200, or a JSON 401/403', actual: String(res.status), evidence: ev });
       if (Array.isArray(body.data)) listed = body.data.length;
     }
-    return pass(`JSON on every call, no redirect, ${listed} models listed; times ${times.join(', ')} ms (limit ${LIMIT_MS})`, { times });
+    const again = remeasured.length ? `; measured again: ${remeasured.map((r) => r.call).join(', ')} (this process was held)` : '';
+    return pass(`JSON on every call, no redirect, ${listed} models listed; times ${times.join(', ')} ms (limit ${LIMIT_MS})${again}`, { times, ...(remeasured.length ? { remeasured } : {}) });
   },
 });

@@ -4,6 +4,7 @@ import type { GwResponse } from '../../src/client/gateway.js';
 import { GatewayTimeoutError, GatewayTransportError } from '../../src/client/gateway.js';
 import { cut } from './evidence.js';
 import { parseJson } from '../../src/core/json.js';
+import { patientTimeout } from '../../src/core/stall.js';
 
 export interface Shape {
   status: number;
@@ -100,18 +101,19 @@ export async function attempt<T>(fn: () => Promise<T>): Promise<{ ok: true; valu
  * Runs `fn` with a signal that fires at `ms` or when the check's own signal does (its time
  * limit), and cleans up after. Built by hand: on Node 20 an AbortSignal.timeout() given to
  * AbortSignal.any() can be garbage-collected before it fires (the composite holds its sources
- * weakly; reproduced with --expose-gc), and the bound silently disappears.
+ * weakly; reproduced with --expose-gc), and the bound silently disappears. The bound is the
+ * gateway's silence, not this process's holds (src/core/stall.ts: put off by at most `ms` more).
  */
 export async function withBound<T>(signal: AbortSignal, ms: number, fn: (s: AbortSignal) => Promise<T>): Promise<T> {
   const ac = new AbortController();
-  const timer = setTimeout(() => ac.abort(new DOMException(`no answer within ${ms} ms`, 'TimeoutError')), ms);
+  const cancel = patientTimeout(() => ac.abort(new DOMException(`no answer within ${ms} ms`, 'TimeoutError')), ms);
   const onAbort = () => ac.abort(signal.reason);
   if (signal.aborted) onAbort();
   else signal.addEventListener('abort', onAbort, { once: true });
   try {
     return await fn(ac.signal);
   } finally {
-    clearTimeout(timer);
+    cancel();
     signal.removeEventListener('abort', onAbort);
   }
 }
