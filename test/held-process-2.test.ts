@@ -1,6 +1,6 @@
 // Bounds of the gateway's time that must not count this process's holds, the second part (the
 // first is test/held-process.test.ts): the probes' 3 s, ERR-RECOVER-1's 5 s, SSE-ABORT-1's 2 s and
-// the telemetry collector's wait for a span. Each hold is injected with a synchronous busy-wait at
+// the telemetry collector's wait for a span, and a wait for what reached the recording upstream. Each hold is injected with a synchronous busy-wait at
 // the moment it did harm; each slow gateway is a scripted delay with this process free.
 import net from 'node:net';
 import { once as arrival } from 'node:events';
@@ -10,6 +10,8 @@ import headRoot from '../suites/errors/errors.probe.head-root.js';
 import recovers from '../suites/errors/errors.upstream.recovers.js';
 import cancels from '../suites/streaming/streaming.abort.cancels-upstream.js';
 import { closers, hold, relayed } from './helpers/held.js';
+import { RecordingUpstream } from '../mocks/upstream/server.js';
+import { JSON_HEADERS } from '../src/upstream/scenario.js';
 
 describe('a probe\'s 3 s bound counts the gateway\'s silence, not this process\'s holds (errors.probe.head-root)', () => {
   it('this process held past 3 s as the first probe\'s answer comes back: pass', async () => {
@@ -98,5 +100,30 @@ describe('the telemetry collector\'s wait for a span counts the gateway\'s silen
     const late = setTimeout(send, 1500);
     expect(await waiting).toBeUndefined();
     clearTimeout(late);
+  });
+});
+
+describe('a wait for what reached the recording upstream counts the gateway\'s silence, not this process\'s holds', () => {
+  it('the request came while this process was held past the grace: it is found, not "nothing arrived"', async () => {
+    const up = new RecordingUpstream();
+    await up.start('127.0.0.1', 0);
+    closers.push(() => up.stop());
+    const e = up.expect({ kind: 'json', status: 200, headers: JSON_HEADERS, body: '{}' });
+    const socket = net.connect(Number(new URL(up.url).port), '127.0.0.1');
+    closers.push(async () => socket.destroy());
+    await arrival(socket, 'connect');
+    const waited = e.received(300);
+    const body = `{"text":"${e.token}"}`;
+    socket.write(`POST /v1/messages HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+    // The request reaches the upstream's socket during the hold; the grace has run out by its end.
+    hold(800);
+    expect((await waited)?.token).toBe(e.token);
+  });
+
+  it('nothing sent: the grace ends it (null)', async () => {
+    const up = new RecordingUpstream();
+    await up.start('127.0.0.1', 0);
+    closers.push(() => up.stop());
+    expect(await up.expect({ kind: 'json', status: 200, headers: JSON_HEADERS, body: '{}' }).received(50)).toBeNull();
   });
 });

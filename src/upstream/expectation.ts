@@ -1,6 +1,7 @@
 // One scripted case of the recording upstream, as both of its sides keep it: the upstream in
 // this process (mocks/upstream/server.ts) and a run attached to a `gw-conformance mock` in
 // another (remote.ts), whose hits come as events. Waiting on a case waits on those events.
+import { patientTimeout } from '../core/stall.js';
 import type { RecordedRequest } from './record.js';
 import type { Reply } from './scenario.js';
 import type { Expectation } from './upstream.js';
@@ -38,11 +39,13 @@ export class RecordedCase implements Expectation {
   private async waitFor<T>(get: () => T | null, graceMs: number): Promise<T | null> {
     const now = get();
     if (now !== null) return now;
-    // Waits on the event, bounded: nothing arriving yields null.
+    // Waits on the event, bounded: nothing arriving yields null. The bound does not count this
+    // process's holds (up to its own length), and when it runs out it ends only after the loop's
+    // next read of the sockets: an arrival a hold kept unread is seen before the bound is judged.
     await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, graceMs);
+      const cancel = patientTimeout(() => setImmediate(resolve), graceMs);
       this.waiters.push(() => {
-        clearTimeout(t);
+        cancel();
         resolve();
       });
     });
