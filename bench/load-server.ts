@@ -2,10 +2,15 @@
 // would be): the recording upstream with N cases registered, or a plain node:http server that
 // answers the same body. Prints one JSON line: its URL and the case tokens; on stdin's end, one
 // more: the CPU time it spent (user and system, microseconds) since the first line, then ends.
-import http from 'node:http';
-import { RecordingUpstream } from '../mocks/upstream/server.js';
-import { messageBody } from '../src/upstream/replies/messages.js';
-import { JSON_HEADERS } from '../src/upstream/scenario.js';
+// Both servers run with the V8 settings of a gw-conformance process (src/core/heap.ts), applied
+// first as bin/gw-conformance.js does: the recording upstream is measured as `mock` runs it.
+import { applyHeapFlags } from '../src/core/heap.js';
+
+applyHeapFlags();
+const http = (await import('node:http')).default;
+const { RecordingUpstream } = await import('../mocks/upstream/server.js');
+const { messageBody } = await import('../src/upstream/replies/messages.js');
+const { JSON_HEADERS } = await import('../src/upstream/scenario.js');
 
 const [mode, countText] = process.argv.slice(2);
 const count = Number(countText);

@@ -1,8 +1,10 @@
 // The load generator's own ceiling (`npm run bench:load`): requests per second it reaches
 // straight to the recording upstream, and its p99 at half the goal rate, each beside a plain
 // node:http server on the same machine (printed as ratios). Goal: >= 10,000 req/s, p99 < 2 ms
-// at 5,000 req/s. The servers run in a process of their own; the generator in this one. Also
-// printed: the CPU time per request of each side (less swayed by a busy machine than latency).
+// at 5,000 req/s. The servers run in a process of their own, with the V8 settings a
+// gw-conformance process applies at start-up (src/core/heap.ts, as `mock` runs the upstream);
+// the generator in this one. Also printed: the CPU time per request of each side (less swayed
+// by a busy machine than latency).
 //   npm run bench:load [-- --requests 80000 --clients 8]
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';

@@ -8,6 +8,8 @@ import { longStringDigest } from '../src/client/bounded.js';
 import { RECORD_KEEP } from '../src/upstream/record.js';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
 import { UpstreamHandle } from '../src/upstream/handle.js';
+import fc from 'fast-check';
+import { newCaseToken, tokensIn, tokensInBytes } from '../src/upstream/contract.js';
 
 let up: RecordingUpstream;
 beforeEach(async () => {
@@ -127,5 +129,27 @@ describe('recording upstream', () => {
   it('reports a taken port as a harness error', async () => {
     const other = new RecordingUpstream();
     await expect(other.start('127.0.0.1', Number(new URL(up.url).port))).rejects.toMatchObject({ code: 'PORT_IN_USE' });
+  });
+});
+
+describe('case tokens in a body', () => {
+  // Pieces that make or nearly make a token: whole tokens, cut ones, upper-case hex, the prefix
+  // twice, bytes above 0x7f (latin1), so matches overlap, abut and fail at every position.
+  const piece = fc.oneof(
+    fc.constant(newCaseToken()),
+    fc.nat(19).map((n) => newCaseToken().slice(0, n)),
+    fc.constant('gwc-gwc-0123456789abcdef'),
+    fc.constant('gwc-0123456789ABCDEF'),
+    fc.uint8Array({ maxLength: 6 }).map((b) => Buffer.from(b).toString('latin1')),
+    fc.constantFrom('g', 'gw', 'gwc', '-', 'f', '0'),
+  );
+  it('finds in the bytes exactly the tokens tokensIn finds in the body read as latin1', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const body = Buffer.from(pieces.join(''), 'latin1');
+        expect(tokensInBytes(body)).toEqual(tokensIn(body.toString('latin1')));
+      }),
+      { numRuns: 2000, seed: 21 },
+    );
   });
 });

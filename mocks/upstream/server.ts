@@ -9,7 +9,7 @@ import { LoopbackServer, type ServerTls } from '../../src/core/server.js';
 import { headerValues, RECORD_KEEP, type RecordedRequest } from '../../src/upstream/record.js';
 import { BoundedBody, LONG_STRING_MIN, LongStrings } from '../../src/client/bounded.js';
 import type { Reply } from '../../src/upstream/scenario.js';
-import { CASE_HEADER, newCaseToken, tokensIn } from '../../src/upstream/contract.js';
+import { CASE_HEADER, newCaseToken, tokensIn, tokensInBytes } from '../../src/upstream/contract.js';
 import type { Expectation, UnmatchedRequest, Upstream } from '../../src/upstream/upstream.js';
 import { RecordedCase } from '../../src/upstream/expectation.js';
 import { play } from './play.js';
@@ -107,25 +107,29 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
 
   private find(req: http.IncomingMessage, body: Buffer, rec: RecordedRequest): RecordedCase | { reason: string; late?: string } {
     // In the order the contract gives (body, header, URL); a later place is read only when an
-    // earlier one held no open case.
-    const candidates: Array<[RecordedRequest['matchedBy'], () => string[]]> = [
-      ['body', () => tokensIn(body.toString('latin1'))],
-      ['header', () => headerValues(rec, CASE_HEADER)],
-      ['url', () => tokensIn(req.url ?? '')],
-    ];
-    let late = '';
-    for (const [by, tokensOf] of candidates) {
-      for (const t of tokensOf()) {
-        const e = this.open.get(t.trim());
-        if (e) {
-          rec.matchedBy = by;
-          rec.token = e.token;
-          return e;
-        }
-        if (this.closed.has(t.trim())) late = t.trim();
+    // earlier one held no open case. (Plain calls, no list of closures: this runs per request.)
+    const late = { token: '' };
+    const e =
+      this.openOf(tokensInBytes(body), 'body', rec, late) ??
+      this.openOf(headerValues(rec, CASE_HEADER), 'header', rec, late) ??
+      this.openOf(tokensIn(req.url ?? ''), 'url', rec, late);
+    if (e) return e;
+    return late.token ? { reason: `case ${late.token} had already ended when this request arrived (a retry or a late request)`, late: late.token } : { reason: 'no case token in body, header or URL' };
+  }
+
+  /** The first open case among `tokens` (the record says where it was found); a case already ended is noted in `late`. */
+  private openOf(tokens: string[], by: RecordedRequest['matchedBy'], rec: RecordedRequest, late: { token: string }): RecordedCase | null {
+    for (const raw of tokens) {
+      const t = raw.trim();
+      const e = this.open.get(t);
+      if (e) {
+        rec.matchedBy = by;
+        rec.token = e.token;
+        return e;
       }
+      if (this.closed.has(t)) late.token = t;
     }
-    return late ? { reason: `case ${late} had already ended when this request arrived (a retry or a late request)`, late } : { reason: 'no case token in body, header or URL' };
+    return null;
   }
 
   protected handle(req: http.IncomingMessage, res: http.ServerResponse) {

@@ -2,10 +2,13 @@
 // bytes (decoded as a client would), the full length and a SHA-256 of everything that came.
 // A gateway may answer 500 MB, stream forever or send a body that is not what its
 // content-encoding claims; the harness keeps a few MiB and says what the rest was.
+import * as crypto from 'node:crypto';
 import { createHash, type Hash } from 'node:crypto';
 import { passedThrough, released } from '../core/pressure.js';
 import { maskCut } from '../core/mask.js';
 import { brotliDecompressSync, gunzipSync, inflateSync, constants } from 'node:zlib';
+
+const EMPTY = Buffer.alloc(0);
 
 /** The most of one response body the client keeps (the rest is hashed and counted). */
 export const BODY_KEEP = 1024 * 1024;
@@ -75,6 +78,8 @@ export class BoundedBody {
   }
   sha256(): string {
     if (this.hash) return this.hash.copy().digest('hex');
+    // One piece (most bodies): the one-shot digest, no hash object (Node 20.12 and later).
+    if (this.chunks.length <= 1 && typeof crypto.hash === 'function') return crypto.hash('sha256', this.chunks[0] ?? EMPTY, 'hex');
     const h = createHash('sha256');
     for (const k of this.chunks) h.update(k);
     return h.digest('hex');

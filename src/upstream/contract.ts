@@ -25,6 +25,26 @@ export function tokensIn(text: string): string[] {
   return text.match(TOKEN_RE) ?? [];
 }
 
+const PREFIX_BYTES = Buffer.from(TOKEN_PREFIX, 'latin1');
+/** Whether byte `b` is one of a token's hex digits ([0-9a-f], as TOKEN_RE). */
+const isHexDigit = (b: number) => (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x66);
+
+/**
+ * The tokens of a body, in order: what tokensIn finds in the body read as latin1, found in the
+ * bytes themselves (no copy of the body as a string: the recording upstream reads every body).
+ */
+export function tokensInBytes(body: Buffer): string[] {
+  const out: string[] = [];
+  for (let at = body.indexOf(PREFIX_BYTES); at >= 0; ) {
+    const end = at + TOKEN_LENGTH;
+    let hex = end <= body.length;
+    for (let i = at + PREFIX_BYTES.length; hex && i < end; i++) hex = isHexDigit(body[i]);
+    if (hex) out.push(body.toString('latin1', at, end));
+    at = body.indexOf(PREFIX_BYTES, hex ? end : at + 1);
+  }
+  return out;
+}
+
 /** `text` with every placeholder replaced by `token`. */
 export function withToken(text: string, token: string): string {
   return text.split(CASE_PLACEHOLDER).join(token);
