@@ -8,6 +8,8 @@ import { parseDeclaredLimit } from '../src/core/limits.js';
 import { runLoad, secondOf } from '../src/load/engine.js';
 import { PER_SECOND_MAX } from '../src/core/histogram.js';
 import { resolveConfig } from '../src/config/config.js';
+import { stepUp } from '../suites/load/load.perf.cost.js';
+import type { LoadResult } from '../src/load/engine.js';
 
 describe('load generator', () => {
   it('counts latency from the timetable: requests queued behind a slow answer show the wait (no coordinated omission)', async () => {
@@ -111,6 +113,29 @@ describe('load generator', () => {
   it('an added latency below zero is called noise, by name; none below zero says nothing', () => {
     expect(belowZeroNote({ 'added p50': 0.2, 'added p99': -2.1, ttfb: -0.4 })).toBe("added p99, ttfb below zero: the straight run was the slower one here, which no gateway causes; differences of that size are this machine's noise");
     expect(belowZeroNote({ 'added p50': 0, 'added p99': 3 })).toBeNull();
+  });
+
+  it('the step-up: a p99 that doubles once is measured again and does not count; one that doubles twice is the limit', async () => {
+    /** A step's result: every request `ms` long (the histogram reads 50 ms back as 50.015: its precision). */
+    const result = (ms: number, n: number): LoadResult => {
+      const latency = newHistogram();
+      for (let i = 0; i < n; i++) recordMs(latency, ms);
+      return { outcomes: [], latency, ttfb: newHistogram(), sent: n, elapsedMs: 1000, achievedRate: n, failures: 0, perSecond: { completed: [n], failed: [0] } };
+    };
+    // The gateway at 400/s: slow on its first measurement only (one pause); at 800/s slow every time.
+    const seen: string[] = [];
+    const at = async (route: 'direct' | 'gateway', _k: unknown, rate: number, n: number) => {
+      seen.push(`${route} ${rate}`);
+      const gatewayAt = seen.filter((x) => x === `gateway ${rate}`).length;
+      const slow = route === 'gateway' && (rate >= 800 || (rate === 400 && gatewayAt === 1));
+      return result(slow ? 50 : 2, n);
+    };
+    const steps = await stepUp(200, 100_000, 2, at);
+    expect(steps.map((s) => [s.rate, s.limit ?? null, s.gateway.firstP99 ?? null])).toEqual([
+      [400, null, 50.015],
+      [800, 'p99 50.015 ms, more than double 2 ms (50.015 ms the first time)', 50.015],
+    ]);
+    expect(seen).toEqual(['direct 400', 'gateway 400', 'gateway 400', 'direct 800', 'gateway 800', 'gateway 800']);
   });
 
   it('reads a declared limit and a budget, and refuses bad ones with one line', () => {

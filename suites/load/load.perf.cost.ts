@@ -69,22 +69,32 @@ const signed = (x: number) => (x < 0 ? `${x}` : `+${x}`);
 
 interface Step {
   rate: number;
-  gateway: { achieved: number; p99: number; failures: number };
+  /** `firstP99`: the p99 of a first measurement that doubled (the step was measured again). */
+  gateway: { achieved: number; p99: number; failures: number; firstP99?: number };
   direct: { achieved: number; p99: number };
   limit?: string;
 }
 
-/** Doubles the rate step by step (bounded by the request cap) until the gateway fails or its p99 doubles. */
-async function stepUp(base: number, cap: number, baseP99: number, at: (r: Route, k: Kind, rate: number, n: number) => Promise<LoadResult>): Promise<Step[]> {
+/** Doubles the rate step by step (bounded by the request cap) until the gateway fails or its p99 doubles (twice in a row at one rate). */
+export async function stepUp(base: number, cap: number, baseP99: number, at: (r: Route, k: Kind, rate: number, n: number) => Promise<LoadResult>): Promise<Step[]> {
   const steps: Step[] = [];
+  const doubled = (p99: number) => p99 > Math.max(2 * baseP99, baseP99 + 5);
   for (let i = 1, rate = base * 2; i <= STEPS; i++, rate *= 2) {
     const n = Math.min(cap, Math.ceil((rate * STEP_MS) / 1000));
     const d = await at('direct', json, rate, n);
-    const g = await at('gateway', json, rate, n);
-    const p99 = percentiles(g.latency).p99;
-    const step: Step = { rate, gateway: { achieved: Math.round(g.achievedRate), p99, failures: g.failures }, direct: { achieved: Math.round(d.achievedRate), p99: percentiles(d.latency).p99 } };
+    let g = await at('gateway', json, rate, n);
+    let p99 = percentiles(g.latency).p99;
+    // A step's p99 is its few slowest requests: one pause of a busy machine can double it. Such a
+    // step is measured again, and the rate is the gateway's limit only when the p99 doubles twice.
+    let first: number | undefined;
+    if (g.failures <= n * 0.01 && doubled(p99)) {
+      first = p99;
+      g = await at('gateway', json, rate, n);
+      p99 = percentiles(g.latency).p99;
+    }
+    const step: Step = { rate, gateway: { achieved: Math.round(g.achievedRate), p99, failures: g.failures, ...(first !== undefined ? { firstP99: first } : {}) }, direct: { achieved: Math.round(d.achievedRate), p99: percentiles(d.latency).p99 } };
     if (g.failures > n * 0.01) step.limit = `${g.failures} of ${n} failed`;
-    else if (p99 > Math.max(2 * baseP99, baseP99 + 5)) step.limit = `p99 ${p99} ms, more than double ${baseP99} ms`;
+    else if (doubled(p99)) step.limit = `p99 ${p99} ms, more than double ${baseP99} ms (${first} ms the first time)`;
     steps.push(step);
     if (step.limit || n >= cap) break;
   }
