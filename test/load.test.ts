@@ -9,6 +9,7 @@ import { runLoad, secondOf } from '../src/load/engine.js';
 import { PER_SECOND_MAX } from '../src/core/histogram.js';
 import { resolveConfig } from '../src/config/config.js';
 import { stepUp } from '../suites/load/load.perf.cost.js';
+import { answerText } from '../suites/load/common.js';
 import type { LoadResult } from '../src/load/engine.js';
 
 describe('load generator', () => {
@@ -136,6 +137,12 @@ describe('load generator', () => {
       [800, 'p99 50.015 ms, more than double 2 ms (50.015 ms the first time)', 50.015],
     ]);
     expect(seen).toEqual(['direct 400', 'gateway 400', 'gateway 400', 'direct 800', 'gateway 800', 'gateway 800']);
+  });
+
+  it('an answer without its token is shown: status, type, length, pieces and its first characters, quoted', () => {
+    const o = { index: 0, client: 0, status: 200, ttfbMs: 1, totalMs: 2, body: 'data: {"x":"\u001b[31m"}\n\n', headers: { 'content-type': 'text/event-stream' }, chunks: [{ at: 1, end: 10 }, { at: 2, end: 25 }] };
+    expect(answerText(o)).toBe('status 200, text/event-stream, 21 characters in 2 piece(s), beginning "data: {\\"x\\":\\"\\u001b[31m\\"}\\n\\n"');
+    expect(answerText({ ...o, body: '', chunks: [], headers: {} })).toBe('status 200, 0 characters in 0 piece(s)');
   });
 
   it('reads a declared limit and a budget, and refuses bad ones with one line', () => {

@@ -146,9 +146,16 @@ export function attribution(o: LoadOutcome, p: Planned): string | null {
   const tokens = new Set(tokensIn(o.body));
   const others = [...tokens].filter((t) => t !== token);
   if (others.length) return `carried the answer to another request (${others[0]})`;
-  if (!tokens.has(token)) return 'its answer does not carry its case token';
+  if (!tokens.has(token)) return `its answer does not carry its case token (${answerText(o)})`;
   if (p.expectation.hits.length !== 1) return `reached the upstream ${p.expectation.hits.length} times`;
   return null;
+}
+
+/** What a client got, in short: status, type, length and its first characters (quoted: whatever it holds stays text). */
+export function answerText(o: LoadOutcome): string {
+  const type = o.headers['content-type'];
+  const head = o.body.slice(0, 160);
+  return `status ${o.status}${type ? `, ${String(type)}` : ''}, ${o.body.length} characters in ${o.chunks.length} piece(s)${head ? `, beginning ${JSON.stringify(head)}` : ''}`;
 }
 
 /** Arrival time of each SSE event in a kept body: the chunk that completed it. */
