@@ -9,7 +9,7 @@ import { runLoad, secondOf } from '../src/load/engine.js';
 import { PER_SECOND_MAX } from '../src/core/histogram.js';
 import { resolveConfig } from '../src/config/config.js';
 import { stepUp } from '../suites/load/load.perf.cost.js';
-import { answerText } from '../suites/load/common.js';
+import { answerText, upstreamText, type Planned } from '../suites/load/common.js';
 import type { LoadResult } from '../src/load/engine.js';
 
 describe('load generator', () => {
@@ -143,6 +143,14 @@ describe('load generator', () => {
     const o = { index: 0, client: 0, status: 200, ttfbMs: 1, totalMs: 2, body: 'data: {"x":"\u001b[31m"}\n\n', headers: { 'content-type': 'text/event-stream' }, chunks: [{ at: 1, end: 10 }, { at: 2, end: 25 }] };
     expect(answerText(o)).toBe('status 200, text/event-stream, 21 characters in 2 piece(s), beginning "data: {\\"x\\":\\"\\u001b[31m\\"}\\n\\n"');
     expect(answerText({ ...o, body: '', chunks: [], headers: {} })).toBe('status 200, 0 characters in 0 piece(s)');
+  });
+
+  it('the upstream\'s side of a wrong answer: never reached, or received (how often), what it wrote, whether its connection closed', () => {
+    const frames = [1, 2, 3].map((i) => ({ gapMs: 0, data: `data: ${i}\n\n` }));
+    const planned = (hits: Array<{ sentAt: number[]; closedAt?: number }>): Planned => ({ kind: { protocol: 'messages', stream: true }, expectation: { token: 't', reply: { kind: 'sse', status: 200, headers: [], frames }, hits } as unknown as Planned['expectation'] });
+    expect(upstreamText(planned([]))).toBe('it never reached the upstream');
+    expect(upstreamText(planned([{ sentAt: [1, 2, 3], closedAt: 4 }]))).toBe('the upstream received it and wrote 3 of its 3 events');
+    expect(upstreamText(planned([{ sentAt: [1] }, { sentAt: [] }]))).toBe('the upstream received it 2 times and wrote 1 of its 3 events, its connection still open');
   });
 
   it('reads a declared limit and a budget, and refuses bad ones with one line', () => {

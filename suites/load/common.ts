@@ -146,7 +146,7 @@ export function attribution(o: LoadOutcome, p: Planned): string | null {
   const tokens = new Set(tokensIn(o.body));
   const others = [...tokens].filter((t) => t !== token);
   if (others.length) return `carried the answer to another request (${others[0]})`;
-  if (!tokens.has(token)) return `its answer does not carry its case token (${answerText(o)})`;
+  if (!tokens.has(token)) return `its answer does not carry its case token (${answerText(o)}; ${upstreamText(p)})`;
   if (p.expectation.hits.length !== 1) return `reached the upstream ${p.expectation.hits.length} times`;
   return null;
 }
@@ -156,6 +156,15 @@ export function answerText(o: LoadOutcome): string {
   const type = o.headers['content-type'];
   const head = o.body.slice(0, 160);
   return `status ${o.status}${type ? `, ${String(type)}` : ''}, ${o.body.length} characters in ${o.chunks.length} piece(s)${head ? `, beginning ${JSON.stringify(head)}` : ''}`;
+}
+
+/** What the recording upstream saw of a request and wrote back: the other side of a wrong answer. */
+export function upstreamText(p: Planned): string {
+  const hits = p.expectation.hits;
+  if (!hits.length) return 'it never reached the upstream';
+  const reply = p.expectation.reply;
+  const pieces = reply.kind === 'sse' ? ` and wrote ${hits[0].sentAt.length} of its ${reply.frames.length} events` : reply.kind === 'json' ? ` and answered ${reply.status}` : '';
+  return `the upstream received it${hits.length > 1 ? ` ${hits.length} times` : ''}${pieces}${hits[0].closedAt === undefined ? ', its connection still open' : ''}`;
 }
 
 /** Arrival time of each SSE event in a kept body: the chunk that completed it. */
