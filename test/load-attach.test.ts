@@ -187,7 +187,8 @@ describe('the load checks on an attached upstream', () => {
 describe('bad input to --attach and --attach-from: one line, exit 2, before anything starts', () => {
   const target = ['--target', 'http://127.0.0.1:9'];
   for (const [args, line] of [
-    [['run', '--profile', 'load', ...target, '--attach', 'not a url'], /^--attach: expected the mock's URL, such as http:\/\/127\.0\.0\.1:18080, got "not a url"$/],
+    [['run', '--profile', 'load', ...target, '--attach', 'not a url'], /^--attach: expected an http:\/\/ or https:\/\/ URL, got "not a url"$/],
+    [['run', '--profile', 'load', ...target, '--attach', 'https://127.0.0.1:9'], /^--attach: the mock's control endpoint is plain http \(got https:\/\/\)$/],
     [['run', ...target, '--attach', 'http://127.0.0.1:9'], /^--attach is for the load profile \(got --profile default\)/],
     [['run', '--profile', 'load', ...target, '--attach', 'http://127.0.0.1:9'], /^cannot attach to a `gw-conformance mock` at http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)$/],
     [['run', '--profile', 'load', ...target, '--attach', 'http://127.0.0.1:9', '--upstream-tls'], /^--upstream-tls with an attached run: /],

@@ -102,12 +102,8 @@ async function attached(cfg: RunConfig, io: Io, base: string, extras: SuiteExtra
   if (cfg.launch.cmd || cfg.launch.image) throw new HarnessError('BAD_FLAG', '--attach with --gateway-cmd or --gateway-image: the gateway forwards to the mock you attach to; start it yourself');
   if (!cfg.target) throw new HarnessError('BAD_FLAG', '--target is required with --attach');
   if (cfg.upstreamTls.on) throw new HarnessError('BAD_FLAG', '--upstream-tls with an attached run: the mock you attach to serves its upstream as it was started (and attaching needs one that serves plain http)');
-  let url: URL;
-  try {
-    url = new URL(base);
-  } catch {
-    throw new HarnessError('BAD_FLAG', `--attach: expected the mock's URL, such as http://127.0.0.1:18080, got "${base}"`);
-  }
+  // A URL (http:// or https://) the option table checked; the mock's control endpoint is plain http.
+  const url = new URL(base);
   if (url.protocol !== 'http:') throw new HarnessError('BAD_FLAG', `--attach: the mock's control endpoint is plain http (got ${url.protocol}//)`);
   const transport = loadTransport(cfg.transport, cfg.target);
   const upstream = await RemoteUpstream.attach(url.origin);
