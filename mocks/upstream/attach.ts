@@ -12,6 +12,7 @@ import type { CaseObserver } from '../../src/upstream/expectation.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { UnmatchedRequest } from '../../src/upstream/upstream.js';
 import type { RecordingUpstream } from './server.js';
+import { refuseNdjson as refuse } from '../../src/core/server.js';
 
 /** The largest batch of operations one request may carry (the run's side sends smaller ones). */
 const MAX_OPS_BYTES = 64 * 1024 * 1024;
@@ -156,10 +157,6 @@ export class Attachments {
   }
 }
 
-/** A refusal: one error event, a whole NDJSON line, so the run shows the mock's own words. */
-function refuse(res: http.ServerResponse, status: number, code: string, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/x-ndjson' }).end(`${JSON.stringify({ type: 'error', code, message } satisfies AttachEvent)}\n`);
-}
 
 function readJson(req: http.IncomingMessage, max: number): Promise<unknown> {
   return new Promise((resolve, reject) => {

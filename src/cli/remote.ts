@@ -6,6 +6,7 @@ import type http from 'node:http';
 import { request } from 'undici';
 import type { Upstream } from '../upstream/upstream.js';
 import { HarnessError } from '../core/errors.js';
+import { refuseNdjson } from '../core/server.js';
 import type { RunConfig } from '../config/config.js';
 import type { RunReport } from '../report/types.js';
 import type { CheckDef } from '../check/check.js';
@@ -34,7 +35,7 @@ const SILENCE_MS = 6 * HEARTBEAT_MS;
 export function controlHandler(upstream: Upstream, checks: CheckDef[], log: (s: string) => void, attached: () => number = () => 0) {
   // The profile of the run under way, if any.
   const running: string[] = [];
-  return (req: http.IncomingMessage, res: http.ServerResponse) => {
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const remote = req.socket.remoteAddress ?? '';
     if (!/^(127\.|::1$|::ffff:127\.)/.test(remote)) {
       res.writeHead(403).end();
@@ -84,12 +85,12 @@ export function controlHandler(upstream: Upstream, checks: CheckDef[], log: (s: 
       }
     });
   };
+  /** Whether a run is under way (attached load runs wait for it). */
+  return Object.assign(handle, { busy: () => running.length > 0 });
 }
 
-/** A refused run: one error message, a whole NDJSON line, so the caller shows the mock's own words. */
-export function refuse(res: http.ServerResponse, status: number, code: string, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/x-ndjson' }).end(`${JSON.stringify({ type: 'error', code, message } satisfies Msg)}\n`);
-}
+/** A refused run: one error message, a whole NDJSON line (the `error` message of Msg). */
+export const refuse = refuseNdjson;
 
 /** True when a gw-conformance mock answers on this base URL. */
 export async function isOurMock(base: string): Promise<boolean> {

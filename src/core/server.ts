@@ -58,3 +58,11 @@ export abstract class LoopbackServer {
     await new Promise<void>((r) => this.server.close(() => r()));
   }
 }
+
+/**
+ * A refused request to the `mock` command's control endpoints (a run, an attach): one error
+ * event as a whole NDJSON line, so the caller shows the mock's own words.
+ */
+export function refuseNdjson(res: http.ServerResponse, status: number, code: string, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/x-ndjson' }).end(`${JSON.stringify({ type: 'error', code, message })}\n`);
+}

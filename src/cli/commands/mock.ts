@@ -50,17 +50,10 @@ async function mock(opts: MockOptions, io: Io): Promise<number> {
   if (opts.captureDelay.length && !opts.capture) throw new HarnessError('BAD_FLAG', '--capture-delay needs --capture');
   if (opts.capture) upstream.capture = Capture.open({ file: opts.capture, delays: parseDelays(opts.captureDelay) });
   const log = (s: string) => io.out(`mock: ${s}`);
-  let runs = 0;
-  const attachments = new Attachments(upstream, { allowed, busy: () => (runs ? 'the mock is serving a run of another profile; attach when it has finished' : null), log });
+  // Attached load runs and a run of another profile do not share the mock: each asks the other.
+  const attachments: Attachments = new Attachments(upstream, { allowed, busy: () => (control.busy() ? 'the mock is serving a run of another profile; attach when it has finished' : null), log });
   const control = controlHandler(upstream, CHECKS, log, () => attachments.count);
-  upstream.control = (req, res) => {
-    if (req.url?.startsWith(ATTACH_PATH)) return attachments.handle(req, res);
-    if (req.url?.endsWith('/run')) {
-      runs++;
-      res.on('close', () => runs--);
-    }
-    control(req, res);
-  };
+  upstream.control = (req, res) => (req.url?.startsWith(ATTACH_PATH) ? attachments.handle(req, res) : control(req, res));
   upstream.onUnmatched = (u, late) => {
     io.out(`mock: unmatched ${u.method} ${u.url}: ${u.reason}`);
     attachments.unmatched(u, late);
