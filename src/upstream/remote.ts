@@ -25,6 +25,7 @@ const CLOCK_WINDOW = 16;
 const SYNC_MS = 30_000;
 
 type Waiter = { resolve: () => void; reject: (e: Error) => void };
+type ClockReading = { rtt: number; offset: number };
 
 export class RemoteUpstream implements Upstream {
   readonly unmatched: UnmatchedRequest[] = [];
@@ -36,9 +37,9 @@ export class RemoteUpstream implements Upstream {
   private scheduled = false;
   /** Operations go to the mock one batch after another, in the order they were made. */
   private chain: Promise<void> = Promise.resolve();
-  private offset = 0;
-  private rtt = Infinity;
-  private samples: Array<{ rtt: number; offset: number }> = [];
+  /** The clock readings (round trip, offset) of the latest exchanges, and the one in use: the shortest round trip's. */
+  private samples: ClockReading[] = [];
+  private best: ClockReading = { rtt: Infinity, offset: 0 };
   private nonce = 0;
   private waiting = new Map<number, Waiter>();
   private ended: string | null = null;
@@ -123,7 +124,7 @@ export class RemoteUpstream implements Upstream {
 
   /** Half the shortest round trip to the mock: how far a time moved onto this clock may be off. */
   get clockUncertaintyMs(): number {
-    return this.rtt / 2;
+    return this.best.rtt / 2;
   }
 
   /** Ends the cases still open and leaves the mock (it has ended them when this returns). */
@@ -180,12 +181,10 @@ export class RemoteUpstream implements Upstream {
   private measured(t0: number, t1: number, mockNow: number): void {
     this.samples.push({ rtt: t1 - t0, offset: mockNow - (t0 + t1) / 2 });
     if (this.samples.length > CLOCK_WINDOW) this.samples.shift();
-    const best = this.samples.reduce((a, b) => (b.rtt < a.rtt ? b : a));
-    this.rtt = best.rtt;
-    this.offset = best.offset;
+    this.best = this.samples.reduce((a, b) => (b.rtt < a.rtt ? b : a));
   }
 
-  private readonly shift = (mockTime: number) => mockTime - this.offset;
+  private readonly shift = (mockTime: number) => mockTime - this.best.offset;
 
   private async consume(lines: AsyncIterableIterator<string>): Promise<void> {
     try {
