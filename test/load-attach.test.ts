@@ -9,19 +9,15 @@ import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Attachments } from '../mocks/upstream/attach.js';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
-import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../reference/gateway.js';
-import { faultByName } from '../reference/faults/index.js';
-import { runSuite } from '../src/cli/run.js';
 import { attachFrom } from '../src/cli/commands/mock.js';
-import { resolveConfig } from '../src/config/config.js';
 import { HarnessError } from '../src/core/errors.js';
 import { RemoteUpstream } from '../src/upstream/remote.js';
 import { JSON_HEADERS, SSE_HEADERS } from '../src/upstream/scenario.js';
 import type { RunReport } from '../src/report/types.js';
-import { CHECKS } from '../suites/index.js';
 import { LOAD_CHECKS } from '../suites/load/index.js';
 import { spawn } from 'node:child_process';
 import { cli, freePort, ROOT } from './helpers/cli.js';
+import { throughReference, type Flags } from './helpers/load-suite.js';
 
 const stops: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -147,20 +143,16 @@ describe('the attach wire', () => {
   });
 });
 
-type Flags = Parameters<typeof resolveConfig>[0];
 const matrix = JSON.parse(readFileSync(new URL('./detection/load.json', import.meta.url), 'utf8')) as { flags: Record<string, Flags>; faults: Record<string, Record<string, string>> };
 
 /** A load run of the suite on an attached upstream, through the reference gateway (with a fault). */
 async function attachedRun(fault: string | undefined, kind: 'load' | 'limit', only?: string[]): Promise<RunReport> {
   const m = await mock();
-  const cfg = resolveConfig({ seed: '1', reporter: ['json'], ...matrix.flags[kind], ...(only ? { only } : {}) }, {}, {});
-  const gw = new ReferenceGateway({ upstream: m.upstream.url, fault: fault ? faultByName(fault) : undefined, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS, limit: cfg.load.declaredLimit });
   const remote = await attach(m.upstream.url);
   try {
-    return await runSuite(CHECKS, cfg, await gw.start('127.0.0.1', 0), remote, () => {});
+    return await throughReference(remote, fault, { ...matrix.flags[kind], ...(only ? { only } : {}) });
   } finally {
     await remote.detach();
-    await gw.stop();
   }
 }
 

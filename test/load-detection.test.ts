@@ -7,28 +7,20 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
-import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../reference/gateway.js';
-import { LOAD_FAULTS, faultByName } from '../reference/faults/index.js';
-import { runSuite } from '../src/cli/run.js';
-import { resolveConfig } from '../src/config/config.js';
+import { LOAD_FAULTS } from '../reference/faults/index.js';
 import type { RunReport } from '../src/report/types.js';
-import { CHECKS } from '../suites/index.js';
 import { LOAD_CHECKS } from '../suites/load/index.js';
-
-type Flags = Parameters<typeof resolveConfig>[0];
+import { throughReference, type Flags } from './helpers/load-suite.js';
 /** The flag sets of test/detection/load.json: load, load with a latency budget, a declared limit. */
 type Kind = 'load' | 'budget' | 'limit';
 const expected = JSON.parse(readFileSync(new URL('./detection/load.json', import.meta.url), 'utf8')) as { flags: Record<Kind, Flags>; faults: Record<string, Record<string, string>> };
 
 async function loadRun(fault: string | undefined, flags: Flags): Promise<RunReport> {
-  const cfg = resolveConfig({ seed: '1', reporter: ['json'], ...flags }, {}, {});
   const upstream = new RecordingUpstream();
   await upstream.start('127.0.0.1', 0);
-  const gw = new ReferenceGateway({ upstream: upstream.url, fault: fault ? faultByName(fault) : undefined, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS, limit: cfg.load.declaredLimit });
   try {
-    return await runSuite(CHECKS, cfg, await gw.start('127.0.0.1', 0), upstream, () => {});
+    return await throughReference(upstream, fault, flags);
   } finally {
-    await gw.stop();
     await upstream.stop();
   }
 }
