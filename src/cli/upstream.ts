@@ -118,8 +118,8 @@ async function attached(cfg: RunConfig, io: Io, base: string, extras: SuiteExtra
 /** A `gw-conformance mock` already holding the address runs the suite for us (src/cli/remote.ts); a load run attaches to it. */
 async function viaMock(cfg: RunConfig, io: Io, base: string, extras: SuiteExtras): Promise<RunReport> {
   if (cfg.profile === 'load') return attached(cfg, io, base, extras);
-  // The mock-driven run does not know the CI run options: refuse rather than ignore them.
-  // A load shard is the exception: several load processes share one mock (docs/load-profile.md).
+  // The mock-driven run does not know the CI run options: refuse rather than ignore them
+  // (load shards attach instead, above: docs/load-profile.md).
   if (cfg.waivers || cfg.shard || cfg.repeat > 1 || cfg.repeatFailures > 1)
     throw new HarnessError('BAD_FLAG', '--waivers, --shard (except with --profile load), --repeat and --repeat-failures are not supported when a running `gw-conformance mock` drives the run; stop the mock and let `run` start its own upstream');
   io.out(`using the recording upstream of the running \`gw-conformance mock\` at ${base}`);
