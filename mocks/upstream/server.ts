@@ -14,6 +14,8 @@ import type { Expectation, UnmatchedRequest, Upstream } from '../../src/upstream
 import { RecordedCase } from '../../src/upstream/expectation.js';
 import { play } from './play.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
+import { RECORDS, routeOfRequest } from '../../src/protocol/index.js';
+import { translateReply } from '../../src/protocol/translate.js';
 
 /** The wall-clock time as ISO text, made once per millisecond (many requests share one). */
 let wallMs = -1;
@@ -187,9 +189,27 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
         return;
       }
       found.hit(rec, req.httpVersion);
-      play(found.reply, rec, res);
+      play(answerIn(found.reply, rec), rec, res);
     });
   }
+}
+
+/**
+ * The reply in the protocol the request arrived in (translate.ts): the request's protocol and
+ * route, and the protocol answered in, are recorded for the checks and the report's routes.
+ */
+function answerIn(reply: Reply, rec: RecordedRequest): Reply {
+  const at = routeOfRequest(rec.method, rec.url, rec.rawHeaders);
+  if (at) {
+    rec.protocol = at.protocol;
+    rec.route = at.route;
+  }
+  const scripted = reply.kind === 'json' || reply.kind === 'sse' ? reply.protocol : undefined;
+  // Only a reply of another protocol is read (the body is parsed only then: large bodies are not).
+  const other = at && scripted && scripted !== at.protocol;
+  const rendered = other ? translateReply(reply, { ...at, stream: at.route === 'stream' || RECORDS[at.protocol].asksStream(rec.url, rec.body.toString('utf8')) }) : null;
+  rec.answeredIn = rendered && at ? at.protocol : scripted;
+  return rendered ?? reply;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Reply, SseFrame } from '../../src/upstream/scenario.js';
 import { modelListBody, countTokensBody } from '../../src/upstream/replies/discovery.js';
 import { CAPTURE_MODELS } from './capture.js';
-import { CHAT_PATH, MESSAGES_PATH } from '../../src/core/protocols.js';
+import { CHAT_PATH, MESSAGES_PATH } from '../../src/protocol/index.js';
 import { play } from './play.js';
 import { SESSION_GAP_MS, SESSION_TOOLS, SESSION_USAGE, sessionDeltas } from '../../src/real-clients/script.js';
 import type { UpstreamRequest } from '../../src/real-clients/types.js';

@@ -5,13 +5,11 @@
 // runner waits with it until the gateway serves again, and errors.upstream.recovers measures
 // that same wait as a verdict. Here, below the runner, so a check can use it too.
 import { performance } from 'node:perf_hooks';
-import { minimalRequest, type Protocol } from '../core/protocols.js';
+import { DEFAULT_MODEL, minimalRequest, RECORDS, type Protocol } from '../protocol/index.js';
+import { jsonReply } from '../protocol/record.js';
 import { CASE_PLACEHOLDER, withToken } from '../upstream/contract.js';
 import type { Expectation } from '../upstream/upstream.js';
-import { JSON_HEADERS, type Reply } from '../upstream/scenario.js';
-import { messageBody } from '../upstream/replies/messages.js';
-import { nativeJsonReply, nativeResponse } from '../upstream/replies/native.js';
-import { chatCompletion, chatJsonReply } from '../upstream/replies/chat.js';
+import type { Reply } from '../upstream/scenario.js';
 import type { GatewayClient, GwResponse } from './gateway.js';
 
 /** What the gateway answered to one probe. */
@@ -72,11 +70,10 @@ const PROBE_TEXT = `${CASE_PLACEHOLDER} gw-conformance readiness canary: say ok.
 /** The minimal request of a protocol, as the probe sends it (the case placeholder stands for the token). */
 export const probeRequest = (p: Protocol) => minimalRequest(p, { text: PROBE_TEXT, maxTokens: 8 });
 
-/** The reply the recording upstream gives a probe: a plain success of the protocol. */
+/** The reply the recording upstream gives a probe: a plain success of the protocol (its record writes it). */
 function probeReply(p: Protocol): Reply {
-  if (p === 'native') return nativeJsonReply(nativeResponse());
-  if (p === 'chat') return chatJsonReply(chatCompletion());
-  return { kind: 'json', status: 200, headers: JSON_HEADERS, body: messageBody() };
+  const r = RECORDS[p].replies;
+  return { ...jsonReply(r, r.answer({ model: DEFAULT_MODEL[p], text: 'ok', toolCalls: [], stop: 'end', usage: { input: 12, output: 1 } })), protocol: p };
 }
 
 function describeError(e: unknown): string {

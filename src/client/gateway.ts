@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { CASE_HEADER } from '../upstream/contract.js';
 import { pairsFromRecord } from './headers.js';
-import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, type AuthStyle, type Protocol } from '../core/protocols.js';
+import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, type AuthStyle, type Protocol } from '../protocol/index.js';
 import { BoundedBody, decodeBody, textOf, unreadable } from './bounded.js';
 import { connectOptions, newDispatcher, type ConnectOptions, type Transport } from './transport.js';
 import { maskCut, rememberSecret } from '../core/mask.js';
@@ -15,7 +15,7 @@ import { AnswerBound, GatewayTransportError, HangMemory, classify, errorKind, ty
 export { GatewayTimeoutError, GatewayTransportError, classify, describeArrived, errorKind, type Arrived } from './answer.js';
 
 // The checks take these from the client they send with.
-export { ANTHROPIC_VERSION, messagesHeaders, type AuthStyle } from '../core/protocols.js';
+export { ANTHROPIC_VERSION, messagesHeaders, type AuthStyle } from '../protocol/index.js';
 
 /** What the client applies per protocol (src/config/targeting.ts): base path, headers (expanded), credential style. */
 export type ClientTargeting = Record<Protocol, { basePath: string; headers: Array<[string, string]>; credential?: AuthStyle }>;

@@ -5,7 +5,7 @@
 // `evidence.replay` when the report is written.
 import { isSizedBody, type AuthStyle, type GwRequest } from '../client/gateway.js';
 import { MASK, maskHeaders } from '../core/mask.js';
-import { DEFAULT_CREDENTIAL, protocolOfPath } from '../core/protocols.js';
+import { DEFAULT_CREDENTIAL, protocolOfPath } from '../protocol/index.js';
 import type { CheckResult, RunReport } from './types.js';
 
 /** The environment variable the CLI reads the gateway credential from. */

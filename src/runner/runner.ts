@@ -52,7 +52,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   const started = performance.now();
   const limitMs = Math.max(env.settings.timeoutMs, check.timeLimitMs?.(env.settings) ?? 0);
   const controller = new AbortController();
-  const handle = new UpstreamHandle(env.upstream);
+  const handle = new UpstreamHandle(env.upstream, check.protocol ?? 'messages');
   const log: string[] = [];
   // What this check sends, kept for a failure's replay (the first few requests).
   const sent: SentRequest[] = [];

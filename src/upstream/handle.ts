@@ -1,5 +1,6 @@
 // A check's view of the recording upstream: builders that read like sentences
 // (`upstream.next().json(body)`), scoped so the runner can end the check's cases.
+import type { Protocol } from '../core/protocols.js';
 import type { Expectation, Upstream } from './upstream.js';
 import { JSON_HEADERS, SSE_HEADERS, type HeaderList, type JsonReply, type Reply, type SseFrame } from './scenario.js';
 import { errorBody } from './replies/messages.js';
@@ -10,8 +11,9 @@ export class ReplyBuilder {
     const reply: JsonReply = { kind: 'json', status: opts.status ?? 200, headers: [...JSON_HEADERS, ...(opts.headers ?? [])], body, betaForField: opts.betaForField };
     return this.handle.register(reply);
   }
+  /** A messages-protocol error (the upstream renders it in the protocol the request arrives in). */
   error(status: number, opts: { message?: string; headers?: HeaderList } = {}): Expectation {
-    return this.json(errorBody(status, opts.message), { status, headers: opts.headers });
+    return this.handle.register({ kind: 'json', protocol: 'messages', status, headers: [...JSON_HEADERS, ...(opts.headers ?? [])], body: errorBody(status, opts.message) });
   }
   sse(frames: SseFrame[], opts: { status?: number; headers?: HeaderList } = {}): Expectation {
     return this.handle.register({ kind: 'sse', status: opts.status ?? 200, headers: opts.headers ?? SSE_HEADERS, frames });
@@ -29,8 +31,14 @@ export class UpstreamHandle {
   /** Every case this check scripted, in order (the transcript reads what reached each). */
   readonly cases: Expectation[] = [];
   private suspended = false;
-  /** `upstream` is null in the service profile, where no check may script a reply. */
-  constructor(private readonly upstream: Upstream | null) {}
+  /**
+   * `upstream` is null in the service profile, where no check may script a reply. `protocol` is
+   * the check's: a reply scripted without one of its own is written in it.
+   */
+  constructor(
+    private readonly upstream: Upstream | null,
+    private readonly protocol: Protocol = 'messages',
+  ) {}
   private get up(): Upstream {
     if (!this.upstream) throw new Error('this run has no recording upstream (the service profile checks the service directly); a check that scripts replies cannot run in it');
     return this.upstream;
@@ -65,10 +73,14 @@ export class UpstreamHandle {
     await this.up.sync?.();
   }
   register(reply: Reply | ((token: string) => Reply)): Expectation {
-    const e = this.up.expect(reply);
+    const e = this.up.expect(typeof reply === 'function' ? (token) => this.stamped(reply(token)) : this.stamped(reply));
     this.tokens.push(e.token);
     this.cases.push(e);
     return e;
+  }
+  /** The reply with the protocol it is written in (its own, else the check's). */
+  private stamped(reply: Reply): Reply {
+    return (reply.kind === 'json' || reply.kind === 'sse') && !reply.protocol ? { ...reply, protocol: this.protocol } : reply;
   }
   /** Ends every case of this check. */
   release(): void {

@@ -1,4 +1,6 @@
 // What the recording upstream keeps of every request it receives.
+import type { Protocol, RouteKind } from '../core/protocols.js';
+
 export interface RecordedRequest {
   seq: number;
   method: string;
@@ -21,6 +23,14 @@ export interface RecordedRequest {
   /** How the request was tied to its check: the case token in the body, header or URL. */
   matchedBy?: 'body' | 'header' | 'url';
   token?: string;
+  /** The protocol and route of the path the request arrived on (after any declared prefix); absent for a path of no protocol. */
+  protocol?: Protocol;
+  route?: RouteKind;
+  /**
+   * The protocol the upstream answered in: the request's own where the scripted reply could be
+   * rendered in it (a translating gateway gets its own protocol back), else the script's.
+   */
+  answeredIn?: Protocol;
   /** performance.now() when the connection serving this request closed, if it did. */
   closedAt?: number;
   /** performance.now() when each response chunk (SSE frame) was written. */

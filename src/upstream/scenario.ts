@@ -1,5 +1,6 @@
 // Scenario data: what the recording upstream answers to one expected request. Plain,
 // serialisable values, so a scenario can be logged, stored and replayed; mocks/upstream/play.ts plays them.
+import type { Protocol } from '../core/protocols.js';
 
 export type HeaderList = Array<[string, string]>;
 
@@ -9,6 +10,8 @@ export interface JsonReply {
   headers: HeaderList;
   /** The exact body bytes, as text. */
   body: string;
+  /** The protocol the reply is written in: the upstream renders it in another when the request arrives on another protocol's path. */
+  protocol?: Protocol;
   /** Answer 400 like the real API when a body field (`key` or `array[].key`, see bodyHasField) arrives without the beta value that enables it. */
   betaForField?: Record<string, string>;
 }
@@ -22,6 +25,8 @@ export interface SseFrame {
 
 export interface SseReply {
   kind: 'sse';
+  /** As JsonReply's. */
+  protocol?: Protocol;
   status: number;
   headers: HeaderList;
   frames: SseFrame[];

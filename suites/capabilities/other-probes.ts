@@ -1,7 +1,7 @@
 // The chat and native protocols' capability probes: function calling (tool definitions, an
 // earlier call and its result in the request; a tool call in the answer, streamed as deltas),
 // images, and for chat structured outputs (a JSON schema response format, JSON content back).
-import { CHAT_PATH, nativePath } from '../../src/core/protocols.js';
+import { CHAT_PATH, nativePath } from '../../src/protocol/index.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { chatCompletion, chatFrames, chatJsonReply, chatSseReply, chatStream } from '../../src/upstream/replies/chat.js';
 import { CHAT_JSON_CONTENT, CHAT_TOOL_CALL, NATIVE_FUNCTION_CALL } from '../../src/upstream/replies/features.js';

@@ -4,15 +4,12 @@
 // straight to the recording upstream (the harness's own ceiling); and reading the streams.
 import type { CheckContext, LoadSettings, Verdict } from '../../src/check/check.js';
 import { limitText } from '../../src/core/limits.js';
-import { minimalRequest, type Protocol } from '../../src/core/protocols.js';
+import { DEFAULT_MODEL, minimalRequest, RECORDS, type Protocol, type StreamStep } from '../../src/protocol/index.js';
+import { framesOf, jsonReply } from '../../src/protocol/record.js';
 import { tokensIn } from '../../src/upstream/contract.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
-import { JSON_HEADERS, SSE_HEADERS, type HeaderList, type Reply, type SseFrame } from '../../src/upstream/scenario.js';
-import { errorBody, messageBody } from '../../src/upstream/replies/messages.js';
+import type { HeaderList, Reply } from '../../src/upstream/scenario.js';
 import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
-import { frames, messageStream } from '../../src/upstream/replies/streams.js';
-import { CHAT_JSON_HEADERS, chatCompletion, chatError, chatFrames, chatStream } from '../../src/upstream/replies/chat.js';
-import { NATIVE_JSON_HEADERS, NATIVE_SSE_HEADERS, nativeError, nativeFrames, nativeJsonReply, nativeResponse, nativeStream } from '../../src/upstream/replies/native.js';
 import { runLoad, type LoadOutcome, type LoadRequest, type LoadResult } from '../../src/load/engine.js';
 
 export interface Kind {
@@ -45,20 +42,19 @@ export function kindsOf(ctx: CheckContext): Kind[] {
   return loadSettings(ctx).protocols.flatMap((protocol) => [false, true].map((stream) => ({ protocol, stream })));
 }
 
-/** The upstream's frames of one stream whose first text carries `token`. */
-function streamFrames(p: Protocol, token: string, timing: { firstGapMs: number; gapMs: number }): SseFrame[] {
-  if (p === 'chat') return chatFrames(chatStream({ pieces: [`${token} `, 'a ', 'b ', 'c'] }), timing);
-  if (p === 'native') return nativeFrames(nativeStream({ pieces: [`${token} `, 'a ', 'b ', 'c'] }), timing);
-  const events = messageStream({ full: false, textDeltas: 3 }).map((e) => ({ ...e, data: e.data.replace('chunk 0 ', `chunk 0 ${token} `) }));
-  return frames(events, timing);
+/** What the upstream answers one request, by meaning: text that begins with the request's token. */
+function answerFor(p: Protocol, pieces: string[]): StreamStep[] {
+  const usage = { input: 25, output: pieces.length };
+  return [{ t: 'start', model: DEFAULT_MODEL[p], usage: { ...usage, output: 1 } }, ...pieces.map((text): StreamStep => ({ t: 'text', text })), { t: 'stop', stop: 'end', usage }, { t: 'end' }];
 }
 
-/** The upstream's answer to one request of `kind`, carrying its token back. */
+/** The upstream's answer to one request of `kind`, in its protocol (the record writes it), carrying its token back. */
 function replyFor(kind: Kind, token: string, timing: { firstGapMs: number; gapMs: number }): Reply {
-  if (kind.stream) return { kind: 'sse', status: 200, headers: kind.protocol === 'native' ? NATIVE_SSE_HEADERS : SSE_HEADERS, frames: streamFrames(kind.protocol, token, timing) };
-  if (kind.protocol === 'chat') return { kind: 'json', status: 200, headers: JSON_HEADERS, body: chatCompletion({ content: `${token} answer` }) };
-  if (kind.protocol === 'native') return nativeJsonReply(nativeResponse({ text: `${token} answer` }));
-  return { kind: 'json', status: 200, headers: JSON_HEADERS, body: messageBody({ text: `${token} answer` }) };
+  const r = RECORDS[kind.protocol].replies;
+  if (!kind.stream) return { ...jsonReply(r, r.answer({ model: DEFAULT_MODEL[kind.protocol], text: `${token} answer`, toolCalls: [], stop: 'end', usage: { input: 25, output: 2 } })), protocol: kind.protocol };
+  const writer = r.streamWriter();
+  const texts = answerFor(kind.protocol, [`${token} `, 'a ', 'b ', 'c']).flatMap((s) => writer.write(s));
+  return { kind: 'sse', protocol: kind.protocol, status: 200, headers: r.sseHeaders, frames: framesOf(texts, timing) };
 }
 
 /**
@@ -67,10 +63,8 @@ function replyFor(kind: Kind, token: string, timing: { firstGapMs: number; gapMs
  * the same JSON error, as the APIs answer before a stream starts.
  */
 function errorFor(kind: Kind, token: string, status: number, headers: HeaderList): Reply {
-  const message = `${token} ${ERROR_MESSAGES[status] ?? `scripted ${status}`}`;
-  if (kind.protocol === 'chat') return { kind: 'json', status, headers: [...CHAT_JSON_HEADERS, ...headers], body: chatError(status, { message }) };
-  if (kind.protocol === 'native') return { kind: 'json', status, headers: [...NATIVE_JSON_HEADERS, ...headers], body: nativeError(status, { message }) };
-  return { kind: 'json', status, headers: [...JSON_HEADERS, ...headers], body: errorBody(status, message) };
+  const r = RECORDS[kind.protocol].replies;
+  return { ...jsonReply(r, r.error({ status, message: `${token} ${ERROR_MESSAGES[status] ?? `scripted ${status}`}` }), status, headers), protocol: kind.protocol };
 }
 
 export interface PlanOptions {

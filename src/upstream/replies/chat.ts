@@ -105,5 +105,5 @@ export function chatError(status: number, opts: { message?: string } = {}): stri
   return JSON.stringify({ error: { message: opts.message ?? e.message, type: e.type, param: null, code: e.code } }, null, 4);
 }
 
-export const chatJsonReply = (body: string, status = 200): JsonReply => ({ kind: 'json', status, headers: CHAT_JSON_HEADERS, body });
-export const chatSseReply = (frames: SseFrame[]): SseReply => ({ kind: 'sse', status: 200, headers: CHAT_SSE_HEADERS, frames });
+export const chatJsonReply = (body: string, status = 200): JsonReply => ({ kind: 'json', protocol: 'chat', status, headers: CHAT_JSON_HEADERS, body });
+export const chatSseReply = (frames: SseFrame[]): SseReply => ({ kind: 'sse', protocol: 'chat', status: 200, headers: CHAT_SSE_HEADERS, frames });

@@ -3,9 +3,9 @@
 // API writes them; stream frames are `data:` lines of compact JSON (`": "` after a key, `","`
 // between items) ending in `\r\n\r\n`, with no `event:` line and no `[DONE]`.
 import type { HeaderList, JsonReply, SseFrame, SseReply } from '../scenario.js';
-import { DEFAULT_MODEL } from '../../core/protocols.js';
 
-export const NATIVE_MODEL = DEFAULT_MODEL.native;
+/** The model the native protocol's requests and answers name by default. */
+export const NATIVE_MODEL = 'gemini-2.5-flash';
 
 /** Headers of a real generateContent answer (the ones a client may read). */
 export const NATIVE_JSON_HEADERS: HeaderList = [
@@ -187,8 +187,8 @@ export function nativeNoKey(): string {
 }
 
 /** Reply scenarios (plain data) for the recording upstream. */
-export const nativeJsonReply = (body: string, status = 200): JsonReply => ({ kind: 'json', status, headers: NATIVE_JSON_HEADERS, body });
-export const nativeSseReply = (frames: SseFrame[]): SseReply => ({ kind: 'sse', status: 200, headers: NATIVE_SSE_HEADERS, frames });
+export const nativeJsonReply = (body: string, status = 200): JsonReply => ({ kind: 'json', protocol: 'native', status, headers: NATIVE_JSON_HEADERS, body });
+export const nativeSseReply = (frames: SseFrame[]): SseReply => ({ kind: 'sse', protocol: 'native', status: 200, headers: NATIVE_SSE_HEADERS, frames });
 
 /** The text of an answer (all candidates' parts), and each candidate's finish reason; for checks and the service profile. */
 export function nativeAnswer(value: unknown): { text: string; finishReasons: string[]; blockReason: string | null; candidates: number } {

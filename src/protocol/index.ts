@@ -1,0 +1,61 @@
+// The protocol module: one record per protocol (messages.ts, native.ts, chat.ts), gathered in
+// one exhaustive map, and what every layer asks of them: the protocol a request belongs to, its
+// minimal request, its default credential and model. A new protocol is a new record file and one
+// line in RECORDS; the compiler then names every other map that must hold it (CONTRIBUTING,
+// "How to add a protocol").
+import { PROTOCOLS, type AuthStyle, type Protocol } from '../core/protocols.js';
+import type { HeaderList } from '../upstream/scenario.js';
+import { CHAT } from './chat.js';
+import { MESSAGES } from './messages.js';
+import { NATIVE } from './native.js';
+import type { MinimalRequest, MinimalRequestOptions, ProtocolRecord, RouteKind } from './record.js';
+
+export type { Answer, ErrorMeaning, ListedModel, MinimalRequest, MinimalRequestOptions, ProtocolRecord, RouteKind, StopReason, StreamStep, ToolCall, Usage } from './record.js';
+export { ANTHROPIC_VERSION, MESSAGES_PATH, messagesHeaders } from './messages.js';
+export { CHAT_PATH } from './chat.js';
+export { nativePath } from './native.js';
+export { PROTOCOLS, CREDENTIAL_STYLES, type AuthStyle, type Protocol } from '../core/protocols.js';
+
+/** Every protocol's record. */
+export const RECORDS: Record<Protocol, ProtocolRecord> = { messages: MESSAGES, native: NATIVE, chat: CHAT };
+
+const each = <T>(f: (r: ProtocolRecord) => T) => Object.fromEntries(PROTOCOLS.map((p) => [p, f(RECORDS[p])])) as Record<Protocol, T>;
+
+/** The credential style each protocol's own clients use (Claude Code and OpenAI SDKs a bearer token, Gemini SDKs `x-goog-api-key`). */
+export const DEFAULT_CREDENTIAL: Record<Protocol, AuthStyle> = each((r) => r.defaultCredential);
+/** The model each protocol's minimal request names (any model the recording upstream answers). */
+export const DEFAULT_MODEL: Record<Protocol, string> = each((r) => r.defaultModel);
+
+/** The smallest request of a protocol: one user message, the protocol's default credential style. */
+export function minimalRequest(p: Protocol, o: MinimalRequestOptions): MinimalRequest {
+  return RECORDS[p].minimalRequest(o);
+}
+
+/** A request's protocol and route, as the upstream sees it (prefix removed); null when no protocol has that path. */
+export function routeOfRequest(method: string, url: string, headers: HeaderList): { protocol: Protocol; route: RouteKind } | null {
+  for (const protocol of PROTOCOLS) {
+    const route = RECORDS[protocol].routeOf(method, url, headers);
+    if (route) return { protocol, route };
+  }
+  return null;
+}
+
+/**
+ * The protocol a request path the client sends belongs to, for its targeting (base path,
+ * headers, credential). Paths of no protocol's route (the root, a probe) and the model list
+ * (whose path chat shares) are the messages protocol's, as the client sends discovery with it.
+ */
+export function protocolOfPath(path: string): Protocol {
+  const found = routeOfRequest('POST', path, []);
+  return found && found.route !== 'models' ? found.protocol : path.startsWith('/v1beta/') ? 'native' : 'messages';
+}
+
+/** The protocol whose generate or stream route a forwarded URL is, after any prefix the gateway put before it, or 'other'. */
+export function pathFamily(url: string): Protocol | 'other' {
+  const path = url.split('?')[0];
+  for (let at = 0; at >= 0 && at < path.length; at = path.indexOf('/', at + 1)) {
+    const found = routeOfRequest('POST', path.slice(at), []);
+    if (found && (found.route === 'generate' || found.route === 'stream')) return found.protocol;
+  }
+  return 'other';
+}

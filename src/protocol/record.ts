@@ -1,0 +1,141 @@
+// What one protocol is, as one record (ProtocolRecord), and the protocol-free meaning its
+// answers carry (Answer, StreamStep, ErrorMeaning, ListedModel): the recording upstream reads a
+// scripted reply of one protocol into that meaning and renders it in the protocol a request
+// arrived in (translate.ts), and checks of translated routes compare by it. One file per
+// protocol fills the record (messages.ts, native.ts, chat.ts); index.ts gathers them in an
+// exhaustive Record<Protocol, ...>, so the compiler names every part a new protocol must fill.
+import type { AuthStyle, Protocol, RouteKind } from '../core/protocols.js';
+import type { HeaderList, JsonReply, SseFrame } from '../upstream/scenario.js';
+
+export type { RouteKind };
+
+/** Why an answer stopped, in words every protocol maps to its own. */
+export type StopReason = 'end' | 'max_tokens' | 'tool_use' | 'stop_sequence' | 'refusal' | 'other';
+
+/** Token counts; absent fields are ones the protocol did not state. */
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  reasoning?: number;
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The arguments as JSON text. */
+  args: string;
+}
+
+/** A non-streamed answer by meaning. */
+export interface Answer {
+  model: string;
+  text: string;
+  thinking?: string;
+  toolCalls: ToolCall[];
+  stop: StopReason;
+  usage: Usage;
+}
+
+/** One step of a streamed answer by meaning; a protocol writes each as zero or more frames. */
+export type StreamStep =
+  | { t: 'start'; model: string; usage?: Usage }
+  | { t: 'text'; text: string }
+  | { t: 'thinking'; text: string }
+  | { t: 'tool'; id: string; name: string }
+  | { t: 'args'; json: string }
+  | { t: 'stop'; stop: StopReason; usage?: Usage }
+  | { t: 'usage'; usage: Usage }
+  | { t: 'error'; message: string }
+  | { t: 'end' };
+
+export interface ErrorMeaning {
+  status: number;
+  message: string;
+}
+
+export interface ListedModel {
+  id: string;
+  displayName: string;
+  /** ISO time. */
+  created: string;
+}
+
+/** A request as the gateway client takes it (without body-independent extras such as the case token). */
+export interface MinimalRequest {
+  method: 'POST';
+  path: string;
+  auth: AuthStyle;
+  headers: Array<[string, string]>;
+  body: string;
+}
+
+export interface MinimalRequestOptions {
+  /** The one user message. */
+  text: string;
+  model?: string;
+  /** The answer's length limit; messages needs one, the others send none without it. */
+  maxTokens?: number;
+  stream?: boolean;
+}
+
+/** Writes a stream's steps as one protocol's frame texts, one step at a time (it keeps the stream's state). */
+export interface StreamWriter {
+  write(step: StreamStep): string[];
+}
+
+/** Reads one stream's frames into steps, one frame at a time (it keeps the stream's state); null for a frame the protocol does not write. */
+export interface StreamReader {
+  read(data: string): StreamStep[] | null;
+}
+
+/** The upstream's replies of one protocol, written from meaning and read back into it. */
+export interface ReplyCodec {
+  jsonHeaders: HeaderList;
+  sseHeaders: HeaderList;
+  answer(a: Answer): string;
+  readAnswer(body: string): Answer | null;
+  /** A new writer for one stream. */
+  streamWriter(): StreamWriter;
+  /** A new reader for one stream's frames. */
+  streamReader(): StreamReader;
+  error(e: ErrorMeaning): string;
+  readError(body: string, status: number): ErrorMeaning | null;
+  /** A token count's body; null when the protocol has no count route. */
+  count(n: number): string | null;
+  readCount(body: string): number | null;
+  models(list: ListedModel[]): string;
+  readModels(body: string): ListedModel[] | null;
+}
+
+export interface ProtocolRecord {
+  name: Protocol;
+  /** What the reports call it. */
+  title: string;
+  /** The credential style the protocol's own clients use. */
+  defaultCredential: AuthStyle;
+  /** The model the minimal request names. */
+  defaultModel: string;
+  /** Where a request names its model: the body's `model` field, or the path. */
+  modelIn: 'body' | 'path';
+  /** The request paths of each route (the model goes in the path where the protocol puts it there); null: no such route. */
+  paths: Record<RouteKind, ((model: string) => string) | null>;
+  /** The route a request path (as sent, prefix removed, query allowed) is of this protocol; null when it is none of this protocol's. */
+  routeOf(method: string, path: string, headers: HeaderList): RouteKind | null;
+  /** The smallest request: one user message, the protocol's default credential style. */
+  minimalRequest(o: MinimalRequestOptions): MinimalRequest;
+  /** Whether a request body asks for a stream (the route alone says so where the path does). */
+  asksStream(path: string, body: string): boolean;
+  replies: ReplyCodec;
+}
+
+/** A JSON reply of a protocol: its headers, the status, the body. */
+export function jsonReply(codec: ReplyCodec, body: string, status = 200, extra: HeaderList = []): JsonReply {
+  return { kind: 'json', status, headers: [...codec.jsonHeaders, ...extra], body };
+}
+
+/** Frames from frame texts, `gapMs` apart (the first after `firstGapMs`). */
+export function framesOf(texts: string[], opts: { gapMs?: number; firstGapMs?: number } = {}): SseFrame[] {
+  return texts.map((data, i) => ({ gapMs: i === 0 ? (opts.firstGapMs ?? 0) : (opts.gapMs ?? 0), data }));
+}
