@@ -50,7 +50,10 @@ describe('protocol records: answers by meaning', () => {
         const w = RECORDS[from].replies.streamWriter();
         const scripted = { kind: 'sse' as const, protocol: from, status: 200, headers: SSE_HEADERS, frames: steps.flatMap((s) => w.write(s)).map((data) => ({ gapMs: 0, data })) };
         const json = translateReply(scripted, { protocol: to, route: 'generate', stream: false });
-        if (from === to) return expect(json).toBeNull();
+        if (from === to) {
+          expect(json).toBeNull();
+          return;
+        }
         const answer = RECORDS[to].replies.readAnswer((json as { body: string }).body);
         expect(carried(answer!)).toEqual(carried(a));
       }),
