@@ -7,6 +7,7 @@ import { VERSION } from '../core/paths.js';
 import type { RunConfig } from '../config/config.js';
 import { describeTargeting } from '../config/targeting.js';
 import { exitCodeOf } from '../report/policy.js';
+import { routesOf } from '../report/routes.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../report/types.js';
 import type { Readiness } from '../runner/ready.js';
 import type { Upstream } from '../upstream/upstream.js';
@@ -33,6 +34,7 @@ export interface RunFacts {
 /** The report of a run, before it is sealed (masked and validated). */
 export function runReportOf(f: RunFacts): RunReport {
   const { cfg, target, upstream, features, attempts, waiverSummary, startedAt, t0, results, unmatchedFrom, readiness, transport, negotiated } = f;
+  const routes = routesOf(results);
   return {
     schemaVersion: SCHEMA_VERSION,
     harness: { name: 'gw-conformance', version: VERSION },
@@ -56,6 +58,7 @@ export function runReportOf(f: RunFacts): RunReport {
     unmatchedRequests: upstream?.unmatched.slice(unmatchedFrom) ?? [],
     readiness,
     targeting: describeTargeting(cfg.targeting, cfg.protocols),
+    ...(routes.length ? { routes } : {}),
     transport: { ...summarizeTransport(transport, target), negotiated: negotiated ?? 'unknown', ...(upstream?.httpVersions ? { upstreamHttpVersions: { ...upstream.httpVersions } } : {}) },
   };
 }

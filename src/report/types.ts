@@ -22,6 +22,18 @@ export interface CheckResult {
   durationMs: number;
   /** Set when a waiver covers this result (outcome `waived`; `waivedOutcome` is what it would have been). */
   waiver?: AppliedWaiver;
+  /** Per client protocol, the protocol this check's requests reached the upstream in (absent when none reached it). */
+  routes?: RouteCount[];
+}
+
+/** Requests a client sent in one protocol that reached the upstream in another (or the same): a route of the gateway. */
+export interface RouteCount {
+  client: string;
+  /** The protocol of the upstream path; 'none' for a path of no protocol. */
+  upstream: string;
+  requests: number;
+  /** In the run's routes: how many checks sent such requests. */
+  checks?: number;
 }
 
 /** A waiver entry (waivers.yaml, or `waivers:` in gwc.yaml). */
@@ -85,6 +97,8 @@ export interface RunReport {
   /** The gateway the harness started itself (src/launch/). */
   launched?: LaunchInfo;
   /** How the harness connected to the gateway: scheme, HTTP/2 mode and what was agreed (ALPN), TLS verification off (--insecure); and the HTTP versions the gateway spoke to the recording upstream (requests per version). */
+  /** Per client protocol, which protocol the gateway used upstream (routes.ts); a route whose two protocols differ was translated. */
+  routes?: RouteCount[];
   transport?: { scheme: 'http' | 'https'; http2: string; insecure: boolean; caFile?: string; clientCert?: string; negotiated: string; upstreamHttpVersions?: Record<string, number> };
 }
 

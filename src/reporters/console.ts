@@ -4,6 +4,7 @@
 // and actual, unmatched URLs) is made inert here, so no escape sequence of a gateway acts on the
 // terminal or the CI log whoever prints this; colour is added afterwards by `colourConsole`, on
 // the console's own marks only, so no gateway text decides a colour.
+import { routeLines, translated } from '../report/routes.js';
 import { basename } from 'node:path';
 import { terminalSafe } from '../core/inert.js';
 import type { CheckResult, RunReport } from '../report/types.js';
@@ -87,6 +88,8 @@ export function consoleSummary(report: RunReport, files: string[]): string {
   ];
   if (report.shard) lines.push(`  shard ${report.shard.index}/${report.shard.count} (${report.shard.balancedBy === 'load' ? 'one of the load processes' : report.shard.balancedBy === 'duration' ? 'balanced by recorded durations' : 'by check id hash'})`);
   if (report.waivers) lines.push('  waivers:', ...waiverLines(report.waivers).map((l) => `  ${l}`));
+  // The routes only when one was translated: a pass-through's routes say nothing new.
+  if (report.routes?.some(translated)) lines.push('  routes (client protocol → the protocol the upstream was addressed in):', ...routeLines(report.routes).map((l) => `    ${l}`));
   lines.push(...capabilityLines(report));
   lines.push(...findings(report, files));
   if (report.unmatchedRequests.length) {

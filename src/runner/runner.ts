@@ -3,7 +3,8 @@
 import { performance } from 'node:perf_hooks';
 import { featuresOf, type CheckDef, type RunSettings, type Verdict } from '../check/check.js';
 import { failedOutcome } from '../core/outcome.js';
-import type { CheckResult } from '../report/types.js';
+import type { CheckResult, RouteCount } from '../report/types.js';
+import { protocolOfPath } from '../protocol/index.js';
 import { describeArrived, GatewayTimeoutError, GatewayTransportError, type Arrived, type GatewayClient, type GwRequest } from '../client/gateway.js';
 import { recordSent, type SentRequest } from '../report/replay.js';
 import type { Upstream } from '../upstream/upstream.js';
@@ -57,7 +58,10 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   // What this check sends, kept for a failure's replay (the first few requests).
   const sent: SentRequest[] = [];
   let sentTotal = 0;
+  // The protocol each case was sent in, for the routes (which protocol it reached the upstream in).
+  const sentIn = new Map<string, string>();
   const keep = (r: GwRequest) => {
+    if (r.caseToken) sentIn.set(r.caseToken, protocolOfPath(r.path));
     if (sentTotal++ < SENT_KEPT) sent.push(recordSent(r));
   };
   // Every exchange, for the transcript (only when the run keeps one).
@@ -80,6 +84,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
       evidence: { ...(v.evidence ?? {}), ...(log.length ? { log } : {}), ...(sent.length && outcome !== 'pass' && outcome !== 'skip' ? { sent, ...(sentTotal > sent.length ? { sentTotal } : {}) } : {}) },
     }),
     durationMs: Math.round(performance.now() - started),
+    ...routesField(handle, sentIn),
   });
   const undeclared = notDeclared(check, env.declared);
   if (undeclared) return done('skip', { message: undeclared });
@@ -118,6 +123,23 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
     env.exchanges?.(check.id, received, [...handle.cases]);
     handle.release();
   }
+}
+
+/** Requests per (client protocol, upstream protocol) of a check's cases that reached the upstream. */
+function routesField(handle: UpstreamHandle, sentIn: Map<string, string>): { routes?: RouteCount[] } {
+  const counts = new Map<string, RouteCount>();
+  for (const c of handle.cases) {
+    const client = sentIn.get(c.token);
+    if (!client) continue;
+    for (const hit of c.hits) {
+      const upstream = hit.protocol ?? 'none';
+      const key = `${client}\u0000${upstream}`;
+      const have = counts.get(key) ?? { client, upstream, requests: 0 };
+      have.requests++;
+      counts.set(key, have);
+    }
+  }
+  return counts.size ? { routes: [...counts.values()] } : {};
 }
 
 /** How long the runner waits after an outage window for the gateway to forward again (at most). */

@@ -7,6 +7,7 @@
 // and actual, the smallest diff highlighted, both sides of the exchange (masked) and, for
 // streams, the timeline as an SVG chart (evidence.ts, timeline.ts); for load runs, the latency
 // percentiles and the answers per second as SVG charts with their tables (load.ts, chart.ts).
+import { translated } from '../../report/routes.js';
 import { escapeAttr, escapeText } from '../../core/inert.js';
 import { maskUrl } from '../../core/mask.js';
 import { readText } from '../../core/paths.js';
@@ -96,6 +97,13 @@ function waiversTable(ws: RunReport['waivers']): string {
   return `<h2>Waivers</h2><table class="diff"><thead><tr><th>state</th><th>waiver</th><th>expires</th><th>reason</th><th>checks</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+/** The routes the gateway took, per client protocol ('' when no request reached the upstream). */
+function routesTable(routes: RunReport['routes']): string {
+  if (!routes?.length) return '';
+  const rows = routes.map((r) => `<tr><td>${escapeText(r.client)}</td><td>${escapeText(r.upstream)}</td><td>${r.requests}</td><td>${r.checks ?? ''}</td><td>${translated(r) ? 'translated: checks of bytes and forwarded headers skip; checks of meaning judge' : r.upstream === 'none' ? 'a path of no protocol' : 'passed through'}</td></tr>`).join('');
+  return `<h2>Routes</h2><table class="diff"><thead><tr><th>client protocol</th><th>upstream protocol</th><th>requests</th><th>checks</th><th>what it means</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
 /** The requests the recording upstream could not tie to a check (the first 100; '' for none). */
 function unmatchedTable(list: RunReport['unmatchedRequests']): string {
   if (!list.length) return '';
@@ -163,7 +171,7 @@ ${pageHeader(report, ok)}
 <main>
 <h2>Summary: ${s.total} checks, ${OUTCOMES.filter((o) => s[o]).map((o) => `${s[o]} ${o}`).join(', ') || 'none run'}</h2>
 <div class="tables">${countsTable('area', areas, (r) => r.area, results, cols)}${countsTable('level', levels, (r) => r.level, results, cols)}</div>
-${capabilityHtml(report)}${waiversTable(report.waivers)}${unmatchedTable(report.unmatchedRequests)}
+${capabilityHtml(report)}${routesTable(report.routes)}${waiversTable(report.waivers)}${unmatchedTable(report.unmatchedRequests)}
 <h2>Checks</h2>
 ${filters(present, areas, levels)}
 ${rows}
