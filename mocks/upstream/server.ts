@@ -209,6 +209,7 @@ function answerIn(reply: Reply, rec: RecordedRequest): Reply {
   const other = at && scripted && scripted !== at.protocol;
   const rendered = other ? translateReply(reply, { ...at, stream: at.route === 'stream' || RECORDS[at.protocol].asksStream(rec.url, rec.body.toString('utf8')) }) : null;
   rec.answeredIn = rendered && at ? at.protocol : scripted;
+  if (rendered?.kind === 'sse' && rendered.from) rec.framesFrom = rendered.from;
   return rendered ?? reply;
 }
 

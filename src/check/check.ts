@@ -92,6 +92,11 @@ export interface CheckDef {
   profile: Profile;
   /** The protocol the check speaks: a feature the gateway must declare (`--protocols`), else the check is skipped. */
   protocol?: Protocol;
+  /**
+   * Judges a route the gateway translates (its protocol forwarded upstream as another): picked
+   * only when the readiness canary of its protocol reached the upstream in another protocol.
+   */
+  translatedRoute?: boolean;
   /** Proves what becomes of the client's credential: skipped when the run sends none (the gateway takes none: --no-token). */
   credential?: boolean;
   /** A longer time limit than the run's per-check limit (e.g. an idle probe of 120 s). */

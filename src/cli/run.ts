@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { GatewayClient } from '../client/gateway.js';
 import { HarnessError } from '../core/errors.js';
 import type { CheckDef } from '../check/check.js';
-import { selectChecks } from '../runner/registry.js';
+import { onRoutes, selectChecks, translatedProtocols } from '../runner/registry.js';
 import { runChecks, type ExchangeSink } from '../runner/runner.js';
 import { combineAttempts, needsRetry } from '../runner/repeat.js';
 import { durationsFrom, shardIds } from '../runner/shard.js';
@@ -127,6 +127,8 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     if (upstream && cfg.protocols.length) readiness = await awaitReady(gateway, upstream, cfg.protocols, { timeoutMs: cfg.readyTimeoutS * 1000, print: useConsole ? print : undefined, onAnswer: extras.progress?.readiness });
   } catch (e) {
     extras.progress?.ready();
+  // Checks of translated routes run where the gateway translates: the canary of their protocol reached the upstream in another.
+  checks = onRoutes(checks, translatedProtocols(readiness), cfg.only);
     await gateway.close();
     upstream?.forwardsUnder?.([]);
     if (e instanceof HarnessError) throw new HarnessError(e.code, scrubSecrets(e.message, secrets));

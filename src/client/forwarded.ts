@@ -33,6 +33,8 @@ export interface Forwarded {
   /** The first and the last few answers (`answersTotal` says how many there were). */
   answers: ProbeAnswer[];
   answersTotal: number;
+  /** The protocol the forwarded probe reached the upstream in: another than the probe's when the gateway translates. */
+  upstreamProtocol?: Protocol;
 }
 
 /** Where the probe's reply is registered with the recording upstream; `done` ends its case. */
@@ -84,7 +86,7 @@ function describeError(e: unknown): string {
 type Sent = { res: GwResponse; err?: undefined } | { res?: undefined; err: unknown };
 
 /** One probe: what the gateway answered, and whether the upstream received it. */
-async function probeOnce(gateway: GatewayClient, up: ProbeUpstream, p: Protocol, deadline: number, o: ForwardedOptions): Promise<{ answer: Sent | undefined; forwarded: boolean }> {
+async function probeOnce(gateway: GatewayClient, up: ProbeUpstream, p: Protocol, deadline: number, o: ForwardedOptions): Promise<{ answer: Sent | undefined; forwarded: boolean; upstreamProtocol?: Protocol }> {
   const remaining = deadline - performance.now();
   const req = probeRequest(p);
   const e = up.register(probeReply(p));
@@ -106,7 +108,8 @@ async function probeOnce(gateway: GatewayClient, up: ProbeUpstream, p: Protocol,
     // A failed answer fails a wait for service whatever reached the upstream: no grace for the record then.
     const forwarded = first === 'forwarded' || (o.served && !ok ? e.hits.length > 0 : (await e.received(ok ? 1000 : 200)) !== null);
     if (first === 'forwarded' && !answer) ac.abort();
-    return { answer, forwarded };
+    const upstreamProtocol = e.hits[0]?.protocol;
+    return { answer, forwarded, ...(upstreamProtocol ? { upstreamProtocol } : {}) };
   } finally {
     clearTimeout(timer);
     o.signal?.removeEventListener('abort', onAbort);
@@ -136,10 +139,12 @@ export async function untilForwarded(gateway: GatewayClient, up: ProbeUpstream, 
   const deadline = t0 + o.timeoutMs;
   const answers: ProbeAnswer[] = [];
   let total = 0;
-  const result = (ready: boolean, attempts: number, waitedMs: number): Forwarded => ({ ready, attempts, waitedMs, answers, answersTotal: total });
+  let upstreamProtocol: Protocol | undefined;
+  const result = (ready: boolean, attempts: number, waitedMs: number): Forwarded => ({ ready, attempts, waitedMs, answers, answersTotal: total, ...(upstreamProtocol ? { upstreamProtocol } : {}) });
   for (let attempt = 1; ; attempt++) {
     if (o.signal?.aborted) return result(false, attempt - 1, Math.round(performance.now() - t0));
-    const { answer, forwarded } = await probeOnce(gateway, up, p, deadline, o);
+    const { answer, forwarded, ...route } = await probeOnce(gateway, up, p, deadline, o);
+    upstreamProtocol = route.upstreamProtocol ?? upstreamProtocol;
     const at = Math.round(performance.now() - t0);
     total++;
     const seen: ProbeAnswer = {

@@ -4,7 +4,7 @@
 // (src/upstream/replies/chat.ts); this file maps meaning onto them.
 import { CHAT_JSON_HEADERS, CHAT_SSE_HEADERS, DONE, chatError, completionId } from '../upstream/replies/chat.js';
 import { arr, num, obj, parseJson, str, type Json } from './read.js';
-import type { Answer, ProtocolRecord, ReplyCodec, StopReason, StreamStep, StreamWriter, Usage } from './record.js';
+import { mergedTurns, setParams, type Answer, type ProtocolRecord, type ReplyCodec, type RequestMeaning, type StopReason, type StreamStep, type StreamWriter, type Usage } from './record.js';
 
 export const CHAT_PATH = '/v1/chat/completions';
 
@@ -146,6 +146,26 @@ const replies: ReplyCodec = {
   },
 };
 
+/** The text of a chat content value: a string, or its text parts. */
+const textOf = (content: Json): string => (typeof content === 'string' ? content : arr(content).map((p) => str(obj(p).text)).filter(Boolean).join(' '));
+
+function readRequest(_path: string, body: string): RequestMeaning | null {
+  const v = obj(parseJson(body));
+  if (!Array.isArray(v.messages)) return null;
+  const msgs = v.messages.map((m) => obj(m));
+  const system = msgs.filter((m) => m.role === 'system' || m.role === 'developer');
+  const stop = typeof v.stop === 'string' ? [v.stop] : Array.isArray(v.stop) ? v.stop.map(str) : undefined;
+  return {
+    model: str(v.model),
+    system: system.map((m) => textOf(m.content)).join('\n'),
+    turns: mergedTurns(msgs.filter((m) => !system.includes(m)).map((m) => ({ role: m.role === 'assistant' ? 'assistant' : 'user', text: textOf(m.content) }))),
+    toolCalls: msgs.flatMap((m) => arr(m.tool_calls).map((c) => str(obj(obj(c).function).name))),
+    tools: arr(v.tools).map((t) => str(obj(obj(t).function).name)),
+    params: setParams({ maxTokens: (v.max_tokens ?? v.max_completion_tokens) as number | undefined, temperature: v.temperature as number | undefined, topP: v.top_p as number | undefined, stop }),
+    stream: v.stream === true,
+  };
+}
+
 const hasHeader = (headers: Array<[string, string]>, name: string) => headers.some(([k]) => k.toLowerCase() === name);
 
 export const CHAT: ProtocolRecord = {
@@ -168,5 +188,6 @@ export const CHAT: ProtocolRecord = {
     return { method: 'POST', path: CHAT_PATH, auth: CHAT.defaultCredential, headers: [['content-type', 'application/json']], body };
   },
   asksStream: (_path, body) => obj(parseJson(body)).stream === true,
+  readRequest,
   replies,
 };

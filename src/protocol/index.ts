@@ -10,7 +10,7 @@ import { MESSAGES } from './messages.js';
 import { NATIVE } from './native.js';
 import type { MinimalRequest, MinimalRequestOptions, ProtocolRecord, RouteKind } from './record.js';
 
-export type { Answer, ErrorMeaning, ListedModel, MinimalRequest, MinimalRequestOptions, ProtocolRecord, RouteKind, StopReason, StreamStep, ToolCall, Usage } from './record.js';
+export type { Answer, ErrorMeaning, ListedModel, MinimalRequest, MinimalRequestOptions, ProtocolRecord, RequestMeaning, RouteKind, StopReason, StreamStep, ToolCall, Usage } from './record.js';
 export { ANTHROPIC_VERSION, MESSAGES_PATH, messagesHeaders } from './messages.js';
 export { CHAT_PATH } from './chat.js';
 export { nativePath } from './native.js';

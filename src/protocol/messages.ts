@@ -6,8 +6,8 @@ import { countTokensBody, modelListBody } from '../upstream/replies/discovery.js
 import { errorBody, messageId } from '../upstream/replies/messages.js';
 import { frameText } from '../upstream/replies/streams.js';
 import { JSON_HEADERS, SSE_HEADERS } from '../upstream/scenario.js';
-import { num, obj, parseJson, str, type Json } from './read.js';
-import type { Answer, ProtocolRecord, ReplyCodec, StopReason, StreamStep, StreamWriter, Usage } from './record.js';
+import { arr, num, obj, parseJson, str, type Json } from './read.js';
+import { mergedTurns, setParams, type Answer, type ProtocolRecord, type ReplyCodec, type RequestMeaning, type StopReason, type StreamStep, type StreamWriter, type Usage } from './record.js';
 
 export const MESSAGES_PATH = '/v1/messages';
 /** The `anthropic-version` a messages client sends today. */
@@ -173,6 +173,32 @@ const replies: ReplyCodec = {
   },
 };
 
+/** The text of a content value: a string, or its text and tool-result blocks' text. */
+function textOf(content: Json): string {
+  if (typeof content === 'string') return content;
+  return arr(content)
+    .map((b) => obj(b))
+    .map((b) => (b.type === 'text' ? str(b.text) : b.type === 'tool_result' ? textOf(b.content) : ''))
+    .filter(Boolean)
+    .join(' ');
+}
+
+function readRequest(_path: string, body: string): RequestMeaning | null {
+  const v = obj(parseJson(body));
+  if (!Array.isArray(v.messages)) return null;
+  const msgs = v.messages.map((m) => obj(m));
+  const stop = v.stop_sequences;
+  return {
+    model: str(v.model),
+    system: typeof v.system === 'string' ? v.system : arr(v.system).map((b) => str(obj(b).text)).join('\n'),
+    turns: mergedTurns(msgs.map((m) => ({ role: m.role === 'assistant' ? 'assistant' : 'user', text: textOf(m.content) }))),
+    toolCalls: msgs.flatMap((m) => arr(m.content).map((b) => obj(b)).filter((b) => b.type === 'tool_use').map((b) => str(b.name))),
+    tools: arr(v.tools).map((t) => str(obj(t).name)),
+    params: setParams({ maxTokens: v.max_tokens as number | undefined, temperature: v.temperature as number | undefined, topP: v.top_p as number | undefined, stop: Array.isArray(stop) ? stop.map(str) : undefined }),
+    stream: v.stream === true,
+  };
+}
+
 const pathOnly = (path: string) => path.split('?')[0];
 const hasHeader = (headers: Array<[string, string]>, name: string) => headers.some(([k]) => k.toLowerCase() === name);
 
@@ -196,5 +222,6 @@ export const MESSAGES: ProtocolRecord = {
     return { method: 'POST', path: MESSAGES_PATH, auth: MESSAGES.defaultCredential, headers: messagesHeaders(), body };
   },
   asksStream: (_path, body) => /"stream"\s*:\s*true/.test(body) && obj(parseJson(body)).stream === true,
+  readRequest,
   replies,
 };

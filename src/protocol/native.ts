@@ -4,7 +4,7 @@
 // are the upstream's (src/upstream/replies/native.ts); this file maps meaning onto them.
 import { NATIVE_JSON_HEADERS, NATIVE_MODEL, NATIVE_SSE_HEADERS, googleCompact, nativeCountTokensBody, nativeError, responseId } from '../upstream/replies/native.js';
 import { arr, num, obj, parseJson, str } from './read.js';
-import type { Answer, ProtocolRecord, ReplyCodec, StopReason, StreamStep, StreamWriter, ToolCall, Usage } from './record.js';
+import { mergedTurns, setParams, type Answer, type ProtocolRecord, type ReplyCodec, type RequestMeaning, type StopReason, type StreamStep, type StreamWriter, type ToolCall, type Usage } from './record.js';
 
 /** `POST /v1beta/models/{model}:generateContent`, or `:streamGenerateContent?alt=sse` to stream. */
 export function nativePath(model = NATIVE_MODEL, stream = false): string {
@@ -171,6 +171,31 @@ function decoded(path: string): string {
   }
 }
 
+/** A part's text: its text, or a function response's result. */
+function partText(p: Record<string, unknown>): string {
+  if (typeof p.text === 'string') return p.thought === true ? '' : p.text;
+  if (p.functionResponse === undefined) return '';
+  const r = obj(obj(p.functionResponse).response);
+  return typeof r.content === 'string' ? r.content : typeof r.result === 'string' ? r.result : JSON.stringify(r);
+}
+
+function readRequest(path: string, body: string): RequestMeaning | null {
+  const v = obj(parseJson(body));
+  if (!Array.isArray(v.contents)) return null;
+  const contents = v.contents.map((c) => obj(c));
+  const parts = (c: Record<string, unknown>) => arr(c.parts).map((p) => obj(p));
+  const g = obj(v.generationConfig);
+  return {
+    model: /\/models\/([^/:]+):/.exec(decoded(path))?.[1] ?? '',
+    system: parts(obj(v.systemInstruction)).map(partText).join('\n'),
+    turns: mergedTurns(contents.map((c) => ({ role: c.role === 'model' ? 'assistant' : 'user', text: parts(c).map(partText).filter(Boolean).join(' ') }))),
+    toolCalls: contents.flatMap((c) => parts(c).filter((p) => p.functionCall !== undefined).map((p) => str(obj(p.functionCall).name))),
+    tools: arr(v.tools).flatMap((t) => arr(obj(t).functionDeclarations).map((f) => str(obj(f).name))),
+    params: setParams({ maxTokens: g.maxOutputTokens as number | undefined, temperature: g.temperature as number | undefined, topP: g.topP as number | undefined, stop: Array.isArray(g.stopSequences) ? g.stopSequences.map(str) : undefined }),
+    stream: decoded(path).endsWith(':streamGenerateContent'),
+  };
+}
+
 export const NATIVE: ProtocolRecord = {
   name: 'native',
   title: 'native content generation (Gemini)',
@@ -189,5 +214,6 @@ export const NATIVE: ProtocolRecord = {
     return { method: 'POST', path: nativePath(o.model ?? NATIVE.defaultModel, o.stream), auth: NATIVE.defaultCredential, headers: [['content-type', 'application/json']], body };
   },
   asksStream: (path) => decoded(path).endsWith(':streamGenerateContent'),
+  readRequest,
   replies,
 };

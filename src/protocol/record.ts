@@ -62,6 +62,22 @@ export interface ListedModel {
   created: string;
 }
 
+/** A request by meaning: what a translation between protocols must keep. */
+export interface RequestMeaning {
+  model: string;
+  /** The system prompt's text (blocks or messages joined by a new line). */
+  system: string;
+  /** The turns in order, consecutive turns of one side merged (tool results are the user's side). */
+  turns: Array<{ role: 'user' | 'assistant'; text: string }>;
+  /** The names of the tool calls in the history, in order. */
+  toolCalls: string[];
+  /** The names of the tools offered. */
+  tools: string[];
+  /** The parameters every protocol has. */
+  params: { maxTokens?: number; temperature?: number; topP?: number; stop?: string[] };
+  stream: boolean;
+}
+
 /** A request as the gateway client takes it (without body-independent extras such as the case token). */
 export interface MinimalRequest {
   method: 'POST';
@@ -127,12 +143,30 @@ export interface ProtocolRecord {
   minimalRequest(o: MinimalRequestOptions): MinimalRequest;
   /** Whether a request body asks for a stream (the route alone says so where the path does). */
   asksStream(path: string, body: string): boolean;
+  /** A request of this protocol by meaning; null when the body is not one. */
+  readRequest(path: string, body: string): RequestMeaning | null;
   replies: ReplyCodec;
 }
 
 /** A JSON reply of a protocol: its headers, the status, the body. */
 export function jsonReply(codec: ReplyCodec, body: string, status = 200, extra: HeaderList = []): JsonReply {
   return { kind: 'json', status, headers: [...codec.jsonHeaders, ...extra], body };
+}
+
+/** Turns in order with consecutive turns of one side merged (their texts joined by a space). */
+export function mergedTurns(turns: Array<{ role: 'user' | 'assistant'; text: string }>): RequestMeaning['turns'] {
+  const out: RequestMeaning['turns'] = [];
+  for (const t of turns) {
+    const last = out[out.length - 1];
+    if (last && last.role === t.role) last.text = [last.text, t.text].filter(Boolean).join(' ');
+    else out.push({ ...t });
+  }
+  return out;
+}
+
+/** Only the parameters that are set. */
+export function setParams(p: RequestMeaning['params']): RequestMeaning['params'] {
+  return Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) as RequestMeaning['params'];
 }
 
 /** Frames from frame texts, `gapMs` apart (the first after `firstGapMs`). */

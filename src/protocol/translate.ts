@@ -63,22 +63,24 @@ function readStream(frames: SseFrame[], codec: ReplyCodec): Array<{ gapMs: numbe
 }
 
 /** Frames in the target protocol: a scripted frame's gap goes before the first frame it became (or on to the next one when it became none). */
-function writeStream(read: Array<{ gapMs: number; steps: StreamStep[] }>, codec: ReplyCodec): SseFrame[] {
+function writeStream(read: Array<{ gapMs: number; steps: StreamStep[] }>, codec: ReplyCodec): { frames: SseFrame[]; from: number[] } {
   const writer = codec.streamWriter();
   const frames: SseFrame[] = [];
+  const from: number[] = [];
   let gap = 0;
-  for (const r of read) {
+  read.forEach((r, i) => {
     gap += r.gapMs;
     for (const data of r.steps.flatMap((s) => writer.write(s))) {
       frames.push({ gapMs: gap, data });
+      from.push(i);
       gap = 0;
     }
-  }
-  return frames;
+  });
+  return { frames, from };
 }
 
-function sse(to: ReplyCodec, status: number, headers: HeaderList, frames: SseFrame[], protocol: Protocol): SseReply {
-  return { kind: 'sse', protocol, status, headers: [...to.sseHeaders, ...kept(headers)], frames };
+function sse(to: ReplyCodec, status: number, headers: HeaderList, written: { frames: SseFrame[]; from: number[] }, protocol: Protocol): SseReply {
+  return { kind: 'sse', protocol, status, headers: [...to.sseHeaders, ...kept(headers)], ...written };
 }
 
 function json(to: ReplyCodec, status: number, headers: HeaderList, body: string, protocol: Protocol): JsonReply {

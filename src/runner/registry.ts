@@ -4,7 +4,8 @@
 // that matches no check is a harness error (exit 2) naming the closest ids. The capability matrix's
 // checks run only when it is asked for (withCapabilities).
 import type { CheckDef } from '../check/check.js';
-import { profileFeature, type Profile } from '../core/features.js';
+import { profileFeature, type Profile, type Protocol } from '../core/features.js';
+import type { Readiness } from '../report/readiness.js';
 import { CAPABILITY_AREA, FEATURES_OF } from '../core/capabilities.js';
 import { HarnessError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
@@ -62,4 +63,17 @@ function withCapabilities(checks: CheckDef[], opts: { only: string[]; capabiliti
   return checks
     .filter((c) => c.area !== CAPABILITY_AREA || run || opts.only.some((sel) => matchesSelector(c, sel)))
     .map((c) => (c.area === CAPABILITY_AREA && c.protocol && FEATURES_OF[c.protocol].some((f) => required.has(f)) ? { ...c, level: 'MUST' as const } : c));
+}
+
+/** The protocols whose readiness canary reached the upstream in another protocol: the gateway translates them. */
+export function translatedProtocols(readiness: Readiness | null): Protocol[] {
+  return (readiness?.protocols ?? []).filter((p) => p.upstreamProtocol && p.upstreamProtocol !== p.protocol).map((p) => p.protocol);
+}
+
+/**
+ * Checks of translated routes (`translatedRoute`) only where the gateway translates their
+ * protocol, unless named with --only (they then skip by themselves where nothing is translated).
+ */
+export function onRoutes(checks: CheckDef[], translated: readonly Protocol[], only: readonly string[]): CheckDef[] {
+  return checks.filter((c) => !c.translatedRoute || (c.protocol !== undefined && translated.includes(c.protocol)) || only.some((s) => s === c.id));
 }

@@ -31,6 +31,8 @@ export interface RecordedRequest {
    * rendered in it (a translating gateway gets its own protocol back), else the script's.
    */
   answeredIn?: Protocol;
+  /** A stream rendered in another protocol: the scripted frame each written frame came from (sentAt's index to the script's). */
+  framesFrom?: number[];
   /** performance.now() when the connection serving this request closed, if it did. */
   closedAt?: number;
   /** performance.now() when each response chunk (SSE frame) was written. */

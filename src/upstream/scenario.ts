@@ -27,6 +27,8 @@ export interface SseReply {
   kind: 'sse';
   /** As JsonReply's. */
   protocol?: Protocol;
+  /** Rendered in another protocol: the scripted frame each frame came from (its index). */
+  from?: number[];
   status: number;
   headers: HeaderList;
   frames: SseFrame[];

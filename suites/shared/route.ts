@@ -1,0 +1,31 @@
+// The route a request took through the gateway: the protocol the client spoke and the one the
+// request reached the recording upstream in. Checks that compare bytes, key order or forwarded
+// headers cannot judge across a translation (messages in, chat upstream): they skip with the
+// route as the reason, and the checks of translated routes (suites/translate/) judge it by meaning.
+import type { Verdict } from '../../src/check/check.js';
+import type { Protocol } from '../../src/core/protocols.js';
+import type { RecordedRequest } from '../../src/upstream/record.js';
+
+/** The two protocols of a translated request; null when it reached the upstream in the client's own (or on no protocol's path). */
+export function translation(client: Protocol, seen: Pick<RecordedRequest, 'protocol'> | null | undefined): { from: Protocol; to: Protocol } | null {
+  return seen?.protocol && seen.protocol !== client ? { from: client, to: seen.protocol } : null;
+}
+
+/** The reason every check of bytes or forwarded headers gives on a translated route. */
+export function translatedReason(t: { from: Protocol; to: Protocol }, what: string): string {
+  return `translated route: ${t.from} → ${t.to}: ${what} cannot be compared across a translation; the checks of translated routes (translate.*) judge this route by meaning`;
+}
+
+/** A skip for a check that cannot judge across a translation, or null when the request was not translated. */
+export function skipIfTranslated(client: Protocol, seen: Pick<RecordedRequest, 'protocol'> | null | undefined, what: string): Verdict | null {
+  const t = translation(client, seen);
+  return t ? { ok: true, skip: true, message: translatedReason(t, what) } : null;
+}
+
+/** The skip of a check of translated routes whose request was not translated (it ran because --only named it). */
+export function notTranslated(client: Protocol, seen: Pick<RecordedRequest, 'protocol'> | null | undefined): Verdict {
+  return { ok: true, skip: true, message: `route not translated: the ${client} request reached the upstream as ${seen?.protocol ?? 'a path of no protocol'}; the pass-through checks judge this route` };
+}
+
+/** Text compared by meaning: white space runs as one space, trimmed. */
+export const norm = (s: string) => s.replace(/\s+/g, ' ').trim();

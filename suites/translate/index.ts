@@ -1,0 +1,10 @@
+// The checks of translated routes: a gateway that forwards one protocol upstream as another is
+// judged by meaning (request, answer, stream, errors); they run where the readiness canary of
+// their protocol reached the upstream in another protocol.
+import type { CheckDef } from '../../src/check/check.js';
+import translateAnswerMeaning from './translate.answer.meaning.js';
+import translateErrorsMapped from './translate.errors.mapped.js';
+import translateRequestMeaning from './translate.request.meaning.js';
+import translateStreamIncremental from './translate.stream.incremental.js';
+
+export const TRANSLATE_CHECKS: CheckDef[] = [translateRequestMeaning, translateAnswerMeaning, translateStreamIncremental, translateErrorsMapped];

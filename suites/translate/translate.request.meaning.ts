@@ -1,0 +1,37 @@
+import { defineCheck, fail, pass } from '../../src/check/check.js';
+import { RECORDS } from '../../src/protocol/index.js';
+import { exchange, notForwarded } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
+import { notTranslated, translation } from '../shared/route.js';
+import { requestDiffs, richBody, routeEvidence, seenMeaning } from './common.js';
+
+export default defineCheck({
+  id: 'translate.request.meaning',
+  title: 'A messages request forwarded as another protocol keeps its model, system, turns, tools and parameters',
+  requirements: ['XLATE-REQ-1'],
+  level: 'MUST',
+  area: 'translate',
+  profile: 'default',
+  protocol: 'messages',
+  translatedRoute: true,
+  requirement:
+    'When the gateway forwards a request of one protocol upstream as another, the request keeps its meaning: the same model unless a model route is declared, the system text and the turns in order, the tool calls of the history, the tools offered, and the parameters every protocol has (output limit, temperature, top_p, stop sequences) with their values.',
+  async run(ctx) {
+    const x = await exchange(ctx, richBody());
+    if (!x.seen) return notForwarded(x);
+    const t = translation('messages', x.seen);
+    if (!t) return notTranslated('messages', x.seen);
+    const sent = RECORDS.messages.readRequest('/v1/messages', x.sent)!;
+    const seen = seenMeaning(x.seen);
+    const evidence = { ...routeEvidence(ctx, x.seen), ...exchangeEvidence(x) };
+    if (!seen) return fail(`the request reached the ${t.to} path with a body that is not a ${t.to} request`, { expected: `a ${t.to} request`, actual: x.seen.body.toString('utf8').slice(0, 200), evidence });
+    const diffs = requestDiffs(sent, seen, ctx.settings.modelRoutes);
+    if (diffs.length)
+      return fail(`the translation ${t.from} → ${t.to} lost or changed ${diffs.map((d) => d.field).join(', ')}`, {
+        expected: diffs.map((d) => `${d.field}: ${JSON.stringify(d.sent)}`).join('\n'),
+        actual: diffs.map((d) => `${d.field}: ${JSON.stringify(d.seen)}`).join('\n'),
+        evidence: { ...evidence, sentMeaning: sent, upstreamMeaning: seen },
+      });
+    return pass(`forwarded as ${t.to}: model, system, ${seen.turns.length} turns, ${seen.toolCalls.length} tool call, ${seen.tools.length} tool and ${Object.keys(sent.params).length} parameters kept`, evidence);
+  },
+});
