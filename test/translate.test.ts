@@ -97,7 +97,16 @@ describe('translateReply', () => {
     expect(translateReply({ kind: 'json', protocol: 'chat', status: 200, headers: JSON_HEADERS, body: chatCompletion() }, at)).toBeNull();
     expect(translateReply({ kind: 'json', status: 200, headers: JSON_HEADERS, body: messageBody() }, at)).toBeNull();
     expect(translateReply({ kind: 'hang' }, at)).toBeNull();
-    expect(translateReply({ kind: 'sse', protocol: 'messages', status: 200, headers: SSE_HEADERS, frames: [{ gapMs: 0, data: ': a comment only\n\n' }] }, at)).toBeNull();
+    expect(translateReply({ kind: 'sse', protocol: 'messages', status: 200, headers: SSE_HEADERS, frames: [{ gapMs: 0, data: 'data: {not json\n\n' }] }, at)).toBeNull();
+  });
+
+  it('passes SSE comment frames (keep-alives) through verbatim, with their gap', () => {
+    const scripted = frames(messageStream({ full: false, textDeltas: 1 }));
+    scripted.splice(2, 0, { gapMs: 700, data: ': keep-alive\n\n' });
+    const out = translateReply({ kind: 'sse', protocol: 'messages', status: 200, headers: SSE_HEADERS, frames: scripted }, { protocol: 'chat', route: 'generate', stream: true }) as { frames: Array<{ gapMs: number; data: string }>; from: number[] };
+    const at = out.frames.findIndex((f) => f.data === ': keep-alive\n\n');
+    expect(out.frames[at].gapMs).toBe(700);
+    expect(out.from[at]).toBe(2);
   });
 });
 

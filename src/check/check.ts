@@ -97,6 +97,13 @@ export interface CheckDef {
    * only when the readiness canary of its protocol reached the upstream in another protocol.
    */
   translatedRoute?: boolean;
+  /**
+   * What the check compares that a translation between protocols cannot keep (bytes, key order,
+   * a forwarded header): where one of its requests reached the upstream in another protocol than
+   * the client's, its verdict is a skip that names the route (src/runner/runner.ts), and the
+   * checks of translated routes judge it by meaning.
+   */
+  untranslatable?: string;
   /** Proves what becomes of the client's credential: skipped when the run sends none (the gateway takes none: --no-token). */
   credential?: boolean;
   /** A longer time limit than the run's per-check limit (e.g. an idle probe of 120 s). */

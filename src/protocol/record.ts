@@ -50,6 +50,9 @@ export type StreamStep =
   | { t: 'error'; message: string }
   | { t: 'end' };
 
+/** A frame of SSE comment lines only (`: keep-alive`): no protocol's event, the same in every SSE protocol. */
+export const isCommentFrame = (data: string) => /^(:[^\n]*\r?\n)+\r?\n?$/.test(data);
+
 export interface ErrorMeaning {
   status: number;
   message: string;

@@ -8,7 +8,7 @@
 import type { Protocol, RouteKind } from '../core/protocols.js';
 import type { HeaderList, JsonReply, Reply, SseFrame, SseReply } from '../upstream/scenario.js';
 import { RECORDS } from './index.js';
-import type { Answer, ReplyCodec, StreamStep, Usage } from './record.js';
+import { isCommentFrame, type Answer, type ReplyCodec, type StreamStep, type Usage } from './record.js';
 
 /** Where the request arrived: the protocol, its route, and whether it asked for a stream. */
 export interface Arrival {
@@ -51,10 +51,14 @@ function answerOf(steps: StreamStep[]): Answer {
 }
 
 /** Each scripted frame's steps, with its gap; null when a frame is not the protocol's. */
-function readStream(frames: SseFrame[], codec: ReplyCodec): Array<{ gapMs: number; steps: StreamStep[] }> | null {
+function readStream(frames: SseFrame[], codec: ReplyCodec): Array<{ gapMs: number; steps: StreamStep[]; comment?: string }> | null {
   const reader = codec.streamReader();
-  const out: Array<{ gapMs: number; steps: StreamStep[] }> = [];
+  const out: Array<{ gapMs: number; steps: StreamStep[]; comment?: string }> = [];
   for (const f of frames) {
+    if (isCommentFrame(f.data)) {
+      out.push({ gapMs: f.gapMs, steps: [], comment: f.data });
+      continue;
+    }
     const steps = reader.read(f.data);
     if (!steps) return null;
     out.push({ gapMs: f.gapMs, steps });
@@ -63,14 +67,14 @@ function readStream(frames: SseFrame[], codec: ReplyCodec): Array<{ gapMs: numbe
 }
 
 /** Frames in the target protocol: a scripted frame's gap goes before the first frame it became (or on to the next one when it became none). */
-function writeStream(read: Array<{ gapMs: number; steps: StreamStep[] }>, codec: ReplyCodec): { frames: SseFrame[]; from: number[] } {
+function writeStream(read: Array<{ gapMs: number; steps: StreamStep[]; comment?: string }>, codec: ReplyCodec): { frames: SseFrame[]; from: number[] } {
   const writer = codec.streamWriter();
   const frames: SseFrame[] = [];
   const from: number[] = [];
   let gap = 0;
   read.forEach((r, i) => {
     gap += r.gapMs;
-    for (const data of r.steps.flatMap((s) => writer.write(s))) {
+    for (const data of r.comment !== undefined ? [r.comment] : r.steps.flatMap((s) => writer.write(s))) {
       frames.push({ gapMs: gap, data });
       from.push(i);
       gap = 0;

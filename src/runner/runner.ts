@@ -103,6 +103,8 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
       limit,
     ]);
     if (verdict.skip) return done('skip', verdict);
+    const across = check.untranslatable ? translatedIn(routesField(handle, sentIn).routes) : null;
+    if (across) return done('skip', { message: `translated route: ${across.client} → ${across.upstream}: ${check.untranslatable} cannot be compared across a translation; the checks of translated routes (translate.*) judge this route by meaning`, evidence: { ...(verdict.evidence ?? {}), verdictAsMeasured: `${verdict.ok ? 'pass' : 'fail'}: ${verdict.message}` } });
     return done(verdict.ok ? 'pass' : failedOutcome(check.level), verdict);
   } catch (e) {
     if (e instanceof CheckTimeout || e instanceof GatewayTimeoutError) {
@@ -123,6 +125,11 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
     env.exchanges?.(check.id, received, [...handle.cases]);
     handle.release();
   }
+}
+
+/** The first route of a check whose request reached the upstream in another protocol than the client's. */
+function translatedIn(routes: RouteCount[] | undefined): RouteCount | null {
+  return routes?.find((r) => r.upstream !== r.client && r.upstream !== 'none') ?? null;
 }
 
 /** Requests per (client protocol, upstream protocol) of a check's cases that reached the upstream. */

@@ -186,6 +186,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'errors',
   profile: 'default',
+  untranslatable: 'the image block\'s bytes',
   protocol: 'messages',
   // Building, sending and comparing 46 MiB takes the event loop for a while: run alone, so
   // the timing checks of other areas are not disturbed.

@@ -62,6 +62,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'errors',
   profile: 'default',
+  untranslatable: 'the image block\'s bytes',
   protocol: 'messages',
   // 32 MB through the event loop: alone, so the timing checks of other areas are not disturbed.
   exclusive: true,

@@ -11,6 +11,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'errors',
   profile: 'default',
+  untranslatable: 'the messages protocol\'s own rate-limit and retry headers',
   protocol: 'messages',
   requirement:
     'On a rate-limit (429) or overloaded (529) error the retry guidance reaches the client with its values unchanged: retry-after, retry-after-ms, x-should-retry, request-id and every anthropic-ratelimit-* header the upstream sent (ERR-PASS-2).',

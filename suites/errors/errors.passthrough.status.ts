@@ -16,6 +16,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'errors',
   profile: 'default',
+  untranslatable: 'the upstream\'s error body, field for field',
   protocol: 'messages',
   requirement:
     'Every upstream error of the catalog reaches the client as JSON with the same HTTP status, the same error.type and the same error.message, so the client can retry or fall back (ERR-PASS-1, MSG-RESP-2). Byte equality of the body is reported, not required.',

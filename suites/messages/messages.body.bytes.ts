@@ -18,6 +18,7 @@ export default defineCheck({
   level: 'SHOULD',
   area: 'messages',
   profile: 'default',
+  untranslatable: 'the body\'s bytes',
   protocol: 'messages',
   requirement: 'The request body reaches the upstream byte for byte; a gateway that re-serialises must say so and audit it.',
   async run(ctx) {

@@ -9,6 +9,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'messages',
   profile: 'default',
+  untranslatable: 'the body\'s keys, values and order',
   protocol: 'messages',
   requirement: 'The request body reaches the upstream semantically unchanged: keys, key order, values (numbers compared exactly), array order and length.',
   async run(ctx) {

@@ -44,6 +44,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'messages',
   profile: 'default',
+  untranslatable: 'fields the other protocol has no place for',
   protocol: 'messages',
   requirement: 'Fields the gateway does not know are forwarded unchanged, or the request is refused with a JSON error naming the field; they are never dropped silently.',
   async run(ctx) {

@@ -38,6 +38,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'messages',
   profile: 'default',
+  untranslatable: '`cache_control` markers',
   protocol: 'messages',
   requirement: 'cache_control objects, ttl included, arrive unchanged wherever they stand: system, message and tool blocks.',
   async run(ctx) {

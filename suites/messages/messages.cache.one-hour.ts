@@ -15,6 +15,7 @@ export default defineCheck({
   level: 'INFO',
   area: 'messages',
   profile: 'default',
+  untranslatable: '`cache_control` with its `ttl` and the cache usage fields',
   protocol: 'messages',
   requirement: 'Every part one-hour caching needs passes: ttl "1h" blocks, the extended-cache-ttl beta value, and the creation and read usage fields.',
   async run(ctx) {

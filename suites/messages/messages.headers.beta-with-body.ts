@@ -27,6 +27,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'messages',
   profile: 'default',
+  untranslatable: 'the `anthropic-beta` header beside its body fields',
   protocol: 'messages',
   requirement: 'A beta value and the body field it enables reach the upstream together; the gateway never forwards one without the other.',
   async run(ctx) {

@@ -20,6 +20,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'messages',
   profile: 'default',
+  untranslatable: 'the `anthropic-beta` header',
   protocol: 'messages',
   requirement: 'anthropic-beta is forwarded as received: every value, unknown ones included, in order; never filtered by an allow-list or downgraded.',
   async run(ctx) {

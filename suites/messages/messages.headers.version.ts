@@ -11,6 +11,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'messages',
   profile: 'default',
+  untranslatable: 'the `anthropic-version` header',
   protocol: 'messages',
   requirement: 'anthropic-version is forwarded as received, whatever its value, never forced to another.',
   async run(ctx) {

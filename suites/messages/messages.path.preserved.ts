@@ -10,6 +10,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'messages',
   profile: 'default',
+  untranslatable: 'the path and query as the client sent them',
   protocol: 'messages',
   requirement: 'The messages path reaches the upstream as /v1/messages with the query kept: no /v1/v1, no lost or doubled segment.',
   async run(ctx) {

@@ -20,6 +20,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'messages',
   profile: 'default',
+  untranslatable: 'the upstream\'s answer body, field for field',
   protocol: 'messages',
   requirement: "The upstream's JSON response reaches the client with the same status, content type and JSON body, unknown fields included.",
   async run(ctx) {

@@ -24,6 +24,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'messages',
   profile: 'default',
+  untranslatable: 'the body\'s `system` field',
   protocol: 'messages',
   requirement: 'No block or text is prepended or inserted into system; the attribution block stays first.',
   async run(ctx) {

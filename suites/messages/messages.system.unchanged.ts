@@ -26,6 +26,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'messages',
   profile: 'default',
+  untranslatable: 'the form of `system` (string or blocks)',
   protocol: 'messages',
   requirement: 'system, as a string or an array, arrives with the same form, block order, block types and nested fields.',
   async run(ctx) {

@@ -12,6 +12,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'messages',
   profile: 'default',
+  untranslatable: 'the usage fields the other protocol has no place for (cache creation)',
   protocol: 'messages',
   requirement: 'Usage fields, including cache_creation_input_tokens, cache_read_input_tokens and the nested cache_creation object, reach the client as the upstream sent them.',
   async run(ctx) {

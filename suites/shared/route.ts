@@ -1,7 +1,8 @@
 // The route a request took through the gateway: the protocol the client spoke and the one the
 // request reached the recording upstream in. Checks that compare bytes, key order or forwarded
-// headers cannot judge across a translation (messages in, chat upstream): they skip with the
-// route as the reason, and the checks of translated routes (suites/translate/) judge it by meaning.
+// headers cannot judge across a translation (messages in, chat upstream): they declare
+// `untranslatable` and the runner skips them there; the checks of translated routes
+// (suites/translate/) judge such a route by meaning, with these helpers.
 import type { Verdict } from '../../src/check/check.js';
 import type { Protocol } from '../../src/core/protocols.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
@@ -9,17 +10,6 @@ import type { RecordedRequest } from '../../src/upstream/record.js';
 /** The two protocols of a translated request; null when it reached the upstream in the client's own (or on no protocol's path). */
 export function translation(client: Protocol, seen: Pick<RecordedRequest, 'protocol'> | null | undefined): { from: Protocol; to: Protocol } | null {
   return seen?.protocol && seen.protocol !== client ? { from: client, to: seen.protocol } : null;
-}
-
-/** The reason every check of bytes or forwarded headers gives on a translated route. */
-export function translatedReason(t: { from: Protocol; to: Protocol }, what: string): string {
-  return `translated route: ${t.from} → ${t.to}: ${what} cannot be compared across a translation; the checks of translated routes (translate.*) judge this route by meaning`;
-}
-
-/** A skip for a check that cannot judge across a translation, or null when the request was not translated. */
-export function skipIfTranslated(client: Protocol, seen: Pick<RecordedRequest, 'protocol'> | null | undefined, what: string): Verdict | null {
-  const t = translation(client, seen);
-  return t ? { ok: true, skip: true, message: translatedReason(t, what) } : null;
 }
 
 /** The skip of a check of translated routes whose request was not translated (it ran because --only named it). */

@@ -33,7 +33,9 @@ export function silentTimeline(silenceMs: number, pingEveryMs?: number): SseFram
  * client its events only at the cut) is measured right.
  */
 export function tolerance(x: StreamExchange, silenceS: number): { survived: boolean; seconds: number } {
-  if (isStop(x.res.events.at(-1)) && x.seen?.sentAt.length === x.reply.frames.length) return { survived: true, seconds: silenceS };
+  // The frames the upstream was to write: the script's, or as many as it became in the protocol the request arrived in.
+  const planned = x.seen?.framesFrom?.length ?? x.reply.frames.length;
+  if (isStop(x.res.events.at(-1)) && x.seen?.sentAt.length === planned) return { survived: true, seconds: silenceS };
   const lastSent = x.seen?.sentAt.at(-1) ?? x.res.headersAt;
   const cutAt = x.seen?.closedAt ?? x.res.endedAt;
   return { survived: false, seconds: Math.round((cutAt - lastSent) / 100) / 10 };

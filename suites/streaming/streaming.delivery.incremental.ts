@@ -12,6 +12,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'streaming',
   profile: 'default',
+  untranslatable: 'the upstream\'s events one for one',
   timing: true,
   protocol: 'messages',
   requirement:

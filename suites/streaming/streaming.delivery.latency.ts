@@ -13,6 +13,7 @@ export default defineCheck({
   level: 'SHOULD',
   area: 'streaming',
   profile: 'default',
+  untranslatable: 'the upstream\'s events one for one',
   timing: true,
   protocol: 'messages',
   requirement:

@@ -9,6 +9,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'streaming',
   profile: 'default',
+  untranslatable: 'the upstream\'s error event',
   protocol: 'messages',
   requirement: 'An error event in the middle of a stream reaches the client as sent, so it can retry or report.',
   async run(ctx) {

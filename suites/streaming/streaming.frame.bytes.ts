@@ -10,6 +10,7 @@ export default defineCheck({
   level: 'SHOULD',
   area: 'streaming',
   profile: 'default',
+  untranslatable: 'the stream\'s bytes',
   protocol: 'messages',
   requirement: 'The stream body reaches the client byte for byte: framing, line endings and spacing as the upstream wrote them.',
   async run(ctx) {

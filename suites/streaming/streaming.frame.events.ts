@@ -9,6 +9,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'streaming',
   profile: 'default',
+  untranslatable: 'the upstream\'s events',
   protocol: 'messages',
   requirement: 'Event names, data payloads and their order reach the client unchanged, unknown event types included.',
   async run(ctx) {

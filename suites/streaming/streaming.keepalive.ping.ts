@@ -16,6 +16,7 @@ export default defineCheck({
   level: 'SHOULD',
   area: 'streaming',
   profile: 'default',
+  untranslatable: 'ping events (another protocol has none)',
   protocol: 'messages',
   // It only waits, beside the idle probe and every other check, adding about a second to the run.
   background: true,

@@ -12,6 +12,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'streaming',
   profile: 'default',
+  untranslatable: 'the upstream\'s events one for one',
   protocol: 'messages',
   requirement: 'A long stream (thousands of events) reaches the client complete, every event in order.',
   async run(ctx) {

@@ -16,6 +16,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'streaming',
   profile: 'default',
+  untranslatable: 'the usage of `message_start` (another protocol states usage at the end only)',
   protocol: 'messages',
   requirement: 'Usage fields in stream events, the cache creation and read fields and the nested cache_creation object included, reach the client as the upstream sent them.',
   async run(ctx) {
