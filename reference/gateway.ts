@@ -1,5 +1,5 @@
-// The reference gateway: a small, clean pass-through for the three protocols. It forwards
-// method, path, query, headers (minus hop-by-hop) and body bytes unchanged, streams replies
+// The reference gateway: a small, clean pass-through for every protocol (the paths of their
+// records, src/protocol/). It forwards method, path, query, headers (minus hop-by-hop) and body bytes unchanged, streams replies
 // without buffering, cancels the upstream when the client goes away, and answers JSON errors
 // when the upstream is down. `fault` breaks one requirement on purpose (faults/).
 import http from 'node:http';
@@ -9,10 +9,12 @@ import type { Fault, RequestParts } from './faults/index.js';
 import type { DeclaredLimit } from '../src/core/limits.js';
 import { Limiter } from './limit.js';
 import { patientTimeout } from '../src/core/stall.js';
+import { routeOfRequest } from '../src/protocol/index.js';
 
 // RFC 9110 7.6.1: connection-specific fields are not forwarded.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
-const ROUTES = [/^\/v1\/messages(\/count_tokens)?(\?|$)/, /^\/v1\/models(\/|\?|$)/, /^\/v1beta\/models\/[^/]+:(generateContent|streamGenerateContent|countTokens)(\?|$)/, /^\/v1\/chat\/completions(\?|$)/];
+/** A path some protocol serves (its record says): forwarded; any other is a JSON 404. */
+const routed = (method: string, path: string) => routeOfRequest(method === 'HEAD' ? 'GET' : method, path, []) !== null;
 
 /**
  * The upstream time-out of the gateway that `demo` and the self-tests run: short, so the check
@@ -83,7 +85,7 @@ export class ReferenceGateway extends LoopbackServer {
   protected handle(req: http.IncomingMessage, res: http.ServerResponse) {
     // Without a fault nothing needs the body: a large one is streamed through, never held.
     const length = Number(req.headers['content-length']);
-    if (!this.opts.fault && Number.isSafeInteger(length) && length > STREAM_OVER && ROUTES.some((r) => r.test(req.url ?? '/'))) {
+    if (!this.opts.fault && Number.isSafeInteger(length) && length > STREAM_OVER && routed(req.method ?? 'POST', req.url ?? '/')) {
       this.forward({ method: req.method ?? 'POST', path: req.url ?? '/', headers: forwardHeaders(req.rawHeaders), body: Buffer.alloc(0) }, res, 0, { stream: req, length });
       return;
     }
@@ -112,7 +114,7 @@ export class ReferenceGateway extends LoopbackServer {
         res.end(parts.method === 'HEAD' ? undefined : ROOT_BODY);
         return;
       }
-      if (!ROUTES.some((r) => r.test(parts.path))) {
+      if (!routed(parts.method, parts.path)) {
         jsonError(res, 404, 'not_found_error', `no route for ${parts.method} ${parts.path.split('?')[0]}`);
         return;
       }

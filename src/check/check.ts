@@ -59,7 +59,7 @@ export interface RunSettings {
   /** The apps profile's allowances (set from the run's options; absent in unit tests' settings). */
   apps?: { jwksRefetchMs: number };
   /** The service profile's models, one per protocol (set only with --profile service). */
-  service?: { models: { messages: string; native: string; chat: string } };
+  service?: { models: Record<Protocol, string> };
   /** The capability matrix's features the user requires (--require-capability); absent when no matrix is asked for. */
   capabilities?: { required: readonly string[] };
   /** The load profile's settings (set only with --profile load). */

@@ -99,18 +99,20 @@ export function parseShard(text: string): { index: number; count: number } {
 
 export interface ServiceConfig {
   key: string;
-  models: { messages: string; native: string; chat: string };
+  models: Record<Protocol, string>;
 }
 
 /** The environment variables of the service profile: one key for the three protocols, a model for each. */
-export const SERVICE_ENV = { key: 'GWC_SERVICE_KEY', messages: 'GWC_MESSAGES_MODEL', native: 'GWC_NATIVE_MODEL', chat: 'GWC_CHAT_MODEL' } as const;
+/** The variables of the service profile: its key, and the model to use on each protocol. */
+export const SERVICE_MODEL_ENV: Record<Protocol, string> = { messages: 'GWC_MESSAGES_MODEL', native: 'GWC_NATIVE_MODEL', chat: 'GWC_CHAT_MODEL' };
+export const SERVICE_ENV = { key: 'GWC_SERVICE_KEY', ...SERVICE_MODEL_ENV } as const;
 
 /** Reads the service profile's settings; a missing variable is a harness error naming each one missing. */
 export function serviceConfig(env: NodeJS.ProcessEnv): ServiceConfig {
   const missing = Object.values(SERVICE_ENV).filter((name) => !env[name]?.trim());
   if (missing.length) throw new HarnessError('BAD_CONFIG', `the service profile needs ${missing.join(', ')} in the environment (the service key, and the model to use on each protocol)`);
   const v = (name: string) => env[name]!.trim();
-  return { key: v(SERVICE_ENV.key), models: { messages: v(SERVICE_ENV.messages), native: v(SERVICE_ENV.native), chat: v(SERVICE_ENV.chat) } };
+  return { key: v(SERVICE_ENV.key), models: Object.fromEntries(PROTOCOLS.map((p) => [p, v(SERVICE_MODEL_ENV[p])])) as Record<Protocol, string> };
 }
 
 export const CONFIG_SCHEMA = configSchema();

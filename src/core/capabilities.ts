@@ -1,13 +1,14 @@
 // The capability matrix's words, shared by the options, the checks and the reports: the features
 // a gateway may or may not carry beyond protocol compatibility, which protocol offers which, a
 // cell of the matrix (protocol, route, feature, streaming or not: pass, fail or not offered),
-// and how the cells are read back from a run's results. Imports nothing.
+// and how the cells are read back from a run's results. Imports only the protocols' names.
+import type { Protocol } from './protocols.js';
 
 /** Every feature the matrix probes; a protocol probes the ones it has (FEATURES_OF). */
 export const CAPABILITIES = ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'cache-1h', 'json-mode', 'web-search', 'context-1m', 'citations'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
-export const FEATURES_OF: Readonly<Record<'messages' | 'chat' | 'native', readonly Capability[]>> = {
+export const FEATURES_OF: Readonly<Record<Protocol, readonly Capability[]>> = {
   messages: ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'cache-1h', 'web-search', 'context-1m', 'citations'],
   chat: ['tools', 'images', 'json-mode'],
   native: ['tools', 'images'],
