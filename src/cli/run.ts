@@ -127,7 +127,6 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     if (upstream && cfg.protocols.length) readiness = await awaitReady(gateway, upstream, cfg.protocols, { timeoutMs: cfg.readyTimeoutS * 1000, print: useConsole ? print : undefined, onAnswer: extras.progress?.readiness });
   } catch (e) {
     extras.progress?.ready();
-  // Checks of translated routes run where the gateway translates: the canary of their protocol reached the upstream in another.
   checks = onRoutes(checks, translatedProtocols(readiness), cfg.only);
     await gateway.close();
     upstream?.forwardsUnder?.([]);

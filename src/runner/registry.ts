@@ -72,7 +72,8 @@ export function translatedProtocols(readiness: Readiness | null): Protocol[] {
 
 /**
  * Checks of translated routes (`translatedRoute`) only where the gateway translates their
- * protocol, unless named with --only (they then skip by themselves where nothing is translated).
+ * protocol (the readiness canary of it reached the upstream in another), unless named with
+ * --only (they then skip by themselves where nothing is translated).
  */
 export function onRoutes(checks: CheckDef[], translated: readonly Protocol[], only: readonly string[]): CheckDef[] {
   return checks.filter((c) => !c.translatedRoute || (c.protocol !== undefined && translated.includes(c.protocol)) || only.some((s) => s === c.id));
