@@ -12,6 +12,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'chat',
   profile: 'default',
+  untranslatable: 'the body\'s keys, values and order',
   protocol: 'chat',
   requirement: 'A chat-completions request body, streaming or not, reaches the upstream unchanged: messages of every role, tools, tool_choice, response_format, sampling fields and fields the gateway does not know, with key order, values (numbers compared exactly) and array order kept.',
   async run(ctx) {

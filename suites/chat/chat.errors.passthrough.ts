@@ -15,6 +15,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'chat',
   profile: 'default',
+  untranslatable: 'the upstream\'s error body, field for field',
   protocol: 'chat',
   requirement: 'An error of the chat-completions upstream reaches the client with the same HTTP status and the same JSON error (error.message, error.type, error.code, error.param), so a client can retry or fall back.',
   async run(ctx) {

@@ -11,6 +11,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'chat',
   profile: 'default',
+  untranslatable: 'the path as the client sent it',
   protocol: 'chat',
   requirement: 'A chat-completions request sent to {base}/v1/chat/completions reaches the upstream at /v1/chat/completions: no doubled /v1, no lost or added segment.',
   async run(ctx) {

@@ -16,6 +16,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'chat',
   profile: 'default',
+  untranslatable: 'the upstream\'s completion, field for field',
   protocol: 'chat',
   requirement: "The upstream's chat completion reaches the client unchanged: status, JSON content type, and above all choices[].message.content exactly as generated, leading and trailing whitespace included.",
   async run(ctx) {

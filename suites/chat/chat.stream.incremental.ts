@@ -20,6 +20,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'chat',
   profile: 'default',
+  untranslatable: 'the upstream\'s chunks one for one',
   timing: true,
   protocol: 'chat',
   requirement:

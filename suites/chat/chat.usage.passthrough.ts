@@ -54,6 +54,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'chat',
   profile: 'default',
+  untranslatable: '`stream_options` and the usage chunk as the upstream sent it',
   protocol: 'chat',
   requirement:
     'Streaming requests with include_usage true, false and without stream_options, and a JSON request: the upstream receives stream_options as sent (none added), the client gets the usage chunk whole (cached and reasoning token details included) when one was asked for and sent, no usage chunk when none was, and the JSON answer\'s usage unchanged.',

@@ -11,6 +11,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'native',
   profile: 'default',
+  untranslatable: 'the body\'s keys, values and order',
   protocol: 'native',
   requirement: 'A native request body, sent to generateContent or to streamGenerateContent, reaches the upstream unchanged: contents with their role, parts and text, generationConfig, systemInstruction, tools and every field the gateway does not know, with key order, values (numbers compared exactly) and array order kept.',
   async run(ctx) {

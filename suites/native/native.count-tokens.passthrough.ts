@@ -17,6 +17,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'native',
   profile: 'default',
+  untranslatable: 'the countTokens path and answer',
   protocol: 'native',
   requirement:
     'A native countTokens request arrives upstream at /v1beta/models/{model}:countTokens (the ":" not encoded, the model intact) and the client gets the upstream\'s totalTokens unchanged; a gateway that does not serve it answers an error status with a JSON body; a count the upstream never gave fails.',

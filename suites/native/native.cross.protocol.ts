@@ -4,6 +4,7 @@ import { maskUrl } from '../../src/core/mask.js';
 import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
 import { chatSend, exchange, type Exchange, nativeSend, notForwarded } from '../shared/exchange.js';
 import { chatBody, nativeBody, pathFamily } from '../shared/protocols.js';
+import type { Protocol } from '../../src/core/protocols.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 
 /** Which protocol a body belongs to, by its top-level fields: `contents` (native) or `messages` (chat). */
@@ -16,21 +17,25 @@ function bodyKind(text: string): 'native' | 'chat' | 'other' {
   return 'other';
 }
 
+/** Whether a body of `kind` is the body of `family`'s endpoint: contents for native, messages for the others. */
+const fits = (family: Protocol, kind: 'native' | 'chat') => (family === 'native' ? kind === 'native' : kind === 'chat');
+
+/**
+ * A request on a path of no protocol, or a body of one protocol on another's endpoint, is a
+ * finding; a request forwarded to another protocol's endpoint with that protocol's body is a
+ * translated route (the gateway translates: the checks of translated routes judge it).
+ */
 function judge(x: Exchange, sentAs: 'native' | 'chat'): Verdict | null {
   if (!x.seen) return notForwarded(x);
   const family = pathFamily(x.seen.url);
   const kind = bodyKind(x.seen.body.toString('utf8'));
   const where = `${x.seen.method} ${maskUrl(x.seen.url)}`;
-  if (family !== 'other' && kind !== 'other' && family !== kind)
+  if (family === 'other')
+    return fail(`a ${sentAs} request was forwarded to a path of no protocol (${where})`, { expected: `the ${sentAs} endpoint`, actual: maskUrl(x.seen.url), evidence: exchangeEvidence(x) });
+  if (kind !== 'other' && !fits(family, kind))
     return fail(`a ${sentAs} request reached the upstream as a ${kind} body on the ${family} endpoint (${where})`, {
       expected: `a ${kind} body only on a ${kind} endpoint`,
       actual: `${kind} body at ${maskUrl(x.seen.url)}`,
-      evidence: exchangeEvidence(x),
-    });
-  if (family !== sentAs)
-    return fail(`a ${sentAs} request was forwarded to ${family === 'other' ? 'a path of neither protocol' : `the ${family} endpoint`} (${where})`, {
-      expected: `the ${sentAs} endpoint`,
-      actual: maskUrl(x.seen.url),
       evidence: exchangeEvidence(x),
     });
   return null;
@@ -52,6 +57,6 @@ export default defineCheck({
     const chat = await exchange(ctx, chatBody(), chatSend({ reply: chatJsonReply(chatCompletion()) }));
     const v2 = judge(chat, 'chat');
     if (v2) return v2;
-    return pass('the native body arrived on the native endpoint and the chat body on the chat endpoint', { native: maskUrl(nat.seen!.url), chat: chat.seen!.url });
+    return pass(`the native body arrived on the ${pathFamily(nat.seen!.url)} endpoint with a body of its own, and the chat body on the ${pathFamily(chat.seen!.url)} endpoint`, { native: maskUrl(nat.seen!.url), chat: chat.seen!.url });
   },
 });

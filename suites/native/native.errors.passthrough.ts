@@ -20,6 +20,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'native',
   profile: 'default',
+  untranslatable: 'the upstream\'s error body, field for field',
   protocol: 'native',
   requirement: "An error of the native upstream reaches the client with the same HTTP status and the same JSON error (error.code, error.status, error.message, details), so a client can tell a bad key from a quota from an outage.",
   async run(ctx) {

@@ -15,6 +15,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'native',
   profile: 'default',
+  untranslatable: 'the path as the client sent it',
   protocol: 'native',
   requirement: 'A native request reaches the upstream at /v1beta/models/{model}:generateContent (or :streamGenerateContent with its ?alt=sse query): the model id intact and the ":" before the method not percent-encoded.',
   async run(ctx) {

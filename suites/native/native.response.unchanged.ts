@@ -30,6 +30,7 @@ export default defineCheck({
   level: 'MUST',
   area: 'native',
   profile: 'default',
+  untranslatable: 'the upstream\'s candidates and frames, field for field',
   protocol: 'native',
   requirement:
     "candidates[].content.parts[].text and finishReason reach the client as the upstream sent them, in JSON answers and streamed frames; an empty candidate (finishReason SAFETY or MAX_TOKENS, no parts) or a prompt blocked by promptFeedback stays empty, never becomes a success or gets invented text.",
