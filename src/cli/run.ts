@@ -127,13 +127,13 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     if (upstream && cfg.protocols.length) readiness = await awaitReady(gateway, upstream, cfg.protocols, { timeoutMs: cfg.readyTimeoutS * 1000, print: useConsole ? print : undefined, onAnswer: extras.progress?.readiness });
   } catch (e) {
     extras.progress?.ready();
-  checks = onRoutes(checks, translatedProtocols(readiness), cfg.only);
     await gateway.close();
     upstream?.forwardsUnder?.([]);
     if (e instanceof HarnessError) throw new HarnessError(e.code, scrubSecrets(e.message, secrets));
     throw e;
   }
   extras.progress?.ready();
+  checks = onRoutes(checks, translatedProtocols(readiness), cfg.only);
   const unmatchedFrom = upstream?.unmatched.length ?? 0;
   const startedAt = extras.began?.at ?? new Date();
   const t0 = extras.began?.t0 ?? performance.now();

@@ -27,8 +27,9 @@ export interface RecordedRequest {
   protocol?: Protocol;
   route?: RouteKind;
   /**
-   * The protocol the upstream answered in: the request's own where the scripted reply could be
-   * rendered in it (a translating gateway gets its own protocol back), else the script's.
+   * The protocol the upstream answered in: the path's where the scripted reply was rendered in it
+   * (a translating gateway gets its own protocol back), else the script's. The route a check's
+   * request took is the client's protocol to this one.
    */
   answeredIn?: Protocol;
   /** A stream rendered in another protocol: the scripted frame each written frame came from (sentAt's index to the script's). */

@@ -64,5 +64,5 @@ export function seenMeaning(seen: RecordedRequest): RequestMeaning | null {
 
 /** The route of an exchange, for the evidence. */
 export function routeEvidence(ctx: CheckContext, seen: RecordedRequest | null): Evidence {
-  return { route: seen ? `${'messages'} → ${seen.protocol ?? 'a path of no protocol'} (${seen.method} ${seen.url.split('?')[0]})` : 'not forwarded', answeredIn: seen?.answeredIn ?? null, modelRoutes: Object.keys(ctx.settings.modelRoutes).length ? ctx.settings.modelRoutes : undefined };
+  return { route: seen ? `messages → ${seen.protocol ?? 'a path of no protocol'} (${seen.method} ${seen.url.split('?')[0]})` : 'not forwarded', answeredIn: seen?.answeredIn ?? null, modelRoutes: Object.keys(ctx.settings.modelRoutes).length ? ctx.settings.modelRoutes : undefined };
 }
