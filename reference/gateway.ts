@@ -10,6 +10,8 @@ import type { DeclaredLimit } from '../src/core/limits.js';
 import { Limiter } from './limit.js';
 import { patientTimeout } from '../src/core/stall.js';
 import { routeOfRequest } from '../src/protocol/index.js';
+import { chatHeaders, chatRequest } from './translate/request.js';
+import { translatedAnswer } from './translate/reply.js';
 
 // RFC 9110 7.6.1: connection-specific fields are not forwarded.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
@@ -40,6 +42,8 @@ export interface ReferenceOptions {
   requireHeaders?: Array<[string, string]>;
   /** A gateway-level limit per credential (the load profile's LIMIT checks). */
   limit?: DeclaredLimit | null;
+  /** Translating mode: messages requests go upstream as chat completions, their answers come back as messages (translate/). */
+  translate?: 'messages-to-chat';
 }
 
 function jsonError(res: http.ServerResponse, status: number, type: string, message: string) {
@@ -85,7 +89,7 @@ export class ReferenceGateway extends LoopbackServer {
   protected handle(req: http.IncomingMessage, res: http.ServerResponse) {
     // Without a fault nothing needs the body: a large one is streamed through, never held.
     const length = Number(req.headers['content-length']);
-    if (!this.opts.fault && Number.isSafeInteger(length) && length > STREAM_OVER && routed(req.method ?? 'POST', req.url ?? '/')) {
+    if (!this.opts.fault && !this.opts.translate && Number.isSafeInteger(length) && length > STREAM_OVER && routed(req.method ?? 'POST', req.url ?? '/')) {
       this.forward({ method: req.method ?? 'POST', path: req.url ?? '/', headers: forwardHeaders(req.rawHeaders), body: Buffer.alloc(0) }, res, 0, { stream: req, length });
       return;
     }
@@ -125,10 +129,11 @@ export class ReferenceGateway extends LoopbackServer {
         jsonError(res, 400, 'invalid_request_error', 'request body is not valid JSON');
         return;
       }
+      const answer = this.translation(parts);
       const delay = fault?.delayMs?.(parts) ?? 0;
       // A fault's scripted delay (e.g. a slow discovery), not synchronisation.
-      if (delay > 0) setTimeout(() => this.forward(parts, res, fault?.retry?.times ?? 0), delay);
-      else this.forward(parts, res, fault?.retry?.times ?? 0);
+      if (delay > 0) setTimeout(() => this.forward(parts, res, fault?.retry?.times ?? 0, undefined, answer), delay);
+      else this.forward(parts, res, fault?.retry?.times ?? 0, undefined, answer);
     });
   }
 
@@ -178,7 +183,26 @@ export class ReferenceGateway extends LoopbackServer {
     jsonError(res, status, status === 504 ? 'timeout_error' : 'api_error', reason);
   }
 
-  private forward(parts: RequestParts, res: http.ServerResponse, retriesLeft: number, body?: { stream: http.IncomingMessage; length: number }) {
+  /**
+   * In translating mode (or under a translation fault), a messages request is rewritten as a
+   * chat-completions one here, and the handler of its answer is returned; null: passed through.
+   */
+  private translation(parts: RequestParts): ((ur: http.IncomingMessage, res: http.ServerResponse) => void) | undefined {
+    const fault = this.opts.fault?.translate ?? (this.opts.translate ? {} : null);
+    if (!fault || parts.method !== 'POST' || !/^\/v1\/messages(\?|$)/.test(parts.path)) return undefined;
+    let body: unknown;
+    try {
+      body = JSON.parse(parts.body.toString('utf8'));
+    } catch {
+      return undefined;
+    }
+    parts.path = '/v1/chat/completions';
+    parts.headers = chatHeaders(parts.headers);
+    parts.body = Buffer.from(JSON.stringify(chatRequest(body, fault)));
+    return (ur, res) => translatedAnswer(ur, res, fault);
+  }
+
+  private forward(parts: RequestParts, res: http.ServerResponse, retriesLeft: number, body?: { stream: http.IncomingMessage; length: number }, answer?: (ur: http.IncomingMessage, res: http.ServerResponse) => void) {
     const fault = this.opts.fault;
     const headers: string[] = [];
     for (const [k, v] of parts.headers) headers.push(k, v);
@@ -231,10 +255,11 @@ export class ReferenceGateway extends LoopbackServer {
       if (fault?.retry && ur.statusCode === fault.retry.status && retriesLeft > 0) {
         ur.resume();
         const waitS = fault.retry.honourRetryAfter ? Number(ur.headers['retry-after']) || 0 : 0;
-        setTimeout(() => this.forward(parts, res, retriesLeft - 1), waitS * 1000);
+        setTimeout(() => this.forward(parts, res, retriesLeft - 1, undefined, answer), waitS * 1000);
         return;
       }
-      this.reply(parts, ur, res);
+      if (answer) answer(ur, res);
+      else this.reply(parts, ur, res);
     });
     if (body) pipeline(body.stream, up, () => {});
     else up.end(parts.body);

@@ -205,12 +205,13 @@ function answerIn(reply: Reply, rec: RecordedRequest): Reply {
     rec.route = at.route;
   }
   const scripted = reply.kind === 'json' || reply.kind === 'sse' ? reply.protocol : undefined;
-  // Only a reply of another protocol is read (the body is parsed only then: large bodies are not
-  // parsed at all). A body that is not the path's protocol's request (a native body sent to the
-  // chat path) is a request sent to the wrong place, not a translation: answered as scripted.
+  // Only a request on another protocol's path than the script's is looked into (its body is
+  // parsed only then; a large one not at all). A body that is not that path's protocol's request
+  // (a native body sent to the chat path) is a request sent to the wrong place, not a translation.
   const body = () => rec.body.toString('utf8');
-  const other = at && scripted && scripted !== at.protocol && (at.route === 'models' || rec.bodyTruncated || RECORDS[at.protocol].readRequest(rec.url, body()) !== null);
-  const rendered = other ? translateReply(reply, { ...at, stream: at.route === 'stream' || RECORDS[at.protocol].asksStream(rec.url, body()) }) : null;
+  const crossed = at && scripted && scripted !== at.protocol && (at.route === 'models' || rec.bodyTruncated || RECORDS[at.protocol].readRequest(rec.url, body()) !== null);
+  rec.routedAs = crossed ? at.protocol : scripted;
+  const rendered = crossed ? translateReply(reply, { ...at, stream: at.route === 'stream' || RECORDS[at.protocol].asksStream(rec.url, body()) }) : null;
   rec.answeredIn = rendered && at ? at.protocol : scripted;
   if (rendered?.kind === 'sse' && rendered.from) rec.framesFrom = rendered.from;
   return rendered ?? reply;

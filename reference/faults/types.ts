@@ -2,6 +2,7 @@
 // few it needs, and reference/gateway.ts calls them at fixed points of a forwarded exchange.
 import type http from 'node:http';
 import type { Transform } from 'node:stream';
+import type { TranslateFault } from '../translate/request.js';
 
 /** A JSON body as a fault sees it: a parsed value it may change. */
 export type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -57,4 +58,6 @@ export interface Fault {
   limit?: LimitFault;
   /** Replaces the gateway's JSON answer when the upstream cannot be reached or times out. */
   upstreamDown?(status: number, reason: string): Replacement;
+  /** Turns on the translating route (messages in, chat upstream) and breaks it so (reference/translate/). */
+  translate?: TranslateFault;
 }

@@ -108,7 +108,7 @@ async function probeOnce(gateway: GatewayClient, up: ProbeUpstream, p: Protocol,
     // A failed answer fails a wait for service whatever reached the upstream: no grace for the record then.
     const forwarded = first === 'forwarded' || (o.served && !ok ? e.hits.length > 0 : (await e.received(ok ? 1000 : 200)) !== null);
     if (first === 'forwarded' && !answer) ac.abort();
-    const upstreamProtocol = e.hits[0]?.answeredIn;
+    const upstreamProtocol = e.hits[0]?.routedAs;
     return { answer, forwarded, ...(upstreamProtocol ? { upstreamProtocol } : {}) };
   } finally {
     clearTimeout(timer);

@@ -139,7 +139,7 @@ function routesField(handle: UpstreamHandle, sentIn: Map<string, string>): { rou
     const client = sentIn.get(c.token);
     if (!client) continue;
     for (const hit of c.hits) {
-      const upstream = hit.answeredIn ?? hit.protocol ?? 'none';
+      const upstream = hit.routedAs ?? hit.protocol ?? 'none';
       const key = `${client}\u0000${upstream}`;
       const have = counts.get(key) ?? { client, upstream, requests: 0 };
       have.requests++;

@@ -27,10 +27,12 @@ export interface RecordedRequest {
   protocol?: Protocol;
   route?: RouteKind;
   /**
-   * The protocol the upstream answered in: the path's where the scripted reply was rendered in it
-   * (a translating gateway gets its own protocol back), else the script's. The route a check's
-   * request took is the client's protocol to this one.
+   * The protocol the gateway forwarded the request in: the path's where the body is that
+   * protocol's request too (a translation), else the script's (a pass-through, or a body sent to
+   * the wrong path). The route a check's request took is the client's protocol to this one.
    */
+  routedAs?: Protocol;
+  /** The protocol the upstream answered in: routedAs where the scripted reply could be rendered in it, else the script's. */
   answeredIn?: Protocol;
   /** A stream rendered in another protocol: the scripted frame each written frame came from (sentAt's index to the script's). */
   framesFrom?: number[];

@@ -8,12 +8,12 @@ import type { Protocol } from '../../src/core/protocols.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 
 /** The two protocols of a translated request; null when it reached the upstream in the client's own (or on no protocol's path). */
-export function translation(client: Protocol, seen: Pick<RecordedRequest, 'answeredIn'> | null | undefined): { from: Protocol; to: Protocol } | null {
-  return seen?.answeredIn && seen.answeredIn !== client ? { from: client, to: seen.answeredIn } : null;
+export function translation(client: Protocol, seen: Pick<RecordedRequest, 'routedAs'> | null | undefined): { from: Protocol; to: Protocol } | null {
+  return seen?.routedAs && seen.routedAs !== client ? { from: client, to: seen.routedAs } : null;
 }
 
 /** The skip of a check of translated routes whose request was not translated (it ran because --only named it). */
-export function notTranslated(client: Protocol, seen: Pick<RecordedRequest, 'protocol' | 'answeredIn'> | null | undefined): Verdict {
+export function notTranslated(client: Protocol, seen: Pick<RecordedRequest, 'protocol' | 'routedAs'> | null | undefined): Verdict {
   return { ok: true, skip: true, message: `route not translated: the ${client} request reached the upstream as ${seen?.protocol ?? 'a path of no protocol'}; the pass-through checks judge this route` };
 }
 

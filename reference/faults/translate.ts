@@ -1,0 +1,37 @@
+// Faults of a translating gateway: the reference gateway's translating route (messages in, chat
+// completions upstream, reference/translate/) broken one way each, and the clean route as a
+// control that breaks nothing. Each turns the translating route on by itself.
+import type { Fault } from './types.js';
+
+export const TRANSLATE_FAULTS: Fault[] = [
+  {
+    name: 'translate-clean',
+    breaks: [],
+    description: 'a control: translates messages requests into chat completions and the answers back, faithfully (the checks of bytes and forwarded headers skip, the checks of translated routes pass)',
+    translate: {},
+  },
+  {
+    name: 'translate-drops-system',
+    breaks: ['XLATE-REQ-1'],
+    description: 'translates messages into chat completions and loses the system prompt on the way',
+    translate: { dropSystem: true },
+  },
+  {
+    name: 'translate-loses-tool-calls',
+    breaks: ['XLATE-ANS-1'],
+    description: "translates, and maps the upstream's answer back without its tool calls (text kept)",
+    translate: { loseToolCalls: true },
+  },
+  {
+    name: 'translate-429-as-500',
+    breaks: ['XLATE-ERR-1'],
+    description: "translates, and answers the upstream's 429 as a 500",
+    translate: { statusAs: [429, 500] },
+  },
+  {
+    name: 'translate-buffers-stream',
+    breaks: ['XLATE-STREAM-1'],
+    description: "translates, and writes the translated stream only once the upstream's has ended",
+    translate: { bufferStream: true },
+  },
+];

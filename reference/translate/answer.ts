@@ -1,0 +1,49 @@
+// The reference gateway's translating route, the answer side: a chat-completions answer or
+// error of the upstream rewritten as the messages protocol's, for the client. Its own code (see
+// request.ts). A fault may lose the tool calls or change an error's status.
+import type { Json } from '../faults/types.js';
+import type { TranslateFault } from './request.js';
+
+/** The messages protocol's error type for a status. */
+export const ERROR_TYPE: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 503: 'overloaded_error', 529: 'overloaded_error' };
+
+export const STOP: Record<string, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use', function_call: 'tool_use', content_filter: 'refusal' };
+
+/** Chat usage as the messages protocol states it: the cached part of the prompt apart. */
+export function usage(u: Json): Json {
+  const cached = Number(u?.prompt_tokens_details?.cached_tokens ?? 0);
+  return { input_tokens: Number(u?.prompt_tokens ?? 0) - cached, cache_creation_input_tokens: 0, cache_read_input_tokens: cached, output_tokens: Number(u?.completion_tokens ?? 0) };
+}
+
+let counter = 0;
+export const messageId = () => `msg_ref${String(++counter).padStart(10, '0')}`;
+
+const parsed = (args: string): Json => {
+  try {
+    return JSON.parse(args || '{}');
+  } catch {
+    return {};
+  }
+};
+
+/** A chat.completion as a messages `message`. */
+export function messagesAnswer(chat: Json, fault: TranslateFault = {}): Json {
+  const choice = chat?.choices?.[0] ?? {};
+  const msg = choice.message ?? {};
+  const calls: Json[] = fault.loseToolCalls ? [] : (msg.tool_calls ?? []);
+  const content = [...(typeof msg.content === 'string' && msg.content ? [{ type: 'text', text: msg.content }] : []), ...calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.function?.name, input: parsed(c.function?.arguments) }))];
+  return { id: messageId(), type: 'message', role: 'assistant', model: chat?.model, content, stop_reason: STOP[choice.finish_reason] ?? 'end_turn', stop_sequence: null, usage: usage(chat?.usage) };
+}
+
+/** An upstream error (chat's shape, or anything) as a messages error, and the status the client gets. */
+export function messagesError(status: number, body: string, fault: TranslateFault = {}): { status: number; body: string } {
+  let message = body.slice(0, 2000);
+  try {
+    const e = JSON.parse(body)?.error;
+    if (typeof e?.message === 'string') message = e.message;
+  } catch {
+    /* not JSON: its text is the message */
+  }
+  const out = fault.statusAs && fault.statusAs[0] === status ? fault.statusAs[1] : status;
+  return { status: out, body: JSON.stringify({ type: 'error', error: { type: ERROR_TYPE[out] ?? 'api_error', message } }) };
+}

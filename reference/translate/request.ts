@@ -1,0 +1,58 @@
+// The reference gateway's translating route, the request side: a messages request (the client's)
+// rewritten as a chat-completions request for the upstream. Its own code, not the harness's
+// protocol records: the system the harness judges must not share the harness's translation, or
+// one's mistake would hide the other's. A fault may drop the system prompt on the way.
+import type { Json } from '../faults/types.js';
+
+export interface TranslateFault {
+  /** The system prompt is lost (XLATE-REQ-1). */
+  dropSystem?: boolean;
+  /** The answer's tool calls are lost, its text kept (XLATE-ANS-1). */
+  loseToolCalls?: boolean;
+  /** An upstream status reaches the client as another (XLATE-ERR-1): [from, to]. */
+  statusAs?: [number, number];
+  /** The translated stream is written only once the upstream's has ended (XLATE-STREAM-1). */
+  bufferStream?: boolean;
+}
+
+const text = (content: Json): string => (typeof content === 'string' ? content : Array.isArray(content) ? content.filter((b: Json) => b?.type === 'text').map((b: Json) => String(b.text)).join('\n') : '');
+
+/** One messages turn as chat messages: tool results become tool messages, tool uses the assistant's tool_calls. */
+function turn(m: Json): Json[] {
+  if (typeof m.content === 'string') return [{ role: m.role, content: m.content }];
+  const blocks: Json[] = Array.isArray(m.content) ? m.content : [];
+  if (m.role === 'assistant') {
+    const calls = blocks.filter((b) => b?.type === 'tool_use').map((b) => ({ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }));
+    return [{ role: 'assistant', content: text(blocks) || null, ...(calls.length ? { tool_calls: calls } : {}) }];
+  }
+  const results = blocks.filter((b) => b?.type === 'tool_result').map((b) => ({ role: 'tool', tool_call_id: b.tool_use_id, content: text(b.content) }));
+  const rest = text(blocks.filter((b) => b?.type !== 'tool_result'));
+  return [...results, ...(rest ? [{ role: 'user', content: rest }] : [])];
+}
+
+/** The chat-completions body of a messages body. */
+export function chatRequest(messages: Json, fault: TranslateFault = {}): Json {
+  const system = text(messages.system);
+  const out: Json = {
+    model: messages.model,
+    messages: [...(system && !fault.dropSystem ? [{ role: 'system', content: system }] : []), ...(messages.messages ?? []).flatMap(turn)],
+  };
+  if (messages.max_tokens !== undefined) out.max_tokens = messages.max_tokens;
+  if (messages.temperature !== undefined) out.temperature = messages.temperature;
+  if (messages.top_p !== undefined) out.top_p = messages.top_p;
+  if (Array.isArray(messages.stop_sequences)) out.stop = messages.stop_sequences;
+  if (Array.isArray(messages.tools)) out.tools = messages.tools.map((t: Json) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema } }));
+  const choice = messages.tool_choice?.type;
+  if (choice === 'auto' || choice === 'none') out.tool_choice = choice;
+  else if (choice === 'any') out.tool_choice = 'required';
+  else if (choice === 'tool') out.tool_choice = { type: 'function', function: { name: messages.tool_choice.name } };
+  if (messages.stream === true) Object.assign(out, { stream: true, stream_options: { include_usage: true } });
+  return out;
+}
+
+/** The client's headers for the upstream: the messages protocol's own dropped, the client's key as a bearer token, the rest kept. */
+export function chatHeaders(headers: Array<[string, string]>): Array<[string, string]> {
+  const key = headers.find(([k]) => k.toLowerCase() === 'x-api-key')?.[1];
+  const kept = headers.filter(([k]) => !/^(anthropic-version|anthropic-beta|x-api-key|content-type|content-length|accept-encoding)$/i.test(k));
+  return [...kept.filter(([k]) => !(key && k.toLowerCase() === 'authorization')), ...(key ? [['authorization', `Bearer ${key}`] as [string, string]] : []), ['content-type', 'application/json']];
+}
