@@ -10,8 +10,7 @@ import type { DeclaredLimit } from '../src/core/limits.js';
 import { Limiter } from './limit.js';
 import { patientTimeout } from '../src/core/stall.js';
 import { routeOfRequest } from '../src/protocol/index.js';
-import { chatHeaders, chatRequest } from './translate/request.js';
-import { translatedAnswer } from './translate/reply.js';
+import { translated, type Answerer } from './translate/route.js';
 
 // RFC 9110 7.6.1: connection-specific fields are not forwarded.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
@@ -183,26 +182,12 @@ export class ReferenceGateway extends LoopbackServer {
     jsonError(res, status, status === 504 ? 'timeout_error' : 'api_error', reason);
   }
 
-  /**
-   * In translating mode (or under a translation fault), a messages request is rewritten as a
-   * chat-completions one here, and the handler of its answer is returned; null: passed through.
-   */
-  private translation(parts: RequestParts): ((ur: http.IncomingMessage, res: http.ServerResponse) => void) | undefined {
-    const fault = this.opts.fault?.translate ?? (this.opts.translate ? {} : null);
-    if (!fault || parts.method !== 'POST' || !/^\/v1\/messages(\?|$)/.test(parts.path)) return undefined;
-    let body: unknown;
-    try {
-      body = JSON.parse(parts.body.toString('utf8'));
-    } catch {
-      return undefined;
-    }
-    parts.path = '/v1/chat/completions';
-    parts.headers = chatHeaders(parts.headers);
-    parts.body = Buffer.from(JSON.stringify(chatRequest(body, fault)));
-    return (ur, res) => translatedAnswer(ur, res, fault);
+  /** The answer handler of a request the translating route rewrote (translate/route.ts); undefined: passed through. */
+  private translation(parts: RequestParts): Answerer | undefined {
+    return translated(parts, this.opts.fault?.translate ?? (this.opts.translate ? {} : null));
   }
 
-  private forward(parts: RequestParts, res: http.ServerResponse, retriesLeft: number, body?: { stream: http.IncomingMessage; length: number }, answer?: (ur: http.IncomingMessage, res: http.ServerResponse) => void) {
+  private forward(parts: RequestParts, res: http.ServerResponse, retriesLeft: number, body?: { stream: http.IncomingMessage; length: number }, answer?: Answerer) {
     const fault = this.opts.fault;
     const headers: string[] = [];
     for (const [k, v] of parts.headers) headers.push(k, v);

@@ -61,7 +61,8 @@ describe('native check helpers', () => {
     expect(pathFamily('/v1beta/models/gemini-2.5-flash%3AstreamGenerateContent?alt=sse&key=x')).toBe('native');
     expect(pathFamily('/v1/chat/completions')).toBe('chat');
     expect(pathFamily('/v1/v1/chat/completions')).toBe('chat');
-    expect(pathFamily('/v1/messages')).toBe('other');
+    expect(pathFamily('/v1/messages')).toBe('messages');
+    expect(pathFamily('/v2/elsewhere')).toBe('other');
   });
 
   it('credentialsAt names each credential and whose it is, never its value', () => {

@@ -2,7 +2,6 @@
 // few it needs, and reference/gateway.ts calls them at fixed points of a forwarded exchange.
 import type http from 'node:http';
 import type { Transform } from 'node:stream';
-import type { TranslateFault } from '../translate/request.js';
 
 /** A JSON body as a fault sees it: a parsed value it may change. */
 export type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -19,6 +18,18 @@ export interface Replacement {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
+}
+
+/** How a fault breaks the reference gateway's translating route (reference/translate/). */
+export interface TranslateFault {
+  /** The system prompt is lost (XLATE-REQ-1). */
+  dropSystem?: boolean;
+  /** The answer's tool calls are lost, its text kept (XLATE-ANS-1). */
+  loseToolCalls?: boolean;
+  /** An upstream status reaches the client as another (XLATE-ERR-1): [from, to]. */
+  statusAs?: [number, number];
+  /** The translated stream is written only once the upstream's has ended (XLATE-STREAM-1). */
+  bufferStream?: boolean;
 }
 
 /** How a fault breaks the gateway-level limit: an HTML 503, forwarding before refusing, one budget for every credential, a fixed retry-after. */

@@ -2,7 +2,7 @@
 // error of the upstream rewritten as the messages protocol's, for the client. Its own code (see
 // request.ts). A fault may lose the tool calls or change an error's status.
 import type { Json } from '../faults/types.js';
-import type { TranslateFault } from './request.js';
+import type { TranslateFault } from '../faults/types.js';
 
 /** The messages protocol's error type for a status. */
 export const ERROR_TYPE: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 503: 'overloaded_error', 529: 'overloaded_error' };

@@ -3,7 +3,7 @@
 // whole and written as the messages protocol's (answer.ts), with the upstream's other headers.
 import type http from 'node:http';
 import { messagesAnswer, messagesError } from './answer.js';
-import type { TranslateFault } from './request.js';
+import type { TranslateFault } from '../faults/types.js';
 import { messagesStream } from './stream.js';
 
 /** The upstream's headers a translated answer keeps: not its framing or its content type. */

@@ -2,18 +2,10 @@
 // rewritten as a chat-completions request for the upstream. Its own code, not the harness's
 // protocol records: the system the harness judges must not share the harness's translation, or
 // one's mistake would hide the other's. A fault may drop the system prompt on the way.
-import type { Json } from '../faults/types.js';
+import type { Json, TranslateFault } from '../faults/types.js';
 
-export interface TranslateFault {
-  /** The system prompt is lost (XLATE-REQ-1). */
-  dropSystem?: boolean;
-  /** The answer's tool calls are lost, its text kept (XLATE-ANS-1). */
-  loseToolCalls?: boolean;
-  /** An upstream status reaches the client as another (XLATE-ERR-1): [from, to]. */
-  statusAs?: [number, number];
-  /** The translated stream is written only once the upstream's has ended (XLATE-STREAM-1). */
-  bufferStream?: boolean;
-}
+export type { TranslateFault };
+
 
 const text = (content: Json): string => (typeof content === 'string' ? content : Array.isArray(content) ? content.filter((b: Json) => b?.type === 'text').map((b: Json) => String(b.text)).join('\n') : '');
 

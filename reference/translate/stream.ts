@@ -5,7 +5,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Json } from '../faults/types.js';
 import { messageId, STOP, usage } from './answer.js';
-import type { TranslateFault } from './request.js';
+import type { TranslateFault } from '../faults/types.js';
 
 const event = (name: string, data: Json) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 
