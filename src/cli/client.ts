@@ -138,7 +138,7 @@ export async function runClientProfile(cfg: RunConfig, io: { out: (s: string) =>
     const pairs = await runSessions(chosen, { upstream, gateway: gateway!, token: cfg.token, workdir, timeoutMs: CLIENT_TIMEOUT_MS, print: io.out, targeting: expanded.resolved });
     const fixture: ClientFixture = { pairs, network: net };
     // The checks only compare what the runs left: no readiness canary through the gateway.
-    return await runSuite(CHECKS, { ...cfg, protocols: [], expanded }, gateway!, null, io.out, { fixture, launcher: launched, began });
+    return await runSuite(CHECKS, { ...cfg, protocols: [], expanded }, gateway!, null, io.out, { fixture, launcher: launched, began, upstreamWords: 'the client sessions\' own' });
   } finally {
     await launched?.stop();
     await ref?.stop();

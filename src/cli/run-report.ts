@@ -4,6 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { summarize as summarizeTransport, type Transport } from '../client/transport.js';
 import { VERSION } from '../core/paths.js';
+import { PROFILE_FACTS } from '../core/features.js';
 import type { RunConfig } from '../config/config.js';
 import { describeTargeting } from '../config/targeting.js';
 import { exitCodeOf } from '../report/policy.js';
@@ -46,7 +47,7 @@ export function runReportOf(f: RunFacts): RunReport {
     strict: cfg.strict,
     allowFlaky: cfg.allowFlaky,
     ...(attempts > 1 ? { repeat: { attempts, failuresOnly: cfg.repeat < attempts } } : {}),
-    ...(cfg.shard ? { shard: { ...cfg.shard, balancedBy: cfg.profile === 'load' ? ('load' as const) : cfg.shardDurations ? ('duration' as const) : ('id-hash' as const) } } : {}),
+    ...(cfg.shard ? { shard: { ...cfg.shard, balancedBy: PROFILE_FACTS[cfg.profile].shards === 'load' ? ('load' as const) : cfg.shardDurations ? ('duration' as const) : ('id-hash' as const) } } : {}),
     ...(waiverSummary ? { waivers: waiverSummary } : {}),
     ...(f.interrupted ? { interrupted: true } : {}),
     startedAt: startedAt.toISOString(),

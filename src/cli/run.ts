@@ -1,8 +1,7 @@
-// One run: preflight the target, run the selected checks, build and write the report.
-import { request, type Dispatcher } from 'undici';
-import { connectOptions, loadTransport, newDispatcher, probeTls, tlsFailure, type Transport } from '../client/transport.js';
+// One run: the selected checks (the target reached first, src/cli/preflight.ts), the report built and written.
 import { performance } from 'node:perf_hooks';
 import { GatewayClient } from '../client/gateway.js';
+import type { Transport } from '../client/transport.js';
 import { HarnessError } from '../core/errors.js';
 import type { CheckDef } from '../check/check.js';
 import { onRoutes, selectChecks, translatedProtocols } from '../runner/registry.js';
@@ -29,44 +28,8 @@ import { reportersFor } from '../reporters/names.js';
 import { INTERRUPTED_EXIT, NOT_RUN, notRun, type Interruption } from './interrupt.js';
 import type { RunProgress } from './progress.js';
 import { runReportOf } from './run-report.js';
-import { profileFeature } from '../core/features.js';
-
-const PREFLIGHT_MS = 3000;
-/** Printed (and kept in the report as transport.insecure) when the target's certificate is not verified. */
-export const INSECURE_WARNING = "warning: --insecure: the gateway's TLS certificate is not verified (a test set-up only; the report says so)";
-
-/**
- * Tells an unreachable or non-HTTP target (exit 2) from a live one. A target that accepts the
- * connection but does not answer is not refused here: its checks time out one by one.
- */
-export async function preflight(target: string, warn: (s: string) => void, dispatcher?: Dispatcher): Promise<void> {
-  try {
-    const res = await request(target, { method: 'HEAD', headersTimeout: PREFLIGHT_MS, bodyTimeout: PREFLIGHT_MS, signal: AbortSignal.timeout(PREFLIGHT_MS + 500), ...(dispatcher ? { dispatcher } : {}) });
-    await res.body.dump();
-  } catch (e) {
-    // TLS (untrusted, wrong name, expired, client certificate wanted): one line, never the TLS library's text.
-    const tls = tlsFailure(e);
-    if (tls) throw new HarnessError('TARGET_TLS', tls);
-    const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
-    const code = String(err.code ?? err.cause?.code ?? err.name ?? '');
-    if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'].includes(code))
-      throw new HarnessError('TARGET_UNREACHABLE', `target ${target} is unreachable (${code})`);
-    // An AbortSignal.timeout() abort is a DOMException whose `code` is the number 23: go by its name.
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'TimeoutError' || code === 'AbortError' || err.name === 'TimeoutError' || err.name === 'AbortError') {
-      warn(`warning: target ${target} accepted the connection but did not answer HEAD / within ${PREFLIGHT_MS / 1000} s; checks may time out`);
-      return;
-    }
-    // Not HTTP at all (the answer does not start with a status line): a setup that cannot work.
-    if (code === 'HPE_INVALID_CONSTANT' || /Expected HTTP\//i.test(err.message ?? '')) throw new HarnessError('TARGET_NOT_HTTP', `target ${target} did not answer HTTP (${code})`);
-    // HTTP, but broken (a control character in a header, bad framing, a reset): the gateway's
-    // fault, which its checks find and report (exit 1), not a harness that could not run.
-    if (code.startsWith('HPE_') || /parse|HTTPParser/i.test(`${err.name} ${err.message}`) || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') {
-      warn(`warning: target ${target} answered HEAD / with broken HTTP (${code}); running the checks, which will report it`);
-      return;
-    }
-    throw new HarnessError('TARGET_UNREACHABLE', `target ${target}: ${code} ${err.message ?? ''}`.trim());
-  }
-}
+import { reachTarget } from './preflight.js';
+import { PROFILE_FACTS, profileFeature } from '../core/features.js';
 
 /** What a run may be given besides its configuration. */
 export interface SuiteExtras {
@@ -90,6 +53,8 @@ export interface SuiteExtras {
   transport?: Transport;
   /** When the run began, if before the checks (the client profile's sessions): the report's start and duration count from it. */
   began?: { at: Date; t0: number };
+  /** What the console's first line says of the upstream when the run has no recording upstream (default: the service is checked directly). */
+  upstreamWords?: string;
 }
 
 /**
@@ -105,7 +70,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   const waivers = cfg.waivers ? loadWaivers(cfg.waivers) : null;
   // A load shard is one of several load processes: it runs every load check (the load is what
   // is split), and merge-reports adds the shards' figures up (src/report/load-merge.ts).
-  if (cfg.shard && cfg.profile !== 'load') {
+  if (cfg.shard && PROFILE_FACTS[cfg.profile].shards === 'checks') {
     const mine = shardIds(checks.map((c) => c.id), cfg.shard.index, cfg.shard.count, cfg.shardDurations ? durationsFrom(cfg.shardDurations) : undefined);
     checks = checks.filter((c) => mine.has(c.id));
   }
@@ -113,7 +78,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   const feature = profileFeature(cfg.profile);
   const features: string[] = feature ? [feature] : [];
   const declared = new Set<string>([...cfg.protocols, ...features]);
-  const { transport, negotiated } = await reachTarget(cfg, target, print, extras);
+  const { transport, negotiated } = await reachTarget(cfg, target, print, extras.transport);
   const expanded = cfg.expanded ?? expandTargeting(cfg.targeting, upstream?.url ?? null, process.env);
   const secrets = [cfg.token, cfg.service?.key ?? '', ...expanded.secrets, ...(extras.secrets ?? [])].filter(Boolean);
   print = (s) => printRaw(terminalSafe(scrubSecrets(s, secrets)));
@@ -140,9 +105,9 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   const attempts = Math.max(cfg.repeat, cfg.repeatFailures);
   if (useConsole)
     print(
-      `gw-conformance ${VERSION}: ${checks.length} checks${cfg.shard ? ` (shard ${cfg.shard.index}/${cfg.shard.count})` : ''}, target ${target}, upstream ${upstream?.url ?? (cfg.profile === 'client' ? 'the client sessions\' own' : 'none (the service is checked directly)')}, declared ${[...cfg.protocols, ...features].join(', ')}, seed ${cfg.seed}${attempts > 1 ? `, ${attempts} attempts per ${cfg.repeat > 1 ? 'check' : 'check that does not pass'}` : ''}`,
+      `gw-conformance ${VERSION}: ${checks.length} checks${cfg.shard ? ` (shard ${cfg.shard.index}/${cfg.shard.count})` : ''}, target ${target}, upstream ${upstream?.url ?? extras.upstreamWords ?? 'none (the service is checked directly)'}, declared ${[...cfg.protocols, ...features].join(', ')}, seed ${cfg.seed}${attempts > 1 ? `, ${attempts} attempts per ${cfg.repeat > 1 ? 'check' : 'check that does not pass'}` : ''}`,
     );
-  const settings = { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, hangWaitMs: cfg.hangWaitMs, bodyLimitBytes: cfg.bodyLimitBytes, retryBound: cfg.retryBound, apps: { jwksRefetchMs: cfg.apps.jwksRefetchMs }, service: cfg.service && { models: cfg.service.models }, ...(cfg.profile === 'load' ? { load: cfg.load } : {}), capabilities: { required: cfg.capabilities.required } };
+  const settings = { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, hangWaitMs: cfg.hangWaitMs, bodyLimitBytes: cfg.bodyLimitBytes, retryBound: cfg.retryBound, apps: { jwksRefetchMs: cfg.apps.jwksRefetchMs }, service: cfg.service && { models: cfg.service.models }, ...(PROFILE_FACTS[cfg.profile].loadSettings ? { load: cfg.load } : {}), capabilities: { required: cfg.capabilities.required } };
   const runThem = () => runAttempts(checks, { gateway, upstream, declared, settings, fixture: extras.fixture, noCredential: !cfg.token }, cfg, extras, secrets, useConsole ? print : undefined);
   const ran = extras.interrupt ? await extras.interrupt.during(runThem) : await runThem();
   let results = ran.results;
@@ -159,16 +124,6 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   }
   const raw = runReportOf({ cfg, target, upstream, features, attempts, waiverSummary, interrupted: ran.interrupted, startedAt, t0, results, unmatchedFrom, readiness, transport, negotiated });
   return sealReport(raw, secrets, expanded.names);
-}
-
-/** The TLS handshake first (its failure is one line; an unreachable target is the preflight's to tell), then the preflight. */
-async function reachTarget(cfg: RunConfig, target: string, print: (s: string) => void, extras: SuiteExtras): Promise<{ transport: Transport; negotiated: string | null }> {
-  const transport = extras.transport ?? loadTransport(cfg.transport, target);
-  if (transport.settings.insecure) print(INSECURE_WARNING);
-  const negotiated = await probeTls(target, transport).catch((e: unknown) => (e instanceof HarnessError && e.code === 'TARGET_TLS' ? Promise.reject(e) : null));
-  const probe = newDispatcher(connectOptions(transport), PREFLIGHT_MS);
-  await preflight(target, print, probe).finally(() => probe.close());
-  return { transport, negotiated };
 }
 
 type RunContext = Omit<Parameters<typeof runChecks>[1], 'exchanges'>;

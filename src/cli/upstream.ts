@@ -1,6 +1,8 @@
 // The suite with the run's own recording upstream: start it, start the gateway when the harness
-// is asked to (--gateway-cmd, --gateway-image), run the checks, stop both. run, certify and
-// verify all go through here; the service profile checks the hosted service directly.
+// is asked to (--gateway-cmd, --gateway-image), run the checks, stop both; or beside a running
+// `gw-conformance mock`, as the profile uses one (attached, driven). run, certify and verify come
+// here through their profile's module (src/cli/profiles/): all but the service profile, which
+// checks the hosted service directly, and the client profile, which refuses them.
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { HarnessError, parseListen } from '../core/errors.js';
@@ -25,26 +27,40 @@ const DEFAULT_LISTEN = optionByName('upstream-listen').default as string;
  * (two runs at once do not collide); an address the user chose is kept.
  */
 export function upstreamAddress(cfg: RunConfig): { host: string; port: number } {
-  const launching = Boolean(cfg.launch.cmd || cfg.launch.image);
-  return parseListen(launching && cfg.upstreamListen === DEFAULT_LISTEN ? '127.0.0.1:0' : cfg.upstreamListen, '--upstream-listen');
+  return parseListen(startsGateway(cfg) && cfg.upstreamListen === DEFAULT_LISTEN ? '127.0.0.1:0' : cfg.upstreamListen, '--upstream-listen');
 }
 
 export interface RecordingOptions {
-  /** `run` only: when the address is held by a running `gw-conformance mock`, let it drive the run. */
+  /** `run` only: when the address is held by a running `gw-conformance mock`, use it as the profile does (MockUse.held). */
   viaRunningMock?: boolean;
 }
 
-export async function withRecordingUpstream(cfg: RunConfig, io: Io, extras: SuiteExtras = {}, opts: RecordingOptions = {}): Promise<RunReport> {
-  const launching = Boolean(cfg.launch.cmd || cfg.launch.image);
+/** A run beside a running `gw-conformance mock` at `base`. */
+export type MockRun = (cfg: RunConfig, io: Io, base: string, extras: SuiteExtras) => Promise<RunReport>;
+
+/** What a profile's runs do with a running `gw-conformance mock` (src/cli/profiles/). */
+export interface MockUse {
+  /** --attach: run here on the mock's recording upstream (attached), or refuse. */
+  attach: MockRun;
+  /** The mock holds --upstream-listen (`run`): attach to it, or let it drive the run (driven). */
+  held: MockRun;
+}
+
+/** Whether the harness starts the gateway (--gateway-cmd, --gateway-image). */
+export const startsGateway = (cfg: RunConfig): boolean => Boolean(cfg.launch.cmd || cfg.launch.image);
+
+/** A run needs the gateway: a target, or a gateway to start. */
+export function requireTarget(cfg: RunConfig): void {
+  if (!cfg.target && !startsGateway(cfg)) throw new HarnessError('BAD_FLAG', '--target is required (or `target:` in gwc.yaml, or --gateway-cmd / --gateway-image to start the gateway); to try the harness without a gateway, run `gw-conformance demo`');
+}
+
+/** The suite with the run's own recording upstream (run, certify, verify), or a running mock's as the profile uses it. */
+export async function withRecordingUpstream(cfg: RunConfig, io: Io, mock: MockUse, extras: SuiteExtras = {}, opts: RecordingOptions = {}): Promise<RunReport> {
+  const launching = startsGateway(cfg);
   // Bad launch flags are found before anything starts (src/launch/launch.ts).
   checkLaunch(cfg.launch);
-  if (cfg.profile === 'client') throw new HarnessError('BAD_FLAG', 'the client profile runs with `run` and `demo` only (its checks compare real clients\' runs)');
-  if (!cfg.target && !launching) throw new HarnessError('BAD_FLAG', '--target is required (or `target:` in gwc.yaml, or --gateway-cmd / --gateway-image to start the gateway); to try the harness without a gateway, run `gw-conformance demo`');
-  if (cfg.profile === 'service') {
-    if (launching) throw new HarnessError('BAD_FLAG', '--gateway-cmd and --gateway-image start a gateway in front of the recording upstream: not with --profile service');
-    return runSuite(CHECKS, withExpandedTargeting(cfg, null, io.env), cfg.target!, null, io.out, extras);
-  }
-  if (cfg.attach) return attached(cfg, io, cfg.attach, extras);
+  requireTarget(cfg);
+  if (cfg.attach) return mock.attach(cfg, io, cfg.attach, extras);
   const { host, port } = upstreamAddress(cfg);
   // The transport's files are read and checked before anything starts (bad ones: one line, exit 2).
   const transport = cfg.target && !launching ? loadTransport(cfg.transport, cfg.target) : undefined;
@@ -54,7 +70,7 @@ export async function withRecordingUpstream(cfg: RunConfig, io: Io, extras: Suit
     await upstream.start(host, port);
   } catch (e) {
     const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-    if (opts.viaRunningMock && e instanceof HarnessError && e.code === 'PORT_IN_USE' && !launching && (await isOurMock(base))) return viaMock(cfg, io, base, extras);
+    if (opts.viaRunningMock && e instanceof HarnessError && e.code === 'PORT_IN_USE' && !launching && (await isOurMock(base))) return mock.held(cfg, io, base, extras);
     throw e;
   }
   const run = withExpandedTargeting(cfg, upstream.url, io.env);
@@ -97,8 +113,7 @@ function launchedTarget(target: string, cfg: RunConfig): string {
  * A load run on the recording upstream of a running `gw-conformance mock` (--attach, or the mock
  * holding --upstream-listen): the checks run here and send their own load; the mock records.
  */
-async function attached(cfg: RunConfig, io: Io, base: string, extras: SuiteExtras): Promise<RunReport> {
-  if (cfg.profile !== 'load') throw new HarnessError('BAD_FLAG', `--attach is for the load profile (got --profile ${cfg.profile}); other runs use a mock on this machine through --upstream-listen`);
+export const attached: MockRun = async (cfg, io, base, extras) => {
   if (cfg.launch.cmd || cfg.launch.image) throw new HarnessError('BAD_FLAG', '--attach with --gateway-cmd or --gateway-image: the gateway forwards to the mock you attach to; start it yourself');
   if (!cfg.target) throw new HarnessError('BAD_FLAG', '--target is required with --attach');
   if (cfg.upstreamTls.on) throw new HarnessError('BAD_FLAG', '--upstream-tls with an attached run: the mock you attach to serves its upstream as it was started (and attaching needs one that serves plain http)');
@@ -113,15 +128,14 @@ async function attached(cfg: RunConfig, io: Io, base: string, extras: SuiteExtra
   } finally {
     await upstream.detach();
   }
-}
+};
 
-/** A `gw-conformance mock` already holding the address runs the suite for us (src/cli/remote.ts); a load run attaches to it. */
-async function viaMock(cfg: RunConfig, io: Io, base: string, extras: SuiteExtras): Promise<RunReport> {
-  if (cfg.profile === 'load') return attached(cfg, io, base, extras);
+/** A `gw-conformance mock` already holding the address runs the suite for us (src/cli/remote.ts). */
+export const driven: MockRun = async (cfg, io, base) => {
   // The mock-driven run does not know the CI run options: refuse rather than ignore them
-  // (load shards attach instead, above: docs/load-profile.md).
+  // (load shards attach instead: docs/load-profile.md).
   if (cfg.waivers || cfg.shard || cfg.repeat > 1 || cfg.repeatFailures > 1)
     throw new HarnessError('BAD_FLAG', '--waivers, --shard (except with --profile load), --repeat and --repeat-failures are not supported when a running `gw-conformance mock` drives the run; stop the mock and let `run` start its own upstream');
   io.out(`using the recording upstream of the running \`gw-conformance mock\` at ${base}`);
   return runRemote(base, withExpandedTargeting(cfg, base, io.env), cfg.target!, io.out);
-}
+};

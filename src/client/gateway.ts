@@ -1,64 +1,43 @@
 // Client of the gateway under test: sends exactly the bytes and headers a check gives it,
-// and keeps what came back with raw headers and timings on the upstream's clock.
-import { request, type Agent } from 'undici';
+// and keeps what came back with raw headers and timings on the upstream's clock. Every request,
+// an answer read whole (send) or a stream (readStream, src/client/sse.ts), takes one way through
+// it (dispatch): its route resolved once, the retry on a fresh connection, the runner's hooks.
+import { request, type Agent, type Dispatcher } from 'undici';
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { CASE_HEADER } from '../upstream/contract.js';
 import { pairsFromRecord } from './headers.js';
-import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, type AuthStyle, type Protocol } from '../protocol/index.js';
+import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, type AuthStyle } from '../protocol/index.js';
 import { BoundedBody, decodeBody, textOf, unreadable } from './bounded.js';
-import { connectOptions, newDispatcher, type ConnectOptions, type Transport } from './transport.js';
+import { closeAgent, connectOptions, newDispatcher, type ConnectOptions, type Transport } from './transport.js';
 import { maskCut, rememberSecret } from '../core/mask.js';
 import { AnswerBound, GatewayTransportError, HangMemory, classify, errorKind, type Arrived } from './answer.js';
+import { isSizedBody, type ClientTargeting, type GwRequest, type GwResponse, type ReceivedResponse, type Route } from './request.js';
 
 // The error vocabulary of an answer, for the checks and the runner.
 export { GatewayTimeoutError, GatewayTransportError, classify, describeArrived, errorKind, type Arrived } from './answer.js';
 
 // The checks take these from the client they send with.
 export { ANTHROPIC_VERSION, messagesHeaders, type AuthStyle } from '../protocol/index.js';
+export { isSizedBody, type ClientTargeting, type GwRequest, type GwResponse, type ReceivedResponse, type Route, type SizedBody } from './request.js';
 
-/** What the client applies per protocol (src/config/targeting.ts): base path, headers (expanded), credential style. */
-export type ClientTargeting = Record<Protocol, { basePath: string; headers: Array<[string, string]>; credential?: AuthStyle }>;
-
-export interface GwRequest {
-  method?: string;
-  /** Path with query, relative to the target's base (its own path prefix is kept). */
-  path: string;
-  headers?: Array<[string, string]>;
-  /** A SizedBody is made piece by piece while it is sent, never held whole (large bodies). */
-  body?: string | Buffer | SizedBody;
-  auth?: AuthStyle;
-  /** Sent as a hint header so the upstream can match a request whose body lost the token. */
-  caseToken?: string;
+/**
+ * One kind of exchange as the client's one pipeline (GatewayClient.dispatch) runs it: an answer
+ * read whole (send), or a stream (src/client/sse.ts).
+ */
+export interface Exchange<T> {
+  /** The method of a request that names none. */
+  method: string;
+  /** Once it aborted, a failed request is not sent again (the check's time limit, a client that left). */
   signal?: AbortSignal;
-}
-
-/** A body of known length made while it is sent: `chunks()` may be called more than once and yields the same bytes. */
-export interface SizedBody {
-  length: number;
-  chunks(): Iterable<Buffer>;
-}
-
-export const isSizedBody = (b: GwRequest['body']): b is SizedBody => typeof b === 'object' && !Buffer.isBuffer(b) && typeof (b as SizedBody).chunks === 'function';
-
-export interface GwResponse {
-  status: number;
-  rawHeaders: Array<[string, string]>;
-  /** The body as a client reads it (decoded per content-encoding), at most BODY_KEEP bytes of it. */
-  body: Buffer;
-  /** Bytes received on the wire (before decoding), SHA-256 of them, and whether `body` is only their start. */
-  wireBytes: number;
-  wireSha256: string;
-  truncated: boolean;
-  /** Why a client could not decode the body (its content-encoding is not what it claims). */
-  decodeError?: string;
-  /** The connection error of a first attempt, when the answer came on a fresh connection (sendTracked). */
-  retriedAfter?: string;
-  startedAt: number;
-  headersAt: number;
-  endedAt: number;
-  header(name: string): string | undefined;
-  text(): string;
+  /** A connection the check chose (a single-connection client): no other connection is tried. */
+  dispatcher?: Dispatcher;
+  /** One attempt on `dispatcher`, the whole answer read; rejects with the error it ended with (classified). */
+  attempt(route: Route, dispatcher: Dispatcher): Promise<T>;
+  /** What the transcript keeps of an answer. */
+  received(answer: T): ReceivedResponse;
+  /** How the last failure ends: an error thrown (the default), or an answer after all (a client that left on purpose). */
+  failed?(e: Error): { error: Error } | { answer: T };
 }
 
 export class GatewayClient {
@@ -105,34 +84,41 @@ export class GatewayClient {
   }
 
   /**
-   * The credential style a request goes out with: a protocol given its own style
-   * (`credential:` in its targeting) uses it where the check asked for the protocol's default;
-   * a check that tries another style on purpose keeps it.
+   * Where a request goes, from its protocol (found once): the credential style (a protocol given
+   * its own style, `credential:` in its targeting, uses it where the check asked for the
+   * protocol's default; a check that tries another style on purpose keeps it), the target URL
+   * (under the protocol's base path; with `key-query` the run's credential in a `key` parameter)
+   * and the protocol's own headers.
    */
-  authFor(path: string, auth?: AuthStyle): AuthStyle {
+  private resolve(path: string, auth?: AuthStyle): { style: AuthStyle; url: string; headers: Array<[string, string]> } {
     const p = protocolOfPath(path);
-    const own = this.opts.targeting?.[p].credential;
+    const t = this.opts.targeting?.[p];
     const asked = auth ?? 'bearer';
-    return own && asked === DEFAULT_CREDENTIAL[p] ? own : asked;
-  }
-
-  /** The target URL of `path` (under its protocol's base path); with `key-query` the run's credential goes in a `key` parameter. */
-  url(path: string, auth?: AuthStyle): string {
-    const prefix = this.base.pathname.replace(/\/+$/, '') + (this.opts.targeting?.[protocolOfPath(path)].basePath ?? '');
-    const style = this.authFor(path, auth);
+    const style = t?.credential && asked === DEFAULT_CREDENTIAL[p] ? t.credential : asked;
+    const prefix = this.base.pathname.replace(/\/+$/, '') + (t?.basePath ?? '');
     const withKey = style === 'key-query' && this.opts.token ? `${path}${path.includes('?') ? '&' : '?'}key=${encodeURIComponent(this.opts.token)}` : path;
-    return `${this.base.origin}${prefix}${withKey}`;
+    return { style, url: `${this.base.origin}${prefix}${withKey}`, headers: t?.headers ?? [] };
   }
 
-  /** The URL and the flat header list of a request: credential, the protocol's own headers, the check's, the case token. */
-  prepare(req: GwRequest, defaultMethod = 'GET'): { url: string; headers: string[]; method: string } {
-    const style = this.authFor(req.path, req.auth);
+  /** The credential style a request to `path` goes out with (resolve). */
+  authFor(path: string, auth?: AuthStyle): AuthStyle {
+    return this.resolve(path, auth).style;
+  }
+
+  /** The target URL of `path` (resolve). */
+  url(path: string, auth?: AuthStyle): string {
+    return this.resolve(path, auth).url;
+  }
+
+  /** The route of a request: URL, method, and the flat header list: credential, the protocol's own headers, the check's, the case token. */
+  prepare(req: GwRequest, defaultMethod = 'GET'): Route {
+    const { style, url, headers: own } = this.resolve(req.path, req.auth);
     const headers: string[] = [];
     for (const [k, v] of this.credentialHeaders(style)) headers.push(k, v);
-    for (const [k, v] of this.opts.targeting?.[protocolOfPath(req.path)].headers ?? []) headers.push(k, v);
+    for (const [k, v] of own) headers.push(k, v);
     for (const [k, v] of req.headers ?? []) headers.push(k, v);
     if (req.caseToken) headers.push(CASE_HEADER, req.caseToken);
-    return { url: this.url(req.path, req.auth), headers, method: req.method ?? defaultMethod };
+    return { url, headers, method: req.method ?? defaultMethod };
   }
 
   /** The run's credential in this style; none when the run has none (the gateway takes none: --no-token). */
@@ -165,44 +151,74 @@ export class GatewayClient {
     return new AnswerBound(this.conn.hangs, signal);
   }
 
-  /** Keeps `answer` among the answers in progress until it settles (close() gives them a grace period). */
-  track<T>(answer: Promise<T>): Promise<T> {
+  /**
+   * The one way of every request: its route resolved once, `onSend` before it goes, one attempt
+   * (the whole answer read), `onReceive` once with what came back or the error that ended it.
+   * Kept among the answers in progress until it settles (close() gives them a grace period).
+   */
+  dispatch<T>(req: GwRequest, x: Exchange<T>): Promise<{ answer: T; retriedAfter?: string }> {
     const p = this.conn.pending;
-    p.add(answer);
-    const forget = () => void p.delete(answer);
-    answer.then(forget, forget);
-    return answer;
+    const done = this.dispatched(req, x);
+    p.add(done);
+    const forget = () => void p.delete(done);
+    done.then(forget, forget);
+    return done;
   }
 
-  send(req: GwRequest): Promise<GwResponse> {
-    return this.track(this.sendTracked(req));
+  private async dispatched<T>(req: GwRequest, x: Exchange<T>): Promise<{ answer: T; retriedAfter?: string }> {
+    this.onSend?.({ ...req, method: req.method ?? x.method });
+    const route = this.prepare(req, x.method);
+    let sent: { answer: T; retriedAfter?: string };
+    try {
+      sent = await this.retried(route, x);
+    } catch (e) {
+      const end = x.failed?.(e as Error) ?? { error: e as Error };
+      if ('error' in end) {
+        this.onReceive?.(req, { error: errorKind(end.error) });
+        throw end.error;
+      }
+      sent = { answer: end.answer };
+    }
+    this.onReceive?.(req, x.received(sent.answer));
+    return sent;
   }
 
   /**
    * A request whose connection failed before any byte of its answer (a kept-alive connection the
    * gateway closed without saying so: `other side closed`; a reset) is sent once more on a fresh
-   * connection, as the clients' SDKs do; the answer says so (`retriedAfter`), and a second
-   * failure is the transport error.
+   * connection, as the clients' SDKs do, unless the check chose the connection or the request
+   * was already given up; the answer says so (`retriedAfter`), and a second failure is the
+   * transport error. The fresh connection carries that one answer and is closed after it.
    */
-  private async sendTracked(req: GwRequest): Promise<GwResponse> {
-    this.onSend?.(req);
+  private async retried<T>(route: Route, x: Exchange<T>): Promise<{ answer: T; retriedAfter?: string }> {
     try {
-      return await this.sendOn(req, this.conn.agent);
+      return { answer: await x.attempt(route, x.dispatcher ?? this.conn.agent) };
     } catch (e) {
-      if (!(e instanceof GatewayTransportError) || !e.beforeAnswer) throw e;
+      if (x.dispatcher || !(e instanceof GatewayTransportError) || !e.beforeAnswer || x.signal?.aborted) throw e;
       const fresh = this.newAgent();
       try {
-        return { ...(await this.sendOn(req, fresh)), retriedAfter: e.message };
+        return { answer: await x.attempt(route, fresh), retriedAfter: e.message };
       } finally {
-        await closeAgent(fresh, new Set());
+        void fresh.destroy().catch(() => {});
       }
     }
   }
 
-  private async sendOn(req: GwRequest, agent: Agent): Promise<GwResponse> {
-    const { url, headers, method } = this.prepare(req);
+  /** Sends a request and reads its answer whole (bounded: BODY_KEEP bytes kept, the rest counted and hashed). */
+  async send(req: GwRequest): Promise<GwResponse> {
+    const { answer, retriedAfter } = await this.dispatch(req, {
+      method: 'GET',
+      signal: req.signal,
+      attempt: (route, dispatcher) => this.whole(req, route, dispatcher),
+      received: (r) => ({ status: r.status, rawHeaders: r.rawHeaders, body: r.body }),
+    });
+    return retriedAfter === undefined ? answer : { ...answer, retriedAfter };
+  }
+
+  /** One attempt of send: the answer read whole, its progress reported as it comes. */
+  private async whole(req: GwRequest, { url, headers, method }: Route, dispatcher: Dispatcher): Promise<GwResponse> {
     const startedAt = performance.now();
-    const what = `${req.method ?? 'GET'} ${req.path}`;
+    const what = `${method} ${req.path}`;
     const arrived: Arrived = { request: what, status: null, headersAfterMs: null, lastByteAfterMs: null, forMs: 0, bytes: 0, chunks: 0, head: '' };
     const progress = () => {
       arrived.forMs = Math.round(performance.now() - startedAt);
@@ -215,7 +231,7 @@ export class GatewayClient {
         method: method as 'GET',
         headers: isSizedBody(req.body) ? [...headers, 'content-length', String(req.body.length)] : headers,
         body: isSizedBody(req.body) ? Readable.from(req.body.chunks(), { objectMode: false }) : req.body,
-        dispatcher: agent,
+        dispatcher,
         signal: bound.signal,
       });
       const headersAt = performance.now();
@@ -235,7 +251,6 @@ export class GatewayClient {
       const decoded = decodeBody(got.head(), res.headers['content-encoding'] as string | undefined, got.truncated);
       const { body } = decoded, wireBytes = got.length, wireSha256 = got.sha256(); // the answer never holds `got` (its pieces)
       bound.end(true);
-      this.onReceive?.(req, { status: res.statusCode, rawHeaders: raw, body });
       return {
         status: res.statusCode,
         rawHeaders: raw,
@@ -254,9 +269,7 @@ export class GatewayClient {
     } catch (e) {
       arrived.forMs = Math.round(performance.now() - startedAt);
       bound.end(false);
-      const err = bound.why(what, arrived) ?? classify(e, what, arrived);
-      this.onReceive?.(req, { error: errorKind(err) });
-      throw err;
+      throw bound.why(what, arrived) ?? classify(e, what, arrived);
     }
   }
 
@@ -278,23 +291,4 @@ export class GatewayClient {
   async destroy(): Promise<void> {
     await this.conn.agent.destroy();
   }
-}
-
-/** What the client got back for one request, as the transcript keeps it. */
-export type ReceivedResponse = { status: number; rawHeaders: Array<[string, string]>; body: Buffer; aborted?: boolean; error?: string } | { error: string };
-
-/** How long pending answers get when the client closes, before their sockets are destroyed. */
-export const CLOSE_GRACE_MS = 1000;
-
-/**
- * Closes an agent: answers still coming get CLOSE_GRACE_MS to end, then the agent is destroyed.
- * Not close() then destroy(): undici leaves a body that is being read pending forever then.
- */
-async function closeAgent(agent: Agent, pending: Set<Promise<unknown>>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const grace = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), CLOSE_GRACE_MS)));
-  const how = pending.size ? await Promise.race([Promise.allSettled([...pending]).then(() => 'ended' as const), grace]) : 'ended';
-  clearTimeout(timer);
-  if (how === 'late') await agent.destroy(new Error('the client closed with this answer still coming')).catch(() => {});
-  else await agent.close().catch(() => {});
 }

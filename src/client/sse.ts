@@ -1,14 +1,17 @@
-// Reads a server-sent event stream from the gateway and records, for each event, when its
-// last byte arrived (performance.now(), the clock the recording upstream stamps its frames
-// with). Parsing is eventsource-parser's; a gzip-encoded stream is decoded as a client would.
-import { Client, request, type Agent, type Dispatcher } from 'undici';
+// Reads a server-sent event stream from the gateway (sent through the client's one pipeline,
+// GatewayClient.dispatch) and records, for each event, when its last byte arrived
+// (performance.now(), the clock the recording upstream stamps its frames with). Parsing is
+// eventsource-parser's; a gzip-encoded stream is decoded as a client would.
+import { Client, request, type Dispatcher } from 'undici';
 import { newClient } from './transport.js';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { createGunzip, createInflate, createBrotliDecompress } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { passedThrough, released } from '../core/pressure.js';
 import type { Transform } from 'node:stream';
-import { classify, errorKind, GatewayTransportError, isSizedBody, type GatewayClient, type GwRequest } from './gateway.js';
+import type { GatewayClient } from './gateway.js';
+import { classify, type AnswerBound } from './answer.js';
+import { isSizedBody, type GwRequest, type Route } from './request.js';
 import { pairsFromRecord } from './headers.js';
 
 export interface SseEvent {
@@ -148,81 +151,76 @@ async function readDecoded(res: Dispatcher.ResponseData, dec: Transform, k: Coll
   if (decodeError) throw new Error(`the stream is not ${res.headers['content-encoding']} as its content-encoding claims (${(decodeError as NodeJS.ErrnoException).code ?? decodeError.message})`);
 }
 
+/** A stream in progress, as its attempts share it: one bound and one abort for both. */
+interface Streaming {
+  req: GwRequest;
+  opts: StreamOptions;
+  bound: AnswerBound;
+  controller: AbortController;
+  startedAt: number;
+  /** When the client left (abortAfterMs), if it did. */
+  left: { at?: number };
+  release(): void;
+}
+
 /**
- * Sends the request; a failure before the response headers is classified and reported like any
- * request's. One whose connection failed before any answer byte is sent once more on a fresh
- * connection (`fresh`, closed by the caller after the stream), unless the check chose the
- * connection itself (opts.dispatcher).
+ * Sends the request through the client's one pipeline (GatewayClient.dispatch: its route, the
+ * retry on a fresh connection unless the check chose the connection, the runner's hooks) and
+ * reads its stream. Every client-side bound counts from the request: a gateway that holds the
+ * headers back is left at abortAfterMs like one that streams nothing after them.
  */
-async function openStream(gw: GatewayClient, req: GwRequest, sent: { url: string; headers: string[] }, signal: AbortSignal, opts: StreamOptions, fresh: { agent?: Agent }): Promise<Dispatcher.ResponseData> {
-  const once = (dispatcher: Dispatcher) =>
-    request(sent.url, {
-      method: (req.method ?? 'POST') as 'POST',
-      headers: sent.headers,
-      body: isSizedBody(req.body) ? Buffer.concat([...req.body.chunks()]) : req.body,
-      signal,
-      dispatcher,
-      // A buffering proxy may hold the headers back with the first events.
-      ...(opts.idleTimeoutMs ? { bodyTimeout: opts.idleTimeoutMs, headersTimeout: opts.idleTimeoutMs } : {}),
-    });
-  const what = `${req.method ?? 'POST'} ${req.path}`;
-  try {
-    return await once(opts.dispatcher ?? gw.dispatcher);
-  } catch (e) {
-    const first = classify(e, what);
-    if (opts.dispatcher || !(first instanceof GatewayTransportError) || !first.beforeAnswer || signal.aborted) {
-      gw.onReceive?.(req, { error: errorKind(first) });
-      throw first;
-    }
-    try {
-      fresh.agent = gw.newAgent();
-      return await once(fresh.agent);
-    } catch (again) {
-      const err = classify(again, what);
-      gw.onReceive?.(req, { error: errorKind(err) });
-      throw err;
-    }
-  }
-}
-
-export function readStream(gw: GatewayClient, req: GwRequest, opts: StreamOptions = {}): Promise<SseResult> {
-  return gw.track(read(gw, req, opts));
-}
-
-async function read(gw: GatewayClient, req: GwRequest, opts: StreamOptions): Promise<SseResult> {
-  gw.onSend?.({ ...req, method: req.method ?? 'POST' });
-  // The protocol's targeting (base path, headers, credential style) as for any request.
-  const sent = gw.prepare(req, 'POST');
+export async function readStream(gw: GatewayClient, req: GwRequest, opts: StreamOptions = {}): Promise<SseResult> {
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort();
   // The check's signal, and the short budget of a gateway seen hanging (src/client/answer.ts).
   const bound = gw.answerBound(req.signal);
   bound.signal.addEventListener('abort', onOuterAbort);
   const startedAt = performance.now();
-  // Every client-side bound counts from the request: a gateway that holds the headers back is
-  // left at abortAfterMs like one that streams nothing after them.
-  let abortedAt: number | undefined;
+  const left: Streaming['left'] = {};
   const abortTimer =
     opts.abortAfterMs === undefined
       ? undefined
       : setTimeout(() => {
-          abortedAt = performance.now();
+          left.at = performance.now();
           controller.abort();
         }, opts.abortAfterMs);
   const release = () => {
     clearTimeout(abortTimer);
     bound.signal.removeEventListener('abort', onOuterAbort);
   };
+  const s: Streaming = { req, opts, bound, controller, startedAt, left, release };
+  const { answer } = await gw.dispatch(req, {
+    method: 'POST',
+    signal: controller.signal,
+    dispatcher: opts.dispatcher,
+    attempt: (route, dispatcher) => readOn(s, route, dispatcher),
+    received: (r) => (r.leftBeforeHeaders ? { error: 'left before headers' } : { status: r.status, rawHeaders: r.rawHeaders, body: r.raw, aborted: r.abortedAt !== undefined, error: r.error === undefined ? undefined : 'stream error' }),
+    // No answer: the bound's own reason, or the stream of a client that left before any header.
+    failed: (e) => {
+      release();
+      bound.end(left.at !== undefined);
+      return left.at === undefined ? { error: bound.why(`${req.method ?? 'POST'} ${req.path}`) ?? e } : { answer: leftEarly(startedAt, left.at) };
+    },
+  });
+  return answer;
+}
+
+/** One attempt: a failure before the response headers is classified like any request's; after them, it ends the stream (`error`). */
+async function readOn(s: Streaming, route: Route, dispatcher: Dispatcher): Promise<SseResult> {
+  const { req, opts, bound, controller, startedAt } = s;
   let res: Dispatcher.ResponseData;
-  const fresh: { agent?: Agent } = {};
   try {
-    res = await openStream(gw, req, sent, controller.signal, opts, fresh);
+    res = await request(route.url, {
+      method: route.method as 'POST',
+      headers: route.headers,
+      body: isSizedBody(req.body) ? Buffer.concat([...req.body.chunks()]) : req.body,
+      signal: controller.signal,
+      dispatcher,
+      // A buffering proxy may hold the headers back with the first events.
+      ...(opts.idleTimeoutMs ? { bodyTimeout: opts.idleTimeoutMs, headersTimeout: opts.idleTimeoutMs } : {}),
+    });
   } catch (e) {
-    release();
-    bound.end(abortedAt !== undefined);
-    void fresh.agent?.destroy().catch(() => {});
-    if (abortedAt === undefined) throw bound.why(`${req.method ?? 'POST'} ${req.path}`) ?? e;
-    return leftEarly(gw, req, startedAt, abortedAt);
+    throw classify(e, `${route.method} ${req.path}`);
   }
   const headersAt = performance.now();
   const raw = pairsFromRecord(res.headers);
@@ -243,20 +241,17 @@ async function read(gw: GatewayClient, req: GwRequest, opts: StreamOptions): Pro
       controller.abort();
     }
   } catch (e) {
-    if (abortedAt === undefined && !result.abortedAt) result.error = (bound.why(req.path) ?? classify(e, req.path)).message;
+    if (s.left.at === undefined && !result.abortedAt) result.error = (bound.why(req.path) ?? classify(e, req.path)).message;
   } finally {
-    release();
+    s.release();
     bound.end(result.error === undefined);
-    // A retry's connection: its one stream is read (or left), nothing else uses it.
-    void fresh.agent?.destroy().catch(() => {});
   }
-  result.abortedAt ??= abortedAt;
+  result.abortedAt ??= s.left.at;
   result.raw = Buffer.concat(k.body);
   // The chunks, kept until the body was whole (most of them promoted by now), are garbage.
   released(result.raw.length);
   k.body.length = 0;
   result.endedAt = performance.now();
-  gw.onReceive?.(req, { status: result.status, rawHeaders: raw, body: result.raw, aborted: result.abortedAt !== undefined, error: result.error === undefined ? undefined : 'stream error' });
   return result;
 }
 
@@ -276,9 +271,8 @@ function started(res: Dispatcher.ResponseData, raw: Array<[string, string]>, k: 
 }
 
 /** The stream of a client that left (abortAfterMs) before any response header came: no status, no events. */
-function leftEarly(gw: GatewayClient, req: GwRequest, startedAt: number, abortedAt: number): SseResult {
+function leftEarly(startedAt: number, abortedAt: number): SseResult {
   const error = `the client left ${Math.round(abortedAt - startedAt)} ms after the request, before any response header arrived`;
-  gw.onReceive?.(req, { error: 'left before headers' });
   return { status: 0, rawHeaders: [], header: () => undefined, events: [], raw: Buffer.alloc(0), chunks: [], startedAt, headersAt: abortedAt, endedAt: abortedAt, abortedAt, leftBeforeHeaders: true, error };
 }
 

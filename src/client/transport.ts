@@ -1,7 +1,8 @@
 // How the harness connects to the gateway under test: TLS (extra trusted CAs, no verification,
 // a client certificate for mutual TLS) and HTTP/2 (ALPN h2 when the gateway offers it, or
-// prior-knowledge h2c on a plain port). The files are read and checked before the run starts;
-// a TLS failure is told in one line, never as the TLS library's own text.
+// prior-knowledge h2c on a plain port), and how a pool of connections is closed (answers still
+// coming get a grace period). The files are read and checked before the run starts; a TLS
+// failure is told in one line, never as the TLS library's own text.
 import { readFileSync } from 'node:fs';
 import { connect as tlsConnect, rootCertificates } from 'node:tls';
 import { isIP } from 'node:net';
@@ -86,6 +87,22 @@ export function newDispatcher(options: ConnectOptions, timeoutMs: number): Agent
   // undici 7's Pool drops useH2c: an h2c connection is made by its H2CClient (one connection per origin, many streams on it).
   if (useH2c) return new Agent({ ...base, factory: (origin: string | URL, opts: object) => new H2CClient(origin, { ...opts, ...base } as H2CClient.Options) } as Agent.Options);
   return new Agent(base as Agent.Options);
+}
+
+/** How long pending answers get when the client closes, before their sockets are destroyed. */
+export const CLOSE_GRACE_MS = 1000;
+
+/**
+ * Closes an agent: answers still coming get CLOSE_GRACE_MS to end, then the agent is destroyed.
+ * Not close() then destroy(): undici leaves a body that is being read pending forever then.
+ */
+export async function closeAgent(agent: Agent, pending: Set<Promise<unknown>>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), CLOSE_GRACE_MS)));
+  const how = pending.size ? await Promise.race([Promise.allSettled([...pending]).then(() => 'ended' as const), grace]) : 'ended';
+  clearTimeout(timer);
+  if (how === 'late') await agent.destroy(new Error('the client closed with this answer still coming')).catch(() => {});
+  else await agent.close().catch(() => {});
 }
 
 /** A single-connection client to the gateway with the run's transport (connection reuse checks). */

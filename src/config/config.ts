@@ -9,7 +9,7 @@ import { resolveOptions, type FlagValues } from './option-values.js';
 import { expandTargeting, resolveTargeting, type Targeting } from './targeting.js';
 import type { TransportSettings } from '../client/transport.js';
 import { parseDeclaredLimit } from '../core/limits.js';
-import type { Protocol } from '../core/features.js';
+import { PROFILE_FACTS, type Protocol } from '../core/features.js';
 import type { LoadSettings } from '../check/check.js';
 
 export type ExpandedTargeting = ReturnType<typeof expandTargeting>;
@@ -175,7 +175,7 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
   const profile = v.profile;
   const tokenEnv = v['token-env'];
   // The service profile sends the service key, on every protocol: it is the credential the service knows.
-  const service = profile === 'service' ? serviceConfig(env) : undefined;
+  const service = PROFILE_FACTS[profile].serviceKey ? serviceConfig(env) : undefined;
   const { declared, targeting } = resolveTargeting(file.protocols, Array.isArray(v.protocols) ? v.protocols : undefined, v['base-path'], v.header);
   return {
     target: v.target,

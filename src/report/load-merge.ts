@@ -5,6 +5,7 @@
 // per-second throughput and failures are summed second by second, and the verdict is the worst of the shards'.
 import { addedLatency, decodeHistogram, mergeEncoded, percentiles, percentilesText } from '../core/histogram.js';
 import type { Outcome } from '../core/outcome.js';
+import { factsOfNamed } from '../core/features.js';
 import type { CheckResult, RunReport } from './types.js';
 
 /** Worse outcomes rank higher: a fail in any shard fails the merged check. */
@@ -19,9 +20,12 @@ const ADDED: Array<[string, string, string]> = [
   ['addedTtfbMs', 'throughTtfb', 'directTtfb'],
 ];
 
+/** A report of one of n load processes: its profile's shards are load processes (src/core/features.ts), and it was run as one. */
+export const isLoadShard = (r: RunReport): boolean => factsOfNamed(r.profile)?.shards === 'load' && r.shard?.balancedBy === 'load';
+
 /** True when every report is one load shard of the same count, each index once: their checks combine. */
 export function areLoadShards(reports: RunReport[]): boolean {
-  if (reports.length < 2 || !reports.every((r) => r.profile === 'load' && r.shard?.balancedBy === 'load')) return false;
+  if (reports.length < 2 || !reports.every(isLoadShard)) return false;
   return new Set(reports.map((r) => r.shard!.count)).size === 1 && new Set(reports.map((r) => r.shard!.index)).size === reports.length;
 }
 

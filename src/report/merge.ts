@@ -7,7 +7,7 @@ import { HarnessError } from '../core/errors.js';
 import { exitCodeOf } from './policy.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from './types.js';
 import { assertValidReport } from './validate.js';
-import { areLoadShards, combineShardResults } from './load-merge.js';
+import { areLoadShards, combineShardResults, isLoadShard } from './load-merge.js';
 
 /** Reads DIR/report.json (or a .json file given directly) and checks it against the schema. */
 export function readReport(where: string): RunReport {
@@ -44,7 +44,7 @@ export function mergeConflicts(named: Array<{ name: string; report: RunReport }>
   differ('profiles', (r) => r.profile);
   differ('declared features', (r) => r.declared.protocols);
   // Load shards each run every load check: their results combine (src/report/load-merge.ts).
-  if (named.every((n) => n.report.profile === 'load' && n.report.shard?.balancedBy === 'load')) {
+  if (named.every((n) => isLoadShard(n.report))) {
     differ('shard counts', (r) => r.shard?.count);
     if (!areLoadShards(named.map((n) => n.report)) && named.length > 1) out.push(`load shards given twice: ${named.map((n) => `${n.report.shard!.index} in ${n.name}`).join(', ')}`);
     return out;

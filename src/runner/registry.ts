@@ -4,7 +4,7 @@
 // that matches no check is a harness error (exit 2) naming the closest ids. The capability matrix's
 // checks run only when it is asked for (withCapabilities).
 import type { CheckDef } from '../check/check.js';
-import { profileFeature, type Profile, type Protocol } from '../core/features.js';
+import { PROFILE_FACTS, type Profile, type Protocol } from '../core/features.js';
 import type { Readiness } from '../report/readiness.js';
 import { CAPABILITY_AREA, FEATURES_OF } from '../core/capabilities.js';
 import { HarnessError } from '../core/errors.js';
@@ -45,7 +45,7 @@ export function assertSelectors(all: readonly CheckDef[], selectors: readonly st
 export function selectChecks(all: CheckDef[], opts: { profile: Profile; only: string[]; skip: string[]; capabilities?: { run: boolean; required: readonly string[] } }): CheckDef[] {
   assertSelectors(all, opts.only, '--only');
   assertSelectors(all, opts.skip, '--skip');
-  const inProfile = (c: CheckDef) => (profileFeature(opts.profile) ? c.profile === opts.profile : c.profile === 'default' || (opts.profile === 'slow' && c.profile === 'slow'));
+  const inProfile = (c: CheckDef) => PROFILE_FACTS[opts.profile].picks.includes(c.profile);
   // A check named by id runs whatever its profile; an area, requirement, prefix or glob keeps to the profile.
   const picked = (c: CheckDef) => opts.only.some((s) => s === c.id || (matchesSelector(c, s) && inProfile(c)));
   const selected = all.filter((c) => (opts.only.length ? picked(c) : inProfile(c)) && !opts.skip.some((s) => matchesSelector(c, s)));

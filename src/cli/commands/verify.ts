@@ -3,7 +3,7 @@
 import { COMMANDS } from '../../config/commands.js';
 import { verify, type VerifyFlags } from '../certify.js';
 import { withOptions, type RegisterCommand } from '../shared.js';
-import { withRecordingUpstream } from '../upstream.js';
+import { PROFILE_MODULES } from '../profiles/index.js';
 import { liveConsole } from '../progress.js';
 
 export const registerVerify: RegisterCommand = (program, { io, exit }) => {
@@ -11,7 +11,7 @@ export const registerVerify: RegisterCommand = (program, { io, exit }) => {
   withOptions(program.command('verify').description(COMMANDS.verify.description).argument(dir.name, dir.help), 'verify').action(async (d: string, o: VerifyFlags) => {
     const live = liveConsole(io, { plainLines: true });
     try {
-      const code = await verify(d, o, live.io, (cfg, extras) => withRecordingUpstream(cfg, live.io, { ...extras, progress: live.progress }));
+      const code = await verify(d, o, live.io, (cfg, extras) => PROFILE_MODULES[cfg.profile].suite(cfg, live.io, { ...extras, progress: live.progress }));
       live.stop();
       exit(code);
     } finally {
