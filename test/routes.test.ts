@@ -76,6 +76,15 @@ describe('routes', () => {
     expect(r.routes).toEqual([{ client: 'messages', upstream: 'chat', requests: 1 }]);
   });
 
+  it('where the readiness canary of its protocol was translated, such a check is not run at all: a skip naming the route', async () => {
+    let ran = false;
+    const check = { ...bytes("the body's bytes"), run: async () => ((ran = true), pass('ran')) };
+    const r = await runOne(check, { ...env(), routes: { messages: 'chat' } });
+    expect(ran).toBe(false);
+    expect(r).toMatchObject({ outcome: 'skip', message: expect.stringMatching(/^translated route: messages → chat: the body's bytes cannot/) });
+    expect((await runOne(check, { ...env(), routes: { native: 'chat' } })).outcome).toBe('pass');
+  });
+
   it('the same check judges a pass-through route, and one without the declaration judges a translated one', async () => {
     rewrite = false;
     const through = await runOne(bytes("the body's bytes"), env());

@@ -4,7 +4,7 @@ import { GatewayClient } from '../client/gateway.js';
 import type { Transport } from '../client/transport.js';
 import { HarnessError } from '../core/errors.js';
 import type { CheckDef } from '../check/check.js';
-import { onRoutes, selectChecks, translatedProtocols } from '../runner/registry.js';
+import { onRoutes, routesOfCanaries, selectChecks, translatedProtocols } from '../runner/registry.js';
 import { runChecks, type ExchangeSink } from '../runner/runner.js';
 import { combineAttempts, needsRetry } from '../runner/repeat.js';
 import { durationsFrom, shardIds } from '../runner/shard.js';
@@ -108,7 +108,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
       `gw-conformance ${VERSION}: ${checks.length} checks${cfg.shard ? ` (shard ${cfg.shard.index}/${cfg.shard.count})` : ''}, target ${target}, upstream ${upstream?.url ?? extras.upstreamWords ?? 'none (the service is checked directly)'}, declared ${[...cfg.protocols, ...features].join(', ')}, seed ${cfg.seed}${attempts > 1 ? `, ${attempts} attempts per ${cfg.repeat > 1 ? 'check' : 'check that does not pass'}` : ''}`,
     );
   const settings = { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, hangWaitMs: cfg.hangWaitMs, bodyLimitBytes: cfg.bodyLimitBytes, retryBound: cfg.retryBound, apps: { jwksRefetchMs: cfg.apps.jwksRefetchMs }, service: cfg.service && { models: cfg.service.models }, ...(PROFILE_FACTS[cfg.profile].loadSettings ? { load: cfg.load } : {}), capabilities: { required: cfg.capabilities.required } };
-  const runThem = () => runAttempts(checks, { gateway, upstream, declared, settings, fixture: extras.fixture, noCredential: !cfg.token }, cfg, extras, secrets, useConsole ? print : undefined);
+  const runThem = () => runAttempts(checks, { gateway, upstream, declared, settings, fixture: extras.fixture, noCredential: !cfg.token, routes: routesOfCanaries(readiness) }, cfg, extras, secrets, useConsole ? print : undefined);
   const ran = extras.interrupt ? await extras.interrupt.during(runThem) : await runThem();
   let results = ran.results;
   // Interrupted, the checks still running are cut off with their connections.

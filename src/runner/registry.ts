@@ -67,7 +67,7 @@ function withCapabilities(checks: CheckDef[], opts: { only: string[]; capabiliti
 
 /** The protocols whose readiness canary reached the upstream in another protocol: the gateway translates them. */
 export function translatedProtocols(readiness: Readiness | null): Protocol[] {
-  return (readiness?.protocols ?? []).filter((p) => p.upstreamProtocol && p.upstreamProtocol !== p.protocol).map((p) => p.protocol);
+  return Object.keys(routesOfCanaries(readiness)) as Protocol[];
 }
 
 /**
@@ -77,4 +77,9 @@ export function translatedProtocols(readiness: Readiness | null): Protocol[] {
  */
 export function onRoutes(checks: CheckDef[], translated: readonly Protocol[], only: readonly string[]): CheckDef[] {
   return checks.filter((c) => !c.translatedRoute || (c.protocol !== undefined && translated.includes(c.protocol)) || only.some((s) => s === c.id));
+}
+
+/** Per protocol, the protocol its readiness canary reached the upstream in, where that is another (the gateway translates it). */
+export function routesOfCanaries(readiness: Readiness | null): Partial<Record<Protocol, Protocol>> {
+  return Object.fromEntries((readiness?.protocols ?? []).filter((p) => p.upstreamProtocol && p.upstreamProtocol !== p.protocol).map((p) => [p.protocol, p.upstreamProtocol]));
 }

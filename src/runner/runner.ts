@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { featuresOf, type CheckDef, type RunSettings, type Verdict } from '../check/check.js';
 import { failedOutcome } from '../core/outcome.js';
 import type { CheckResult, RouteCount } from '../report/types.js';
+import type { Protocol } from '../core/protocols.js';
 import { protocolOfPath } from '../protocol/index.js';
 import { describeArrived, GatewayTimeoutError, GatewayTransportError, type Arrived, type GatewayClient, type GwRequest } from '../client/gateway.js';
 import { recordSent, type SentRequest } from '../report/replay.js';
@@ -31,7 +32,13 @@ export interface RunEnv {
   fixture?: unknown;
   /** The run sends no credential (the gateway takes none): checks of the client's credential are skipped. */
   noCredential?: boolean;
+  /** Per protocol, the protocol the gateway forwards it in where that is another (its readiness canary's route). */
+  routes?: Partial<Record<Protocol, Protocol>>;
 }
+
+/** Why a check that compares what a translation cannot keep does not judge a translated route. */
+export const translatedSkip = (route: { client: string; upstream: string }, what: string) =>
+  `translated route: ${route.client} → ${route.upstream}: ${what} cannot be compared across a translation; the checks of translated routes (translate.*) judge this route by meaning`;
 
 /** Why a check of the client's credential does not run when the run sends none. */
 export const NO_CREDENTIAL_SKIP = 'no credential: the gateway takes none (--no-token or `token: none`), so there is no client credential to accept or forward';
@@ -89,6 +96,9 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   const undeclared = notDeclared(check, env.declared);
   if (undeclared) return done('skip', { message: undeclared });
   if (check.credential && env.noCredential) return done('skip', { message: NO_CREDENTIAL_SKIP });
+  // Where the canary of its protocol was translated, a check of what a translation cannot keep is not run at all.
+  const routed = env.routes?.[check.protocol ?? 'messages'];
+  if (check.untranslatable && routed) return done('skip', { message: translatedSkip({ client: check.protocol ?? 'messages', upstream: routed }, check.untranslatable) });
   try {
     // The check's time, not this process's holds (another check's work in the same process, a
     // collection, a loaded machine: src/core/stall.ts); holds put it off by at most limitMs more.
@@ -104,7 +114,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
     ]);
     if (verdict.skip) return done('skip', verdict);
     const across = check.untranslatable ? translatedIn(routesField(handle, sentIn).routes) : null;
-    if (across) return done('skip', { message: `translated route: ${across.client} → ${across.upstream}: ${check.untranslatable} cannot be compared across a translation; the checks of translated routes (translate.*) judge this route by meaning`, evidence: { ...(verdict.evidence ?? {}), verdictAsMeasured: `${verdict.ok ? 'pass' : 'fail'}: ${verdict.message}` } });
+    if (across) return done('skip', { message: translatedSkip(across, check.untranslatable!), evidence: { ...(verdict.evidence ?? {}), verdictAsMeasured: `${verdict.ok ? 'pass' : 'fail'}: ${verdict.message}` } });
     return done(verdict.ok ? 'pass' : failedOutcome(check.level), verdict);
   } catch (e) {
     if (e instanceof CheckTimeout || e instanceof GatewayTimeoutError) {

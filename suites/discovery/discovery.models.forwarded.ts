@@ -10,7 +10,6 @@ export default defineCheck({
   level: 'SHOULD',
   area: 'discovery',
   profile: 'default',
-  untranslatable: 'the model list request as the client sent it (path, query, `anthropic-version`)',
   protocol: 'messages',
   requirement:
     'When the gateway forwards discovery, the upstream receives the query limit=1000 (without it the list may be cut to the default page) and the anthropic-version header as sent (DISC-5).',

@@ -4,7 +4,7 @@ import { jsonReply } from '../../src/protocol/record.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 import { notTranslated, translation } from '../shared/route.js';
-import { answerDiffs, richBody, routeEvidence } from './common.js';
+import { answerDiffs, richBody, routeEvidence, ON_TRANSLATED_ROUTE } from './common.js';
 import { MESSAGES_MODEL } from '../shared/protocols.js';
 
 /** What the upstream answers: text, a tool call with arguments, its stop reason, usage with a cache read. */
@@ -20,11 +20,7 @@ export default defineCheck({
   id: 'translate.answer.meaning',
   title: 'An answer mapped back from another protocol keeps its text, tool call, stop reason and usage',
   requirements: ['XLATE-ANS-1'],
-  level: 'MUST',
-  area: 'translate',
-  profile: 'default',
-  protocol: 'messages',
-  translatedRoute: true,
+  ...ON_TRANSLATED_ROUTE,
   requirement:
     "On a translated route the answer the client gets, in its own protocol, carries the upstream's answer unchanged in meaning: the same text, the same tool calls (names and arguments), the stop reason mapped to its counterpart, and the usage with the same numbers (all prompt tokens, the cached part, the output).",
   async run(ctx) {

@@ -4,7 +4,7 @@ import { retryGuidanceHeaders } from '../../src/upstream/replies/errors.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 import { notTranslated, translation } from '../shared/route.js';
-import { richBody, routeEvidence } from './common.js';
+import { richBody, routeEvidence, ON_TRANSLATED_ROUTE } from './common.js';
 
 /** Statuses a client acts on differently: a request to fix, a wait to honour, an outage. */
 const STATUSES = [400, 429, 500] as const;
@@ -13,11 +13,7 @@ export default defineCheck({
   id: 'translate.errors.mapped',
   title: "An upstream error on a translated route reaches the client in its own error shape with the upstream's status and message",
   requirements: ['XLATE-ERR-1'],
-  level: 'MUST',
-  area: 'translate',
-  profile: 'default',
-  protocol: 'messages',
-  translatedRoute: true,
+  ...ON_TRANSLATED_ROUTE,
   requirement:
     "On a translated route an upstream error reaches the client in the client protocol's error shape, with the upstream's status (a 429 stays a 429, with its retry-after) and its message.",
   async run(ctx) {

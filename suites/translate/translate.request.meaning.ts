@@ -3,17 +3,13 @@ import { RECORDS } from '../../src/protocol/index.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 import { notTranslated, translation } from '../shared/route.js';
-import { requestDiffs, richBody, routeEvidence, seenMeaning } from './common.js';
+import { requestDiffs, richBody, routeEvidence, seenMeaning, ON_TRANSLATED_ROUTE } from './common.js';
 
 export default defineCheck({
   id: 'translate.request.meaning',
   title: 'A messages request forwarded as another protocol keeps its model, system, turns, tools and parameters',
   requirements: ['XLATE-REQ-1'],
-  level: 'MUST',
-  area: 'translate',
-  profile: 'default',
-  protocol: 'messages',
-  translatedRoute: true,
+  ...ON_TRANSLATED_ROUTE,
   requirement:
     'When the gateway forwards a request of one protocol upstream as another, the request keeps its meaning: the same model unless a model route is declared, the system text and the turns in order, the tool calls of the history, the tools offered, and the parameters every protocol has (output limit, temperature, top_p, stop sequences) with their values.',
   async run(ctx) {

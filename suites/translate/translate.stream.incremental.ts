@@ -6,7 +6,7 @@ import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { streamEvidenceOf, streamThrough, type StreamExchange } from '../shared/exchange.js';
 import { notTranslated, translation } from '../shared/route.js';
 import { MESSAGES_PATH } from '../shared/protocols.js';
-import { richBody } from './common.js';
+import { richBody, ON_TRANSLATED_ROUTE } from './common.js';
 
 /** Far above loopback lag and the burst window: a buffer shows as pieces arriving together. */
 const GAP_MS = 300;
@@ -27,11 +27,7 @@ export default defineCheck({
   id: 'translate.stream.incremental',
   title: 'A stream translated from another protocol reaches the client piece by piece, complete, in the client protocol',
   requirements: ['XLATE-STREAM-1'],
-  level: 'MUST',
-  area: 'translate',
-  profile: 'default',
-  protocol: 'messages',
-  translatedRoute: true,
+  ...ON_TRANSLATED_ROUTE,
   timing: true,
   requirement:
     "On a translated route a streamed answer reaches the client in the client protocol incrementally: each upstream event is translated and passed on when it arrives (no piece later than the oracle's bound, none sent apart delivered together), the text complete and in order, ending with the client protocol's own end of stream.",
