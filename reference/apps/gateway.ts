@@ -8,6 +8,7 @@
 // Where this follows our requirements rather than the real product, the comment says so.
 // This file starts the gateway and routes requests; the work is in gateway/: signin.ts and
 // sessions.ts (sign-in), policy.ts, spend.ts, inference.ts, relay.ts (telemetry), http.ts.
+import { patientSignal } from '../../src/core/stall.js';
 import type http from 'node:http';
 import { LoopbackServer } from '../../src/core/server.js';
 import { HarnessError } from '../../src/core/errors.js';
@@ -58,9 +59,15 @@ export class AppsGateway extends LoopbackServer {
     if (this.opts.db) await migrate(this.opts.db);
     let idp: IdpMeta;
     try {
-      const res = await fetch(`${this.cfg.oidc.issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(5000) });
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      idp = (await res.json()) as IdpMeta;
+      // The IdP's silence is bounded, not this process's holds (a busy machine starting many gateways at once).
+      const bound = patientSignal(5000);
+      try {
+        const res = await fetch(`${this.cfg.oidc.issuer}/.well-known/openid-configuration`, { signal: bound.signal });
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        idp = (await res.json()) as IdpMeta;
+      } finally {
+        bound.done();
+      }
     } catch (e) {
       if (!this.opts.db) await db.close();
       throw new HarnessError('GATEWAY_START', `reference apps gateway: cannot read the IdP discovery document of ${this.cfg.oidc.issuer} (${(e as Error).message})`);

@@ -3,9 +3,10 @@
 import { StringDecoder } from 'node:string_decoder';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Fault, Json, RequestParts } from './types.js';
+import { isOn } from './routes.js';
 
-const isNative = (r: RequestParts) => /^\/v1beta\/models\/[^/?]+:(generateContent|streamGenerateContent)(\?|$)/.test(r.path);
-const isChat = (r: RequestParts) => /^\/v1\/chat\/completions(\?|$)/.test(r.path);
+const isNative = (r: RequestParts) => isOn(r, 'native', 'generate', 'stream');
+const isChat = (r: RequestParts) => isOn(r, 'chat', 'generate');
 const isEventStream = (headers: Array<[string, string]>) => headers.some(([k, v]) => k.toLowerCase() === 'content-type' && /text\/event-stream/i.test(v));
 /** A chat request asking for a stream (`"stream": true` in its body). */
 const wantsStream = (r: RequestParts) => {

@@ -85,6 +85,17 @@ export function patientTimeout(fn: () => void, ms: number, maxHeldMs = ms): () =
   };
 }
 
+/**
+ * An abort signal for a request to a peer on this machine: it aborts after `ms` of the peer's
+ * silence, this process's holds not counted (patientTimeout), where AbortSignal.timeout counts
+ * them. `done` cancels it once the answer is in.
+ */
+export function patientSignal(ms: number): { signal: AbortSignal; done: () => void } {
+  const ac = new AbortController();
+  const cancel = patientTimeout(() => ac.abort(new DOMException(`no answer within ${ms} ms`, 'TimeoutError')), ms);
+  return { signal: ac.signal, done: cancel };
+}
+
 /** A time this process measured, and how much of it its event loop was held (not the other side's). */
 export interface Timed {
   ms: number;

@@ -1,6 +1,7 @@
 // Sign-in at the reference apps gateway: the device authorization grant (RFC 8628), whose
 // verification page hands the browser to the configured IdP for an OIDC code flow with PKCE;
 // the callback checks the ID token and the allowed groups and approves the device.
+import { patientSignal } from '../../../src/core/stall.js';
 import type http from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import { createLocalJWKSet, createRemoteJWKSet, importJWK, jwtVerify, type JSONWebKeySet, type JWK, type JWTPayload, type JWTVerifyGetKey } from 'jose';
@@ -19,9 +20,14 @@ export const DEVICE_TTL_S = 600;
  */
 export async function idpKeys(uri: URL, is: (fault: AppsFaultName) => boolean): Promise<JWTVerifyGetKey> {
   const fetchSet = async () => {
-    const res = await fetch(uri, { signal: AbortSignal.timeout(5000) });
-    if (!res.ok) throw new Error(`JWKS: HTTP ${res.status}`);
-    return (await res.json()) as JSONWebKeySet;
+    const bound = patientSignal(5000);
+    try {
+      const res = await fetch(uri, { signal: bound.signal });
+      if (!res.ok) throw new Error(`JWKS: HTTP ${res.status}`);
+      return (await res.json()) as JSONWebKeySet;
+    } finally {
+      bound.done();
+    }
   };
   if (is('apps-jwks-cached-forever')) return createLocalJWKSet(await fetchSet());
   if (is('apps-jwks-keys-kept')) {
