@@ -205,13 +205,15 @@ function answerIn(reply: Reply, rec: RecordedRequest): Reply {
     rec.route = at.route;
   }
   const scripted = reply.kind === 'json' || reply.kind === 'sse' ? reply.protocol : undefined;
-  // Only a request on another protocol's path than the script's is looked into (its body is
-  // parsed only then; a large one not at all). A body that is not that path's protocol's request
-  // (a native body sent to the chat path) is a request sent to the wrong place, not a translation.
-  const body = () => rec.body.toString('utf8');
-  const crossed = at && scripted && scripted !== at.protocol && (at.route === 'models' || rec.bodyTruncated || RECORDS[at.protocol].readRequest(rec.url, body()) !== null);
+  // Only a request on another protocol's path than the script's is looked into, its body parsed
+  // once (and not at all when only its first part was kept). A body that is not that path's
+  // protocol's request (a native body sent to the chat path) is a request sent to the wrong place,
+  // not a translation.
+  const other = at && scripted && scripted !== at.protocol;
+  const meaning = other && at.route !== 'models' && !rec.bodyTruncated ? RECORDS[at.protocol].readRequest(rec.url, rec.body.toString('utf8')) : undefined;
+  const crossed = other && (at.route === 'models' || rec.bodyTruncated || meaning !== null);
   rec.routedAs = crossed ? at.protocol : scripted;
-  const rendered = crossed ? translateReply(reply, { ...at, stream: at.route === 'stream' || RECORDS[at.protocol].asksStream(rec.url, body()) }) : null;
+  const rendered = crossed ? translateReply(reply, { ...at, stream: at.route === 'stream' || meaning?.stream === true }) : null;
   rec.answeredIn = rendered && at ? at.protocol : scripted;
   if (rendered?.kind === 'sse' && rendered.from) rec.framesFrom = rendered.from;
   return rendered ?? reply;

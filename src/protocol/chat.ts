@@ -187,7 +187,6 @@ export const CHAT: ProtocolRecord = {
     const body = JSON.stringify({ model: o.model ?? CHAT.defaultModel, messages: [{ role: 'user', content: o.text }], ...limit, ...stream });
     return { method: 'POST', path: CHAT_PATH, auth: CHAT.defaultCredential, headers: [['content-type', 'application/json']], body };
   },
-  asksStream: (_path, body) => obj(parseJson(body)).stream === true,
   readRequest,
   replies,
 };

@@ -221,7 +221,6 @@ export const MESSAGES: ProtocolRecord = {
     const body = JSON.stringify({ model: o.model ?? MESSAGES.defaultModel, max_tokens: o.maxTokens ?? 1024, messages: [{ role: 'user', content: o.text }], ...(o.stream ? { stream: true } : {}) });
     return { method: 'POST', path: MESSAGES_PATH, auth: MESSAGES.defaultCredential, headers: messagesHeaders(), body };
   },
-  asksStream: (_path, body) => /"stream"\s*:\s*true/.test(body) && obj(parseJson(body)).stream === true,
   readRequest,
   replies,
 };

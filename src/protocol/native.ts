@@ -213,7 +213,6 @@ export const NATIVE: ProtocolRecord = {
     const body = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: o.text }] }], ...limit });
     return { method: 'POST', path: nativePath(o.model ?? NATIVE.defaultModel, o.stream), auth: NATIVE.defaultCredential, headers: [['content-type', 'application/json']], body };
   },
-  asksStream: (path) => decoded(path).endsWith(':streamGenerateContent'),
   readRequest,
   replies,
 };

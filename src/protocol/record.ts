@@ -144,8 +144,6 @@ export interface ProtocolRecord {
   routeOf(method: string, path: string, headers: HeaderList): RouteKind | null;
   /** The smallest request: one user message, the protocol's default credential style. */
   minimalRequest(o: MinimalRequestOptions): MinimalRequest;
-  /** Whether a request body asks for a stream (the route alone says so where the path does). */
-  asksStream(path: string, body: string): boolean;
   /** A request of this protocol by meaning; null when the body is not one. */
   readRequest(path: string, body: string): RequestMeaning | null;
   replies: ReplyCodec;
