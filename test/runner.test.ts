@@ -188,4 +188,27 @@ describe('phase gate', () => {
     await Promise.all([runChecks(runA, env, { concurrency: 2 }), runChecks(runB, env, { concurrency: 2 })]);
     expect(overlaps).toBeGreaterThan(0);
   });
+
+  it('gives a timed outage check (the time to serve again) a timing turn too: no other run\'s work beside it', async () => {
+    const gate = new PhaseGate();
+    const { env } = stubs();
+    let active = { work: 0, timing: 0 };
+    let overlaps = 0;
+    const busy = (kind: 'work' | 'timing', id: string, extra: Partial<CheckDef> = {}) =>
+      check(id, extra, async () => {
+        active[kind]++;
+        if (active.work && active.timing) overlaps++;
+        for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
+        active[kind]--;
+        return pass(id);
+      });
+    const runA = [busy('timing', 'a1', { timing: true, outage: true })];
+    const runB = Array.from({ length: 6 }, (_, i) => busy('work', `b${i}`));
+    const [ra, rb] = await Promise.all([runChecks(runA, env, { concurrency: 2, gate }), runChecks(runB, env, { concurrency: 2, gate })]);
+    expect([...ra, ...rb].every((r) => r.outcome === 'pass')).toBe(true);
+    expect(overlaps).toBe(0);
+    active = { work: 0, timing: 0 };
+    await Promise.all([runChecks(runA, env, { concurrency: 2 }), runChecks(runB, env, { concurrency: 2 })]);
+    expect(overlaps).toBeGreaterThan(0);
+  });
 });

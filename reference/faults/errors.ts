@@ -47,7 +47,7 @@ function dropHeaders(names: string[]): Fault['stream'] {
 const SIGN_IN = 'https://sso.example.com/oauth2/authorize?client_id=llm-gateway&response_type=code&redirect_uri=https%3A%2F%2Fgateway.example.com%2Foauth2%2Fcallback&state=gwc';
 
 /** How long sticky-backend-down keeps its backend marked down after a refused connection. */
-const STICKY_DOWN_MS = 8000;
+const STICKY_DOWN_MS = 12_000;
 /** Until when (epoch ms) sticky-backend-down answers without forwarding. */
 let stickyDownUntil = 0;
 
@@ -181,7 +181,7 @@ export const ERRORS_FAULTS: Fault[] = [
   {
     name: 'sticky-backend-down',
     breaks: ['ERR-RECOVER-1'],
-    description: 'marks its backend down for 8 s after a refused connection and answers a JSON 503 without forwarding meanwhile (a passive health check with a long fail time-out)',
+    description: 'marks its backend down for 12 s after a refused connection and answers a JSON 503 without forwarding meanwhile (a passive health check with a long fail time-out)',
     upstreamDown: (status, reason) => {
       if (/ECONNREFUSED/.test(reason)) stickyDownUntil = Date.now() + STICKY_DOWN_MS;
       return jsonReplacement(status, reason);

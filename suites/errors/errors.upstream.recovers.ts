@@ -30,6 +30,8 @@ export default defineCheck({
   protocol: 'messages',
   // The upstream is stopped for every check while this one runs: the outage window at the end.
   outage: true,
+  // It times the gateway: in the outage window it takes a timing turn (src/runner/gate.ts).
+  timing: true,
   // Room for the outage to be made again while holds of this process leave the time undecided.
   timeLimitMs: () => MEASUREMENTS * WATCH_MS + 10_000,
   requirement: `After an upstream outage ends, the gateway forwards requests again within ${RECOVER_MS / 1000} s, with no sticky "backend down" state that keeps failing healthy requests; the time until the first forwarded, successful request is reported (ERR-RECOVER-1). The time is the gateway's: a wait over 5 s only with the harness's own holds counted is measured again, with a new outage.`,
