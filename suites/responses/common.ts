@@ -40,6 +40,17 @@ export function sameData(sent: string, got: string): boolean {
   return a.ok && b.ok && diffJson(a.node, b.node, '', [], { keyOrder: false, limit: 1 }).length === 0;
 }
 
+/** The data without its sequence_number: an event renumbered on the way is still that event. */
+export function unnumbered(data: string): string {
+  try {
+    const v = JSON.parse(data) as Record<string, unknown>;
+    delete v.sequence_number;
+    return JSON.stringify(v);
+  } catch {
+    return data;
+  }
+}
+
 /** What an event is: its type and sequence_number (`response.output_text.delta #5`). */
 export function eventName(data: string): string {
   try {

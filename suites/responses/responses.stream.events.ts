@@ -3,19 +3,8 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff, diffJson } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
-import { eventName, noStream, pairEvents, responsesStreamExchange } from './common.js';
+import { eventName, noStream, pairEvents, responsesStreamExchange, unnumbered } from './common.js';
 import { streamEvidenceOf } from '../shared/exchange.js';
-
-/** The data without its sequence_number: an event renumbered on the way is still that event. */
-function unnumbered(data: string): string {
-  try {
-    const v = JSON.parse(data) as Record<string, unknown>;
-    delete v.sequence_number;
-    return JSON.stringify(v);
-  } catch {
-    return data;
-  }
-}
 
 const seqOf = (data: string): unknown => {
   try {

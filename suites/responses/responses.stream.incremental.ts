@@ -2,7 +2,7 @@
 // (the stream timing oracle, src/core/oracle.ts).
 import { defineCheck, fail } from '../../src/check/check.js';
 import { judgeDelivery, oracleEvidence, withMargin, type OracleResult } from '../../src/core/oracle.js';
-import { eventName, noStream, pairEvents, responsesStreamExchange, type ResponsesStreamExchange } from './common.js';
+import { eventName, noStream, pairEvents, responsesStreamExchange, unnumbered, type ResponsesStreamExchange } from './common.js';
 import { streamEvidenceOf } from '../shared/exchange.js';
 
 /** Gap between scripted events: far above loopback lag and the burst window, so a buffer shows as events arriving together. */
@@ -31,8 +31,8 @@ export default defineCheck({
     const measure = async (more: boolean): Promise<Timed> => {
       const x = await responsesStreamExchange(ctx, { pieces: more ? [...PIECES, ...PIECES] : PIECES }, GAP_MS);
       if (x.res.status !== 200 || !x.seen) return { x, pairs: [], result: null };
-      // Timing is judged on the events that arrived; a lost one is responses.stream.events' finding.
-      const pairs = pairEvents(x.sent, x.res.events.map((e) => e.data)).filter((p) => p.sent < x.seen!.sentAt.length);
+      // Timing is judged on the events that arrived; a lost or renumbered one is responses.stream.events' finding.
+      const pairs = pairEvents(x.sent.map(unnumbered), x.res.events.map((e) => unnumbered(e.data))).filter((p) => p.sent < x.seen!.sentAt.length);
       const result = judgeDelivery(
         pairs.map((p) => x.seen!.sentAt[p.sent]),
         pairs.map((p) => x.res.events[p.got].arrivedAt),
