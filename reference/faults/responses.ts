@@ -182,4 +182,16 @@ export const RESPONSES_FAULTS: Fault[] = [
       return JSON.stringify(v);
     }),
   },
+  {
+    name: 'resp-drop-function-items',
+    breaks: ['CAP-1'],
+    description: 'drops function_call and function_call_output items from a Responses API input (a gateway that maps input items to chat messages and knows only messages)',
+    request: (r) => {
+      if (!isResponses(r) || gzipped(r)) return;
+      const b = parsed(r.body.toString('utf8'));
+      if (!Array.isArray(b?.input) || !b.input.some((i: Json) => /^function_call/.test(String(i?.type)))) return;
+      b.input = b.input.filter((i: Json) => !/^function_call/.test(String(i?.type)));
+      r.body = Buffer.from(JSON.stringify(b));
+    },
+  },
 ];
