@@ -135,7 +135,7 @@ describe('the reference gateway in prefix-and-header mode', () => {
     expect(bare.code, bare.stderr).toBe(2);
     const line = bare.stderr.trim().split('\n');
     expect(line).toHaveLength(1);
-    expect(line[0]).toMatch(/^gw-conformance: gateway not ready: in 3 s no (messages|native|chat) canary \(POST http:\/\/127\.0\.0\.1:\d+\/v1\/\S+\) reached the recording upstream; \d+ tries, the last answered 404 application\/json ".*serves under \/anthropic\/.*"/);
+    expect(line[0]).toMatch(/^gw-conformance: gateway not ready: in 3 s no (messages|native|chat|responses) canary \(POST http:\/\/127\.0\.0\.1:\d+\/v1\/\S+\) reached the recording upstream; \d+ tries, the last answered 404 application\/json ".*serves under \/anthropic\/.*"/);
     expect(line[0]).toContain(`is its upstream set to http://127.0.0.1:${ref.upstreamPort}?`);
     expect(bare.ms).toBeLessThan(10_000);
 
