@@ -3,12 +3,11 @@
 // decoded wrongly, lifecycle events dropped or renumbered, a buffered or faked stream, a
 // response.failed reshaped as a chat frame, errors in the gateway's own shape, usage details lost.
 import { gunzipSync } from 'node:zlib';
-import { Transform, type TransformCallback } from 'node:stream';
 import { RECORDS, type StreamStep } from '../../src/protocol/index.js';
 import type { Fault, Json, RequestParts } from './types.js';
 import { isOn } from './routes.js';
 import { FrameData } from './protocols.js';
-import { PerFrame } from './streaming.js';
+import { HoldAll, PerFrame } from './streaming.js';
 
 const isResponses = (r: RequestParts) => isOn(r, 'responses', 'generate');
 const isEventStream = (headers: Array<[string, string]>) => headers.some(([k, v]) => k.toLowerCase() === 'content-type' && /text\/event-stream/i.test(v));
@@ -26,18 +25,6 @@ function parsed(data: string): Json {
 /** A stream fault on Responses API event streams only, applying `fn` to each frame's data (null drops the frame). */
 function onEvents(fn: (v: Json, data: string) => string | null): Fault['stream'] {
   return (r, _s, h) => (isResponses(r) && isEventStream(h) ? { headers: h, transform: new FrameData((d) => fn(parsed(d), d)) } : null);
-}
-
-/** Holds a stream until the upstream ends it. */
-class HoldAll extends Transform {
-  private held: Buffer[] = [];
-  _transform(c: Buffer, _e: BufferEncoding, cb: TransformCallback) {
-    this.held.push(c);
-    cb();
-  }
-  _flush(cb: TransformCallback) {
-    cb(null, Buffer.concat(this.held));
-  }
 }
 
 /** The requests whose `stream: true` the fake-streaming fault took out. */
