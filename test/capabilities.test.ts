@@ -21,17 +21,17 @@ describe('the capability matrix', () => {
   it('runs only when asked for: the default selection has no capability check', () => {
     const ids = (flags: Parameters<typeof resolveConfig>[0]) => selectChecks(CHECKS, resolveConfig({ seed: '1', ...flags }, {}, {})).map((c) => c.id).filter((id) => id.startsWith('capabilities.'));
     expect(ids({})).toEqual([]);
-    expect(ids({ capabilities: true })).toEqual(['capabilities.messages', 'capabilities.chat', 'capabilities.native']);
-    expect(ids({ requireCapability: ['images'] })).toHaveLength(3);
+    expect(ids({ capabilities: true })).toEqual(['capabilities.messages', 'capabilities.chat', 'capabilities.native', 'capabilities.responses']);
+    expect(ids({ requireCapability: ['images'] })).toHaveLength(4);
   });
 
   it('the reference gateway passes every cell of every protocol and route, JSON and streamed', { timeout: 60_000 }, async () => {
     const r = await demoRun(undefined, { ...MATRIX, modelRoutes: ['claude-opus-4-1=claude-opus-4-1-20250805'] });
     const cells = cellsOf(r.results);
-    expect(r.results.map((x) => `${x.id} ${x.outcome}`)).toEqual(['capabilities.messages pass', 'capabilities.chat pass', 'capabilities.native pass']);
-    // 9 + 3 + 2 features, two routes each, JSON and streamed.
-    expect(cells).toHaveLength((9 + 3 + 2) * 2 * 2);
-    expect(new Set(cells.map((c) => c.route))).toEqual(new Set(['claude-sonnet-4-5-20250929', 'gpt-4o-mini', 'gemini-2.5-flash', 'claude-opus-4-1']));
+    expect(r.results.map((x) => `${x.id} ${x.outcome}`)).toEqual(['capabilities.messages pass', 'capabilities.chat pass', 'capabilities.native pass', 'capabilities.responses pass']);
+    // 9 + 3 + 2 + 2 features, two routes each, JSON and streamed.
+    expect(cells).toHaveLength((9 + 3 + 2 + 2) * 2 * 2);
+    expect(new Set(cells.map((c) => c.route))).toEqual(new Set(['claude-sonnet-4-5-20250929', 'gpt-4o-mini', 'gemini-2.5-flash', 'gpt-4.1-mini', 'claude-opus-4-1']));
     expect(bad(cells)).toEqual([]);
   });
 
@@ -59,8 +59,8 @@ describe('the capability matrix', () => {
     expect(cells.find((c) => c.state === 'not-offered')!.evidence[0]).toMatch(/status 400.*not supported/);
     const messages = r.results.find((x) => x.id === 'capabilities.messages')!;
     expect([messages.level, messages.outcome]).toEqual(['MUST', 'fail']);
-    // Chat and native carry images: required there too, and passing.
-    expect(r.results.filter((x) => x.id !== 'capabilities.messages').map((x) => `${x.level} ${x.outcome}`)).toEqual(['MUST pass', 'MUST pass']);
+    // Chat and native carry images: required there too, and passing; the Responses API's matrix has no image probe, so it stays INFO.
+    expect(r.results.filter((x) => x.id !== 'capabilities.messages').map((x) => `${x.id} ${x.level} ${x.outcome}`)).toEqual(['capabilities.chat MUST pass', 'capabilities.native MUST pass', 'capabilities.responses INFO pass']);
     expect(r.exitCode).toBe(1);
 
     const text = consoleSummary(r, []);
