@@ -11,6 +11,7 @@ import type { RunReport } from '../report/types.js';
 import { writeReports } from '../reporters/index.js';
 import { reportersFor } from '../reporters/names.js';
 import { withReplay } from '../report/replay.js';
+import { withFixes } from './fixes.js';
 import { firstDifference, transcriptDigest, transcriptLines, type Transcript } from '../report/transcript.js';
 import { compareVerdicts, CONFORMANCE_FILE, conformanceReport, readCertifyDir, writeCertifyFiles, type Implementation } from '../report/certify.js';
 import { conformanceMismatch } from '../report/certify-match.js';
@@ -79,7 +80,7 @@ export async function certify(cfg: RunConfig, flags: CertifyFlags, io: Io, run: 
   const lines = transcriptLines(transcript);
   const digest = transcriptDigest(transcript);
   const clean = withoutCredential(argv);
-  const files = writeReports(withReplay(report, clean), ['json', 'junit', 'html', ...(cfg.reporter.includes('console') ? (['console'] as ReporterName[]) : [])], cfg.out, io.out, { junitFormat: cfg.junitFormat });
+  const files = writeReports(withFixes(withReplay(report, clean)), ['json', 'junit', 'html', ...(cfg.reporter.includes('console') ? (['console'] as ReporterName[]) : [])], cfg.out, io.out, { junitFormat: cfg.junitFormat });
   const doc = conformanceReport({ report, transcript: lines, digest, implementation, settings: recordedSettings(cfg), argv: clean });
   files.push(...writeCertifyFiles(cfg.out, doc, lines));
   const p = doc.profiles[0];
