@@ -98,7 +98,7 @@ describe('profile result', () => {
 });
 
 describe('certify and verify (CLI, reference gateway)', () => {
-  it('writes the folder; verify reproduces it against the same gateway (exit 0) and not against a faulty one (exit 1); a broken folder is exit 2', async () => {
+  it('writes the folder; verify reproduces it against the same gateway (exit 0) and not against a faulty one (exit 1); an edited or broken folder is exit 2', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'gwc-certify-')), 'cert');
     const up = await freePort();
     const args = ['--upstream-listen', `127.0.0.1:${up}`];
@@ -127,6 +127,13 @@ describe('certify and verify (CLI, reference gateway)', () => {
     expect(other.stdout).toMatch(/DIFFERS {4}messages\.count-tokens\.passthrough +recorded pass, now fail: with the upstream answering 404, count_tokens returned a count/);
     expect(other.stdout).toMatch(/transcript digest differs: recorded [0-9a-f]{64}, now [0-9a-f]{64}; first difference: exchange \d+: messages\.count-tokens\.passthrough #\d+ \(client\): the response differs/);
     expect(other.code).toBe(1);
+
+    // An edited count in conformance-report.yaml: refused before anything runs, in one line naming the file.
+    const yaml = readFileSync(join(out, 'conformance-report.yaml'), 'utf8');
+    writeFileSync(join(out, 'conformance-report.yaml'), yaml.replace(/^(\s+)failed: 0$/m, '$1failed: 1'));
+    const edited = await cli(['verify', out, '--target', 'http://127.0.0.1:1']);
+    expect(edited.code).toBe(2);
+    expect(edited.stderr).toMatch(/^gw-conformance: verify: \S*conformance-report\.yaml does not match the run it reports: profiles\[0\]\.statistics\.failed is 1, but report\.json gives 0\n$/);
 
     writeFileSync(join(out, 'conformance-report.yaml'), 'kind: Something\n');
     const broken = await cli(['verify', out, '--target', 'http://127.0.0.1:1']);

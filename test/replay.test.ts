@@ -23,7 +23,13 @@ describe('replay command', () => {
     const argv = ['demo', '--fault', 'html-errors', '--only', 'messages', '--skip=x', '--seed', '7', '--token', 'sk-SECRET', '--token=sk-SECRET2', '--out', '/tmp/a b', '--strict'];
     const cmd = replayCommand(argv, 'messages.response.json', 1234);
     expect(cmd).not.toContain('SECRET');
-    expect(words(cmd)).toEqual(['gw-conformance', 'demo', '--fault', 'html-errors', '--out', '/tmp/a b', '--strict', '--only', 'messages.response.json', '--seed', '1234']);
+    expect(words(cmd)).toEqual(['gw-conformance', 'demo', '--fault', 'html-errors', '--strict', '--only', 'messages.response.json', '--seed', '1234']);
+  });
+
+  it('leaves out an absolute --out (a folder of the machine that ran it) and keeps a relative one', () => {
+    expect(words(replayCommand(['run', '--out', '/home/ci/work/reports', '--strict'], 'a.b', 1))).toEqual(['gw-conformance', 'run', '--strict', '--only', 'a.b', '--seed', '1']);
+    expect(words(replayCommand(['run', '--out=/home/ci/work/reports'], 'a.b', 1))).toEqual(['gw-conformance', 'run', '--only', 'a.b', '--seed', '1']);
+    expect(words(replayCommand(['run', '--out', 'reports/gw', '--out=r2'], 'a.b', 1))).toEqual(['gw-conformance', 'run', '--out', 'reports/gw', '--out=r2', '--only', 'a.b', '--seed', '1']);
   });
 
   it('shell quoting survives quotes, $, backticks and newlines', () => {
@@ -69,6 +75,22 @@ describe('withReplay', () => {
       expect(r!.curl).toEqual(['curl -sS -N -X GET http://127.0.0.1:1/v1/models -H "authorization: Bearer $GWC_TOKEN"']);
     }
   });
+});
+
+describe('a run without a credential (--no-token)', () => {
+  it('puts no credential header in its curl lines and says it sent none', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'gwc-replay-'));
+    const r = await cli(['demo', '--fault', 'html-errors', '--only', 'messages.response.json', '--out', out, '--no-token'], { timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(1);
+    const failed = (JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunReport).results.find((x) => x.id === 'messages.response.json')!;
+    const replay = failed.evidence.replay as { command: string; curl: string[]; credential: string };
+    expect(replay.curl.length).toBeGreaterThan(0);
+    for (const c of replay.curl) expect(c).not.toMatch(/GWC_TOKEN|authorization|x-api-key/i);
+    expect(replay.credential).toBe('the run sent no credential: neither do the curl lines');
+    // The folder of this machine stays out of the command; --no-token stays in.
+    expect(replay.command).not.toContain(out);
+    expect(words(replay.command)).toContain('--no-token');
+  }, 60_000);
 });
 
 describe('a real failure, replayed', () => {

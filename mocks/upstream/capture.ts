@@ -6,7 +6,7 @@
 import { appendFileSync } from 'node:fs';
 import type http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { maskHeaders, maskUrl } from '../../src/core/mask.js';
+import { maskCut, maskHeaders, maskUrl } from '../../src/core/mask.js';
 import { HarnessError } from '../../src/core/errors.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 import { JSON_HEADERS, SSE_HEADERS, type Reply } from '../../src/upstream/scenario.js';
@@ -67,7 +67,7 @@ function parseJson(body: Buffer): { json?: unknown; text?: string } {
   try {
     return { json: JSON.parse(text) };
   } catch {
-    return { text: text.slice(0, 4096) };
+    return { text: maskCut(text, 4096) };
   }
 }
 

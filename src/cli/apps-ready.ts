@@ -2,6 +2,7 @@
 // token endpoint (the first thing a client reads). Polled, bounded; the last answer seen is
 // the diagnosis when it never becomes ready.
 import { HarnessError } from '../core/errors.js';
+import { maskCut } from '../core/mask.js';
 
 const METADATA = '/.well-known/oauth-authorization-server';
 
@@ -23,7 +24,7 @@ export async function awaitAppsGateway(url: string, timeoutMs: number, alive: ()
         json = undefined;
       }
       if (res.status === 200 && typeof json?.token_endpoint === 'string') return;
-      last = `${res.status} ${res.headers.get('content-type') ?? '-'} ${text.replace(/\s+/g, ' ').slice(0, 120)}`;
+      last = `${res.status} ${res.headers.get('content-type') ?? '-'} ${maskCut(text.replace(/\s+/g, ' '), 120)}`;
     } catch (e) {
       const err = e as { name?: string; cause?: { code?: string }; message?: string };
       last = err.cause?.code ?? err.name ?? err.message ?? String(e);

@@ -1,6 +1,7 @@
 // certify, verify and merge-reports: the vendor conformance report, its reproduction, and the
 // merged reports of shards. The suite itself is run by the caller (src/cli/upstream.ts wires the
 // checks and the recording upstream), so this file stands alone.
+import { join } from 'node:path';
 import type { RunConfig } from '../config/config.js';
 import { resolveConfig, SERVICE_ENV } from '../config/config.js';
 import { HarnessError } from '../core/errors.js';
@@ -10,8 +11,10 @@ import type { RunReport } from '../report/types.js';
 import { writeReports } from '../reporters/index.js';
 import { reportersFor } from '../reporters/names.js';
 import { withReplay } from '../report/replay.js';
+import { withFixes } from './fixes.js';
 import { firstDifference, transcriptDigest, transcriptLines, type Transcript } from '../report/transcript.js';
-import { compareVerdicts, conformanceReport, readCertifyDir, writeCertifyFiles, type Implementation } from '../report/certify.js';
+import { compareVerdicts, CONFORMANCE_FILE, conformanceReport, readCertifyDir, writeCertifyFiles, type Implementation } from '../report/certify.js';
+import { conformanceMismatch } from '../report/certify-match.js';
 import { mergeReports, readReport } from '../report/merge.js';
 import type { SuiteExtras } from './run.js';
 
@@ -77,7 +80,7 @@ export async function certify(cfg: RunConfig, flags: CertifyFlags, io: Io, run: 
   const lines = transcriptLines(transcript);
   const digest = transcriptDigest(transcript);
   const clean = withoutCredential(argv);
-  const files = writeReports(withReplay(report, clean), ['json', 'junit', 'html', ...(cfg.reporter.includes('console') ? (['console'] as ReporterName[]) : [])], cfg.out, io.out, { junitFormat: cfg.junitFormat });
+  const files = writeReports(withFixes(withReplay(report, clean)), ['json', 'junit', 'html', ...(cfg.reporter.includes('console') ? (['console'] as ReporterName[]) : [])], cfg.out, io.out, { junitFormat: cfg.junitFormat });
   const doc = conformanceReport({ report, transcript: lines, digest, implementation, settings: recordedSettings(cfg), argv: clean });
   files.push(...writeCertifyFiles(cfg.out, doc, lines));
   const p = doc.profiles[0];
@@ -97,6 +100,9 @@ export interface VerifyFlags {
 export async function verify(dir: string, flags: VerifyFlags, io: Io, run: SuiteRunner): Promise<number> {
   const { doc, transcript } = readCertifyDir(dir);
   const recorded = readReport(dir);
+  // The conformance report is what a reader trusts: it must say what the run's files hold.
+  const mismatch = conformanceMismatch(doc, recorded, transcript);
+  if (mismatch) throw new HarnessError('BAD_REPORT', `verify: ${join(dir, CONFORMANCE_FILE)} does not match the run it reports: ${mismatch}`);
   // The recorded settings, as a gwc.yaml; only the credential comes from the environment.
   const env: NodeJS.ProcessEnv = {};
   for (const k of [...(COMMANDS.verify.env ?? []), ...Object.values(SERVICE_ENV)]) if (io.env[k] !== undefined) env[k] = io.env[k];

@@ -11,6 +11,7 @@ import { terminalSafe } from '../core/inert.js';
 import { colourConsole } from '../reporters/console.js';
 import { colourWanted, painter } from '../reporters/style.js';
 import type { Io } from './shared.js';
+import { maskCut } from '../core/mask.js';
 
 /** The run's progress, as the runner and the readiness gate report it. */
 export interface RunProgress {
@@ -82,7 +83,7 @@ function tracker(st: State, now: () => number, changed: () => void): RunProgress
     },
     readiness: (_p, a) => {
       const last = a.status === null ? (a.error ?? 'none') : `${a.status} ${a.contentType ?? '(no content-type)'}`;
-      st.gate = { since: st.gate?.since ?? now(), last: last.slice(0, 80) };
+      st.gate = { since: st.gate?.since ?? now(), last: maskCut(last, 80) };
       changed();
     },
     ready: () => {

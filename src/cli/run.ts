@@ -23,6 +23,7 @@ import { harnessErrorLine } from '../report/policy.js';
 import { assertValidReport } from '../report/validate.js';
 import { writeReports } from '../reporters/index.js';
 import { withReplay } from '../report/replay.js';
+import { withFixes } from './fixes.js';
 import { columnsFor, progressLine, resultLine } from '../reporters/console.js';
 import { reportersFor } from '../reporters/names.js';
 import { INTERRUPTED_EXIT, NOT_RUN, notRun, type Interruption } from './interrupt.js';
@@ -209,7 +210,7 @@ export function finishRun(report: RunReport, cfg: RunConfig, io: { out: (s: stri
   const env = io.env ?? {};
   const names = reportersFor(cfg.reporter, env);
   const stepSummary = names.includes('github') ? env.GITHUB_STEP_SUMMARY || undefined : undefined;
-  const files = writeReports(scrubDeep(withReplay(report, argv), secretsOf(cfg)), names, cfg.out, safePrinter(io.out, cfg), { junitFormat: cfg.junitFormat, stepSummary });
+  const files = writeReports(scrubDeep(withFixes(withReplay(report, argv)), secretsOf(cfg)), names, cfg.out, safePrinter(io.out, cfg), { junitFormat: cfg.junitFormat, stepSummary });
   const err = safePrinter(io.err, cfg);
   if (report.interrupted) {
     const left = report.results.filter((r) => r.outcome === 'skip' && r.message === NOT_RUN).length;

@@ -11,6 +11,7 @@ import { CASE_PLACEHOLDER, withToken } from '../upstream/contract.js';
 import type { Expectation } from '../upstream/upstream.js';
 import type { Reply } from '../upstream/scenario.js';
 import type { GatewayClient, GwResponse } from './gateway.js';
+import { maskCut } from '../core/mask.js';
 
 /** What the gateway answered to one probe. */
 export interface ProbeAnswer {
@@ -80,7 +81,7 @@ function probeReply(p: Protocol): Reply {
 
 function describeError(e: unknown): string {
   const err = e as { code?: string; message?: string; name?: string };
-  return String(err.code ?? err.name ?? 'error') === 'GatewayTimeoutError' ? 'no answer (time-out)' : `${err.message ?? String(e)}`.split('\n')[0].slice(0, 200);
+  return String(err.code ?? err.name ?? 'error') === 'GatewayTimeoutError' ? 'no answer (time-out)' : maskCut(`${err.message ?? String(e)}`.split('\n')[0], 200);
 }
 
 type Sent = { res: GwResponse; err?: undefined } | { res?: undefined; err: unknown };
@@ -170,7 +171,7 @@ export async function untilForwarded(gateway: GatewayClient, up: ProbeUpstream, 
 export function answerLine(a: ProbeAnswer | undefined): string {
   if (!a) return 'nothing';
   if (a.status === null) return a.error ?? 'nothing';
-  const bytes = a.firstBytes ? ` ${JSON.stringify(a.firstBytes.slice(0, 200))}` : ' (empty body)';
+  const bytes = a.firstBytes ? ` ${JSON.stringify(maskCut(a.firstBytes, 200))}` : ' (empty body)';
   return `${a.status} ${a.contentType ?? '(no content-type)'}${bytes}`;
 }
 

@@ -2,6 +2,7 @@
 // included) and byte-exact. Every difference carries a JSON pointer or a byte offset so a
 // failure explains itself without a debugger.
 import { canonicalNumber, escapePointer, type JNode, stringifyNode, tryParse } from './json.js';
+import { maskCut } from './mask.js';
 
 export type DiffKind = 'changed' | 'added' | 'removed' | 'type' | 'key-order' | 'length';
 
@@ -16,7 +17,7 @@ const MAX_SHOWN = 400;
 function show(n: JNode | undefined): string | undefined {
   if (!n) return undefined;
   const s = stringifyNode(n);
-  return s.length > MAX_SHOWN ? `${s.slice(0, MAX_SHOWN)}... (${s.length} chars)` : s;
+  return maskCut(s, MAX_SHOWN);
 }
 
 export interface DiffOptions {
@@ -113,7 +114,9 @@ export function diffBytes(expected: Buffer, actual: Buffer, context = 24): ByteD
   let i = 0;
   const n = Math.min(expected.length, actual.length);
   while (i < n && expected[i] === actual[i]) i++;
-  const ctx = (b: Buffer) => JSON.stringify(b.subarray(Math.max(0, i - context), i + context).toString('latin1'));
+  // The bytes around the difference, cut by the masker (a credential the gateway echoed there is masked, a piece of one at either edge too).
+  const from = Math.max(0, i - context);
+  const ctx = (b: Buffer) => JSON.stringify(maskCut(b.subarray(from, i + context).toString('latin1'), i + context - from, b.length, undefined, from));
   return {
     offset: i,
     expectedLength: expected.length,

@@ -91,7 +91,9 @@ function allForms(secret: string): string[] {
 /** Replaces every form (secretForms) of each secret in a text by `replacement`. */
 export function replaceSecrets(text: string, secrets: string[], replacement = MASK): string {
   let out = text;
-  for (const s of secrets) for (const form of secretForms(s)) if (out.includes(form)) out = out.split(form).join(replacement);
+  // Longest first over every secret: a secret that holds another (or starts like it) is replaced whole.
+  const forms = secrets.length > 1 ? [...new Set(secrets.flatMap(secretForms))].sort((a, b) => b.length - a.length) : secretForms(secrets[0] ?? '');
+  for (const form of forms) if (out.includes(form)) out = out.split(form).join(replacement);
   // Hex and the \u forms are matched in either case.
   for (const s of secrets) for (const re of caseless(s)) out = out.replace(re, replacement);
   return out;
@@ -104,28 +106,33 @@ export function scrubSecrets(text: string, secrets: string[]): string {
 
 /** The shortest piece of a secret masked where a text was cut: shorter pieces are too likely to be ordinary text. */
 export const MIN_PIECE = 4;
-/** How a cut text ends: its kept start, then `... (N bytes)` (the marker maskCut writes and maskCutEdges looks for). */
-const CUT_MARK = /\.\.\. \(\d+ bytes\)/g;
+/**
+ * The one cut marker: `... (N bytes)` after a kept start (N: the whole text's length), `... (from
+ * byte N)` before a kept part that starts N into the text. maskCut writes it; maskCutEdges takes
+ * both sides of every marker for a cut edge.
+ */
+const CUT_MARK = /\.\.\. \((?:\d+ bytes|from byte \d+)\)/g;
 
 /**
  * Where a text was cut, a secret may stand in part: its first characters before the cut, its
  * last after it, which the whole-secret search no longer finds. At each edge (the text's start
- * and end, and both sides of every `... (N bytes)` marker) any piece of at least MIN_PIECE
- * characters of any form of a secret that runs into the edge is masked.
+ * and end, and both sides of every cut marker) any piece of at least MIN_PIECE characters of any
+ * form of a secret that runs into the edge is masked, and a part cut on both sides (between two
+ * markers) that lies wholly inside a form is masked whole.
  */
 export function maskCutEdges(text: string, secrets: string[]): string {
   const forms = secrets.flatMap(secretForms);
   if (!forms.length || !text) return text;
-  const marks = [...text.matchAll(CUT_MARK)].map((m) => [m.index, m.index + m[0].length] as const);
-  // Edges from the end back, so the offsets of those still to do do not move.
-  const ends = [text.length, ...marks.map(([a]) => a).reverse()];
-  let out = text;
-  for (const end of ends) {
-    const starts = marks.filter(([a]) => a === end).map(([, b]) => b);
-    for (const s of starts) out = maskPieceAfter(out, s, forms);
-    out = maskPieceBefore(out, end, forms);
+  // The parts between the edges: text start to the first marker, marker to marker, the last marker to the end.
+  const bounds = [0, ...[...text.matchAll(CUT_MARK)].flatMap((m) => [m.index, m.index + m[0].length]), text.length];
+  let out = '';
+  for (let k = 0; k < bounds.length; k += 2) {
+    const part = text.slice(bounds[k], bounds[k + 1]);
+    const between = k > 0 && k + 2 < bounds.length;
+    out += between && part.length >= MIN_PIECE && forms.some((f) => fold(f, f).includes(fold(f, part))) ? MASK : maskPieceAfter(maskPieceBefore(part, part.length, forms), 0, forms);
+    if (k + 2 < bounds.length) out += text.slice(bounds[k + 1], bounds[k + 2]);
   }
-  return maskPieceAfter(out, 0, forms);
+  return out;
 }
 
 const isCaseless = (f: string) => /^[0-9a-f]+$/i.test(f) || f.startsWith('\\u');
@@ -174,13 +181,19 @@ export function rememberSecret(secret: string): void {
 }
 
 /**
- * A text cut to `max` characters, saying how long it was: the secrets are masked before the cut
- * (a whole secret is found whole), and a piece of one left at the cut is masked too.
+ * The one masking cut of gateway text: `t` cut to `max` characters, saying where. `t` is the text
+ * from offset `from` of a whole of `total` characters (or bytes): the kept part is marked
+ * `... (from byte N)` when it does not start the whole and ends in `... (N bytes)` when it does
+ * not end it. The secrets are masked before the cut (a whole secret is found whole), and a piece
+ * of one left at either edge (or a part wholly inside one) is masked too.
  */
-export function maskCut(t: string, max: number, total = t.length, secrets: string[] = [...known]): string {
-  const masked = secrets.length ? replaceSecrets(t, secrets) : t;
-  if (masked.length <= max && total === t.length) return masked;
-  return maskCutEdges(`${masked.slice(0, max)}... (${total} bytes)`, secrets);
+export function maskCut(t: string, max: number, total = t.length, secrets: string[] = [...known], from = 0): string {
+  const masked = secrets.length ? replaceSecrets(from > 0 ? t.slice(0, max) : t, secrets) : t;
+  const whole = from <= 0 && total === t.length;
+  if (whole && masked.length <= max) return masked;
+  const head = from > 0 ? `... (from byte ${from})` : '';
+  const tail = from + Math.min(t.length, max) < total ? `... (${total} bytes)` : '';
+  return maskCutEdges(`${head}${from > 0 ? masked : masked.slice(0, max)}${tail}`, secrets);
 }
 
 const CREDENTIAL_IN_TEXT = /\b(authorization|proxy-authorization|x-api-key|x-goog-api-key|api[-_]?key|token)(["']?\s*[:=]\s*["']?)(bearer\s+|basic\s+)?[^\s"',;]+/gi;

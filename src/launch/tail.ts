@@ -1,6 +1,7 @@
 // What a started gateway wrote: its output lines, masked as they come, kept head and tail,
 // and summed up in one line for a harness error or the report.
 import { maskLogLine } from './image.js';
+import { maskCut } from '../core/mask.js';
 
 export const TAIL_LINES = 200;
 const HEAD_LINES = 20;
@@ -41,7 +42,7 @@ export class Tail {
     const all = this.last(TAIL_LINES);
     if (all.length <= 5 && !this.dropped) return all.length ? `last output: ${all.join(' | ')}` : '';
     const text = [...(this.dropped ? [...this.head, '…'] : []), ...all].map((l) => l.trim()).join(' ').replace(/\s+/g, ' ');
-    return `output: ${text.length > SUMMARY_CHARS ? `${text.slice(0, SUMMARY_CHARS - 120)} … ${text.slice(-100)}` : text}`;
+    return `output: ${text.length > SUMMARY_CHARS ? `${maskCut(text, SUMMARY_CHARS - 120, text.length, this.secrets)} ${maskCut(text.slice(-100), 100, text.length, this.secrets, text.length - 100)}` : text}`;
   }
   last(n: number) {
     return [...this.lines, ...(this.partial ? [maskLogLine(this.partial, this.secrets)] : [])].filter((l) => l.trim()).slice(-n);

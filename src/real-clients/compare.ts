@@ -8,6 +8,7 @@
 // comparing; nothing else is normalised.
 import type { ClientRun, StepResult, UpstreamRequest } from './types.js';
 import { SESSION_SPREAD_MS } from './script.js';
+import { maskCut } from '../core/mask.js';
 
 /**
  * Headers a proxy legitimately sets or changes: the host it connects to, where the request came
@@ -30,7 +31,7 @@ export interface Difference {
 }
 
 const CONTEXT = 60;
-const cut = (s: string, n = 400) => (s.length > n ? `${s.slice(0, n)}... (${s.length} chars)` : s);
+const cut = (s: string, n = 400) => maskCut(s, n);
 
 /** The first differing offset of two strings, with context on both sides. */
 export function firstDifference(a: string, b: string): string {
@@ -38,7 +39,7 @@ export function firstDifference(a: string, b: string): string {
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   if (i === a.length && i === b.length) return 'equal';
   const from = Math.max(0, i - CONTEXT);
-  return `at byte ${i} of ${a.length}/${b.length}: straight ${JSON.stringify(a.slice(from, i + CONTEXT))}, gateway ${JSON.stringify(b.slice(from, i + CONTEXT))}`;
+  return `at byte ${i} of ${a.length}/${b.length}: straight ${JSON.stringify(maskCut(a.slice(from, i + CONTEXT), 2 * CONTEXT, a.length, undefined, from))}, gateway ${JSON.stringify(maskCut(b.slice(from, i + CONTEXT), 2 * CONTEXT, b.length, undefined, from))}`;
 }
 
 /** The first JSON path where two values differ, or null when they are equal. */

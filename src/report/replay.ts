@@ -3,6 +3,7 @@
 // client sent, the credential as an environment variable placeholder (never its value). The
 // runner records what the client sent (`evidence.sent`); withReplay turns that into
 // `evidence.replay` when the report is written.
+import { isAbsolute } from 'node:path';
 import { isSizedBody, type AuthStyle, type GwRequest } from '../client/gateway.js';
 import { MASK, maskHeaders } from '../core/mask.js';
 import { DEFAULT_CREDENTIAL, protocolOfPath } from '../protocol/index.js';
@@ -51,6 +52,7 @@ const FLAGS_REPLACED = new Set(['--only', '--skip', '--seed', '--token']);
 /**
  * The CLI invocation that runs one check again: the run's own arguments with --only, --skip,
  * --seed and --token removed, then `--only ID --seed S`. The credential comes from GWC_TOKEN.
+ * An absolute --out (a folder of the machine that ran it) is left out: the command runs anywhere.
  */
 export function replayCommand(argv: string[], id: string, seed: number): string {
   const kept: string[] = [];
@@ -58,6 +60,10 @@ export function replayCommand(argv: string[], id: string, seed: number): string 
     const a = argv[i];
     const name = a.split('=')[0];
     if (FLAGS_REPLACED.has(name)) {
+      if (!a.includes('=')) i++;
+      continue;
+    }
+    if (name === '--out' && isAbsolute(a.includes('=') ? a.slice('--out='.length) : (argv[i + 1] ?? ''))) {
       if (!a.includes('=')) i++;
       continue;
     }
@@ -125,7 +131,7 @@ export function withReplay(report: RunReport, argv: string[]): RunReport {
     const replay = {
       command: replayCommand(argv, r.id, report.seed),
       curl: sent.map((s) => curlCommand(report.target, s, targeting?.[protocolOfPath(s.path)])),
-      credential: `the credential is read from $${TOKEN_ENV}${Object.values(targeting ?? {}).some((t) => t.headers.length) ? '; the headers you added show as ${MASK} in the curl lines: put their values back' : ''}`,
+      credential: sent.length && sent.every((s) => s.auth === 'none') ? 'the run sent no credential: neither do the curl lines' : `the credential is read from $${TOKEN_ENV}${Object.values(targeting ?? {}).some((t) => t.headers.length) ? '; the headers you added show as ${MASK} in the curl lines: put their values back' : ''}`,
     };
     return { ...r, evidence: { ...r.evidence, replay } };
   });

@@ -64,7 +64,8 @@ export function junitXml(report: RunReport, format: JunitFormat = 'jenkins'): st
     const attempts = attemptsOf(r);
     const attemptLines = attempts.length > 1 ? `attempts:\n${attempts.map((a) => `  #${a.attempt} ${a.outcome} (${a.durationMs} ms): ${a.message}`).join('\n')}` : '';
     const waiverLine = r.waiver ? `waiver: ${r.waiver.reason}; expires ${r.waiver.expires}; was ${r.waiver.waivedOutcome}${r.waiver.link ? `; ${r.waiver.link}` : ''}` : '';
-    const detail = [r.message, r.expected && `expected: ${r.expected}`, r.actual && `actual: ${r.actual}`, attemptLines, waiverLine, `evidence: ${JSON.stringify(r.evidence, null, 2)}`].filter(Boolean).join('\n');
+    const fixLines = r.fix ? `fix: ${r.fix.text}\nsee: ${r.fix.link}` : '';
+    const detail = [r.message, r.expected && `expected: ${r.expected}`, r.actual && `actual: ${r.actual}`, fixLines, attemptLines, waiverLine, `evidence: ${JSON.stringify(r.evidence, null, 2)}`].filter(Boolean).join('\n');
     const header = `outcome: ${r.outcome}; level: ${r.level}; requirements: ${r.requirements.join(', ')}`;
     const v = verdict(r, how);
     const body: string[] = [];

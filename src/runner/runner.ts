@@ -69,7 +69,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   const sentIn = new Map<string, string>();
   const keep = (r: GwRequest) => {
     if (r.caseToken) sentIn.set(r.caseToken, protocolOfPath(r.path));
-    if (sentTotal++ < SENT_KEPT) sent.push(recordSent(r));
+    if (sentTotal++ < SENT_KEPT) sent.push(recordSent(env.noCredential ? { ...r, auth: 'none' } : r)); // --no-token: none attached, whatever style it names
   };
   // Every exchange, for the transcript (only when the run keeps one).
   const received: Array<{ req: GwRequest; res: ReceivedResponse }> = [];

@@ -1,6 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { appsRun, brief, signIn } from './common.js';
 import { offPublic } from './urls.js';
+import { cut } from '../shared/evidence.js';
 
 export default defineCheck({
   id: 'apps.device.flow',
@@ -23,6 +24,6 @@ export default defineCheck({
     const again = await s.repoll();
     if (again.status === 200 || typeof (again.json as { access_token?: unknown } | undefined)?.access_token === 'string')
       return fail('the device code yielded tokens a second time: it is not single use (RFC 8628 3.5, RFC 6749 10.5)', { expected: 'an error such as 400 invalid_grant or expired_token', actual: brief(again), evidence });
-    return pass(`device authorization, login, IdP, callback and polling gave a session token; every URL on ${fx.publicUrl}; the device code polled again: ${brief(again).slice(0, 120)}`, evidence);
+    return pass(`device authorization, login, IdP, callback and polling gave a session token; every URL on ${fx.publicUrl}; the device code polled again: ${cut(brief(again), 120)}`, evidence);
   }),
 });

@@ -70,7 +70,7 @@ function streamLosses(p: Probe, x: StreamExchange): string[] {
     const payload = /^data: /m.test(frame) ? frame.split(/\r?\n/).filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n') : frame;
     const want = node(payload);
     if (!want) {
-      if (payload !== '[DONE]') throw new Error(`harness bug: a scripted frame is not JSON: ${payload.slice(0, 80)}`);
+      if (payload !== '[DONE]') throw new Error(`harness bug: a scripted frame is not JSON: ${cut(payload, 80)}`);
       continue;
     }
     if (p.judged && !p.judged(want)) continue;

@@ -4,7 +4,7 @@ import { tryParse } from '../../src/core/json.js';
 import { chatError, chatJsonReply } from '../../src/upstream/replies/chat.js';
 import { chatSend, exchange, responseDiffs } from '../shared/exchange.js';
 import { chatBody } from '../shared/protocols.js';
-import { exchangeEvidence } from '../shared/evidence.js';
+import { exchangeEvidence, cut } from '../shared/evidence.js';
 
 const STATUSES = [400, 401, 403, 404, 429, 500, 503];
 
@@ -27,7 +27,7 @@ export default defineCheck({
         const html = /<html|<!doctype/i.test(x.res.text());
         return fail(`the upstream's ${status} reached the client as ${x.res.status}${!got.ok ? (html ? ' with an HTML page' : ' with a body that is not JSON') : ''}`, {
           expected: `${status} with the upstream's JSON error`,
-          actual: `${x.res.status} ${x.res.header('content-type') ?? ''}: ${x.res.text().slice(0, 200)}`,
+          actual: `${x.res.status} ${x.res.header('content-type') ?? ''}: ${cut(x.res.text(), 200)}`,
           evidence: ev,
         });
       }

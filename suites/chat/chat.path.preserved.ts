@@ -3,6 +3,7 @@ import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.j
 import { chatSend, exchange, notForwarded } from '../shared/exchange.js';
 import { CHAT_PATH, chatBody } from '../shared/protocols.js';
 import { exchangeEvidence } from '../shared/evidence.js';
+import { pathChange } from '../shared/route.js';
 
 export default defineCheck({
   id: 'chat.path.preserved',
@@ -17,7 +18,7 @@ export default defineCheck({
   async run(ctx) {
     const x = await exchange(ctx, chatBody(), chatSend({ reply: chatJsonReply(chatCompletion()) }));
     if (!x.seen) return notForwarded(x);
-    if (x.seen.url !== CHAT_PATH) return fail(`the upstream received ${x.seen.method} ${x.seen.url}`, { expected: CHAT_PATH, actual: x.seen.url, evidence: exchangeEvidence(x) });
+    if (x.seen.url !== CHAT_PATH) return fail(pathChange(x.seen.method, CHAT_PATH, x.seen.url), { expected: CHAT_PATH, actual: x.seen.url, evidence: exchangeEvidence(x) });
     return pass(`arrived as POST ${CHAT_PATH}`);
   },
 });

@@ -6,6 +6,7 @@ import { parseJson, tryParse } from '../../src/core/json.js';
 import { chatFrames, chatSseReply, chatStream, DONE } from '../../src/upstream/replies/chat.js';
 import { CHAT_PATH, chatBody } from '../shared/protocols.js';
 import { type StreamExchange, streamThrough } from '../shared/exchange.js';
+import { cut } from '../shared/evidence.js';
 
 /** Streams a completion (role chunk, `pieces`, finish chunk, usage chunk, [DONE]) `gapMs` apart. */
 export function chatStreamExchange(ctx: CheckContext, opts: { pieces?: string[]; gapMs?: number } = {}): Promise<StreamExchange> {
@@ -34,7 +35,7 @@ export function chunkName(payload: string): string {
     if (!c) return 'usage (choices: [])';
     if (c.finish_reason) return `finish ${c.finish_reason}`;
     if (c.delta?.role) return 'role';
-    return `content ${JSON.stringify(c.delta?.content ?? '').slice(0, 12)}`;
+    return `content ${JSON.stringify(cut(c.delta?.content ?? '', 12))}`;
   } catch {
     return 'not JSON';
   }

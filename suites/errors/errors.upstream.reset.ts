@@ -21,7 +21,7 @@ export default defineCheck({
     const shape = shapeOf(x.res);
     const evidence = { ms, ...exchangeEvidence(x, 800) };
     if (!isJsonError(shape))
-      return fail(`after an upstream reset, the client got ${shape.html ? 'an HTML page' : 'no JSON error'} after ${ms} ms: ${describeShape(shape, x.res.text())}`, { expected: 'an error status with a JSON error body', actual: describeShape(shape, x.res.text()), evidence });
+      return fail(`after an upstream reset, the client got ${shape.html ? 'an HTML page' : 'no JSON error object'} after ${ms} ms: ${describeShape(shape, x.res.text())}`, { expected: 'an error status with a JSON error body', actual: describeShape(shape, x.res.text()), evidence });
     return pass(`a JSON ${x.res.status} after ${ms} ms`, evidence);
   },
 });

@@ -30,7 +30,7 @@ export default defineCheck({
       const shape = shapeOf(res);
       const evidence = { ms, client: clientEvidence(res, 800) };
       if (!isJsonError(shape))
-        return fail(`with the upstream down, the client got ${shape.html ? 'an HTML page' : 'no JSON error'} after ${ms} ms: ${describeShape(shape, res.text())}`, { expected: 'an error status with a JSON error body', actual: describeShape(shape, res.text()), evidence });
+        return fail(`with the upstream down, the client got ${shape.html ? 'an HTML page' : 'no JSON error object'} after ${ms} ms: ${describeShape(shape, res.text())}`, { expected: 'an error status with a JSON error body', actual: describeShape(shape, res.text()), evidence });
       return pass(`a JSON ${res.status} after ${ms} ms`, evidence);
     } finally {
       await ctx.upstream.resumeUpstream();

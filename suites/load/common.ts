@@ -11,6 +11,7 @@ import type { Expectation } from '../../src/upstream/upstream.js';
 import type { HeaderList, Reply } from '../../src/upstream/scenario.js';
 import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
 import { runLoad, type LoadOutcome, type LoadRequest, type LoadResult } from '../../src/load/engine.js';
+import { cut } from '../shared/evidence.js';
 
 export interface Kind {
   protocol: Protocol;
@@ -148,7 +149,7 @@ export function attribution(o: LoadOutcome, p: Planned): string | null {
 /** What a client got, in short: status, type, length and its first characters (quoted: whatever it holds stays text). */
 export function answerText(o: LoadOutcome): string {
   const type = o.headers['content-type'];
-  const head = o.body.slice(0, 160);
+  const head = cut(o.body, 160);
   return `status ${o.status}${type ? `, ${String(type)}` : ''}, ${o.body.length} characters in ${o.chunks.length} piece(s)${head ? `, beginning ${JSON.stringify(head)}` : ''}`;
 }
 

@@ -8,6 +8,7 @@ import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { tokensIn } from '../../src/upstream/contract.js';
 import type { LoadOutcome } from '../../src/load/engine.js';
 import { attribution, kindsOf, limitedSkip, loadSettings, sendMix, type Kind, type Planned } from './common.js';
+import { cut } from '../shared/evidence.js';
 
 /** Every fifth request gets an upstream error (5 is prime to the 2, 4 or 6 kinds: every kind gets some). */
 const ERROR_EVERY = 5;
@@ -42,7 +43,7 @@ function errorProblem(o: LoadOutcome, p: Planned, bound: number): string | null 
   if (o.status !== sent.status) return `status ${o.status}, the upstream answered ${sent.status}`;
   const others = tokensIn(o.body).filter((t) => t !== p.expectation.token);
   if (others.length) return `carried the error of another request (${others[0]})`;
-  if (!isDeepStrictEqual(parsed(o.body), parsed(sent.body))) return `a ${o.status} whose body is not the upstream's error body: got ${JSON.stringify(o.body.slice(0, 200))}, the upstream sent ${JSON.stringify(sent.body.slice(0, 200))}`;
+  if (!isDeepStrictEqual(parsed(o.body), parsed(sent.body))) return `a ${o.status} whose body is not the upstream's error body: got ${JSON.stringify(cut(o.body, 200))}, the upstream sent ${JSON.stringify(cut(sent.body, 200))}`;
   const retryAfter = o.headers['retry-after'];
   if (retryAfter === undefined) return `a ${o.status} without the upstream's retry-after`;
   if (String(retryAfter) !== String(RETRY_AFTER_S)) return `a ${o.status} with retry-after ${String(retryAfter)}, the upstream sent ${RETRY_AFTER_S}`;

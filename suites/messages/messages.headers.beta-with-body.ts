@@ -41,7 +41,14 @@ export default defineCheck({
     const betas = listValues(x.seen, 'anthropic-beta');
     const split = Object.entries(PAIRS).filter(([field, beta]) => (!!seen && bodyHasField(seen, field)) !== betas.includes(beta));
     if (!split.length) return pass(`each field arrived with its beta value (upstream answered ${x.res.status})`);
-    return fail(`forwarded without their partner: ${split.map(([f, b]) => `${f} / ${b}`).join(', ')}; the real API answers 400 "Extra inputs are not permitted"`, {
+    // A field without its beta is refused by the real API; a beta without its field is a feature silently lost.
+    const headerLost = split.filter(([field]) => !!seen && bodyHasField(seen, field));
+    const fieldLost = split.filter(([field]) => !(!!seen && bodyHasField(seen, field)));
+    const parts = [
+      ...(headerLost.length ? [`the anthropic-beta value${headerLost.length > 1 ? 's' : ''} ${headerLost.map(([, b]) => b).join(', ')} removed while ${headerLost.map(([f]) => f).join(', ')} arrived in the body: the real API answers 400 "Extra inputs are not permitted"`] : []),
+      ...(fieldLost.length ? [`the body field${fieldLost.length > 1 ? 's' : ''} ${fieldLost.map(([f]) => f).join(', ')} dropped while anthropic-beta kept ${fieldLost.map(([, b]) => b).join(', ')}: the feature is silently lost`] : []),
+    ];
+    return fail(`forwarded without their partner: ${parts.join('; ')}`, {
       expected: 'each field together with its beta value, or neither',
       actual: `anthropic-beta at the upstream: ${betas.join(',') || '(absent)'}; client got ${x.res.status}`,
       evidence: exchangeEvidence(x),

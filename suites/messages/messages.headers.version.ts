@@ -19,7 +19,8 @@ export default defineCheck({
       const x = await exchange(ctx, messagesBody({}), { version });
       if (!x.seen) return notForwarded(x);
       const got = headerValues(x.seen, 'anthropic-version');
-      if (got.length !== 1 || got[0] !== version) return fail(`anthropic-version arrived as ${JSON.stringify(got)}`, { expected: version, actual: got.join(', ') || '(absent)', evidence: exchangeEvidence(x) });
+      const arrived = got.length === 0 ? 'no anthropic-version' : got.length === 1 ? `anthropic-version: ${got[0]}` : `${got.length} anthropic-version headers (${got.join(', ')})`;
+      if (got.length !== 1 || got[0] !== version) return fail(`sent anthropic-version: ${version}, the upstream received ${arrived}`, { expected: version, actual: got.join(', ') || '(absent)', evidence: exchangeEvidence(x) });
     }
     return pass('anthropic-version arrived unchanged for the current and a future value');
   },

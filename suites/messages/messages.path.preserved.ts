@@ -2,6 +2,7 @@ import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
+import { pathChange } from '../shared/route.js';
 
 export default defineCheck({
   id: 'messages.path.preserved',
@@ -18,7 +19,7 @@ export default defineCheck({
       const x = await exchange(ctx, messagesBody({}), { query });
       if (!x.seen) return notForwarded(x);
       const want = `/v1/messages${query}`;
-      if (x.seen.url !== want) return fail(`the upstream received ${x.seen.method} ${x.seen.url}`, { expected: want, actual: x.seen.url, evidence: exchangeEvidence(x) });
+      if (x.seen.url !== want) return fail(pathChange(x.seen.method, want, x.seen.url), { expected: want, actual: x.seen.url, evidence: exchangeEvidence(x) });
     }
     return pass('both paths arrived as /v1/messages with the query kept');
   },

@@ -3,7 +3,7 @@ import { describeDiff } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
 import { nativeBadKey, nativeError, nativeJsonReply } from '../../src/upstream/replies/native.js';
 import { exchange, nativeSend, responseDiffs } from '../shared/exchange.js';
-import { exchangeEvidence } from '../shared/evidence.js';
+import { exchangeEvidence, cut } from '../shared/evidence.js';
 import { nativeBody } from '../shared/protocols.js';
 
 // The statuses the native API answers with; 400 twice: a bad request and a bad key.
@@ -32,7 +32,7 @@ export default defineCheck({
         const html = /<html|<!doctype/i.test(x.res.text());
         return fail(`the upstream's ${c.name} reached the client as ${x.res.status}${!got.ok ? (html ? ' with an HTML page' : ' with a body that is not JSON') : ''}`, {
           expected: `${c.status} with the upstream's JSON error`,
-          actual: `${x.res.status} ${x.res.header('content-type') ?? ''}: ${x.res.text().slice(0, 200)}`,
+          actual: `${x.res.status} ${x.res.header('content-type') ?? ''}: ${cut(x.res.text(), 200)}`,
           evidence: ev,
         });
       }

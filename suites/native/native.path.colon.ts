@@ -4,6 +4,7 @@ import { nativeFrames, nativeSseReply, nativeStream } from '../../src/upstream/r
 import { exchange, nativeSend, notForwarded, streamEvidenceOf, streamThrough } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 import { nativeBody, nativePath } from '../shared/protocols.js';
+import { pathChange } from '../shared/route.js';
 
 // Model ids as consoles show them: dots, dashes, a version suffix, a preview date.
 const MODELS = ['gemini-2.5-flash', 'gemini-2.0-flash-001', 'gemini-2.5-pro-preview-06-05'];
@@ -26,7 +27,7 @@ export default defineCheck({
       const want = nativePath(model);
       if (x.seen.url !== want) {
         const encoded = /%3A/i.test(x.seen.url);
-        return fail(`the upstream received ${x.seen.method} ${maskUrl(x.seen.url)}${encoded ? ' (the ":" was percent-encoded as %3A)' : ''}`, { expected: want, actual: maskUrl(x.seen.url), evidence: exchangeEvidence(x) });
+        return fail(`${pathChange(x.seen.method, maskUrl(want), maskUrl(x.seen.url))}${encoded ? ' (the ":" was percent-encoded as %3A)' : ''}`, { expected: want, actual: maskUrl(x.seen.url), evidence: exchangeEvidence(x) });
       }
       seenPaths.push(x.seen.url);
     }

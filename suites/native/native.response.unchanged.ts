@@ -3,7 +3,7 @@ import { describeDiff, diffJson } from '../../src/core/compare.js';
 import { parseJson, tryParse } from '../../src/core/json.js';
 import { blockedResponse, nativeAnswer, nativeFrames, nativeJsonReply, nativeResponse, nativeSseReply, nativeStream, promptBlockedResponse } from '../../src/upstream/replies/native.js';
 import { exchange, nativeSend, responseDiffs, streamEvidenceOf, streamThrough } from '../shared/exchange.js';
-import { exchangeEvidence } from '../shared/evidence.js';
+import { exchangeEvidence, cut } from '../shared/evidence.js';
 import { nativeBody, nativePath } from '../shared/protocols.js';
 
 const answerOf = (text: string) => {
@@ -14,7 +14,7 @@ const answerOf = (text: string) => {
   }
 };
 const describe = (a: ReturnType<typeof nativeAnswer> | null) =>
-  a ? `text ${JSON.stringify(a.text.slice(0, 60))}, finishReason ${a.finishReasons.join(',') || '(none)'}${a.blockReason ? `, promptFeedback.blockReason ${a.blockReason}` : ''}` : 'not JSON';
+  a ? `text ${JSON.stringify(cut(a.text, 60))}, finishReason ${a.finishReasons.join(',') || '(none)'}${a.blockReason ? `, promptFeedback.blockReason ${a.blockReason}` : ''}` : 'not JSON';
 
 const CASES: Array<{ name: string; body: () => string }> = [
   { name: 'an answer with text (finishReason STOP) and a field from the future', body: () => nativeResponse({ text: 'Bonjour 😀 "q" \\ é\n', extra: { gwcFutureField: { nested: [1, 2.5] } } }) },

@@ -3,6 +3,7 @@ import { readStream } from '../../src/client/sse.js';
 import { nativeAnswer } from '../../src/upstream/replies/native.js';
 import { modelsOf, nativeRequest, responseEvidence, streamResultEvidence } from './common.js';
 import { isJsonType, jsonOf } from '../shared/shape.js';
+import { cut } from '../shared/evidence.js';
 
 export default defineCheck({
   id: 'service.native.answers',
@@ -30,7 +31,7 @@ export default defineCheck({
     const bad = s.events.findIndex((e) => jsonOf(e.data) === undefined);
     if (s.error || !s.events.length || bad >= 0)
       return fail(`the native stream ${s.error ? `ended with an error (${s.error})` : !s.events.length ? 'carried no frame' : `has a frame that is not JSON (frame ${bad})`}`, { expected: 'data frames of JSON', actual: `${s.events.length} frames`, evidence: sev });
-    const textNote = a.text ? `text ${JSON.stringify(a.text.slice(0, 40))}` : `no text (finishReason ${a.finishReasons.join(',') || a.blockReason || 'none'}: see service.native.no-text)`;
+    const textNote = a.text ? `text ${JSON.stringify(cut(a.text, 40))}` : `no text (finishReason ${a.finishReasons.join(',') || a.blockReason || 'none'}: see service.native.no-text)`;
     return pass(`answered under the service key: JSON 200 (${textNote}) and a stream of ${s.events.length} frames`);
   },
 });

@@ -19,3 +19,21 @@ export function notTranslated(client: Protocol, seen: Pick<RecordedRequest, 'pro
 
 /** Text compared by meaning: white space runs as one space, trimmed. */
 export const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/**
+ * A path that arrived changed, in words: what was sent, what arrived, and what differs (the path,
+ * the query dropped, added or changed). A dropped `?beta=true` reads as the finding it is.
+ */
+export function pathChange(method: string, sent: string, got: string): string {
+  const split = (u: string) => {
+    const q = u.indexOf('?');
+    return q < 0 ? { path: u, query: '' } : { path: u.slice(0, q), query: u.slice(q) };
+  };
+  const a = split(sent);
+  const b = split(got);
+  const what = [
+    ...(a.path !== b.path ? [`the path changed from ${a.path} to ${b.path}`] : []),
+    ...(a.query === b.query ? [] : !b.query ? [`the query ${a.query} was dropped`] : !a.query ? [`a query ${b.query} was added`] : [`the query changed from ${a.query} to ${b.query}`]),
+  ];
+  return `sent ${method} ${sent}, the upstream received ${method} ${got}: ${what.join(', and ') || 'they differ'}`;
+}

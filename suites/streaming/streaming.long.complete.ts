@@ -1,6 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, streamEvidence, streamExchange } from './common.js';
+import { cut } from '../shared/evidence.js';
 
 const DELTAS = 5200;
 const CHARS = 400;
@@ -25,7 +26,7 @@ export default defineCheck({
     if (x.res.events.length !== events.length)
       return fail(`${x.res.events.length} of ${events.length} events arrived${x.res.error ? ` (${x.res.error})` : ''}`, { expected: `${events.length} events, ${bytes} bytes`, actual: `${x.res.events.length} events, ${x.res.raw.length} bytes`, evidence: ev });
     const outOfPlace = x.res.events.findIndex((e, i) => e.data !== events[i].data);
-    if (outOfPlace >= 0) return fail(`event ${outOfPlace} is not the one sent there`, { expected: events[outOfPlace].data.slice(0, 200), actual: x.res.events[outOfPlace].data.slice(0, 200), evidence: ev });
+    if (outOfPlace >= 0) return fail(`event ${outOfPlace} is not the one sent there`, { expected: cut(events[outOfPlace].data, 200), actual: cut(x.res.events[outOfPlace].data, 200), evidence: ev });
     return pass(`${events.length} events, ${(bytes / 1048576).toFixed(2)} MiB, complete and in order in ${Math.round(x.res.endedAt - x.res.startedAt)} ms`, ev);
   },
 });

@@ -2,7 +2,7 @@ import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { obj, parseJson, str } from '../../src/protocol/read.js';
 import { retryGuidanceHeaders } from '../../src/upstream/replies/errors.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
-import { exchangeEvidence } from '../shared/evidence.js';
+import { exchangeEvidence, cut } from '../shared/evidence.js';
 import { notTranslated, translation } from '../shared/route.js';
 import { richBody, routeEvidence, ON_TRANSLATED_ROUTE } from './common.js';
 
@@ -38,7 +38,7 @@ export default defineCheck({
       if (problems.length)
         return fail(`an upstream ${status} answered in ${t.to} reached the client as ${problems.join('; ')}`, {
           expected: `status ${status}, {"type":"error","error":{"type":…,"message":"…${message}…"}}${status === 429 ? ', retry-after 17' : ''}`,
-          actual: `status ${x.res.status}, ${x.res.text().slice(0, 300)}`,
+          actual: `status ${x.res.status}, ${cut(x.res.text(), 300)}`,
           evidence,
         });
     }

@@ -7,6 +7,7 @@ import { streamEvidenceOf, streamThrough, type StreamExchange } from '../shared/
 import { notTranslated, translation } from '../shared/route.js';
 import { MESSAGES_PATH } from '../shared/protocols.js';
 import { richBody, ON_TRANSLATED_ROUTE } from './common.js';
+import { cut } from '../shared/evidence.js';
 
 /** Far above loopback lag and the burst window: a buffer shows as pieces arriving together. */
 const GAP_MS = 300;
@@ -58,7 +59,7 @@ export default defineCheck({
     if (have !== want || !last || !/"type"\s*:\s*"message_stop"/.test(last.data))
       return fail(have !== want ? `the translated stream's text is not the upstream's (${have.length} of ${want.length} characters, ${got.filter(Boolean).length} pieces)` : 'the translated stream does not end with message_stop', {
         expected: `${JSON.stringify(want)}, then message_stop`,
-        actual: `${JSON.stringify(have)}, last event ${JSON.stringify(last?.data.slice(0, 120) ?? null)}`,
+        actual: `${JSON.stringify(have)}, last event ${JSON.stringify(last ? cut(last.data, 120) : null)}`,
         evidence,
       });
     return {

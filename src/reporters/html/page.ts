@@ -77,7 +77,8 @@ function checkRow(r: CheckResult, catalog: Map<string, CatalogText>, budget: Bud
   const tries = Array.isArray(r.evidence.attempts) ? r.evidence.attempts : [];
   const attempts = tries.length > 1 ? `<h3>Attempts</h3><table class="diff"><tbody>${tries.map((a) => `<tr><td>#${a.attempt}</td><td>${escapeText(String(a.outcome))}</td><td>${a.durationMs} ms</td><td class="v">${escapeText(clip(String(a.message), 500).s)}</td></tr>`).join('')}</tbody></table>` : '';
   const desc = r.outcome === 'pass' ? '' : `<p class="desc">${escapeText(clip(r.title, 300).s)}</p>`;
-  const body = `<div class="body">${desc}<p class="msg">${escapeText(message.s)}${message.cut ? ` ${cutNote(message.cut)}` : ''}</p>${waiver}${attempts}<h3>Requirement</h3>${reqs}${details(r, problem, budget)}</div>`;
+  const fix = r.fix ? `<h3>How to fix</h3><p class="fix">${escapeText(clip(r.fix.text, 2000).s)}</p><p class="note">The checks reference: <span class="v">${escapeText(clip(r.fix.link, 500).s)}</span></p>` : '';
+  const body = `<div class="body">${desc}<p class="msg">${escapeText(message.s)}${message.cut ? ` ${cutNote(message.cut)}` : ''}</p>${waiver}${fix}${attempts}<h3>Requirement</h3>${reqs}${details(r, problem, budget)}</div>`;
   const id = escapeAttr(r.id);
   return `<details class="check" id="${id}" data-outcome="${escapeAttr(r.outcome)}" data-area="${escapeAttr(r.area)}" data-level="${escapeAttr(r.level)}">
 <summary><span class="badge o-${escapeAttr(r.outcome)}">${escapeText(r.outcome.toUpperCase())}</span><span class="lvl">${escapeText(r.level)}</span><span class="cid">${escapeText(r.id)}</span>${headline(r)}<span class="reqs">${escapeText(r.requirements.join(', '))} · ${r.durationMs} ms</span><a class="permalink" href="#${escapeAttr(encodeURIComponent(r.id))}" title="link to this check">#</a></summary>
