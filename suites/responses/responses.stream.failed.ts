@@ -3,6 +3,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { eventName, noStream, responsesStreamExchange } from './common.js';
 import { streamEvidenceOf } from '../shared/exchange.js';
+import { cut } from '../shared/evidence.js';
 
 const ERROR = { code: 'server_error', message: 'The model produced invalid output mid-stream (gw-conformance scripted failure).' };
 
@@ -31,7 +32,7 @@ export default defineCheck({
       /* judged below as not the failure event */
     }
     if (last.event !== 'response.failed' || data.type !== 'response.failed')
-      return fail(`the stream ended with ${last.event ? `event: ${last.event}` : 'a frame without an event name'} (${eventName(last.data)}), not response.failed`, { expected: 'event: response.failed with data of type response.failed', actual: last.data.slice(0, 300), evidence: { events: names, ...ev } });
+      return fail(`the stream ended with ${last.event ? `event: ${last.event}` : 'a frame without an event name'} (${eventName(last.data)}), not response.failed`, { expected: 'event: response.failed with data of type response.failed', actual: cut(last.data, 300), evidence: { events: names, ...ev } });
     const err = data.response?.error;
     if (data.response?.status !== 'failed' || err?.code !== ERROR.code || err?.message !== ERROR.message)
       return fail('response.failed arrived without the upstream\'s error', { expected: JSON.stringify({ status: 'failed', error: ERROR }), actual: JSON.stringify({ status: data.response?.status, error: err ?? null }), evidence: ev });
