@@ -124,11 +124,14 @@ export function geminiCli(env: NodeJS.ProcessEnv = process.env): ClientDriver {
       rmSync(home, { recursive: true, force: true });
       mkdirSync(path.join(home, '.gemini'), { recursive: true });
       mkdirSync(project, { recursive: true });
+      mkdirSync(path.join(home, 'tmp'), { recursive: true });
       writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify(GEMINI_CLI_SETTINGS, null, 2));
       writeFileSync(path.join(project, SESSION_FILE), 'gw-conformance client session\n');
       const childEnv = {
         PATH: env.PATH ?? '/usr/bin:/bin',
         HOME: home,
+        // Its error reports (gemini-client-error-*.json) go to the temporary folder: the run's own.
+        TMPDIR: path.join(home, 'tmp'),
         GEMINI_API_KEY: o.token,
         GOOGLE_GEMINI_BASE_URL: o.base,
         GEMINI_CLI_TRUST_WORKSPACE: 'true',
