@@ -143,4 +143,9 @@ export const CHECK_FIXES: Readonly<Record<string, Fix>> = {
   'responses.stream.requested': 'Forward `"stream": true` as the client sent it and pipe the upstream\'s event stream back; never ask the upstream for a whole answer and replay it as events.',
   'responses.errors.passthrough': 'Pass upstream errors on /v1/responses with their status and OpenAI error body (`error.message`, `type`, `param`, `code`); do not rewrite them into the gateway\'s own error shape.',
   'responses.usage.details': 'Pass `usage` through whole, in JSON answers and in `response.completed`: `input_tokens_details.cached_tokens` and `output_tokens_details.reasoning_tokens` included; do not rebuild usage from the top-level counts.',
+  // native streams
+  'native.stream.path': 'Forward `:streamGenerateContent?alt=sse` with its path and query as received: the `:` unencoded, the model id intact, `alt=sse` kept (without it the API answers one JSON array and Gemini clients, which read `data:` events, fail). nginx: `proxy_pass` without a URI part keeps both.',
+  'native.stream.incremental': 'Turn response buffering off for native streams too (nginx: `proxy_buffering off;`), and write each event to the client as it arrives, as for streaming.delivery.incremental.',
+  'native.stream.framing': 'Pass the native event stream through as it came (`text/event-stream`, one `data: {...}` line per event, a blank line after each): do not convert it to a JSON array, merge events into one block or add `event:` lines, which the Gemini SDKs do not read.',
+  'native.stream.events': 'Forward every native stream event once and in order, and add none: the native protocol has no `data: [DONE]` terminator (a Gemini client parses every `data:` line as JSON), the stream ends with the body.',
 };

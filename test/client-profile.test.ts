@@ -8,6 +8,7 @@
 //
 // Claude Code needs its binary under GWC_CLAUDE_DIR (.ci/run installs it), root, `unshare` and
 // `ip`; its tests are skipped only when the binary is absent and GWC_REQUIRE_CLAUDE is not 1.
+// Gemini CLI likewise, under GWC_GEMINI_CLI_DIR, with GWC_REQUIRE_GEMINI_CLI.
 import { spawnSync } from 'node:child_process';
 import dc from 'node:diagnostics_channel';
 import type net from 'node:net';
@@ -20,6 +21,7 @@ import { main } from '../src/cli.js';
 import { cli, ROOT } from './helpers/cli.js';
 import { nginxAvailable } from './helpers/nginx.js';
 import { claudeBinary } from '../src/real-clients/claude-code.js';
+import { geminiCliScript } from '../src/real-clients/gemini-cli.js';
 import { compareRequests, compareTiming } from '../src/real-clients/compare.js';
 import { type ClientRun, type UpstreamRequest } from '../src/real-clients/types.js';
 import type { CheckResult, RunReport } from '../src/report/types.js';
@@ -311,5 +313,34 @@ describe.skipIf(!existsSync(CLAUDE) && !claudeRequired)('the client profile with
     expect(two.map((d) => d.what)).toContain('files the client wrote');
     const three = diffs(result(report, 'client.timing.no-added-delay'), 'claude-code');
     expect(three.map((d) => d.diff)).toContain('the client gave up waiting for what fills it (its own time-out)');
+  }, 120_000);
+});
+
+const GEMINI = geminiCliScript();
+const geminiRequired = process.env.GWC_REQUIRE_GEMINI_CLI === '1';
+describe.skipIf(!existsSync(GEMINI) && !geminiRequired)('the client profile with Gemini CLI (in a loopback-only namespace)', () => {
+  async function gemini(fault?: string) {
+    const out = path.join(work, `gemini-${++n}`);
+    const r = await cli(['demo', '--profile', 'client', '--clients', 'gemini-cli', ...(fault ? ['--fault', fault] : []), '--reporter', 'json', '--reporter', 'console', '--out', out], { timeoutMs: 120_000 });
+    return { ...r, report: JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as RunReport };
+  }
+
+  it('the clean reference gateway passes; the client ran in a namespace with only loopback, its glob round trip reached the upstream on the stream route', async () => {
+    expect(existsSync(GEMINI), `GWC_REQUIRE_GEMINI_CLI=1 but ${GEMINI} is absent`).toBe(true);
+    const { code, report, stdout } = await gemini();
+    expect(report.results.map((r) => r.outcome), stdout).toEqual(['pass', 'pass', 'pass']);
+    expect(code).toBe(0);
+    const ev = result(report, 'client.upstream.same-requests').evidence as { network: string; clients: Record<string, { requests: { straight: number } }> };
+    expect(ev.network).toBe('loopback-only network namespace (unshare -n; interfaces: lo)');
+    // The turn answered with the glob call, and the turn carrying its result.
+    expect(Object.values(ev.clients)[0].requests.straight).toBe(2);
+  }, 120_000);
+
+  it('native-drop-alt-sse fails CLIENT-1 (the query is gone) and CLIENT-2: the CLI cannot read the JSON array it gets instead of events and ends in an error', async () => {
+    const { code, report } = await gemini('native-drop-alt-sse');
+    expect(code).toBe(1);
+    const [one] = diffs(result(report, 'client.upstream.same-requests'), 'gemini-cli');
+    expect(one.what).toBe('request 1 (POST /v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse) path and query');
+    expect(diffs(result(report, 'client.answers.same'), 'gemini-cli')[0]).toMatchObject({ what: 'exit status', diff: 'exit 0 straight, 1 through the gateway' });
   }, 120_000);
 });

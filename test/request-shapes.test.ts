@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyText, generatedMessagesBody, generatedMessagesRequest } from '../suites/messages/gen.js';
-import { ANTHROPIC_VERSIONS, GOOG_API_CLIENT } from '../suites/shared/client-headers.js';
+import { ANTHROPIC_VERSIONS, GEMINI_CLI_HEADERS, GOOG_API_CLIENT } from '../suites/shared/client-headers.js';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
 import { SessionCapture } from '../mocks/upstream/session.js';
 import { ReferenceGateway } from '../reference/gateway.js';
@@ -91,10 +91,12 @@ describe('what real clients send, as generated shapes', () => {
     expect(new Set(sets.map((h) => h.find(([k]) => k === 'X-Stainless-Package-Version')![1]))).toEqual(new Set(['1.13.0', '0.128.0']));
     expect(new Set(sets.map((h) => h.find(([k]) => k === 'X-Stainless-Retry-Count')![1]))).toEqual(new Set(['0', '1']));
   });
-  it('native: x-goog-api-client as @google/genai 1.52.0 sends it, present and absent, on both endpoints', () => {
+  it('native: x-goog-api-client as @google/genai 1.52.0 sends it, Gemini CLI 0.61.0\'s headers, and none, on both endpoints', () => {
     const goog = (n: (typeof native)[number]) => n.headers.find(([k]) => k === 'x-goog-api-client')?.[1];
     expect(GOOG_API_CLIENT).toBe('google-genai-sdk/1.52.0 gl-node/v20.20.2');
-    expect(new Set(native.map(goog))).toEqual(new Set([undefined, GOOG_API_CLIENT]));
+    expect(new Set(native.map(goog))).toEqual(new Set([undefined, GOOG_API_CLIENT, 'google-genai-sdk/1.30.0 gl-node/v20.20.2']));
+    const cli = native.filter((n) => goog(n) === 'google-genai-sdk/1.30.0 gl-node/v20.20.2');
+    for (const n of cli) expect(n.headers.filter(([k]) => GEMINI_CLI_HEADERS.some(([h]) => h === k))).toEqual(GEMINI_CLI_HEADERS);
     expect(new Set(native.filter(goog).map((n) => n.path.replace(/^.*:/, '')))).toEqual(new Set(['generateContent', 'streamGenerateContent?alt=sse']));
   });
 });

@@ -1,5 +1,5 @@
 // Capture mode of the recording upstream (`gw-conformance mock --capture FILE`): a real client
-// (Claude Code) talks to it through a gateway, with no case token. Every request is written to
+// (Claude Code, Gemini CLI) talks to it through a gateway, with no case token. Every request is written to
 // FILE as one JSON line (credential headers masked), and the requests no check expects are
 // answered as the real API would, with the realistic builders of this folder, so the client
 // runs its normal course and what it sends can be compared with what the suites model.
@@ -14,6 +14,7 @@ import { errorBody, messageBody } from '../../src/upstream/replies/messages.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { countTokensBody, MODELS, modelListBody, type ListedModel } from '../../src/upstream/replies/discovery.js';
 import { play } from './play.js';
+import { RECORDS, routeOfRequest, type Answer } from '../../src/protocol/index.js';
 
 /**
  * The capture mode's model list: the real API's list plus ids a multi-provider gateway lists
@@ -86,7 +87,30 @@ export function realisticReply(rec: RecordedRequest, json: unknown): Reply {
     if (body.stream === true) return { kind: 'sse', status: 200, headers: SSE_HEADERS, frames: frames(messageStream({ full: false, textDeltas: 1, deltaChars: 0, model }).map(plainText)) };
     return { kind: 'json', status: 200, headers: JSON_HEADERS, body: messageBody({ model, text: CAPTURE_REPLY_TEXT }) };
   }
-  return { kind: 'json', status: 404, headers: JSON_HEADERS, body: errorBody(404, `gw-conformance capture upstream: no route for ${rec.method} ${path}`) };
+  return recordReply(rec) ?? { kind: 'json', status: 404, headers: JSON_HEADERS, body: errorBody(404, `gw-conformance capture upstream: no route for ${rec.method} ${path}`) };
+}
+
+/**
+ * The other protocols' answers, written by their records (src/protocol/): the capture text as a
+ * JSON answer or a stream (framed as the request asked: native without alt=sse gets one JSON
+ * array), a token count, the model list; null for a path of no protocol.
+ */
+function recordReply(rec: RecordedRequest): Reply | null {
+  const at = routeOfRequest(rec.method, rec.url, rec.rawHeaders);
+  if (!at) return null;
+  const codec = RECORDS[at.protocol].replies;
+  const json = (body: string): Reply => ({ kind: 'json', protocol: at.protocol, status: 200, headers: codec.jsonHeaders, body });
+  if (at.route === 'models') return json(codec.models(CAPTURE_MODELS.map((m) => ({ id: m.id, displayName: m.display_name, created: m.created_at }))));
+  if (at.route === 'count') return json(codec.count(Math.max(1, Math.ceil(rec.body.length / 4))) ?? '{}');
+  const meaning = RECORDS[at.protocol].readRequest(rec.url, rec.body.toString('utf8'));
+  const answer: Answer = { model: meaning?.model || 'gwc-capture-model', text: CAPTURE_REPLY_TEXT, toolCalls: [], stop: 'end', usage: { input: Math.max(1, Math.ceil(rec.body.length / 4)), output: 9 } };
+  if (at.route === 'generate' && !meaning?.stream) return json(codec.answer(answer));
+  const writer = codec.streamWriter();
+  const steps = [{ t: 'start', model: answer.model, usage: { ...answer.usage, output: 0 } }, { t: 'text', text: answer.text }, { t: 'stop', stop: 'end', usage: answer.usage }, { t: 'end' }] as const;
+  const texts = steps.flatMap((st) => writer.write(st));
+  const plain = RECORDS[at.protocol].unframedStream?.(rec.url, texts);
+  if (plain) return { kind: 'sse', protocol: at.protocol, status: 200, headers: plain.headers, frames: plain.texts.map((data) => ({ gapMs: 0, data })) };
+  return { kind: 'sse', protocol: at.protocol, status: 200, headers: codec.sseHeaders, frames: texts.map((data) => ({ gapMs: 0, data })) };
 }
 
 /** Puts the capture text in the stream's one text delta. */

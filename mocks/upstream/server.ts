@@ -216,7 +216,17 @@ function answerIn(reply: Reply, rec: RecordedRequest): Reply {
   const rendered = crossed ? translateReply(reply, { ...at, stream: at.route === 'stream' || meaning?.stream === true }) : null;
   rec.answeredIn = rendered && at ? at.protocol : scripted;
   if (rendered?.kind === 'sse' && rendered.from) rec.framesFrom = rendered.from;
-  return rendered ?? reply;
+  return unframed(rendered ?? reply, rec, at);
+}
+
+/** A stream the API answers without SSE framing where the request asked so (RECORDS' unframedStream): the frames' timing kept, their texts replaced. */
+function unframed(reply: Reply, rec: RecordedRequest, at: ReturnType<typeof routeOfRequest>): Reply {
+  if (reply.kind !== 'sse' || !at || at.route !== 'stream' || reply.protocol !== at.protocol || reply.status !== 200) return reply;
+  const plain = RECORDS[at.protocol].unframedStream?.(rec.url, reply.frames.map((f) => f.data));
+  if (!plain) return reply;
+  const frames = plain.texts.map((data, i) => ({ gapMs: reply.frames[i]?.gapMs ?? 0, data }));
+  const own = new Set(plain.headers.map(([k]) => k.toLowerCase()));
+  return { ...reply, headers: [...plain.headers, ...reply.headers.filter(([k]) => !own.has(k.toLowerCase()))], frames };
 }
 
 /**

@@ -13,7 +13,7 @@ import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Reply, SseFrame } from '../../src/upstream/scenario.js';
 import { modelListBody, countTokensBody } from '../../src/upstream/replies/discovery.js';
 import { CAPTURE_MODELS } from './capture.js';
-import { CHAT_PATH, MESSAGES_PATH } from '../../src/protocol/index.js';
+import { CHAT_PATH, MESSAGES_PATH, RECORDS } from '../../src/protocol/index.js';
 import { play } from './play.js';
 import { SESSION_GAP_MS, SESSION_TOOLS, SESSION_USAGE, sessionDeltas } from '../../src/real-clients/script.js';
 import type { UpstreamRequest } from '../../src/real-clients/types.js';
@@ -101,7 +101,7 @@ export class SessionCapture {
     if (rec.method === 'POST' && path === MESSAGES_PATH) return this.messages(body);
     if (rec.method === 'POST' && path === CHAT_PATH) return this.chat(body);
     const native = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
-    if (rec.method === 'POST' && native) return this.native(body, native[1], native[2] === 'streamGenerateContent');
+    if (rec.method === 'POST' && native) return this.native(body, native[1], native[2] === 'streamGenerateContent', rec.url);
     return { kind: 'json', status: 404, headers: JSON_H, body: JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `gw-conformance session upstream: no route for ${rec.method} ${path}` } }) };
   }
 
@@ -154,7 +154,7 @@ export class SessionCapture {
     return { kind: 'sse', status: 200, headers: SSE_H, frames: sse(ev, 1) };
   }
 
-  private native(body: Obj, model: string, stream: boolean): Reply {
+  private native(body: Obj, model: string, stream: boolean, url: string): Reply {
     const responseId = `gwcSession${String(++this.n).padStart(4, '0')}`;
     const contents = Array.isArray(body.contents) ? (body.contents as Obj[]) : [];
     const lastParts = (contents[contents.length - 1]?.parts as Obj[] | undefined) ?? [];
@@ -174,6 +174,10 @@ export class SessionCapture {
     }
     const texts = tool ? [] : sessionDeltas();
     const ev = tool ? [{ data: value([{ functionCall: { name: tool, args: SESSION_TOOLS[tool] } }], 'STOP', true) }] : texts.map((text, i) => ({ data: value([{ text }], i === texts.length - 1 ? 'STOP' : undefined, i === texts.length - 1) }));
-    return { kind: 'sse', status: 200, headers: [['content-type', 'text/event-stream']], frames: sse(ev, 1).map((f) => ({ ...f, data: f.data.replace(/\n\n$/, '\r\n\r\n') })) };
+    const frames = sse(ev, 1).map((f) => ({ ...f, data: f.data.replace(/\n\n$/, '\r\n\r\n') }));
+    // Without alt=sse the API answers one JSON array, as a client that asks so gets it.
+    const plain = RECORDS.native.unframedStream?.(url, frames.map((f) => f.data));
+    if (plain) return { kind: 'sse', status: 200, headers: plain.headers, frames: plain.texts.map((data, i) => ({ gapMs: frames[i].gapMs, data })) };
+    return { kind: 'sse', status: 200, headers: [['content-type', 'text/event-stream']], frames };
   }
 }

@@ -1,12 +1,12 @@
-// The client profile (--profile client): real clients (Claude Code, the official SDKs) run the
-// same scripted session twice, straight at the recording upstream and through the gateway
-// under test, and the profile's checks (suites/client/) compare the two runs.
+// The client profile (--profile client): real clients (Claude Code, Gemini CLI, the official
+// SDKs) run the same scripted session twice, straight at the recording upstream and through the
+// gateway under test, and the profile's checks (suites/client/) compare the two runs.
 //
-// Claude Code is run only in a loopback-only network namespace where the harness can make one
-// (root on Linux, `unshare` and `ip`): the whole command then runs again inside `unshare -n`,
-// with the recording upstream, the gateway and every client started in there. Where it cannot,
-// it says why in one line and runs the client on the host, pointed at loopback only, with its
-// nonessential traffic off.
+// Claude Code and Gemini CLI are run only in a loopback-only network namespace where the harness
+// can make one (root on Linux, `unshare` and `ip`): the whole command then runs again inside
+// `unshare -n`, with the recording upstream, the gateway and every client started in there.
+// Where it cannot, it says why in one line and runs the clients on the host, pointed at loopback
+// only, with their nonessential traffic and telemetry off.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -20,6 +20,7 @@ import type { RunReport } from '../report/types.js';
 import { anthropicSdk } from '../real-clients/anthropic-sdk.js';
 import { claudeCode } from '../real-clients/claude-code.js';
 import { genaiSdk } from '../real-clients/genai-sdk.js';
+import { geminiCli } from '../real-clients/gemini-cli.js';
 import { openaiSdk } from '../real-clients/openai-sdk.js';
 import { runSessions, type ClientFixture, type SessionUpstream } from '../real-clients/session.js';
 import type { ClientDriver } from '../real-clients/types.js';
@@ -64,11 +65,11 @@ async function referenceGateway(upstreamUrl: string, faultName: string | undefin
 }
 
 function drivers(names: string[], env: NodeJS.ProcessEnv): ClientDriver[] {
-  const all: Record<string, ClientDriver> = { 'claude-code': claudeCode(env), 'anthropic-sdk': anthropicSdk, openai: openaiSdk, genai: genaiSdk };
+  const all: Record<string, ClientDriver> = { 'claude-code': claudeCode(env), 'anthropic-sdk': anthropicSdk, openai: openaiSdk, genai: genaiSdk, 'gemini-cli': geminiCli(env) };
   return names.map((n) => all[n]);
 }
 
-/** Why Claude Code cannot run in a loopback-only namespace here, or null when it can. */
+/** Why a client program cannot run in a loopback-only namespace here, or null when it can. */
 function noNamespace(cfg: RunConfig): string | null {
   if (process.platform !== 'linux') return `not Linux (${process.platform})`;
   if (process.getuid?.() !== 0) return 'not root (unshare -n needs it)';
@@ -81,15 +82,19 @@ function noNamespace(cfg: RunConfig): string | null {
   return null;
 }
 
+/** The clients that are programs of their own (Claude Code, Gemini CLI): they run in a loopback-only namespace where the harness can make one. */
+const PROCESS_CLIENTS: Record<string, string> = { 'claude-code': 'Claude Code', 'gemini-cli': 'Gemini CLI' };
+
 /**
- * Runs the whole command again inside a loopback-only namespace when Claude Code is among the
- * clients and the harness can make one; returns its exit code, or null to go on here.
+ * Runs the whole command again inside a loopback-only namespace when Claude Code or Gemini CLI
+ * is among the clients and the harness can make one; returns its exit code, or null to go on here.
  */
 export async function inNamespace(cfg: RunConfig, argv: string[], io: { out: (s: string) => void; env: NodeJS.ProcessEnv }): Promise<number | null> {
-  if (!cfg.clients.includes('claude-code') || io.env[IN_NAMESPACE]) return null;
+  const programs = cfg.clients.filter((c) => c in PROCESS_CLIENTS).map((c) => PROCESS_CLIENTS[c]);
+  if (!programs.length || io.env[IN_NAMESPACE]) return null;
   const why = noNamespace(cfg);
   if (why) {
-    io.out(`client profile: Claude Code runs on the host network, not in a loopback-only namespace: ${why}; it is pointed at loopback only, with nonessential traffic off`);
+    io.out(`client profile: ${programs.join(' and ')} run${programs.length > 1 ? '' : 's'} on the host network, not in a loopback-only namespace: ${why}; pointed at loopback only, with nonessential traffic and telemetry off`);
     return null;
   }
   const script = 'ip link set lo up && exec "$@"';

@@ -215,4 +215,18 @@ export const NATIVE: ProtocolRecord = {
   },
   readRequest,
   replies,
+  unframedStream(path, frames) {
+    if (new URLSearchParams(path.split('?')[1] ?? '').get('alt') === 'sse') return null;
+    // Without alt=sse the endpoint answers one JSON array, each payload pretty-printed, `,\r\n` between them.
+    const payloads = frames.map((f) => /^data: ?(.*)$/m.exec(f)?.[1] ?? null);
+    const last = payloads.reduce((k, p, i) => (p === null ? k : i), -1);
+    let first = true;
+    const texts = payloads.map((p, i) => {
+      if (p === null) return '';
+      const text = `${first ? '[' : ',\r\n'}${JSON.stringify(parseJson(p), null, 2)}${i === last ? ']' : ''}`;
+      first = false;
+      return text;
+    });
+    return { headers: NATIVE_JSON_HEADERS, texts: last < 0 ? ['[]'] : texts };
+  },
 };

@@ -147,6 +147,13 @@ export interface ProtocolRecord {
   /** A request of this protocol by meaning; null when the body is not one. */
   readRequest(path: string, body: string): RequestMeaning | null;
   replies: ReplyCodec;
+  /**
+   * A stream request the protocol's API answers without SSE framing (native's
+   * streamGenerateContent without `?alt=sse`: one JSON array of the stream's payloads, written as
+   * they come): the headers and the text that takes each SSE frame's place, in order; null (or
+   * absent) where the request gets SSE.
+   */
+  unframedStream?(path: string, frames: string[]): { headers: HeaderList; texts: string[] } | null;
 }
 
 /** A JSON reply of a protocol: its headers, the status, the body. */

@@ -14,6 +14,8 @@ export const SESSION_FILE = 'gwc-session-note.txt';
 /** The tool each client is offered (the SDK sessions) or that the upstream asks for when offered. */
 export const SESSION_TOOLS: Record<string, Record<string, unknown>> = {
   Glob: { pattern: '*.txt' },
+  // Gemini CLI's file search tool.
+  glob: { pattern: '*.txt' },
   get_weather: { city: 'Paris' },
 };
 

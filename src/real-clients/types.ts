@@ -8,7 +8,7 @@ import { HarnessError } from '../core/errors.js';
 import type { Protocol } from '../core/protocols.js';
 
 /** The real clients the client profile knows (--clients). */
-export const CLIENT_NAMES = ['claude-code', 'anthropic-sdk', 'openai', 'genai'] as const;
+export const CLIENT_NAMES = ['claude-code', 'anthropic-sdk', 'openai', 'genai', 'gemini-cli'] as const;
 
 /** One request as the recording upstream received it (credential values masked). */
 export interface UpstreamRequest {
@@ -49,7 +49,7 @@ export interface StepResult {
 }
 
 export interface ClientRun {
-  /** The client's name (claude-code, anthropic-sdk, openai, genai) and its pinned version. */
+  /** The client's name (claude-code, anthropic-sdk, openai, genai, gemini-cli) and its pinned version. */
   client: string;
   version: string;
   via: 'straight' | 'gateway';

@@ -7,5 +7,9 @@ import response from './native.response.unchanged.js';
 import cross from './native.cross.protocol.js';
 import errors from './native.errors.passthrough.js';
 import countTokens from './native.count-tokens.passthrough.js';
+import streamPath from './native.stream.path.js';
+import streamIncremental from './native.stream.incremental.js';
+import streamFraming from './native.stream.framing.js';
+import streamEvents from './native.stream.events.js';
 
-export const NATIVE_CHECKS: CheckDef[] = [path, body, auth, response, cross, errors, countTokens];
+export const NATIVE_CHECKS: CheckDef[] = [path, body, auth, response, cross, errors, countTokens, streamPath, streamIncremental, streamFraming, streamEvents];

@@ -37,5 +37,13 @@ export const messagesClientHeaders = fc.record({ version: fc.constantFrom(...ANT
 /** x-goog-api-client as @google/genai 1.52.0 sends it on Node 20 (its User-Agent carries the same value). */
 export const GOOG_API_CLIENT = 'google-genai-sdk/1.52.0 gl-node/v20.20.2';
 
-/** The native headers of a generated request: x-goog-api-client or none. */
-export const nativeClientHeaders: fc.Arbitrary<Array<[string, string]>> = fc.boolean().map((on) => (on ? [['x-goog-api-client', GOOG_API_CLIENT]] : []));
+/** What Gemini CLI 0.61.0 sends on Node 20 beside its key: the @google/genai it bundles (1.30.0), its own User-Agent, its fetch's headers. */
+export const GEMINI_CLI_HEADERS: Array<[string, string]> = [
+  ['User-Agent', 'GeminiCLI-tui/0.61.0/gemini-2.5-flash (linux; x64; terminal)'],
+  ['x-goog-api-client', 'google-genai-sdk/1.30.0 gl-node/v20.20.2'],
+  ['accept-language', '*'],
+  ['sec-fetch-mode', 'cors'],
+];
+
+/** The native headers of a generated request: @google/genai's x-goog-api-client, Gemini CLI's set, or none. */
+export const nativeClientHeaders: fc.Arbitrary<Array<[string, string]>> = fc.constantFrom<Array<[string, string]>>([], [['x-goog-api-client', GOOG_API_CLIENT]], GEMINI_CLI_HEADERS);
