@@ -2,10 +2,11 @@
 // the path (`/v1/projects/{project}/locations/{region}/publishers/anthropic/models/{model}:rawPredict`,
 // `:streamRawPredict` to stream, `count-tokens:rawPredict` to count), the body is a messages
 // request with `anthropic_version` and without `model` (the count's body keeps it), the
-// credential a Google access token as a bearer. The replies are the messages protocol's codec
-// (messages.ts), with Google's headers; an error may also be Google's own shape, read back too.
+// credential a Google access token as a bearer, and `anthropic-version` goes as a header too
+// (as @anthropic-ai/vertex-sdk sends it). The replies are the messages protocol's codec
+// (messages.ts) with Google's headers; an error may also be Google's own shape, read back too.
 import { VERTEX_DEFAULTS, VERTEX_JSON_HEADERS, VERTEX_MODEL, VERTEX_SSE_HEADERS, VERTEX_VERSION } from '../upstream/replies/vertex.js';
-import { MESSAGES } from './messages.js';
+import { MESSAGES, messagesHeaders } from './messages.js';
 import { obj, parseJson, str } from './read.js';
 import type { ProtocolRecord, ReplyCodec, RequestMeaning } from './record.js';
 
@@ -71,7 +72,7 @@ export const VERTEX: ProtocolRecord = {
   },
   minimalRequest(o) {
     const body = JSON.stringify({ anthropic_version: VERTEX_VERSION, max_tokens: o.maxTokens ?? 1024, messages: [{ role: 'user', content: o.text }], ...(o.stream ? { stream: true } : {}) });
-    return { method: 'POST', path: vertexPath(o.model ?? VERTEX.defaultModel, o.stream), auth: VERTEX.defaultCredential, headers: [['content-type', 'application/json']], body };
+    return { method: 'POST', path: vertexPath(o.model ?? VERTEX.defaultModel, o.stream), auth: VERTEX.defaultCredential, headers: messagesHeaders(), body };
   },
   readRequest,
   replies,
