@@ -13,7 +13,7 @@ export function onStreams(make: (r: RequestParts) => Transform, headers?: (h: Ar
 }
 
 /** Holds everything until the upstream ends (nginx's default proxy_buffering, in the extreme). */
-class HoldAll extends Transform {
+export class HoldAll extends Transform {
   private held: Buffer[] = [];
   _transform(c: Buffer, _e: BufferEncoding, cb: TransformCallback) {
     this.held.push(c);
