@@ -154,6 +154,11 @@ export interface ProtocolRecord {
    * absent) where the request gets SSE.
    */
   unframedStream?(path: string, frames: string[]): { headers: HeaderList; texts: string[] } | null;
+  /**
+   * Values a path names that the user sets when aiming a run (Vertex's project and region): the
+   * paths are written with `defaults`, and the client puts the run's values in with `fill`.
+   */
+  placeholders?: { defaults: Readonly<Record<string, string>>; fill(path: string, values: Readonly<Record<string, string>>): string };
 }
 
 /** A JSON reply of a protocol: its headers, the status, the body. */

@@ -4,5 +4,6 @@ import chat from './capabilities.chat.js';
 import messages from './capabilities.messages.js';
 import native from './capabilities.native.js';
 import responses from './capabilities.responses.js';
+import vertex from './capabilities.vertex.js';
 
-export const CAPABILITIES_CHECKS: CheckDef[] = [messages, chat, native, responses];
+export const CAPABILITIES_CHECKS: CheckDef[] = [messages, chat, native, responses, vertex];

@@ -1,0 +1,15 @@
+import { defineCheck } from '../../src/check/check.js';
+import { capabilityMatrix } from './common.js';
+import { VERTEX_PROBES } from './vertex-probes.js';
+
+export default defineCheck({
+  id: 'capabilities.vertex',
+  title: 'Capability matrix of the vertex protocol (rawPredict): which features pass through intact, per route, JSON and streamed',
+  requirements: ['CAP-1'],
+  level: 'INFO',
+  area: 'capabilities',
+  profile: 'default',
+  protocol: 'vertex',
+  requirement: 'Each feature beyond protocol compatibility reaches the upstream and comes back intact on every route, JSON and streamed, or the gateway refuses it explicitly.',
+  run: (ctx) => capabilityMatrix(ctx, 'vertex', VERTEX_PROBES),
+});
