@@ -42,3 +42,8 @@ export function credentialsAt(ctx: CheckContext, seen: RecordedRequest): string[
   if (q >= 0) for (const v of new URLSearchParams(seen.url.slice(q + 1)).getAll('key')) if (v) found.push(`?key= query (${whose(v)})`);
   return found;
 }
+
+/** A small Bedrock InvokeModel body (a messages body with `anthropic_version`, no `model`) whose user message carries the case placeholder. */
+export function bedrockBody(extra: Record<string, unknown> = {}, text = 'Say hello.'): string {
+  return JSON.stringify({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 256, system: 'Be brief.', messages: [{ role: 'user', content: `${CASE_PLACEHOLDER} ${text}` }], ...extra });
+}
