@@ -139,4 +139,5 @@ export const CHECK_FIXES: Readonly<Record<string, Fix>> = {
   'bedrock.stream.incremental': 'Turn response buffering off for Bedrock streams too: they are `application/vnd.amazon.eventstream`, not `text/event-stream`, so a rule that streams only SSE buffers them (nginx: `proxy_buffering off;` on the `/model/` location).',
   'bedrock.errors.passthrough': 'Pass Bedrock errors through with their status, the `x-amzn-errortype` header and the JSON `{"message": ...}` body; never replace them with an HTML error page.',
   'capabilities.bedrock': 'Forward the InvokeModel body as received (image, document, thinking with its `signature`, tool_use and tool_result, `cache_control`, citations, `anthropic_beta` in the body), and pass the answer and its event-stream messages through unchanged. Refuse a feature you do not carry with a JSON error that names it.',
+  'bedrock.stream.exception': 'Pass exception messages of a Bedrock stream (`:message-type` exception) through as they came, after the events before them; a gateway that re-encodes the stream must re-encode exceptions too, never drop them or end the stream as if complete.',
 };

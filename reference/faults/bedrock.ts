@@ -1,7 +1,7 @@
 // Faults of the Bedrock InvokeModel protocol: the ways a gateway that carries the messages
 // protocol well still breaks Bedrock's: a model id cut at its ":", betas taken out of the body,
 // an event stream re-framed (events merged into one message, the binary read as text and
-// written back), a buffered event stream, an error page in place of Bedrock's error.
+// written back, exception messages dropped), a buffered event stream, an error page in place of Bedrock's error.
 import { StringDecoder } from 'node:string_decoder';
 import { Transform, type TransformCallback } from 'node:stream';
 import { encodeFrame, FrameDecoder, isEventStreamType } from '../../src/core/framing.js';
@@ -28,6 +28,14 @@ class MergePairs extends Transform {
   }
   _flush(cb: TransformCallback) {
     cb(null, this.held === null ? Buffer.alloc(0) : Buffer.from(encodeFrame(this.held)));
+  }
+}
+
+/** Decodes the upstream's messages and re-encodes only its chunk events (a gateway that knows no exception messages). */
+class ChunksOnly extends Transform {
+  private frames = new FrameDecoder();
+  _transform(c: Buffer, _e: BufferEncoding, cb: TransformCallback) {
+    cb(null, Buffer.concat(this.frames.push(c).filter((f) => f.messageType === 'event').map((f) => encodeFrame(f.text))));
   }
 }
 
@@ -91,6 +99,12 @@ export const BEDROCK_FAULTS: Fault[] = [
     breaks: ['BR-STREAM-1'],
     description: 'passes the Bedrock event stream through a UTF-8 text decoder and back: every byte that is no UTF-8 (in lengths and checksums) becomes U+FFFD, so lengths and checksums break',
     stream: onBedrockStreams(() => new AsText()),
+  },
+  {
+    name: 'bedrock-drop-exceptions',
+    breaks: ['BR-STREAM-3'],
+    description: 'decodes the Bedrock event stream and re-encodes only its chunk events: an exception message in the stream is dropped and the stream ends as if complete',
+    stream: onBedrockStreams(() => new ChunksOnly()),
   },
   {
     name: 'bedrock-buffer-stream',
