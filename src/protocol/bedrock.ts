@@ -53,7 +53,8 @@ class BedrockWriter implements StreamWriter {
 }
 
 const replies: ReplyCodec = {
-  jsonHeaders: BEDROCK_JSON_HEADERS.slice(0, 2),
+  // An answer rendered from another protocol's: its type and a request id (the token-count headers would not match it).
+  jsonHeaders: BEDROCK_JSON_HEADERS.filter(([k]) => k === 'content-type' || k === 'x-amzn-requestid'),
   sseHeaders: BEDROCK_STREAM_HEADERS,
   framing: 'aws-eventstream',
   answer: (a) => MESSAGES.replies.answer(a),

@@ -43,7 +43,7 @@ export async function bedrockStreamExchange(ctx: CheckContext, opts: { texts?: s
 export function eventName(text: string): string {
   try {
     const v = JSON.parse(text) as { type?: string; delta?: { text?: string } };
-    return typeof v.delta?.text === 'string' ? `${v.type} ${JSON.stringify(v.delta.text.slice(0, 10))}` : String(v.type ?? 'no type');
+    return typeof v.delta?.text === 'string' ? `${v.type} ${JSON.stringify(Array.from(v.delta.text).slice(0, 10).join(''))}` : String(v.type ?? 'no type');
   } catch {
     return 'not JSON';
   }
