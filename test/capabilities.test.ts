@@ -38,7 +38,7 @@ describe('the capability matrix', () => {
   it('a gateway that strips images fails the images cells of every protocol, naming the lost block', { timeout: 60_000 }, async () => {
     const r = await demoRun('strip-images', MATRIX);
     const cells = cellsOf(r.results);
-    expect(bad(cells)).toEqual(['chat images json fail', 'chat images stream fail', 'messages images json fail', 'messages images stream fail', 'native images json fail', 'native images stream fail']);
+    expect(bad(cells)).toEqual(['bedrock images json fail', 'bedrock images stream fail', 'chat images json fail', 'chat images stream fail', 'messages images json fail', 'messages images stream fail', 'native images json fail', 'native images stream fail']);
     expect(cells.find((c) => c.protocol === 'messages' && c.feature === 'images')!.evidence).toEqual(['request /messages/0/content/1: missing at the upstream']);
     expect(r.results.find((x) => x.id === 'capabilities.messages')!.outcome).toBe('info');
     expect(r.exitCode).toBe(0);
@@ -67,7 +67,7 @@ describe('the capability matrix', () => {
     expect(text).toMatch(/Capability matrix/);
     expect(text).toMatch(/messages claude-sonnet-4-5-20250929\s+ok\s+n\/o\*/);
     const xml = junitXml(r);
-    expect(xml.match(/<testcase classname="capabilities" name="capability images[^"]*"/g)).toHaveLength(6);
+    expect(xml.match(/<testcase classname="capabilities" name="capability images[^"]*"/g)).toHaveLength(8);
     expect(xml).toMatch(/<failure message="images: not-offered" type="not-offered">/);
     const html = htmlReport(r);
     expect(html).toMatch(/<h2>Capability matrix<\/h2>/);

@@ -49,7 +49,7 @@ describe('gw-conformance CLI', () => {
     addFormats.default(ajv);
     const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'src/report/run-report.schema.json'), 'utf8')));
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
-    expect(report).toMatchObject({ schemaVersion: SCHEMA_VERSION, seed: 5, exitCode: 0, declared: { protocols: ['messages', 'native', 'chat', 'responses', 'vertex'] } });
+    expect(report).toMatchObject({ schemaVersion: SCHEMA_VERSION, seed: 5, exitCode: 0, declared: { protocols: ['messages', 'native', 'chat', 'responses', 'vertex', 'bedrock'] } });
     expect(xml.match(/<testcase /g)).toHaveLength(DEFAULT_CHECKS.length);
     if (spawnSync('xmllint', ['--version']).status === 0) {
       const f = join(out, 'junit.xml');
@@ -84,9 +84,9 @@ describe('gw-conformance CLI', () => {
     expect(r.code).toBe(0);
     const l = JSON.parse(r.stdout);
     expect(l.checks.map((c: { id: string }) => c.id)).toEqual(CHECKS.map((c) => c.id));
-    expect(l.coverage.total).toBe(129);
+    expect(l.coverage.total).toBe(135);
     const text = await cli(['list']);
-    expect(text.stdout).toMatch(/Catalog coverage: \d+ of 129/);
+    expect(text.stdout).toMatch(/Catalog coverage: \d+ of 135/);
     expect(text.stdout).toMatch(/covered\s+CFG-SECRET-1\s+MUST\s+lint-config:CFG-SECRET-1/);
     expect(text.stdout).toMatch(/covered\s+APP-DISC-1\s+MUST\s+apps.disc.models/);
     expect(text.stdout).toMatch(/covered\s+SSE-LAT-1/);

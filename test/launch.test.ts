@@ -115,8 +115,8 @@ function caughtBeforeTheRun(r: { stdout: string; stderr: string }, out: string):
 
 describe('bad input: one line, exit 2, caught before the run starts', () => {
   const cases: Array<[string, string[], RegExp]> = [
-    ['an unknown protocol', ['--target', 'http://127.0.0.1:1', '--protocols', 'messages,bedrock'], /--protocols: unknown protocol "bedrock"/],
-    ['an unknown protocol in --base-path', ['--target', 'http://127.0.0.1:1', '--base-path', 'bedrock=/x'], /--base-path: unknown protocol "bedrock"/],
+    ['an unknown protocol', ['--target', 'http://127.0.0.1:1', '--protocols', 'messages,bogus'], /--protocols: unknown protocol "bogus"/],
+    ['an unknown protocol in --base-path', ['--target', 'http://127.0.0.1:1', '--base-path', 'bogus=/x'], /--base-path: unknown protocol "bogus"/],
     ['a base path without a leading slash', ['--target', 'http://127.0.0.1:1', '--base-path', 'messages=anthropic'], /--base-path messages: a base path starts with "\/", got "anthropic"/],
     ['a header without =', ['--target', 'http://127.0.0.1:1', '--header', 'messages:x-provider'], /--header: expected \[PROTOCOL:\]NAME=VALUE, got "messages:x-provider"/],
     ['an unknown placeholder in a header', ['--target', 'http://127.0.0.1:1', '--header', 'x-up={upstream_url}'], /--header: unknown placeholder "\{upstream_url\}"/],

@@ -76,7 +76,7 @@ describe('the option table', () => {
     expect(resolveConfig({ skip: ['x'] }, { skip: ['y'] }, {}).skip).toEqual(['y', 'x']);
     expect(() => resolveConfig({ runs: '0' }, {}, {})).toThrow(/--runs: expected a whole number from 1 to 10000, got "0"/);
     expect(() => resolveConfig({}, {}, { GWC_CONCURRENCY: '99' })).toThrow(/GWC_CONCURRENCY: expected a whole number from 1 to 64/);
-    expect(() => resolveConfig({ protocols: ['messages,bedrock'] }, {}, {})).toThrow(/--protocols: unknown protocol "bedrock"/);
+    expect(() => resolveConfig({ protocols: ['messages,bogus'] }, {}, {})).toThrow(/--protocols: unknown protocol "bogus"/);
     expect(() => resolveConfig({ modelRoutes: ['nope'] }, {}, {})).toThrow(/--model-routes: expected requested=routed/);
   });
 });

@@ -35,7 +35,7 @@ async function reference(opts: { basePath?: string; requireHeaders?: Array<[stri
   return { url, upstreamPort };
 }
 
-const ONE_PER_PROTOCOL = ['messages.path.preserved', 'native.path.colon', 'chat.path.preserved', 'discovery.models.forwarded', 'chat.stream.complete', 'streaming.frame.events', 'responses.path.preserved', 'vertex.path.preserved'];
+const ONE_PER_PROTOCOL = ['messages.path.preserved', 'native.path.colon', 'chat.path.preserved', 'discovery.models.forwarded', 'chat.stream.complete', 'streaming.frame.events', 'responses.path.preserved', 'vertex.path.preserved', 'bedrock.path.model-id', 'bedrock.stream.frames'];
 const only = ONE_PER_PROTOCOL.flatMap((id) => ['--only', id]);
 const readReport = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
 
@@ -59,7 +59,7 @@ describe('targeting options', () => {
       return () => loadConfigFile(join(dir, 'gwc.yaml'), true);
     };
     expect(bad('protocols:\n  messages: { base-path: anthropic }\n')).toThrow(/key "protocols\.messages\.base-path" must match pattern "\^\/"/);
-    expect(bad('protocols:\n  bedrock: { base-path: /x }\n')).toThrow(/unknown key "protocols\.bedrock"/);
+    expect(bad('protocols:\n  bogus: { base-path: /x }\n')).toThrow(/unknown key "protocols\.bogus"/);
     expect(bad('protocols:\n  messages: { credntial: x-api-key }\n')).toThrow(/unknown key "protocols\.messages\.credntial"/);
     expect(bad('protocols:\n  chat: { credential: cookie }\n')).toThrow(/key "protocols\.chat\.credential" must be equal to one of the allowed values/);
     expect(bad('protocols:\n  messages: { headers: { x-a: "{upstream_url}" } }\n')).not.toThrow();
@@ -135,7 +135,7 @@ describe('the reference gateway in prefix-and-header mode', () => {
     expect(bare.code, bare.stderr).toBe(2);
     const line = bare.stderr.trim().split('\n');
     expect(line).toHaveLength(1);
-    expect(line[0]).toMatch(/^gw-conformance: gateway not ready: in 3 s no (messages|native|chat|responses|vertex) canary \(POST http:\/\/127\.0\.0\.1:\d+\/v1\/\S+\) reached the recording upstream; \d+ tries, the last answered 404 application\/json ".*serves under \/anthropic\/.*"/);
+    expect(line[0]).toMatch(/^gw-conformance: gateway not ready: in 3 s no (messages|native|chat|responses|vertex|bedrock) canary \(POST http:\/\/127\.0\.0\.1:\d+\/(v1|model)\/\S+\) reached the recording upstream; \d+ tries, the last answered 404 application\/json ".*serves under \/anthropic\/.*"/);
     expect(line[0]).toContain(`is its upstream set to http://127.0.0.1:${ref.upstreamPort}?`);
     expect(bare.ms).toBeLessThan(10_000);
 
@@ -149,13 +149,13 @@ describe('the reference gateway in prefix-and-header mode', () => {
     expect(pathOnly.stderr).toMatch(/no messages canary \(POST http:\/\/127\.0\.0\.1:\d+\/anthropic\/v1\/messages\).*the last answered 400 application\/json ".*x-provider header/);
 
     const out = outDir();
-    const right = await cli([...common, '--header', 'x-provider=anthropic', ...['messages', 'native', 'chat', 'responses', 'vertex'].flatMap((p) => ['--base-path', `${p}=/anthropic`]), '--out', out], { timeoutMs: 60_000 });
+    const right = await cli([...common, '--header', 'x-provider=anthropic', ...['messages', 'native', 'chat', 'responses', 'vertex', 'bedrock'].flatMap((p) => ['--base-path', `${p}=/anthropic`]), '--out', out], { timeoutMs: 60_000 });
     expect(right.code, right.stdout + right.stderr).toBe(0);
     const report = readReport(out);
     expect(report.summary).toMatchObject({ total: ONE_PER_PROTOCOL.length, pass: ONE_PER_PROTOCOL.length });
     expect(report.targeting.messages).toEqual({ basePath: '/anthropic', headers: ['x-provider'], credential: 'bearer', upstreamBasePath: '/' });
     expect(report.readiness.ready).toBe(true);
-    expect(report.readiness.protocols.map((p: { protocol: string; ready: boolean }) => [p.protocol, p.ready])).toEqual([['messages', true], ['native', true], ['chat', true], ['responses', true], ['vertex', true]]);
+    expect(report.readiness.protocols.map((p: { protocol: string; ready: boolean }) => [p.protocol, p.ready])).toEqual([['messages', true], ['native', true], ['chat', true], ['responses', true], ['vertex', true], ['bedrock', true]]);
   }, 90_000);
 
   it('gwc.yaml protocols map with upstream-base-path: a gateway forwarding under its own path passes the path checks', async () => {

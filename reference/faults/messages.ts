@@ -1,5 +1,6 @@
 // Faults of the messages core: request bodies and headers, JSON responses.
 import type { Fault, Json, RequestParts } from './types.js';
+import { routeOfRequest } from '../../src/protocol/index.js';
 
 const isMessages = (r: RequestParts) => /\/v1\/messages(\?|$)/.test(r.path);
 
@@ -185,8 +186,8 @@ export const MESSAGES_FAULTS: Fault[] = [
     name: 'html-errors',
     breaks: ['MSG-RESP-2'],
     description: 'replaces upstream error responses with an HTML error page',
-    // Error pages replace answers to plain requests; streams are passed on unbuffered.
-    responseWhen: (r) => !/"stream"\s*:\s*true/.test(r.body.toString('utf8')),
+    // Error pages replace answers to plain requests; streams (asked in the body, or a stream route such as Bedrock's) are passed on unbuffered.
+    responseWhen: (r) => !/"stream"\s*:\s*true/.test(r.body.toString('utf8')) && routeOfRequest(r.method, r.path, r.headers)?.route !== 'stream',
     response: (status) =>
       status >= 400
         ? { status, headers: { 'content-type': 'text/html' }, body: Buffer.from(`<html><head><title>${status} Error</title></head><body><h1>${status} Error</h1><hr><center>example-gateway</center></body></html>\n`) }

@@ -10,6 +10,7 @@ import { expandTargeting, resolveTargeting, type Targeting } from './targeting.j
 import type { TransportSettings } from '../client/transport.js';
 import { parseDeclaredLimit } from '../core/limits.js';
 import { PROFILE_FACTS, type Protocol } from '../core/features.js';
+import { DEFAULT_MODEL } from '../protocol/index.js';
 import type { LoadSettings } from '../check/check.js';
 
 export type ExpandedTargeting = ReturnType<typeof expandTargeting>;
@@ -102,17 +103,20 @@ export interface ServiceConfig {
   models: Record<Protocol, string>;
 }
 
-/** The environment variables of the service profile: one key for the three protocols, a model for each. */
 /** The variables of the service profile: its key, and the model to use on each protocol. */
-export const SERVICE_MODEL_ENV: Record<Protocol, string> = { messages: 'GWC_MESSAGES_MODEL', native: 'GWC_NATIVE_MODEL', chat: 'GWC_CHAT_MODEL', responses: 'GWC_RESPONSES_MODEL', vertex: 'GWC_VERTEX_MODEL' };
+export const SERVICE_MODEL_ENV: Record<Protocol, string> = { messages: 'GWC_MESSAGES_MODEL', native: 'GWC_NATIVE_MODEL', chat: 'GWC_CHAT_MODEL', responses: 'GWC_RESPONSES_MODEL', vertex: 'GWC_VERTEX_MODEL', bedrock: 'GWC_BEDROCK_MODEL' };
 export const SERVICE_ENV = { key: 'GWC_SERVICE_KEY', ...SERVICE_MODEL_ENV } as const;
+
+/** Protocols the service profile has no checks of yet: their model variable may be left unset (the protocol's default model then). */
+const SERVICE_MODEL_OPTIONAL: ReadonlySet<string> = new Set([SERVICE_MODEL_ENV.responses, SERVICE_MODEL_ENV.vertex, SERVICE_MODEL_ENV.bedrock]);
 
 /** Reads the service profile's settings; a missing variable is a harness error naming each one missing. */
 export function serviceConfig(env: NodeJS.ProcessEnv): ServiceConfig {
-  const missing = Object.values(SERVICE_ENV).filter((name) => !env[name]?.trim());
+  const missing = Object.values(SERVICE_ENV).filter((name) => !env[name]?.trim() && !SERVICE_MODEL_OPTIONAL.has(name));
   if (missing.length) throw new HarnessError('BAD_CONFIG', `the service profile needs ${missing.join(', ')} in the environment (the service key, and the model to use on each protocol)`);
   const v = (name: string) => env[name]!.trim();
-  return { key: v(SERVICE_ENV.key), models: Object.fromEntries(PROTOCOLS.map((p) => [p, v(SERVICE_MODEL_ENV[p])])) as Record<Protocol, string> };
+  const model = (p: Protocol) => env[SERVICE_MODEL_ENV[p]]?.trim() || DEFAULT_MODEL[p];
+  return { key: v(SERVICE_ENV.key), models: Object.fromEntries(PROTOCOLS.map((p) => [p, model(p)])) as Record<Protocol, string> };
 }
 
 export const CONFIG_SCHEMA = configSchema();

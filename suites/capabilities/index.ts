@@ -5,5 +5,6 @@ import messages from './capabilities.messages.js';
 import native from './capabilities.native.js';
 import responses from './capabilities.responses.js';
 import vertex from './capabilities.vertex.js';
+import bedrock from './capabilities.bedrock.js';
 
-export const CAPABILITIES_CHECKS: CheckDef[] = [messages, chat, native, responses, vertex];
+export const CAPABILITIES_CHECKS: CheckDef[] = [messages, chat, native, responses, vertex, bedrock];

@@ -52,3 +52,8 @@ export function credentialsAt(ctx: CheckContext, seen: RecordedRequest): string[
 export function vertexBody(fields: Record<string, unknown> = {}, text = 'Say hello.'): string {
   return JSON.stringify({ anthropic_version: VERTEX_VERSION, max_tokens: 1024, messages: [{ role: 'user', content: `${CASE_PLACEHOLDER} ${text}` }], ...fields });
 }
+
+/** A small Bedrock InvokeModel body (a messages body with `anthropic_version`, no `model`) whose user message carries the case placeholder. */
+export function bedrockBody(extra: Record<string, unknown> = {}, text = 'Say hello.'): string {
+  return JSON.stringify({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 256, system: 'Be brief.', messages: [{ role: 'user', content: `${CASE_PLACEHOLDER} ${text}` }], ...extra });
+}
