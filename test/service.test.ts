@@ -14,7 +14,7 @@ import { SERVICE_CHECKS } from '../suites/service/index.js';
 import { cli } from './helpers/cli.js';
 
 const KEY = 'sk-svc-SECRET-7f3a9c1e';
-const ENV = { GWC_SERVICE_KEY: KEY, GWC_MESSAGES_MODEL: 'claude-sonnet-4-5-20250929', GWC_NATIVE_MODEL: 'gemini-2.5-flash', GWC_CHAT_MODEL: 'gpt-4o-mini' };
+const ENV = { GWC_SERVICE_KEY: KEY, GWC_MESSAGES_MODEL: 'claude-sonnet-4-5-20250929', GWC_NATIVE_MODEL: 'gemini-2.5-flash', GWC_CHAT_MODEL: 'gpt-4o-mini', GWC_RESPONSES_MODEL: 'gpt-4.1-mini' };
 
 interface Report {
   exitCode: number;

@@ -84,7 +84,7 @@ export const OPTIONS = [
     arg: '<list>',
     help: 'the protocols the gateway serves, comma-separated; checks of the others are skipped as "not declared". In gwc.yaml also a map of each protocol\'s targeting (`base-path`, `headers`, `credential`, `upstream-base-path`, or `false`)',
     default: [...PROTOCOLS],
-    defaultText: '`messages,native,chat`',
+    defaultText: '`messages,native,chat,responses`',
     env: 'GWC_PROTOCOLS',
   },
   { name: 'only', group: 'Selection:', kind: 'list', arg: '<id>', help: 'run only this check, area or requirement id, a prefix of one (`messages.auth`) or a glob (`messages.*`, `*.stream.*`) (repeatable). A check named by its id runs whatever its profile', default: [], defaultText: '', env: 'GWC_ONLY' },

@@ -8,16 +8,18 @@ import type { HeaderList } from '../upstream/scenario.js';
 import { CHAT } from './chat.js';
 import { MESSAGES } from './messages.js';
 import { NATIVE } from './native.js';
+import { RESPONSES } from './responses.js';
 import type { MinimalRequest, MinimalRequestOptions, ProtocolRecord, RouteKind } from './record.js';
 
 export type { Answer, ErrorMeaning, ListedModel, MinimalRequest, MinimalRequestOptions, ProtocolRecord, RequestMeaning, RouteKind, StopReason, StreamStep, ToolCall, Usage } from './record.js';
 export { ANTHROPIC_VERSION, MESSAGES_PATH, messagesHeaders } from './messages.js';
 export { CHAT_PATH } from './chat.js';
 export { nativePath } from './native.js';
+export { RESPONSES_PATH, RESPONSES_COUNT_PATH } from './responses.js';
 export { PROTOCOLS, CREDENTIAL_STYLES, type AuthStyle, type Protocol } from '../core/protocols.js';
 
 /** Every protocol's record. */
-export const RECORDS: Record<Protocol, ProtocolRecord> = { messages: MESSAGES, native: NATIVE, chat: CHAT };
+export const RECORDS: Record<Protocol, ProtocolRecord> = { messages: MESSAGES, native: NATIVE, chat: CHAT, responses: RESPONSES };
 
 const each = <T>(f: (r: ProtocolRecord) => T) => Object.fromEntries(PROTOCOLS.map((p) => [p, f(RECORDS[p])])) as Record<Protocol, T>;
 
