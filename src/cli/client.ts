@@ -19,6 +19,7 @@ import { expandTargeting } from '../config/targeting.js';
 import type { RunReport } from '../report/types.js';
 import { anthropicSdk } from '../real-clients/anthropic-sdk.js';
 import { claudeCode } from '../real-clients/claude-code.js';
+import { codex } from '../real-clients/codex.js';
 import { genaiSdk } from '../real-clients/genai-sdk.js';
 import { openaiSdk } from '../real-clients/openai-sdk.js';
 import { runSessions, type ClientFixture, type SessionUpstream } from '../real-clients/session.js';
@@ -64,7 +65,7 @@ async function referenceGateway(upstreamUrl: string, faultName: string | undefin
 }
 
 function drivers(names: string[], env: NodeJS.ProcessEnv): ClientDriver[] {
-  const all: Record<string, ClientDriver> = { 'claude-code': claudeCode(env), 'anthropic-sdk': anthropicSdk, openai: openaiSdk, genai: genaiSdk };
+  const all: Record<string, ClientDriver> = { 'claude-code': claudeCode(env), 'anthropic-sdk': anthropicSdk, openai: openaiSdk, genai: genaiSdk, codex: codex(env) };
   return names.map((n) => all[n]);
 }
 
@@ -81,15 +82,18 @@ function noNamespace(cfg: RunConfig): string | null {
   return null;
 }
 
+/** The clients that are programs of their own (Claude Code in any mode, Codex CLI): they run in the namespace. */
+const PROGRAMS = (cfg: RunConfig) => cfg.clients.filter((c) => c.startsWith('claude-code') || c === 'codex');
+
 /**
- * Runs the whole command again inside a loopback-only namespace when Claude Code is among the
- * clients and the harness can make one; returns its exit code, or null to go on here.
+ * Runs the whole command again inside a loopback-only namespace when a client program is among
+ * the clients and the harness can make one; returns its exit code, or null to go on here.
  */
 export async function inNamespace(cfg: RunConfig, argv: string[], io: { out: (s: string) => void; env: NodeJS.ProcessEnv }): Promise<number | null> {
-  if (!cfg.clients.includes('claude-code') || io.env[IN_NAMESPACE]) return null;
+  if (!PROGRAMS(cfg).length || io.env[IN_NAMESPACE]) return null;
   const why = noNamespace(cfg);
   if (why) {
-    io.out(`client profile: Claude Code runs on the host network, not in a loopback-only namespace: ${why}; it is pointed at loopback only, with nonessential traffic off`);
+    io.out(`client profile: ${PROGRAMS(cfg).join(', ')} run on the host network, not in a loopback-only namespace: ${why}; each is pointed at loopback only, with its traffic to other hosts off`);
     return null;
   }
   const script = 'ip link set lo up && exec "$@"';

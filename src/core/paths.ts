@@ -21,3 +21,5 @@ export const readText = (...parts: string[]) => readFileSync(rootPath(...parts),
 export const VERSION: string = JSON.parse(readText('package.json')).version;
 /** The Claude Code release the real-client tests, the client profile and CI pin (package.json `config`). */
 export const CLAUDE_CODE_PINNED: string = JSON.parse(readText('package.json')).config.claudeCodeVersion;
+/** The Codex CLI release the client profile and CI pin (package.json `config`). */
+export const CODEX_PINNED: string = JSON.parse(readText('package.json')).config.codexVersion;

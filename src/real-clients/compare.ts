@@ -3,9 +3,11 @@
 // (the first differing byte with a little context, or the first differing JSON path). The
 // straight run is the reference: a difference is always the gateway's side that changed.
 //
-// Values the client draws anew per run (its session id, device id) and the base URL each run
-// was pointed at are replaced by names on each side, from that side's own client, before
-// comparing; nothing else is normalised.
+// Values the client draws anew per run (its session id, device id, or what matches a pattern the
+// client's driver gives: Codex CLI's message ids) and the base URL each run was pointed at are
+// replaced by names on each side, from that side's own client, before comparing; the keys of a
+// body's objects a client serialises in an order of chance (Codex CLI's client_metadata) are
+// sorted; nothing else is normalised.
 import type { ClientRun, StepResult, UpstreamRequest } from './types.js';
 import { SESSION_SPREAD_MS } from './script.js';
 
@@ -65,10 +67,36 @@ export function firstJsonDifference(a: unknown, b: unknown, at = '$'): { path: s
   return { path: at, straight: a, gateway: b };
 }
 
-/** Replaces a run's own volatile values and base URL by their names. */
-export function normaliser(run: Pick<ClientRun, 'volatile'>, base: string): (s: string) => string {
+/** Replaces a run's own volatile values (and what matches its volatile patterns) and base URL by their names. */
+export function normaliser(run: Pick<ClientRun, 'volatile' | 'volatilePatterns'>, base: string): (s: string) => string {
   const pairs = [...Object.entries(run.volatile), ['BASE_URL', base]].filter(([, v]) => v).sort((x, y) => y[1].length - x[1].length);
-  return (s) => pairs.reduce((acc, [name, v]) => acc.split(v).join(`<${name}>`), s);
+  const patterns = Object.entries(run.volatilePatterns ?? {}).map(([name, re]) => [name, new RegExp(re, 'g')] as const);
+  // Each distinct match of a pattern is numbered in order of appearance: `<NAME_1>`, `<NAME_2>`...
+  const numbered = (s: string, name: string, re: RegExp) => {
+    const seen = new Map<string, number>();
+    return s.replace(re, (m) => `<${name}_${seen.get(m) ?? (seen.set(m, seen.size + 1), seen.size)}>`);
+  };
+  return (s) => patterns.reduce((acc, [name, re]) => numbered(acc, name, re), pairs.reduce((acc, [name, v]) => acc.split(v).join(`<${name}>`), s));
+}
+
+/**
+ * A body with the keys of `unordered` top-level objects sorted, when it is JSON that a parse and
+ * re-serialisation gives back byte for byte (so no other byte is lost); otherwise as it was.
+ */
+export function withSortedKeys(body: string, unordered: readonly string[] | undefined): string {
+  if (!unordered?.length || !body.startsWith('{')) return body;
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    return body;
+  }
+  if (JSON.stringify(parsed) !== body) return body;
+  for (const k of unordered) {
+    const v = parsed[k];
+    if (v && typeof v === 'object' && !Array.isArray(v)) parsed[k] = Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+  return JSON.stringify(parsed);
 }
 
 function headerMap(h: Array<[string, string]>, norm: (s: string) => string, skip: readonly string[] = []): Map<string, string[]> {
@@ -132,8 +160,8 @@ export function compareRequests(s: ClientRun, g: ClientRun, bases: { straight: s
       return;
     }
     if (a.url !== b.url) out.push({ what: `${what} path and query`, straight: a.url, gateway: b.url, diff: firstDifference(a.url, b.url) });
-    const ba = ns(Buffer.from(a.body, 'base64').toString('latin1'));
-    const bb = ng(Buffer.from(b.body, 'base64').toString('latin1'));
+    const ba = ns(withSortedKeys(Buffer.from(a.body, 'base64').toString('latin1'), s.unorderedKeys));
+    const bb = ng(withSortedKeys(Buffer.from(b.body, 'base64').toString('latin1'), g.unorderedKeys));
     if (ba !== bb) out.push({ what: `${what} body`, straight: cut(ba), gateway: cut(bb), diff: firstDifference(ba, bb) });
     compareHeaders(what, a, b, ns, ng, out, targeting);
   });
