@@ -112,10 +112,15 @@ export class SessionCapture {
   /**
    * A turn on any other protocol's path (Bedrock, Vertex, the Responses API...): read by its
    * record into meaning, answered as the messages turn of the same meaning would be, and
-   * written in the protocol it arrived in (src/protocol/translate.ts), frame gaps kept.
+   * written in the protocol it arrived in (src/protocol/translate.ts), frame gaps kept; its
+   * model list, the capture mode's models in its own shape.
    */
   private otherProtocol(rec: RecordedRequest): Reply | null {
     const at = routeOfRequest(rec.method, rec.url, rec.rawHeaders);
+    if (at?.route === 'models') {
+      const codec = RECORDS[at.protocol].replies;
+      return { kind: 'json', status: 200, headers: codec.jsonHeaders, body: codec.models(CAPTURE_MODELS.map((m) => ({ id: m.id, displayName: m.display_name, created: m.created_at }))) };
+    }
     if (!at || (at.route !== 'generate' && at.route !== 'stream')) return null;
     const meaning = RECORDS[at.protocol].readRequest(rec.url.split('?')[0], rec.body.toString('utf8'));
     if (!meaning) return null;
