@@ -12,5 +12,6 @@ import { CLIENT_CHECKS } from './client/index.js';
 import { CAPABILITIES_CHECKS } from './capabilities/index.js';
 import { LOAD_CHECKS } from './load/index.js';
 import { TRANSLATE_CHECKS } from './translate/index.js';
+import { RESPONSES_CHECKS } from './responses/index.js';
 
-export const CHECKS: CheckDef[] = [...MESSAGES_CHECKS, ...STREAMING_CHECKS, ...DISCOVERY_CHECKS, ...ERRORS_CHECKS, ...NATIVE_CHECKS, ...CHAT_CHECKS, ...TRANSLATE_CHECKS, ...SERVICE_CHECKS, ...APPS_CHECKS, ...CLIENT_CHECKS, ...CAPABILITIES_CHECKS, ...LOAD_CHECKS];
+export const CHECKS: CheckDef[] = [...MESSAGES_CHECKS, ...STREAMING_CHECKS, ...DISCOVERY_CHECKS, ...ERRORS_CHECKS, ...NATIVE_CHECKS, ...CHAT_CHECKS, ...TRANSLATE_CHECKS, ...SERVICE_CHECKS, ...APPS_CHECKS, ...CLIENT_CHECKS, ...CAPABILITIES_CHECKS, ...LOAD_CHECKS, ...RESPONSES_CHECKS];

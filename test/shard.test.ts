@@ -114,7 +114,7 @@ describe('four shards merged equal the unsharded run', () => {
   });
 
   it('names each conflict: harness version, seed, target, and a check in two reports', () => {
-    const base = { schemaVersion: '1.4.0', harness: { name: 'gw-conformance', version: '1' }, target: 't', upstream: null, profile: 'default', declared: { protocols: [] }, seed: 1, strict: false, startedAt: '', finishedAt: '', durationMs: 0, summary: {}, exitCode: 0, unmatchedRequests: [] };
+    const base = { schemaVersion: '1.5.0', harness: { name: 'gw-conformance', version: '1' }, target: 't', upstream: null, profile: 'default', declared: { protocols: [] }, seed: 1, strict: false, startedAt: '', finishedAt: '', durationMs: 0, summary: {}, exitCode: 0, unmatchedRequests: [] };
     const r = (over: object, results: string[]) => ({ ...base, ...over, results: results.map((id) => ({ id })) }) as unknown as RunReport;
     expect(mergeConflicts([{ name: 'a', report: r({}, ['x.y']) }, { name: 'b', report: r({ harness: { name: 'gw-conformance', version: '2' } }, ['x.y']) }])).toEqual([
       'different harness versions: "1" in a; "2" in b',

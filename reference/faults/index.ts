@@ -12,10 +12,11 @@ import { FIELD_FAULTS } from './field.js';
 import { LOAD_FAULTS } from './load.js';
 import { CLIENT_FAULTS } from './client.js';
 import { TRANSLATE_FAULTS } from './translate.js';
+import { RESPONSES_FAULTS } from './responses.js';
 
 export type { Fault, RequestParts } from './types.js';
 
-export const FAULTS: Fault[] = [...MESSAGES_FAULTS, ...STREAMING_FAULTS, ...PROTOCOL_FAULTS, ...ERRORS_FAULTS, ...FLAKY_FAULTS, ...CAPABILITY_FAULTS, ...FIELD_FAULTS, ...CLIENT_FAULTS, ...TRANSLATE_FAULTS];
+export const FAULTS: Fault[] = [...MESSAGES_FAULTS, ...STREAMING_FAULTS, ...PROTOCOL_FAULTS, ...ERRORS_FAULTS, ...FLAKY_FAULTS, ...CAPABILITY_FAULTS, ...FIELD_FAULTS, ...CLIENT_FAULTS, ...TRANSLATE_FAULTS, ...RESPONSES_FAULTS];
 
 /** The load profile's faults: proven by test/load-detection.test.ts, not the default detection matrix. */
 export { LOAD_FAULTS };

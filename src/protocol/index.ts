@@ -1,4 +1,4 @@
-// The protocol module: one record per protocol (messages.ts, native.ts, chat.ts), gathered in
+// The protocol module: one record per protocol (messages.ts, native.ts, chat.ts, responses.ts), gathered in
 // one exhaustive map, and what every layer asks of them: the protocol a request belongs to, its
 // minimal request, its default credential and model. A new protocol is a new record file and one
 // line in RECORDS; the compiler then names every other map that must hold it (CONTRIBUTING,

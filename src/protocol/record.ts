@@ -2,7 +2,7 @@
 // answers carry (Answer, StreamStep, ErrorMeaning, ListedModel): the recording upstream reads a
 // scripted reply of one protocol into that meaning and renders it in the protocol a request
 // arrived in (translate.ts), and checks of translated routes compare by it. One file per
-// protocol fills the record (messages.ts, native.ts, chat.ts); index.ts gathers them in an
+// protocol fills the record (messages.ts, native.ts, chat.ts, responses.ts); index.ts gathers them in an
 // exhaustive Record<Protocol, ...>, so the compiler names every part a new protocol must fill.
 import type { AuthStyle, Protocol, RouteKind } from '../core/protocols.js';
 import type { HeaderList, JsonReply, SseFrame } from '../upstream/scenario.js';

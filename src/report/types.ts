@@ -5,7 +5,7 @@ import type { Level, Outcome } from '../core/outcome.js';
 import type { EvidenceParts } from '../core/evidence.js';
 import type { Readiness } from './readiness.js';
 
-export const SCHEMA_VERSION = '1.4.0';
+export const SCHEMA_VERSION = '1.5.0';
 
 export interface CheckResult {
   id: string;

@@ -12,7 +12,7 @@ import { nativeFrames, nativeJsonReply, nativeResponse, nativeSseReply, nativeSt
 import { at, stringifyNode, tryParse, type JNode } from '../../src/core/json.js';
 import { diffJson, type JsonDiff } from '../../src/core/compare.js';
 import { exchangeEvidence, streamEvidence } from './evidence.js';
-import { CHAT_PATH, nativePath } from './protocols.js';
+import { CHAT_PATH, RESPONSES_PATH, nativePath } from './protocols.js';
 
 export interface Exchange {
   sent: string;
@@ -63,6 +63,11 @@ export function nativeSend(opts: { model?: string; auth?: AuthStyle; reply?: Rep
 /** How to send a chat request through `exchange`, with `Authorization: Bearer` by default. */
 export function chatSend(opts: { auth?: AuthStyle; reply: Reply; headers?: Array<[string, string]> }): SendOptions {
   return { auth: opts.auth ?? 'bearer', endpoint: { path: CHAT_PATH }, reply: register(opts.reply), headers: opts.headers };
+}
+
+/** How to send a Responses API request through `exchange` (to `path`, /v1/responses by default), with `Authorization: Bearer` by default. */
+export function responsesSend(opts: { auth?: AuthStyle; reply: Reply; headers?: Array<[string, string]>; path?: string }): SendOptions {
+  return { auth: opts.auth ?? 'bearer', endpoint: { path: opts.path ?? RESPONSES_PATH }, reply: register(opts.reply), headers: opts.headers };
 }
 
 export const notForwarded = (x: Exchange): Verdict => ({

@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { readText, rootPath } from '../../src/core/paths.js';
 
-export type FixtureFolder = 'messages' | 'native' | 'chat';
+export type FixtureFolder = 'messages' | 'native' | 'chat' | 'responses';
 
 /** Every `.json` fixture of a folder, sorted by name. */
 export function fixtureTexts(folder: FixtureFolder): Array<{ name: string; text: string }> {

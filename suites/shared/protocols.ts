@@ -8,7 +8,7 @@ import { NATIVE_MODEL } from '../../src/upstream/replies/native.js';
 
 export { NATIVE_MODEL };
 // Paths, and the family of a path that reached the upstream: the protocol module's.
-export { CHAT_PATH, MESSAGES_PATH, nativePath, pathFamily } from '../../src/protocol/index.js';
+export { CHAT_PATH, MESSAGES_PATH, RESPONSES_PATH, nativePath, pathFamily } from '../../src/protocol/index.js';
 
 export const MESSAGES_MODEL = DEFAULT_MODEL.messages;
 
@@ -31,6 +31,11 @@ export function nativeBody(extra: Record<string, unknown> = {}, text = 'Say hell
 /** A small chat body whose user message carries the case placeholder. */
 export function chatBody(extra: Record<string, unknown> = {}, text = 'Say hello.'): string {
   return JSON.stringify({ model: DEFAULT_MODEL.chat, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: `${CASE_PLACEHOLDER} ${text}` }], temperature: 0.2, ...extra });
+}
+
+/** A small Responses API body whose input message carries the case placeholder. */
+export function responsesBody(extra: Record<string, unknown> = {}, text = 'Say hello.'): string {
+  return JSON.stringify({ model: DEFAULT_MODEL.responses, instructions: 'Be brief.', input: [{ role: 'user', content: [{ type: 'input_text', text: `${CASE_PLACEHOLDER} ${text}` }] }], temperature: 0.2, ...extra });
 }
 
 /** Which credentials reached the upstream, named without their values: `x-goog-api-key header (the client's key)`. */

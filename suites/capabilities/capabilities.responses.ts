@@ -1,0 +1,16 @@
+// The capability matrix of the Responses API: function calling and structured outputs, per route, JSON and streamed.
+import { defineCheck } from '../../src/check/check.js';
+import { capabilityMatrix } from './common.js';
+import { RESPONSES_PROBES } from './responses-probes.js';
+
+export default defineCheck({
+  id: 'capabilities.responses',
+  title: 'Capability matrix of the Responses API: which features pass through intact, per route, JSON and streamed',
+  requirements: ['CAP-1'],
+  level: 'INFO',
+  area: 'capabilities',
+  profile: 'default',
+  protocol: 'responses',
+  requirement: 'Each feature beyond protocol compatibility reaches the upstream and comes back intact on every route, JSON and streamed, or the gateway refuses it explicitly.',
+  run: (ctx) => capabilityMatrix(ctx, 'responses', RESPONSES_PROBES),
+});

@@ -1,0 +1,13 @@
+// The Responses API (OpenAI, POST /v1/responses) through a gateway.
+import type { CheckDef } from '../../src/check/check.js';
+import path from './responses.path.preserved.js';
+import body from './responses.body.semantic.js';
+import encoded from './responses.body.encoded.js';
+import events from './responses.stream.events.js';
+import incremental from './responses.stream.incremental.js';
+import failed from './responses.stream.failed.js';
+import requested from './responses.stream.requested.js';
+import errors from './responses.errors.passthrough.js';
+import usage from './responses.usage.details.js';
+
+export const RESPONSES_CHECKS: CheckDef[] = [path, body, encoded, events, incremental, failed, requested, errors, usage];

@@ -1,0 +1,23 @@
+// RESP-BODY-1: Responses API bodies, from real clients and generated, reach the upstream unchanged.
+import { defineCheck } from '../../src/check/check.js';
+import { responsesAnswer, responsesJsonReply } from '../../src/upstream/replies/responses.js';
+import { generatedResponsesRequest } from './gen.js';
+import { fixtureTexts } from '../shared/fixtures.js';
+import { fixturesAndProperty, judgeSemantic } from '../shared/property.js';
+import { responsesSend } from '../shared/exchange.js';
+
+export default defineCheck({
+  id: 'responses.body.semantic',
+  title: 'Generated and real-looking Responses API bodies (input items, tools, reasoning, previous_response_id, text.format) arrive with the same JSON content',
+  requirements: ['RESP-BODY-1'],
+  level: 'MUST',
+  area: 'responses',
+  profile: 'default',
+  untranslatable: 'the body\'s keys, values and order',
+  protocol: 'responses',
+  requirement:
+    'A Responses API request body, streaming or not, reaches the upstream unchanged: instructions, input as a string or as items (messages, function_call and function_call_output), tools, tool_choice, reasoning, store, previous_response_id, include, text.format, parallel_tool_calls, max_output_tokens, temperature, metadata and fields the gateway does not know, with key order, values (numbers compared exactly) and array order kept.',
+  async run(ctx) {
+    return fixturesAndProperty(ctx, fixtureTexts('responses'), judgeSemantic, 'semantic equality of Responses API bodies', { bodies: generatedResponsesRequest, send: responsesSend({ reply: responsesJsonReply(responsesAnswer()) }) });
+  },
+});

@@ -1,0 +1,27 @@
+// RESP-PATH-1: a Responses API request keeps its path and query on the way to the upstream.
+import { defineCheck, fail, pass } from '../../src/check/check.js';
+import { responsesAnswer, responsesJsonReply } from '../../src/upstream/replies/responses.js';
+import { exchange, notForwarded, responsesSend } from '../shared/exchange.js';
+import { RESPONSES_PATH, responsesBody } from '../shared/protocols.js';
+import { exchangeEvidence } from '../shared/evidence.js';
+
+/** A query as Azure OpenAI's clients send it: the upstream's API version travels in it. */
+const PATH = `${RESPONSES_PATH}?api-version=2025-04-01-preview`;
+
+export default defineCheck({
+  id: 'responses.path.preserved',
+  title: 'POST /v1/responses?api-version=... arrives at the same path with the same query',
+  requirements: ['RESP-PATH-1'],
+  level: 'MUST',
+  area: 'responses',
+  profile: 'default',
+  untranslatable: 'the path as the client sent it',
+  protocol: 'responses',
+  requirement: 'A Responses API request sent to {base}/v1/responses reaches the upstream at /v1/responses with its query string unchanged: no doubled or lost /v1, no segment added, no query parameter dropped, added or re-encoded.',
+  async run(ctx) {
+    const x = await exchange(ctx, responsesBody(), responsesSend({ reply: responsesJsonReply(responsesAnswer()), path: PATH }));
+    if (!x.seen) return notForwarded(x);
+    if (x.seen.url !== PATH) return fail(`the upstream received ${x.seen.method} ${x.seen.url}`, { expected: PATH, actual: x.seen.url, evidence: exchangeEvidence(x) });
+    return pass(`arrived as POST ${PATH}`);
+  },
+});
