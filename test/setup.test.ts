@@ -139,7 +139,16 @@ describe('Ctrl-C', () => {
     expect(notRun.map((x: { id: string }) => x.id)).toContain('streaming.idle.default');
     expect(notRun.every((x: { outcome: string }) => x.outcome === 'skip')).toBe(true);
     expect(report.results.some((x: { outcome: string }) => x.outcome === 'pass')).toBe(true);
-    expect(existsSync(join(out, 'junit.xml')) && existsSync(join(out, 'report.html'))).toBe(true);
+    // Every report says the run was interrupted, none that it passed.
+    expect(report.exitCode).toBe(130);
+    const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
+    expect(junit.match(/<error [^>]*type="interrupted"/g)?.length).toBe(notRun.length);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toMatch(/class="verdict bad">INTERRUPTED</);
+    expect(html).not.toMatch(/>PASSED</);
+    expect(html).toMatch(/exit code <b>130</);
+    // A check the Ctrl-C ended is not judged on the console either.
+    for (const x of notRun) expect(stdout).not.toMatch(new RegExp(`^\\w+ +${x.id.replace(/\./g, '\\.')} `, 'm'));
   });
 
   it('the first SIGINT while checks run stops them; a second, or one outside the checks, exits at once', async () => {

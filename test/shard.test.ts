@@ -12,6 +12,7 @@ import { resolveConfig } from '../src/config/config.js';
 import { hashSlice, shardIds } from '../src/runner/shard.js';
 import { mergeConflicts, mergeReports } from '../src/report/merge.js';
 import type { RunReport } from '../src/report/types.js';
+import { NOT_RUN } from '../src/report/policy.js';
 import { CHECKS } from '../suites/index.js';
 import { cli } from './helpers/cli.js';
 import { TIME_JUDGED } from './helpers/untimed.js';
@@ -111,6 +112,11 @@ describe('four shards merged equal the unsharded run', () => {
     const forced = await cli(['merge-reports', dirs[0], dirs[1], dirs[2], odd, '--out', join(root, 'forced'), '--force', '--reporter', 'json']);
     expect(forced.code).toBe(whole.exitCode);
     expect(forced.stderr).toMatch(/--force: different seeds/);
+
+    // One shard stopped by Ctrl-C: the merged run has no verdict either (130, interrupted).
+    const stopped = { ...shards[1], interrupted: true, exitCode: 130 as const, results: shards[1].results.map((x, k) => (k === 0 ? { ...x, outcome: 'skip' as const, message: NOT_RUN } : x)) };
+    const part = mergeReports([{ name: 'a', report: shards[0] }, { name: 'b', report: stopped }, { name: 'c', report: shards[2] }, { name: 'd', report: shards[3] }]).report;
+    expect([part.interrupted, part.exitCode]).toEqual([true, 130]);
   });
 
   it('names each conflict: harness version, seed, target, and a check in two reports', () => {

@@ -4,6 +4,9 @@
 // gateway, the readiness gate), exits 130 at once.
 import type { CheckDef } from '../check/check.js';
 import type { CheckResult } from '../report/types.js';
+import { INTERRUPTED_EXIT, NOT_RUN } from '../report/policy.js';
+
+export { INTERRUPTED_EXIT, NOT_RUN };
 
 /** What a run needs to know of Ctrl-C: whether it came, and where checks run. */
 export interface Interruption {
@@ -13,11 +16,6 @@ export interface Interruption {
   during<T>(run: () => Promise<T>): Promise<T>;
 }
 
-
-export const INTERRUPTED_EXIT = 130;
-
-/** The message of a check the Ctrl-C stopped before it finished. */
-export const NOT_RUN = 'not run: the run was interrupted (Ctrl-C) before this check finished';
 
 /** The result of a check the Ctrl-C stopped before it finished: skipped, not failed. */
 export const notRun = (c: CheckDef): CheckResult => ({ id: c.id, title: c.title, area: c.area, requirements: c.requirements, level: c.level, outcome: 'skip', message: NOT_RUN, expected: null, actual: null, evidence: {}, durationMs: 0 });

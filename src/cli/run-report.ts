@@ -54,7 +54,7 @@ export function runReportOf(f: RunFacts): RunReport {
     finishedAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - t0),
     summary: summarize(results),
-    exitCode: exitCodeOf(results, { strict: cfg.strict, allowFlaky: cfg.allowFlaky }),
+    exitCode: exitCodeOf(results, { strict: cfg.strict, allowFlaky: cfg.allowFlaky }, f.interrupted),
     results,
     unmatchedRequests: upstream?.unmatched.slice(unmatchedFrom) ?? [],
     readiness,

@@ -146,6 +146,8 @@ async function runAttempts(checks: CheckDef[], ctx: RunContext, cfg: RunConfig, 
   let first: CheckResult[];
   try {
     const onResult = (r: CheckResult) => {
+      // A check that ends after Ctrl-C ended because of it: the reports list it as not run, so the console does not judge it either.
+      if (extras.interrupt?.signal.aborted) return;
       finished.set(r.id, r);
       progress?.finished(r.id);
       if (print && attempts === 1) print(progressLine(r, columns));

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { CASE_HEADER } from '../upstream/contract.js';
 import { pairsFromRecord } from './headers.js';
-import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, type AuthStyle } from '../protocol/index.js';
+import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, RECORDS, type AuthStyle } from '../protocol/index.js';
 import { BoundedBody, decodeBody, textOf, unreadable } from './bounded.js';
 import { closeAgent, connectOptions, newDispatcher, type ConnectOptions, type Transport } from './transport.js';
 import { maskCut, rememberSecret } from '../core/mask.js';
@@ -21,10 +21,7 @@ export { GatewayTimeoutError, GatewayTransportError, classify, describeArrived, 
 export { ANTHROPIC_VERSION, messagesHeaders, type AuthStyle } from '../protocol/index.js';
 export { isSizedBody, type ClientTargeting, type GwRequest, type GwResponse, type ReceivedResponse, type Route, type SizedBody } from './request.js';
 
-/**
- * One kind of exchange as the client's one pipeline (GatewayClient.dispatch) runs it: an answer
- * read whole (send), or a stream (src/client/sse.ts).
- */
+/** One kind of exchange as the client's one pipeline (GatewayClient.dispatch) runs it: an answer read whole (send), or a stream (src/client/sse.ts). */
 export interface Exchange<T> {
   /** The method of a request that names none. */
   method: string;
@@ -96,8 +93,16 @@ export class GatewayClient {
     const asked = auth ?? 'bearer';
     const style = t?.credential && asked === DEFAULT_CREDENTIAL[p] ? t.credential : asked;
     const prefix = this.base.pathname.replace(/\/+$/, '') + (t?.basePath ?? '');
-    const withKey = style === 'key-query' && this.opts.token ? `${path}${path.includes('?') ? '&' : '?'}key=${encodeURIComponent(this.opts.token)}` : path;
+    const sent = this.aimed(path);
+    const withKey = style === 'key-query' && this.opts.token ? `${sent}${sent.includes('?') ? '&' : '?'}key=${encodeURIComponent(this.opts.token)}` : sent;
     return { style, url: `${this.base.origin}${prefix}${withKey}`, headers: t?.headers ?? [] };
+  }
+
+  /** `path` with the run's values in its placeholders (Vertex's project and region): the path as sent, before any base path. */
+  aimed(path: string): string {
+    const p = protocolOfPath(path);
+    const values = this.opts.targeting?.[p].placeholders;
+    return values ? (RECORDS[p].placeholders?.fill(path, values) ?? path) : path;
   }
 
   /** The credential style a request to `path` goes out with (resolve). */

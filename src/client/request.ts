@@ -4,8 +4,8 @@
 // reader (sse.ts) share these; gateway.ts re-exports them for the checks.
 import type { AuthStyle, Protocol } from '../core/protocols.js';
 
-/** What the client applies per protocol (src/config/targeting.ts): base path, headers (expanded), credential style. */
-export type ClientTargeting = Record<Protocol, { basePath: string; headers: Array<[string, string]>; credential?: AuthStyle }>;
+/** What the client applies per protocol (src/config/targeting.ts): base path, headers (expanded), credential style, the values its paths name. */
+export type ClientTargeting = Record<Protocol, { basePath: string; headers: Array<[string, string]>; credential?: AuthStyle; placeholders?: Record<string, string> }>;
 
 export interface GwRequest {
   method?: string;

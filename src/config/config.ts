@@ -104,7 +104,7 @@ export interface ServiceConfig {
 
 /** The environment variables of the service profile: one key for the three protocols, a model for each. */
 /** The variables of the service profile: its key, and the model to use on each protocol. */
-export const SERVICE_MODEL_ENV: Record<Protocol, string> = { messages: 'GWC_MESSAGES_MODEL', native: 'GWC_NATIVE_MODEL', chat: 'GWC_CHAT_MODEL', responses: 'GWC_RESPONSES_MODEL' };
+export const SERVICE_MODEL_ENV: Record<Protocol, string> = { messages: 'GWC_MESSAGES_MODEL', native: 'GWC_NATIVE_MODEL', chat: 'GWC_CHAT_MODEL', responses: 'GWC_RESPONSES_MODEL', vertex: 'GWC_VERTEX_MODEL' };
 export const SERVICE_ENV = { key: 'GWC_SERVICE_KEY', ...SERVICE_MODEL_ENV } as const;
 
 /** Reads the service profile's settings; a missing variable is a harness error naming each one missing. */
@@ -166,6 +166,12 @@ function credentialOf(given: string | undefined, tokenEnv: string | undefined, e
   return v;
 }
 
+/** A value that stands for one path segment (Vertex's project or region): no `/`, `?`, `#`, `:`, `%` or space. */
+function pathValue(v: string, label: string): string {
+  if (!/^[A-Za-z0-9._~-]+$/.test(v)) throw new HarnessError('BAD_FLAG', `--${label}: expected one path segment (letters, digits, "-", "_", "." or "~"), got "${v}"`);
+  return v;
+}
+
 /** `configPath`: the gwc.yaml the file values came from (its `waivers:` list is read from there). */
 export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.ProcessEnv, configPath?: string): RunConfig {
   const v = resolveOptions(flags, file, env);
@@ -177,6 +183,7 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
   // The service profile sends the service key, on every protocol: it is the credential the service knows.
   const service = PROFILE_FACTS[profile].serviceKey ? serviceConfig(env) : undefined;
   const { declared, targeting } = resolveTargeting(file.protocols, Array.isArray(v.protocols) ? v.protocols : undefined, v['base-path'], v.header);
+  targeting.vertex.placeholders = { project: pathValue(v['vertex-project'], 'vertex-project'), region: pathValue(v['vertex-region'], 'vertex-region') };
   return {
     target: v.target,
     upstreamListen: v['upstream-listen'],

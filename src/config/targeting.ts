@@ -18,6 +18,8 @@ export interface ProtocolTarget {
   credential?: AuthStyle;
   /** Prefix under which the gateway forwards this protocol to the upstream ('' = today's paths). */
   upstreamBasePath: string;
+  /** The values the protocol's paths name (its record's `placeholders`: Vertex's project and region). */
+  placeholders?: Record<string, string>;
 }
 
 export type Targeting = Record<Protocol, ProtocolTarget>;

@@ -13,6 +13,7 @@ export const FEATURES_OF: Readonly<Record<Protocol, readonly Capability[]>> = {
   chat: ['tools', 'images', 'json-mode'],
   native: ['tools', 'images'],
   responses: ['tools', 'json-mode'],
+  vertex: ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'cache-1h', 'web-search', 'context-1m', 'citations'],
 };
 
 /** The area of the capability checks: they run only when the matrix is asked for. */

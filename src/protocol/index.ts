@@ -1,4 +1,4 @@
-// The protocol module: one record per protocol (messages.ts, native.ts, chat.ts, responses.ts), gathered in
+// The protocol module: one record per protocol (messages.ts, native.ts, chat.ts, responses.ts, vertex.ts), gathered in
 // one exhaustive map, and what every layer asks of them: the protocol a request belongs to, its
 // minimal request, its default credential and model. A new protocol is a new record file and one
 // line in RECORDS; the compiler then names every other map that must hold it (CONTRIBUTING,
@@ -9,6 +9,7 @@ import { CHAT } from './chat.js';
 import { MESSAGES } from './messages.js';
 import { NATIVE } from './native.js';
 import { RESPONSES } from './responses.js';
+import { VERTEX } from './vertex.js';
 import type { MinimalRequest, MinimalRequestOptions, ProtocolRecord, RouteKind } from './record.js';
 
 export type { Answer, ErrorMeaning, ListedModel, MinimalRequest, MinimalRequestOptions, ProtocolRecord, RequestMeaning, RouteKind, StopReason, StreamStep, ToolCall, Usage } from './record.js';
@@ -16,10 +17,11 @@ export { ANTHROPIC_VERSION, MESSAGES_PATH, messagesHeaders } from './messages.js
 export { CHAT_PATH } from './chat.js';
 export { nativePath } from './native.js';
 export { RESPONSES_PATH, RESPONSES_COUNT_PATH } from './responses.js';
+export { vertexCountPath, vertexPath, VERTEX_VERSION } from './vertex.js';
 export { PROTOCOLS, CREDENTIAL_STYLES, type AuthStyle, type Protocol } from '../core/protocols.js';
 
 /** Every protocol's record. */
-export const RECORDS: Record<Protocol, ProtocolRecord> = { messages: MESSAGES, native: NATIVE, chat: CHAT, responses: RESPONSES };
+export const RECORDS: Record<Protocol, ProtocolRecord> = { messages: MESSAGES, native: NATIVE, chat: CHAT, responses: RESPONSES, vertex: VERTEX };
 
 const each = <T>(f: (r: ProtocolRecord) => T) => Object.fromEntries(PROTOCOLS.map((p) => [p, f(RECORDS[p])])) as Record<Protocol, T>;
 

@@ -147,6 +147,11 @@ export interface ProtocolRecord {
   /** A request of this protocol by meaning; null when the body is not one. */
   readRequest(path: string, body: string): RequestMeaning | null;
   replies: ReplyCodec;
+  /**
+   * Values a path names that the user sets when aiming a run (Vertex's project and region): the
+   * paths are written with `defaults`, and the client puts the run's values in with `fill`.
+   */
+  placeholders?: { defaults: Readonly<Record<string, string>>; fill(path: string, values: Readonly<Record<string, string>>): string };
 }
 
 /** A JSON reply of a protocol: its headers, the status, the body. */

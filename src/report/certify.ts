@@ -13,7 +13,7 @@ import { HarnessError } from '../core/errors.js';
 import { readText, ROOT, rootPath, VERSION } from '../core/paths.js';
 import { shellQuote } from './replay.js';
 import { capabilityMarkdown, cellsOf, type CapabilityCell } from '../core/capabilities.js';
-import type { CheckResult, RunReport } from './types.js';
+import type { CheckResult, ExitCode, RunReport } from './types.js';
 import type { CanonicalExchange } from './transcript.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (a: Ajv) => Ajv;
@@ -49,7 +49,7 @@ export interface ConformanceReport {
   /** Run settings as gwc.yaml keys: verify runs with exactly these. */
   settings: Record<string, unknown>;
   transcript: { digest: string; algorithm: string; exchanges: number; file: 'transcript.jsonl' };
-  runReport: { file: 'report.json'; schemaVersion: string; target: string; exitCode: 0 | 1 | 2 };
+  runReport: { file: 'report.json'; schemaVersion: string; target: string; exitCode: ExitCode };
   reproduce: { verify: string; run: string; certify?: string };
 }
 

@@ -84,6 +84,7 @@ export function mergeReports(named: Array<{ name: string; report: RunReport }>, 
   const ends = named.map((n) => n.report.finishedAt).sort();
   const waivers = named.map((n) => n.report.waivers).filter((w) => w !== undefined);
   const strict = named.some((n) => n.report.strict);
+  const interrupted = named.some((n) => n.report.interrupted);
   const allowFlaky = named.every((n) => n.report.allowFlaky === true);
   const upstreams = new Set(named.map((n) => n.report.upstream));
   const report: RunReport = {
@@ -108,11 +109,13 @@ export function mergeReports(named: Array<{ name: string; report: RunReport }>, 
           },
         }
       : {}),
+    // One shard stopped by Ctrl-C leaves the whole run without a verdict.
+    ...(interrupted ? { interrupted: true } : {}),
     startedAt: starts[0],
     finishedAt: ends[ends.length - 1],
     durationMs: Math.max(0, Date.parse(ends[ends.length - 1]) - Date.parse(starts[0])),
     summary: summarize(results),
-    exitCode: exitCodeOf(results, { strict, allowFlaky }),
+    exitCode: exitCodeOf(results, { strict, allowFlaky }, interrupted),
     results,
     unmatchedRequests: named.flatMap((n) => n.report.unmatchedRequests),
   };

@@ -1,5 +1,5 @@
 // What counts as a failure, decided once: for the exit code, the JUnit writer and the console.
-import type { CheckResult } from './types.js';
+import type { CheckResult, ExitCode } from './types.js';
 
 /** How the run was told to judge: --strict (SHOULD failures count) and --allow-flaky. */
 export interface Judgement {
@@ -23,8 +23,21 @@ export function isFailure(r: Pick<CheckResult, 'outcome' | 'level'>, how: boolea
 /** The harness itself broke on this check: never the gateway's fault. */
 export const isHarnessError = (r: Pick<CheckResult, 'outcome'>) => r.outcome === 'error';
 
-/** 2 when the harness broke on a check (its verdicts cannot be trusted), 1 when a check failed, else 0. */
-export function exitCodeOf(results: CheckResult[], how: boolean | Judgement): 0 | 1 | 2 {
+/** The exit code of a run Ctrl-C stopped: no verdict, whatever finished. */
+export const INTERRUPTED_EXIT = 130;
+
+/** The message of a check a Ctrl-C stopped before it finished. */
+export const NOT_RUN = 'not run: the run was interrupted (Ctrl-C) before this check finished';
+
+/** A check the interrupted run did not finish. */
+export const isNotRun = (r: Pick<CheckResult, 'outcome' | 'message'>) => r.outcome === 'skip' && r.message === NOT_RUN;
+
+/**
+ * 130 when Ctrl-C stopped the run (what finished is no verdict on the gateway), else 2 when the
+ * harness broke on a check (its verdicts cannot be trusted), 1 when a check failed, else 0.
+ */
+export function exitCodeOf(results: CheckResult[], how: boolean | Judgement, interrupted = false): ExitCode {
+  if (interrupted) return INTERRUPTED_EXIT;
   if (results.some(isHarnessError)) return 2;
   return results.some((r) => isFailure(r, how)) ? 1 : 0;
 }

@@ -5,6 +5,9 @@ import type { Level, Outcome } from '../core/outcome.js';
 import type { EvidenceParts } from '../core/evidence.js';
 import type { Readiness } from './readiness.js';
 
+/** How a run ended, as its process exits (src/report/policy.ts decides it): 130 is Ctrl-C's. */
+export type ExitCode = 0 | 1 | 2 | 130;
+
 export const SCHEMA_VERSION = '1.5.0';
 
 export interface CheckResult {
@@ -85,8 +88,8 @@ export interface RunReport {
   finishedAt: string;
   durationMs: number;
   summary: Record<Outcome, number> & { total: number };
-  /** src/report/policy.ts: 0 every MUST check passed; 1 a check failed; 2 the harness broke on a check. */
-  exitCode: 0 | 1 | 2;
+  /** src/report/policy.ts: 0 every MUST check passed; 1 a check failed; 2 the harness broke on a check; 130 Ctrl-C stopped the run. */
+  exitCode: ExitCode;
   results: CheckResult[];
   /** Requests the recording upstream could not tie to any check. */
   unmatchedRequests: Array<{ method: string; url: string; reason: string; receivedWall: string }>;

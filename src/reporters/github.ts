@@ -10,6 +10,7 @@ import { markdownCell, workflowData, workflowProperty } from '../core/inert.js';
 import type { CheckResult, RunReport } from '../report/types.js';
 import { fixLink } from './links.js';
 import { resultLine } from './console.js';
+import { isNotRun } from '../report/policy.js';
 
 type Command = 'error' | 'warning' | 'notice';
 const COMMAND: Partial<Record<CheckResult['outcome'], Command>> = { fail: 'error', timeout: 'error', flaky: 'error', error: 'error', warn: 'warning', info: 'notice' };
@@ -22,16 +23,17 @@ export const ROWS_MAX = 100;
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
 const noted = (report: RunReport) => report.results.filter((r) => COMMAND[r.outcome]);
 
-/** One workflow command per check that did not pass. */
+/** One workflow command per check that did not pass; first, for a run Ctrl-C stopped, one that says so (it is no verdict). */
 export function annotations(report: RunReport): string {
-  return noted(report)
-    .map((r) => {
-      const title = `${r.id} [${r.level} ${r.requirements.join(', ')}]`;
-      const body = [clip(r.message, MESSAGE_MAX), ...(r.expected ? [`expected: ${clip(r.expected, 500)}`] : []), ...(r.actual ? [`actual: ${clip(r.actual, 500)}`] : [])];
-      if (r.outcome !== 'error') body.push(`fix: ${fixLink(r.id)}`);
-      return `::${COMMAND[r.outcome]} title=${workflowProperty(title)}::${workflowData(body.join('\n'))}`;
-    })
-    .join('\n');
+  const left = report.results.filter(isNotRun).length;
+  const stopped = report.interrupted ? [`::error title=gw-conformance interrupted::${workflowData(`Ctrl-C stopped the run: ${left} of ${report.results.length} checks did not finish; no verdict on the gateway`)}`] : [];
+  const checks = noted(report).map((r) => {
+    const title = `${r.id} [${r.level} ${r.requirements.join(', ')}]`;
+    const body = [clip(r.message, MESSAGE_MAX), ...(r.expected ? [`expected: ${clip(r.expected, 500)}`] : []), ...(r.actual ? [`actual: ${clip(r.actual, 500)}`] : [])];
+    if (r.outcome !== 'error') body.push(`fix: ${fixLink(r.id)}`);
+    return `::${COMMAND[r.outcome]} title=${workflowProperty(title)}::${workflowData(body.join('\n'))}`;
+  });
+  return [...stopped, ...checks].join('\n');
 }
 
 /** The job summary: the result, the counts, then a table of the checks that did not pass. */

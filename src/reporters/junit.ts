@@ -18,7 +18,7 @@
 // and both occur in evidence a gateway sends. Text is escaped, never put in CDATA, so any
 // number of "]]>" is plain text; characters XML 1.0 forbids are written visibly as \uXXXX.
 import type { CheckResult, RunReport } from '../report/types.js';
-import { isFailure, isHarnessError, type Judgement } from '../report/policy.js';
+import { isFailure, isHarnessError, isNotRun, type Judgement } from '../report/policy.js';
 import type { Attempt } from '../core/evidence.js';
 import type { JunitFormat } from './names.js';
 import { xmlAttrs, xmlText } from '../core/inert.js';
@@ -31,6 +31,8 @@ type Verdict = { kind: 'failure' | 'error'; type: string } | { kind: 'skipped'; 
 /** What a result becomes in JUnit; whether it fails the build is the policy's call (src/report/policy.ts). */
 function verdict(r: Pick<CheckResult, 'outcome' | 'level' | 'message' | 'waiver'>, how: Judgement): Verdict {
   if (isHarnessError(r)) return { kind: 'error', type: 'harness-error' };
+  // Ctrl-C stopped it: the build must not read the run as passed.
+  if (isNotRun(r)) return { kind: 'error', type: 'interrupted' };
   if (isFailure(r, how)) return { kind: 'failure', type: r.outcome };
   if (r.outcome === 'skip') return { kind: 'skipped', message: r.message };
   if (r.outcome === 'waived' && r.waiver) return { kind: 'skipped', message: `waived until ${r.waiver.expires} (was ${r.waiver.waivedOutcome}): ${r.waiver.reason}${r.waiver.link ? ` ${r.waiver.link}` : ''}` };

@@ -12,6 +12,7 @@ import { escapeAttr, escapeText } from '../../core/inert.js';
 import { maskUrl } from '../../core/mask.js';
 import { readText } from '../../core/paths.js';
 import type { CheckResult, RunReport } from '../../report/types.js';
+import { isNotRun } from '../../report/policy.js';
 import { CSP, SCRIPT, STYLE } from './assets.js';
 import { clip, cutNote, HTML_LIMITS } from './escape.js';
 import { Budget, details } from './evidence.js';
@@ -130,7 +131,7 @@ function pageHeader(report: RunReport, ok: boolean): string {
     `<span>exit code <b>${report.exitCode}</b></span>`,
   ];
   return `<header>
-<h1><span class="verdict ${ok ? 'ok' : 'bad'}">${ok ? 'PASSED' : 'FAILED'}</span>gw-conformance report</h1>
+<h1><span class="verdict ${ok ? 'ok' : 'bad'}">${report.interrupted ? 'INTERRUPTED' : ok ? 'PASSED' : 'FAILED'}</span>gw-conformance report</h1>${report.interrupted ? `\n<p class="interrupted">Ctrl-C stopped this run: ${report.results.filter(isNotRun).length} of ${report.results.length} checks did not finish (listed as not run). What finished is shown; it is no verdict on the gateway.</p>` : ''}
 <div class="meta">${meta.join('')}</div>
 </header>`;
 }

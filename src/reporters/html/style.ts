@@ -16,6 +16,7 @@ code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberatio
 pre{margin:0;padding:8px 10px;background:var(--soft);border:1px solid var(--line);border-radius:4px;white-space:pre-wrap;overflow-wrap:anywhere;max-height:420px;overflow:auto}
 .meta{display:flex;flex-wrap:wrap;gap:6px 22px;color:var(--muted)}
 .meta b{color:var(--fg);font-weight:600}
+.interrupted{color:var(--fail);font-weight:600}
 .verdict{display:inline-block;padding:2px 10px;border-radius:12px;color:var(--on-badge);font-weight:600;margin-right:8px}
 .verdict.ok{background:var(--pass)}.verdict.bad{background:var(--fail)}
 .badge{display:inline-block;min-width:58px;text-align:center;padding:1px 6px;border-radius:3px;font-size:11.5px;font-weight:700;color:var(--on-badge);letter-spacing:.03em}
