@@ -36,6 +36,8 @@ const sse = (payloads: Array<{ event?: string; data: unknown }>, gapFrom: number
 export class SessionCapture {
   readonly requests: UpstreamRequest[] = [];
   private n = 0;
+  /** The protocols' own answer ids, renumbered for this run (renumbered()). */
+  private readonly ids = new Map<string, string>();
   private received = 0;
   private waiting: Array<() => void> = [];
   /**
@@ -127,7 +129,18 @@ export class SessionCapture {
     // A history holding a tool call carries its result: the session's next answer is the text.
     const last = meaning.toolCalls.length ? [{ role: 'user', content: [{ type: 'tool_result' }] }] : [];
     const reply = { ...this.messages({ model: meaning.model || undefined, stream: meaning.stream, tools: meaning.tools.map((name) => ({ name })), messages: last }), protocol: 'messages' as const };
-    return translateReply(reply, { protocol: at.protocol, route: at.route, stream: meaning.stream }) ?? reply;
+    return this.renumbered(translateReply(reply, { protocol: at.protocol, route: at.route, stream: meaning.stream }) ?? reply);
+  }
+
+  /**
+   * The ids a protocol's replies draw from its process-wide counter (`...gwc00000042...`),
+   * numbered from 1 in this run instead, in order of appearance: both runs get the same ids.
+   */
+  private renumbered(reply: Reply): Reply {
+    const fix = (text: string) => text.replace(/(gwc(?:Nat)?)(\d{8})/g, (_m, pre: string, n: string) => `${pre}${this.ids.get(n) ?? (this.ids.set(n, String(this.ids.size + 1).padStart(8, '0')), this.ids.get(n))}`);
+    if (reply.kind === 'json') return { ...reply, body: fix(reply.body) };
+    if (reply.kind === 'sse') return { ...reply, frames: reply.frames.map((f) => ({ ...f, data: fix(f.data) })) };
+    return reply;
   }
 
   private messages(body: Obj): Reply {
