@@ -6,13 +6,15 @@
 // comparison's own rules for these clients (values drawn per run by pattern, keys serialised in
 // an order of chance) are tested on made-up runs.
 //
-// Codex CLI needs its binary under GWC_CODEX_DIR (.ci/run installs it): its tests are skipped
-// only when the binary is absent and GWC_REQUIRE_CODEX is not 1.
+// Codex CLI needs its binary under GWC_CODEX_DIR, Claude Code its own under GWC_CLAUDE_DIR
+// (.ci/run installs both): their tests are skipped only when the binary is absent and
+// GWC_REQUIRE_CODEX (GWC_REQUIRE_CLAUDE) is not 1.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli.js';
+import { claudeBinary } from '../src/real-clients/claude-code.js';
 import { codexBinary, codexConfig } from '../src/real-clients/codex.js';
 import { compareRequests, withSortedKeys } from '../src/real-clients/compare.js';
 import type { ClientRun, UpstreamRequest } from '../src/real-clients/types.js';
@@ -59,6 +61,38 @@ describe.skipIf(!existsSync(CODEX) && !codexRequired)('the client profile with C
     expect(d).toMatchObject({ what: 'request 1 (POST /v1/responses) header authorization', diff: 'removed by the gateway', gateway: '[]' });
     expect(JSON.parse(d.straight)).toEqual(['Bearer ***']);
     expect(result(report, 'client.answers.same').outcome).toBe('pass');
+  }, 120_000);
+});
+
+const CLAUDE = claudeBinary();
+const claudeRequired = process.env.GWC_REQUIRE_CLAUDE === '1';
+describe.skipIf(!existsSync(CLAUDE) && !claudeRequired)('the client profile with Claude Code in Vertex mode (in a loopback-only namespace)', () => {
+  const VERTEX_PATH = '/v1/projects/gwc-project/locations/us-east5/publishers/anthropic/models/claude-opus-5-5:streamRawPredict';
+
+  it('the clean reference gateway passes; its tool turn and the turn carrying the result reached the upstream both ways', async () => {
+    expect(existsSync(CLAUDE), `GWC_REQUIRE_CLAUDE=1 but ${CLAUDE} is absent`).toBe(true);
+    const { code, report, stdout } = await client('claude-code-vertex');
+    expect(outcomes(report), JSON.stringify(report.results.map((r) => r.message))).toEqual(CLEAN);
+    expect(code).toBe(0);
+    expect(stdout).toContain('client claude-code-vertex 2.1.330: 2 requests straight, 2 through the gateway; exit 0 / 0');
+  }, 120_000);
+
+  it('buffer-stream fails CLIENT-2: the final streamed answer reached the client in one piece; what reached the upstream is the same', async () => {
+    const { code, report } = await client('claude-code-vertex', 'buffer-stream');
+    expect(code).toBe(1);
+    const [d] = diffs(result(report, 'client.answers.same'));
+    expect(d.what).toBe('step 3 "turn 2: the streamed answer, timed from the client\'s line before it" incremental delivery');
+    expect(d.straight).toMatch(/^5 deltas over \d+ ms$/);
+    expect(result(report, 'client.upstream.same-requests').outcome).toBe('pass');
+  }, 120_000);
+
+  it('drop-credential fails CLIENT-1: the bearer token the client sent on each turn was removed by the gateway', async () => {
+    const { report } = await client('claude-code-vertex', 'drop-credential');
+    const found = diffs(result(report, 'client.upstream.same-requests'));
+    expect(found.map((d) => [d.what, d.diff])).toEqual([
+      [`request 1 (POST ${VERTEX_PATH}) header authorization`, 'removed by the gateway'],
+      [`request 2 (POST ${VERTEX_PATH}) header authorization`, 'removed by the gateway'],
+    ]);
   }, 120_000);
 });
 
