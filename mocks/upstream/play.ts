@@ -1,11 +1,12 @@
 // Plays a scenario (scenario.ts) on one response. Timers here schedule the scripted
-// timeline of an SSE reply; they are the scenario, not synchronisation.
+// timeline of a streamed reply (SSE text, or AWS event-stream messages); they are the scenario, not synchronisation.
 import type http from 'node:http';
 import { constants } from 'node:http2';
 import { performance } from 'node:perf_hooks';
 import { headerValues, type RecordedRequest } from '../../src/upstream/record.js';
 import type { Reply } from '../../src/upstream/scenario.js';
 import { bodyHasField, tryParse } from '../../src/core/json.js';
+import { encodeFrame } from '../../src/core/framing.js';
 
 /** Headers HTTP/2 forbids (connection-specific): a scenario's HTTP/1.1 framing headers are left out over h2. */
 const NOT_IN_H2 = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
@@ -50,6 +51,8 @@ export function play(reply: Reply, rec: RecordedRequest, res: http.ServerRespons
       writeHead(res, reply.status, reply.headers);
       res.flushHeaders();
       const frames = reply.frames;
+      // AWS event-stream framing: each frame text goes out as one binary message (src/core/framing.ts).
+      const binary = reply.framing === 'aws-eventstream';
       let i = 0;
       let waited = false;
       let timer: NodeJS.Timeout | undefined;
@@ -64,7 +67,8 @@ export function play(reply: Reply, rec: RecordedRequest, res: http.ServerRespons
             return;
           }
           waited = false;
-          const ok = res.write(frames[i++].data);
+          const text = frames[i++].data;
+          const ok = res.write(binary ? encodeFrame(text) : text);
           rec.sentAt.push(performance.now());
           if (!ok) {
             res.once('drain', step);

@@ -1,11 +1,10 @@
 // Reads a server-sent event stream from the gateway (sent through the client's one pipeline,
 // GatewayClient.dispatch) and records, for each event, when its last byte arrived
 // (performance.now(), the clock the recording upstream stamps its frames with). Parsing is
-// eventsource-parser's; a gzip-encoded stream is decoded as a client would.
+// eventsource-parser's, or the AWS event-stream decoder's for an answer so framed (collect.ts); a
+// gzip-encoded stream is decoded as a client would.
 import { Client, request, type Dispatcher } from 'undici';
 import { newClient } from './transport.js';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { createGunzip, createInflate, createBrotliDecompress } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { passedThrough, released } from '../core/pressure.js';
 import type { Transform } from 'node:stream';
@@ -13,14 +12,11 @@ import type { GatewayClient } from './gateway.js';
 import { classify, type AnswerBound } from './answer.js';
 import { isSizedBody, type GwRequest, type Route } from './request.js';
 import { pairsFromRecord } from './headers.js';
+import { collector, decoder, type Collector, type SseEvent } from './collect.js';
+import { isEventStreamType, type Framing } from '../core/framing.js';
 
-export interface SseEvent {
-  event: string | undefined;
-  data: string;
-  id: string | undefined;
-  /** performance.now() when the chunk holding the event's last byte arrived. */
-  arrivedAt: number;
-}
+export type { FrameVerdict, SseEvent } from './collect.js';
+export { LINE_MAX, STREAM_MAX } from './collect.js';
 
 export interface SseResult {
   status: number;
@@ -36,18 +32,15 @@ export interface SseResult {
   endedAt: number;
   /** Set when the stream ended with an error (reset, time-out) instead of a clean end. */
   error?: string;
+  /** How the answer framed its events (its content-type): SSE text, or AWS event-stream messages (each event's `frame` verdict). */
+  framing: Framing;
+  /** With AWS event-stream framing: why the bytes could not all be read as messages (a truncated last message, a length no message has). */
+  framingError?: string;
   /** Set when the client closed the stream itself (abortAfterEvents, abortAfterMs). */
   abortedAt?: number;
   /** Set when the client left (abortAfterMs) before the response headers arrived: status is 0 then. */
   leftBeforeHeaders?: boolean;
 }
-
-/** The most of one stream the client reads (decoded): an endless stream is cut here, with an error saying so. */
-export const STREAM_MAX = 6 * 1024 * 1024;
-/** The longest line of a stream the client reads (a larger event's data is sent as several lines or not at all). */
-export const LINE_MAX = 1024 * 1024;
-/** Per-chunk timing entries kept (the rest is counted in the stream's length). */
-const CHUNKS_KEPT = 20_000;
 
 export interface StreamOptions {
   /** The client disconnects after this many events. */
@@ -58,61 +51,6 @@ export interface StreamOptions {
   idleTimeoutMs?: number;
   dispatcher?: Dispatcher;
 }
-
-function decoder(encoding: string | undefined): Transform | null {
-  switch ((encoding ?? '').trim().toLowerCase()) {
-    case 'gzip':
-    case 'x-gzip':
-      return createGunzip();
-    case 'deflate':
-      return createInflate();
-    case 'br':
-      return createBrotliDecompress();
-    default:
-      return null;
-  }
-}
-
-/** What the client keeps of a stream as it reads: its events, chunk timings, body, and why it stopped reading early. */
-function collector(headersAt: number) {
-  const events: SseEvent[] = [];
-  const chunks: SseResult['chunks'] = [];
-  const body: Buffer[] = [];
-  let now = headersAt;
-  let total = 0;
-  let tooLong: string | false = false;
-  let line = 0;
-  const parser = createParser({ onEvent: (m: EventSourceMessage) => events.push({ event: m.event, data: m.data, id: m.id, arrivedAt: now }) });
-  // A multi-byte character split across two chunks must be decoded whole.
-  const utf8 = new TextDecoder('utf-8');
-  /** Decoded bytes, stamped with the arrival of the chunk that brought them. */
-  const feed = (c: Buffer, at: number) => {
-    if (tooLong) return;
-    now = at;
-    // One line that never ends is held by the parser whole: cut it at LINE_MAX.
-    const nl = c.lastIndexOf(0x0a);
-    line = nl < 0 ? line + c.length : c.length - nl - 1;
-    if (line > LINE_MAX) {
-      tooLong = `a line of the stream went on past ${LINE_MAX} bytes without a line break`;
-      return;
-    }
-    if (total + c.length > STREAM_MAX) {
-      tooLong = `the stream went on past ${STREAM_MAX} bytes`;
-      c = c.subarray(0, STREAM_MAX - total);
-    }
-    total += c.length;
-    body.push(c);
-    parser.feed(utf8.decode(c, { stream: true }));
-  };
-  /** A chunk as it came off the wire. */
-  const chunk = (at: number, bytes: number) => {
-    passedThrough(bytes);
-    if (chunks.length < CHUNKS_KEPT) chunks.push({ at, bytes });
-  };
-  return { events, chunks, body, feed, chunk, tooLong: () => tooLong };
-}
-
-type Collector = ReturnType<typeof collector>;
 
 /** Reads a body with no content-encoding, until its end or until `stop()`. */
 async function readPlain(res: Dispatcher.ResponseData, k: Collector, stop: () => boolean): Promise<void> {
@@ -224,7 +162,7 @@ async function readOn(s: Streaming, route: Route, dispatcher: Dispatcher): Promi
   }
   const headersAt = performance.now();
   const raw = pairsFromRecord(res.headers);
-  const k = collector(headersAt);
+  const k = collector(headersAt, isEventStreamType(res.headers['content-type'] as string | undefined) ? 'aws-eventstream' : 'sse');
   const result = started(res, raw, k, startedAt, headersAt);
   const dec = decoder(res.headers['content-encoding'] as string | undefined);
   const enoughEvents = () => opts.abortAfterEvents !== undefined && k.events.length >= opts.abortAfterEvents;
@@ -247,6 +185,9 @@ async function readOn(s: Streaming, route: Route, dispatcher: Dispatcher): Promi
     bound.end(result.error === undefined);
   }
   result.abortedAt ??= s.left.at;
+  result.framing = k.framing;
+  const unframed = k.framingEnd();
+  if (unframed && result.abortedAt === undefined) result.framingError = unframed;
   result.raw = Buffer.concat(k.body);
   // The chunks, kept until the body was whole (most of them promoted by now), are garbage.
   released(result.raw.length);
@@ -267,13 +208,14 @@ function started(res: Dispatcher.ResponseData, raw: Array<[string, string]>, k: 
     startedAt,
     headersAt,
     endedAt: headersAt,
+    framing: k.framing,
   };
 }
 
 /** The stream of a client that left (abortAfterMs) before any response header came: no status, no events. */
 function leftEarly(startedAt: number, abortedAt: number): SseResult {
   const error = `the client left ${Math.round(abortedAt - startedAt)} ms after the request, before any response header arrived`;
-  return { status: 0, rawHeaders: [], header: () => undefined, events: [], raw: Buffer.alloc(0), chunks: [], startedAt, headersAt: abortedAt, endedAt: abortedAt, abortedAt, leftBeforeHeaders: true, error };
+  return { status: 0, rawHeaders: [], header: () => undefined, events: [], raw: Buffer.alloc(0), chunks: [], framing: 'sse', startedAt, headersAt: abortedAt, endedAt: abortedAt, abortedAt, leftBeforeHeaders: true, error };
 }
 
 /** A client holding one connection, to see whether the gateway keeps it open across requests. */

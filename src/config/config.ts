@@ -104,7 +104,7 @@ export interface ServiceConfig {
 
 /** The environment variables of the service profile: one key for the three protocols, a model for each. */
 /** The variables of the service profile: its key, and the model to use on each protocol. */
-export const SERVICE_MODEL_ENV: Record<Protocol, string> = { messages: 'GWC_MESSAGES_MODEL', native: 'GWC_NATIVE_MODEL', chat: 'GWC_CHAT_MODEL', responses: 'GWC_RESPONSES_MODEL', vertex: 'GWC_VERTEX_MODEL' };
+export const SERVICE_MODEL_ENV: Record<Protocol, string> = { messages: 'GWC_MESSAGES_MODEL', native: 'GWC_NATIVE_MODEL', chat: 'GWC_CHAT_MODEL', responses: 'GWC_RESPONSES_MODEL', vertex: 'GWC_VERTEX_MODEL', bedrock: 'GWC_BEDROCK_MODEL' };
 export const SERVICE_ENV = { key: 'GWC_SERVICE_KEY', ...SERVICE_MODEL_ENV } as const;
 
 /** Reads the service profile's settings; a missing variable is a harness error naming each one missing. */

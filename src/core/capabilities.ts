@@ -14,6 +14,7 @@ export const FEATURES_OF: Readonly<Record<Protocol, readonly Capability[]>> = {
   native: ['tools', 'images'],
   responses: ['tools', 'json-mode'],
   vertex: ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'cache-1h', 'web-search', 'context-1m', 'citations'],
+  bedrock: ['tools', 'images', 'thinking'],
 };
 
 /** The area of the capability checks: they run only when the matrix is asked for. */

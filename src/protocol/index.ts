@@ -1,10 +1,11 @@
-// The protocol module: one record per protocol (messages.ts, native.ts, chat.ts, responses.ts, vertex.ts), gathered in
+// The protocol module: one record per protocol (messages.ts, native.ts, chat.ts, responses.ts, vertex.ts, bedrock.ts), gathered in
 // one exhaustive map, and what every layer asks of them: the protocol a request belongs to, its
 // minimal request, its default credential and model. A new protocol is a new record file and one
 // line in RECORDS; the compiler then names every other map that must hold it (CONTRIBUTING,
 // "How to add a protocol").
 import { PROTOCOLS, type AuthStyle, type Protocol } from '../core/protocols.js';
 import type { HeaderList } from '../upstream/scenario.js';
+import { BEDROCK } from './bedrock.js';
 import { CHAT } from './chat.js';
 import { MESSAGES } from './messages.js';
 import { NATIVE } from './native.js';
@@ -18,10 +19,11 @@ export { CHAT_PATH } from './chat.js';
 export { nativePath } from './native.js';
 export { RESPONSES_PATH, RESPONSES_COUNT_PATH } from './responses.js';
 export { vertexCountPath, vertexPath, VERTEX_VERSION } from './vertex.js';
+export { awsSdkModel, bedrockModelOf, bedrockPath } from './bedrock.js';
 export { PROTOCOLS, CREDENTIAL_STYLES, type AuthStyle, type Protocol } from '../core/protocols.js';
 
 /** Every protocol's record. */
-export const RECORDS: Record<Protocol, ProtocolRecord> = { messages: MESSAGES, native: NATIVE, chat: CHAT, responses: RESPONSES, vertex: VERTEX };
+export const RECORDS: Record<Protocol, ProtocolRecord> = { messages: MESSAGES, native: NATIVE, chat: CHAT, responses: RESPONSES, vertex: VERTEX, bedrock: BEDROCK };
 
 const each = <T>(f: (r: ProtocolRecord) => T) => Object.fromEntries(PROTOCOLS.map((p) => [p, f(RECORDS[p])])) as Record<Protocol, T>;
 

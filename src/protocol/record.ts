@@ -4,6 +4,7 @@
 // arrived in (translate.ts), and checks of translated routes compare by it. One file per
 // protocol fills the record (messages.ts, native.ts, chat.ts, responses.ts); index.ts gathers them in an
 // exhaustive Record<Protocol, ...>, so the compiler names every part a new protocol must fill.
+import type { Framing } from '../core/framing.js';
 import type { AuthStyle, Protocol, RouteKind } from '../core/protocols.js';
 import type { HeaderList, JsonReply, SseFrame } from '../upstream/scenario.js';
 
@@ -113,6 +114,8 @@ export interface StreamReader {
 export interface ReplyCodec {
   jsonHeaders: HeaderList;
   sseHeaders: HeaderList;
+  /** How its stream's frame texts travel (src/core/framing.ts); SSE when absent. */
+  framing?: Framing;
   answer(a: Answer): string;
   readAnswer(body: string): Answer | null;
   /** A new writer for one stream. */
@@ -120,6 +123,8 @@ export interface ReplyCodec {
   /** A new reader for one stream's frames. */
   streamReader(): StreamReader;
   error(e: ErrorMeaning): string;
+  /** Headers an error answer carries beside jsonHeaders (the error's type, where a protocol puts it in a header). */
+  errorHeaders?(e: ErrorMeaning): HeaderList;
   readError(body: string, status: number): ErrorMeaning | null;
   /** A token count's body; null when the protocol has no count route. */
   count(n: number): string | null;

@@ -84,7 +84,7 @@ function writeStream(read: Array<{ gapMs: number; steps: StreamStep[]; comment?:
 }
 
 function sse(to: ReplyCodec, status: number, headers: HeaderList, written: { frames: SseFrame[]; from: number[] }, protocol: Protocol): SseReply {
-  return { kind: 'sse', protocol, status, headers: [...to.sseHeaders, ...kept(headers)], ...written };
+  return { kind: 'sse', protocol, status, headers: [...to.sseHeaders, ...kept(headers)], ...written, ...(to.framing && to.framing !== 'sse' ? { framing: to.framing } : {}) };
 }
 
 function json(to: ReplyCodec, status: number, headers: HeaderList, body: string, protocol: Protocol): JsonReply {
@@ -95,7 +95,7 @@ function json(to: ReplyCodec, status: number, headers: HeaderList, body: string,
 function translateJson(reply: JsonReply, from: ReplyCodec, to: ReplyCodec, at: Arrival): Reply | null {
   if (reply.status >= 400) {
     const e = from.readError(reply.body, reply.status);
-    return e && json(to, reply.status, reply.headers, to.error(e), at.protocol);
+    return e && json(to, reply.status, [...(to.errorHeaders?.(e) ?? []), ...reply.headers], to.error(e), at.protocol);
   }
   if (at.route === 'models') {
     const list = from.readModels(reply.body);

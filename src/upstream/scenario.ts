@@ -1,5 +1,6 @@
 // Scenario data: what the recording upstream answers to one expected request. Plain,
 // serialisable values, so a scenario can be logged, stored and replayed; mocks/upstream/play.ts plays them.
+import type { Framing } from '../core/framing.js';
 import type { Protocol } from '../core/protocols.js';
 
 export type HeaderList = Array<[string, string]>;
@@ -19,7 +20,7 @@ export interface JsonReply {
 export interface SseFrame {
   /** Wait this long after the previous frame (or the headers) before writing. */
   gapMs: number;
-  /** The raw bytes of the frame, framing included. */
+  /** The raw bytes of the frame, framing included; with AWS event-stream framing, the text one binary message carries (src/core/framing.ts). */
   data: string;
 }
 
@@ -32,6 +33,8 @@ export interface SseReply {
   status: number;
   headers: HeaderList;
   frames: SseFrame[];
+  /** How the frames go on the wire: SSE text when absent, or each frame text wrapped in one AWS event-stream message. */
+  framing?: Framing;
 }
 
 /** Accept the request and never answer. */
