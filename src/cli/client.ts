@@ -19,7 +19,7 @@ import { expandTargeting } from '../config/targeting.js';
 import type { RunReport } from '../report/types.js';
 import { anthropicSdk } from '../real-clients/anthropic-sdk.js';
 import { claudeCode } from '../real-clients/claude-code.js';
-import { VERTEX_MODE } from '../real-clients/claude-code-cloud.js';
+import { BEDROCK_MODE, VERTEX_MODE } from '../real-clients/claude-code-cloud.js';
 import { codex } from '../real-clients/codex.js';
 import { genaiSdk } from '../real-clients/genai-sdk.js';
 import { openaiSdk } from '../real-clients/openai-sdk.js';
@@ -66,7 +66,7 @@ async function referenceGateway(upstreamUrl: string, faultName: string | undefin
 }
 
 function drivers(names: string[], env: NodeJS.ProcessEnv): ClientDriver[] {
-  const all: Record<string, ClientDriver> = { 'claude-code': claudeCode(env), 'anthropic-sdk': anthropicSdk, openai: openaiSdk, genai: genaiSdk, codex: codex(env), 'claude-code-vertex': claudeCode(env, VERTEX_MODE) };
+  const all: Record<string, ClientDriver> = { 'claude-code': claudeCode(env), 'anthropic-sdk': anthropicSdk, openai: openaiSdk, genai: genaiSdk, codex: codex(env), 'claude-code-vertex': claudeCode(env, VERTEX_MODE), 'claude-code-bedrock': claudeCode(env, BEDROCK_MODE) };
   return names.map((n) => all[n]);
 }
 

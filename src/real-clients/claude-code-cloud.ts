@@ -12,6 +12,20 @@ export const BEDROCK_REGION = 'us-east-1';
 export const VERTEX_REGION = 'us-east5';
 export const VERTEX_PROJECT = 'gwc-project';
 
+export const BEDROCK_MODE: ClaudeMode = {
+  name: 'claude-code-bedrock',
+  protocol: 'bedrock',
+  env: (o) => ({
+    CLAUDE_CODE_USE_BEDROCK: '1',
+    ANTHROPIC_BEDROCK_BASE_URL: o.base,
+    AWS_REGION: BEDROCK_REGION,
+    AWS_BEARER_TOKEN_BEDROCK: o.token,
+    ...customHeaders(o.headers),
+  }),
+  // The three one-token probes of the key's models go out at once, before the first turn.
+  unorderedRequests: '^/model/[^/]+/invoke$',
+};
+
 export const VERTEX_MODE: ClaudeMode = {
   name: 'claude-code-vertex',
   protocol: 'vertex',

@@ -62,6 +62,8 @@ export interface ClaudeMode {
   protocol: Protocol;
   /** The variables of this mode (beside PATH, HOME and the nonessential-traffic switches). */
   env(o: DriverOptions): Record<string, string>;
+  /** A pattern of the paths of requests this mode sends at once (ClientRun.unorderedRequests). */
+  unorderedRequests?: string;
 }
 
 /** The gateway's targeting headers, one `Name: value` a line, with any of the mode's own. */
@@ -125,6 +127,7 @@ export function claudeCode(env: NodeJS.ProcessEnv = process.env, mode: ClaudeMod
         stderr,
         files: { [`~/${CACHE_FILE}`]: readJson(path.join(home, CACHE_FILE)) },
         volatile,
+        ...(mode.unorderedRequests ? { unorderedRequests: mode.unorderedRequests } : {}),
         notes: [],
       };
     },

@@ -9,7 +9,10 @@
 // body's objects a client serialises in an order of chance (Codex CLI's client_metadata) are
 // sorted; nothing else is normalised.
 import type { ClientRun, StepResult, UpstreamRequest } from './types.js';
+import { pairRequests } from './pairing.js';
 import { SESSION_SPREAD_MS } from './script.js';
+
+export { align } from './pairing.js';
 
 /**
  * Headers a proxy legitimately sets or changes: the host it connects to, where the request came
@@ -111,29 +114,6 @@ function headerMap(h: Array<[string, string]>, norm: (s: string) => string, skip
 
 const line = (r: UpstreamRequest | undefined) => (r ? `${r.method} ${r.url}` : '(none)');
 
-/** The endpoint of a request, without its query: what two runs' requests are paired by. */
-const endpoint = (r: UpstreamRequest) => `${r.method} ${r.url.split('?')[0]}`;
-
-/**
- * Pairs the two runs' requests by endpoint, in order (a longest common subsequence), so that a
- * request missing or added through the gateway shows as that, and the rest still pair up.
- */
-export function align<T>(a: T[], b: T[], key: (x: T) => string): Array<[T | undefined, T | undefined]> {
-  const n = a.length;
-  const m = b.length;
-  const l = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) l[i][j] = key(a[i]) === key(b[j]) ? l[i + 1][j + 1] + 1 : Math.max(l[i + 1][j], l[i][j + 1]);
-  const out: Array<[T | undefined, T | undefined]> = [];
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && key(a[i]) === key(b[j])) out.push([a[i++], b[j++]]);
-    else if (j >= m || (i < n && l[i + 1][j] >= l[i][j + 1])) out.push([a[i++], undefined]);
-    else out.push([undefined, b[j++]]);
-  }
-  return out;
-}
-
 function compareHeaders(what: string, a: UpstreamRequest, b: UpstreamRequest, ns: (s: string) => string, ng: (s: string) => string, out: Difference[], skip: readonly string[]) {
   const ha = headerMap(a.headers, ns, skip);
   const hb = headerMap(b.headers, ng, skip);
@@ -153,7 +133,7 @@ export function compareRequests(s: ClientRun, g: ClientRun, bases: { straight: s
   const ns = normaliser(s, bases.straight);
   const ng = normaliser(g, bases.gateway);
   const out: Difference[] = [];
-  align(s.requests, g.requests, endpoint).forEach(([a, b], k) => {
+  pairRequests(s, g).forEach(([a, b], k) => {
     const what = `request ${k + 1} (${line(a ?? b)})`;
     if (!a || !b) {
       out.push({ what, straight: line(a), gateway: line(b), diff: a ? 'missing through the gateway' : 'added through the gateway' });

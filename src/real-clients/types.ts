@@ -8,7 +8,7 @@ import { HarnessError } from '../core/errors.js';
 import type { Protocol } from '../core/protocols.js';
 
 /** The real clients the client profile knows (--clients). */
-export const CLIENT_NAMES = ['claude-code', 'anthropic-sdk', 'openai', 'genai', 'codex', 'claude-code-vertex'] as const;
+export const CLIENT_NAMES = ['claude-code', 'anthropic-sdk', 'openai', 'genai', 'codex', 'claude-code-vertex', 'claude-code-bedrock'] as const;
 /** The ones it runs when --clients is not given: the messages, chat and native clients. */
 export const DEFAULT_CLIENTS: Array<(typeof CLIENT_NAMES)[number]> = ['claude-code', 'anthropic-sdk', 'openai', 'genai'];
 
@@ -69,6 +69,8 @@ export interface ClientRun {
    * anew per run (a hash map): their keys are sorted on both sides before the bodies are compared.
    */
   unorderedKeys?: string[];
+  /** A pattern (regular expression) of the paths of requests the client sends at once: CLIENT-1 pairs them whatever their order. */
+  unorderedRequests?: string;
   /** Patterns (regular expressions) of values the client draws anew per run, by name: replaced like `volatile`. */
   volatilePatterns?: Record<string, string>;
   requests: UpstreamRequest[];
