@@ -96,6 +96,55 @@ describe.skipIf(!existsSync(CLAUDE) && !claudeRequired)('the client profile with
   }, 120_000);
 });
 
+describe.skipIf(!existsSync(CLAUDE) && !claudeRequired)('the client profile with Claude Code in Bedrock mode (in a loopback-only namespace)', () => {
+  it('the clean reference gateway passes: the three one-token probes (JSON invokes, sent at once) and the two streamed turns reached the upstream both ways', async () => {
+    expect(existsSync(CLAUDE), `GWC_REQUIRE_CLAUDE=1 but ${CLAUDE} is absent`).toBe(true);
+    const { code, report, stdout } = await client('claude-code-bedrock');
+    expect(outcomes(report), JSON.stringify(report.results.map((r) => r.message))).toEqual(CLEAN);
+    expect(code).toBe(0);
+    // Straight, ListInferenceProfiles reaches the upstream too (a 404 there); the reference gateway answers it itself.
+    expect(stdout).toContain('client claude-code-bedrock 2.1.330: 6 requests straight, 5 through the gateway; exit 0 / 0');
+  }, 120_000);
+
+  it('drop-credential fails CLIENT-1: the Bedrock API key was removed from every turn and every probe', async () => {
+    const { code, report } = await client('claude-code-bedrock', 'drop-credential');
+    expect(code).toBe(1);
+    const found = diffs(result(report, 'client.upstream.same-requests'));
+    expect(found.map((d) => d.what).sort()).toEqual(
+      [
+        'request 1 (POST /model/us.anthropic.claude-opus-5-5/invoke-with-response-stream) header authorization',
+        'request 2 (POST /model/us.anthropic.claude-opus-5-5/invoke-with-response-stream) header authorization',
+        'request 3 (POST /model/us.anthropic.claude-sonnet-4-5-20250929-v1:0/invoke) header authorization',
+        'request 4 (POST /model/us.anthropic.claude-opus-5-5/invoke) header authorization',
+        'request 5 (POST /model/us.anthropic.claude-haiku-4-5-20251001-v1:0/invoke) header authorization',
+      ].sort(),
+    );
+    expect(new Set(found.map((d) => d.diff))).toEqual(new Set(['removed by the gateway']));
+  }, 120_000);
+});
+
+describe('CLIENT-1 pairing: endpoints the upstream does not serve, requests sent at once', () => {
+  const req = (seq: number, url: string, status = 200): UpstreamRequest => ({ seq, method: 'POST', url, headers: [], body: '', receivedAt: 0, status, ended: 'answered', durationMs: 1 });
+  const run = (requests: UpstreamRequest[], unorderedRequests?: string) => ({ volatile: {}, requests, ...(unorderedRequests ? { unorderedRequests } : {}) }) as unknown as ClientRun;
+  const bases = { straight: 'http://127.0.0.1:1', gateway: 'http://127.0.0.1:2' };
+
+  it('a request the upstream answered 404 straight is not compared, forwarded or not; one it served and the gateway did not forward is missing', () => {
+    const straight = run([req(1, '/inference-profiles', 404), req(2, '/model/m/invoke-with-response-stream')]);
+    expect(compareRequests(straight, run([req(1, '/model/m/invoke-with-response-stream')]), bases)).toEqual([]);
+    expect(compareRequests(straight, run([req(1, '/inference-profiles', 404), req(2, '/model/m/invoke-with-response-stream')]), bases)).toEqual([]);
+    expect(compareRequests(straight, run([req(1, '/inference-profiles', 404)]), bases).map((d) => d.diff)).toEqual(['missing through the gateway']);
+  });
+
+  it('requests the client sends at once pair whatever their order; without the pattern, or for other requests, order still counts', () => {
+    const probes = (order: string[]) => order.map((m, i) => req(i + 1, `/model/${m}/invoke`));
+    const straight = probes(['a', 'b', 'c']);
+    const gateway = probes(['c', 'a', 'b']);
+    expect(compareRequests(run(straight, '^/model/[^/]+/invoke$'), run(gateway, '^/model/[^/]+/invoke$'), bases)).toEqual([]);
+    expect(compareRequests(run(straight), run(gateway), bases).map((d) => d.diff)).toEqual(['added through the gateway', 'missing through the gateway']);
+    expect(compareRequests(run(straight, '^/model/[^/]+/invoke$'), run(probes(['a', 'b']), '^/model/[^/]+/invoke$'), bases).map((d) => [d.what, d.diff])).toEqual([['request 3 (POST /model/c/invoke)', 'missing through the gateway']]);
+  });
+});
+
 describe("Codex CLI's run: its config and what the comparison leaves to chance", () => {
   it('its config points the provider at the base URL with wire_api "responses", the key variable and the targeting headers, every feature that reaches other hosts off', () => {
     const t = codexConfig({ base: 'http://127.0.0.1:9/gw', headers: [['x-route', 'r1']] });
