@@ -123,6 +123,25 @@ describe.skipIf(!existsSync(CLAUDE) && !claudeRequired)('the client profile with
   }, 120_000);
 });
 
+describe('the client profile with the openai SDK on the Responses API (JSON and streamed calls)', () => {
+  it('the clean reference gateway passes: the JSON tool turn and the result sent back streamed and not streamed reached the upstream both ways', async () => {
+    const { code, report, stdout } = await client('openai-responses');
+    expect(outcomes(report), JSON.stringify(report.results.map((r) => r.message))).toEqual(CLEAN);
+    expect(code).toBe(0);
+    expect(stdout).toContain('client openai-responses 6.49.0: 3 requests straight, 3 through the gateway; exit 0 / 0');
+  }, 120_000);
+
+  it("resp-drop-function-items fails CLIENT-1: the function call and its output were taken out of the result turns' input", async () => {
+    const { code, report } = await client('openai-responses', 'resp-drop-function-items');
+    expect(code).toBe(1);
+    const found = diffs(result(report, 'client.upstream.same-requests'));
+    expect(found.map((d) => d.what)).toEqual(['request 2 (POST /v1/responses) body', 'request 3 (POST /v1/responses) body']);
+    // The bodies part where the user's message ends: straight another input item follows (the function call), through the gateway it does not.
+    const [, straight, gateway] = /^at byte \d+ of (\d+)\/(\d+): straight ".*\\"},\{\\"type\\":\\"function_call\\"/.exec(found[0].diff) ?? [];
+    expect(Number(straight)).toBeGreaterThan(Number(gateway));
+  }, 120_000);
+});
+
 describe('CLIENT-1 pairing: endpoints the upstream does not serve, requests sent at once', () => {
   const req = (seq: number, url: string, status = 200): UpstreamRequest => ({ seq, method: 'POST', url, headers: [], body: '', receivedAt: 0, status, ended: 'answered', durationMs: 1 });
   const run = (requests: UpstreamRequest[], unorderedRequests?: string) => ({ volatile: {}, requests, ...(unorderedRequests ? { unorderedRequests } : {}) }) as unknown as ClientRun;

@@ -23,6 +23,7 @@ import { BEDROCK_MODE, VERTEX_MODE } from '../real-clients/claude-code-cloud.js'
 import { codex } from '../real-clients/codex.js';
 import { genaiSdk } from '../real-clients/genai-sdk.js';
 import { openaiSdk } from '../real-clients/openai-sdk.js';
+import { openaiResponses } from '../real-clients/openai-responses.js';
 import { runSessions, type ClientFixture, type SessionUpstream } from '../real-clients/session.js';
 import type { ClientDriver } from '../real-clients/types.js';
 import { runSuite } from './run.js';
@@ -66,7 +67,7 @@ async function referenceGateway(upstreamUrl: string, faultName: string | undefin
 }
 
 function drivers(names: string[], env: NodeJS.ProcessEnv): ClientDriver[] {
-  const all: Record<string, ClientDriver> = { 'claude-code': claudeCode(env), 'anthropic-sdk': anthropicSdk, openai: openaiSdk, genai: genaiSdk, codex: codex(env), 'claude-code-vertex': claudeCode(env, VERTEX_MODE), 'claude-code-bedrock': claudeCode(env, BEDROCK_MODE) };
+  const all: Record<string, ClientDriver> = { 'claude-code': claudeCode(env), 'anthropic-sdk': anthropicSdk, openai: openaiSdk, genai: genaiSdk, codex: codex(env), 'claude-code-vertex': claudeCode(env, VERTEX_MODE), 'claude-code-bedrock': claudeCode(env, BEDROCK_MODE), 'openai-responses': openaiResponses };
   return names.map((n) => all[n]);
 }
 
