@@ -11,7 +11,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * differed), more contention than two other files that mostly wait. They never run beside the
  * untimed files, whose hostile floods and package installs are heavier than that.
  */
-const TIMING = ['test/detection.test.ts', 'test/detection-2.test.ts', 'test/nginx.test.ts', 'test/image.test.ts', 'test/certify.test.ts', 'test/client-profile.test.ts', 'test/tls-proxies.test.ts', 'test/load-detection.test.ts', 'test/haproxy.test.ts', 'test/proxies-load.test.ts'];
+const TIMING = ['test/detection.test.ts', 'test/detection-2.test.ts', 'test/nginx.test.ts', 'test/image.test.ts', 'test/certify.test.ts', 'test/client-profile.test.ts', 'test/client-profile-protocols.test.ts', 'test/tls-proxies.test.ts', 'test/load-detection.test.ts', 'test/haproxy.test.ts', 'test/proxies-load.test.ts'];
 
 /**
  * The longest files of each group, started first so that the workers end together.

@@ -4,8 +4,9 @@
 // body bytes), and every request is answered as the real API would, the same way in both runs:
 // ids count up per session, so the two runs get byte-identical answers when their requests
 // come in the same order. The messages, chat and native protocols, model discovery (both
-// list shapes), count_tokens and HEAD are answered; a turn offering a known tool gets a tool
-// call, the turn carrying its result gets the streamed text answer.
+// list shapes), count_tokens and HEAD are answered, and a turn on any other protocol's path by
+// its record; a turn offering a known tool gets a tool call, the turn carrying its result gets
+// the streamed text answer.
 import type http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { maskHeaders } from '../../src/core/mask.js';
@@ -13,7 +14,8 @@ import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Reply, SseFrame } from '../../src/upstream/scenario.js';
 import { modelListBody, countTokensBody } from '../../src/upstream/replies/discovery.js';
 import { CAPTURE_MODELS } from './capture.js';
-import { CHAT_PATH, MESSAGES_PATH, RECORDS } from '../../src/protocol/index.js';
+import { CHAT_PATH, MESSAGES_PATH, RECORDS, routeOfRequest } from '../../src/protocol/index.js';
+import { translateReply } from '../../src/protocol/translate.js';
 import { play } from './play.js';
 import { SESSION_GAP_MS, SESSION_TOOLS, SESSION_USAGE, sessionDeltas } from '../../src/real-clients/script.js';
 import type { UpstreamRequest } from '../../src/real-clients/types.js';
@@ -34,6 +36,8 @@ const sse = (payloads: Array<{ event?: string; data: unknown }>, gapFrom: number
 export class SessionCapture {
   readonly requests: UpstreamRequest[] = [];
   private n = 0;
+  /** The protocols' own answer ids, renumbered for this run (renumbered()). */
+  private readonly ids = new Map<string, string>();
   private received = 0;
   private waiting: Array<() => void> = [];
   /**
@@ -102,7 +106,41 @@ export class SessionCapture {
     if (rec.method === 'POST' && path === CHAT_PATH) return this.chat(body);
     const native = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
     if (rec.method === 'POST' && native) return this.native(body, native[1], native[2] === 'streamGenerateContent', rec.url);
+    const other = this.otherProtocol(rec);
+    if (other) return other;
     return { kind: 'json', status: 404, headers: JSON_H, body: JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `gw-conformance session upstream: no route for ${rec.method} ${path}` } }) };
+  }
+
+  /**
+   * A turn on any other protocol's path (Bedrock, Vertex, the Responses API...): read by its
+   * record into meaning, answered as the messages turn of the same meaning would be, and
+   * written in the protocol it arrived in (src/protocol/translate.ts), frame gaps kept; its
+   * model list, the capture mode's models in its own shape.
+   */
+  private otherProtocol(rec: RecordedRequest): Reply | null {
+    const at = routeOfRequest(rec.method, rec.url, rec.rawHeaders);
+    if (at?.route === 'models') {
+      const codec = RECORDS[at.protocol].replies;
+      return { kind: 'json', status: 200, headers: codec.jsonHeaders, body: codec.models(CAPTURE_MODELS.map((m) => ({ id: m.id, displayName: m.display_name, created: m.created_at }))) };
+    }
+    if (!at || (at.route !== 'generate' && at.route !== 'stream')) return null;
+    const meaning = RECORDS[at.protocol].readRequest(rec.url.split('?')[0], rec.body.toString('utf8'));
+    if (!meaning) return null;
+    // A history holding a tool call carries its result: the session's next answer is the text.
+    const last = meaning.toolCalls.length ? [{ role: 'user', content: [{ type: 'tool_result' }] }] : [];
+    const reply = { ...this.messages({ model: meaning.model || undefined, stream: meaning.stream, tools: meaning.tools.map((name) => ({ name })), messages: last }), protocol: 'messages' as const };
+    return this.renumbered(translateReply(reply, { protocol: at.protocol, route: at.route, stream: meaning.stream }) ?? reply);
+  }
+
+  /**
+   * The ids a protocol's replies draw from its process-wide counter (`...gwc00000042...`),
+   * numbered from 1 in this run instead, in order of appearance: both runs get the same ids.
+   */
+  private renumbered(reply: Reply): Reply {
+    const fix = (text: string) => text.replace(/(gwc(?:Nat)?)(\d{8})/g, (_m, pre: string, n: string) => `${pre}${this.ids.get(n) ?? (this.ids.set(n, String(this.ids.size + 1).padStart(8, '0')), this.ids.get(n))}`);
+    if (reply.kind === 'json') return { ...reply, body: fix(reply.body) };
+    if (reply.kind === 'sse') return { ...reply, frames: reply.frames.map((f) => ({ ...f, data: fix(f.data) })) };
+    return reply;
   }
 
   private messages(body: Obj): Reply {

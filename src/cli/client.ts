@@ -19,9 +19,12 @@ import { expandTargeting } from '../config/targeting.js';
 import type { RunReport } from '../report/types.js';
 import { anthropicSdk } from '../real-clients/anthropic-sdk.js';
 import { claudeCode } from '../real-clients/claude-code.js';
+import { BEDROCK_MODE, VERTEX_MODE } from '../real-clients/claude-code-cloud.js';
+import { codex } from '../real-clients/codex.js';
 import { genaiSdk } from '../real-clients/genai-sdk.js';
 import { geminiCli } from '../real-clients/gemini-cli.js';
 import { openaiSdk } from '../real-clients/openai-sdk.js';
+import { openaiResponses } from '../real-clients/openai-responses.js';
 import { runSessions, type ClientFixture, type SessionUpstream } from '../real-clients/session.js';
 import type { ClientDriver } from '../real-clients/types.js';
 import { runSuite } from './run.js';
@@ -65,7 +68,7 @@ async function referenceGateway(upstreamUrl: string, faultName: string | undefin
 }
 
 function drivers(names: string[], env: NodeJS.ProcessEnv): ClientDriver[] {
-  const all: Record<string, ClientDriver> = { 'claude-code': claudeCode(env), 'anthropic-sdk': anthropicSdk, openai: openaiSdk, genai: genaiSdk, 'gemini-cli': geminiCli(env) };
+  const all: Record<string, ClientDriver> = { 'claude-code': claudeCode(env), 'anthropic-sdk': anthropicSdk, openai: openaiSdk, genai: genaiSdk, 'gemini-cli': geminiCli(env), codex: codex(env), 'claude-code-vertex': claudeCode(env, VERTEX_MODE), 'claude-code-bedrock': claudeCode(env, BEDROCK_MODE), 'openai-responses': openaiResponses };
   return names.map((n) => all[n]);
 }
 
@@ -82,19 +85,18 @@ function noNamespace(cfg: RunConfig): string | null {
   return null;
 }
 
-/** The clients that are programs of their own (Claude Code, Gemini CLI): they run in a loopback-only namespace where the harness can make one. */
-const PROCESS_CLIENTS: Record<string, string> = { 'claude-code': 'Claude Code', 'gemini-cli': 'Gemini CLI' };
+/** The clients that are programs of their own (Claude Code in any mode, Codex CLI, Gemini CLI): they run in the namespace. */
+const PROGRAMS = (cfg: RunConfig) => cfg.clients.filter((c) => c.startsWith('claude-code') || c === 'codex' || c === 'gemini-cli');
 
 /**
- * Runs the whole command again inside a loopback-only namespace when Claude Code or Gemini CLI
- * is among the clients and the harness can make one; returns its exit code, or null to go on here.
+ * Runs the whole command again inside a loopback-only namespace when a client program is among
+ * the clients and the harness can make one; returns its exit code, or null to go on here.
  */
 export async function inNamespace(cfg: RunConfig, argv: string[], io: { out: (s: string) => void; env: NodeJS.ProcessEnv }): Promise<number | null> {
-  const programs = cfg.clients.filter((c) => c in PROCESS_CLIENTS).map((c) => PROCESS_CLIENTS[c]);
-  if (!programs.length || io.env[IN_NAMESPACE]) return null;
+  if (!PROGRAMS(cfg).length || io.env[IN_NAMESPACE]) return null;
   const why = noNamespace(cfg);
   if (why) {
-    io.out(`client profile: ${programs.join(' and ')} run${programs.length > 1 ? '' : 's'} on the host network, not in a loopback-only namespace: ${why}; pointed at loopback only, with nonessential traffic and telemetry off`);
+    io.out(`client profile: ${PROGRAMS(cfg).join(', ')} run on the host network, not in a loopback-only namespace: ${why}; each is pointed at loopback only, with its traffic to other hosts off`);
     return null;
   }
   const script = 'ip link set lo up && exec "$@"';

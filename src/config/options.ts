@@ -3,7 +3,7 @@
 // it. From this table come the commander options (src/cli/shared.ts), the JSON Schema of gwc.yaml,
 // the typed values (src/config/option-values.ts, src/config/config.ts) and the CLI reference
 // (src/config/commands.ts, docs/cli.md and the README's flag table; tests compare them).
-import { CLIENT_NAMES } from '../real-clients/types.js';
+import { CLIENT_NAMES, DEFAULT_CLIENTS } from '../real-clients/types.js';
 import { DEFAULT_BOUNDS } from '../core/oracle.js';
 
 import { PROFILES, PROTOCOLS, type Profile, type Protocol } from '../core/features.js';
@@ -75,7 +75,7 @@ export const OPTIONS = [
   { name: 'config', group: 'Targeting:', kind: 'string', arg: '<file>', where: 'flag', help: 'YAML config file', defaultText: '`./gwc.yaml` when present' },
   { name: 'upstream-listen', group: 'Targeting:', commands: [...RUN_COMMANDS, 'verify'], kind: 'string', arg: '<host:port>', help: 'address of the recording upstream the gateway forwards to', default: '127.0.0.1:18080', defaultText: '`127.0.0.1:18080`', env: 'GWC_UPSTREAM_LISTEN' },
   { name: 'profile', group: 'Selection:', kind: 'enum', values: PROFILES, arg: '<name>', help: '`default`; `slow` adds the slow checks (the idle probe); `service` runs the hosted-service checks; `apps` runs the apps gateway checks (with `demo`, or `run` against a gateway of your own: see apps-config); `client` runs real clients straight and through the gateway and compares the two runs (docs/client-profile.md); `load` sends concurrent load, bounded (docs/load-profile.md)', default: 'default', defaultText: '`default`', env: 'GWC_PROFILE' },
-  { name: 'clients', group: 'Client profile:', commands: ['run', 'demo'], kind: 'enum-list', values: CLIENT_NAMES, arg: '<list>', help: 'with the client profile: the real clients to run, comma-separated (each pinned, installed by you or CI: Claude Code under GWC_CLAUDE_DIR, Gemini CLI under GWC_GEMINI_CLI_DIR, the SDKs as optional peer dependencies)', default: [...CLIENT_NAMES], defaultText: 'all five', env: 'GWC_CLIENTS' },
+  { name: 'clients', group: 'Client profile:', commands: ['run', 'demo'], kind: 'enum-list', values: CLIENT_NAMES, arg: '<list>', help: 'with the client profile: the real clients to run, comma-separated (each pinned, installed by you or CI: Claude Code under GWC_CLAUDE_DIR, the SDKs as optional peer dependencies; Codex CLI under GWC_CODEX_DIR and Gemini CLI under GWC_GEMINI_CLI_DIR, not run unless named, like the Bedrock and Vertex modes of Claude Code and openai-responses)', default: [...DEFAULT_CLIENTS], defaultText: 'claude-code, anthropic-sdk, openai, genai', env: 'GWC_CLIENTS' },
   {
     name: 'protocols',
     group: 'Targeting:',

@@ -23,3 +23,5 @@ export const VERSION: string = JSON.parse(readText('package.json')).version;
 export const CLAUDE_CODE_PINNED: string = JSON.parse(readText('package.json')).config.claudeCodeVersion;
 /** The Gemini CLI release the client profile and CI pin (package.json `config`). */
 export const GEMINI_CLI_PINNED: string = JSON.parse(readText('package.json')).config.geminiCliVersion;
+/** The Codex CLI release the client profile and CI pin (package.json `config`). */
+export const CODEX_PINNED: string = JSON.parse(readText('package.json')).config.codexVersion;

@@ -1,13 +1,14 @@
 // Claude Code (the `claude` binary of @anthropic-ai/claude-code-linux-x64, installed by the user
-// or CI, found under GWC_CLAUDE_DIR) as a client of the messages protocol: print mode with the
-// streamed JSON output (each delta as it arrives), gateway model discovery on, the Glob tool
-// allowed, in a fresh home folder at the same path in both runs. It runs only with
+// or CI, found under GWC_CLAUDE_DIR) as a client of the messages protocol (or, in another mode,
+// of Bedrock or Vertex: claude-code-cloud.ts): print mode with the streamed JSON output (each
+// delta as it arrives), gateway model discovery on, the Glob tool allowed, in a fresh home
+// folder at the same path in both runs. It runs only with
 // nonessential traffic, the updater and telemetry off, and sees nothing of the caller's
 // environment but PATH. The network namespace around it is the command's business.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import type { Protocol } from '../core/protocols.js';
+import { grouped, readJson, timedRun } from './process.js';
 import { SESSION_FILE, SESSION_PROMPT } from './script.js';
 import type { ClientDriver, DriverOptions, StreamTiming } from './types.js';
 import { CLAUDE_CODE_PINNED } from '../core/paths.js';
@@ -22,41 +23,6 @@ export function claudeBinary(env: NodeJS.ProcessEnv = process.env): string {
   return env.GWC_CLAUDE_BIN || path.join(env.GWC_CLAUDE_DIR || '/opt/claude-code', 'node_modules', CLAUDE_PLATFORM_PACKAGE, 'claude');
 }
 
-function readJson(file: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return existsSync(file) ? '(not JSON)' : null;
-  }
-}
-
-/**
- * Lines of the stream-json output, parsed (a line that is not JSON is kept as text), grouped by
- * their `type` with the order kept inside each group: the client runs a tool as soon as its
- * call is complete, so the tool's `user` line and the rest of the stream interleave at random.
- */
-function grouped(stdout: string): Record<string, unknown[]> {
-  const out: Record<string, unknown[]> = {};
-  for (const l of lines(stdout)) {
-    const type = typeof l === 'object' && l && 'type' in l ? String((l as { type: unknown }).type) : 'text';
-    (out[type] ??= []).push(l);
-  }
-  return out;
-}
-
-function lines(stdout: string): unknown[] {
-  return stdout
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => {
-      try {
-        return JSON.parse(l) as unknown;
-      } catch {
-        return l;
-      }
-    });
-}
-
 /**
  * One model turn as stdout showed it: `from` is the client's last line before the turn (its
  * start-up line, or the tool's result it is about to send back), right before it sends the
@@ -69,56 +35,58 @@ interface Turn {
   doneMs: number;
 }
 
-/** Runs the client to its end (or our limit), noting per model turn when its deltas and its end reached stdout. */
-function timedRun(bin: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean; turns: Turn[] }> {
-  const t0 = performance.now();
+/** Notes per model turn when its deltas and its end reached stdout. */
+function turnClock(): { turns: Turn[]; onLine: (l: string, at: number) => void } {
   const turns: Turn[] = [];
-  const child = spawn(bin, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  let timedOut = false;
-  let partial = '';
   let lastLine = 0;
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString('utf8');
-    partial += c.toString('utf8');
-    const parts = partial.split('\n');
-    partial = parts.pop() ?? '';
-    for (const l of parts) {
-      const at = Math.round(performance.now() - t0);
-      if (!/"type":"stream_event"/.test(l)) {
-        lastLine = at;
-        continue;
-      }
-      // A message_start opens a turn.
-      if (/"message_start"/.test(l)) turns.push({ from: lastLine, arrivals: [], doneMs: at });
-      const turn = turns[turns.length - 1];
-      if (turn && /"content_block_delta"/.test(l)) turn.arrivals.push(at);
-      if (turn) turn.doneMs = at;
+  const onLine = (l: string, at: number) => {
+    if (!/"type":"stream_event"/.test(l)) {
+      lastLine = at;
+      return;
     }
-  });
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const timer = setTimeout(() => {
-    timedOut = true;
-    child.kill('SIGKILL');
-  }, timeoutMs);
-  return new Promise((resolve) => {
-    child.once('error', (e) => {
-      clearTimeout(timer);
-      resolve({ code: null, stdout, stderr: `${stderr}${e.message}`, timedOut, turns });
-    });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, timedOut, turns });
-    });
-  });
+    // A message_start opens a turn.
+    if (/"message_start"/.test(l)) turns.push({ from: lastLine, arrivals: [], doneMs: at });
+    const turn = turns[turns.length - 1];
+    if (turn && /"content_block_delta"/.test(l)) turn.arrivals.push(at);
+    if (turn) turn.doneMs = at;
+  };
+  return { turns, onLine };
 }
 
-export function claudeCode(env: NodeJS.ProcessEnv = process.env): ClientDriver {
+/**
+ * How Claude Code is pointed at a protocol: its name in --clients, the protocol, and the
+ * variables that point it at the base URL with the credential and the gateway's headers.
+ */
+export interface ClaudeMode {
+  name: string;
+  protocol: Protocol;
+  /** The variables of this mode (beside PATH, HOME and the nonessential-traffic switches). */
+  env(o: DriverOptions): Record<string, string>;
+  /** A pattern of the paths of requests this mode sends at once (ClientRun.unorderedRequests). */
+  unorderedRequests?: string;
+}
+
+/** The gateway's targeting headers, one `Name: value` a line, with any of the mode's own. */
+export const customHeaders = (headers: Array<[string, string]>): Record<string, string> => (headers.length ? { ANTHROPIC_CUSTOM_HEADERS: headers.map(([k, v]) => `${k}: ${v}`).join('\n') } : {});
+
+/** The messages protocol: ANTHROPIC_BASE_URL, a bearer token, gateway model discovery on. */
+export const MESSAGES_MODE: ClaudeMode = {
+  name: 'claude-code',
+  protocol: 'messages',
+  env: (o) => ({
+    CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: '1',
+    ANTHROPIC_BASE_URL: o.base,
+    ANTHROPIC_AUTH_TOKEN: o.token,
+    // The gateway's targeting headers (none in the straight run).
+    ...customHeaders(o.headers),
+  }),
+};
+
+export function claudeCode(env: NodeJS.ProcessEnv = process.env, mode: ClaudeMode = MESSAGES_MODE): ClientDriver {
   const bin = claudeBinary(env);
   return {
-    name: 'claude-code',
-    protocol: 'messages',
+    name: mode.name,
+    protocol: mode.protocol,
     missing: async () => (existsSync(bin) ? null : `Claude Code is not installed at ${bin}: npm install --prefix ${env.GWC_CLAUDE_DIR || '/opt/claude-code'} --save-exact ${CLAUDE_PLATFORM_PACKAGE}@${CLAUDE_CODE_PINNED} (or set GWC_CLAUDE_DIR)`),
     version: async () => (readJson(path.join(path.dirname(bin), 'package.json')) as { version?: string } | null)?.version ?? '?',
     async run(o: DriverOptions) {
@@ -134,14 +102,11 @@ export function claudeCode(env: NodeJS.ProcessEnv = process.env): ClientDriver {
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
         DISABLE_AUTOUPDATER: '1',
         DISABLE_TELEMETRY: '1',
-        CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: '1',
-        ANTHROPIC_BASE_URL: o.base,
-        ANTHROPIC_AUTH_TOKEN: o.token,
-        // The gateway's targeting headers, one `Name: value` a line (none in the straight run).
-        ...(o.headers.length ? { ANTHROPIC_CUSTOM_HEADERS: o.headers.map(([k, v]) => `${k}: ${v}`).join('\n') } : {}),
+        ...mode.env(o),
       };
       const args = ['-p', SESSION_PROMPT, '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '--allowedTools', 'Glob'];
-      const { code, stdout, stderr, timedOut, turns } = await timedRun(bin, args, { cwd: project, env: childEnv }, o.timeoutMs);
+      const { turns, onLine } = turnClock();
+      const { code, stdout, stderr, timedOut } = await timedRun(bin, args, { cwd: project, env: childEnv }, o.timeoutMs, onLine);
       const streams = turns.map((t, i) => {
         const stream: StreamTiming = { firstTokenMs: t.arrivals.length ? t.arrivals[0] - t.from : null, doneMs: t.doneMs - t.from, arrivalsMs: t.arrivals.map((a) => a - t.from) };
         return { name: `turn ${i + 1}: the streamed answer, timed from the client's line before it`, error: null, result: null, stream };
@@ -154,7 +119,7 @@ export function claudeCode(env: NodeJS.ProcessEnv = process.env): ClientDriver {
       if (init?.session_id) volatile.SESSION_ID = init.session_id;
       if (device) volatile.DEVICE_ID = device;
       return {
-        client: 'claude-code',
+        client: mode.name,
         version: await this.version(),
         steps: [{ name: 'claude -p (stream-json)', error: code === 0 ? null : `exit ${code}${timedOut ? ' (killed at our time limit)' : ''}`, result: out }, ...streams],
         exit: { code, timedOut },
@@ -162,6 +127,7 @@ export function claudeCode(env: NodeJS.ProcessEnv = process.env): ClientDriver {
         stderr,
         files: { [`~/${CACHE_FILE}`]: readJson(path.join(home, CACHE_FILE)) },
         volatile,
+        ...(mode.unorderedRequests ? { unorderedRequests: mode.unorderedRequests } : {}),
         notes: [],
       };
     },

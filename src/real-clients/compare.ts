@@ -3,12 +3,17 @@
 // (the first differing byte with a little context, or the first differing JSON path). The
 // straight run is the reference: a difference is always the gateway's side that changed.
 //
-// Values the client draws anew per run (its session id, device id) and the base URL each run
-// was pointed at are replaced by names on each side, from that side's own client, before
-// comparing; nothing else is normalised.
+// Values the client draws anew per run (its session id, device id, or what matches a pattern the
+// client's driver gives: Codex CLI's message ids) and the base URL each run was pointed at are
+// replaced by names on each side, from that side's own client, before comparing; the keys of a
+// body's objects a client serialises in an order of chance (Codex CLI's client_metadata) are
+// sorted; nothing else is normalised.
 import type { ClientRun, StepResult, UpstreamRequest } from './types.js';
+import { pairRequests } from './pairing.js';
 import { SESSION_SPREAD_MS } from './script.js';
 import { maskCut } from '../core/mask.js';
+
+export { align } from './pairing.js';
 
 /**
  * Headers a proxy legitimately sets or changes: the host it connects to, where the request came
@@ -66,10 +71,36 @@ export function firstJsonDifference(a: unknown, b: unknown, at = '$'): { path: s
   return { path: at, straight: a, gateway: b };
 }
 
-/** Replaces a run's own volatile values and base URL by their names. */
-export function normaliser(run: Pick<ClientRun, 'volatile'>, base: string): (s: string) => string {
+/** Replaces a run's own volatile values (and what matches its volatile patterns) and base URL by their names. */
+export function normaliser(run: Pick<ClientRun, 'volatile' | 'volatilePatterns'>, base: string): (s: string) => string {
   const pairs = [...Object.entries(run.volatile), ['BASE_URL', base]].filter(([, v]) => v).sort((x, y) => y[1].length - x[1].length);
-  return (s) => pairs.reduce((acc, [name, v]) => acc.split(v).join(`<${name}>`), s);
+  const patterns = Object.entries(run.volatilePatterns ?? {}).map(([name, re]) => [name, new RegExp(re, 'g')] as const);
+  // Each distinct match of a pattern is numbered in order of appearance: `<NAME_1>`, `<NAME_2>`...
+  const numbered = (s: string, name: string, re: RegExp) => {
+    const seen = new Map<string, number>();
+    return s.replace(re, (m) => `<${name}_${seen.get(m) ?? (seen.set(m, seen.size + 1), seen.size)}>`);
+  };
+  return (s) => patterns.reduce((acc, [name, re]) => numbered(acc, name, re), pairs.reduce((acc, [name, v]) => acc.split(v).join(`<${name}>`), s));
+}
+
+/**
+ * A body with the keys of `unordered` top-level objects sorted, when it is JSON that a parse and
+ * re-serialisation gives back byte for byte (so no other byte is lost); otherwise as it was.
+ */
+export function withSortedKeys(body: string, unordered: readonly string[] | undefined): string {
+  if (!unordered?.length || !body.startsWith('{')) return body;
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    return body;
+  }
+  if (JSON.stringify(parsed) !== body) return body;
+  for (const k of unordered) {
+    const v = parsed[k];
+    if (v && typeof v === 'object' && !Array.isArray(v)) parsed[k] = Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+  return JSON.stringify(parsed);
 }
 
 function headerMap(h: Array<[string, string]>, norm: (s: string) => string, skip: readonly string[] = []): Map<string, string[]> {
@@ -83,29 +114,6 @@ function headerMap(h: Array<[string, string]>, norm: (s: string) => string, skip
 }
 
 const line = (r: UpstreamRequest | undefined) => (r ? `${r.method} ${r.url}` : '(none)');
-
-/** The endpoint of a request, without its query: what two runs' requests are paired by. */
-const endpoint = (r: UpstreamRequest) => `${r.method} ${r.url.split('?')[0]}`;
-
-/**
- * Pairs the two runs' requests by endpoint, in order (a longest common subsequence), so that a
- * request missing or added through the gateway shows as that, and the rest still pair up.
- */
-export function align<T>(a: T[], b: T[], key: (x: T) => string): Array<[T | undefined, T | undefined]> {
-  const n = a.length;
-  const m = b.length;
-  const l = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) l[i][j] = key(a[i]) === key(b[j]) ? l[i + 1][j + 1] + 1 : Math.max(l[i + 1][j], l[i][j + 1]);
-  const out: Array<[T | undefined, T | undefined]> = [];
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && key(a[i]) === key(b[j])) out.push([a[i++], b[j++]]);
-    else if (j >= m || (i < n && l[i + 1][j] >= l[i][j + 1])) out.push([a[i++], undefined]);
-    else out.push([undefined, b[j++]]);
-  }
-  return out;
-}
 
 function compareHeaders(what: string, a: UpstreamRequest, b: UpstreamRequest, ns: (s: string) => string, ng: (s: string) => string, out: Difference[], skip: readonly string[]) {
   const ha = headerMap(a.headers, ns, skip);
@@ -126,15 +134,15 @@ export function compareRequests(s: ClientRun, g: ClientRun, bases: { straight: s
   const ns = normaliser(s, bases.straight);
   const ng = normaliser(g, bases.gateway);
   const out: Difference[] = [];
-  align(s.requests, g.requests, endpoint).forEach(([a, b], k) => {
+  pairRequests(s, g).forEach(([a, b], k) => {
     const what = `request ${k + 1} (${line(a ?? b)})`;
     if (!a || !b) {
       out.push({ what, straight: line(a), gateway: line(b), diff: a ? 'missing through the gateway' : 'added through the gateway' });
       return;
     }
     if (a.url !== b.url) out.push({ what: `${what} path and query`, straight: a.url, gateway: b.url, diff: firstDifference(a.url, b.url) });
-    const ba = ns(Buffer.from(a.body, 'base64').toString('latin1'));
-    const bb = ng(Buffer.from(b.body, 'base64').toString('latin1'));
+    const ba = ns(withSortedKeys(Buffer.from(a.body, 'base64').toString('latin1'), s.unorderedKeys));
+    const bb = ng(withSortedKeys(Buffer.from(b.body, 'base64').toString('latin1'), g.unorderedKeys));
     if (ba !== bb) out.push({ what: `${what} body`, straight: cut(ba), gateway: cut(bb), diff: firstDifference(ba, bb) });
     compareHeaders(what, a, b, ns, ng, out, targeting);
   });

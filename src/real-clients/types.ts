@@ -8,7 +8,9 @@ import { HarnessError } from '../core/errors.js';
 import type { Protocol } from '../core/protocols.js';
 
 /** The real clients the client profile knows (--clients). */
-export const CLIENT_NAMES = ['claude-code', 'anthropic-sdk', 'openai', 'genai', 'gemini-cli'] as const;
+export const CLIENT_NAMES = ['claude-code', 'anthropic-sdk', 'openai', 'genai', 'gemini-cli', 'codex', 'claude-code-vertex', 'claude-code-bedrock', 'openai-responses'] as const;
+/** The ones it runs when --clients is not given: the messages, chat and native clients. */
+export const DEFAULT_CLIENTS: Array<(typeof CLIENT_NAMES)[number]> = ['claude-code', 'anthropic-sdk', 'openai', 'genai'];
 
 /** One request as the recording upstream received it (credential values masked). */
 export interface UpstreamRequest {
@@ -62,6 +64,15 @@ export interface ClientRun {
   files: Record<string, unknown>;
   /** Values the client draws anew per run (a session id): replaced by a name before comparing. */
   volatile: Record<string, string>;
+  /**
+   * Top-level keys of its JSON bodies whose objects the client serialises in an order it draws
+   * anew per run (a hash map): their keys are sorted on both sides before the bodies are compared.
+   */
+  unorderedKeys?: string[];
+  /** A pattern (regular expression) of the paths of requests the client sends at once: CLIENT-1 pairs them whatever their order. */
+  unorderedRequests?: string;
+  /** Patterns (regular expressions) of values the client draws anew per run, by name: replaced like `volatile`. */
+  volatilePatterns?: Record<string, string>;
   requests: UpstreamRequest[];
   /** Where it ran (namespace or not) and anything the driver noticed. */
   notes: string[];
