@@ -134,7 +134,7 @@ describe('the packed package', () => {
     expect(existsSync(join(out, 'junit.xml'))).toBe(true);
   });
 
-  it('installs lean: at most 20 packages and 10 MB, no install scripts, none of the optional peers', async () => {
+  it('installs lean: at most 24 packages and 13 MB, no install scripts, none of the optional peers', async () => {
     const ls = await run('npm', ['ls', '--all', '--parseable'], user, 60_000);
     expect(ls.code, ls.stderr).toBe(0);
     // The first line is the project itself.
@@ -148,8 +148,10 @@ describe('the packed package', () => {
     const du = await run('du', ['-sk', 'node_modules'], user, 60_000);
     const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`;
     console.info(`installed from the tarball: ${installed.length} packages, ${mb(bytes)} (on disk: ${mb(Number(du.stdout.split('\t')[0]) * 1024)}), ${installMs} ms`);
-    expect(installed.length, installed.join('\n')).toBeLessThanOrEqual(20);
-    expect(bytes).toBeLessThanOrEqual(10 * 2 ** 20);
+    // 20 packages and 10 MB before the Bedrock protocol: its AWS event-stream codec
+    // (@smithy/eventstream-codec over @smithy/core) adds 4 packages and about 3.6 MB.
+    expect(installed.length, installed.join('\n')).toBeLessThanOrEqual(24);
+    expect(bytes).toBeLessThanOrEqual(13 * 2 ** 20);
     const lock = JSON.parse(readFileSync(join(user, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
     expect(Object.entries(lock.packages).filter(([, p]) => p.hasInstallScript).map(([k]) => k)).toEqual([]);
     const peers = Object.keys(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).peerDependencies as Record<string, string>);

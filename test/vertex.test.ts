@@ -72,7 +72,7 @@ describe('the vertex record', () => {
   });
 
   it('the client sends to the filled path under the base path', () => {
-    const targeting = { messages: { basePath: '', headers: [] }, native: { basePath: '', headers: [] }, chat: { basePath: '', headers: [] }, vertex: { basePath: '/vertex', headers: [], placeholders: { project: 'my-proj', region: 'global' } } } satisfies Record<Protocol, unknown>;
+    const targeting = { messages: { basePath: '', headers: [] }, native: { basePath: '', headers: [] }, chat: { basePath: '', headers: [] }, responses: { basePath: '', headers: [] }, bedrock: { basePath: '', headers: [] }, vertex: { basePath: '/vertex', headers: [], placeholders: { project: 'my-proj', region: 'global' } } } satisfies Record<Protocol, unknown>;
     const c = new GatewayClient('http://127.0.0.1:9/gw', { token: 't', timeoutMs: 1000, targeting });
     expect(c.url(vertexCountPath())).toBe('http://127.0.0.1:9/gw/vertex/v1/projects/my-proj/locations/global/publishers/anthropic/models/count-tokens:rawPredict');
     expect(c.aimed(vertexPath())).toBe('/v1/projects/my-proj/locations/global/publishers/anthropic/models/claude-sonnet-4-5@20250929:rawPredict');

@@ -227,9 +227,15 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     apps: { config: v['apps-config'] || null, postgresUrl: v['apps-postgres-url'] || null, jwksRefetchMs: v['jwks-refetch-s'] * 1000 },
     transport: { caFile: v['ca-file'] || undefined, insecure: v.insecure, clientCert: v['client-cert'] || undefined, clientKey: v['client-key'] || undefined, http2: v.http2 },
     upstreamTls: { on: v['upstream-tls'], http2: v['upstream-http2'] },
-    load: loadConfig(v, PROTOCOLS.filter((p) => declared.includes(p))),
+    load: loadConfig(v, LOAD_PROTOCOLS.filter((p) => declared.includes(p))),
   };
 }
+
+/**
+ * The protocols of the load profile's mixed workload: the first three, whose verdicts under load
+ * it was measured on; the Responses API and the cloud formats are not in its mix yet.
+ */
+const LOAD_PROTOCOLS: readonly Protocol[] = ['messages', 'native', 'chat'];
 
 /** The load profile's settings from its options (the declared limit and the budget parsed here, bad ones exit 2). */
 function loadConfig(v: OptionValues, protocols: Protocol[]): LoadSettings {

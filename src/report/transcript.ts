@@ -8,6 +8,8 @@ import { replaceSecrets } from '../core/mask.js';
 import { isSizedBody, type GwRequest, type ReceivedResponse, type SizedBody } from '../client/gateway.js';
 import type { Expectation } from '../upstream/upstream.js';
 import { CASE_HEADER, TOKEN_LENGTH, TOKEN_RE } from '../upstream/contract.js';
+import { FrameDecoder, isEventStreamType } from '../core/framing.js';
+import { gunzipSync } from 'node:zlib';
 
 /** Headers whose values vary between runs of the same build (or follow from the body). */
 const VARYING_HEADERS = new Set([
@@ -37,7 +39,7 @@ const MASKS: Array<[RegExp, string]> = [
   [/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?/g, '<date>'],
   [new RegExp(`\\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} (${MONTHS}) \\d{4} \\d{2}:\\d{2}:\\d{2} GMT`, 'g'), '<date>'],
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
-  [/\b(msg|req|toolu|srvtoolu|chatcmpl|resp|call|file|batch)([_-])[A-Za-z0-9]{8,}/g, '$1$2<id>'],
+  [/\b(msg|req|toolu|srvtoolu|chatcmpl|resp|call|fc|file|batch)([_-])[A-Za-z0-9_]{8,}/g, '$1$2<id>'],
   // The native replies' responseId: a counter over the run, so it depends on which check asked first.
   [/\bgwcNat\d+AbCdEf\b/g, 'gwcNat<id>'],
   // How a connection to a stopped upstream fails (refused, or reset while the listener closes) is timing.
@@ -60,6 +62,32 @@ export function masker(secrets: string[]): Masker {
 type Headers = Array<[string, string]>;
 const headerList = (h: Headers, mask: Masker) => h.filter(([k]) => !VARYING_HEADERS.has(k.toLowerCase())).map(([k, v]) => `${k.toLowerCase()}: ${mask(v)}`);
 const bodyText = (b: string | Buffer | undefined, mask: Masker) => (b === undefined ? '' : mask(Buffer.isBuffer(b) ? b.toString('utf8') : b));
+
+/** A body sent gzip-encoded as canonical text: decoded (the case token is inside the compressed bytes), or as sent when it does not decode. */
+function sentText(b: string | Buffer | undefined, headers: Headers, mask: Masker): string {
+  const gzip = headers.some(([k, v]) => k.toLowerCase() === 'content-encoding' && /gzip/i.test(v));
+  if (!gzip || !Buffer.isBuffer(b)) return bodyText(b, mask);
+  try {
+    return `(gzip) ${bodyText(gunzipSync(b), mask)}`;
+  } catch {
+    return bodyText(b, mask);
+  }
+}
+
+/**
+ * An answer's body as canonical text. An AWS event stream is read message by message (each
+ * message's verdict and its decoded inner text): the case token travels base64-encoded inside
+ * it, where the masks of the text form cannot find it.
+ */
+function answerText(b: string | Buffer | undefined, headers: Headers, mask: Masker): string {
+  const type = headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+  if (b === undefined || !isEventStreamType(type)) return bodyText(b, mask);
+  const d = new FrameDecoder();
+  const frames = d.push(Buffer.isBuffer(b) ? b : Buffer.from(b, 'latin1'));
+  const lines = frames.map((f) => `${f.ok ? 'message' : `broken message (${f.problem})`} ${f.messageType ?? '-'} ${f.eventType ?? f.exceptionType ?? '-'}: ${f.text}`);
+  const end = d.end();
+  return mask([...lines, ...(end ? [end] : [])].join('\n'));
+}
 
 /** One exchange of a check, canonical: each part as text, and its hash. */
 export interface CanonicalExchange {
@@ -93,7 +121,7 @@ function sizedText(b: SizedBody, mask: Masker): string {
 
 export function clientExchange(req: GwRequest, res: ReceivedResponse, mask: Masker): CanonicalExchange {
   const method = req.method ?? 'GET';
-  const request = [`${method} ${mask(req.path)} auth=${req.auth ?? 'bearer'}`, ...headerList([...(req.headers ?? []), ...(req.caseToken ? [[CASE_HEADER, req.caseToken] as [string, string]] : [])], mask), '', isSizedBody(req.body) ? sizedText(req.body, mask) : bodyText(req.body, mask)].join('\n');
+  const request = [`${method} ${mask(req.path)} auth=${req.auth ?? 'bearer'}`, ...headerList([...(req.headers ?? []), ...(req.caseToken ? [[CASE_HEADER, req.caseToken] as [string, string]] : [])], mask), '', isSizedBody(req.body) ? sizedText(req.body, mask) : sentText(req.body, req.headers ?? [], mask)].join('\n');
   let response: string;
   let outcome: string;
   if (!('status' in res)) {
@@ -104,14 +132,14 @@ export function clientExchange(req: GwRequest, res: ReceivedResponse, mask: Mask
     response = [`${res.status} (closed by the client)`, ...headerList(res.rawHeaders, mask)].join('\n');
     outcome = `${res.status}, closed by the client`;
   } else {
-    response = [`${res.status}${res.error ? ` (${res.error})` : ''}`, ...headerList(res.rawHeaders, mask), '', bodyText(res.body, mask)].join('\n');
+    response = [`${res.status}${res.error ? ` (${res.error})` : ''}`, ...headerList(res.rawHeaders, mask), '', answerText(res.body, res.rawHeaders, mask)].join('\n');
     outcome = String(res.status);
   }
   return { kind: 'client', summary: `${method} ${mask(req.path)} -> ${outcome}`, parts: { request: sha(request), response: sha(response) } };
 }
 
 export function upstreamExchange(e: Expectation, mask: Masker): CanonicalExchange {
-  const received = e.hits.map((h) => [`${h.method} ${mask(h.url)}`, ...headerList(h.rawHeaders, mask), '', bodyText(h.body, mask)].join('\n')).join('\n--\n');
+  const received = e.hits.map((h) => [`${h.method} ${mask(h.url)}`, ...headerList(h.rawHeaders, mask), '', sentText(h.body, h.rawHeaders, mask)].join('\n')).join('\n--\n');
   const r = e.reply;
   const reply =
     r.kind === 'json'
