@@ -195,9 +195,11 @@ describe.skipIf(!haveNginx && process.env.GWC_REQUIRE_NGINX !== '1')('certify ng
     expect(reported).toEqual(differing);
     expect(reported.length).toBeGreaterThan(0);
     // The two configs differ in timing only (proxy_buffering): the bytes exchanged are the same but
-    // for the abort check's, which leaves 1 s after its request whatever has arrived: behind the
-    // buffering proxy it leaves before the headers, so its exchange, the first that differs, has none.
-    expect(streaming.stdout).toMatch(/transcript digest (matches|differs: .*first difference: exchange \d+: streaming\.abort\.cancels-upstream )/);
+    // for the abort check's, which leaves 1 s after its request whatever has arrived (behind the
+    // buffering proxy it leaves before the headers, so its exchange has none), and for a stream
+    // timing check that measured a second time because its first measurement came near a bound
+    // (which of them does depends on the machine's timing): the first difference is one of those.
+    expect(streaming.stdout).toMatch(/transcript digest (matches|differs: .*first difference: exchange \d+: (recorded |now )?(streaming\.abort\.cancels-upstream|streaming\.delivery\.(incremental|latency)|[a-z]+\.stream\.incremental) )/);
   });
 });
 
