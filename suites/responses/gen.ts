@@ -61,6 +61,11 @@ const fields = fc.record({
   temperature: maybe(number),
   metadata: maybe(fc.tuple(fc.stringMatching(/^[a-z_]{1,8}$/), text)),
   stream: maybe(fc.boolean()),
+  // What Codex CLI 0.171.0 sends besides (docs/real-clients-captured.md): a cache key, its client
+  // metadata, and the text verbosity beside (or instead of) a format.
+  cacheKey: maybe(fc.uuid()),
+  clientMetadata: maybe(fc.tuple(fc.stringMatching(/^[a-z_]{1,8}$/), text)),
+  verbosity: maybe(fc.constantFrom('low', 'medium', 'high')),
 });
 
 /** A whole Responses API body; its first input message carries the case placeholder. */
@@ -85,11 +90,13 @@ export const generatedResponsesBody: fc.Arbitrary<string> = fc
       f.effort && ['reasoning', o(['effort', s(f.effort)])],
       f.store !== null ? ['store', bool(f.store)] : null,
       f.include && ['include', a(...f.include.map((i) => s(i)))],
-      f.format && ['text', o(['format', f.format])],
+      f.format || f.verbosity ? ['text', o(f.format ? ['format', f.format] : null, f.verbosity ? ['verbosity', s(f.verbosity)] : null)] : null,
       f.maxOutput && ['max_output_tokens', f.maxOutput],
       f.temperature && ['temperature', f.temperature],
       f.metadata && ['metadata', o([f.metadata[0], f.metadata[1]])],
       f.stream !== null ? ['stream', bool(f.stream)] : null,
+      f.cacheKey ? ['prompt_cache_key', s(f.cacheKey)] : null,
+      f.clientMetadata && ['client_metadata', o([f.clientMetadata[0], f.clientMetadata[1]])],
     ) as Extract<G, { t: 'obj' }>).entries;
     for (const [k, v] of unknownTop) es.splice(unknownAt % (es.length + 1), 0, [k, v]);
     return serialize({ t: 'obj', entries: es }, pretty);
