@@ -1,5 +1,6 @@
 // The client profile with real clients of the protocols beside messages, chat and native: Codex
-// CLI on the Responses API (and Claude Code in its Bedrock and Vertex modes), each straight at
+// CLI on the Responses API (and Claude Code in its Bedrock and Vertex modes, the openai SDK on the
+// Responses API and the Vertex SDK), each straight at
 // the recording upstream and through the reference gateway, in a loopback-only network
 // namespace (the command runs itself again inside `unshare -n`). The clean gateway passes; a
 // fault fails the check of the requirement it breaks, with the difference as evidence. The
@@ -139,6 +140,27 @@ describe('the client profile with the openai SDK on the Responses API (JSON and 
     // The bodies part where the user's message ends: straight another input item follows (the function call), through the gateway it does not.
     const [, straight, gateway] = /^at byte \d+ of (\d+)\/(\d+): straight ".*\\"},\{\\"type\\":\\"function_call\\"/.exec(found[0].diff) ?? [];
     expect(Number(straight)).toBeGreaterThan(Number(gateway));
+  }, 120_000);
+});
+
+describe('the client profile with @anthropic-ai/vertex-sdk on Vertex (streamRawPredict, rawPredict and count-tokens)', () => {
+  const VERTEX_PATH = 'POST /v1/projects/gwc-project/locations/us-east5/publishers/anthropic/models/claude-opus-5-5';
+  it('the clean reference gateway passes: two streamed turns, one JSON turn and the token count reached the upstream both ways', async () => {
+    const { code, report, stdout } = await client('anthropic-vertex');
+    expect(outcomes(report), JSON.stringify(report.results.map((r) => r.message))).toEqual(CLEAN);
+    expect(code).toBe(0);
+    expect(stdout).toContain('client anthropic-vertex 1.1.3: 4 requests straight, 4 through the gateway; exit 0 / 0');
+  }, 120_000);
+
+  it('vertex-add-model fails CLIENT-1: a model field was put into each turn\'s body (the count, which carries one, is left alone)', async () => {
+    const { code, report } = await client('anthropic-vertex', 'vertex-add-model');
+    expect(code).toBe(1);
+    const found = diffs(result(report, 'client.upstream.same-requests'));
+    expect(found.map((d) => d.what)).toEqual([`request 1 (${VERTEX_PATH}:streamRawPredict) body`, `request 2 (${VERTEX_PATH}:streamRawPredict) body`, `request 3 (${VERTEX_PATH}:rawPredict) body`]);
+    // The bodies part at the first key: straight max_tokens, through the gateway the 26 bytes of "model":"claude-opus-5-5", first.
+    const [, straight, gateway] = /^at byte 3 of (\d+)\/(\d+): /.exec(found[0].diff) ?? [];
+    expect(Number(gateway) - Number(straight)).toBe('"model":"claude-opus-5-5",'.length);
+    expect(found[0].diff).toContain('gateway "{\\"model\\":\\"claude-opus-5-5\\",');
   }, 120_000);
 });
 

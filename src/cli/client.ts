@@ -25,6 +25,7 @@ import { genaiSdk } from '../real-clients/genai-sdk.js';
 import { geminiCli } from '../real-clients/gemini-cli.js';
 import { openaiSdk } from '../real-clients/openai-sdk.js';
 import { openaiResponses } from '../real-clients/openai-responses.js';
+import { anthropicVertexSdk } from '../real-clients/anthropic-vertex-sdk.js';
 import { runSessions, type ClientFixture, type SessionUpstream } from '../real-clients/session.js';
 import type { ClientDriver } from '../real-clients/types.js';
 import { runSuite } from './run.js';
@@ -68,7 +69,7 @@ async function referenceGateway(upstreamUrl: string, faultName: string | undefin
 }
 
 function drivers(names: string[], env: NodeJS.ProcessEnv): ClientDriver[] {
-  const all: Record<string, ClientDriver> = { 'claude-code': claudeCode(env), 'anthropic-sdk': anthropicSdk, openai: openaiSdk, genai: genaiSdk, 'gemini-cli': geminiCli(env), codex: codex(env), 'claude-code-vertex': claudeCode(env, VERTEX_MODE), 'claude-code-bedrock': claudeCode(env, BEDROCK_MODE), 'openai-responses': openaiResponses };
+  const all: Record<string, ClientDriver> = { 'claude-code': claudeCode(env), 'anthropic-sdk': anthropicSdk, openai: openaiSdk, genai: genaiSdk, 'gemini-cli': geminiCli(env), codex: codex(env), 'claude-code-vertex': claudeCode(env, VERTEX_MODE), 'claude-code-bedrock': claudeCode(env, BEDROCK_MODE), 'openai-responses': openaiResponses, 'anthropic-vertex': anthropicVertexSdk };
   return names.map((n) => all[n]);
 }
 

@@ -26,6 +26,7 @@ export const OPTIONAL_FEATURES = {
   'anthropic-sdk': { use: 'the client profile with --clients anthropic-sdk', packages: ['@anthropic-ai/sdk'] },
   openai: { use: 'the client profile with --clients openai', packages: ['openai'] },
   genai: { use: 'the client profile with --clients genai', packages: ['@google/genai'] },
+  'anthropic-vertex': { use: 'the client profile with --clients anthropic-vertex', packages: ['@anthropic-ai/vertex-sdk'] },
 } as const;
 
 export type OptionalFeature = keyof typeof OPTIONAL_FEATURES;

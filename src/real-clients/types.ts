@@ -8,7 +8,7 @@ import { HarnessError } from '../core/errors.js';
 import type { Protocol } from '../core/protocols.js';
 
 /** The real clients the client profile knows (--clients). */
-export const CLIENT_NAMES = ['claude-code', 'anthropic-sdk', 'openai', 'genai', 'gemini-cli', 'codex', 'claude-code-vertex', 'claude-code-bedrock', 'openai-responses'] as const;
+export const CLIENT_NAMES = ['claude-code', 'anthropic-sdk', 'openai', 'genai', 'gemini-cli', 'codex', 'claude-code-vertex', 'claude-code-bedrock', 'openai-responses', 'anthropic-vertex'] as const;
 /** The ones it runs when --clients is not given: the messages, chat and native clients. */
 export const DEFAULT_CLIENTS: Array<(typeof CLIENT_NAMES)[number]> = ['claude-code', 'anthropic-sdk', 'openai', 'genai'];
 
@@ -125,7 +125,7 @@ export function streamClock() {
 export const packageVersion = (pkg: string): string => installedVersion(pkg) ?? '?';
 
 /** Loads the SDK of an optional feature, or says in one line what to install (src/core/optional.ts). */
-export async function loadOptional(feature: 'anthropic-sdk' | 'openai' | 'genai'): Promise<{ mod: any; missing: string | null }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function loadOptional(feature: 'anthropic-sdk' | 'openai' | 'genai' | 'anthropic-vertex'): Promise<{ mod: any; missing: string | null }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   try {
     return { mod: await importOptional(feature, () => import(OPTIONAL_FEATURES[feature].packages[0])), missing: null };
   } catch (e) {

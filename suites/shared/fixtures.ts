@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { readText, rootPath } from '../../src/core/paths.js';
 
-export type FixtureFolder = 'messages' | 'native' | 'chat' | 'responses';
+export type FixtureFolder = 'messages' | 'native' | 'chat' | 'responses' | 'vertex' | 'bedrock';
 
 /** Every `.json` fixture of a folder, sorted by name. */
 export function fixtureTexts(folder: FixtureFolder): Array<{ name: string; text: string }> {

@@ -1,5 +1,5 @@
 // Shared steps of the vertex checks: a rawPredict, streamRawPredict or count-tokens request
-// through the gateway as @anthropic-ai/vertex-sdk sends it (JSON, `anthropic-version`, a bearer
+// through the gateway as Claude Code sends it (JSON, `anthropic-version` beside the body's, a bearer
 // token), the path it must arrive at (the run's project and region filled in), and the pairing of
 // the stream events the upstream sent with those the client got.
 import type { CheckContext } from '../../src/check/check.js';
@@ -14,7 +14,7 @@ import { vertexBody, vertexCountPath, vertexPath } from '../shared/protocols.js'
 
 export { VERTEX_MODEL };
 
-/** The header the SDK sends beside the body's `anthropic_version`. */
+/** The header Claude Code sends beside the body's `anthropic_version` (the Vertex SDK drops it: docs/real-clients-captured.md). */
 export const VERSION_HEADER: [string, string] = ['anthropic-version', ANTHROPIC_VERSION];
 
 /** How to send a vertex request through `exchange`: rawPredict for `model` (or the count), a bearer token, the upstream's `reply`. */

@@ -4,11 +4,14 @@ import { tryParse } from '../../src/core/json.js';
 import { VERTEX_VERSION } from '../../src/protocol/index.js';
 import { exchange, notForwarded, type Exchange } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
+import { fixtureTexts } from '../shared/fixtures.js';
 import { vertexBody } from '../shared/protocols.js';
 import { vertexSend } from './common.js';
 
 // What Claude Code sends on Vertex: system blocks with cache control, tools, metadata, thinking;
-// the key order and spacing of a client's serialiser, which a re-serialising gateway changes.
+// the key order and spacing of a client's serialiser, which a re-serialising gateway changes. The
+// bodies real clients sent (fixtures/vertex/, from captures: Claude Code's rawPredict fallback and
+// @anthropic-ai/vertex-sdk's rawPredict) are sent after these.
 const BODIES = [
   vertexBody(),
   vertexBody(
@@ -50,12 +53,13 @@ export default defineCheck({
   protocol: 'vertex',
   requirement: 'A Vertex request body reaches the upstream byte for byte: its anthropic_version kept, no "model" field added (the model is in the path), nothing removed, reordered or re-serialised.',
   async run(ctx) {
-    for (const body of BODIES) {
+    const bodies = [...BODIES, ...fixtureTexts('vertex').map((f) => f.text)];
+    for (const body of bodies) {
       const x: Exchange = await exchange(ctx, body, vertexSend());
       if (!x.seen) return notForwarded(x);
       const got = x.seen.body.toString('utf8');
       if (got !== x.sent) return fail(`the body changed on the way: ${changed(x.sent, got)}`, { expected: x.sent, actual: got, evidence: exchangeEvidence(x) });
     }
-    return pass(`all ${BODIES.length} bodies arrived byte for byte (anthropic_version kept, no model added)`);
+    return pass(`all ${bodies.length} bodies (${fixtureTexts('vertex').length} of them captured from real clients) arrived byte for byte (anthropic_version kept, no model added)`);
   },
 });
