@@ -1,6 +1,6 @@
 // The Bedrock InvokeModel protocol: its record (paths with the model id in either form, the
 // body without `model`), the AWS event-stream framing (round trip, re-chunking, a broken
-// checksum, a truncated end), and the recording upstream answering a Bedrock request in
+// checksum, a truncated end, the hex dump of one message), and the recording upstream answering a Bedrock request in
 // Bedrock form when the script was written in the messages protocol.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
@@ -9,7 +9,7 @@ import { RecordingUpstream } from '../mocks/upstream/server.js';
 import { UpstreamHandle } from '../src/upstream/handle.js';
 import { RECORDS, awsSdkModel, bedrockModelOf, bedrockPath, minimalRequest, routeOfRequest } from '../src/protocol/index.js';
 import { translateReply } from '../src/protocol/translate.js';
-import { decodeMessage, encodeFrame, exceptionText, FrameDecoder, isEventStreamType } from '../src/core/framing.js';
+import { decodeMessage, encodeFrame, exceptionText, FrameDecoder, isEventStreamType, messageHexDump } from '../src/core/framing.js';
 import { collector } from '../src/client/collect.js';
 import { errorBody, messageBody } from '../src/upstream/replies/messages.js';
 import { frames, messageStream } from '../src/upstream/replies/streams.js';
@@ -78,6 +78,21 @@ describe('AWS event-stream framing', () => {
     d.push(Buffer.from(encodeFrame('{"type":"ping"}')).subarray(0, 20));
     expect(d.end()).toMatch(/^Truncated event message received/);
     expect(isEventStreamType('application/vnd.amazon.eventstream')).toBe(true);
+  });
+
+  it('dumps the bytes of one message of a body in hex, located by the lengths of the messages before it, its printable bytes as text', () => {
+    const one = encodeFrame('{"type":"ping"}');
+    const two = encodeFrame('{"type":"message_stop"}');
+    const raw = Buffer.concat([one, two]);
+    const frames = [decodeMessage(one), decodeMessage(two)];
+    const dump = messageHexDump(raw, frames, 1);
+    expect(dump).toHaveLength(Math.ceil(two.length / 16));
+    expect(dump[0]).toMatch(new RegExp(`^${one.length.toString(16).padStart(8, '0')}  ${[...two.subarray(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join(' ')}  \\|`));
+    expect(dump[2]).toContain('|.:content-type..|');
+    // A longer message is cut at the bound, and says how much is left out.
+    const cut = messageHexDump(raw, frames, 1, 32);
+    expect(cut).toHaveLength(3);
+    expect(cut[2]).toBe(`... ${two.length - 32} more bytes of this message`);
   });
 
   it('the client\'s collector stamps each decoded message as an event with its verdict', () => {

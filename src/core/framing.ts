@@ -135,3 +135,18 @@ export class FrameDecoder {
     return this.buf.length ? `Truncated event message received: the stream ended ${this.buf.length} bytes into a message` : null;
   }
 }
+
+/** The bytes of an event-stream body from message `index` on (as framed by the decoded messages' lengths), as hex-dump lines: offset, 16 bytes in hex, the printable ones as text. */
+export function messageHexDump(raw: Uint8Array, frames: Array<Pick<DecodedFrame, 'bytes'>>, index: number, max = 256): string[] {
+  const start = frames.slice(0, index).reduce((n, f) => n + f.bytes, 0);
+  const end = Math.min(raw.length, start + Math.min(frames[index]?.bytes ?? raw.length - start, max));
+  const lines: string[] = [];
+  for (let at = start; at < end; at += 16) {
+    const row = Buffer.from(raw.subarray(at, Math.min(at + 16, end)));
+    const hex = [...row].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+    lines.push(`${at.toString(16).padStart(8, '0')}  ${hex.padEnd(47)}  |${[...row].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('')}|`);
+  }
+  const whole = frames[index]?.bytes ?? raw.length - start;
+  if (whole > end - start) lines.push(`... ${whole - (end - start)} more bytes of this message`);
+  return lines;
+}
