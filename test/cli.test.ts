@@ -160,6 +160,24 @@ describe('gw-conformance CLI', () => {
     }
   });
 
+  it('a misspelt command, a host without its port, a port over 65535, a binary configuration: exit 2 and one line that names the mistake', async () => {
+    const bin = join(tmp(), 'binary.yaml');
+    writeFileSync(bin, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0xff, 0xfe, 0x00, 0x00]));
+    const cases: Array<[string[], string]> = [
+      [['lsit'], "unknown command 'lsit' (did you mean list?); `gw-conformance --help` lists the commands"],
+      [['demoo', '--seed', '1'], "unknown command 'demoo' (did you mean demo?)"],
+      [['verfy'], "unknown command 'verfy' (did you mean verify?)"],
+      [['demo', '--upstream-listen', '127.0.0.1'], '--upstream-listen: expected host:port (e.g. 127.0.0.1:18080) or a port, got "127.0.0.1": no port'],
+      [['--target', 'http://127.0.0.1:70000'], '--target: expected a URL whose port is from 1 to 65535, got "http://127.0.0.1:70000"'],
+      [['lint-config', bin], `${bin}: not a text file (it is not UTF-8: a binary file, or another encoding)`],
+    ];
+    for (const [args, line] of cases) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(oneLine(r.stderr)).toContain(line);
+    }
+  });
+
   it('a gateway that hangs: the readiness gate says so within its time-out (exit 2, one line), no check runs', async () => {
     // Answers HEAD / (the start-up probe) and never answers anything else.
     const s = http.createServer((req, res) => {

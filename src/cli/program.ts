@@ -50,12 +50,38 @@ export async function main(argv: string[], io: Io): Promise<number> {
     cmd.addHelpText('after', () => (all ? '' : moreHelpText(cmd.name(), hidden)));
   }
   program.addHelpText('after', FIRST_STEPS);
+  const unknown = unknownCommand(program, argv[0]);
+  if (unknown) {
+    io.err(`gw-conformance: ${unknown}`);
+    return 2;
+  }
   try {
     await program.parseAsync(all ? argv.map((a) => (a === HELP_ALL ? '--help' : a)) : argv, { from: 'user' });
     return code;
   } catch (e) {
     return exitCodeOf(e, io);
   }
+}
+
+/**
+ * The line for a first word that names no command, with the closest one (`lsit`: "unknown command
+ * 'lsit' (did you mean list?)"), or null. `run` is the default command and takes no words, so
+ * commander would call a misspelt command "too many arguments for 'run'": its own suggestion is
+ * asked of a program with the same commands and no default.
+ */
+function unknownCommand(program: Command, word: string | undefined): string | null {
+  if (!word || word.startsWith('-') || word === 'help' || program.commands.some((c) => c.name() === word || c.aliases().includes(word))) return null;
+  const probe = new Command().exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
+  for (const c of program.commands) probe.command(c.name()).action(() => {});
+  try {
+    probe.parse([word], { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError && e.code === 'commander.unknownCommand') {
+      const [what, hint] = e.message.replace(/^error: /, '').split('\n');
+      return `${what}${hint ? ` ${hint.replace(/^\(Did/, '(did')}` : ''}; \`gw-conformance --help\` lists the commands`;
+    }
+  }
+  return null;
 }
 
 /** Every error ends as exit 2 (130 for Ctrl-C) with one line (commander prints its own); --help and --version are 0. */

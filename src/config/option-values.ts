@@ -32,9 +32,14 @@ function fromText(o: OptionSpec, raw: string | string[] | boolean, src: Source):
       if (!/^-?\d+$/.test(v) || Number(v) < o.min! || Number(v) > o.max!) return bad(src, `a whole number from ${o.min} to ${o.max}`, v);
       return Number(v);
     }
-    case 'url':
+    case 'url': {
       if (!/^https?:\/\/[^/]/.test(String(raw))) return bad(src, 'an http:// or https:// URL', raw);
+      // The port is the part a hand-typed URL gets wrong most (the URL parser's own words say only "Invalid URL").
+      const port = /^https?:\/\/(?:\[[^\]]*\]|[^/:?#]*):(\d+)(?:[/?#]|$)/.exec(String(raw))?.[1];
+      if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return bad(src, 'a URL whose port is from 1 to 65535', raw);
+      if (!URL.canParse(String(raw))) return bad(src, 'a valid http:// or https:// URL', raw);
       return String(raw);
+    }
     case 'enum':
       if (!o.values!.includes(String(raw))) throw new HarnessError('BAD_FLAG', `${src.label}: ${unknownValue(o.name, String(raw), o.values!, o.values!.join(', '))}`);
       return String(raw);

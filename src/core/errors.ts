@@ -35,8 +35,9 @@ export class HarnessError extends Error {
 
 /** Parses "host:port" (or "[::1]:port", or a bare port) into parts; loopback host by default. */
 export function parseListen(value: string, flag: string): { host: string; port: number } {
-  const m = /^(?:\[([^\]]+)\]|([^:]+))?:?(\d+)$/.exec(value.trim());
-  if (!m) throw new HarnessError('BAD_ADDRESS', `${flag}: expected host:port, got "${value}"`);
+  // A host needs its colon before the port: "127.0.0.1" is a host without a port, not 127.0.0.:1.
+  const m = /^(?:(?:\[([^\]]+)\]|([^:]+)):)?(\d+)$/.exec(value.trim());
+  if (!m) throw new HarnessError('BAD_ADDRESS', `${flag}: expected host:port (e.g. 127.0.0.1:18080) or a port, got "${value}"${/^[^:]+$/.test(value.trim()) || /^\[[^\]]+\]$/.test(value.trim()) ? ': no port' : ''}`);
   const port = Number(m[3]);
   if (port > 65535) throw new HarnessError('BAD_ADDRESS', `${flag}: port ${port} is out of range`);
   return { host: m[1] ?? m[2] ?? '127.0.0.1', port };

@@ -33,6 +33,9 @@ export const STDIN_NAME = '<stdin>';
 /** The catalog requirements lint-config checks (for `list`'s coverage): one entry per CFG-* rule. */
 export const LINT_COVERAGE: Array<{ id: string; requirements: string[] }> = RULE_LIST.map((r) => ({ id: `lint-config:${r.id}`, requirements: [r.id] }));
 
+/** Refuses bytes that are not UTF-8 (TypeError) instead of reading them as replacement characters. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 export async function lintConfig(files: readonly string[], opts: LintConfigOptions, io: LintIo): Promise<number> {
   if (files.length === 0) throw new HarnessError('BAD_FLAG', 'lint-config: name at least one file (or - for standard input)');
   if (opts.dialect !== undefined && !DIALECTS.includes(opts.dialect as Dialect)) throw new HarnessError('BAD_FLAG', `--dialect: expected ${DIALECTS.join(' or ')}, got "${opts.dialect}"`);
@@ -46,11 +49,13 @@ export async function lintConfig(files: readonly string[], opts: LintConfigOptio
     const name = file === '-' ? STDIN_NAME : file;
     let content: string;
     try {
-      content = file === '-' ? await (io.stdin ?? (() => readAll(process.stdin)))() : readFileSync(file, 'utf8');
+      content = file === '-' ? await (io.stdin ?? (() => readAll(process.stdin)))() : UTF8.decode(readFileSync(file));
     } catch (e) {
+      if (e instanceof TypeError) throw new HarnessError('BAD_CONFIG', `${name}: not a text file (it is not UTF-8: a binary file, or another encoding); name the YAML configuration file`);
       const code = (e as NodeJS.ErrnoException).code;
       throw new HarnessError('BAD_CONFIG', `${name}: cannot read the file (${code ?? (e as Error).message})`);
     }
+    if (content.includes('\u0000')) throw new HarnessError('BAD_CONFIG', `${name}: not a text file (it holds NUL bytes: a binary file); name the YAML configuration file`);
     try {
       results.push(lintText(name, content, { dialect: opts.dialect as Dialect | undefined }));
     } catch (e) {
