@@ -7,6 +7,7 @@ import { VERSION } from '../core/paths.js';
 import { FIRST_STEPS, HELP_ALL, moreHelpText, SHORT_HELP_GROUPS } from '../config/help.js';
 import { registerAppsConfig } from './commands/apps-config.js';
 import { registerCertify } from './commands/certify.js';
+import { registerCompare } from './commands/compare.js';
 import { registerDemo } from './commands/demo.js';
 import { registerLintConfig } from './commands/lint-config.js';
 import { registerList } from './commands/list.js';
@@ -21,7 +22,7 @@ import { INTERRUPTED_EXIT } from './interrupt.js';
 export type { Io };
 
 /** In the order `--help` lists them (that of the CLI reference, src/config/commands.ts). */
-const COMMANDS: RegisterCommand[] = [registerRun, registerDemo, registerCertify, registerVerify, registerMergeReports, registerMock, registerReference, registerAppsConfig, registerList, registerLintConfig];
+const COMMANDS: RegisterCommand[] = [registerRun, registerDemo, registerCertify, registerVerify, registerMergeReports, registerMock, registerReference, registerAppsConfig, registerList, registerLintConfig, registerCompare];
 
 /** A flag plain `--help` shows: in no group (commander's own), or in one of the short help's groups. */
 const inShortHelp = (o: Option) => o.helpGroupHeading === undefined || SHORT_HELP_GROUPS.includes(o.helpGroupHeading);

@@ -45,6 +45,14 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
   },
   list: { description: 'list every check and the coverage of the requirement catalog' },
   'lint-config': { description: 'lint apps gateway configuration files (CFG-* rules); - reads standard input', args: [{ name: '<file...>', help: 'gateway.yaml files, or - for standard input' }] },
+  compare: {
+    description: 'compare two runs\' reports per check and per capability cell: regressions (passed, now fails), fixes, new, gone and skipped checks; exit 1 on a regression, 0 without, 2 when a report cannot be read or a run was interrupted',
+    args: [
+      { name: '<base>', help: 'the earlier run: a report folder (holding report.json) or a report.json file' },
+      { name: '<new>', help: 'the run to judge against it, the same way' },
+    ],
+    examples: ['gw-conformance compare reports/main/ reports/pr/', 'gw-conformance compare main/report.json pr/report.json --format markdown --out comparison.md', 'gw-conformance compare main/ pr/ --format github --ignore-level INFO'],
+  },
 };
 
 /** Flags of one command: not run settings, never in gwc.yaml; commander parses them. */
@@ -117,6 +125,17 @@ export const COMMAND_OPTIONS: readonly OptionSpec[] = [
       { name: 'format', kind: 'enum', values: ['text', 'json', 'junit', 'sarif', 'github'], choices: true, arg: '<name>', help: 'output format', flagDefault: 'text', defaultText: '`text`' },
       { name: 'out', kind: 'string', arg: '<file>', help: 'write the report to this file instead of standard output', defaultText: 'standard output' },
       { name: 'strict', kind: 'bool', help: 'warnings (SHOULD rules) fail the run too', defaultText: 'off' },
+    ],
+  ),
+  ...own(
+    ['compare'],
+    [
+      { name: 'format', kind: 'enum', values: ['console', 'json', 'markdown', 'github'], choices: true, arg: '<name>', help: 'output format: `markdown` for a pull-request comment or a job summary, `github` one annotation per regression', flagDefault: 'console', defaultText: '`console`' },
+      { name: 'out', kind: 'string', arg: '<file>', help: 'write the comparison to this file instead of standard output (which then gets the one-line result)', defaultText: 'standard output' },
+      { name: 'ignore', kind: 'list', arg: '<check-id>', help: 'leave this check out of the comparison (repeatable)', flagDefault: [], defaultText: '' },
+      { name: 'ignore-level', kind: 'list', arg: '<level>', help: 'leave the checks of this level out: MUST, SHOULD or INFO (repeatable)', flagDefault: [], defaultText: '' },
+      { name: 'fail-on', kind: 'enum', values: ['fail', 'warn'], choices: true, arg: '<outcome>', help: 'what a check that passed must now do to be a regression: `fail`, or `warn` (a SHOULD now broken counts too)', flagDefault: 'fail', defaultText: '`fail`' },
+      { name: 'allow-partial', kind: 'bool', help: 'compare a run Ctrl-C interrupted (its unfinished checks count as skipped, never as passes) instead of refusing it', defaultText: 'off' },
     ],
   ),
 ];
