@@ -101,6 +101,9 @@ describe('certify --signing-key, verify --public-key', () => {
       expect(ok.code).toBe(0);
     });
 
+    // The folder's README names the statement and how to check it only when there is one.
+    expect(readFileSync(join(signed, 'README.md'), 'utf8')).toMatch(/`statement\.intoto\.jsonl`: .*`verify \. --public-key FILE`/);
+    expect(readFileSync(join(unsigned, 'README.md'), 'utf8')).not.toContain(STATEMENT_FILE);
     const statement = statementOf(envelopeOf(signed));
     expect(statement).toMatchObject({ _type: 'https://in-toto.io/Statement/v1', predicateType: 'https://gw-conformance.dev/conformance/v1', predicate: { seed: 3, verdicts: [{ check: 'messages.path.preserved', requirements: ['MSG-PATH-1'], level: 'MUST', status: 'pass' }] } });
     expect(statement.subject.map((s) => s.name)).toEqual(['README.md', 'conformance-report.yaml', 'junit.xml', 'report.html', 'report.json', 'transcript.jsonl']);

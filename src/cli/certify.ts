@@ -91,7 +91,7 @@ export async function certify(cfg: RunConfig, flags: CertifyFlags, io: Io, run: 
   const clean = withoutCredential(argv);
   const files = writeReports(withFixes(withReplay(report, clean)), ['json', 'junit', 'html', ...(cfg.reporter.includes('console') ? (['console'] as ReporterName[]) : [])], cfg.out, io.out, { junitFormat: cfg.junitFormat });
   const doc = conformanceReport({ report, transcript: lines, digest, implementation, settings: recordedSettings(cfg), argv: clean });
-  files.push(...writeCertifyFiles(cfg.out, doc, lines));
+  files.push(...writeCertifyFiles(cfg.out, doc, lines, flags.signer !== undefined));
   const p = doc.profiles[0];
   io.out(`certify: ${implementation.name} ${implementation.version}, profile ${p.name}: ${p.result} (${p.summary}); transcript digest ${digest} over ${lines.length} exchanges; written to ${cfg.out}/`);
   io.out(signFolder(cfg, files, doc, report, flags.signer));
