@@ -152,6 +152,9 @@ describe('certify --signing-key, verify --public-key', () => {
     expect(resigned.err[0]).toMatch(/^gw-conformance: verify: report\.json does not match the signed statement: messages\.path\.preserved is \{.*"status":"pass"\} there, the statement signs \{.*"status":"fail"\}$/);
     // No statement with --public-key: exit 1; a key file that is no public key: exit 2.
     expect(await gwc(['verify', unsigned, '--target', 'http://127.0.0.1:1', '--public-key', pub])).toMatchObject(refused('statement.intoto.jsonl is missing: the folder is not signed (certify signs it when given --signing-key or GWC_SIGNING_KEY)'));
+    // A variable holding no PEM and naming no file: exit 2 before the run, its value not shown.
+    const odd = await gwc([...certifyArgs(join(root, 'odd')), '--target', 'http://127.0.0.1:1'], { GWC_SIGNING_KEY: 'MC4CAQAwBQYDK2VwBCIEIOddValue' });
+    expect(odd).toMatchObject({ code: 2, err: ['gw-conformance: GWC_SIGNING_KEY: neither a PEM key nor a file that can be read (ENOENT)'] });
     writeFileSync(join(root, 'bad.pub'), 'not a key\n');
     const bad = await gwc(['verify', signed, '--target', 'http://127.0.0.1:1', '--public-key', join(root, 'bad.pub')]);
     expect(bad.code).toBe(2);

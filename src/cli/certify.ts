@@ -112,10 +112,12 @@ function signFolder(cfg: RunConfig, files: string[], doc: ConformanceReport, rep
  */
 export function keyText(value: string, name: string): { pem: string; from: string } {
   if (value.trimStart().startsWith('-----BEGIN')) return { pem: value, from: name };
+  // A variable may hold a key in some other form: its value is never shown, only a flag's file name.
+  const shown = name.startsWith('--') ? `${name} ${value}` : name;
   try {
-    return { pem: readFileSync(value, 'utf8'), from: `${name} ${value}` };
+    return { pem: readFileSync(value, 'utf8'), from: shown };
   } catch (e) {
-    throw new HarnessError('BAD_FLAG', `${name} ${value}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new HarnessError('BAD_FLAG', `${shown}: neither a PEM key nor a file that can be read (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`);
   }
 }
 
