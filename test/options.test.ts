@@ -36,8 +36,9 @@ describe('the option table', () => {
   it('verify takes the same rows as run (one help text each), and shows only the environment variable it reads', () => {
     const run = optionsOf('run');
     const verify = optionsOf('verify');
-    expect(verify.map((o) => o.name)).toEqual(['target', 'upstream-listen', 'token', 'gateway-cmd', 'gateway-env']);
-    for (const o of verify) expect(o.help, o.name).toBe(run.find((r) => r.name === o.name)?.help);
+    expect(verify.map((o) => o.name)).toEqual(['target', 'upstream-listen', 'token', 'gateway-cmd', 'gateway-env', 'public-key']);
+    // --public-key is verify's own flag (the signed statement); the others are run's rows.
+    for (const o of verify.filter((x) => x.name !== 'public-key')) expect(o.help, o.name).toBe(run.find((r) => r.name === o.name)?.help);
     expect(verify.filter((o) => o.env).map((o) => o.env)).toEqual(['GWC_TOKEN']);
     expect(verify[0].defaultText).toBe('the recorded target');
   });

@@ -1,7 +1,9 @@
 // certify, verify and merge-reports: the vendor conformance report, its reproduction, and the
 // merged reports of shards. The suite itself is run by the caller (src/cli/upstream.ts wires the
 // checks and the recording upstream), so this file stands alone.
-import { join } from 'node:path';
+import type { KeyObject } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { RunConfig } from '../config/config.js';
 import { resolveConfig, SERVICE_ENV } from '../config/config.js';
 import { HarnessError } from '../core/errors.js';
@@ -13,10 +15,12 @@ import { reportersFor } from '../reporters/names.js';
 import { withReplay } from '../report/replay.js';
 import { withFixes } from './fixes.js';
 import { firstDifference, transcriptDigest, transcriptLines, type Transcript } from '../report/transcript.js';
-import { compareVerdicts, CONFORMANCE_FILE, conformanceReport, readCertifyDir, writeCertifyFiles, type Implementation } from '../report/certify.js';
+import { compareVerdicts, CONFORMANCE_FILE, conformanceReport, readCertifyDir, writeCertifyFiles, type ConformanceReport, type Implementation } from '../report/certify.js';
 import { conformanceMismatch } from '../report/certify-match.js';
 import { mergeReports, readReport } from '../report/merge.js';
-import type { SuiteExtras } from './run.js';
+import { predicateOf, signingKeyOf, STATEMENT_FILE, writeStatement } from '../report/statement.js';
+import { publicKeyOf, StatementRefusal, verifyStatement } from '../report/statement-verify.js';
+import { secretsOf, type SuiteExtras } from './run.js';
 
 type Io = { out: (s: string) => void; err: (s: string) => void; env: NodeJS.ProcessEnv };
 /** Runs the selected checks against cfg.target with the run's own recording upstream. */
@@ -50,12 +54,15 @@ export function recordedSettings(cfg: RunConfig): Record<string, unknown> {
   };
 }
 
-/** The arguments without the credential (`--token X`, `--token=X`). */
+/** The flags whose values no report may hold: the credential, and the signing key (a file, or the PEM itself). */
+const SECRET_FLAGS = ['--token', '--signing-key'];
+
+/** The arguments without the credential and the signing key (`--token X`, `--token=X`, `--signing-key X`). */
 export function withoutCredential(argv: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--token') i++;
-    else if (!argv[i].startsWith('--token=')) out.push(argv[i]);
+    if (SECRET_FLAGS.includes(argv[i])) i++;
+    else if (!SECRET_FLAGS.some((f) => argv[i].startsWith(`${f}=`))) out.push(argv[i]);
   }
   return out;
 }
@@ -66,6 +73,8 @@ export interface CertifyFlags {
   organization?: string;
   url?: string;
   contact?: string;
+  /** The Ed25519 key that signs statement.intoto.jsonl (--signing-key or GWC_SIGNING_KEY), read before the run; absent: not signed. */
+  signer?: KeyObject;
 }
 
 export async function certify(cfg: RunConfig, flags: CertifyFlags, io: Io, run: SuiteRunner, argv: string[]): Promise<number> {
@@ -82,13 +91,63 @@ export async function certify(cfg: RunConfig, flags: CertifyFlags, io: Io, run: 
   const clean = withoutCredential(argv);
   const files = writeReports(withFixes(withReplay(report, clean)), ['json', 'junit', 'html', ...(cfg.reporter.includes('console') ? (['console'] as ReporterName[]) : [])], cfg.out, io.out, { junitFormat: cfg.junitFormat });
   const doc = conformanceReport({ report, transcript: lines, digest, implementation, settings: recordedSettings(cfg), argv: clean });
-  files.push(...writeCertifyFiles(cfg.out, doc, lines));
+  files.push(...writeCertifyFiles(cfg.out, doc, lines, flags.signer !== undefined));
   const p = doc.profiles[0];
   io.out(`certify: ${implementation.name} ${implementation.version}, profile ${p.name}: ${p.result} (${p.summary}); transcript digest ${digest} over ${lines.length} exchanges; written to ${cfg.out}/`);
+  io.out(signFolder(cfg, files, doc, report, flags.signer));
   return report.exitCode;
 }
 
+/** Signs the folder's report files when a key was given; the line certify prints either way. */
+function signFolder(cfg: RunConfig, files: string[], doc: ConformanceReport, report: RunReport, key: KeyObject | undefined): string {
+  if (!key) return `certify: not signed (no --signing-key or GWC_SIGNING_KEY): no ${STATEMENT_FILE} written`;
+  const reportFiles = files.filter((f) => existsSync(f) && resolve(dirname(f)) === resolve(cfg.out));
+  const s = writeStatement(cfg.out, reportFiles, predicateOf(doc, report, secretsOf(cfg)), key);
+  return `certify: signed ${STATEMENT_FILE} (in-toto statement in a DSSE envelope, Ed25519 key ${s.keyId}) over ${s.subjects} files`;
+}
+
+/**
+ * A key given as a file or as the PEM itself (GWC_SIGNING_KEY holds it); `name` is the flag or
+ * variable. Messages name the file, never the key.
+ */
+export function keyText(value: string, name: string): { pem: string; from: string } {
+  if (value.trimStart().startsWith('-----BEGIN')) return { pem: value, from: name };
+  // A variable may hold a key in some other form: its value is never shown, only a flag's file name.
+  const shown = name.startsWith('--') ? `${name} ${value}` : name;
+  try {
+    return { pem: readFileSync(value, 'utf8'), from: shown };
+  } catch (e) {
+    throw new HarnessError('BAD_FLAG', `${shown}: neither a PEM key nor a file that can be read (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+}
+
+/** The signing key of certify, from the flag's or the variable's value (a file, or the PEM). */
+export function readSigningKey(value: string | undefined, name: string): KeyObject | undefined {
+  if (value === undefined || value === '') return undefined;
+  const { pem, from } = keyText(value, name);
+  return signingKeyOf(pem, from);
+}
+
+/** With --public-key: the signed statement checked before anything runs; the line a refusal prints, or null. */
+function checkSigned(dir: string, publicKey: string | undefined, io: Io): string | null {
+  if (publicKey === undefined) {
+    if (existsSync(join(dir, STATEMENT_FILE))) io.out(`verify: ${STATEMENT_FILE} not checked (give --public-key to check its signature and digests)`);
+    return null;
+  }
+  const { pem, from } = keyText(publicKey, '--public-key');
+  const key = publicKeyOf(pem, from);
+  try {
+    io.out(verifyStatement(dir, key));
+    return null;
+  } catch (e) {
+    if (e instanceof StatementRefusal) return e.message;
+    throw e;
+  }
+}
+
 export interface VerifyFlags {
+  /** The Ed25519 public key (PEM file) that must have signed statement.intoto.jsonl. */
+  publicKey?: string;
   target?: string;
   upstreamListen?: string;
   token?: string;
@@ -98,6 +157,12 @@ export interface VerifyFlags {
 }
 
 export async function verify(dir: string, flags: VerifyFlags, io: Io, run: SuiteRunner): Promise<number> {
+  // A folder that is not what was signed is not reproduced: one line naming the file, exit 1.
+  const refused = checkSigned(dir, flags.publicKey, io);
+  if (refused) {
+    io.err(`gw-conformance: ${refused}`);
+    return 1;
+  }
   const { doc, transcript } = readCertifyDir(dir);
   const recorded = readReport(dir);
   // The conformance report is what a reader trusts: it must say what the run's files hold.

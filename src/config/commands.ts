@@ -53,6 +53,10 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
     ],
     examples: ['gw-conformance compare reports/main/ reports/pr/', 'gw-conformance compare main/report.json pr/report.json --format markdown --out comparison.md', 'gw-conformance compare main/ pr/ --format github --ignore-level INFO'],
   },
+  keygen: {
+    description: 'write an Ed25519 key pair for signing certify folders: gwc-signing.key (private, PEM PKCS#8, mode 0600) and gwc-signing.pub (public, PEM)',
+    examples: ['gw-conformance keygen --out keys/', 'gw-conformance certify --target http://127.0.0.1:8080 --implementation-name my-gateway --implementation-version 1.2.0 --out conformance/ --signing-key keys/gwc-signing.key', 'gw-conformance verify conformance/ --public-key keys/gwc-signing.pub'],
+  },
 };
 
 /** Flags of one command: not run settings, never in gwc.yaml; commander parses them. */
@@ -68,8 +72,10 @@ export const COMMAND_OPTIONS: readonly OptionSpec[] = [
       { name: 'organization', kind: 'string', arg: '<org>', help: 'who makes it', defaultText: '' },
       { name: 'url', kind: 'string', arg: '<url>', help: 'its home page', defaultText: '' },
       { name: 'contact', kind: 'string', arg: '<email>', help: 'who to ask about this report', defaultText: '' },
+      { name: 'signing-key', kind: 'string', arg: '<file>', env: 'GWC_SIGNING_KEY', secret: true, help: 'sign the folder: an Ed25519 private key (PEM, PKCS#8; `keygen` writes one), a file, or the PEM itself in the variable. certify then writes statement.intoto.jsonl, an in-toto statement of every report file and its SHA-256 in a DSSE envelope (docs/reports.md); the key is never written or printed', defaultText: 'not signed' },
     ],
   ),
+  ...own(['verify'], [{ name: 'public-key', kind: 'string', arg: '<file>', help: "first check statement.intoto.jsonl, offline: its signature by this Ed25519 public key (PEM), every signed file's SHA-256, and the signed verdicts against conformance-report.yaml and report.json; a folder that is not what was signed is one line and exit 1, a missing statement too", defaultText: 'not checked' }]),
   ...own(
     ['merge-reports'],
     [
@@ -118,6 +124,7 @@ export const COMMAND_OPTIONS: readonly OptionSpec[] = [
       { name: 'faults', kind: 'bool', help: 'list the reference gateway faults instead (those of the reference apps gateway too, named apps-*)', defaultText: 'off' },
     ],
   ),
+  ...own(['keygen'], [{ name: 'out', kind: 'string', arg: '<dir>', required: true, help: 'the folder to write the two files to (required; an existing key there is not overwritten)', defaultText: '' }]),
   ...own(
     ['lint-config'],
     [

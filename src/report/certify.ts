@@ -199,7 +199,8 @@ export function conformanceReport(i: CertifyInput): ConformanceReport {
   return doc;
 }
 
-export function readmeText(doc: ConformanceReport): string {
+/** `signed`: certify signs the folder (statement.intoto.jsonl, src/report/statement.ts). */
+export function readmeText(doc: ConformanceReport, signed = false): string {
   const p = doc.profiles[0];
   const impl = doc.implementation;
   return [
@@ -219,6 +220,7 @@ export function readmeText(doc: ConformanceReport): string {
     '- `conformance-report.yaml`: the summary a reviewer reads (schema: `src/report/conformance-report.schema.json` in the harness).',
     '- `report.json`: every check with its evidence (the RunReport); `junit.xml` and `report.html` render it.',
     `- \`transcript.jsonl\`: one line per exchange (masked hashes of both sides); its digest is \`${doc.transcript.digest}\`.`,
+    ...(signed ? ['- `statement.intoto.jsonl`: an in-toto statement of these files and their SHA-256 with the verdicts, signed (DSSE, Ed25519); `verify . --public-key FILE` checks it offline with the signer\'s public key.'] : []),
     '',
     '## Reproduce',
     '',
@@ -239,12 +241,12 @@ export function readmeText(doc: ConformanceReport): string {
 }
 
 /** Writes conformance-report.yaml, transcript.jsonl and README.md (the run's report files are written by the reporters). */
-export function writeCertifyFiles(dir: string, doc: ConformanceReport, transcript: TranscriptLine[]): string[] {
+export function writeCertifyFiles(dir: string, doc: ConformanceReport, transcript: TranscriptLine[], signed = false): string[] {
   mkdirSync(dir, { recursive: true });
   const files = [join(dir, CONFORMANCE_FILE), join(dir, TRANSCRIPT_FILE), join(dir, 'README.md')];
   writeFileSync(files[0], `# gw-conformance conformance report (schema ${CONFORMANCE_SCHEMA_VERSION})\n${YAML.stringify(doc, { lineWidth: 0 })}`);
   writeFileSync(files[1], transcript.map((l) => JSON.stringify(l)).join('\n') + (transcript.length ? '\n' : ''));
-  writeFileSync(files[2], readmeText(doc));
+  writeFileSync(files[2], readmeText(doc, signed));
   return files;
 }
 

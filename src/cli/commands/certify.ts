@@ -1,19 +1,25 @@
 // `gw-conformance certify`: the profile with a transcript, written as a conformance report folder;
 // printed through the live console (src/cli/progress.ts), as `run` is.
-import { COMMANDS } from '../../config/commands.js';
-import { certify, type CertifyFlags } from '../certify.js';
+import { COMMAND_OPTIONS, COMMANDS } from '../../config/commands.js';
+import { certify, readSigningKey, type CertifyFlags } from '../certify.js';
 import { runConfig, withOptions, type RegisterCommand } from '../shared.js';
 import { PROFILE_MODULES } from '../profiles/index.js';
 import { withInterrupt } from '../interrupt.js';
 import { liveConsole } from '../progress.js';
 import type { FlagValues } from '../../config/config.js';
 
+/** Its row: the flag, and the variable that holds the key when the flag is absent. */
+const SIGNING_KEY = COMMAND_OPTIONS.find((r) => r.name === 'signing-key' && r.commands!.includes('certify'))!;
+
 export const registerCertify: RegisterCommand = (program, { io, argv, exit }) => {
   withOptions(program.command('certify').description(COMMANDS.certify.description), 'certify').action(async (o: FlagValues & CertifyFlags & { config?: string }) => {
     const cfg = runConfig(o, io, { alwaysWrites: true });
+    // The signing key is read (and refused when it is no Ed25519 key) before the run, and kept out of cfg.
+    const env = SIGNING_KEY.env!;
+    const signer = o.signingKey !== undefined ? readSigningKey(String(o.signingKey), '--signing-key') : readSigningKey(io.env[env], env);
     const live = liveConsole(io, { color: cfg.color, plainLines: cfg.reporter.includes('console') });
     try {
-      const code = await withInterrupt(live.io.err, (interrupt) => certify(cfg, o, live.io, (c, extras) => PROFILE_MODULES[c.profile].suite(c, live.io, { ...extras, interrupt, progress: live.progress }), argv));
+      const code = await withInterrupt(live.io.err, (interrupt) => certify(cfg, { ...o, signer }, live.io, (c, extras) => PROFILE_MODULES[c.profile].suite(c, live.io, { ...extras, interrupt, progress: live.progress }), argv));
       live.stop();
       exit(code);
     } finally {
