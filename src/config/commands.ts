@@ -45,6 +45,11 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
   },
   list: { description: 'list every check and the coverage of the requirement catalog' },
   'lint-config': { description: 'lint apps gateway configuration files (CFG-* rules); - reads standard input', args: [{ name: '<file...>', help: 'gateway.yaml files, or - for standard input' }] },
+  matrix: {
+    description: 'many runs on one page: gateways × checks and gateways × capability cells (JSON and streamed), each cell linked to the check in that run\'s report.html',
+    args: [{ name: '<dir...>', help: 'report folders (or report.json files), one column each' }],
+    examples: ['gw-conformance matrix runs/nginx runs/haproxy --label runs/nginx=nginx@1.22.1 --out matrix/', 'gw-conformance matrix runs/* --format markdown --out .'],
+  },
 };
 
 /** Flags of one command: not run settings, never in gwc.yaml; commander parses them. */
@@ -117,6 +122,14 @@ export const COMMAND_OPTIONS: readonly OptionSpec[] = [
       { name: 'format', kind: 'enum', values: ['text', 'json', 'junit', 'sarif', 'github'], choices: true, arg: '<name>', help: 'output format', flagDefault: 'text', defaultText: '`text`' },
       { name: 'out', kind: 'string', arg: '<file>', help: 'write the report to this file instead of standard output', defaultText: 'standard output' },
       { name: 'strict', kind: 'bool', help: 'warnings (SHOULD rules) fail the run too', defaultText: 'off' },
+    ],
+  ),
+  ...own(
+    ['matrix'],
+    [
+      { name: 'out', kind: 'string', arg: '<dir>', help: 'where to write matrix.html, matrix.json or matrix.md', flagDefault: '.', defaultText: 'the current folder' },
+      { name: 'format', kind: 'enum', values: ['html', 'json', 'markdown'], choices: true, arg: '<name>', help: 'html (self-contained: sortable columns, a filter box), json (src/report/matrix.schema.json) or markdown', flagDefault: 'html', defaultText: '`html`' },
+      { name: 'label', kind: 'list', arg: '<DIR=NAME@VERSION>', help: "name the gateway of the run in DIR (repeatable); without it, the report's gateway (`run --gateway-name`), else the folder's name", flagDefault: [], defaultText: '' },
     ],
   ),
 ];
