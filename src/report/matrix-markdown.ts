@@ -15,8 +15,12 @@ const shown = (v: string) => (v === 'not-applicable' ? 'n/a' : PROBLEMS.has(v) ?
 /** A run's column head: its gateway and version (what the docs' committed tables show). */
 export const runHead = (r: MatrixRun): string => mdCell(`${r.gateway.name}${r.gateway.version ? ` ${r.gateway.version}` : ''}`);
 
-/** The checks table (and the capability table when there are cells); `runs: false` leaves out the list of runs (for committed docs). */
-export function matrixMarkdown(m: Matrix, opts: { runs?: boolean } = {}): string {
+/**
+ * The checks table (and the capability table when there are cells). `runs: false` leaves out the
+ * list of runs, `head` names the columns otherwise than by gateway and version (for committed docs).
+ */
+export function matrixMarkdown(m: Matrix, opts: { runs?: boolean; head?: (r: MatrixRun, i: number) => string } = {}): string {
+  const head = opts.head ?? runHead;
   const out: string[] = [];
   if (opts.runs !== false) {
     out.push('| run | gateway | clients | harness | catalog | date | exit | source |', '|---|---|---|---|---|---|---|---|');
@@ -24,10 +28,10 @@ export function matrixMarkdown(m: Matrix, opts: { runs?: boolean } = {}): string
       out.push(`| ${r.id} | ${runHead(r)} | ${mdCell(r.clients.join(', '))} | ${mdCell(r.harness)} | ${mdCell(r.catalog)} | ${r.date ?? ''} | ${r.exitCode ?? ''} | ${mdCell(r.source)} |`);
     out.push('');
   }
-  out.push(`| check | level | ${m.runs.map(runHead).join(' | ')} |`, `|---|---|${m.runs.map(() => '---|').join('')}`);
+  out.push(`| check | level | ${m.runs.map(head).join(' | ')} |`, `|---|---|${m.runs.map(() => '---|').join('')}`);
   for (const c of m.checks) out.push(`| \`${mdCell(c.id)}\` | ${mdCell(String(c.level))} | ${c.cells.map((x) => shown(x.value)).join(' | ')} |`);
   if (m.capabilities.length) {
-    out.push('', `| capability | mode | ${m.runs.map(runHead).join(' | ')} |`, `|---|---|${m.runs.map(() => '---|').join('')}`);
+    out.push('', `| capability | mode | ${m.runs.map(head).join(' | ')} |`, `|---|---|${m.runs.map(() => '---|').join('')}`);
     for (const c of m.capabilities) out.push(`| ${mdCell(`${c.protocol} ${c.route} ${c.feature}`)} | ${c.mode === 'json' ? 'JSON' : 'streamed'} | ${c.cells.map((x) => `${shown(x.value)}${x.required ? ' (required)' : ''}`).join(' | ')} |`);
   }
   return `${out.join('\n')}\n`;
