@@ -152,3 +152,22 @@ describe('matrix: bad input', () => {
     expect(r.stderr).toMatch(/report\.json: the report does not match its schema/);
   });
 });
+
+describe('run --gateway-name, --gateway-version: the report names its gateway, and the matrix takes it', () => {
+  it('a demo run records them in report.json; the matrix names its column by them', async () => {
+    const run = path.join(base, 'runs', 'named');
+    const r = await cli(['demo', '--only', 'messages.path.preserved', '--seed', '1', '--reporter', 'json', '--out', run, '--gateway-name', 'reference', '--gateway-version', '9.9']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(run, 'report.json'), 'utf8')).gateway).toEqual({ name: 'reference', version: '9.9' });
+    const m = await cli(['matrix', run, '--format', 'json', '--out', out]);
+    expect(m.code, m.stderr).toBe(0);
+    const runs = (JSON.parse(readFileSync(path.join(out, 'matrix.json'), 'utf8')) as Matrix).runs;
+    expect(runs.map((x) => [x.gateway, x.evidence])).toEqual([[{ name: 'reference', version: '9.9' }, null]]);
+  });
+
+  it('a version without a name: one line, exit 2', async () => {
+    const r = await cli(['demo', '--only', 'messages.path.preserved', '--gateway-version', '9.9', '--reporter', 'json', '--out', path.join(base, 'unused')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('gw-conformance: --gateway-version: give --gateway-name too (the version of which gateway?)');
+  });
+});
