@@ -12,6 +12,7 @@ import type { Matrix } from '../src/report/matrix.js';
 import { exitCodeOf } from '../src/report/policy.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../src/report/types.js';
 import { htmlReport } from '../src/reporters/html/page.js';
+import { hasChromium, launchChromium, requireChromium, watchPage } from './helpers/chromium.js';
 import { cli, ROOT } from './helpers/cli.js';
 import { cleanupAfterAll } from './helpers/cleanup.js';
 
@@ -113,6 +114,33 @@ describe('matrix: the HTML page', () => {
     // A check the run lacks is n/a, without a link.
     expect(html).toMatch(/<td class="v o-not-applicable" data-sort="10">n\/a<\/td>/);
   });
+});
+
+describe('matrix: the HTML page in chromium (file://)', () => {
+  it.skipIf(!hasChromium && !requireChromium)('sorts by a column, filters rows, runs no gateway text, loads nothing, logs no error', async () => {
+    const r = await cli(['matrix', ...DIRS(), LABEL(), '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const { requests, errors, dialogs } = watchPage(page);
+      const url = `file://${path.join(out, 'matrix.html')}`;
+      await page.goto(url, { waitUntil: 'load' });
+      const column = (i: number) => page.evaluate((k) => Array.from((document.getElementById('checks') as HTMLTableElement).tBodies[0].rows).filter((x) => !x.hidden).map((x) => x.cells[k].textContent), i);
+      // Column 5 is the third run's: warn sorts before pass, and a second click turns the order.
+      await page.locator('#checks thead th').nth(5).locator('button').click();
+      expect(await column(5)).toEqual(['warn', 'pass', 'n/a']);
+      await page.locator('#checks thead th').nth(5).locator('button').click();
+      expect(await column(5)).toEqual(['n/a', 'pass', 'warn']);
+      await page.fill('#filter', 'beta');
+      expect(await column(0)).toEqual(['messages.headers.beta']);
+      expect(await page.locator('#shown').textContent()).toMatch(/ of /);
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? null)).toBeNull();
+      expect({ requests, errors, dialogs }).toEqual({ requests: [url], errors: [], dialogs: [] });
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
 });
 
 describe('matrix: the Markdown output', () => {

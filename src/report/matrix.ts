@@ -88,16 +88,20 @@ export function clientsOf(report: Pick<RunReport, 'results'>): string[] {
 
 /**
  * A report as a run of the matrix. Its gateway: the label given for it, else the report's own
- * (`--gateway-name`, `--gateway-version`), else the name of the folder it was read from.
+ * (`--gateway-name`, `--gateway-version`), else the implementation its certify folder names
+ * (conformance-report.yaml), else the name of the folder it was read from.
  */
-export function inputOfReport(report: RunReport, at: { label?: RunInput['gateway']; folder: string; source: string; evidence: string | null }): RunInput {
+export function inputOfReport(
+  report: RunReport,
+  at: { label?: RunInput['gateway']; certified?: { gateway: RunInput['gateway']; catalog: string }; folder: string; source: string; evidence: string | null },
+): RunInput {
   const own = report.gateway;
   return {
-    gateway: at.label ?? (own?.name ? { name: own.name, version: own.version ?? null } : { name: at.folder, version: null }),
+    gateway: at.label ?? (own?.name ? { name: own.name, version: own.version ?? null } : (at.certified?.gateway ?? { name: at.folder, version: null })),
     clients: clientsOf(report),
     harness: report.harness.version,
-    // The catalog ships with the harness: its version is the harness's.
-    catalog: report.harness.version,
+    // The catalog ships with the harness: its version is the harness's unless certify recorded it.
+    catalog: at.certified?.catalog ?? report.harness.version,
     date: report.startedAt ? report.startedAt.slice(0, 10) : null,
     profile: report.profile,
     source: at.source,

@@ -1,12 +1,14 @@
 // `gw-conformance matrix <dir...>`: many runs on one page. Reads each run's report.json (a
 // folder, or the file itself), names its gateway (--label DIR=NAME@VERSION, else the report's
-// own gateway, else the folder's name), and writes the matrix as HTML, JSON or Markdown in --out.
+// own gateway, else a certify folder's implementation, else the folder's name), and writes the
+// matrix as HTML, JSON or Markdown in --out.
 // The model and its outputs are src/report/matrix*.ts; bad input is one line and exit 2.
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { COMMANDS } from '../../config/commands.js';
 import { HarnessError } from '../../core/errors.js';
 import { VERSION } from '../../core/paths.js';
+import { CONFORMANCE_FILE, readCertifyDir } from '../../report/certify.js';
 import { readReport } from '../../report/merge.js';
 import { buildMatrix, inputOfReport, type Matrix, type RunInput } from '../../report/matrix.js';
 import { matrixHtml } from '../../report/matrix-html.js';
@@ -38,8 +40,10 @@ export function matrixInputs(where: readonly string[], labels: readonly string[]
     const report = readReport(w);
     const label = parsed.find((l) => resolve(l.dir) === resolve(w) || resolve(l.dir) === resolve(folders[i]));
     const html = join(folders[i], 'report.html');
+    const doc = existsSync(join(folders[i], CONFORMANCE_FILE)) ? readCertifyDir(folders[i]).doc : undefined;
     return inputOfReport(report, {
       label: label ? { name: label.name, version: label.version } : undefined,
+      certified: doc ? { gateway: { name: doc.implementation.name, version: doc.implementation.version }, catalog: doc.catalog.version } : undefined,
       folder: basename(resolve(folders[i])),
       source: w,
       evidence: existsSync(html) ? relative(resolve(outDir), resolve(html)) : null,
