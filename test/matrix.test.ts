@@ -193,6 +193,17 @@ describe('run --gateway-name, --gateway-version: the report names its gateway, a
     expect(runs.map((x) => [x.gateway, x.evidence])).toEqual([[{ name: 'reference', version: '9.9' }, null]]);
   });
 
+  it('a certify folder without them is named by its implementation', async () => {
+    const run = path.join(base, 'runs', 'certified');
+    const gateway = `node ${path.join(ROOT, 'bin', 'gw-conformance.js')} reference --listen 127.0.0.1:{listen_port} --upstream {upstream_url}`;
+    const c = await cli(['certify', '--gateway-cmd', gateway, '--only', 'messages.path.preserved', '--seed', '1', '--implementation-name', 'refgw', '--implementation-version', '3.0', '--out', run]);
+    expect(c.code, c.stderr).toBe(0);
+    const m = await cli(['matrix', run, '--format', 'json', '--out', out]);
+    expect(m.code, m.stderr).toBe(0);
+    const [r] = (JSON.parse(readFileSync(path.join(out, 'matrix.json'), 'utf8')) as Matrix).runs;
+    expect([r.gateway, r.catalog, r.evidence]).toEqual([{ name: 'refgw', version: '3.0' }, r.harness, '../runs/certified/report.html']);
+  });
+
   it('a version without a name: one line, exit 2', async () => {
     const r = await cli(['demo', '--only', 'messages.path.preserved', '--gateway-version', '9.9', '--reporter', 'json', '--out', path.join(base, 'unused')]);
     expect(r.code).toBe(2);

@@ -43,7 +43,7 @@ export function matrixInputs(where: readonly string[], labels: readonly string[]
     const doc = existsSync(join(folders[i], CONFORMANCE_FILE)) ? readCertifyDir(folders[i]).doc : undefined;
     return inputOfReport(report, {
       label: label ? { name: label.name, version: label.version } : undefined,
-      certified: doc ? { gateway: { name: doc.implementation.name, version: doc.implementation.version }, catalog: doc.catalog.version } : undefined,
+      certified: doc ? { gateway: { name: doc.implementation.name, version: doc.implementation.version }, catalog: doc.catalog.version.replace(/ \(shipped with the harness\)$/, '') } : undefined,
       folder: basename(resolve(folders[i])),
       source: w,
       evidence: existsSync(html) ? relative(resolve(outDir), resolve(html)) : null,
