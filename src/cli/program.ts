@@ -11,6 +11,7 @@ import { registerCompare } from './commands/compare.js';
 import { registerDemo } from './commands/demo.js';
 import { registerLintConfig } from './commands/lint-config.js';
 import { registerList } from './commands/list.js';
+import { registerMatrix } from './commands/matrix.js';
 import { registerMergeReports } from './commands/merge-reports.js';
 import { registerMock } from './commands/mock.js';
 import { registerReference } from './commands/reference.js';
@@ -23,7 +24,7 @@ import { INTERRUPTED_EXIT } from './interrupt.js';
 export type { Io };
 
 /** In the order `--help` lists them (that of the CLI reference, src/config/commands.ts). */
-const COMMANDS: RegisterCommand[] = [registerRun, registerDemo, registerCertify, registerVerify, registerMergeReports, registerMock, registerReference, registerAppsConfig, registerList, registerLintConfig, registerCompare, registerKeygen];
+const COMMANDS: RegisterCommand[] = [registerRun, registerDemo, registerCertify, registerVerify, registerMergeReports, registerMock, registerReference, registerAppsConfig, registerList, registerLintConfig, registerCompare, registerMatrix, registerKeygen];
 
 /** A flag plain `--help` shows: in no group (commander's own), or in one of the short help's groups. */
 const inShortHelp = (o: Option) => o.helpGroupHeading === undefined || SHORT_HELP_GROUPS.includes(o.helpGroupHeading);

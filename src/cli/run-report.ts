@@ -39,6 +39,7 @@ export function runReportOf(f: RunFacts): RunReport {
   return {
     schemaVersion: SCHEMA_VERSION,
     harness: { name: 'gw-conformance', version: VERSION },
+    ...(cfg.gateway?.name ? { gateway: { ...cfg.gateway, name: cfg.gateway.name } } : {}),
     target,
     upstream: upstream?.url ?? null,
     profile: cfg.profile,

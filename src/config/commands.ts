@@ -57,6 +57,11 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
     description: 'write an Ed25519 key pair for signing certify folders: gwc-signing.key (private, PEM PKCS#8, mode 0600) and gwc-signing.pub (public, PEM)',
     examples: ['gw-conformance keygen --out keys/', 'gw-conformance certify --target http://127.0.0.1:8080 --implementation-name my-gateway --implementation-version 1.2.0 --out conformance/ --signing-key keys/gwc-signing.key', 'gw-conformance verify conformance/ --public-key keys/gwc-signing.pub'],
   },
+  matrix: {
+    description: 'many runs on one page: gateways × checks and gateways × capability cells (JSON and streamed), each cell linked to the check in that run\'s report.html',
+    args: [{ name: '<dir...>', help: 'report folders (or report.json files), one column each' }],
+    examples: ['gw-conformance matrix runs/nginx runs/haproxy --label runs/nginx=nginx@1.22.1 --out matrix/', 'gw-conformance matrix runs/* --format markdown --out .'],
+  },
 };
 
 /** Flags of one command: not run settings, never in gwc.yaml; commander parses them. */
@@ -143,6 +148,14 @@ export const COMMAND_OPTIONS: readonly OptionSpec[] = [
       { name: 'ignore-level', kind: 'list', arg: '<level>', help: 'leave the checks of this level out: MUST, SHOULD or INFO (repeatable)', flagDefault: [], defaultText: '' },
       { name: 'fail-on', kind: 'enum', values: ['fail', 'warn'], choices: true, arg: '<outcome>', help: 'what a check that passed must now do to be a regression: `fail`, or `warn` (a SHOULD now broken counts too)', flagDefault: 'fail', defaultText: '`fail`' },
       { name: 'allow-partial', kind: 'bool', help: 'compare a run Ctrl-C interrupted (its unfinished checks count as skipped, never as passes) instead of refusing it', defaultText: 'off' },
+    ],
+  ),
+  ...own(
+    ['matrix'],
+    [
+      { name: 'out', kind: 'string', arg: '<dir>', help: 'where to write matrix.html, matrix.json or matrix.md', flagDefault: '.', defaultText: 'the current folder' },
+      { name: 'format', kind: 'enum', values: ['html', 'json', 'markdown'], choices: true, arg: '<name>', help: 'html (self-contained: sortable columns, a filter box), json (src/report/matrix.schema.json) or markdown', flagDefault: 'html', defaultText: '`html`' },
+      { name: 'label', kind: 'list', arg: '<DIR=NAME@VERSION>', help: "name the gateway of the run in DIR (repeatable); without it, the report's gateway (`run --gateway-name`), else the folder's name", flagDefault: [], defaultText: '' },
     ],
   ),
 ];

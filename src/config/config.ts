@@ -87,6 +87,8 @@ export interface RunConfig {
   upstreamTls: { on: boolean; http2: boolean };
   /** The load profile's bounds, declared limit and budget. */
   load: LoadSettings;
+  /** --gateway-name, --gateway-version: the product under test, as report.json records it. */
+  gateway: { name?: string; version?: string };
 }
 
 /** Parses `i/n` (1 <= i <= n <= 1000). */
@@ -228,7 +230,14 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     transport: { caFile: v['ca-file'] || undefined, insecure: v.insecure, clientCert: v['client-cert'] || undefined, clientKey: v['client-key'] || undefined, http2: v.http2 },
     upstreamTls: { on: v['upstream-tls'], http2: v['upstream-http2'] },
     load: loadConfig(v, LOAD_PROTOCOLS.filter((p) => declared.includes(p))),
+    gateway: gatewayOf(v['gateway-name'], v['gateway-version']),
   };
+}
+
+/** The gateway's name and version as given; a version without a name names nothing. */
+function gatewayOf(name: string | undefined, version: string | undefined): RunConfig['gateway'] {
+  if (version?.trim() && !name?.trim()) throw new HarnessError('BAD_FLAG', '--gateway-version: give --gateway-name too (the version of which gateway?)');
+  return { ...(name?.trim() ? { name: name.trim() } : {}), ...(version?.trim() ? { version: version.trim() } : {}) };
 }
 
 /**

@@ -20,7 +20,7 @@ export { DEFAULT_REPORTERS, JUNIT_FORMATS, REPORTER_NAMES, type JunitFormat, typ
 export type OptionKind = 'string' | 'url' | 'int' | 'bool' | 'enum' | 'list' | 'enum-list' | 'map' | 'waivers';
 
 /** Every command of the CLI; each has its file under src/cli/commands/. */
-export const COMMAND_NAMES = ['run', 'demo', 'certify', 'verify', 'merge-reports', 'mock', 'reference', 'apps-config', 'list', 'lint-config', 'compare', 'keygen'] as const;
+export const COMMAND_NAMES = ['run', 'demo', 'certify', 'verify', 'merge-reports', 'mock', 'reference', 'apps-config', 'list', 'lint-config', 'compare', 'matrix', 'keygen'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 /** The commands a run-settings row belongs to when it names none: those that run the suite from flags, environment and gwc.yaml. */
 export const RUN_COMMANDS = ['run', 'demo', 'certify'] as const satisfies readonly CommandName[];
@@ -176,6 +176,8 @@ export const OPTIONS = [
   { name: 'budget', group: 'Load profile:', kind: 'map', arg: '<key=n>', help: "with the load profile: `added-p99-ms=N`, the added p99 latency the gateway may cost (load.perf.cost reports a finding over it)", default: {}, defaultText: 'none', env: 'GWC_BUDGET' },
   { name: 'vertex-project', group: 'Targeting:', kind: 'string', arg: '<id>', help: 'the Google Cloud project the vertex protocol\'s paths name (`/v1/projects/{project}/locations/{region}/publishers/anthropic/models/...`): the one the gateway under test accepts', default: 'gwc-project', defaultText: '`gwc-project`', env: 'GWC_VERTEX_PROJECT' },
   { name: 'vertex-region', group: 'Targeting:', kind: 'string', arg: '<region>', help: 'the region the vertex protocol\'s paths name (`locations/{region}`; `global` for the global endpoint)', default: 'us-east5', defaultText: '`us-east5`', env: 'GWC_VERTEX_REGION' },
+  { name: 'gateway-name', group: 'Reports and verdicts:', kind: 'string', arg: '<name>', help: 'the gateway product under test, recorded in report.json (`gateway.name`) for `matrix` and other readers of many runs', defaultText: 'none', env: 'GWC_GATEWAY_NAME' },
+  { name: 'gateway-version', group: 'Reports and verdicts:', kind: 'string', arg: '<version>', help: 'its version, recorded beside the name (`gateway.version`)', defaultText: 'none', env: 'GWC_GATEWAY_VERSION' },
 ] as const satisfies readonly (OptionSpec & { group: HelpGroup })[];
 
 /** The same rows, each seen as an OptionSpec (for code that reads any row). */

@@ -8,7 +8,7 @@ import type { Readiness } from './readiness.js';
 /** How a run ended, as its process exits (src/report/policy.ts decides it): 130 is Ctrl-C's. */
 export type ExitCode = 0 | 1 | 2 | 130;
 
-export const SCHEMA_VERSION = '1.5.0';
+export const SCHEMA_VERSION = '1.6.0';
 
 export interface CheckResult {
   id: string;
@@ -69,6 +69,8 @@ export interface WaiverSummary {
 export interface RunReport {
   schemaVersion: string;
   harness: { name: string; version: string };
+  /** The gateway product under test, as the user named it (--gateway-name, --gateway-version). */
+  gateway?: { name: string; version?: string };
   target: string;
   upstream: string | null;
   profile: string;

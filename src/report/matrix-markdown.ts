@@ -1,0 +1,38 @@
+// The matrix as Markdown: one table of checks (a row each, a column per run) and, when any run
+// probed capabilities, one of capability cells. Text from the reports (gateway names, folder
+// names) is made inert for a page that renders Markdown as HTML: markup as entities, invisible
+// characters as visible escapes (src/core/inert.ts), table pipes escaped.
+import { escapeAttr } from '../core/inert.js';
+import type { Matrix, MatrixRun } from './matrix.js';
+
+/** A table cell: inert, one line, no pipe that would split it. */
+export const mdCell = (s: string): string => escapeAttr(s.replace(/\s*\n\s*/g, ' ')).replace(/\|/g, '\\|');
+
+/** Values a reader should see first: bold in the tables. */
+const PROBLEMS = new Set(['fail', 'error', 'timeout', 'warn', 'flaky']);
+const shown = (v: string) => (v === 'not-applicable' ? 'n/a' : PROBLEMS.has(v) ? `**${v}**` : v);
+
+/** A run's column head: its gateway and version (what the docs' committed tables show). */
+export const runHead = (r: MatrixRun): string => mdCell(`${r.gateway.name}${r.gateway.version ? ` ${r.gateway.version}` : ''}`);
+
+/**
+ * The checks table (and the capability table when there are cells). `runs: false` leaves out the
+ * list of runs, `head` names the columns otherwise than by gateway and version (for committed docs).
+ */
+export function matrixMarkdown(m: Matrix, opts: { runs?: boolean; head?: (r: MatrixRun, i: number) => string } = {}): string {
+  const head = opts.head ?? runHead;
+  const out: string[] = [];
+  if (opts.runs !== false) {
+    out.push('| run | gateway | clients | harness | catalog | date | exit | source |', '|---|---|---|---|---|---|---|---|');
+    for (const r of m.runs)
+      out.push(`| ${r.id} | ${runHead(r)} | ${mdCell(r.clients.join(', '))} | ${mdCell(r.harness)} | ${mdCell(r.catalog)} | ${r.date ?? ''} | ${r.exitCode ?? ''} | ${mdCell(r.source)} |`);
+    out.push('');
+  }
+  out.push(`| check | level | ${m.runs.map(head).join(' | ')} |`, `|---|---|${m.runs.map(() => '---|').join('')}`);
+  for (const c of m.checks) out.push(`| \`${mdCell(c.id)}\` | ${mdCell(String(c.level))} | ${c.cells.map((x) => shown(x.value)).join(' | ')} |`);
+  if (m.capabilities.length) {
+    out.push('', `| capability | mode | ${m.runs.map(head).join(' | ')} |`, `|---|---|${m.runs.map(() => '---|').join('')}`);
+    for (const c of m.capabilities) out.push(`| ${mdCell(`${c.protocol} ${c.route} ${c.feature}`)} | ${c.mode === 'json' ? 'JSON' : 'streamed'} | ${c.cells.map((x) => `${shown(x.value)}${x.required ? ' (required)' : ''}`).join(' | ')} |`);
+  }
+  return `${out.join('\n')}\n`;
+}
