@@ -24,7 +24,7 @@ describe('console (CLI)', () => {
     expect(coloured.stdout).toMatch(/^\x1b\[1m\x1b\[31mFAIL\x1b\[39m\x1b\[22m +messages\.headers\.beta /m);
     const plain = await cli([...FAULTY, '--reporter', 'console', '--reporter', 'html', '--out', out, '--no-color'], { env: { NO_COLOR: '', FORCE_COLOR: '1' } });
     expect(plain.stdout).not.toContain('\x1b');
-    expect(plain.stdout).toContain(`    reproduce: gw-conformance demo --fault drop-anthropic-beta --reporter console --reporter html --no-color --only messages.headers.beta --seed 5`);
+    expect(plain.stdout).toContain(`    reproduce: npx gw-conformance demo --fault drop-anthropic-beta --reporter console --reporter html --no-color --only messages.headers.beta --seed 5`);
     expect(plain.stdout).toContain(`    details:   ${join(out, 'report.html')}#messages.headers.beta`);
     expect(plain.stdout).toContain('    fix:       docs/checks.md#messages.headers.beta');
     expect(plain.stderr).toBe('');

@@ -23,13 +23,13 @@ describe('replay command', () => {
     const argv = ['demo', '--fault', 'html-errors', '--only', 'messages', '--skip=x', '--seed', '7', '--token', 'sk-SECRET', '--token=sk-SECRET2', '--out', '/tmp/a b', '--strict'];
     const cmd = replayCommand(argv, 'messages.response.json', 1234);
     expect(cmd).not.toContain('SECRET');
-    expect(words(cmd)).toEqual(['gw-conformance', 'demo', '--fault', 'html-errors', '--strict', '--only', 'messages.response.json', '--seed', '1234']);
+    expect(words(cmd)).toEqual(['npx', 'gw-conformance', 'demo', '--fault', 'html-errors', '--strict', '--only', 'messages.response.json', '--seed', '1234']);
   });
 
   it('leaves out an absolute --out (a folder of the machine that ran it) and keeps a relative one', () => {
-    expect(words(replayCommand(['run', '--out', '/home/ci/work/reports', '--strict'], 'a.b', 1))).toEqual(['gw-conformance', 'run', '--strict', '--only', 'a.b', '--seed', '1']);
-    expect(words(replayCommand(['run', '--out=/home/ci/work/reports'], 'a.b', 1))).toEqual(['gw-conformance', 'run', '--only', 'a.b', '--seed', '1']);
-    expect(words(replayCommand(['run', '--out', 'reports/gw', '--out=r2'], 'a.b', 1))).toEqual(['gw-conformance', 'run', '--out', 'reports/gw', '--out=r2', '--only', 'a.b', '--seed', '1']);
+    expect(words(replayCommand(['run', '--out', '/home/ci/work/reports', '--strict'], 'a.b', 1))).toEqual(['npx', 'gw-conformance', 'run', '--strict', '--only', 'a.b', '--seed', '1']);
+    expect(words(replayCommand(['run', '--out=/home/ci/work/reports'], 'a.b', 1))).toEqual(['npx', 'gw-conformance', 'run', '--only', 'a.b', '--seed', '1']);
+    expect(words(replayCommand(['run', '--out', 'reports/gw', '--out=r2'], 'a.b', 1))).toEqual(['npx', 'gw-conformance', 'run', '--out', 'reports/gw', '--out=r2', '--only', 'a.b', '--seed', '1']);
   });
 
   it('shell quoting survives quotes, $, backticks and newlines', () => {
@@ -71,7 +71,7 @@ describe('withReplay', () => {
     const replays = out.results.map((r) => r.evidence.replay as { command: string; curl: string[] } | undefined);
     expect(replays.slice(5)).toEqual([undefined, undefined]);
     for (const [i, r] of replays.slice(0, 5).entries()) {
-      expect(r!.command).toBe(`gw-conformance run --target http://127.0.0.1:1 --only c${i} --seed 5`);
+      expect(r!.command).toBe(`npx gw-conformance run --target http://127.0.0.1:1 --only c${i} --seed 5`);
       expect(r!.curl).toEqual(['curl -sS -N -X GET http://127.0.0.1:1/v1/models -H "authorization: Bearer $GWC_TOKEN"']);
     }
   });
@@ -113,10 +113,10 @@ describe('a real failure, replayed', () => {
     expect(replay.curl.map((c) => words(c).at(-1))).toContain(upstreamBody);
 
     const argv = words(replay.command);
-    expect(argv.slice(0, 1)).toEqual(['gw-conformance']);
+    expect(argv.slice(0, 2)).toEqual(['npx', 'gw-conformance']);
     expect(argv.slice(-4)).toEqual(['--only', 'messages.response.json', '--seed', String(report.seed)]);
     const out2 = mkdtempSync(join(tmpdir(), 'gwc-replay-'));
-    const again = await cli([...argv.slice(1).filter((a, i, all) => a !== '--out' && all[i - 1] !== '--out'), '--out', out2], { timeoutMs: 60_000 });
+    const again = await cli([...argv.slice(2).filter((a, i, all) => a !== '--out' && all[i - 1] !== '--out'), '--out', out2], { timeoutMs: 60_000 });
     expect(again.code, again.stderr).toBe(1);
     const second = JSON.parse(readFileSync(join(out2, 'report.json'), 'utf8')) as RunReport;
     expect(second.seed).toBe(report.seed);

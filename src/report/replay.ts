@@ -50,7 +50,7 @@ export function shellQuote(s: string): string {
 const FLAGS_REPLACED = new Set(['--only', '--skip', '--seed', '--token']);
 
 /**
- * The CLI invocation that runs one check again: the run's own arguments with --only, --skip,
+ * The CLI invocation (through npx) that runs one check again: the run's own arguments with --only, --skip,
  * --seed and --token removed, then `--only ID --seed S`. The credential comes from GWC_TOKEN.
  * An absolute --out (a folder of the machine that ran it) is left out: the command runs anywhere.
  */
@@ -78,7 +78,8 @@ export function replayCommand(argv: string[], id: string, seed: number): string 
     }
     kept.push(a);
   }
-  return ['gw-conformance', ...kept, '--only', id, '--seed', String(seed)].map(shellQuote).join(' ');
+  // `npx` finds the harness where the docs install it (a project's devDependencies) and a global install alike.
+  return ['npx', 'gw-conformance', ...kept, '--only', id, '--seed', String(seed)].map(shellQuote).join(' ');
 }
 
 /** `[protocol:]name=value` with its value masked, unless it is only `${VAR}` and `{upstream}` references. */
