@@ -195,6 +195,23 @@ describe('gw-conformance CLI', () => {
     s.closeAllConnections();
   });
 
+  it('a setup mistake that answers the same every time (a 404 for a wrong base path) is diagnosed in seconds, not after the 30 s gate', async () => {
+    const s = http.createServer((req, res) => {
+      req.resume();
+      if (req.method === 'HEAD') return void res.end();
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no route"}');
+    });
+    servers.push(s);
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const r = await cli(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}/v1`, '--upstream-listen', '127.0.0.1:0', '--protocols', 'messages'], { timeoutMs: 40_000 });
+    expect(r.code).toBe(2);
+    const line = oneLine(r.stderr);
+    expect(line).toMatch(/^gw-conformance: gateway not ready: in [5-9] s no messages canary \(POST http:\/\/127\.0\.0\.1:\d+\/v1\/v1\/messages\) reached the recording upstream; \d+ tries, the last answered 404 application\/json .*; the same answer every time, so the gate stopped before its 30 s;/);
+    // Well before the 30 s bound it would otherwise wait out (start-up and the 5 s of identical answers included).
+    expect(r.ms).toBeLessThan(25_000);
+    s.closeAllConnections();
+  }, 45_000);
+
   it('mock, then run: the run uses the mock already holding the port', async () => {
     const port = await freePort();
     const { spawn } = await import('node:child_process');

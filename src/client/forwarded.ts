@@ -59,6 +59,8 @@ export interface ForwardedOptions {
   signal?: AbortSignal;
   /** Progress: each answer as it comes (the console shows the last one while the wait goes on). */
   onAnswer?: (a: ProbeAnswer) => void;
+  /** Ends the wait early, not ready, when it says the answers so far will not change (a setup mistake). */
+  settled?: (a: ProbeAnswer) => boolean;
 }
 
 const FIRST_BYTES = 200;
@@ -161,6 +163,7 @@ export async function untilForwarded(gateway: GatewayClient, up: ProbeUpstream, 
     if (answers.length > KEPT_FIRST + KEPT_LAST) answers.splice(KEPT_FIRST, 1);
     const status = answer?.res?.status ?? 0;
     if (forwarded && (!o.served || (status >= 200 && status < 300))) return result(true, attempt, at);
+    if (o.settled?.(seen)) return result(false, attempt, at);
     const wait = o.pausesMs[Math.min(attempt - 1, o.pausesMs.length - 1)];
     if (o.signal?.aborted || performance.now() + wait >= deadline) return result(false, attempt, at);
     await pause(wait, o.signal);

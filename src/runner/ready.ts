@@ -18,6 +18,31 @@ export type { CanaryAnswer, ProtocolReadiness, Readiness };
 
 /** Backoff between canaries the gateway answered without forwarding: polling a remote system, bounded. */
 const BACKOFF_MS = [50, 100, 200, 400, 800, 1000];
+/**
+ * A setup mistake answers the same every time (a wrong base path: the same 404; a gateway
+ * forwarding to another port: the same 502, and nothing reaches the recording upstream). After
+ * this long and this many identical answers, the gate says so instead of waiting out its bound.
+ * A gateway still starting, or whose health checks have not passed yet, answers 5xx while its
+ * checks reach the upstream, or changes its answer: it is waited for.
+ */
+const SETTLE_MS = 5000;
+const SETTLE_ANSWERS = 6;
+
+/** The identity of an answer: status, content type, first bytes, error. */
+const answerKey = (a: CanaryAnswer) => JSON.stringify([a.status, a.contentType, a.firstBytes, a.error]);
+
+/** A predicate that is true once every answer so far is the same one, a 4xx, or a 5xx or no answer while nothing reached the upstream. */
+function settles(nothingArrived: () => boolean): (a: CanaryAnswer) => boolean {
+  let first: string | undefined;
+  let same = 0;
+  return (a) => {
+    const key = answerKey(a);
+    first ??= key;
+    same = key === first ? same + 1 : Number.NEGATIVE_INFINITY;
+    if (same < SETTLE_ANSWERS || a.atMs < SETTLE_MS || a.forwarded) return false;
+    return a.status !== null && a.status >= 400 && a.status < 500 ? true : nothingArrived();
+  };
+}
 
 /**
  * Waits until the gateway has forwarded a canary of every protocol in `protocols`, bounded by
@@ -33,14 +58,19 @@ export async function awaitReady(
   const strayBefore = upstream.unmatched.length;
   opts.print?.(`waiting up to ${Math.round(opts.timeoutMs / 1000)} s for the gateway to forward a canary request (${protocols.join(', ')}) to the recording upstream ${upstream.url}`);
   const up = { register: (reply: Reply) => upstream.expect(reply), done: (token: string) => upstream.release(token), ready: () => upstream.sync?.() ?? Promise.resolve() };
+  const nothingArrived = () => upstream.unmatched.length === strayBefore;
   const protocolsReady = await Promise.all(
-    protocols.map(async (p) => ({ protocol: p, ...(await untilForwarded(gateway, up, p, { timeoutMs: opts.timeoutMs, startedAt: t0, pausesMs: BACKOFF_MS, onAnswer: opts.onAnswer && ((a) => opts.onAnswer!(p, a)) })) })),
+    protocols.map(async (p) => ({ protocol: p, ...(await untilForwarded(gateway, up, p, { timeoutMs: opts.timeoutMs, startedAt: t0, pausesMs: BACKOFF_MS, settled: settles(nothingArrived), onAnswer: opts.onAnswer && ((a) => opts.onAnswer!(p, a)) })) })),
   );
   const readiness: Readiness = { timeoutMs: opts.timeoutMs, waitedMs: Math.round(performance.now() - t0), ready: protocolsReady.every((r) => r.ready), protocols: protocolsReady };
   const stuck = protocolsReady.find((r) => !r.ready);
   if (stuck) {
     const { path } = probeRequest(stuck.protocol);
     const last = stuck.answers.at(-1);
+    // Stopped before the bound: the same answer every time (settles above).
+    const early = readiness.waitedMs < opts.timeoutMs - 1000;
+    const inTime = `in ${Math.round((early ? readiness.waitedMs : opts.timeoutMs) / 1000)} s`;
+    const same = early ? `; the same answer every time, so the gate stopped before its ${Math.round(opts.timeoutMs / 1000)} s` : '';
     // The gateway answers with its own 5xx (it cannot reach its upstream), yet no request of any
     // kind reached the recording upstream: it forwards elsewhere. A 4xx points at the path, headers
     // or credential instead, and gets the hint below with the gateway's own words.
@@ -48,7 +78,7 @@ export async function awaitReady(
     if (nothingArrived && last?.status && last.status >= 500)
       throw new HarnessError(
         'NOT_READY',
-        `gateway not ready: in ${Math.round(opts.timeoutMs / 1000)} s the gateway answers (${stuck.protocol} canary POST ${gateway.url(path)}: ${stuck.attempts} tries, the last ${answerLine(last)}) but nothing reached the recording upstream at ${upstream.url}: is its upstream set to ${upstream.url}? (--upstream-listen sets this address)`,
+        `gateway not ready: ${inTime} the gateway answers (${stuck.protocol} canary POST ${gateway.url(path)}: ${stuck.attempts} tries, the last ${answerLine(last)}) but nothing reached the recording upstream at ${upstream.url}${same}: is its upstream set to ${upstream.url}? (--upstream-listen sets this address)`,
       );
     const hint =
       last?.status && last.status >= 400 && last.status < 500
@@ -56,7 +86,7 @@ export async function awaitReady(
         : '';
     throw new HarnessError(
       'NOT_READY',
-      `gateway not ready: in ${Math.round(opts.timeoutMs / 1000)} s no ${stuck.protocol} canary (POST ${gateway.url(path)}) reached the recording upstream; ${stuck.attempts} tries, the last answered ${answerLine(last)}${hint}; is its upstream set to ${upstream.url}?`,
+      `gateway not ready: ${inTime} no ${stuck.protocol} canary (POST ${gateway.url(path)}) reached the recording upstream; ${stuck.attempts} tries, the last answered ${answerLine(last)}${hint}${same}; is its upstream set to ${upstream.url}?`,
     );
   }
   opts.print?.(`gateway ready: forwarded ${protocols.join(', ')} after ${readiness.waitedMs} ms`);
