@@ -1,7 +1,7 @@
 // What the SDK clients (the anthropic, openai and Google Gen AI SDKs) share: the driver around a
 // scripted session of SDK calls (the SDK is loaded when the session runs; there is no process,
-// so no exit code, output or files), the timing of a streamed call, and the openai client
-// pointed at the gateway.
+// so no exit code, output or files), the timing of a streamed call, and the openai drivers'
+// client pointed at the gateway.
 import type { Protocol } from '../core/protocols.js';
 import { loadOptional, packageVersion, streamClock, type ClientDriver, type DriverOptions, type StepResult, type StreamTiming } from './types.js';
 
@@ -43,8 +43,16 @@ export async function streamed(call: () => Promise<AsyncIterable<Any>>, isConten
   return { result: items, stream: clock.done() };
 }
 
-/** The openai SDK's client pointed at the gateway: the key, the base URL's /v1, our time limit and the targeting headers. */
-export function openaiClient(mod: Any, o: DriverOptions): Any {
-  const OpenAI = mod.default ?? mod.OpenAI;
-  return new OpenAI({ apiKey: o.token, baseURL: `${o.base}/v1`, timeout: o.timeoutMs, defaultHeaders: Object.fromEntries(o.headers) });
+/** A driver of the openai SDK: its steps get the client pointed at the gateway (the key, the base URL's /v1, our time limit, the targeting headers). */
+export function openaiDriver(name: string, protocol: Protocol, steps: (client: Any) => Promise<StepResult[]>): ClientDriver {
+  return sdkDriver({
+    name,
+    protocol,
+    feature: 'openai',
+    pkg: 'openai',
+    steps: (mod, o) => {
+      const OpenAI = mod.default ?? mod.OpenAI;
+      return steps(new OpenAI({ apiKey: o.token, baseURL: `${o.base}/v1`, timeout: o.timeoutMs, defaultHeaders: Object.fromEntries(o.headers) }));
+    },
+  });
 }
