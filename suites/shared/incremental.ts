@@ -6,12 +6,7 @@ import type { CheckContext, Verdict } from '../../src/check/check.js';
 import { fail } from '../../src/check/check.js';
 import { judgeDelivery, oracleEvidence, withMargin, type OracleResult } from '../../src/core/oracle.js';
 import { streamEvidenceOf, type StreamExchange } from './exchange.js';
-
-/** One scripted piece (by its index in `x.sent`) and the received event (index in `x.res.events`) that carries it. */
-export interface Pair {
-  sent: number;
-  got: number;
-}
+import type { Pair } from './pairing.js';
 
 export interface IncrementalStream {
   /** What one piece of the stream is called in messages: chunk, message, event. */
