@@ -2,8 +2,7 @@
 // Vertex, Bedrock): measure the scripted stream with the timing oracle (src/core/oracle.ts),
 // measure again with a longer stream when the first measurement was near a bound, and judge.
 // Each check brings only its exchange and how it pairs what was sent with what arrived.
-import type { CheckContext, Verdict } from '../../src/check/check.js';
-import { fail } from '../../src/check/check.js';
+import { fail, type CheckContext, type Verdict } from '../../src/check/check.js';
 import { judgeDelivery, oracleEvidence, withMargin, type OracleResult } from '../../src/core/oracle.js';
 import { streamEvidenceOf, type StreamExchange } from './exchange.js';
 import type { Pair } from './pairing.js';
@@ -30,7 +29,7 @@ interface Timed {
 }
 
 /** The client got no stream: its status, or that the request never reached the upstream. */
-export function notStreamed(x: StreamExchange): Verdict | null {
+function notStreamed(x: StreamExchange): Verdict | null {
   if (x.res.status === 200 && x.seen) return null;
   return fail(x.seen ? `the client got status ${x.res.status}${x.res.error ? ` (${x.res.error})` : ''} instead of a stream` : `the request never reached the upstream (the gateway answered ${x.res.status})`, { evidence: streamEvidenceOf(x) });
 }
