@@ -1,7 +1,7 @@
-// What the SDK clients (the anthropic, openai and Google Gen AI SDKs) share: the driver around a
-// scripted session of SDK calls (the SDK is loaded when the session runs; there is no process,
-// so no exit code, output or files), the timing of a streamed call, and the openai drivers'
-// client pointed at the gateway.
+// What the SDK clients (the Anthropic, Anthropic Vertex, openai and Google Gen AI SDKs) share:
+// the driver around a scripted session of SDK calls (the SDK is loaded when the session runs;
+// there is no process, so no exit code, output or files), the timing of a streamed call, and the
+// openai drivers' client pointed at the gateway.
 import type { Protocol } from '../core/protocols.js';
 import { loadOptional, packageVersion, streamClock, type ClientDriver, type DriverOptions, type StepResult, type StreamTiming } from './types.js';
 
