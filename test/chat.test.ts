@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chatCompletion, chatError, chatFrames, chatStream, DONE } from '../src/upstream/replies/chat.js';
-import { chunkName, pairEvents, samePayload } from '../suites/chat/common.js';
+import { chunkName, pairEvents } from '../suites/chat/common.js';
+import { samePayload } from '../suites/shared/pairing.js';
 import { generatedChatBody as chatBody } from '../suites/chat/gen.js';
 import { CASE_PLACEHOLDER } from '../src/upstream/contract.js';
 import { faultByName } from '../reference/faults/index.js';

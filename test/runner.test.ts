@@ -46,6 +46,32 @@ function stubs() {
 const check = (id: string, extra: Partial<CheckDef>, run: CheckDef['run']): CheckDef =>
   defineCheck({ id, title: id, requirements: ['X-1'], level: 'MUST', area: 'test', profile: 'default', protocol: 'messages', requirement: id, run, ...extra });
 
+/**
+ * Checks that count the moments a `work` check and a `timing` check run at once (`overlaps`),
+ * and two runs of them at once, sharing a gate or not. Each check yields a few times so the
+ * other run gets its chance to interleave.
+ */
+function overlapMeter() {
+  const m = {
+    active: { work: 0, timing: 0 },
+    overlaps: 0,
+    busy: (kind: 'work' | 'timing', id: string, extra: Partial<CheckDef> = {}) =>
+      check(id, extra, async () => {
+        m.active[kind]++;
+        if (m.active.work && m.active.timing) m.overlaps++;
+        for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
+        m.active[kind]--;
+        return pass(id);
+      }),
+    /** Runs A and B at once, two checks at a time each, through `gate` when given. */
+    both: (runA: CheckDef[], runB: CheckDef[], env: RunEnv, gate?: PhaseGate) => {
+      m.active = { work: 0, timing: 0 };
+      return Promise.all([runChecks(runA, env, { concurrency: 2, gate }), runChecks(runB, env, { concurrency: 2, gate })]);
+    },
+  };
+  return m;
+}
+
 describe('run order', () => {
   it('starts background checks first and runs them beside the others', async () => {
     const { env } = stubs();
@@ -165,50 +191,27 @@ describe('phase gate', () => {
   });
 
   it('keeps the timing checks of one run apart from the work of another run sharing the gate', async () => {
-    const gate = new PhaseGate();
     const { env } = stubs();
-    let active = { work: 0, timing: 0 };
-    let overlaps = 0;
-    const busy = (kind: 'work' | 'timing', id: string, extra: Partial<CheckDef> = {}) =>
-      check(id, extra, async () => {
-        active[kind]++;
-        if (active.work && active.timing) overlaps++;
-        // Yield a few times so the other run gets its chance to interleave.
-        for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
-        active[kind]--;
-        return pass(id);
-      });
-    const runA = [busy('work', 'a1'), busy('work', 'a2'), busy('timing', 'a3', { timing: true })];
-    const runB = [busy('timing', 'b1', { timing: true }), busy('work', 'b2'), busy('work', 'b3'), busy('work', 'b4')];
-    const [ra, rb] = await Promise.all([runChecks(runA, env, { concurrency: 2, gate }), runChecks(runB, env, { concurrency: 2, gate })]);
+    const m = overlapMeter();
+    const runA = [m.busy('work', 'a1'), m.busy('work', 'a2'), m.busy('timing', 'a3', { timing: true })];
+    const runB = [m.busy('timing', 'b1', { timing: true }), m.busy('work', 'b2'), m.busy('work', 'b3'), m.busy('work', 'b4')];
+    const [ra, rb] = await m.both(runA, runB, env, new PhaseGate());
     expect([...ra, ...rb].every((r) => r.outcome === 'pass')).toBe(true);
-    expect(overlaps).toBe(0);
+    expect(m.overlaps).toBe(0);
     // Without the gate the same runs do overlap: the test can see it.
-    active = { work: 0, timing: 0 };
-    await Promise.all([runChecks(runA, env, { concurrency: 2 }), runChecks(runB, env, { concurrency: 2 })]);
-    expect(overlaps).toBeGreaterThan(0);
+    await m.both(runA, runB, env);
+    expect(m.overlaps).toBeGreaterThan(0);
   });
 
   it('gives a timed outage check (the time to serve again) a timing turn too: no other run\'s work beside it', async () => {
-    const gate = new PhaseGate();
     const { env } = stubs();
-    let active = { work: 0, timing: 0 };
-    let overlaps = 0;
-    const busy = (kind: 'work' | 'timing', id: string, extra: Partial<CheckDef> = {}) =>
-      check(id, extra, async () => {
-        active[kind]++;
-        if (active.work && active.timing) overlaps++;
-        for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
-        active[kind]--;
-        return pass(id);
-      });
-    const runA = [busy('timing', 'a1', { timing: true, outage: true })];
-    const runB = Array.from({ length: 6 }, (_, i) => busy('work', `b${i}`));
-    const [ra, rb] = await Promise.all([runChecks(runA, env, { concurrency: 2, gate }), runChecks(runB, env, { concurrency: 2, gate })]);
+    const m = overlapMeter();
+    const runA = [m.busy('timing', 'a1', { timing: true, outage: true })];
+    const runB = Array.from({ length: 6 }, (_, i) => m.busy('work', `b${i}`));
+    const [ra, rb] = await m.both(runA, runB, env, new PhaseGate());
     expect([...ra, ...rb].every((r) => r.outcome === 'pass')).toBe(true);
-    expect(overlaps).toBe(0);
-    active = { work: 0, timing: 0 };
-    await Promise.all([runChecks(runA, env, { concurrency: 2 }), runChecks(runB, env, { concurrency: 2 })]);
-    expect(overlaps).toBeGreaterThan(0);
+    expect(m.overlaps).toBe(0);
+    await m.both(runA, runB, env);
+    expect(m.overlaps).toBeGreaterThan(0);
   });
 });

@@ -7,6 +7,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { encodeFrame, FrameDecoder, isEventStreamType } from '../../src/core/framing.js';
 import type { Fault, RequestParts } from './types.js';
 import { isOn } from './routes.js';
+import { HoldAll } from './streaming.js';
 
 const isBedrock = (r: RequestParts) => isOn(r, 'bedrock', 'generate', 'stream');
 const isBedrockStream = (r: RequestParts, h: Array<[string, string]>) => isOn(r, 'bedrock', 'stream') && h.some(([k, v]) => k.toLowerCase() === 'content-type' && isEventStreamType(v));
@@ -47,18 +48,6 @@ class AsText extends Transform {
   }
   _flush(cb: TransformCallback) {
     cb(null, Buffer.from(this.decoder.end(), 'utf8'));
-  }
-}
-
-/** Holds the whole stream until the upstream ends (a proxy that streams only text/event-stream unbuffered). */
-class HoldAll extends Transform {
-  private held: Buffer[] = [];
-  _transform(c: Buffer, _e: BufferEncoding, cb: TransformCallback) {
-    this.held.push(c);
-    cb();
-  }
-  _flush(cb: TransformCallback) {
-    cb(null, Buffer.concat(this.held));
   }
 }
 

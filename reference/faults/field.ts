@@ -7,6 +7,7 @@ import type http from 'node:http';
 import { parseLossless, stringifyNode, type JNode } from '../../src/core/json.js';
 import { FrameData } from './protocols.js';
 import { isOn } from './routes.js';
+import { isEventStream } from './streaming.js';
 import type { Fault, Json, Replacement, RequestParts } from './types.js';
 
 const isNative = (r: RequestParts) => isOn(r, 'native', 'generate', 'stream');
@@ -14,7 +15,6 @@ const isNativeCount = (r: RequestParts) => isOn(r, 'native', 'count');
 const isChat = (r: RequestParts) => isOn(r, 'chat', 'generate');
 const isMessages = (r: RequestParts) => isOn(r, 'messages', 'generate');
 const isDiscovery = (r: RequestParts) => r.method === 'GET' && /^\/v1\/models(\?|$)/.test(r.path);
-const isEventStream = (headers: Array<[string, string]>) => headers.some(([k, v]) => k.toLowerCase() === 'content-type' && /text\/event-stream/i.test(v));
 const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key', 'x-goog-api-key']);
 
 type Obj = Extract<JNode, { t: 'obj' }>;

@@ -4,9 +4,9 @@ import { StringDecoder } from 'node:string_decoder';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Fault, RequestParts } from './types.js';
 import { isOn } from './routes.js';
+import { HoldAll, isEventStream } from './streaming.js';
 
 const isNativeStream = (r: RequestParts) => isOn(r, 'native', 'stream');
-const isEventStream = (headers: Array<[string, string]>) => headers.some(([k, v]) => k.toLowerCase() === 'content-type' && /text\/event-stream/i.test(v));
 const withType = (headers: Array<[string, string]>, type: string): Array<[string, string]> => [...headers.filter(([k]) => k.toLowerCase() !== 'content-type'), ['content-type', type]];
 
 /**
@@ -76,11 +76,7 @@ export const NATIVE_FAULTS: Fault[] = [
     name: 'native-stream-buffered',
     breaks: ['NAT-STREAM-2'],
     description: 'holds the native event stream until the upstream ends it, then writes it whole (response buffering left on for the native route)',
-    stream: (r, _s, h) => {
-      if (!isNativeStream(r) || !isEventStream(h)) return null;
-      const held: Buffer[] = [];
-      return { headers: h, transform: new Transform({ transform: (c: Buffer, _e, cb) => (held.push(c), cb()), flush: (cb) => cb(null, Buffer.concat(held)) }) };
-    },
+    stream: (r, _s, h) => (isNativeStream(r) && isEventStream(h) ? { headers: h, transform: new HoldAll() } : null),
   },
   {
     name: 'native-stream-as-json-array',

@@ -4,10 +4,10 @@ import { StringDecoder } from 'node:string_decoder';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Fault, Json, RequestParts } from './types.js';
 import { isOn } from './routes.js';
+import { isEventStream } from './streaming.js';
 
 const isNative = (r: RequestParts) => isOn(r, 'native', 'generate', 'stream');
 const isChat = (r: RequestParts) => isOn(r, 'chat', 'generate');
-const isEventStream = (headers: Array<[string, string]>) => headers.some(([k, v]) => k.toLowerCase() === 'content-type' && /text\/event-stream/i.test(v));
 /** A chat request asking for a stream (`"stream": true` in its body). */
 const wantsStream = (r: RequestParts) => {
   try {

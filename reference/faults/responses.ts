@@ -7,10 +7,9 @@ import { RECORDS, type StreamStep } from '../../src/protocol/index.js';
 import type { Fault, Json, RequestParts } from './types.js';
 import { isOn } from './routes.js';
 import { FrameData } from './protocols.js';
-import { HoldAll, PerFrame } from './streaming.js';
+import { HoldAll, isEventStream, PerFrame } from './streaming.js';
 
 const isResponses = (r: RequestParts) => isOn(r, 'responses', 'generate');
-const isEventStream = (headers: Array<[string, string]>) => headers.some(([k, v]) => k.toLowerCase() === 'content-type' && /text\/event-stream/i.test(v));
 const header = (r: RequestParts, name: string) => r.headers.find(([k]) => k.toLowerCase() === name)?.[1];
 const gzipped = (r: RequestParts) => isResponses(r) && /gzip/i.test(header(r, 'content-encoding') ?? '');
 

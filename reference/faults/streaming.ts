@@ -5,7 +5,8 @@ import { createGzip } from 'node:zlib';
 import { StringDecoder } from 'node:string_decoder';
 import type { Fault, RequestParts } from './types.js';
 
-const isEventStream = (headers: Array<[string, string]>) => headers.some(([k, v]) => k.toLowerCase() === 'content-type' && /text\/event-stream/i.test(v));
+/** The response is an event stream (text/event-stream). */
+export const isEventStream = (headers: Array<[string, string]>) => headers.some(([k, v]) => k.toLowerCase() === 'content-type' && /text\/event-stream/i.test(v));
 
 /** A stream fault that applies `make()` to event-stream responses only. */
 export function onStreams(make: (r: RequestParts) => Transform, headers?: (h: Array<[string, string]>) => Array<[string, string]>): Fault['stream'] {

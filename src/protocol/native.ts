@@ -3,7 +3,7 @@
 // replies written from meaning and read back (record.ts). Realistic headers and error bodies
 // are the upstream's (src/upstream/replies/native.ts); this file maps meaning onto them.
 import { NATIVE_JSON_HEADERS, NATIVE_MODEL, NATIVE_SSE_HEADERS, googleCompact, nativeCountTokensBody, nativeError, responseId } from '../upstream/replies/native.js';
-import { arr, num, obj, parseJson, str } from './read.js';
+import { arr, decodedPath, num, obj, parseJson, str } from './read.js';
 import { mergedTurns, setParams, type Answer, type ProtocolRecord, type ReplyCodec, type RequestMeaning, type StopReason, type StreamStep, type StreamWriter, type ToolCall, type Usage } from './record.js';
 
 /** `POST /v1beta/models/{model}:generateContent`, or `:streamGenerateContent?alt=sse` to stream. */
@@ -161,16 +161,6 @@ const replies: ReplyCodec = {
   },
 };
 
-/** The path as the upstream reads it: an encoded `:` is the path's form, not its route. */
-function decoded(path: string): string {
-  const p = path.split('?')[0];
-  try {
-    return decodeURIComponent(p);
-  } catch {
-    return p;
-  }
-}
-
 /** A part's text: its text, or a function response's result. */
 function partText(p: Record<string, unknown>): string {
   if (typeof p.text === 'string') return p.thought === true ? '' : p.text;
@@ -186,13 +176,13 @@ function readRequest(path: string, body: string): RequestMeaning | null {
   const parts = (c: Record<string, unknown>) => arr(c.parts).map((p) => obj(p));
   const g = obj(v.generationConfig);
   return {
-    model: /\/models\/([^/:]+):/.exec(decoded(path))?.[1] ?? '',
+    model: /\/models\/([^/:]+):/.exec(decodedPath(path))?.[1] ?? '',
     system: parts(obj(v.systemInstruction)).map(partText).join('\n'),
     turns: mergedTurns(contents.map((c) => ({ role: c.role === 'model' ? 'assistant' : 'user', text: parts(c).map(partText).filter(Boolean).join(' ') }))),
     toolCalls: contents.flatMap((c) => parts(c).filter((p) => p.functionCall !== undefined).map((p) => str(obj(p.functionCall).name))),
     tools: arr(v.tools).flatMap((t) => arr(obj(t).functionDeclarations).map((f) => str(obj(f).name))),
     params: setParams({ maxTokens: g.maxOutputTokens as number | undefined, temperature: g.temperature as number | undefined, topP: g.topP as number | undefined, stop: Array.isArray(g.stopSequences) ? g.stopSequences.map(str) : undefined }),
-    stream: decoded(path).endsWith(':streamGenerateContent'),
+    stream: decodedPath(path).endsWith(':streamGenerateContent'),
   };
 }
 
@@ -204,9 +194,9 @@ export const NATIVE: ProtocolRecord = {
   modelIn: 'path',
   paths: { generate: (m) => nativePath(m), stream: (m) => nativePath(m, true), count: (m) => `/v1beta/models/${m}:countTokens`, models: () => '/v1beta/models' },
   routeOf(method, path) {
-    const m = /^\/v1(beta)?\/models\/[^/]+:(generateContent|streamGenerateContent|countTokens)$/.exec(decoded(path));
+    const m = /^\/v1(beta)?\/models\/[^/]+:(generateContent|streamGenerateContent|countTokens)$/.exec(decodedPath(path));
     if (m) return m[2] === 'generateContent' ? 'generate' : m[2] === 'countTokens' ? 'count' : 'stream';
-    return method === 'GET' && /^\/v1beta\/models$/.test(decoded(path)) ? 'models' : null;
+    return method === 'GET' && /^\/v1beta\/models$/.test(decodedPath(path)) ? 'models' : null;
   },
   minimalRequest(o) {
     const limit = o.maxTokens === undefined ? {} : { generationConfig: { maxOutputTokens: o.maxTokens } };

@@ -7,7 +7,7 @@
 // (messages.ts) with Google's headers; an error may also be Google's own shape, read back too.
 import { VERTEX_DEFAULTS, VERTEX_JSON_HEADERS, VERTEX_MODEL, VERTEX_SSE_HEADERS, VERTEX_VERSION } from '../upstream/replies/vertex.js';
 import { MESSAGES, messagesHeaders } from './messages.js';
-import { obj, parseJson, str } from './read.js';
+import { decodedPath, obj, parseJson, str } from './read.js';
 import type { ProtocolRecord, ReplyCodec, RequestMeaning } from './record.js';
 
 export { VERTEX_VERSION };
@@ -29,16 +29,6 @@ export const vertexCountPath = (at?: { project: string; region: string }) => `${
 
 const ROUTE = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/anthropic\/models\/([^/:]+):(rawPredict|streamRawPredict)$/;
 
-/** The path as the upstream reads it: an encoded `:` or `@` is the path's form, not its route. */
-function decoded(path: string): string {
-  const p = path.split('?')[0];
-  try {
-    return decodeURIComponent(p);
-  } catch {
-    return p;
-  }
-}
-
 /** A messages-protocol error, or the one Google's front end writes itself (`error.status` a word). */
 function readError(body: string, status: number) {
   const own = MESSAGES.replies.readError(body, status);
@@ -50,7 +40,7 @@ function readError(body: string, status: number) {
 const replies: ReplyCodec = { ...MESSAGES.replies, jsonHeaders: VERTEX_JSON_HEADERS, sseHeaders: VERTEX_SSE_HEADERS, readError };
 
 function readRequest(path: string, body: string): RequestMeaning | null {
-  const m = ROUTE.exec(decoded(path));
+  const m = ROUTE.exec(decodedPath(path));
   const read = MESSAGES.readRequest(path, body);
   if (!m || !read) return null;
   const model = m[3] === COUNT_MODEL ? str(obj(parseJson(body)).model) : m[3];
@@ -65,7 +55,7 @@ export const VERTEX: ProtocolRecord = {
   modelIn: 'path',
   paths: { generate: (m) => vertexPath(m), stream: (m) => vertexPath(m, true), count: () => vertexCountPath(), models: null },
   routeOf(method, path) {
-    const m = method === 'POST' ? ROUTE.exec(decoded(path)) : null;
+    const m = method === 'POST' ? ROUTE.exec(decodedPath(path)) : null;
     if (!m) return null;
     if (m[3] === COUNT_MODEL) return m[4] === 'rawPredict' ? 'count' : null;
     return m[4] === 'rawPredict' ? 'generate' : 'stream';

@@ -8,23 +8,19 @@
 // a gateway in front of Vertex takes it: nothing leaves loopback.
 import { VERTEX_PROJECT, VERTEX_REGION } from './claude-code-cloud.js';
 import { messagesSession } from './anthropic-sdk.js';
-import { loadOptional, packageVersion, type ClientDriver, type DriverOptions } from './types.js';
+import { sdkDriver } from './sdk.js';
 
-const PKG = '@anthropic-ai/vertex-sdk';
-
-export const anthropicVertexSdk: ClientDriver = {
+export const anthropicVertexSdk = sdkDriver({
   name: 'anthropic-vertex',
   protocol: 'vertex',
-  missing: async () => (await loadOptional('anthropic-vertex')).missing,
-  version: async () => packageVersion(PKG),
-  async run(o: DriverOptions) {
-    const { mod } = await loadOptional('anthropic-vertex');
+  feature: 'anthropic-vertex',
+  pkg: '@anthropic-ai/vertex-sdk',
+  steps(mod, o) {
     const authClient = { projectId: null, getRequestHeaders: async () => new Headers({ authorization: `Bearer ${o.token}` }) };
     const client = new mod.AnthropicVertex({
       baseURL: `${o.base}/v1`, region: VERTEX_REGION, projectId: VERTEX_PROJECT, authClient,
       timeout: o.timeoutMs, defaultHeaders: Object.fromEntries(o.headers),
     });
-    const steps = await messagesSession(client, { models: false });
-    return { client: 'anthropic-vertex', version: packageVersion(PKG), steps, exit: { code: 0, timedOut: false }, stdout: '', stderr: '', files: {}, volatile: {}, notes: [] };
+    return messagesSession(client, { models: false });
   },
-};
+});

@@ -5,10 +5,9 @@
 // named so no routing call is made, in a fresh home folder at the same path in both runs. Its
 // settings there turn usage statistics, telemetry and the update check off, and it sees nothing
 // of the caller's environment but PATH. The network namespace around it is the command's business.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { lines as parsedLines, readJson, timedRun } from './process.js';
 import { SESSION_FILE, SESSION_PROMPT } from './script.js';
 import type { ClientDriver, DriverOptions, StreamTiming } from './types.js';
 import { GEMINI_CLI_PINNED } from '../core/paths.js';
@@ -32,27 +31,6 @@ export function geminiCliScript(env: NodeJS.ProcessEnv = process.env): string {
   return env.GWC_GEMINI_CLI_BIN || path.join(env.GWC_GEMINI_CLI_DIR || '/opt/gemini-cli', 'node_modules', GEMINI_CLI_PACKAGE, 'bundle', 'gemini.js');
 }
 
-function readJson(file: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return existsSync(file) ? '(not JSON)' : null;
-  }
-}
-
-function parsedLines(stdout: string): unknown[] {
-  return stdout
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => {
-      try {
-        return JSON.parse(l) as unknown;
-      } catch {
-        return l;
-      }
-    });
-}
-
 /** One streamed answer as stdout showed it: from the client's last line before it, each delta, its last delta. */
 interface Turn {
   from: number;
@@ -62,51 +40,24 @@ interface Turn {
 
 const isDelta = (l: string) => /"type":"message"/.test(l) && /"role":"assistant"/.test(l) && /"delta":true/.test(l);
 
-/** Runs the CLI to its end (or our limit), noting per answer when its deltas reached stdout. */
-function timedRun(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean; turns: Turn[] }> {
-  const t0 = performance.now();
+/** Notes per answer when its deltas reached stdout. */
+function turnClock(): { turns: Turn[]; onLine: (l: string, at: number) => void } {
   const turns: Turn[] = [];
-  const child = spawn(process.execPath, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  let timedOut = false;
-  let partial = '';
   let lastLine = 0;
   let inTurn = false;
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString('utf8');
-    partial += c.toString('utf8');
-    const parts = partial.split('\n');
-    partial = parts.pop() ?? '';
-    for (const l of parts) {
-      const at = Math.round(performance.now() - t0);
-      if (!isDelta(l)) {
-        inTurn = false;
-        lastLine = at;
-        continue;
-      }
-      if (!inTurn) turns.push({ from: lastLine, arrivals: [], doneMs: at });
-      inTurn = true;
-      const turn = turns[turns.length - 1];
-      turn.arrivals.push(at);
-      turn.doneMs = at;
+  const onLine = (l: string, at: number) => {
+    if (!isDelta(l)) {
+      inTurn = false;
+      lastLine = at;
+      return;
     }
-  });
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const timer = setTimeout(() => {
-    timedOut = true;
-    child.kill('SIGKILL');
-  }, timeoutMs);
-  return new Promise((resolve) => {
-    child.once('error', (e) => {
-      clearTimeout(timer);
-      resolve({ code: null, stdout, stderr: `${stderr}${e.message}`, timedOut, turns });
-    });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, timedOut, turns });
-    });
-  });
+    if (!inTurn) turns.push({ from: lastLine, arrivals: [], doneMs: at });
+    inTurn = true;
+    const turn = turns[turns.length - 1];
+    turn.arrivals.push(at);
+    turn.doneMs = at;
+  };
+  return { turns, onLine };
 }
 
 export function geminiCli(env: NodeJS.ProcessEnv = process.env): ClientDriver {
@@ -140,7 +91,8 @@ export function geminiCli(env: NodeJS.ProcessEnv = process.env): ClientDriver {
         ...(o.headers.length ? { GEMINI_CLI_CUSTOM_HEADERS: o.headers.map(([k, v]) => `${k}: ${v}`).join(', ') } : {}),
       };
       const args = [script, '-p', SESSION_PROMPT, '-m', MODEL, '--output-format', 'stream-json'];
-      const { code, stdout, stderr, timedOut, turns } = await timedRun(args, { cwd: project, env: childEnv }, o.timeoutMs);
+      const { turns, onLine } = turnClock();
+      const { code, stdout, stderr, timedOut } = await timedRun(process.execPath, args, { cwd: project, env: childEnv }, o.timeoutMs, onLine);
       const streams = turns.map((t, i) => {
         const stream: StreamTiming = { firstTokenMs: t.arrivals[0] - t.from, doneMs: t.doneMs - t.from, arrivalsMs: t.arrivals.map((a) => a - t.from) };
         return { name: `answer ${i + 1}: the streamed text, timed from the client's line before it`, error: null, result: null, stream };

@@ -2,9 +2,9 @@
 // native content generation protocol: generateContent answered with a function call, then the
 // function's result sent back with generateContentStream.
 import { SESSION_PROMPT, WEATHER_RESULT, WEATHER_TOOL } from './script.js';
-import { loadOptional, packageVersion, step, streamClock, type ClientDriver, type DriverOptions, type StepResult } from './types.js';
+import { sdkDriver } from './sdk.js';
+import { step, streamClock, type StepResult } from './types.js';
 
-const PKG = '@google/genai';
 const MODEL = 'gemini-2.5-flash';
 
 type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -12,13 +12,12 @@ type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 /** The answer as the SDK parsed it, without its class wrapper. */
 const plain = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
 
-export const genaiSdk: ClientDriver = {
+export const genaiSdk = sdkDriver({
   name: 'genai',
   protocol: 'native',
-  missing: async () => (await loadOptional('genai')).missing,
-  version: async () => packageVersion(PKG),
-  async run(o: DriverOptions) {
-    const { mod } = await loadOptional('genai');
+  feature: 'genai',
+  pkg: '@google/genai',
+  async steps(mod, o) {
     const ai = new mod.GoogleGenAI({ apiKey: o.token, httpOptions: { baseUrl: o.base, timeout: o.timeoutMs, headers: Object.fromEntries(o.headers) } });
     const config = { tools: [{ functionDeclarations: [WEATHER_TOOL] }] };
     const user = { role: 'user', parts: [{ text: SESSION_PROMPT }] };
@@ -38,6 +37,6 @@ export const genaiSdk: ClientDriver = {
         return { result: chunks, stream: clock.done() };
       }),
     );
-    return { client: 'genai', version: packageVersion(PKG), steps, exit: { code: 0, timedOut: false }, stdout: '', stderr: '', files: {}, volatile: {}, notes: [] };
+    return steps;
   },
-};
+});

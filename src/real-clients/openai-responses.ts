@@ -3,43 +3,25 @@
 // streamed (each event as the SDK yields it) and not streamed. Beside Codex CLI, which streams
 // every turn, it is the profile's client of the Responses API's JSON calls.
 import { SESSION_PROMPT, WEATHER_RESULT, WEATHER_TOOL } from './script.js';
-import { loadOptional, packageVersion, step, streamClock, type ClientDriver, type DriverOptions, type StepResult } from './types.js';
+import { openaiDriver, streamed } from './sdk.js';
+import { step, type StepResult } from './types.js';
 
-const PKG = 'openai';
 const MODEL = 'gpt-5.5';
 
 type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-async function streamed(client: Any, params: Any) {
-  const clock = streamClock();
-  const events: Any[] = [];
-  const stream = await client.responses.create({ ...params, stream: true });
-  for await (const e of stream) {
-    events.push(e);
-    if (e.type === 'response.output_text.delta' || e.type === 'response.function_call_arguments.delta') clock.content();
-  }
-  return { result: events, stream: clock.done() };
-}
+const isContent = (e: Any) => e.type === 'response.output_text.delta' || e.type === 'response.function_call_arguments.delta';
 
-export const openaiResponses: ClientDriver = {
-  name: 'openai-responses',
-  protocol: 'responses',
-  missing: async () => (await loadOptional('openai')).missing,
-  version: async () => packageVersion(PKG),
-  async run(o: DriverOptions) {
-    const { mod } = await loadOptional('openai');
-    const OpenAI = mod.default ?? mod.OpenAI;
-    const client = new OpenAI({ apiKey: o.token, baseURL: `${o.base}/v1`, timeout: o.timeoutMs, defaultHeaders: Object.fromEntries(o.headers) });
-    const tools = [{ type: 'function', ...WEATHER_TOOL, strict: false }];
-    const user = { role: 'user', content: SESSION_PROMPT };
-    const steps: StepResult[] = [];
-    const first = await step('responses.create (tool turn, not streamed)', async () => ({ result: await client.responses.create({ model: MODEL, tools, input: [user] }) }));
-    steps.push(first);
-    const call = (((first.result as Any)?.output ?? []) as Any[]).find((i) => i.type === 'function_call');
-    const callId = call?.call_id ?? 'call_missing';
-    const input = [user, { type: 'function_call', call_id: callId, name: WEATHER_TOOL.name, arguments: call?.arguments ?? '{}' }, { type: 'function_call_output', call_id: callId, output: WEATHER_RESULT }];
-    steps.push(await step('responses.create stream (tool result turn)', () => streamed(client, { model: MODEL, tools, input })));
-    steps.push(await step('responses.create (tool result turn, not streamed)', async () => ({ result: await client.responses.create({ model: MODEL, tools, input }) })));
-    return { client: 'openai-responses', version: packageVersion(PKG), steps, exit: { code: 0, timedOut: false }, stdout: '', stderr: '', files: {}, volatile: {}, notes: [] };
-  },
-};
+export const openaiResponses = openaiDriver('openai-responses', 'responses', async (client) => {
+  const tools = [{ type: 'function', ...WEATHER_TOOL, strict: false }];
+  const user = { role: 'user', content: SESSION_PROMPT };
+  const steps: StepResult[] = [];
+  const first = await step('responses.create (tool turn, not streamed)', async () => ({ result: await client.responses.create({ model: MODEL, tools, input: [user] }) }));
+  steps.push(first);
+  const call = (((first.result as Any)?.output ?? []) as Any[]).find((i) => i.type === 'function_call');
+  const callId = call?.call_id ?? 'call_missing';
+  const input = [user, { type: 'function_call', call_id: callId, name: WEATHER_TOOL.name, arguments: call?.arguments ?? '{}' }, { type: 'function_call_output', call_id: callId, output: WEATHER_RESULT }];
+  steps.push(await step('responses.create stream (tool result turn)', () => streamed(() => client.responses.create({ model: MODEL, tools, input, stream: true }), isContent)));
+  steps.push(await step('responses.create (tool result turn, not streamed)', async () => ({ result: await client.responses.create({ model: MODEL, tools, input }) })));
+  return steps;
+});

@@ -1,6 +1,6 @@
-// What the process clients (Claude Code, Codex CLI) share: running the binary to its end or our
-// limit with every stdout line handed over as it arrives (timed from the start), reading a JSON
-// file the client wrote, and grouping the client's JSON-lines output by event type.
+// What the process clients (Claude Code, Codex CLI, Gemini CLI) share: running the binary to its
+// end or our limit with every stdout line handed over as it arrives (timed from the start),
+// reading a JSON file the client wrote, and grouping the client's JSON-lines output by event type.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';

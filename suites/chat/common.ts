@@ -1,12 +1,12 @@
 // Shared steps of the chat stream checks: a streamed completion through the gateway, and the
 // pairing of what the upstream sent with what the client received.
 import type { CheckContext } from '../../src/check/check.js';
-import { diffJson } from '../../src/core/compare.js';
-import { parseJson, tryParse } from '../../src/core/json.js';
+import { parseJson } from '../../src/core/json.js';
 import { chatFrames, chatSseReply, chatStream, DONE } from '../../src/upstream/replies/chat.js';
 import { CHAT_PATH, chatBody } from '../shared/protocols.js';
 import { type StreamExchange, streamThrough } from '../shared/exchange.js';
 import { cut } from '../shared/evidence.js';
+import { pairByPosition } from '../shared/pairing.js';
 
 /** Streams a completion (role chunk, `pieces`, finish chunk, usage chunk, [DONE]) `gapMs` apart. */
 export function chatStreamExchange(ctx: CheckContext, opts: { pieces?: string[]; gapMs?: number } = {}): Promise<StreamExchange> {
@@ -16,14 +16,6 @@ export function chatStreamExchange(ctx: CheckContext, opts: { pieces?: string[];
     auth: 'bearer',
     body: chatBody({ stream: true, stream_options: { include_usage: true } }, 'Stream a hello.'),
   });
-}
-
-/** The same payload: identical text, or the same JSON value (a gateway may re-serialise a chunk). */
-export function samePayload(sent: string, got: string): boolean {
-  if (sent === got) return true;
-  const a = tryParse(sent);
-  const b = tryParse(got);
-  return a.ok && b.ok && diffJson(a.node, b.node, '', [], { keyOrder: false, limit: 1 }).length === 0;
 }
 
 /** What a chunk is, for timelines and messages: role, content, finish, usage (no choices), [DONE]. */
@@ -45,18 +37,4 @@ export function chunkName(payload: string): string {
  * Pairs each sent payload with the client event carrying it, in order: position by position when
  * the counts agree, else by content (so a dropped chunk does not shift every later pairing).
  */
-export function pairEvents(sent: string[], got: string[]): Array<{ sent: number; got: number }> {
-  if (sent.length === got.length) return sent.map((_, i) => ({ sent: i, got: i }));
-  const pairs: Array<{ sent: number; got: number }> = [];
-  let j = 0;
-  for (let i = 0; i < sent.length; i++) {
-    for (let k = j; k < got.length; k++) {
-      if (samePayload(sent[i], got[k])) {
-        pairs.push({ sent: i, got: k });
-        j = k + 1;
-        break;
-      }
-    }
-  }
-  return pairs;
-}
+export const pairEvents = pairByPosition;

@@ -2,11 +2,11 @@
 // through the gateway, what each payload is called in messages, and the pairing of what the
 // upstream sent with the events the client read.
 import type { CheckContext, Verdict } from '../../src/check/check.js';
-import { diffJson } from '../../src/core/compare.js';
-import { parseJson, tryParse } from '../../src/core/json.js';
+import { parseJson } from '../../src/core/json.js';
 import { nativeFrames, nativeSseReply, nativeStream } from '../../src/upstream/replies/native.js';
 import { nativeBody, nativePath } from '../shared/protocols.js';
 import { streamEvidenceOf, streamThrough, type StreamExchange } from '../shared/exchange.js';
+import { pairInOrder } from '../shared/pairing.js';
 
 /** Text pieces with characters a re-encoding gateway gets wrong: one frame each. */
 export const PIECES = ['Hel', 'lo, wor', 'ld é😀 "q" \\ ', 'done.'];
@@ -44,23 +44,5 @@ export function payloadName(payload: string): string {
   }
 }
 
-/** The same payload: identical text, or the same JSON value (a gateway may re-serialise an event). */
-export function samePayload(sent: string, got: string): boolean {
-  if (sent === got) return true;
-  const a = tryParse(sent);
-  const b = tryParse(got);
-  return a.ok && b.ok && diffJson(a.node, b.node, '', [], { keyOrder: false, limit: 1 }).length === 0;
-}
-
 /** Each sent payload with the client event carrying it, in order (a lost or added event does not shift the later pairings). */
-export function pairPayloads(sent: string[], got: string[]): Array<{ sent: number; got: number }> {
-  const pairs: Array<{ sent: number; got: number }> = [];
-  let j = 0;
-  for (let i = 0; i < sent.length; i++) {
-    const k = got.findIndex((g, at) => at >= j && samePayload(sent[i], g));
-    if (k < 0) continue;
-    pairs.push({ sent: i, got: k });
-    j = k + 1;
-  }
-  return pairs;
-}
+export const pairPayloads = pairInOrder;

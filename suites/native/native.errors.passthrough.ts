@@ -1,9 +1,7 @@
-import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { describeDiff } from '../../src/core/compare.js';
-import { tryParse } from '../../src/core/json.js';
+import { defineCheck, pass } from '../../src/check/check.js';
 import { nativeBadKey, nativeError, nativeJsonReply } from '../../src/upstream/replies/native.js';
-import { exchange, nativeSend, responseDiffs } from '../shared/exchange.js';
-import { exchangeEvidence, cut } from '../shared/evidence.js';
+import { errorsPassedThrough } from '../shared/error-passthrough.js';
+import { exchange, nativeSend } from '../shared/exchange.js';
 import { nativeBody } from '../shared/protocols.js';
 
 // The statuses the native API answers with; 400 twice: a bad request and a bad key.
@@ -24,21 +22,7 @@ export default defineCheck({
   protocol: 'native',
   requirement: "An error of the native upstream reaches the client with the same HTTP status and the same JSON error (error.code, error.status, error.message, details), so a client can tell a bad key from a quota from an outage.",
   async run(ctx) {
-    for (const c of CASES) {
-      const x = await exchange(ctx, nativeBody(), nativeSend({ reply: nativeJsonReply(c.body(), c.status) }));
-      const ev = exchangeEvidence(x);
-      const got = tryParse(x.res.text());
-      if (x.res.status !== c.status || !got.ok) {
-        const html = /<html|<!doctype/i.test(x.res.text());
-        return fail(`the upstream's ${c.name} reached the client as ${x.res.status}${!got.ok ? (html ? ' with an HTML page' : ' with a body that is not JSON') : ''}`, {
-          expected: `${c.status} with the upstream's JSON error`,
-          actual: `${x.res.status} ${x.res.header('content-type') ?? ''}: ${cut(x.res.text(), 200)}`,
-          evidence: ev,
-        });
-      }
-      const { diffs } = responseDiffs(x);
-      if (diffs.length) return fail(`the upstream's ${c.name} error body changed on the way: ${describeDiff(diffs[0])}`, { expected: "the upstream's error body", actual: diffs.map(describeDiff).join('\n'), evidence: { diffs, ...ev } });
-    }
-    return pass(`all ${CASES.length} native errors reached the client with their status and JSON body`);
+    const failed = await errorsPassedThrough({ cases: CASES, send: (c) => exchange(ctx, nativeBody(), nativeSend({ reply: nativeJsonReply(c.body(), c.status) })) });
+    return failed ?? pass(`all ${CASES.length} native errors reached the client with their status and JSON body`);
   },
 });

@@ -2,12 +2,11 @@
 // events the upstream scripted (name and data of each), the pairing of what was sent with what
 // the client received, and a short name of each event for timelines and messages.
 import type { CheckContext } from '../../src/check/check.js';
-import { diffJson } from '../../src/core/compare.js';
-import { tryParse } from '../../src/core/json.js';
 import { responsesSseReply, responsesStream, type ResponsesStreamShape } from '../../src/upstream/replies/responses.js';
 import { framesOf } from '../../src/protocol/record.js';
 import { RESPONSES_PATH, responsesBody } from '../shared/protocols.js';
 import { type StreamExchange, streamThrough } from '../shared/exchange.js';
+import { pairInOrder } from '../shared/pairing.js';
 
 /** One event: its `event:` name and its data line's text. */
 export interface NamedEvent {
@@ -30,14 +29,6 @@ export async function responsesStreamExchange(ctx: CheckContext, shape: Response
   const texts = responsesStream(shape);
   const x = await streamThrough(ctx, responsesSseReply(framesOf(texts, { gapMs })), { path: RESPONSES_PATH, auth: 'bearer', body: body ?? responsesBody({ stream: true }, 'Stream a hello.') });
   return { ...x, events: texts.map(namedEvent), sent: texts.map((t) => namedEvent(t).data) };
-}
-
-/** The same data: identical text, or the same JSON value (a gateway may re-serialise an event). */
-export function sameData(sent: string, got: string): boolean {
-  if (sent === got) return true;
-  const a = tryParse(sent);
-  const b = tryParse(got);
-  return a.ok && b.ok && diffJson(a.node, b.node, '', [], { keyOrder: false, limit: 1 }).length === 0;
 }
 
 /** The data without its sequence_number: an event renumbered on the way is still that event. */
@@ -66,20 +57,7 @@ export function eventName(data: string): string {
  * position when the counts agree and each pair matches, else by content (a dropped event does
  * not shift every later pairing).
  */
-export function pairEvents(sent: string[], got: string[]): Array<{ sent: number; got: number }> {
-  const pairs: Array<{ sent: number; got: number }> = [];
-  let j = 0;
-  for (let i = 0; i < sent.length; i++) {
-    for (let k = j; k < got.length; k++) {
-      if (sameData(sent[i], got[k])) {
-        pairs.push({ sent: i, got: k });
-        j = k + 1;
-        break;
-      }
-    }
-  }
-  return pairs;
-}
+export const pairEvents = pairInOrder;
 
 /** "the client got status N (error)" or "never reached the upstream", for a stream that is not one. */
 export function noStream(x: StreamExchange): string {

@@ -4,12 +4,11 @@
 // the stream events the upstream sent with those the client got.
 import type { CheckContext } from '../../src/check/check.js';
 import { ANTHROPIC_VERSION } from '../../src/client/gateway.js';
-import { diffJson } from '../../src/core/compare.js';
-import { tryParse } from '../../src/core/json.js';
 import { frames, type StreamEvent } from '../../src/upstream/replies/streams.js';
 import { VERTEX_MODEL, vertexJsonReply, vertexMessageBody, vertexSseReply } from '../../src/upstream/replies/vertex.js';
 import type { Reply } from '../../src/upstream/scenario.js';
 import { streamThrough, type SendOptions, type StreamExchange } from '../shared/exchange.js';
+import { pairByPosition } from '../shared/pairing.js';
 import { vertexBody, vertexCountPath, vertexPath } from '../shared/protocols.js';
 
 export { VERTEX_MODEL };
@@ -40,28 +39,8 @@ export function vertexStream(ctx: CheckContext, events: StreamEvent[], opts: { g
   });
 }
 
-/** The same event data: identical text, or the same JSON value (a gateway may re-serialise an event). */
-function sameData(sent: string, got: string): boolean {
-  if (sent === got) return true;
-  const a = tryParse(sent);
-  const b = tryParse(got);
-  return a.ok && b.ok && diffJson(a.node, b.node, '', [], { keyOrder: false, limit: 1 }).length === 0;
-}
-
 /** Pairs each sent event with the received one carrying its data, in order (position by position when the counts agree). */
-export function pairEvents(sent: string[], got: string[]): Array<{ sent: number; got: number }> {
-  if (sent.length === got.length) return sent.map((_, i) => ({ sent: i, got: i }));
-  const pairs: Array<{ sent: number; got: number }> = [];
-  let j = 0;
-  for (let i = 0; i < sent.length; i++) {
-    const k = got.findIndex((g, n) => n >= j && sameData(sent[i], g));
-    if (k >= 0) {
-      pairs.push({ sent: i, got: k });
-      j = k + 1;
-    }
-  }
-  return pairs;
-}
+export const pairEvents = pairByPosition;
 
 /** Data of a sent frame (`event:` and `data:` lines). */
 export const dataOf = (frame: string) => /^data: ?(.*)$/m.exec(frame)?.[1] ?? frame;
