@@ -249,6 +249,21 @@ describe('gw-conformance compare (the command line)', () => {
     expect(ignored.code, ignored.stderr).toBe(0);
   });
 
+  it('a report of an earlier minor schema (an earlier harness) is compared, by requirement ID; a later or another major one is refused', async () => {
+    const older = { ...report([result('g.one', 'pass'), result('g.renamed', 'pass', { requirements: ['REQ-TWO-1'] })], { harness: { name: 'gw-conformance', version: '0.0.9' } }), schemaVersion: '1.0.0' };
+    const f = folders(older as RunReport, broken);
+    const r = await inProcess(['compare', f.base, f.now]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/note: different harness versions \(BASE 0\.0\.9, NEW /);
+    expect(r.stdout).toMatch(/REGRESSION g\.two \(was g\.renamed\) \[MUST REQ-TWO-1\]: pass -> fail/);
+    for (const v of ['9.0.0', `${SCHEMA_VERSION.split('.')[0]}.999.0`]) {
+      const g = folders({ ...clean, schemaVersion: v } as RunReport, broken);
+      const bad = await inProcess(['compare', g.base, g.now]);
+      expect(bad.code).toBe(2);
+      expect(oneLine(bad.stderr)).toContain(`report schema "${v}", this harness reads ${SCHEMA_VERSION} and earlier`);
+    }
+  });
+
   it('bad input: one line, no stack trace, exit 2, before any comparison', async () => {
     const f = folders(clean, broken);
     writeFileSync(join(f.dir, 'not.json'), '{ nope');

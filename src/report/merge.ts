@@ -9,8 +9,16 @@ import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from './t
 import { assertValidReport } from './validate.js';
 import { areLoadShards, combineShardResults, isLoadShard } from './load-merge.js';
 
-/** Reads DIR/report.json (or a .json file given directly) and checks it against the schema. */
-export function readReport(where: string): RunReport {
+/** The major and minor of a schema version ("1.6.0" -> [1, 6]), or null. */
+const majorMinor = (v: unknown): [number, number] | null => (typeof v === 'string' && /^\d+\.\d+\.\d+$/.test(v) ? (v.split('.').slice(0, 2).map(Number) as [number, number]) : null);
+
+/**
+ * Reads DIR/report.json (or a .json file given directly) and checks it against the schema. With
+ * `older`, a report of an earlier minor version of the same major schema (written by an earlier
+ * harness: later minors only add fields) is read too, its shape checked only where a reader of
+ * runs needs it (compare, matrix): results with an id, an outcome and requirement IDs.
+ */
+export function readReport(where: string, opts: { older?: boolean } = {}): RunReport {
   const file = where.endsWith('.json') ? where : join(where, 'report.json');
   let data: RunReport;
   try {
@@ -18,7 +26,15 @@ export function readReport(where: string): RunReport {
   } catch (e) {
     throw new HarnessError('BAD_REPORT', `${file}: not a readable JSON report (${(e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0]})`);
   }
-  if (data?.schemaVersion !== SCHEMA_VERSION) throw new HarnessError('BAD_REPORT', `${file}: report schema ${JSON.stringify(data?.schemaVersion)}, this harness reads ${SCHEMA_VERSION}`);
+  if (data?.schemaVersion !== SCHEMA_VERSION) {
+    const [have, read] = [majorMinor(data?.schemaVersion), majorMinor(SCHEMA_VERSION)!];
+    const earlier = opts.older && have !== null && have[0] === read[0] && have[1] < read[1];
+    if (!earlier) throw new HarnessError('BAD_REPORT', `${file}: report schema ${JSON.stringify(data?.schemaVersion)}, this harness reads ${SCHEMA_VERSION}${opts.older ? ` and earlier ${read[0]}.x` : ''}`);
+    const results = (data as { results?: unknown }).results;
+    const ok = Array.isArray(results) && results.every((r: { id?: unknown; outcome?: unknown; requirements?: unknown }) => typeof r?.id === 'string' && typeof r.outcome === 'string' && Array.isArray(r.requirements));
+    if (!ok) throw new HarnessError('BAD_REPORT', `${file}: report schema ${data.schemaVersion}: its results are not a list of checks with an id, an outcome and requirement IDs`);
+    return data;
+  }
   try {
     assertValidReport(data);
   } catch (e) {

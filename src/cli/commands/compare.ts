@@ -48,7 +48,7 @@ function assertKnownChecks(ignore: string[], reports: RunReport[]): void {
 export async function compareCommand(base: string, now: string, o: CompareFlags, io: Pick<Io, 'out'>): Promise<number> {
   const ignoreLevels = levelsOf(o.ignoreLevel);
   if (o.out) assertWritableDir(dirname(o.out), '--out');
-  const reports = [readReport(base), readReport(now)];
+  const reports = [readReport(base, { older: true }), readReport(now, { older: true })];
   assertComplete('BASE', base, reports[0], o.allowPartial === true);
   assertComplete('NEW', now, reports[1], o.allowPartial === true);
   assertKnownChecks(o.ignore, reports);

@@ -37,7 +37,7 @@ export function matrixInputs(where: readonly string[], labels: readonly string[]
     if (!where.some((w, i) => resolve(w) === resolve(l.dir) || resolve(folders[i]) === resolve(l.dir)))
       throw new HarnessError('BAD_FLAG', `--label ${l.dir}=...: ${l.dir} is none of the reports given (${where.join(', ')})`);
   return where.map((w, i) => {
-    const report = readReport(w);
+    const report = readReport(w, { older: true });
     const label = parsed.find((l) => resolve(l.dir) === resolve(w) || resolve(l.dir) === resolve(folders[i]));
     const html = join(folders[i], 'report.html');
     const doc = existsSync(join(folders[i], CONFORMANCE_FILE)) ? readCertifyDir(folders[i]).doc : undefined;
