@@ -8,7 +8,7 @@ import { CONFIG_SCHEMA, resolveConfig } from '../src/config/config.js';
 import { configSchemaText, FLAG_OPTIONS, ROWS } from '../src/config/options.js';
 import { Ajv } from 'ajv';
 import YAML from 'yaml';
-import { cliReferenceMarkdown, COMMANDS, optionsOf } from '../src/config/commands.js';
+import { cliReferenceMarkdown, COMMAND_OPTIONS, COMMANDS, optionsOf } from '../src/config/commands.js';
 import { HELP_GROUPS, SHORT_HELP_GROUPS } from '../src/config/help.js';
 import { COMMAND_NAMES } from '../src/config/options.js';
 import { cli, ROOT } from './helpers/cli.js';
@@ -48,9 +48,10 @@ describe('the option table', () => {
     expect(r.code).toBe(0);
     // Each flag starts one line of the options (help texts and the examples may name it again).
     for (const o of FLAG_OPTIONS) expect(r.stdout.match(new RegExp(`^ {2}--${o.name}\\b(?!-)`, 'gm')), o.name).toHaveLength(1);
-    // Nothing offered that the table does not describe (besides commander's own --help).
+    // Nothing offered that the tables do not describe (besides commander's own --help): the run settings and run's own flags.
     const offered = [...r.stdout.matchAll(/^ {2}(--[a-z0-9-]+)/gm)].map((x) => x[1]).filter((f) => f !== '--help');
-    expect(offered.sort()).toEqual(FLAG_OPTIONS.flatMap((o) => [`--${o.name}`, ...(o.negate ? [`--no-${o.name}`] : [])]).sort());
+    const own = COMMAND_OPTIONS.filter((o) => o.commands?.includes('run'));
+    expect(offered.sort()).toEqual([...FLAG_OPTIONS, ...own].flatMap((o) => [`--${o.name}`, ...(o.negate ? [`--no-${o.name}`] : [])]).sort());
   });
 
   it('is the schema of gwc.yaml: every key the file takes, and no other', () => {

@@ -68,6 +68,7 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
 const own = (commands: readonly CommandName[], rows: ReadonlyArray<Omit<OptionSpec, 'commands' | 'where'>>): OptionSpec[] => rows.map((r) => ({ ...r, commands, where: 'flag' }));
 
 export const COMMAND_OPTIONS: readonly OptionSpec[] = [
+  ...own(['run', 'demo'], [{ name: 'dry-run', kind: 'bool', help: 'list the checks this selection would run (and those it would skip as not declared), then stop: nothing is started or sent', defaultText: 'off' }]),
   ...own(['demo', 'reference'], [{ name: 'fault', kind: 'enum', arg: '<name>', help: 'break one requirement on purpose (`list --faults` names them)', defaultText: 'none' }]),
   ...own(
     ['certify'],

@@ -3,12 +3,15 @@
 // gateway, real clients through the reference gateway).
 import { HarnessError } from '../../core/errors.js';
 import { COMMANDS } from '../../config/commands.js';
+import { CHECKS } from '../../../suites/index.js';
+import { dryRun } from '../dry-run.js';
 import { PROFILE_MODULES } from '../profiles/index.js';
 import { runConfig, withOptions, type RegisterCommand } from '../shared.js';
 
 export const registerDemo: RegisterCommand = (program, { io, argv, exit }) => {
   withOptions(program.command('demo').description(COMMANDS.demo.description), 'demo').action(async (o) => {
     const cfg = runConfig(o, io);
+    if (o.dryRun) return exit(dryRun(CHECKS, cfg, io));
     if (cfg.launch.cmd || cfg.launch.image) throw new HarnessError('BAD_FLAG', `demo runs the built-in reference gateway: ${cfg.launch.cmd ? '--gateway-cmd' : '--gateway-image'} goes with \`run\``);
     exit(await PROFILE_MODULES[cfg.profile].demo(cfg, { io, argv, fault: o.fault, upstreamListen: o.upstreamListen }));
   });

@@ -1,0 +1,31 @@
+// `run --dry-run` and `demo --dry-run`: the checks a run would run, with its selection (--profile,
+// --only, --skip, --shard, --capabilities) and its declared protocols applied, each with its level
+// and requirement IDs, and the ones that would be skipped as not declared with why. Nothing is
+// started and nothing is sent, so no --target is needed.
+import type { RunConfig } from '../config/config.js';
+import type { CheckDef } from '../check/check.js';
+import { PROFILE_FACTS, profileFeature } from '../core/features.js';
+import { selectChecks } from '../runner/registry.js';
+import { notDeclared } from '../runner/runner.js';
+import { durationsFrom, shardIds } from '../runner/shard.js';
+import type { Io } from './shared.js';
+
+/** Prints the selection, one check a line, then how many would run; exit 0. */
+export function dryRun(all: CheckDef[], cfg: RunConfig, io: Io): number {
+  let checks = selectChecks(all, cfg);
+  if (cfg.shard && PROFILE_FACTS[cfg.profile].shards === 'checks') {
+    const mine = shardIds(checks.map((c) => c.id), cfg.shard.index, cfg.shard.count, cfg.shardDurations ? durationsFrom(cfg.shardDurations) : undefined);
+    checks = checks.filter((c) => mine.has(c.id));
+  }
+  const feature = profileFeature(cfg.profile);
+  const declared = new Set<string>([...cfg.protocols, ...(feature ? [feature] : [])]);
+  const width = Math.max(0, ...checks.map((c) => c.id.length));
+  let skipped = 0;
+  for (const c of checks) {
+    const why = notDeclared(c, declared);
+    if (why) skipped++;
+    io.out(`${c.id.padEnd(width)}  ${c.level.padEnd(6)} ${c.requirements.join(', ')}${why ? `  (would be skipped: ${why})` : ''}`);
+  }
+  io.out(`dry run: ${checks.length - skipped} checks would run${skipped ? `, ${skipped} would be skipped as not declared` : ''} (profile ${cfg.profile}); nothing was started or sent`);
+  return 0;
+}
