@@ -58,8 +58,11 @@ function statusText(st: State, t: number): string | null {
   if (st.gate) return `readiness: ${secs(t - st.gate.since)}, last answer ${st.gate.last}`;
   if (!st.total) return null;
   const [first, ...rest] = longest(st);
-  const what = !first ? '' : t - first[1].since >= 3000 ? `: waiting for ${first[1].title} (${first[0]}) ${secs(t - first[1].since)}` : `: running ${first[0]}`;
-  return `[${st.done}/${st.total}]${what}${rest.length ? ` +${rest.length} more running` : ''}`;
+  // The id, the time and the count first: a narrow terminal cuts the line's end, the title.
+  const more = rest.length ? ` +${rest.length} more running` : '';
+  if (!first) return `[${st.done}/${st.total}]${more}`;
+  const [id, r] = first;
+  return t - r.since >= 3000 ? `[${st.done}/${st.total}] ${secs(t - r.since)} ${id}${more}: waiting for ${r.title}` : `[${st.done}/${st.total}] running ${id}${more}`;
 }
 
 /** The "still running" line when piped, or null when nothing has run that long. */
