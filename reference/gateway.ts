@@ -292,6 +292,8 @@ export class ReferenceGateway extends LoopbackServer {
       return;
     }
     ur.pipe(res);
+    // An upstream answer broken off breaks the client's off too (a fault may end it otherwise).
+    ur.on('close', () => !ur.complete && (fault?.upstreamCut ? fault.upstreamCut(res, (a) => this.forward(parts, res, 0, undefined, a)) : res.destroy()));
     // A gateway that does not cancel goes on reading the upstream for nobody.
     if (fault?.keepUpstreamOnAbort) res.on('close', () => ur.resume());
   }

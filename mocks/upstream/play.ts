@@ -33,6 +33,12 @@ function missingBeta(reply: Extract<Reply, { kind: 'json' }>, rec: RecordedReque
 
 const NGHTTP2_INTERNAL_ERROR = constants.NGHTTP2_INTERNAL_ERROR;
 
+/** Closes the connection under an unfinished answer: what was written goes out, then FIN without the last chunk (h2: the stream is reset). */
+function breakOff(res: http.ServerResponse): void {
+  if (overH2(res)) (res as unknown as { stream: import('node:http2').ServerHttp2Stream }).stream.close(NGHTTP2_INTERNAL_ERROR);
+  else res.socket?.end();
+}
+
 export function play(reply: Reply, rec: RecordedRequest, res: http.ServerResponse): void {
   switch (reply.kind) {
     case 'json': {
@@ -75,7 +81,7 @@ export function play(reply: Reply, rec: RecordedRequest, res: http.ServerRespons
             return;
           }
         }
-        if (!res.destroyed) res.end();
+        if (!res.destroyed) (reply.cut ? breakOff(res) : res.end());
       };
       res.on('close', () => clearTimeout(timer));
       step();

@@ -162,8 +162,8 @@ export const ERRORS_FAULTS: Fault[] = [
   },
   {
     name: 'drop-request-id',
-    breaks: ['ERR-PASS-2'],
-    description: 'drops the request-id response header',
+    breaks: ['ERR-PASS-2', 'HDR-OK-1'],
+    description: 'drops the request-id response header (of errors and successful answers alike)',
     stream: dropHeaders(['request-id']),
   },
   {

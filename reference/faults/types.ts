@@ -61,6 +61,12 @@ export interface Fault {
   responseWhen?(r: RequestParts, status?: number): boolean;
   /** Transforms a streamed (unbuffered) response; headers may be changed too. Null: stream unchanged. */
   stream?(r: RequestParts, status: number, headers: Array<[string, string]>): { headers: Array<[string, string]>; transform: Transform } | null;
+  /**
+   * What the gateway does to the client's unbuffered answer when the upstream's breaks off before
+   * its end (the clean gateway breaks the client's off too). `again` sends the request upstream
+   * once more and hands its answer to `answer` (the client's headers are already sent).
+   */
+  upstreamCut?(res: http.ServerResponse, again: (answer: (ur: http.IncomingMessage, res: http.ServerResponse) => void) => void): void;
   /** Keeps the upstream request going when the client disconnects. */
   keepUpstreamOnAbort?: boolean;
   /** Opens at most this many connections to the upstream (the clean gateway: no bound). */

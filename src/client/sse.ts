@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { passedThrough, released } from '../core/pressure.js';
 import type { Transform } from 'node:stream';
 import type { GatewayClient } from './gateway.js';
-import { classify, type AnswerBound } from './answer.js';
+import { classify, GatewayTimeoutError, type AnswerBound } from './answer.js';
 import { isSizedBody, type GwRequest, type Route } from './request.js';
 import { pairsFromRecord } from './headers.js';
 import { collector, decoder, type Collector, type SseEvent } from './collect.js';
@@ -32,6 +32,8 @@ export interface SseResult {
   endedAt: number;
   /** Set when the stream ended with an error (reset, time-out) instead of a clean end. */
   error?: string;
+  /** The error is the client's own time-out: the stream neither went on nor ended (not a reset or a broken body). */
+  timedOut?: boolean;
   /** How the answer framed its events (its content-type): SSE text, or AWS event-stream messages (each event's `frame` verdict). */
   framing: Framing;
   /** With AWS event-stream framing: why the bytes could not all be read as messages (a truncated last message, a length no message has). */
@@ -179,7 +181,11 @@ async function readOn(s: Streaming, route: Route, dispatcher: Dispatcher): Promi
       controller.abort();
     }
   } catch (e) {
-    if (s.left.at === undefined && !result.abortedAt) result.error = (bound.why(req.path) ?? classify(e, req.path)).message;
+    if (s.left.at === undefined && !result.abortedAt) {
+      const err = bound.why(req.path) ?? classify(e, req.path);
+      result.error = err.message;
+      result.timedOut = err instanceof GatewayTimeoutError;
+    }
   } finally {
     s.release();
     bound.end(result.error === undefined);

@@ -35,6 +35,8 @@ export interface SseReply {
   frames: SseFrame[];
   /** How the frames go on the wire: SSE text when absent, or each frame text wrapped in one AWS event-stream message. */
   framing?: Framing;
+  /** After the last frame the upstream breaks the answer off: it closes the connection without the body's end (HTTP/1.1: no last chunk; HTTP/2: the stream is reset). */
+  cut?: boolean;
 }
 
 /** Accept the request and never answer. */

@@ -19,5 +19,6 @@ import cacheOneHour from './messages.cache.one-hour.js';
 import model from './messages.model.unchanged.js';
 import auth from './messages.auth.credential.js';
 import countTokens from './messages.count-tokens.passthrough.js';
+import successHeaders from './messages.headers.success-passthrough.js';
 
-export const MESSAGES_CHECKS: CheckDef[] = [path, bodySemantic, bodyBytes, unknownFields, arrays, sysUnchanged, sysNoPrepend, hdrVersion, hdrBeta, hdrBetaBody, respUnchanged, respJson, usageCache, usageNoFab, cacheControl, cacheOneHour, model, auth, countTokens];
+export const MESSAGES_CHECKS: CheckDef[] = [path, bodySemantic, bodyBytes, unknownFields, arrays, sysUnchanged, sysNoPrepend, hdrVersion, hdrBeta, hdrBetaBody, respUnchanged, respJson, usageCache, usageNoFab, cacheControl, cacheOneHour, model, auth, countTokens, successHeaders];

@@ -18,10 +18,11 @@ function streamBody(token: string): string {
   return JSON.stringify({ model: MESSAGES_MODEL, max_tokens: 1024, stream: true, messages: [{ role: 'user', content: `${token} stream please` }] });
 }
 
-export function streamExchange(ctx: CheckContext, frames: SseFrame[], opts: StreamOptions & { headers?: Array<[string, string]> } = {}): Promise<StreamExchange> {
+/** `cut`: the upstream breaks the stream off after its frames (scenario.ts SseReply.cut). */
+export function streamExchange(ctx: CheckContext, frames: SseFrame[], opts: StreamOptions & { headers?: Array<[string, string]>; cut?: boolean } = {}): Promise<StreamExchange> {
   return streamThrough(
     ctx,
-    { kind: 'sse', status: 200, headers: SSE_HEADERS, frames },
+    { kind: 'sse', status: 200, headers: SSE_HEADERS, frames, ...(opts.cut ? { cut: true } : {}) },
     {
       path: MESSAGES_PATH,
       body: streamBody(CASE_PLACEHOLDER),

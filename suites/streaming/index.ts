@@ -13,5 +13,6 @@ import abort from './streaming.abort.cancels-upstream.js';
 import persistent from './streaming.connection.persistent.js';
 import usage from './streaming.usage.cache-fields.js';
 import keepalive from './streaming.keepalive.ping.js';
+import cut from './streaming.cut.no-clean-end.js';
 
-export const STREAMING_CHECKS: CheckDef[] = [incremental, latency, events, bytes, contentType, long, errorEvent, abort, persistent, usage, idleDefault, idle, keepalive];
+export const STREAMING_CHECKS: CheckDef[] = [incremental, latency, events, bytes, contentType, long, errorEvent, abort, persistent, usage, idleDefault, idle, keepalive, cut];

@@ -1,0 +1,74 @@
+// HDR-OK-1 on the messages protocol: the request id and the rate-limit headers of a successful
+// answer reach the client, on a JSON answer and on a stream: a gateway may keep them on errors
+// and still strip them from the answers that succeed.
+import { defineCheck, fail, pass } from '../../src/check/check.js';
+import type { HeaderList } from '../../src/upstream/scenario.js';
+import { SSE_HEADERS } from '../../src/upstream/scenario.js';
+import { messageBody } from '../../src/upstream/replies/messages.js';
+import { frames, messageStream } from '../../src/upstream/replies/streams.js';
+import { clientEvidence } from '../shared/evidence.js';
+import { messagesBody, MESSAGES_PATH } from '../shared/protocols.js';
+import { exchange, streamThrough } from '../shared/exchange.js';
+
+const RESET = '2026-11-27T05:00:17Z';
+
+/** A successful messages answer's headers: the request id, the per-minute limits and the unified (subscription) limits. */
+const MESSAGES_HEADERS: HeaderList = [
+  ['request-id', 'req_011CVgwcSuccessHeaders0001'],
+  ...['requests', 'tokens', 'input-tokens', 'output-tokens'].flatMap((kind): HeaderList => [
+    [`anthropic-ratelimit-${kind}-limit`, '4000'],
+    [`anthropic-ratelimit-${kind}-remaining`, '3999'],
+    [`anthropic-ratelimit-${kind}-reset`, RESET],
+  ]),
+  ['anthropic-ratelimit-unified-status', 'allowed'],
+  ['anthropic-ratelimit-unified-reset', '1795755600'],
+  ['anthropic-ratelimit-unified-5h-status', 'allowed'],
+  ['anthropic-ratelimit-unified-5h-reset', '1795755600'],
+  ['anthropic-ratelimit-unified-5h-utilization', '0.42'],
+  ['anthropic-ratelimit-unified-7d-status', 'allowed_warning'],
+  ['anthropic-ratelimit-unified-7d-utilization', '0.81'],
+  ['anthropic-ratelimit-unified-representative-claim', 'five_hour'],
+  ['anthropic-ratelimit-unified-fallback-percentage', '0.5'],
+];
+
+/** What of `sent` did not reach the client as sent: missing, changed or doubled headers. */
+function lostHeaders(sent: HeaderList, got: Array<[string, string]>): string[] {
+  const problems: string[] = [];
+  for (const [name, value] of sent) {
+    const values = got.filter(([k]) => k.toLowerCase() === name).map(([, v]) => v);
+    if (!values.length) problems.push(`${name} missing`);
+    else if (values.length > 1 || values[0] !== value) problems.push(`${name}: ${values.join(', ')} (sent ${value})`);
+  }
+  return problems;
+}
+
+export default defineCheck({
+  id: 'messages.headers.success-passthrough',
+  title: 'request-id and the rate-limit headers of a 200 answer, JSON and streamed, reach the client',
+  requirements: ['HDR-OK-1'],
+  level: 'SHOULD',
+  area: 'messages',
+  profile: 'default',
+  untranslatable: 'the upstream\'s own request-id and rate-limit headers',
+  protocol: 'messages',
+  requirement: "On a successful messages answer, JSON or streamed, the upstream's request-id and every anthropic-ratelimit-* header (the unified ones included) reach the client unchanged.",
+  async run(ctx) {
+    const answers: Array<{ what: string; sent: HeaderList; status: number; got: Array<[string, string]> }> = [];
+    const json = await exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().json(messageBody(), { headers: MESSAGES_HEADERS }) });
+    answers.push({ what: 'messages JSON', sent: MESSAGES_HEADERS, status: json.res.status, got: json.res.rawHeaders });
+    const reply = { kind: 'sse' as const, status: 200, headers: [...SSE_HEADERS, ...MESSAGES_HEADERS], frames: frames(messageStream({ full: false, textDeltas: 2 })) };
+    const stream = await streamThrough(ctx, reply, { path: MESSAGES_PATH, body: messagesBody({ stream: true }), headers: [['anthropic-version', '2023-06-01']] });
+    answers.push({ what: 'messages stream', sent: MESSAGES_HEADERS, status: stream.res.status, got: stream.res.rawHeaders });
+    const notOk = answers.find((a) => a.status !== 200);
+    const evidence = { answers: answers.map((a) => ({ what: a.what, status: a.status, headers: a.got })), client: clientEvidence(json.res, 600) };
+    if (notOk) return fail(`the ${notOk.what} answer reached the client with status ${notOk.status}, not 200`, { expected: '200', actual: String(notOk.status), evidence });
+    const lost = answers.map((a) => ({ what: a.what, problems: lostHeaders(a.sent, a.got) })).filter((a) => a.problems.length);
+    if (lost.length)
+      return fail(`the ${lost[0].what} answer lost headers the upstream sent on a 200: ${lost[0].problems.slice(0, 3).join('; ')}`, {
+        expected: 'request-id and every rate-limit header, values unchanged, on every successful answer',
+        actual: lost.map((l) => `${l.what}: ${l.problems.join('; ')}`).join('\n'),
+        evidence,
+      });
+    return pass(`request-id and every rate-limit header arrived unchanged on ${answers.map((a) => a.what).join(', ')}`);
+  },
+});

@@ -1,0 +1,47 @@
+// SSE-CUT-1: an upstream stream broken off before its terminal event must not reach the client
+// as a complete answer: the client's stream is broken off too (or ends with an error event), no
+// message_stop is made up, and the request is not sent upstream again behind the client's back.
+import { defineCheck, fail, pass } from '../../src/check/check.js';
+import { frames, messageStream } from '../../src/upstream/replies/streams.js';
+import { isStop, notStreamed, streamEvidence, streamExchange } from './common.js';
+
+/** Events the upstream sends before it breaks off: message_start, the text block's start, two deltas. */
+const BEFORE_CUT = 4;
+
+export default defineCheck({
+  id: 'streaming.cut.no-clean-end',
+  title: 'A stream the upstream breaks off before message_stop is not ended cleanly, completed or retried',
+  requirements: ['SSE-CUT-1'],
+  level: 'MUST',
+  area: 'streaming',
+  profile: 'default',
+  untranslatable: 'the upstream\'s broken-off stream',
+  protocol: 'messages',
+  requirement:
+    "When the upstream closes its stream before the terminal event, the client's stream is aborted or ends with an error event: never a clean end, never a message_stop the upstream did not send, and the request is sent upstream once.",
+  async run(ctx) {
+    const events = messageStream({ full: false, textDeltas: 4 }).slice(0, BEFORE_CUT);
+    const x = await streamExchange(ctx, frames(events), { cut: true });
+    await ctx.upstream.sync();
+    const requests = x.expectation.hits.length;
+    const ev = { upstreamRequests: requests, sentEvents: events.length, clientError: x.res.error ?? null, ...streamEvidence(x) };
+    if (!x.seen) return notStreamed(x);
+    if (requests > 1)
+      return fail(`the gateway sent the request upstream ${requests} times: it retried a stream that had already reached the client`, { expected: 'one upstream request', actual: `${requests} upstream requests`, evidence: ev });
+    // An error status before any byte of the stream is an honest answer (a gateway that buffers the stream, then reports the failure).
+    if (x.res.status >= 500) return pass(`the gateway answered ${x.res.status} for the broken-off stream`, ev);
+    if (x.res.status !== 200) return notStreamed(x);
+    const stop = x.res.events.find((e) => isStop(e));
+    if (stop) return fail('the client received a message_stop the upstream never sent', { expected: `${events.length} events, then an aborted stream or an error event`, actual: `${stop.event}: ${stop.data}`, evidence: ev });
+    const errorEvent = x.res.events.find((e) => e.event === 'error');
+    if (errorEvent) return pass(`the client got ${x.res.events.length} events and an error event: ${errorEvent.data}`, ev);
+    if (x.res.timedOut)
+      return fail(`the client's stream stayed open after the upstream broke off: neither ended nor broken off until the client gave up (${x.res.error})`, { expected: 'an aborted stream (reset, incomplete chunked body) or an error event', actual: `${x.res.events.length} events, then silence`, evidence: ev });
+    if (x.res.error) return pass(`the client's stream was broken off after ${x.res.events.length} events (${x.res.error})`, ev);
+    return fail(`the client's stream ended cleanly after ${x.res.events.length} events: the upstream broke off before message_stop, and the client cannot tell a cut answer from a whole one`, {
+      expected: 'an aborted stream (reset, incomplete chunked body) or an error event',
+      actual: `a clean end after ${x.res.events.length} events, no error`,
+      evidence: ev,
+    });
+  },
+});
