@@ -69,7 +69,7 @@ async function runs(): Promise<{ whole: RunReport; shards: RunReport[] }> {
 }
 
 describe('four shards merged equal the unsharded run', () => {
-  it('same verdicts, same order, same exit code; merge-reports writes every reporter and refuses a mismatched run', async () => {
+  it('same verdicts, same order, same exit code; merge-reports writes every reporter and refuses a mismatched run', { timeout: 150_000 }, async () => {
     const { whole, shards } = await runs();
     expect(shards.map((s) => s.shard)).toEqual([1, 2, 3, 4].map((index) => ({ index, count: 4, balancedBy: 'id-hash' })));
     expect(shards.every((s) => s.results.length > 0)).toBe(true);
