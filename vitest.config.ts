@@ -4,14 +4,14 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /**
  * Files whose verdicts judge time at a fine grain: the stream timing oracle (the two halves of
  * the detection matrix, nginx through its configs, in a container, and certify's verify of plain
- * against streaming nginx, real clients' streams in the client profile (and through nginx in their cloud formats), the TLS terminators' runs, HAProxy through its configs, and the load profile through nginx). They run after every other file, three at a time, each in a process
+ * against streaming nginx, real clients' streams in the client profile (and through nginx in their cloud formats), the TLS terminators' runs, HAProxy through its configs, and the load profile through nginx and on an attached upstream). They run after every other file, three at a time, each in a process
  * of its own: within a file a PhaseGate keeps each timing check apart from that file's other runs,
  * and the other processes are load like any other: the oracle's verdicts hold with both cores
  * taken by stress-ng's two CPU hogs (`npm run bench:oracle -- --runs 100 --stress`: 0 of 700 runs
  * differed), more contention than two other files that mostly wait. They never run beside the
  * untimed files, whose hostile floods and package installs are heavier than that.
  */
-const TIMING = ['test/detection.test.ts', 'test/detection-2.test.ts', 'test/nginx.test.ts', 'test/image.test.ts', 'test/certify.test.ts', 'test/client-profile.test.ts', 'test/client-profile-protocols.test.ts', 'test/tls-proxies.test.ts', 'test/load-detection.test.ts', 'test/haproxy.test.ts', 'test/proxies-load.test.ts', 'test/client-cloud-nginx.test.ts'];
+const TIMING = ['test/detection.test.ts', 'test/detection-2.test.ts', 'test/nginx.test.ts', 'test/image.test.ts', 'test/certify.test.ts', 'test/client-profile.test.ts', 'test/client-profile-protocols.test.ts', 'test/tls-proxies.test.ts', 'test/load-detection.test.ts', 'test/haproxy.test.ts', 'test/proxies-load.test.ts', 'test/client-cloud-nginx.test.ts', 'test/load-attach.test.ts'];
 
 /**
  * The longest files of each group, started first so that the workers end together.
