@@ -199,7 +199,8 @@ describe('gw-conformance CLI', () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/gateway not ready: in 2 s no \w+ canary .*the last answered no answer \(time-out\)/);
-    expect(r.ms).toBeLessThan(10_000);
+    // The 2 s gate and the process's start-up (seconds on a loaded machine), not a time-out per check (minutes).
+    expect(r.ms).toBeLessThan(20_000);
     expect(existsSync(join(out, 'report.json'))).toBe(false);
     s.closeAllConnections();
   });
