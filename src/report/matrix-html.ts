@@ -4,6 +4,7 @@
 // HTML report (`report.html#<check-id>`, a relative path). Everything from the reports (gateway
 // names, messages, folder names) is inert text, escaped by src/core/inert.ts, never in the script.
 import { escapeAttr, escapeText } from '../core/inert.js';
+import { htmlHead } from './html-head.js';
 import { MATRIX_CSP, MATRIX_SCRIPT, MATRIX_STYLE } from './matrix-assets.js';
 import { columnCounts, type Matrix, type MatrixRun } from './matrix.js';
 
@@ -58,16 +59,7 @@ function capabilitiesTable(m: Matrix): string {
 
 /** The matrix as one HTML page. */
 export function matrixHtml(m: Matrix): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${MATRIX_CSP}">
-<meta name="referrer" content="no-referrer">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>gw-conformance matrix: ${m.runs.length} runs, ${m.checks.length} checks</title>
-<style>${MATRIX_STYLE}</style>
-</head>
+  return `${htmlHead({ csp: MATRIX_CSP, title: `gw-conformance matrix: ${m.runs.length} runs, ${m.checks.length} checks`, style: MATRIX_STYLE })}
 <body>
 <header><h1>gw-conformance matrix</h1><p class="note">${m.runs.length} runs × ${m.checks.length} checks. A cell links to the check in that run's report; n/a: the run has no result for the check (not selected, or not in its harness), which is not a skip. Click a column head to sort.</p></header>
 <main>

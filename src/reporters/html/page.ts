@@ -12,6 +12,7 @@ import { escapeAttr, escapeText } from '../../core/inert.js';
 import { maskUrl } from '../../core/mask.js';
 import { readText } from '../../core/paths.js';
 import type { CheckResult, RunReport } from '../../report/types.js';
+import { htmlHead } from '../../report/html-head.js';
 import { isNotRun } from '../../report/policy.js';
 import { CSP, SCRIPT, STYLE } from './assets.js';
 import { clip, cutNote, HTML_LIMITS } from './escape.js';
@@ -158,16 +159,7 @@ export function htmlReport(report: RunReport, catalog: CatalogText[] = loadCatal
   const rows = results.map((r) => checkRow(r, cat, budget)).join('\n');
   const s = report.summary;
   const ok = report.exitCode === 0;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="referrer" content="no-referrer">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>gw-conformance: ${escapeText(ok ? 'passed' : 'failed')}, ${s.total} checks against ${escapeText(report.target)}</title>
-<style>${STYLE}</style>
-</head>
+  return `${htmlHead({ csp: CSP, title: `gw-conformance: ${ok ? 'passed' : 'failed'}, ${s.total} checks against ${report.target}`, style: STYLE })}
 <body>
 ${pageHeader(report, ok)}
 <main>
