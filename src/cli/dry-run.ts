@@ -4,19 +4,14 @@
 // started and nothing is sent, so no --target is needed.
 import type { RunConfig } from '../config/config.js';
 import type { CheckDef } from '../check/check.js';
-import { PROFILE_FACTS, profileFeature } from '../core/features.js';
-import { selectChecks } from '../runner/registry.js';
+import { profileFeature } from '../core/features.js';
 import { notDeclared } from '../runner/runner.js';
-import { durationsFrom, shardIds } from '../runner/shard.js';
+import { runSelection } from './run.js';
 import type { Io } from './shared.js';
 
 /** Prints the selection, one check a line, then how many would run; exit 0. */
 export function dryRun(all: CheckDef[], cfg: RunConfig, io: Io): number {
-  let checks = selectChecks(all, cfg);
-  if (cfg.shard && PROFILE_FACTS[cfg.profile].shards === 'checks') {
-    const mine = shardIds(checks.map((c) => c.id), cfg.shard.index, cfg.shard.count, cfg.shardDurations ? durationsFrom(cfg.shardDurations) : undefined);
-    checks = checks.filter((c) => mine.has(c.id));
-  }
+  const checks = runSelection(all, cfg);
   const feature = profileFeature(cfg.profile);
   const declared = new Set<string>([...cfg.protocols, ...(feature ? [feature] : [])]);
   const width = Math.max(0, ...checks.map((c) => c.id.length));

@@ -58,23 +58,27 @@ export interface SuiteExtras {
   upstreamWords?: string;
 }
 
+/** The checks a run runs: its selection (profile, --only, --skip, --capabilities), then its shard's slice. */
+export function runSelection(all: CheckDef[], cfg: RunConfig): CheckDef[] {
+  const checks = selectChecks(all, cfg);
+  // A load shard is one of several load processes: it runs every load check (the load is what
+  // is split), and merge-reports adds the shards' figures up (src/report/load-merge.ts).
+  if (!cfg.shard || PROFILE_FACTS[cfg.profile].shards !== 'checks') return checks;
+  const mine = shardIds(checks.map((c) => c.id), cfg.shard.index, cfg.shard.count, cfg.shardDurations ? durationsFrom(cfg.shardDurations) : undefined);
+  return checks.filter((c) => mine.has(c.id));
+}
+
 /**
  * Runs the selected checks and returns the report (credentials scrubbed); writes nothing.
  * `upstream` is null in the service profile: its checks talk to the service directly.
  * `extras.gate` is for runs that share one process (the self-tests), see src/runner/gate.ts.
  */
 export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, upstream: Upstream | null, printRaw: (s: string) => void, extras: SuiteExtras = {}): Promise<RunReport> {
-  let checks = selectChecks(all, cfg);
+  let checks = runSelection(all, cfg);
   // The console is a report too: no secret in any encoding, no control character from a gateway.
   let print = safePrinter(printRaw, cfg);
   // Read before anything runs, so a bad file is exit 2 at once.
   const waivers = cfg.waivers ? loadWaivers(cfg.waivers) : null;
-  // A load shard is one of several load processes: it runs every load check (the load is what
-  // is split), and merge-reports adds the shards' figures up (src/report/load-merge.ts).
-  if (cfg.shard && PROFILE_FACTS[cfg.profile].shards === 'checks') {
-    const mine = shardIds(checks.map((c) => c.id), cfg.shard.index, cfg.shard.count, cfg.shardDurations ? durationsFrom(cfg.shardDurations) : undefined);
-    checks = checks.filter((c) => mine.has(c.id));
-  }
   // Feature gating: what the gateway serves, as the user declared it; the service profile adds `service`.
   const feature = profileFeature(cfg.profile);
   const features: string[] = feature ? [feature] : [];
