@@ -53,13 +53,14 @@ export default defineCheck({
   protocol: 'vertex',
   requirement: 'A Vertex request body reaches the upstream byte for byte: its anthropic_version kept, no "model" field added (the model is in the path), nothing removed, reordered or re-serialised.',
   async run(ctx) {
-    const bodies = [...BODIES, ...fixtureTexts('vertex').map((f) => f.text)];
+    const captured = fixtureTexts('vertex').map((f) => f.text);
+    const bodies = [...BODIES, ...captured];
     for (const body of bodies) {
       const x: Exchange = await exchange(ctx, body, vertexSend());
       if (!x.seen) return notForwarded(x);
       const got = x.seen.body.toString('utf8');
       if (got !== x.sent) return fail(`the body changed on the way: ${changed(x.sent, got)}`, { expected: x.sent, actual: got, evidence: exchangeEvidence(x) });
     }
-    return pass(`all ${bodies.length} bodies (${fixtureTexts('vertex').length} of them captured from real clients) arrived byte for byte (anthropic_version kept, no model added)`);
+    return pass(`all ${bodies.length} bodies (${captured.length} of them captured from real clients) arrived byte for byte (anthropic_version kept, no model added)`);
   },
 });
