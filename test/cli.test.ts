@@ -116,22 +116,24 @@ describe('gw-conformance CLI', () => {
     expect(early.stderr).toBe('');
   });
 
-  it('unreachable target: exit 2, one line, within 5 s', async () => {
+  it('unreachable target: exit 2, one line, well before the readiness gate (30 s) would give up', async () => {
     const port = await freePort();
     const r = await cli(['--target', `http://127.0.0.1:${port}`, '--upstream-listen', '127.0.0.1:0']);
     expect(r.code).toBe(2);
     expect(oneLine(r.stderr)).toMatch(/unreachable \(ECONNREFUSED\)/);
-    expect(r.ms).toBeLessThan(5000);
+    // The preflight's refusal, not the 30 s gate: the process's start-up (seconds on a loaded machine) and one connect.
+    expect(r.ms).toBeLessThan(20_000);
   });
 
-  it('a target that is not HTTP: exit 2, one line, within 5 s', async () => {
+  it('a target that is not HTTP: exit 2, one line, well before the readiness gate (30 s) would give up', async () => {
     const s = net.createServer((c) => c.end('SSH-2.0-OpenSSH_9.2\r\n'));
     servers.push(s);
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     const r = await cli(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`, '--upstream-listen', '127.0.0.1:0']);
     expect(r.code).toBe(2);
-    expect(oneLine(r.stderr)).toMatch(/did not answer HTTP/);
-    expect(r.ms).toBeLessThan(5000);
+    expect(oneLine(r.stderr)).toMatch(/did not answer HTTP \(HPE_INVALID_CONSTANT\)/);
+    // The parser's refusal of the first answer, not a time-out and not the 30 s gate.
+    expect(r.ms).toBeLessThan(20_000);
   });
 
   it('an invalid config key: exit 2 naming the key', async () => {
@@ -200,12 +202,12 @@ describe('gw-conformance CLI', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/gateway not ready: in 2 s no \w+ canary .*the last answered no answer \(time-out\)/);
     // The 2 s gate and the process's start-up (seconds on a loaded machine), not a time-out per check (minutes).
-    expect(r.ms).toBeLessThan(20_000);
+    expect(r.ms).toBeLessThan(25_000);
     expect(existsSync(join(out, 'report.json'))).toBe(false);
     s.closeAllConnections();
   });
 
-  it('a setup mistake that answers the same every time (a 404 for a wrong base path) is diagnosed in seconds, not after the 30 s gate', async () => {
+  it('a setup mistake that answers the same every time (a 404 for a wrong base path) is diagnosed in seconds, not after the gate', async () => {
     const s = http.createServer((req, res) => {
       req.resume();
       if (req.method === 'HEAD') return void res.end();
@@ -213,14 +215,14 @@ describe('gw-conformance CLI', () => {
     });
     servers.push(s);
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-    const r = await cli(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}/v1`, '--upstream-listen', '127.0.0.1:0', '--protocols', 'messages'], { timeoutMs: 40_000 });
+    const r = await cli(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}/v1`, '--upstream-listen', '127.0.0.1:0', '--protocols', 'messages', '--ready-timeout-s', '120'], { timeoutMs: 90_000 });
     expect(r.code).toBe(2);
     const line = oneLine(r.stderr);
-    expect(line).toMatch(/^gw-conformance: gateway not ready: in [5-9] s no messages canary \(POST http:\/\/127\.0\.0\.1:\d+\/v1\/v1\/messages\) reached the recording upstream; \d+ tries, the last answered 404 application\/json .*; the same answer every time, so the gate stopped before its 30 s;/);
-    // Well before the 30 s bound it would otherwise wait out (start-up and the 5 s of identical answers included).
-    expect(r.ms).toBeLessThan(25_000);
+    expect(line).toMatch(/^gw-conformance: gateway not ready: in [5-9] s no messages canary \(POST http:\/\/127\.0\.0\.1:\d+\/v1\/v1\/messages\) reached the recording upstream; \d+ tries, the last answered 404 application\/json .*; the same answer every time, so the gate stopped before its 120 s;/);
+    // Well before the 120 s it would otherwise wait out (start-up and the 5 s of identical answers included).
+    expect(r.ms).toBeLessThan(60_000);
     s.closeAllConnections();
-  }, 45_000);
+  }, 100_000);
 
   it('mock, then run: the run uses the mock already holding the port', async () => {
     const port = await freePort();
