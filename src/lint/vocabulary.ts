@@ -2,11 +2,11 @@
 // (an upstream's `type`, `spend_limits.*.on_exceeded`). What real configurations write is
 // accepted; anything else is a warning (CFG-SCHEMA-2), never an error, because the interface
 // does not close the list. Also which upstream kinds speak the messages protocol (CFG-URL-1).
-import { schemaFor } from './schema.js';
+import { schemaJson } from './schema.js';
 
 /** The public schema's upstream providers (anthropic, anthropicAws, bedrock, vertex, ...), read from the schema itself. */
 function publicProviders(): string[] {
-  const upstreams = (schemaFor('claude-apps-gateway').schema.properties as Record<string, { items?: { properties?: { provider?: { enum?: unknown[] } } } }>).upstreams;
+  const upstreams = (schemaJson('claude-apps-gateway').properties as Record<string, { items?: { properties?: { provider?: { enum?: unknown[] } } } }>).upstreams;
   return (upstreams?.items?.properties?.provider?.enum ?? []).map(String);
 }
 
