@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type net from 'node:net';
 import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BoundedBody, decodeBody, LongStrings, longStringDigest } from '../src/client/bounded.js';
 import { GatewayClient, GatewayTimeoutError } from '../src/client/gateway.js';
@@ -53,6 +54,38 @@ describe('LongStrings', () => {
     expect(s.found).toEqual([longStringDigest([Buffer.from(long)])]);
     expect(longStringDigest([Buffer.from(long.slice(0, 5)), Buffer.from(long.slice(5))])).toEqual(s.found[0]);
     expect(longStringDigest([Buffer.from(`${long.slice(0, -1)}C`)]).digest).not.toBe(s.found[0].digest);
+  });
+
+  it('finds what a byte-by-byte reading finds, however the body is cut (quotes, escapes and backslashes at every boundary)', () => {
+    /** The reading by hand: every string's raw bytes between its quotes, a backslash escaping the next byte. */
+    const byHand = (body: Buffer, min: number) => {
+      const out: Array<{ length: number; digest: string }> = [];
+      let start = -1;
+      for (let i = 0; i < body.length; i++) {
+        if (start < 0) {
+          if (body[i] === 0x22) start = i + 1;
+        } else if (body[i] === 0x5c) i++;
+        else if (body[i] === 0x22) {
+          if (i - start >= min) out.push(longStringDigest([body.subarray(start, i)]));
+          start = -1;
+        }
+      }
+      return out;
+    };
+    const bytes = fc.array(fc.constantFrom(0x22, 0x5c, 0x41, 0x7b, 0x3a, 0x20), { maxLength: 400 }).map((b) => Buffer.from(b));
+    fc.assert(
+      fc.property(bytes, fc.array(fc.nat(400)), fc.integer({ min: 0, max: 12 }), (body, cuts, min) => {
+        const s = new LongStrings(min);
+        const at = [...new Set(cuts.map((c) => c % (body.length + 1)))].sort((a, b) => a - b);
+        let from = 0;
+        for (const c of [...at, body.length]) {
+          s.push(body.subarray(from, c));
+          from = c;
+        }
+        expect(s.found).toEqual(byHand(body, min));
+      }),
+      { numRuns: 2000, seed: 7 },
+    );
   });
 });
 

@@ -140,19 +140,22 @@ describe('gw-conformance lint-config', () => {
   });
 
   it('unreadable file, bad flags: one line, exit 2', async () => {
-    const missing = await cli(['lint-config', 'no/such/gateway.yaml']);
+    // Five processes of their own, side by side (each is a whole start-up of the CLI).
+    const [missing, dir, fmt, none, out] = await Promise.all([
+      cli(['lint-config', 'no/such/gateway.yaml']),
+      cli(['lint-config', 'fixtures']),
+      cli(['lint-config', '--format', 'xml', BROKEN]),
+      cli(['lint-config']),
+      cli(['lint-config', '--out', '/no/such/dir/x.json', BROKEN]),
+    ]);
     expect(missing.code).toBe(2);
     expect(oneLine(missing.stderr)).toBe('gw-conformance: no/such/gateway.yaml: cannot read the file (ENOENT)');
-    const dir = await cli(['lint-config', 'fixtures']);
     expect(dir.code).toBe(2);
     expect(oneLine(dir.stderr)).toMatch(/fixtures: cannot read the file \(EISDIR\)/);
-    const fmt = await cli(['lint-config', '--format', 'xml', BROKEN]);
     expect(fmt.code).toBe(2);
     expect(oneLine(fmt.stderr)).toMatch(/--format.*xml.*not one of the allowed choices|Allowed choices/);
-    const none = await cli(['lint-config']);
     expect(none.code).toBe(2);
     expect(oneLine(none.stderr)).toMatch(/missing required argument/);
-    const out = await cli(['lint-config', '--out', '/no/such/dir/x.json', BROKEN]);
     expect(out.code).toBe(2);
     expect(oneLine(out.stderr)).toMatch(/--out: cannot write \/no\/such\/dir\/x.json \(ENOENT\)/);
   });

@@ -115,9 +115,11 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, truncated:
 
 /**
  * Digests of the long JSON strings of a body, computed as it streams by (no copy kept): for
- * each string of at least `min` bytes, its length and a 64-bit digest (two FNV-1a variants) of
- * its raw bytes between the quotes. A large body kept only in part can still show that a long
- * value (an image's base64 data) arrived intact when the rest of the body was rewritten.
+ * each string of at least `min` bytes, its length and a 64-bit digest (the first 16 hex digits
+ * of a SHA-256) of its raw bytes between the quotes, escapes as sent. A large body kept only in
+ * part can still show that a long value (an image's base64 data) arrived intact when the rest of
+ * the body was rewritten. Quotes and backslashes are found by Buffer.indexOf and the bytes hashed
+ * natively: a string's bytes are never walked one by one in JavaScript (46 MiB of bodies per run).
  */
 export const LONG_STRING_MIN = 64 * 1024;
 
@@ -126,52 +128,85 @@ export class LongStrings {
   private inString = false;
   private escaped = false;
   private length = 0;
-  private h1 = 0;
-  private h2 = 0;
+  /** The current string's pieces while it is shorter than `min` (then hashed and dropped). */
+  private held: Buffer[] = [];
+  private hash: Hash | null = null;
   constructor(private readonly min = LONG_STRING_MIN) {}
+
   push(c: Buffer): void {
-    let { inString, escaped, length, h1, h2 } = this;
-    for (let i = 0; i < c.length; i++) {
-      const b = c[i];
-      if (!inString) {
-        if (b === 0x22) {
-          inString = true;
-          length = 0;
-          h1 = 0x811c9dc5;
-          h2 = 0x050c5d1f;
-        }
+    let i = 0;
+    while (i < c.length) {
+      if (!this.inString) {
+        const q = c.indexOf(0x22, i);
+        if (q < 0) return;
+        this.inString = true;
+        this.escaped = false;
+        this.length = 0;
+        i = q + 1;
         continue;
       }
-      if (escaped) escaped = false;
-      else if (b === 0x5c) escaped = true;
-      else if (b === 0x22) {
-        inString = false;
-        if (length >= this.min) this.found.push({ length, digest: digestHex(h1, h2) });
-        continue;
-      }
-      length++;
-      h1 = Math.imul(h1 ^ b, 0x01000193);
-      h2 = Math.imul(h2 ^ b, 0x5bd1e995);
+      const end = this.closingQuote(c, i);
+      this.take(c.subarray(i, end < 0 ? c.length : end));
+      if (end < 0) return;
+      this.finish();
+      i = end + 1;
     }
-    Object.assign(this, { inString, escaped, length, h1, h2 });
+  }
+
+  /** The index of the current string's closing quote in `c` from `i`, or -1 (the string goes on). */
+  private closingQuote(c: Buffer, i: number): number {
+    let j = i;
+    if (this.escaped) {
+      this.escaped = false;
+      j++;
+    }
+    // Each is searched again only once passed, so a string of many escapes is scanned once.
+    let q = -2;
+    let bs = -2;
+    while (j < c.length) {
+      if (q !== -1 && q < j) q = c.indexOf(0x22, j);
+      if (bs !== -1 && bs < j) bs = c.indexOf(0x5c, j);
+      if (bs >= 0 && (q < 0 || bs < q)) {
+        if (bs + 1 >= c.length) {
+          this.escaped = true;
+          return -1;
+        }
+        j = bs + 2;
+        continue;
+      }
+      return q;
+    }
+    return -1;
+  }
+
+  private take(piece: Buffer): void {
+    if (!piece.length) return;
+    this.length += piece.length;
+    if (this.hash) return void this.hash.update(piece);
+    this.held.push(piece);
+    if (this.length < this.min) return;
+    this.hash = createHash('sha256');
+    for (const p of this.held) this.hash.update(p);
+    this.held = [];
+  }
+
+  private finish(): void {
+    if (this.length >= this.min) this.found.push(this.hash ? { length: this.length, digest: this.hash.digest('hex').slice(0, 16) } : longStringDigest(this.held));
+    this.inString = false;
+    this.hash = null;
+    this.held = [];
   }
 }
 
-const digestHex = (h1: number, h2: number) => `${(h1 >>> 0).toString(16).padStart(8, '0')}${(h2 >>> 0).toString(16).padStart(8, '0')}`;
-
-/** The LongStrings digest of bytes given in pieces (the contents of one JSON string, without escapes). */
+/** The LongStrings digest of bytes given in pieces (the contents of one JSON string, escapes as sent). */
 export function longStringDigest(pieces: Iterable<Buffer>): { length: number; digest: string } {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x050c5d1f;
+  const h = createHash('sha256');
   let length = 0;
   for (const c of pieces) {
-    for (let i = 0; i < c.length; i++) {
-      h1 = Math.imul(h1 ^ c[i], 0x01000193);
-      h2 = Math.imul(h2 ^ c[i], 0x5bd1e995);
-    }
+    h.update(c);
     length += c.length;
   }
-  return { length, digest: digestHex(h1, h2) };
+  return { length, digest: h.digest('hex').slice(0, 16) };
 }
 
 /** A body as text: a new string each time (up to BODY_KEEP), garbage soon after, counted like bytes from a socket. */
