@@ -131,7 +131,7 @@ describe('gw-conformance CLI', () => {
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     const r = await cli(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`, '--upstream-listen', '127.0.0.1:0']);
     expect(r.code).toBe(2);
-    expect(oneLine(r.stderr)).toMatch(/did not answer HTTP \(HPE_INVALID_CONSTANT\)/);
+    expect(oneLine(r.stderr)).toMatch(/did not answer HTTP \(\w+\)/);
     // The parser's refusal of the first answer, not a time-out and not the 30 s gate.
     expect(r.ms).toBeLessThan(20_000);
   });
