@@ -83,6 +83,8 @@ describe('the GitHub Action from a checkout of its repository, steps run as the 
     expect(r.outputs['report-dir']).toBe(join(workspace, 'second run'));
     const report = JSON.parse(readFileSync(join(workspace, 'second run', 'report.json'), 'utf8')) as { summary: { total: number } };
     expect(report.summary.total).toBe(1);
-    expect(r.outputs.result, r.log).toBe(r.code === 0 ? 'pass' : 'fail');
+    // The reference gateway takes any credential or none: the check passes without one.
+    expect(r.code, r.log).toBe(0);
+    expect([r.outputs.result, r.outputs.passed, r.outputs.failed]).toEqual(['pass', '1', '0']);
   });
 });
