@@ -82,8 +82,11 @@ function credential(extra, childEnv) {
   return ['--no-token'];
 }
 
-/** A command line as a reader would type it (single quotes where needed); the token is never in it. */
-const shown = (args) => args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+/** A command line as a reader would type it (single quotes where needed), a --token given in `args` masked. */
+function shown(args) {
+  const quoted = (a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+  return args.map((a, i) => (args[i - 1] === '--token' ? '***' : a.startsWith('--token=') ? '--token=***' : quoted(a))).join(' ');
+}
 
 function main() {
   const root = env.GWC_ACTION_PATH;

@@ -1,12 +1,12 @@
 // The GitHub Action as a workflow gets it: a copy of the repository as a ref holds it (its files
-// known to git: no dist/, no node_modules), action.yml's steps run as GitHub's runner runs them
+// known to git, or the tree without what .gitignore names: no dist/, no node_modules), action.yml's steps run as GitHub's runner runs them
 // (test/helpers/action-runner.ts), in a workspace holding files a glob in an input would match,
 // against the reference gateway. The first use builds the harness in the copy for real (its
 // node_modules is linked from this checkout instead of `npm ci`, which needs the registry); the
 // second reuses that build. The list inputs reach the harness as typed (a shell would have
 // expanded `messages.path.*` to the workspace's files), and an empty token means --no-token.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,11 +14,23 @@ import { ReferenceGateway } from '../reference/gateway.js';
 import { readAction, runAction } from './helpers/action-runner.js';
 import { freePort, ROOT } from './helpers/cli.js';
 
-/** A copy of the files git knows in this checkout (tracked, and new ones not ignored): what a commit of it holds. */
+/** Names a fresh clone never holds (.gitignore), left out when there is no git to ask. */
+const IGNORED = new Set(['.git', 'node_modules', 'dist', 'reports', '.cache']);
+
+/** The files of this checkout a commit of it holds: those git knows (tracked, and new ones not ignored), or the tree without IGNORED. */
+function repositoryFiles(): string[] {
+  try {
+    return execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\0').filter(Boolean);
+  } catch {
+    const walk = (dir: string): string[] => readdirSync(join(ROOT, dir), { withFileTypes: true }).filter((e) => !IGNORED.has(e.name) && !e.name.endsWith('.log')).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.isFile() ? [join(dir, e.name)] : []));
+    return walk('.');
+  }
+}
+
+/** A copy of the repository as a ref holds it (no dist/), with this checkout's node_modules linked in. */
 function checkoutCopy(): string {
   const dest = join(mkdtempSync(join(tmpdir(), 'gwc-action-ref-')), 'gw-conformance');
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
-  for (const f of files) {
+  for (const f of repositoryFiles()) {
     if (!existsSync(join(ROOT, f))) continue; // deleted in the work tree
     mkdirSync(dirname(join(dest, f)), { recursive: true });
     copyFileSync(join(ROOT, f), join(dest, f));

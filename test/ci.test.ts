@@ -131,6 +131,8 @@ describe('action.yml', () => {
   it('an empty token leaves the credential to args, GWC_TOKEN or the gwc.yaml when one of them names it', async () => {
     const viaArgs = await runStep(step('run'), stepEnv(step('run'), { args: '--token\nsk-FROM-ARGS' }, { GWC_IN_OUT: '/r' }));
     expect(viaArgs.calls!.args.slice(-2)).toEqual(['--token', 'sk-FROM-ARGS']);
+    expect(viaArgs.stdout).toMatch(/^gw-conformance run .* --token \*\*\*$/m);
+    expect(viaArgs.stdout).not.toContain('sk-FROM-ARGS');
     const viaEnv = await runStep(step('run'), stepEnv(step('run'), {}, { GWC_IN_OUT: '/r', GWC_TOKEN: 'sk-FROM-JOB-ENV' }));
     expect(viaEnv.calls).toMatchObject({ token: 'sk-FROM-JOB-ENV' });
     expect(viaEnv.calls!.args).not.toContain('--no-token');
