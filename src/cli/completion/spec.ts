@@ -48,7 +48,7 @@ function safe(words: readonly string[], where: string): string[] {
 export function shortHelp(text: string): string {
   const plain = text.replace(/`/g, '').replace(/\s+/g, ' ').trim();
   const cut = plain.split(/(?<=[^.]{12})[;:(]|\. /)[0].trim();
-  return cut.length > 70 ? `${cut.slice(0, 67).trimEnd()}...` : cut;
+  return cut.length > 70 ? `${cut.slice(0, 67).replace(/\s+\S*$/, '')}...` : cut;
 }
 
 function valueOf(o: Option, values: readonly string[] | undefined, where: string): ValueKind {
@@ -81,7 +81,7 @@ export function completionSpec(program: Command, values: Readonly<Record<string,
       .filter((o) => !o.hidden && o.long)
       .map((o): FlagSpec => {
         const row = rows.find((r) => `--${r.name}` === o.long);
-        return { flag: o.long!, help: shortHelp(o.description), value: valueOf(o, row?.values ?? values[o.name()], `${name} ${o.long}`) };
+        return { flag: o.long!, help: shortHelp(o.negate ? o.description : (row?.help ?? o.description)), value: valueOf(o, row?.values ?? values[o.name()], `${name} ${o.long}`) };
       });
     flags.push({ flag: '--help', help: 'show the common flags of this command', value: { kind: 'none' } }, { flag: HELP_ALL, help: 'show every flag of this command', value: { kind: 'none' } });
     safe(flags.map((f) => f.flag), `${name}'s flags`);
