@@ -22,7 +22,7 @@ const LONG_FIRST = [
   // timing group
   'test/detection.test.ts', 'test/detection-2.test.ts', 'test/nginx.test.ts', 'test/certify.test.ts',
   // untimed group
-  'test/apps-real.test.ts', 'test/apps-detection.test.ts', 'test/package.test.ts', 'test/hostile.test.ts', 'test/apps-own.test.ts', 'test/launch.test.ts', 'test/cli.test.ts', 'test/targeting.test.ts', 'test/lint-cli.test.ts', 'test/service.test.ts', 'test/apps-idp-changes.test.ts', 'test/real-client.test.ts', 'test/shard.test.ts', 'test/html.test.ts', 'test/lint-oracle.test.ts',
+  'test/apps-real.test.ts', 'test/apps-detection.test.ts', 'test/package.test.ts', 'test/hostile.test.ts', 'test/apps-own.test.ts', 'test/launch.test.ts', 'test/cli.test.ts', 'test/targeting.test.ts', 'test/lint-cli.test.ts', 'test/service.test.ts', 'test/apps-idp-changes.test.ts', 'test/real-client.test.ts', 'test/shard.test.ts', 'test/html.test.ts', 'test/lint-oracle.test.ts', 'test/action.test.ts',
 ];
 
 class LongFirst extends BaseSequencer {

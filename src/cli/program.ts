@@ -18,13 +18,14 @@ import { registerReference } from './commands/reference.js';
 import { registerRun } from './commands/run.js';
 import { registerVerify } from './commands/verify.js';
 import { registerKeygen } from './commands/keygen.js';
+import { registerCompletion } from './commands/completion.js';
 import type { Io, RegisterCommand } from './shared.js';
 import { INTERRUPTED_EXIT } from './interrupt.js';
 
 export type { Io };
 
 /** In the order `--help` lists them (that of the CLI reference, src/config/commands.ts). */
-const COMMANDS: RegisterCommand[] = [registerRun, registerDemo, registerCertify, registerVerify, registerMergeReports, registerMock, registerReference, registerAppsConfig, registerList, registerLintConfig, registerCompare, registerMatrix, registerKeygen];
+const COMMANDS: RegisterCommand[] = [registerRun, registerDemo, registerCertify, registerVerify, registerMergeReports, registerMock, registerReference, registerAppsConfig, registerList, registerLintConfig, registerCompare, registerMatrix, registerKeygen, registerCompletion];
 
 /** A flag plain `--help` shows: in no group (commander's own), or in one of the short help's groups. */
 const inShortHelp = (o: Option) => o.helpGroupHeading === undefined || SHORT_HELP_GROUPS.includes(o.helpGroupHeading);

@@ -4,6 +4,10 @@
 // written by scripts/cli-reference.mjs; a test compares them).
 import { COMMAND_NAMES, ROWS, RUN_COMMANDS, type CommandName, type OptionSpec } from './options.js';
 
+/** The shells `completion` writes a script for. */
+export const COMPLETION_SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type CompletionShell = (typeof COMPLETION_SHELLS)[number];
+
 export interface CommandSpec {
   /** Positional arguments as commander reads them (`<dir>`, `<file...>`), with their help. */
   args?: ReadonlyArray<{ name: string; help: string }>;
@@ -61,6 +65,11 @@ export const COMMANDS: Record<CommandName, CommandSpec> = {
     description: 'many runs on one page: gateways × checks and gateways × capability cells (JSON and streamed), each cell linked to the check in that run\'s report.html',
     args: [{ name: '<dir...>', help: 'report folders (or report.json files), one column each' }],
     examples: ['gw-conformance matrix runs/nginx runs/haproxy --label runs/nginx=nginx@1.22.1 --out matrix/', 'gw-conformance matrix runs/* --format markdown --out .'],
+  },
+  completion: {
+    description: `print a shell completion script (${COMPLETION_SHELLS.join(', ')}) for the commands, their flags and the flags' values, made from the command list and the option table`,
+    args: [{ name: '<shell>', help: COMPLETION_SHELLS.join(', ') }],
+    examples: ['source <(gw-conformance completion bash)          # bash, this shell (or in ~/.bashrc)', 'source <(gw-conformance completion zsh)           # zsh, after compinit', 'gw-conformance completion fish > ~/.config/fish/completions/gw-conformance.fish'],
   },
 };
 
@@ -196,7 +205,8 @@ export function cliReferenceMarkdown(): string {
     const c = COMMANDS[name];
     out.push('', `## ${name}`, '', `\`gw-conformance ${name}${(c.args ?? []).map((a) => ` ${a.name}`).join('')} [flags]\`: ${c.description}.`);
     for (const a of c.args ?? []) out.push('', `- \`${a.name}\`: ${a.help}`);
-    out.push('', ...HEAD, ...optionsOf(name).map(row));
+    const flags = optionsOf(name);
+    if (flags.length) out.push('', ...HEAD, ...flags.map(row));
     const examples = c.examples;
     if (examples) out.push('', 'Examples:', '', '```bash', ...examples, '```');
   }

@@ -20,7 +20,7 @@ export { DEFAULT_REPORTERS, JUNIT_FORMATS, REPORTER_NAMES, type JunitFormat, typ
 export type OptionKind = 'string' | 'url' | 'int' | 'bool' | 'enum' | 'list' | 'enum-list' | 'map' | 'waivers';
 
 /** Every command of the CLI; each has its file under src/cli/commands/. */
-export const COMMAND_NAMES = ['run', 'demo', 'certify', 'verify', 'merge-reports', 'mock', 'reference', 'apps-config', 'list', 'lint-config', 'compare', 'matrix', 'keygen'] as const;
+export const COMMAND_NAMES = ['run', 'demo', 'certify', 'verify', 'merge-reports', 'mock', 'reference', 'apps-config', 'list', 'lint-config', 'compare', 'matrix', 'keygen', 'completion'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 /** The commands a run-settings row belongs to when it names none: those that run the suite from flags, environment and gwc.yaml. */
 export const RUN_COMMANDS = ['run', 'demo', 'certify'] as const satisfies readonly CommandName[];
