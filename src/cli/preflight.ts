@@ -34,7 +34,9 @@ export async function preflight(target: string, warn: (s: string) => void, dispa
     if (code === 'HPE_INVALID_CONSTANT' || /Expected HTTP\//i.test(err.message ?? '')) throw new HarnessError('TARGET_NOT_HTTP', `target ${target} did not answer HTTP (${code})`);
     // HTTP, but broken (a control character in a header, bad framing, a reset): the gateway's
     // fault, which its checks find and report (exit 1), not a harness that could not run.
-    if (code.startsWith('HPE_') || /parse|HTTPParser/i.test(`${err.name} ${err.message}`) || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') {
+    // Headers past the client's limit (a 100 MiB header, 10,000 header lines) are HTTP too: the
+    // readiness gate then tells, by what reached the recording upstream, a gateway that forwards.
+    if (code.startsWith('HPE_') || /parse|HTTPParser/i.test(`${err.name} ${err.message}`) || ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_HEADERS_OVERFLOW'].includes(code)) {
       warn(`warning: target ${target} answered HEAD / with broken HTTP (${code}); running the checks, which will report it`);
       return;
     }

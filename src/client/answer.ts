@@ -80,62 +80,117 @@ export const HUNG_AFTER = 2;
 
 /**
  * What the client has seen of the gateway's answers, shared by every check's view of it: how
- * many in a row were left unfinished for most of the time limit. Once HUNG_AFTER were, each
- * later answer gets a short budget counted from its request, so a run against a gateway that
- * hangs costs two full time limits and then a short one per check, not the limit per check. The
- * first answer that completes restores the full limit.
+ * many in a row were left unfinished for most of the time limit, and since when the gateway has
+ * been taken for hanging. Once HUNG_AFTER were, each later answer gets a short budget counted
+ * from its request, so a run against a gateway that hangs costs two full time limits and then a
+ * short one per check, not the limit per check. And the run has one allowance for a hanging
+ * gateway, one time limit counted from when it was first taken for hanging: once that is spent,
+ * while the gateway still hangs one answer at a time gets the probe budget (an eighth of the
+ * short one: time enough for an answer over loopback, not for a wait) to see whether it answers
+ * again, and the others are not sent at all; so the run's wall time does not grow with the
+ * number of checks a hanging gateway would time out. The first answer that completes restores
+ * the full limit.
  */
 export class HangMemory {
   unfinished = 0;
   readonly shortMs: number;
-  constructor(readonly fullMs: number) {
+  /** performance.now() when the gateway was first taken for hanging, or null. */
+  brokenAt: number | null = null;
+  constructor(
+    readonly fullMs: number,
+    /** The run's allowance for a hanging gateway (default: one time limit). */
+    readonly allowanceMs = fullMs,
+  ) {
     this.shortMs = Math.min(fullMs, Math.max(1000, Math.round(fullMs / 8)));
+    this.probeMs = Math.max(100, Math.round(this.shortMs / 8));
   }
+  /** An answer's budget while the gateway hangs and the run's allowance is spent. */
+  readonly probeMs: number;
   get hanging(): boolean {
     return this.unfinished >= HUNG_AFTER;
   }
+  /** What is left of the run's allowance for a hanging gateway at `now` (Infinity before it was first taken for hanging). */
+  allowanceLeft(now: number): number {
+    return this.brokenAt === null ? Infinity : Math.max(0, this.brokenAt + this.allowanceMs - now);
+  }
+  /** Until when an answer with the probe budget is under way (its budget's end, or when it ends first). */
+  probingUntil = 0;
+  /**
+   * The budget of an answer starting at `now` whose own budget (its check's limit) is `ownMs`, and
+   * which kind it is; 0 (not sent) while another answer has the probe budget. Taking the probe
+   * budget holds it until `ended`.
+   */
+  take(ownMs: number, now: number): { ms: number; kind: 'own' | 'short' | 'probe' | 'none' } {
+    if (!this.hanging) return { ms: ownMs, kind: 'own' };
+    const left = this.allowanceLeft(now);
+    if (left > this.probeMs) return { ms: Math.min(this.shortMs, left), kind: 'short' };
+    if (now < this.probingUntil) return { ms: 0, kind: 'none' };
+    this.probingUntil = now + this.probeMs;
+    return { ms: this.probeMs, kind: 'probe' };
+  }
   /** An answer ended: completed, or cut off after `forMs` (counted when it had most of the limit). */
-  ended(completed: boolean, forMs: number): void {
+  ended(completed: boolean, forMs: number, now = performance.now(), probe = false): void {
+    if (probe) this.probingUntil = 0;
     if (completed) this.unfinished = 0;
     else if (forMs >= 0.8 * this.fullMs || this.hanging) this.unfinished++;
+    if (this.hanging) this.brokenAt ??= now;
   }
 }
 
-/** One answer's bound, counted from its request: none of its own unless the gateway was seen hanging (the check's limit bounds it then). */
+/**
+ * One answer's bound, counted from its request: one budget for the whole answer (status line,
+ * informational answers, headers, body or stream together), its check's limit, or the short
+ * budget of a gateway taken for hanging (HangMemory.budget); and the check's own signal.
+ */
 export class AnswerBound {
   readonly signal: AbortSignal;
-  readonly budgetMs: number | null;
+  readonly budgetMs: number;
   private readonly ac = new AbortController();
   private readonly timer?: NodeJS.Timeout;
   private readonly onOuter = () => this.ac.abort();
   private readonly startedAt = performance.now();
   hit = false;
+  private ended = false;
   /** Answers left unfinished in a row before this one. */
   private readonly before: number;
+  /** Which budget this answer got: its own, the short one of a hanging gateway, the probe budget once the run's allowance was spent, or none (not sent). */
+  private readonly kind: 'own' | 'short' | 'probe' | 'none';
   constructor(
     private readonly mem: HangMemory,
     private readonly outer?: AbortSignal,
+    /** The answer's own budget when the gateway is not taken for hanging: its check's limit. */
+    ownMs = mem.fullMs,
   ) {
     this.signal = this.ac.signal;
-    this.budgetMs = mem.hanging ? mem.shortMs : null;
     this.before = mem.unfinished;
-    if (this.budgetMs !== null)
-      this.timer = setTimeout(() => {
-        this.hit = true;
-        this.ac.abort();
-      }, this.budgetMs);
+    ({ ms: this.budgetMs, kind: this.kind } = mem.take(ownMs, this.startedAt));
+    const cut = () => {
+      this.hit = true;
+      this.ac.abort();
+    };
+    if (this.kind === 'none') cut();
+    else this.timer = setTimeout(cut, this.budgetMs);
     if (outer?.aborted) this.ac.abort();
     else outer?.addEventListener('abort', this.onOuter, { once: true });
   }
   /** The answer ended, completed or not. */
   end(completed: boolean): void {
+    if (this.ended) return;
+    this.ended = true;
     clearTimeout(this.timer);
     this.outer?.removeEventListener('abort', this.onOuter);
-    this.mem.ended(completed, performance.now() - this.startedAt);
+    const now = performance.now();
+    this.mem.ended(completed, now - this.startedAt, now, this.kind === 'probe');
   }
   /** Why the answer was cut off, when its own budget did it. */
   why(what: string, arrived?: Arrived): GatewayTimeoutError | null {
     if (!this.hit) return null;
-    return new GatewayTimeoutError(`${what}: no complete answer within ${this.budgetMs} ms of the request: the gateway had left ${this.before} answers in a row unfinished, so later ones get ${this.budgetMs} ms (headers, informational answers and body)${arrived ? describeArrived(arrived) : ''}`, arrived);
+    const whole = '(headers, informational answers and body together)';
+    const allowance = `the run's allowance for a hanging gateway (${this.mem.allowanceMs} ms from when it was first taken for hanging)`;
+    const got = `${arrived ? describeArrived(arrived) : ''}`;
+    if (this.kind === 'own') return new GatewayTimeoutError(`${what}: no complete answer within ${this.budgetMs} ms of the request, the budget of one answer ${whole}${got}`, arrived);
+    if (this.kind === 'none') return new GatewayTimeoutError(`${what}: not sent: the gateway had left ${this.before} answers in a row unfinished, ${allowance} is spent, and another request is seeing whether it answers again`, arrived);
+    if (this.kind === 'probe') return new GatewayTimeoutError(`${what}: no complete answer within ${this.budgetMs} ms of the request: the gateway had left ${this.before} answers in a row unfinished and ${allowance} is spent, so one answer at a time gets ${this.budgetMs} ms ${whole} until one completes${got}`, arrived);
+    return new GatewayTimeoutError(`${what}: no complete answer within ${this.budgetMs} ms of the request: the gateway had left ${this.before} answers in a row unfinished, so later ones get ${this.budgetMs} ms ${whole}, within ${allowance}${got}`, arrived);
   }
 }

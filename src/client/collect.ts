@@ -27,6 +27,12 @@ export interface SseEvent {
 export const STREAM_MAX = 6 * 1024 * 1024;
 /** The longest line of a stream the client reads (a larger event's data is sent as several lines or not at all). */
 export const LINE_MAX = 1024 * 1024;
+/**
+ * The most events of one stream the client keeps: each is an object with its own strings, so an
+ * endless stream of tiny events held far more than its STREAM_MAX bytes (a 9-byte event, 6 MiB:
+ * 700,000 objects). Past it the client stops reading, with an error saying so.
+ */
+export const EVENTS_MAX = 100_000;
 /** Per-chunk timing entries kept (the rest is counted in the stream's length). */
 const CHUNKS_KEPT = 20_000;
 
@@ -70,7 +76,10 @@ export function collector(headersAt: number, framing: Framing = 'sse') {
   let total = 0;
   let tooLong: string | false = false;
   let line = 0;
-  const source = eventSource(framing, (e) => events.push({ ...e, arrivedAt: now }));
+  const source = eventSource(framing, (e) => {
+    if (events.length < EVENTS_MAX) events.push({ ...e, arrivedAt: now });
+    else tooLong ||= `the stream went on past ${EVENTS_MAX} events`;
+  });
   /** Decoded bytes, stamped with the arrival of the chunk that brought them. */
   const feed = (c: Buffer, at: number) => {
     if (tooLong) return;

@@ -53,7 +53,6 @@ export class GatewayClient {
     rememberSecret(opts.token);
     this.conn = { agent: this.newAgent(), hangs: new HangMemory(opts.timeoutMs), pending: new Set() };
   }
-
   /** TLS and HTTP/2 of every connection to the gateway (src/client/transport.ts). */
   readonly connectOptions: ConnectOptions;
 
@@ -151,9 +150,11 @@ export class GatewayClient {
    */
   onReceive?: (req: GwRequest, res: ReceivedResponse) => void;
 
-  /** The bound of one answer from now (the check's signal, and the short budget once the gateway was seen hanging). */
+  /** One answer's whole budget in this view: its check's limit (the runner sets it per check); the run's time limit when unset. */
+  answerLimitMs?: number;
+  /** The bound of one answer from now: the check's signal, and one budget for the whole answer (short once the gateway was seen hanging). */
   answerBound(signal?: AbortSignal): AnswerBound {
-    return new AnswerBound(this.conn.hangs, signal);
+    return new AnswerBound(this.conn.hangs, signal, this.answerLimitMs ?? this.opts.timeoutMs);
   }
 
   /**

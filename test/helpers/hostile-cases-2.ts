@@ -97,6 +97,14 @@ export const SECOND_CASES: HostileCase[] = [
     answer: (c) => c.socket.end(RANDOM),
   },
   {
+    name: 'random-after-headers',
+    what: 'a valid status line and headers, then random bytes as fast as the client reads, never ending (no length: the body runs to a close that never comes)',
+    answer: (c) => {
+      c.socket.write(rawHead('200 OK', [['content-type', upType(c)], ['connection', 'close']]));
+      c.flood(() => RANDOM);
+    },
+  },
+  {
     name: 'header-100mib-value',
     what: 'one header value of 100 MiB with no line break, the status line first',
     answer: (c) => {

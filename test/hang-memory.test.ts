@@ -1,0 +1,100 @@
+// The run-level bound on a hanging gateway (src/client/answer.ts HangMemory), on its own clock:
+// the full budget until the gateway leaves answers unfinished, the short one while it hangs, one
+// allowance for the whole run, then the probe budget; and one answer's whole budget (status line,
+// headers and body together) against a gateway that drips its answer.
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HangMemory, HUNG_AFTER } from '../src/client/answer.js';
+import { GatewayClient, GatewayTimeoutError } from '../src/client/gateway.js';
+
+describe('HangMemory: the run has one allowance for a hanging gateway', () => {
+  it('full budget, then short ones within the allowance, then the probe budget; a completed answer restores the full one', () => {
+    const m = new HangMemory(20_000);
+    expect([m.shortMs, m.probeMs, m.allowanceMs]).toEqual([2500, 313, 20_000]);
+    const ms = (own: number, now: number) => m.take(own, now).ms;
+    expect(ms(35_000, 0)).toBe(35_000);
+    // Cut off after most of the limit, HUNG_AFTER times: taken for hanging at t = 20 s.
+    for (let i = 0; i < HUNG_AFTER; i++) m.ended(false, 20_000, 20_000);
+    expect(m.hanging).toBe(true);
+    expect(m.brokenAt).toBe(20_000);
+    expect(m.take(35_000, 20_000)).toEqual({ ms: 2500, kind: 'short' });
+    // The allowance runs out: what is left of it, then the probe budget for one answer at a time.
+    expect(ms(35_000, 39_000)).toBe(1000);
+    expect(m.take(35_000, 39_800)).toEqual({ ms: 313, kind: 'probe' });
+    expect(m.take(35_000, 39_900)).toEqual({ ms: 0, kind: 'none' });
+    m.ended(false, 313, 40_113, true);
+    expect(m.take(35_000, 400_000)).toEqual({ ms: 313, kind: 'probe' });
+    // A probe whose end was never told holds its slot only for its budget.
+    expect(ms(35_000, 400_100)).toBe(0);
+    expect(ms(35_000, 400_313)).toBe(313);
+    // The allowance is the run's: a hundred more cut-off answers do not renew it.
+    for (let i = 0; i < 100; i++) m.ended(false, 313, 500_000 + i, true);
+    expect(m.brokenAt).toBe(20_000);
+    expect(ms(35_000, 600_000)).toBe(313);
+    m.ended(true, 5, 600_005, true);
+    expect(ms(35_000, 600_010)).toBe(35_000);
+  });
+
+  it('answers cut off early (a check that left on purpose) do not make the gateway hanging', () => {
+    const m = new HangMemory(20_000);
+    for (let i = 0; i < 10; i++) m.ended(false, 300, i);
+    expect(m.hanging).toBe(false);
+    expect(m.brokenAt).toBeNull();
+    expect(m.take(20_000, 10).ms).toBe(20_000);
+  });
+
+  it('the wait a hanging gateway costs the run, four answers at a time, stays bounded however many checks there are', () => {
+    // Answers four at a time (the default concurrency), each cut at its budget: the run's clock at the end.
+    const runMs = (answers: number) => {
+      const m = new HangMemory(20_000);
+      const ends = [0, 0, 0, 0];
+      for (let i = 0; i < answers; i++) {
+        const lane = ends.indexOf(Math.min(...ends));
+        const now = ends[lane];
+        const { ms } = m.take(20_000, now);
+        ends[lane] = now + ms;
+        // Told at once, on the clock of its end; the probe's slot then lasts its budget.
+        m.ended(false, ms, now + ms);
+      }
+      return Math.max(...ends);
+    };
+    // Before, each answer after the first two cost the short budget: 600 answers, 600 / 4 x 2.5 s.
+    expect(runMs(600)).toBeLessThanOrEqual(runMs(100) + 20_000);
+    expect(runMs(6000)).toBeLessThanOrEqual(runMs(100) + 20_000);
+  });
+});
+
+describe('one budget for the whole answer', () => {
+  const servers: net.Server[] = [];
+  afterEach(async () => {
+    for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
+  });
+
+  it('an answer dripped a byte at a time (undici\'s idle time-outs never fire) is cut at the budget counted from its request', async () => {
+    const sockets = new Set<net.Socket>();
+    const s = net.createServer((c) => {
+      sockets.add(c);
+      c.on('error', () => undefined);
+      c.once('data', () => {
+        c.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n');
+        const t = setInterval(() => (c.destroyed ? clearInterval(t) : c.write('x')), 50);
+        c.on('close', () => clearInterval(t));
+      });
+    });
+    servers.push(s);
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const gw = new GatewayClient(`http://127.0.0.1:${(s.address() as net.AddressInfo).port}`, { token: 'tok-budget-1', timeoutMs: 1500 });
+    const t0 = performance.now();
+    const e = (await gw.send({ path: '/v1/messages' }).catch((x: unknown) => x)) as GatewayTimeoutError;
+    const took = performance.now() - t0;
+    for (const c of sockets) c.destroy();
+    await gw.close();
+    expect(e).toBeInstanceOf(GatewayTimeoutError);
+    expect(e.message).toMatch(/no complete answer within 1500 ms of the request, the budget of one answer \(headers, informational answers and body together\); status 200 after \d+ ms, then \d+ body bytes/);
+    expect(e.arrived!.bytes).toBeGreaterThan(0);
+    expect(took).toBeGreaterThanOrEqual(1450);
+    // The gateway would drip for 5000 s: the budget ended it, not the body.
+    expect(took).toBeLessThan(10_000);
+  });
+});
