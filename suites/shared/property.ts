@@ -31,28 +31,52 @@ export async function checkProperty<T>(
   const failures = new Map<string, Verdict>();
   const transport: Array<GatewayTransportError | GatewayTimeoutError> = [];
   let refused = 0;
+  const running = new Set<Promise<boolean>>();
   const details = await fc.check(
-    fc.asyncProperty(arb, async (v) => {
-      // A connection that failed says nothing about the body: it is not a counterexample (and
-      // not shrunk); the check reports it as the connection verdict it is.
-      let x: Exchange;
-      try {
-        x = await exchange(ctx, render(v), typeof send === 'function' ? send(v) : send);
-      } catch (e) {
-        if (!(e instanceof GatewayTransportError || e instanceof GatewayTimeoutError)) throw e;
-        transport.push(e);
-        return true;
-      }
-      const verdict = judge(x);
-      if (verdict === 'refused') {
-        refused++;
-        return true;
-      }
-      if (!verdict.ok) failures.set(render(v), verdict);
-      return verdict.ok;
+    fc.asyncProperty(arb, (v) => {
+      const run = judgeOne(v);
+      running.add(run);
+      run.then(() => running.delete(run), () => running.delete(run));
+      return run;
     }),
     { seed: ctx.settings.seed, numRuns: ctx.settings.numRuns, endOnFailure: false, interruptAfterTimeLimit: Math.floor(ctx.settings.timeoutMs * 0.8), markInterruptAsFailure: false },
   );
+  // At its time limit fast-check stops waiting for the body under way, whose request still goes
+  // on: wait for it (within a tenth of the limit), so that it reaches the upstream while its case
+  // is open and is not taken for a late request or a gateway's retry.
+  if (running.size) await settledWithin([...running], Math.floor(ctx.settings.timeoutMs * 0.1));
+  return outcome(details, failures, transport, refused, render);
+
+  async function judgeOne(v: T): Promise<boolean> {
+    // A connection that failed says nothing about the body: it is not a counterexample (and
+    // not shrunk); the check reports it as the connection verdict it is.
+    let x: Exchange;
+    try {
+      x = await exchange(ctx, render(v), typeof send === 'function' ? send(v) : send);
+    } catch (e) {
+      if (!(e instanceof GatewayTransportError || e instanceof GatewayTimeoutError)) throw e;
+      transport.push(e);
+      return true;
+    }
+    const verdict = judge(x);
+    if (verdict === 'refused') {
+      refused++;
+      return true;
+    }
+    if (!verdict.ok) failures.set(render(v), verdict);
+    return verdict.ok;
+  }
+}
+
+/** Resolves once every promise has settled, or after `ms`, whichever comes first. */
+async function settledWithin(all: Array<Promise<unknown>>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled(all), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
+}
+
+/** What a finished fc.check says, as a PropertyOutcome. */
+function outcome<T>(details: fc.RunDetails<[T]>, failures: Map<string, Verdict>, transport: Array<GatewayTransportError | GatewayTimeoutError>, refused: number, render: (v: T) => string): PropertyOutcome {
   if (!details.failed) {
     // Every body judged held, but some requests never got an answer to judge: the connection verdict.
     if (transport.length) throw connectionFailed(transport, details.numRuns);
