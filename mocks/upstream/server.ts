@@ -13,6 +13,7 @@ import { CASE_HEADER, newCaseToken, tokensIn, tokensInBytes } from '../../src/up
 import type { Expectation, UnmatchedRequest, Upstream } from '../../src/upstream/upstream.js';
 import { RecordedCase } from '../../src/upstream/expectation.js';
 import { play } from './play.js';
+import { Holds } from './hold.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
 import { RECORDS, routeOfRequest } from '../../src/protocol/index.js';
 import { translateReply } from '../../src/protocol/translate.js';
@@ -35,6 +36,8 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
   private seq = 0;
   readonly unmatched: UnmatchedRequest[] = [];
   readonly httpVersions: Record<string, number> = {};
+  /** Answers held until a batch of their group has arrived (a reply's `hold`: the load profile's overlap). */
+  private holds = new Holds();
   /** Handles requests under /__gwc/ (the `mock` command's control endpoint), when set. */
   control?: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   /** Called for each request no check expects (the `mock` command prints them), with the ended case's token when it had one. */
@@ -189,7 +192,9 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
         return;
       }
       found.hit(rec, req.httpVersion);
-      play(answerIn(found.reply, rec), rec, res);
+      const reply = answerIn(found.reply, rec);
+      const hold = found.reply.kind === 'json' || found.reply.kind === 'sse' ? found.reply.hold : undefined;
+      this.holds.arrive(hold, () => void (res.destroyed || play(reply, rec, res)));
     });
   }
 }
