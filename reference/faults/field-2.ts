@@ -3,7 +3,8 @@
 // broken off mid-answer that reach the client ended cleanly, completed with a made-up
 // message_stop, or retried upstream and spliced into the same stream; a shared cache keyed on
 // the Authorization header alone (x-api-key, x-goog-api-key and ?key= requests share entries);
-// anthropic-version and anthropic-beta dropped on count_tokens, a route of its own.
+// anthropic-version and anthropic-beta dropped on count_tokens, a route of its own; the
+// client's credential echoed back in a debug header.
 import type http from 'node:http';
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
@@ -96,6 +97,15 @@ export const FIELD_2_FAULTS: Fault[] = [
     request: (r) => {
       const at = routeOfRequest(r.method, r.path, r.headers);
       if (at?.protocol === 'messages' && at.route === 'count') r.headers = r.headers.filter(([k]) => !/^anthropic-(version|beta)$/i.test(k));
+    },
+  },
+  {
+    name: 'echo-credential-header',
+    breaks: ['CRED-1'],
+    description: "adds a debug header to every answer that carries the request's credential header, base64-encoded (x-gateway-debug-auth: base64 of `x-api-key: ...`)",
+    stream: (r, _status, headers) => {
+      const cred = r.headers.find(([k]) => /^(authorization|x-api-key|x-goog-api-key)$/i.test(k));
+      return cred ? { headers: [...headers, ['x-gateway-debug-auth', Buffer.from(`${cred[0]}: ${cred[1]}`).toString('base64')]], transform: new PassThrough() } : null;
     },
   },
 ];
