@@ -4,7 +4,7 @@
 // message_stop, or retried upstream and spliced into the same stream; a shared cache keyed on
 // the Authorization header alone (x-api-key, x-goog-api-key and ?key= requests share entries);
 // anthropic-version and anthropic-beta dropped on count_tokens, a route of its own; the
-// client's credential echoed back in a debug header.
+// client's credential echoed back in a debug header; CORS preflights refused.
 import type http from 'node:http';
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
@@ -106,6 +106,17 @@ export const FIELD_2_FAULTS: Fault[] = [
     stream: (r, _status, headers) => {
       const cred = r.headers.find(([k]) => /^(authorization|x-api-key|x-goog-api-key)$/i.test(k));
       return cred ? { headers: [...headers, ['x-gateway-debug-auth', Buffer.from(`${cred[0]}: ${cred[1]}`).toString('base64')]], transform: new PassThrough() } : null;
+    },
+  },
+  {
+    name: 'no-cors-preflight',
+    breaks: ['CORS-1'],
+    description: 'answers every OPTIONS request with a JSON 405 (a router that serves GET and POST only), so no browser gets past its preflight',
+    intercept: (r, res) => {
+      if (r.method !== 'OPTIONS') return false;
+      res.writeHead(405, { allow: 'GET, POST', 'content-type': 'application/json' });
+      res.end(JSON.stringify({ type: 'error', error: { type: 'method_not_allowed', message: 'OPTIONS is not allowed' } }));
+      return true;
     },
   },
 ];
