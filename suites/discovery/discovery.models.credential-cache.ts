@@ -4,7 +4,7 @@
 import { defineCheck } from '../../src/check/check.js';
 import { ANTHROPIC_VERSION } from '../../src/client/gateway.js';
 import type { AuthStyle } from '../../src/client/gateway.js';
-import { isolationPair, judgePairs, type PairResult, type Second } from '../shared/isolation.js';
+import { isolationPairs, judgePairs, type Second } from '../shared/isolation.js';
 import { DISCOVERY_PATH, replyFor } from './common.js';
 
 /** Each pair: the first request's style, and how the second carries its credential. */
@@ -26,9 +26,8 @@ export default defineCheck({
   requirement:
     "GET /v1/models with the run's key (as Bearer, and as x-api-key), answered with cache-control: max-age, then the same request with another key in the same style, and with no credential: each later request reaches the upstream with its own credential (or is refused), never answered from what the first key got (ISO-1).",
   async run(ctx) {
-    const results: PairResult[] = [];
     const req = { method: 'GET' as const, path: DISCOVERY_PATH, headers: [['anthropic-version', ANTHROPIC_VERSION]] as Array<[string, string]> };
-    for (const [style, second] of PAIRS) results.push(await isolationPair(ctx, req, style, second, () => replyFor(ctx, 'bearer')));
+    const results = await isolationPairs(ctx, req, PAIRS, () => replyFor(ctx, 'bearer'));
     return judgePairs(results, 'a model list');
   },
 });

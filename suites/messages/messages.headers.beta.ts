@@ -38,6 +38,11 @@ export default defineCheck({
     const notes: string[] = [];
     for (const [where, send] of SENDS) for (const beta of CASES) {
       const x = await exchange(ctx, messagesBody({}), send(beta));
+      // A gateway that answers count_tokens itself forwards no header to judge (MSG-CT-1 judges its answer).
+      if (!x.seen && where === 'count_tokens') {
+        notes.push(`count_tokens not forwarded (the gateway answered ${x.res.status} itself)`);
+        continue;
+      }
       if (!x.seen) return notForwarded(x);
       const want = beta.split(',').map((v) => v.trim());
       const got = listValues(x.seen, 'anthropic-beta');
@@ -48,6 +53,6 @@ export default defineCheck({
       const raw = headerValues(x.seen, 'anthropic-beta');
       if (raw.length !== 1 || raw[0] !== beta) notes.push(`same values on ${where}, different spelling: ${JSON.stringify(raw)}`);
     }
-    return pass(`every beta value arrived in order, on messages and on count_tokens${notes.length ? ` (${notes.join('; ')})` : ''}`);
+    return pass(`every beta value arrived in order on every request forwarded${notes.length ? ` (${notes.join('; ')})` : ''}`);
   },
 });

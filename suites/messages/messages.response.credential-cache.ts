@@ -6,7 +6,7 @@ import { defineCheck } from '../../src/check/check.js';
 import type { AuthStyle } from '../../src/client/gateway.js';
 import { messagesHeaders } from '../../src/client/gateway.js';
 import { messageBody } from '../../src/upstream/replies/messages.js';
-import { isolationPair, judgePairs, type PairResult, type Second } from '../shared/isolation.js';
+import { isolationPairs, judgePairs, type Second } from '../shared/isolation.js';
 import { MESSAGES_PATH, messagesBody } from '../shared/protocols.js';
 
 /** Each pair: the first request's style, and how the second carries its credential. */
@@ -29,10 +29,9 @@ export default defineCheck({
   requirement:
     "The same POST /v1/messages body sent with the run's key (as Bearer, and as x-api-key), answered with cache-control: max-age, then with another key in the same style, and with no credential: each later request reaches the upstream with its own credential (or is refused), never answered from what the first key got (ISO-1).",
   async run(ctx) {
-    const results: PairResult[] = [];
     const req = { method: 'POST' as const, path: MESSAGES_PATH, headers: messagesHeaders(), body: messagesBody({}) };
     const reply = () => ctx.upstream.next().json(messageBody(), { headers: [['cache-control', 'max-age=300']] });
-    for (const [style, second] of PAIRS) results.push(await isolationPair(ctx, req, style, second, reply));
+    const results = await isolationPairs(ctx, req, PAIRS, reply);
     return judgePairs(results, 'an answer to the same body');
   },
 });

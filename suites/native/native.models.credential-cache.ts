@@ -6,7 +6,7 @@ import { defineCheck } from '../../src/check/check.js';
 import type { AuthStyle } from '../../src/client/gateway.js';
 import { RECORDS } from '../../src/protocol/index.js';
 import { MODEL_LIST_HEADERS, MODELS } from '../../src/upstream/replies/discovery.js';
-import { isolationPair, judgePairs, type PairResult, type Second } from '../shared/isolation.js';
+import { isolationPairs, judgePairs, type Second } from '../shared/isolation.js';
 
 const PATH = '/v1beta/models';
 /** Each pair: the first request's style, and how the second carries its credential. */
@@ -31,8 +31,7 @@ export default defineCheck({
     const codec = RECORDS.native.replies;
     const body = codec.models(MODELS.map((m) => ({ id: m.id, displayName: m.display_name, created: m.created_at })));
     const reply = () => ctx.upstream.register({ kind: 'json', protocol: 'native', status: 200, headers: [...codec.jsonHeaders, ...MODEL_LIST_HEADERS], body });
-    const results: PairResult[] = [];
-    for (const [style, second] of PAIRS) results.push(await isolationPair(ctx, { method: 'GET', path: PATH, headers: [] }, style, second, reply));
+    const results = await isolationPairs(ctx, { method: 'GET', path: PATH, headers: [] }, PAIRS, reply);
     return judgePairs(results, 'a model list');
   },
 });

@@ -77,6 +77,11 @@ export async function isolationPair(ctx: CheckContext, req: IsoRequest, style: A
   return { what, verdict: 'isolated', note: seen ? `${what}: forwarded on its own` : `${what}: refused (${r.value.status})`, evidence };
 }
 
+/** Each pair of `pairs` (first style, how the second carries its credential), all at once: each has its own case, so none sees another's answers, and a slow gateway costs the time of one pair. */
+export function isolationPairs(ctx: CheckContext, req: IsoRequest, pairs: Array<[AuthStyle, Second]>, reply: () => Expectation): Promise<PairResult[]> {
+  return Promise.all(pairs.map(([style, second]) => isolationPair(ctx, req, style, second, reply)));
+}
+
 /** The verdict over a check's pairs: the first breach (`what` names what was reused), a skip when no first answer came, or how each pair stood apart. */
 export function judgePairs(results: PairResult[], what: string): Verdict {
   const evidence = { pairs: results.map((p) => ({ what: p.what, verdict: p.verdict, note: p.note, ...p.evidence })) };
