@@ -44,14 +44,15 @@ export default defineCheck({
         continue;
       }
       if (!x.seen) return notForwarded(x);
+      const on = where === 'messages' ? '' : ` on ${where}`;
       const want = beta.split(',').map((v) => v.trim());
       const got = listValues(x.seen, 'anthropic-beta');
       if (want.join(',') !== got.join(',')) {
         const missing = want.filter((v) => !got.includes(v));
-        return fail(missing.length ? `anthropic-beta on ${where} lost ${missing.join(', ')}` : `anthropic-beta values on ${where} changed order or were added`, { expected: want.join(','), actual: got.join(',') || '(absent)', evidence: exchangeEvidence(x) });
+        return fail(missing.length ? `anthropic-beta${on} lost ${missing.join(', ')}` : `anthropic-beta values${on} changed order or were added`, { expected: want.join(','), actual: got.join(',') || '(absent)', evidence: exchangeEvidence(x) });
       }
       const raw = headerValues(x.seen, 'anthropic-beta');
-      if (raw.length !== 1 || raw[0] !== beta) notes.push(`same values on ${where}, different spelling: ${JSON.stringify(raw)}`);
+      if (raw.length !== 1 || raw[0] !== beta) notes.push(`same values${on}, different spelling: ${JSON.stringify(raw)}`);
     }
     return pass(`every beta value arrived in order on every request forwarded${notes.length ? ` (${notes.join('; ')})` : ''}`);
   },

@@ -32,7 +32,7 @@ export default defineCheck({
       if (!x.seen) return notForwarded(x);
       const got = headerValues(x.seen, 'anthropic-version');
       const arrived = got.length === 0 ? 'no anthropic-version' : got.length === 1 ? `anthropic-version: ${got[0]}` : `${got.length} anthropic-version headers (${got.join(', ')})`;
-      if (got.length !== 1 || got[0] !== version) return fail(`sent anthropic-version: ${version} on ${where}, the upstream received ${arrived}`, { expected: version, actual: got.join(', ') || '(absent)', evidence: exchangeEvidence(x) });
+      if (got.length !== 1 || got[0] !== version) return fail(`sent anthropic-version: ${version}${where === 'messages' ? '' : ` on ${where}`}, the upstream received ${arrived}`, { expected: version, actual: got.join(', ') || '(absent)', evidence: exchangeEvidence(x) });
     }
     const counts = unforwarded.size ? ` (count_tokens was not forwarded: the gateway answered ${[...unforwarded].join(', ')} itself)` : ', on messages and on count_tokens';
     return pass(`anthropic-version arrived unchanged for the current and a future value${counts}`);
