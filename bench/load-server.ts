@@ -1,9 +1,11 @@
 // The server side of `npm run bench:load`, in a process of its own (as a gateway's upstream
 // would be): the recording upstream with N cases registered, or a plain node:http server that
-// answers the same body. Prints one JSON line: its URL and the case tokens; on stdin's end, one
-// more: the CPU time it spent (user and system, microseconds) since the first line, then ends.
+// answers the same body. Prints one JSON line: its URL and the case tokens; for each line on
+// stdin (a mark after a warm-up), and on stdin's end, one more: the CPU time it spent (user and
+// system, microseconds) since the last one, then (at the end) ends.
 // Both servers run with the V8 settings of a gw-conformance process (src/core/heap.ts), applied
 // first as bin/gw-conformance.js does: the recording upstream is measured as `mock` runs it.
+import { PerformanceObserver } from 'node:perf_hooks';
 import { applyHeapFlags } from '../src/core/heap.js';
 
 applyHeapFlags();
@@ -34,13 +36,32 @@ async function main(): Promise<void> {
   ready(up.url, tokens);
 }
 
+/** The garbage collector's pauses since the last mark: their total, count and longest (ms). */
+const gc = { ms: 0, count: 0, maxMs: 0 };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    gc.ms += e.duration;
+    gc.count++;
+    gc.maxMs = Math.max(gc.maxMs, e.duration);
+  }
+}).observe({ entryTypes: ['gc'] });
+
 function ready(url: string, tokens: string[]): void {
   process.stdout.write(`${JSON.stringify({ url, tokens })}\n`);
-  const from = process.cpuUsage();
-  process.stdin.resume().on('end', () => {
-    const used = process.cpuUsage(from);
-    process.stdout.write(`${JSON.stringify({ cpuUs: used.user + used.system })}\n`, () => process.exit(0));
+  let from = process.cpuUsage();
+  const used = () => {
+    const u = process.cpuUsage(from);
+    from = process.cpuUsage();
+    const out = { cpuUs: u.user + u.system, gcMs: Math.round(gc.ms * 10) / 10, gcCount: gc.count, gcMaxMs: Math.round(gc.maxMs * 10) / 10 };
+    Object.assign(gc, { ms: 0, count: 0, maxMs: 0 });
+    return out;
+  };
+  // Each line on stdin ("mark"): the CPU time since the last mark (a warm-up left out of the figure).
+  process.stdin.setEncoding('utf8');
+  process.stdin.resume().on('data', (d: string) => {
+    for (let n = d.split('\n').length - 1; n > 0; n--) process.stdout.write(`${JSON.stringify(used())}\n`);
   });
+  process.stdin.on('end', () => process.stdout.write(`${JSON.stringify(used())}\n`, () => process.exit(0)));
 }
 
 void main();

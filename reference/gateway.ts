@@ -1,7 +1,7 @@
 // The reference gateway: a small, clean pass-through for every protocol (the paths of their
 // records, src/protocol/). It forwards method, path, query, headers (minus hop-by-hop) and body bytes unchanged, streams replies
-// without buffering, cancels the upstream when the client goes away, and answers JSON errors
-// when the upstream is down. `fault` breaks one requirement on purpose (faults/).
+// without buffering, cancels the upstream when the client goes away, answers JSON errors when the
+// upstream is down and CORS preflights (cors.ts). `fault` breaks one requirement on purpose (faults/).
 import http from 'node:http';
 import { pipeline } from 'node:stream';
 import { LoopbackServer } from '../src/core/server.js';
@@ -11,6 +11,7 @@ import { Limiter } from './limit.js';
 import { patientTimeout } from '../src/core/stall.js';
 import { routeOfRequest } from '../src/protocol/index.js';
 import { translated, type Answerer } from './translate/route.js';
+import { preflight } from './cors.js';
 
 // RFC 9110 7.6.1: connection-specific fields are not forwarded.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
@@ -22,9 +23,8 @@ const routed = (method: string, path: string) => routeOfRequest(method === 'HEAD
  * of an upstream that never answers (errors.upstream.timeout, ERR-DOWN-1) sees the gateway
  * give up well within a check's time limit. It bounds only the wait for response headers once
  * the request has been sent, and counts only the upstream's silence, not this process's holds
- * (src/core/stall.ts): the gateway shares its process with the harness and the upstream, so a
- * hold there (a collection, a loaded machine) is no silence of the upstream's. Bound to the
- * upload instead, it reset a 32 MB upload whenever the process was held 2 s mid-body.
+ * (src/core/stall.ts: the gateway shares its process with the harness and the upstream). Bound
+ * to the upload instead, it reset a 32 MB upload whenever the process was held 2 s mid-body.
  */
 export const DEMO_UPSTREAM_TIMEOUT_MS = 2000;
 /** While the request body goes out: the most the upstream may leave the connection without progress. */
@@ -110,7 +110,7 @@ export class ReferenceGateway extends LoopbackServer {
       const fault = this.opts.fault;
       const probe = (parts.method === 'HEAD' || parts.method === 'GET') && parts.path === '/';
       if (!probe && !this.admit(parts, res)) return;
-      if (fault?.intercept?.(parts, res)) return;
+      if (fault?.intercept?.(parts, res) || preflight(parts, res)) return;
       if (probe) {
         // The root answers GET and HEAD alike (HEAD without the body), as HTTP requires.
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(ROOT_BODY.length) });

@@ -121,7 +121,7 @@ describe('load generator', () => {
     const result = (ms: number, n: number): LoadResult => {
       const latency = newHistogram();
       for (let i = 0; i < n; i++) recordMs(latency, ms);
-      return { outcomes: [], latency, ttfb: newHistogram(), sent: n, elapsedMs: 1000, achievedRate: n, failures: 0, perSecond: { completed: [n], failed: [0] } };
+      return { outcomes: [], latency, ttfb: newHistogram(), sent: n, elapsedMs: 1000, achievedRate: n, failures: 0, perSecond: { completed: [n], failed: [0] }, peakInFlight: 1 };
     };
     // The gateway at 400/s: slow on its first measurement only (one pause); at 800/s slow every time.
     const seen: string[] = [];

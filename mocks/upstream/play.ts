@@ -39,6 +39,13 @@ function breakOff(res: http.ServerResponse): void {
   else res.socket?.end();
 }
 
+/** Notes a write's moment. The first makes a list of one: an empty list grown by push keeps room for 17, and every request's record keeps it. */
+function wrote(rec: RecordedRequest): void {
+  const now = performance.now();
+  if (rec.sentAt.length) rec.sentAt.push(now);
+  else rec.sentAt = [now];
+}
+
 export function play(reply: Reply, rec: RecordedRequest, res: http.ServerResponse): void {
   switch (reply.kind) {
     case 'json': {
@@ -50,7 +57,7 @@ export function play(reply: Reply, rec: RecordedRequest, res: http.ServerRespons
       }
       writeHead(res, reply.status, reply.headers);
       res.end(reply.body);
-      rec.sentAt.push(performance.now());
+      wrote(rec);
       return;
     }
     case 'sse': {
@@ -75,7 +82,7 @@ export function play(reply: Reply, rec: RecordedRequest, res: http.ServerRespons
           waited = false;
           const text = frames[i++].data;
           const ok = res.write(binary ? encodeFrame(text) : text);
-          rec.sentAt.push(performance.now());
+          wrote(rec);
           if (!ok) {
             res.once('drain', step);
             return;

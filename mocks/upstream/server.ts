@@ -13,6 +13,8 @@ import { CASE_HEADER, newCaseToken, tokensIn, tokensInBytes } from '../../src/up
 import type { Expectation, UnmatchedRequest, Upstream } from '../../src/upstream/upstream.js';
 import { RecordedCase } from '../../src/upstream/expectation.js';
 import { play } from './play.js';
+import { Recorded } from './recorded.js';
+import { Holds } from './hold.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
 import { RECORDS, routeOfRequest } from '../../src/protocol/index.js';
 import { translateReply } from '../../src/protocol/translate.js';
@@ -35,6 +37,8 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
   private seq = 0;
   readonly unmatched: UnmatchedRequest[] = [];
   readonly httpVersions: Record<string, number> = {};
+  /** Answers held until a batch of their group has arrived (a reply's `hold`: the load profile's overlap). */
+  private holds = new Holds();
   /** Handles requests under /__gwc/ (the `mock` command's control endpoint), when set. */
   control?: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   /** Called for each request no check expects (the `mock` command prints them), with the ended case's token when it had one. */
@@ -153,21 +157,20 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
     });
     req.on('end', () => {
       const body = got.head();
-      const raw = headersOf(req);
-      const rec: RecordedRequest = {
+      // What is kept costs the latency tail (recorded.ts): the flat header list, a digest only for a body not kept whole.
+      const rec = new Recorded({
         seq: ++this.seq,
         method: req.method ?? '',
         url: this.unprefixed(req.url ?? ''),
-        rawHeaders: raw,
+        headers: headersOf(req),
         body,
         bodyBytes: got.length,
-        bodySha256: got.sha256(),
+        bodySha256: got.truncated ? got.sha256() : undefined,
         bodyTruncated: got.truncated,
-        longStrings: strings?.found ?? [],
+        longStrings: strings?.found,
         receivedAt: performance.now(),
         receivedWall: wallNow(),
-        sentAt: [],
-      };
+      });
       const found = this.find(req, body, rec);
       this.capture?.record(rec, res);
       res.on('close', () => {
@@ -189,7 +192,9 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
         return;
       }
       found.hit(rec, req.httpVersion);
-      play(answerIn(found.reply, rec), rec, res);
+      const reply = answerIn(found.reply, rec);
+      const hold = found.reply.kind === 'json' || found.reply.kind === 'sse' ? found.reply.hold : undefined;
+      this.holds.arrive(hold, () => void (res.destroyed || play(reply, rec, res)));
     });
   }
 }
@@ -234,9 +239,9 @@ function unframed(reply: Reply, rec: RecordedRequest, at: ReturnType<typeof rout
  * and Host: they are recorded as HTTP/1.1 carries them (`:authority` as `host`), so the checks
  * read one shape whichever version the gateway spoke.
  */
-function headersOf(req: http.IncomingMessage): Array<[string, string]> {
+function headersOf(req: http.IncomingMessage): string[] | Array<[string, string]> {
+  if (req.httpVersionMajor !== 2) return req.rawHeaders;
   const raw = pairsFromRaw(req.rawHeaders);
-  if (req.httpVersionMajor !== 2) return raw;
   const authority = raw.find(([k]) => k === ':authority')?.[1];
   const rest = raw.filter(([k]) => !k.startsWith(':'));
   return authority !== undefined && !rest.some(([k]) => k.toLowerCase() === 'host') ? [['host', authority], ...rest] : rest;

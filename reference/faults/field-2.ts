@@ -1,10 +1,15 @@
 // Faults of the second round rebuilt from field reports against gateways: rate-limit and
 // request-id headers kept on errors but stripped from successful answers, and upstream streams
 // broken off mid-answer that reach the client ended cleanly, completed with a made-up
-// message_stop, or retried upstream and spliced into the same stream.
+// message_stop, or retried upstream and spliced into the same stream; a shared cache keyed on
+// the Authorization header alone (x-api-key, x-goog-api-key and ?key= requests share entries);
+// anthropic-version and anthropic-beta dropped on count_tokens, a route of its own; the
+// client's credential echoed back in a debug header; CORS preflights refused.
 import type http from 'node:http';
+import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import type { Fault } from './types.js';
+import { routeOfRequest } from '../../src/protocol/index.js';
+import type { Fault, Replacement, RequestParts } from './types.js';
 
 /** The headers a successful answer loses through a gateway that rebuilds 2xx headers from its own list. */
 const SUCCESS_ONLY = /^((x-)?request-id|anthropic-ratelimit-|x-ratelimit-)/i;
@@ -17,6 +22,23 @@ function endCleanly(res: http.ServerResponse, tail?: string): void {
   if (res.destroyed || res.writableEnded) return;
   res.end(tail);
 }
+
+/** Answers a shared cache may keep: model lists, and POST answers that are not streams. */
+function cacheable(r: RequestParts): boolean {
+  const route = routeOfRequest(r.method, r.path, r.headers)?.route;
+  return route === 'models' || (r.method === 'POST' && (route === 'generate' || route === 'count') && !/"stream"\s*:\s*true/.test(r.body.toString('utf8')));
+}
+
+/** The cache key of a gateway that counts only `Authorization` as the credential: the request with x-api-key, x-goog-api-key and the `key` parameter left out. */
+function authorizationOnlyKey(r: RequestParts): string {
+  const url = new URL(r.path, 'http://gateway');
+  url.searchParams.delete('key');
+  const kept = r.headers.filter(([k]) => !['x-api-key', 'x-goog-api-key'].includes(k.toLowerCase())).map(([k, v]) => `${k.toLowerCase()}:${v}`);
+  return `${r.method} ${url.pathname}${url.search}\n${kept.sort().join('\n')}\n${createHash('sha256').update(r.body).digest('hex')}`;
+}
+
+/** What that cache holds: key -> answer and expiry. */
+const byAuthorization = new Map<string, { r: Replacement; until: number }>();
 
 export const FIELD_2_FAULTS: Fault[] = [
   {
@@ -47,6 +69,54 @@ export const FIELD_2_FAULTS: Fault[] = [
         ur.on('data', (c: Buffer) => res.write(c));
         ur.on('close', () => endCleanly(res));
       });
+    },
+  },
+  {
+    name: 'cache-keyed-on-authorization',
+    breaks: ['ISO-1'],
+    description: 'keeps answers the upstream marks cacheable (max-age: model lists, and POST answers) in a shared cache keyed on the request and its Authorization header alone, so requests with x-api-key, x-goog-api-key, ?key= or no credential share one entry',
+    intercept: (r, res) => {
+      const hit = cacheable(r) ? byAuthorization.get(authorizationOnlyKey(r)) : undefined;
+      if (!hit || hit.until <= Date.now()) return false;
+      res.writeHead(hit.r.status, { ...hit.r.headers, 'content-length': String(hit.r.body.length) });
+      res.end(hit.r.body);
+      return true;
+    },
+    responseWhen: cacheable,
+    response: (status, headers, body, r) => {
+      const maxAge = /max-age=(\d+)/.exec(String(headers['cache-control'] ?? ''));
+      const kept: Record<string, string> = { 'content-type': String(headers['content-type'] ?? 'application/json'), 'cache-control': String(headers['cache-control'] ?? '') };
+      if (status === 200 && maxAge) byAuthorization.set(authorizationOnlyKey(r), { r: { status, headers: kept, body }, until: Date.now() + Number(maxAge[1]) * 1000 });
+      return null;
+    },
+  },
+  {
+    name: 'count-tokens-drop-headers',
+    breaks: ['MSG-HDR-1', 'MSG-HDR-2'],
+    description: 'forwards POST /v1/messages/count_tokens without anthropic-version and anthropic-beta (a route of its own that rebuilds the headers); /v1/messages keeps them',
+    request: (r) => {
+      const at = routeOfRequest(r.method, r.path, r.headers);
+      if (at?.protocol === 'messages' && at.route === 'count') r.headers = r.headers.filter(([k]) => !/^anthropic-(version|beta)$/i.test(k));
+    },
+  },
+  {
+    name: 'echo-credential-header',
+    breaks: ['CRED-1'],
+    description: "adds a debug header to every answer that carries the request's credential header, base64-encoded (x-gateway-debug-auth: base64 of `x-api-key: ...`)",
+    stream: (r, _status, headers) => {
+      const cred = r.headers.find(([k]) => /^(authorization|x-api-key|x-goog-api-key)$/i.test(k));
+      return cred ? { headers: [...headers, ['x-gateway-debug-auth', Buffer.from(`${cred[0]}: ${cred[1]}`).toString('base64')]], transform: new PassThrough() } : null;
+    },
+  },
+  {
+    name: 'no-cors-preflight',
+    breaks: ['CORS-1'],
+    description: 'answers every OPTIONS request with a JSON 405 (a router that serves GET and POST only), so no browser gets past its preflight',
+    intercept: (r, res) => {
+      if (r.method !== 'OPTIONS') return false;
+      res.writeHead(405, { allow: 'GET, POST', 'content-type': 'application/json' });
+      res.end(JSON.stringify({ type: 'error', error: { type: 'method_not_allowed', message: 'OPTIONS is not allowed' } }));
+      return true;
     },
   },
 ];

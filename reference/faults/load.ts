@@ -1,5 +1,5 @@
 // Faults that show under load or with a declared limit (the load profile's checks,
-// test/load-detection.test.ts): answers crossing between concurrent requests, streams buffered
+// test/load-detection.test.ts): answers crossing between concurrent requests (always, or only while they overlap), streams buffered
 // when many are open, a tiny upstream pool, a per-request delay, upstream overload answers
 // changed or retried too often, and limits answered wrongly.
 import { Transform } from 'node:stream';
@@ -22,6 +22,31 @@ function modelCache(): Fault {
       if (hit && Date.now() - hit.at < 500) return { status: hit.status, headers: { 'content-type': hit.type }, body: hit.body };
       cache.set(key, { at: Date.now(), status, body, type: String(headers['content-type'] ?? 'application/json') });
       return null;
+    },
+  };
+}
+
+/**
+ * Mixes up JSON answers only while requests overlap: an answer is replaced by the one the gateway
+ * delivered just before it, when that one was delivered after this request arrived (the two were
+ * in flight at the gateway at once). A request alone in flight always gets its own answer.
+ */
+function mixupWhenOverlapping(): Fault {
+  let clock = 0;
+  const arrived = new WeakMap<RequestParts, number>();
+  let last: { done: number; body: Buffer; type: string } | undefined;
+  return {
+    name: 'load-mixup-when-overlapping',
+    breaks: ['LOAD-1'],
+    description: 'hands a JSON answer the body of the answer delivered just before it when the two requests were in flight at once (a shared reply buffer); a request alone in flight gets its own',
+    request: (r) => void (streamed(r) || arrived.set(r, ++clock)),
+    responseWhen: (r, status) => !streamed(r) && status === 200,
+    response(status, headers, body, r) {
+      const at = arrived.get(r);
+      const prev = last;
+      last = { done: ++clock, body, type: String(headers['content-type'] ?? 'application/json') };
+      if (at === undefined || !prev || prev.done < at) return null;
+      return { status, headers: { 'content-type': prev.type }, body: prev.body };
     },
   };
 }
@@ -108,4 +133,5 @@ export const LOAD_FAULTS: Fault[] = [
   { name: 'limit-forward-first', breaks: ['LIMIT-1'], description: 'forwards an over-limit request to the upstream, then answers 429', limit: { forwardFirst: true } },
   { name: 'limit-all-credentials', breaks: ['LIMIT-1'], description: 'counts every credential against one shared limit', limit: { shared: true } },
   { name: 'limit-retry-after-zero', breaks: ['LIMIT-2'], description: 'says retry-after: 0 while the window still lasts', limit: { retryAfterS: 0 } },
+  mixupWhenOverlapping(),
 ];

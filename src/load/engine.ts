@@ -70,11 +70,15 @@ export interface LoadResult {
    * sum to `sent`. At most PER_SECOND_MAX seconds; a request ending later counts in the last.
    */
   perSecond: { completed: number[]; failed: number[] };
+  /** The most requests in flight at once at the client (sent, their answer not yet ended). */
+  peakInFlight: number;
 }
 
 /** Where each request's end is recorded. */
 interface Tally {
   t0: number;
+  inFlight: number;
+  peakInFlight: number;
   outcomes: LoadOutcome[];
   latency: LatencyHistogram;
   ttfb: LatencyHistogram;
@@ -122,7 +126,7 @@ export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
   const run = { ...plan, signal: stop.signal };
   const deadline = plan.deadlineMs ? setTimeout(() => stop.abort(new Error(`still open ${plan.deadlineMs} ms after the load started`)), plan.deadlineMs) : undefined;
   const t0 = performance.now();
-  const tally: Tally = { t0, outcomes: [], latency: newHistogram(), ttfb: newHistogram(), completed: [], failed: [] };
+  const tally: Tally = { t0, inFlight: 0, peakInFlight: 0, outcomes: [], latency: newHistogram(), ttfb: newHistogram(), completed: [], failed: [] };
   const { outcomes, latency, ttfb } = tally;
   try {
     await new Promise<void>((resolve) => {
@@ -146,7 +150,7 @@ export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
   outcomes.sort((a, b) => a.index - b.index);
   const failures = outcomes.filter(isFailure).length;
   const perSecond = { completed: tally.completed, failed: tally.failed };
-  return { outcomes, latency, ttfb, sent: outcomes.length, elapsedMs, achievedRate: (outcomes.length * 1000) / Math.max(1, elapsedMs), failures, perSecond };
+  return { outcomes, latency, ttfb, sent: outcomes.length, elapsedMs, achievedRate: (outcomes.length * 1000) / Math.max(1, elapsedMs), failures, perSecond, peakInFlight: tally.peakInFlight };
 }
 
 async function one(pools: Pool[], prefix: string, plan: LoadPlan, index: number, scheduled: number, tally: Tally): Promise<void> {
@@ -154,6 +158,7 @@ async function one(pools: Pool[], prefix: string, plan: LoadPlan, index: number,
   const req = plan.make(index, client);
   const keep = plan.keepBytes ?? 0;
   const o: LoadOutcome = { index, client, status: 0, ttfbMs: 0, totalMs: 0, body: '', headers: {}, chunks: [] };
+  tally.peakInFlight = Math.max(tally.peakInFlight, ++tally.inFlight);
   try {
     // The pools end with the run (destroyed with its reason when it is cut): no signal here.
     if (plan.signal?.aborted) throw reasonOf(plan.signal);
@@ -170,6 +175,7 @@ async function one(pools: Pool[], prefix: string, plan: LoadPlan, index: number,
   } catch (e) {
     o.error = (e as Error).message;
   }
+  tally.inFlight--;
   const end = performance.now();
   o.totalMs = end - scheduled;
   if (!o.error) {

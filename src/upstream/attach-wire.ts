@@ -43,7 +43,8 @@ export interface AttachAnswer {
 }
 
 export function toWire(rec: RecordedRequest, httpVersion: string): WireRecord {
-  return { ...rec, body: rec.body.toString('base64'), httpVersion };
+  // The accessors of a record that keeps less (mocks/upstream/recorded.ts) are read by name: a spread copies own fields only.
+  return { ...rec, rawHeaders: rec.rawHeaders, bodySha256: rec.bodySha256, longStrings: rec.longStrings, body: rec.body.toString('base64'), httpVersion };
 }
 
 /** A wire record as a recorded request, its times moved onto the run's clock by `shift`. */

@@ -5,6 +5,20 @@ import type { Protocol } from '../core/protocols.js';
 
 export type HeaderList = Array<[string, string]>;
 
+/**
+ * Answers held back so that requests overlap (the load profile): the upstream answers the
+ * requests of `group` only once `size` of them are waiting, or `waitMs` after the first of a
+ * batch arrived (then it waits for as many as came, for the rest of the group: a gateway that
+ * forwards fewer at once is not waited on again).
+ */
+export interface Hold {
+  group: string;
+  size: number;
+  waitMs: number;
+  /** The group's requests: once this many have arrived, the last batch is complete (and later ones, retries, are not held). */
+  total: number;
+}
+
 export interface JsonReply {
   kind: 'json';
   status: number;
@@ -15,6 +29,7 @@ export interface JsonReply {
   protocol?: Protocol;
   /** Answer 400 like the real API when a body field (`key` or `array[].key`, see bodyHasField) arrives without the beta value that enables it. */
   betaForField?: Record<string, string>;
+  hold?: Hold;
 }
 
 export interface SseFrame {
@@ -37,6 +52,7 @@ export interface SseReply {
   framing?: Framing;
   /** After the last frame the upstream breaks the answer off: it closes the connection without the body's end (HTTP/1.1: no last chunk; HTTP/2: the stream is reset). */
   cut?: boolean;
+  hold?: Hold;
 }
 
 /** Accept the request and never answer. */

@@ -9,5 +9,6 @@ import incremental from './chat.stream.incremental.js';
 import complete from './chat.stream.complete.js';
 import errors from './chat.errors.passthrough.js';
 import usage from './chat.usage.passthrough.js';
+import successHeaders from './chat.headers.success-passthrough.js';
 
-export const CHAT_CHECKS: CheckDef[] = [path, body, content, bearer, badKey, incremental, complete, errors, usage];
+export const CHAT_CHECKS: CheckDef[] = [path, body, content, bearer, badKey, incremental, complete, errors, usage, successHeaders];

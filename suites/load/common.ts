@@ -8,7 +8,8 @@ import { DEFAULT_MODEL, minimalRequest, RECORDS, type Protocol, type StreamStep 
 import { framesOf, jsonReply } from '../../src/protocol/record.js';
 import { tokensIn } from '../../src/upstream/contract.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
-import type { HeaderList, Reply } from '../../src/upstream/scenario.js';
+import type { HeaderList, Hold, Reply } from '../../src/upstream/scenario.js';
+import { randomUUID } from 'node:crypto';
 import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
 import { runLoad, type LoadOutcome, type LoadRequest, type LoadResult } from '../../src/load/engine.js';
 import { cut } from '../shared/evidence.js';
@@ -50,12 +51,12 @@ function answerFor(p: Protocol, pieces: string[]): StreamStep[] {
 }
 
 /** The upstream's answer to one request of `kind`, in its protocol (the record writes it), carrying its token back. */
-function replyFor(kind: Kind, token: string, timing: { firstGapMs: number; gapMs: number }): Reply {
+function replyFor(kind: Kind, token: string, timing: { firstGapMs: number; gapMs: number }, hold?: Hold): Reply {
   const r = RECORDS[kind.protocol].replies;
-  if (!kind.stream) return { ...jsonReply(r, r.answer({ model: DEFAULT_MODEL[kind.protocol], text: `${token} answer`, toolCalls: [], stop: 'end', usage: { input: 25, output: 2 } })), protocol: kind.protocol };
+  if (!kind.stream) return { ...jsonReply(r, r.answer({ model: DEFAULT_MODEL[kind.protocol], text: `${token} answer`, toolCalls: [], stop: 'end', usage: { input: 25, output: 2 } })), protocol: kind.protocol, ...(hold ? { hold } : {}) };
   const writer = r.streamWriter();
   const texts = answerFor(kind.protocol, [`${token} `, 'a ', 'b ', 'c']).flatMap((s) => writer.write(s));
-  return { kind: 'sse', protocol: kind.protocol, status: 200, headers: r.sseHeaders, frames: framesOf(texts, timing) };
+  return { kind: 'sse', protocol: kind.protocol, status: 200, headers: r.sseHeaders, frames: framesOf(texts, timing), ...(hold ? { hold } : {}) };
 }
 
 /**
@@ -63,9 +64,9 @@ function replyFor(kind: Kind, token: string, timing: { firstGapMs: number; gapMs
  * shape, its message carrying the token, with `headers` (retry-after); streamed requests get
  * the same JSON error, as the APIs answer before a stream starts.
  */
-function errorFor(kind: Kind, token: string, status: number, headers: HeaderList): Reply {
+function errorFor(kind: Kind, token: string, status: number, headers: HeaderList, hold?: Hold): Reply {
   const r = RECORDS[kind.protocol].replies;
-  return { ...jsonReply(r, r.error({ status, message: `${token} ${ERROR_MESSAGES[status] ?? `scripted ${status}`}` }), status, headers), protocol: kind.protocol };
+  return { ...jsonReply(r, r.error({ status, message: `${token} ${ERROR_MESSAGES[status] ?? `scripted ${status}`}` }), status, headers), protocol: kind.protocol, ...(hold ? { hold } : {}) };
 }
 
 export interface PlanOptions {
@@ -74,13 +75,15 @@ export interface PlanOptions {
   gapMs?: number;
   /** The upstream answers this error instead, with these headers. */
   error?: { status: number; headers: HeaderList };
+  /** The upstream holds the answer until a batch of the group is waiting (overlap). */
+  hold?: Hold;
 }
 
 /** Registers the upstream's answer for one request of `kind` and returns the request. */
 export function plan(ctx: CheckContext, kind: Kind, opts: PlanOptions = {}): { planned: Planned; request: Omit<LoadRequest, 'headers'> & { headers: Array<[string, string]> } } {
   const timing = { firstGapMs: opts.firstGapMs ?? 0, gapMs: opts.gapMs ?? 0 };
   const err = opts.error;
-  const e = ctx.upstream.answer((token) => (err ? errorFor(kind, token, err.status, err.headers) : replyFor(kind, token, timing)));
+  const e = ctx.upstream.answer((token) => (err ? errorFor(kind, token, err.status, err.headers, opts.hold) : replyFor(kind, token, timing, opts.hold)));
   const m = minimalRequest(kind.protocol, { text: `${e.token} load`, stream: kind.stream, maxTokens: 64 });
   return { planned: { kind, expectation: e }, request: { path: m.path, method: m.method, headers: m.headers, body: m.body } };
 }
@@ -102,13 +105,27 @@ export function routed(ctx: CheckContext, route: Route, r: { path: string; heade
 export interface Sent {
   result: LoadResult;
   planned: Planned[];
+  /** With `overlap`: the batch the upstream waited for, and how long at most. */
+  hold?: Hold;
 }
 
-/** Sends `count` requests of the given kinds (round robin) at `rate` per second on a route. */
-export async function sendMix(ctx: CheckContext, o: { route: Route; credentialSuffix?: string; kinds: (i: number) => Kind; rate: number; count: number; clients?: number; deadlineMs?: number; keepBytes?: number; plan?: (i: number) => PlanOptions }): Promise<Sent> {
+/** Answers held until this many requests are waiting at the upstream, so that they are in flight at the gateway at once. */
+export const OVERLAP_BATCH = 8;
+
+/** The hold of a mix sent with overlap: its own group, a batch of `size`, the wait for it bounded by twice the batch's arrival time and a second. */
+function holdFor(size: number, rate: number, total: number): Hold {
+  return { group: `overlap-${randomUUID()}`, size, total, waitMs: Math.ceil(1000 + (2 * size * 1000) / rate) };
+}
+
+/**
+ * Sends `count` requests of the given kinds (round robin) at `rate` per second on a route. With
+ * `overlap`, the upstream holds the answers until that many requests are waiting (Hold).
+ */
+export async function sendMix(ctx: CheckContext, o: { route: Route; credentialSuffix?: string; kinds: (i: number) => Kind; rate: number; count: number; clients?: number; deadlineMs?: number; keepBytes?: number; plan?: (i: number) => PlanOptions; overlap?: number }): Promise<Sent> {
   const planned: Planned[] = [];
+  const hold = o.overlap && o.overlap > 1 ? holdFor(Math.min(o.overlap, o.count), o.rate, o.count) : undefined;
   const requests = Array.from({ length: o.count }, (_, i) => {
-    const p = plan(ctx, o.kinds(i), o.plan?.(i));
+    const p = plan(ctx, o.kinds(i), { ...o.plan?.(i), hold });
     planned.push(p.planned);
     return p.request;
   });
@@ -130,7 +147,34 @@ export async function sendMix(ctx: CheckContext, o: { route: Route; credentialSu
     },
   });
   await ctx.upstream.sync();
-  return { result, planned };
+  return { result, planned, hold };
+}
+
+/** The most of these requests the upstream held open at once: from each arrival to its answer's last write (or its connection's close). */
+export function upstreamPeak(planned: Planned[]): number {
+  const edges: Array<[number, number]> = [];
+  for (const p of planned)
+    for (const h of p.expectation.hits) {
+      edges.push([h.receivedAt, 1]);
+      const end = h.sentAt.length ? h.sentAt[h.sentAt.length - 1] : h.closedAt;
+      if (end !== undefined) edges.push([end, -1]);
+    }
+  // An end before a start at the same moment: touching is not overlapping.
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let open = 0;
+  let peak = 0;
+  for (const [, d] of edges) peak = Math.max(peak, (open += d));
+  return peak;
+}
+
+/** The concurrency a mix reached, for the evidence and the message: in flight at the client, open at the upstream, and the batch it waited for. */
+export function concurrencyOf(sent: Sent): { client: number; upstream: number; batch: number | null; text: string } {
+  const client = sent.result.peakInFlight;
+  const upstream = upstreamPeak(sent.planned);
+  const batch = sent.hold?.size ?? null;
+  const held = batch ? `; the upstream held answers until ${batch} requests were waiting (at most ${sent.hold!.waitMs} ms)` : '';
+  const one = upstream < 2 ? ': the gateway never had two of these requests open at the upstream at once (it forwards one at a time), so no two answers were in flight there together' : '';
+  return { client, upstream, batch, text: `in flight at once: up to ${client} at the client, ${upstream} at the upstream${held}${one}` };
 }
 
 /** What became of one request: its own answer, another's, none, or more than one upstream arrival. */

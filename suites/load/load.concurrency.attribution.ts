@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { encodeHistogram, percentiles, percentilesText } from '../../src/core/histogram.js';
-import { attribution, kindsOf, loadSettings, sendMix, limitedSkip } from './common.js';
+import { attribution, concurrencyOf, kindsOf, loadSettings, OVERLAP_BATCH, sendMix, limitedSkip } from './common.js';
 
 export default defineCheck({
   id: 'load.concurrency.attribution',
@@ -17,15 +17,18 @@ export default defineCheck({
     const s = loadSettings(ctx);
     const kinds = kindsOf(ctx);
     const count = Math.max(kinds.length, Math.min(s.requests, s.rate * s.durationS));
-    const { result, planned } = await sendMix(ctx, { route: 'gateway', kinds: (i) => kinds[i % kinds.length], rate: s.rate, count });
+    // Overlap made certain: the upstream holds the answers until a batch is waiting, so that many requests are in flight at the gateway at once.
+    const sent = await sendMix(ctx, { route: 'gateway', kinds: (i) => kinds[i % kinds.length], rate: s.rate, count, overlap: OVERLAP_BATCH });
+    const { result, planned } = sent;
+    const c = concurrencyOf(sent);
     const wrong = result.outcomes.map((o) => [o, attribution(o, planned[o.index])] as const).filter(([, why]) => why);
-    const evidence = { requests: count, rate: s.rate, clients: s.clients, latency: percentiles(result.latency), misattributed: wrong.length, histograms: { latency: encodeHistogram(result.latency) }, wrong: wrong.slice(0, 10).map(([o, why]) => `request ${o.index} (${planned[o.index].kind.protocol}${planned[o.index].kind.stream ? ', streamed' : ''}): ${why}`) };
+    const evidence = { requests: count, rate: s.rate, clients: s.clients, concurrency: { client: c.client, upstream: c.upstream, batch: c.batch }, latency: percentiles(result.latency), misattributed: wrong.length, histograms: { latency: encodeHistogram(result.latency) }, wrong: wrong.slice(0, 10).map(([o, why]) => `request ${o.index} (${planned[o.index].kind.protocol}${planned[o.index].kind.stream ? ', streamed' : ''}): ${why}`) };
     if (wrong.length)
-      return fail(`${wrong.length} of ${count} concurrent requests did not get exactly their own answer: request ${wrong[0][0].index} ${wrong[0][1]}`, {
+      return fail(`${wrong.length} of ${count} concurrent requests did not get exactly their own answer: request ${wrong[0][0].index} ${wrong[0][1]} (${c.text})`, {
         expected: 'each answer carries its own request\'s case token, and each request reached the upstream once',
         actual: `${wrong.length} misattributed, lost or duplicated`,
         evidence,
       });
-    return pass(`${count} requests from ${s.clients} clients at ${s.rate}/s, every answer its own (${percentilesText(percentiles(result.latency))})`, evidence);
+    return pass(`${count} requests from ${s.clients} clients at ${s.rate}/s, every answer its own; ${c.text} (${percentilesText(percentiles(result.latency))})`, evidence);
   },
 });

@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { tokensIn } from '../../src/upstream/contract.js';
 import type { LoadOutcome } from '../../src/load/engine.js';
-import { attribution, kindsOf, limitedSkip, loadSettings, sendMix, type Kind, type Planned } from './common.js';
+import { attribution, concurrencyOf, kindsOf, limitedSkip, loadSettings, OVERLAP_BATCH, sendMix, type Kind, type Planned } from './common.js';
 import { cut } from '../shared/evidence.js';
 
 /** Every fifth request gets an upstream error (5 is prime to the 2, 4 or 6 kinds: every kind gets some). */
@@ -76,7 +76,10 @@ export default defineCheck({
     const headers: Array<[string, string]> = [['retry-after', String(RETRY_AFTER_S)], ['x-should-retry', 'true']];
     const statusOf = (i: number) => errorStatus(i, kindOf(i), kinds.length);
     const deadlineMs = Math.ceil((count * 1000) / s.rate) + bound * RETRY_AFTER_S * 1000 + SLACK_MS;
-    const { result, planned } = await sendMix(ctx, { route: 'gateway', kinds: kindOf, rate: s.rate, count, deadlineMs, plan: (i) => ({ error: statusOf(i) === null ? undefined : { status: statusOf(i)!, headers } }) });
+    // Overlap made certain, as for LOAD-1: the answers (errors among them) are held until a batch is waiting.
+    const sent = await sendMix(ctx, { route: 'gateway', kinds: kindOf, rate: s.rate, count, deadlineMs, overlap: OVERLAP_BATCH, plan: (i) => ({ error: statusOf(i) === null ? undefined : { status: statusOf(i)!, headers } }) });
+    const { result, planned } = sent;
+    const c = concurrencyOf(sent);
     const problems = result.outcomes.map((o) => {
       const status = statusOf(o.index);
       const why = status === null ? attribution(o, planned[o.index]) : errorProblem(o, planned[o.index], bound);
@@ -85,13 +88,13 @@ export default defineCheck({
     const wrong = problems.filter((p): p is string => !!p);
     const errors = result.outcomes.filter((o) => statusOf(o.index) !== null);
     const tally = (os: LoadOutcome[]) => Object.fromEntries([...new Set(os.map((o) => o.status))].map((st) => [String(st), os.filter((o) => o.status === st).length]));
-    const evidence = { requests: count, rate: s.rate, retryBound: bound, retryAfterS: RETRY_AFTER_S, upstreamErrors: errors.length, clientStatusesOfErrors: tally(errors), wrong: wrong.slice(0, 10) };
+    const evidence = { requests: count, rate: s.rate, retryBound: bound, retryAfterS: RETRY_AFTER_S, upstreamErrors: errors.length, clientStatusesOfErrors: tally(errors), concurrency: { client: c.client, upstream: c.upstream, batch: c.batch }, wrong: wrong.slice(0, 10) };
     if (wrong.length)
-      return fail(`${wrong.length} of ${count} requests (${errors.length} answered 429/529 by the upstream) did not get what they should: ${wrong[0]}`, {
+      return fail(`${wrong.length} of ${count} requests (${errors.length} answered 429/529 by the upstream) did not get what they should: ${wrong[0]} (${c.text})`, {
         expected: `each 429/529 reaches its client with its status, error body and retry-after, sent to the upstream at most ${1 + bound} times; every other request its own answer`,
         actual: wrong[0],
         evidence,
       });
-    return pass(`${errors.length} upstream 429/529 answers among ${count} concurrent requests reached their clients unchanged, with retry-after; the others got their own answers`, evidence);
+    return pass(`${errors.length} upstream 429/529 answers among ${count} concurrent requests reached their clients unchanged, with retry-after; the others got their own answers; ${c.text}`, evidence);
   },
 });

@@ -20,5 +20,8 @@ import model from './messages.model.unchanged.js';
 import auth from './messages.auth.credential.js';
 import countTokens from './messages.count-tokens.passthrough.js';
 import successHeaders from './messages.headers.success-passthrough.js';
+import credentialCache from './messages.response.credential-cache.js';
+import credentialNotReturned from './messages.credential.not-returned.js';
+import corsPreflight from './messages.cors.preflight.js';
 
-export const MESSAGES_CHECKS: CheckDef[] = [path, bodySemantic, bodyBytes, unknownFields, arrays, sysUnchanged, sysNoPrepend, hdrVersion, hdrBeta, hdrBetaBody, respUnchanged, respJson, usageCache, usageNoFab, cacheControl, cacheOneHour, model, auth, countTokens, successHeaders];
+export const MESSAGES_CHECKS: CheckDef[] = [path, bodySemantic, bodyBytes, unknownFields, arrays, sysUnchanged, sysNoPrepend, hdrVersion, hdrBeta, hdrBetaBody, respUnchanged, respJson, usageCache, usageNoFab, cacheControl, cacheOneHour, model, auth, countTokens, successHeaders, credentialCache, credentialNotReturned, corsPreflight];

@@ -9,6 +9,7 @@ import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { clientEvidence } from '../shared/evidence.js';
 import { messagesBody, MESSAGES_PATH } from '../shared/protocols.js';
 import { exchange, streamThrough } from '../shared/exchange.js';
+import { lostHeaders } from '../shared/headers.js';
 
 const RESET = '2026-11-27T05:00:17Z';
 
@@ -30,17 +31,6 @@ const MESSAGES_HEADERS: HeaderList = [
   ['anthropic-ratelimit-unified-representative-claim', 'five_hour'],
   ['anthropic-ratelimit-unified-fallback-percentage', '0.5'],
 ];
-
-/** What of `sent` did not reach the client as sent: missing, changed or doubled headers. */
-function lostHeaders(sent: HeaderList, got: Array<[string, string]>): string[] {
-  const problems: string[] = [];
-  for (const [name, value] of sent) {
-    const values = got.filter(([k]) => k.toLowerCase() === name).map(([, v]) => v);
-    if (!values.length) problems.push(`${name} missing`);
-    else if (values.length > 1 || values[0] !== value) problems.push(`${name}: ${values.join(', ')} (sent ${value})`);
-  }
-  return problems;
-}
 
 export default defineCheck({
   id: 'messages.headers.success-passthrough',

@@ -11,5 +11,6 @@ import streamPath from './native.stream.path.js';
 import streamIncremental from './native.stream.incremental.js';
 import streamFraming from './native.stream.framing.js';
 import streamEvents from './native.stream.events.js';
+import modelsCache from './native.models.credential-cache.js';
 
-export const NATIVE_CHECKS: CheckDef[] = [path, body, auth, response, cross, errors, countTokens, streamPath, streamIncremental, streamFraming, streamEvents];
+export const NATIVE_CHECKS: CheckDef[] = [path, body, auth, response, cross, errors, countTokens, streamPath, streamIncremental, streamFraming, streamEvents, modelsCache];

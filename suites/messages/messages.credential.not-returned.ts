@@ -1,0 +1,82 @@
+// CRED-1: the client's credential never comes back to it, in any header or body and in any
+// encoding (as is, URL-encoded, JSON-escaped, hex, base64 at any alignment), on a JSON answer, a
+// stream, an upstream error, the model list and the gateway's own refusal of an unknown key; and
+// the gateway never moves a credential from a header into the URL it forwards.
+import { defineCheck, fail, pass, type CheckContext } from '../../src/check/check.js';
+import { ANTHROPIC_VERSION, messagesHeaders } from '../../src/client/gateway.js';
+import { withToken } from '../../src/upstream/contract.js';
+import { secretForms, maskUrl } from '../../src/core/mask.js';
+import type { RecordedRequest } from '../../src/upstream/record.js';
+import { SSE_HEADERS } from '../../src/upstream/scenario.js';
+import { errorBody } from '../../src/upstream/replies/messages.js';
+import { MODEL_LIST_HEADERS, modelListBody } from '../../src/upstream/replies/discovery.js';
+import { frames, messageStream } from '../../src/upstream/replies/streams.js';
+import { BAD_CREDENTIAL } from '../shared/shape.js';
+import { exchange, streamThrough } from '../shared/exchange.js';
+import { MESSAGES_PATH, messagesBody } from '../shared/protocols.js';
+
+/** One answer as the client got it, and the request the upstream got for it. */
+interface Seen {
+  what: string;
+  /** The credential this exchange carried. */
+  secret: string;
+  headers: Array<[string, string]>;
+  body: string;
+  upstream: RecordedRequest | null;
+}
+
+/** Where a form of `secret` shows in what the client got, or in the forwarded URL. */
+function leaks(s: Seen): string[] {
+  const forms = secretForms(s.secret);
+  const found = (text: string) => forms.some((f) => text.includes(f));
+  const out: string[] = [];
+  for (const [k, v] of s.headers) if (found(v)) out.push(`${s.what}: response header ${k}`);
+  if (found(s.body)) out.push(`${s.what}: response body`);
+  if (s.upstream && found(s.upstream.url)) out.push(`${s.what}: the forwarded URL (${maskUrl(s.upstream.url)})`);
+  return out;
+}
+
+/** The answers CRED-1 reads: JSON, stream, upstream error, model list, each with the run's key; and an unknown key's request. */
+async function answers(ctx: CheckContext, key: string): Promise<Seen[]> {
+  const seen: Seen[] = [];
+  const json = await exchange(ctx, messagesBody({}), { auth: 'x-api-key' as const });
+  seen.push({ what: 'messages JSON (x-api-key)', secret: key, headers: json.res.rawHeaders, body: json.res.text(), upstream: json.seen });
+  const reply = { kind: 'sse' as const, status: 200, headers: SSE_HEADERS, frames: frames(messageStream({ full: false, textDeltas: 2 })) };
+  const stream = await streamThrough(ctx, reply, { path: MESSAGES_PATH, auth: 'bearer', body: messagesBody({ stream: true }), headers: [['anthropic-version', ANTHROPIC_VERSION]] });
+  seen.push({ what: 'messages stream (Bearer)', secret: key, headers: stream.res.rawHeaders, body: stream.res.raw.toString('utf8'), upstream: stream.seen });
+  const err = await exchange(ctx, messagesBody({}), { auth: 'x-api-key', reply: (c) => c.upstream.next().json(errorBody(429, 'Number of request tokens has exceeded your per-minute rate limit'), { status: 429 }) });
+  seen.push({ what: 'upstream 429 (x-api-key)', secret: key, headers: err.res.rawHeaders, body: err.res.text(), upstream: err.seen });
+  const list = ctx.upstream.next().json(modelListBody(), { headers: MODEL_LIST_HEADERS });
+  const models = await ctx.gateway.send({ method: 'GET', path: '/v1/models?limit=1000', auth: 'bearer', headers: [['anthropic-version', ANTHROPIC_VERSION]], caseToken: list.token, signal: ctx.signal });
+  seen.push({ what: 'model list (Bearer)', secret: key, headers: models.rawHeaders, body: models.text(), upstream: await list.received(models.status < 300 ? 1000 : 200) });
+  const bad = ctx.upstream.next().error(401, { message: 'invalid x-api-key' });
+  const refused = await ctx.gateway.send({ method: 'POST', path: MESSAGES_PATH, auth: 'none', headers: [...messagesHeaders(), ['x-api-key', BAD_CREDENTIAL]], body: withToken(messagesBody({}), bad.token), caseToken: bad.token, signal: ctx.signal });
+  seen.push({ what: 'unknown key refused (x-api-key)', secret: BAD_CREDENTIAL, headers: refused.rawHeaders, body: refused.text(), upstream: await bad.received(200) });
+  return seen;
+}
+
+export default defineCheck({
+  id: 'messages.credential.not-returned',
+  title: 'The client\'s credential never comes back in a header or body, in any encoding, nor moves into the forwarded URL',
+  requirements: ['CRED-1'],
+  level: 'MUST',
+  area: 'messages',
+  profile: 'default',
+  protocol: 'messages',
+  requirement:
+    "On a JSON answer, a stream, an upstream error, the model list and a refused unknown key, no form of the credential the request carried (as is, URL-encoded, JSON-escaped, hex, base64) appears in the answer's headers or body, and the forwarded URL carries none.",
+  async run(ctx) {
+    const key = ctx.gateway.credentialHeaders('x-api-key')[0]?.[1];
+    if (!key) return { ok: true, skip: true, message: 'the run has no credential (--no-token): there is none to leak' };
+    const seen = await answers(ctx, key);
+    const found = seen.flatMap(leaks);
+    const evidence = { answers: seen.map((s) => ({ what: s.what, headerNames: s.headers.map(([k]) => k), forwardedUrl: s.upstream ? maskUrl(s.upstream.url) : null })) };
+    if (found.length)
+      return fail(`the credential came back or moved into the URL: ${found.slice(0, 3).join('; ')}`, {
+        expected: 'no form of the credential in any answer header or body, nor in the forwarded URL',
+        actual: found.join('\n'),
+        evidence,
+      });
+    return pass(`no form of the credential in ${seen.length} answers (headers and bodies) nor in the forwarded URLs`, evidence);
+  },
+});
