@@ -94,5 +94,6 @@ export function judgePairs(results: PairResult[], what: string): Verdict {
     });
   const tried = results.filter((p) => p.verdict === 'isolated');
   if (!tried.length) return { ok: true, skip: true, message: `no pair had a first answer to reuse: ${results.map((p) => p.note).join('; ')}`, evidence };
-  return pass(`each credential got its own answer: ${tried.map((p) => p.note).join('; ')}`, evidence);
+  const untried = results.filter((p) => p.verdict === 'not-applicable');
+  return pass(`each credential got its own answer: ${tried.map((p) => p.note).join('; ')}${untried.length ? `; not judged, for want of a first answer: ${untried.map((p) => `${p.what} (${p.note})`).join('; ')}` : ''}`, evidence);
 }
