@@ -3,17 +3,8 @@
 // key in the same style and with none: the later request is never answered from the first's.
 import { defineCheck } from '../../src/check/check.js';
 import { ANTHROPIC_VERSION } from '../../src/client/gateway.js';
-import type { AuthStyle } from '../../src/client/gateway.js';
-import { isolationPairs, judgePairs, type Second } from '../shared/isolation.js';
+import { CLAUDE_CODE_PAIRS, isolationPairs, judgePairs } from '../shared/isolation.js';
 import { DISCOVERY_PATH, replyFor } from './common.js';
-
-/** Each pair: the first request's style, and how the second carries its credential. */
-const PAIRS: Array<[AuthStyle, Second]> = [
-  ['bearer', 'other'],
-  ['x-api-key', 'other'],
-  ['bearer', 'none'],
-  ['x-api-key', 'none'],
-];
 
 export default defineCheck({
   id: 'discovery.models.credential-cache',
@@ -27,7 +18,7 @@ export default defineCheck({
     "GET /v1/models with the run's key (as Bearer, and as x-api-key), answered with cache-control: max-age, then the same request with another key in the same style, and with no credential: each later request reaches the upstream with its own credential (or is refused), never answered from what the first key got (ISO-1).",
   async run(ctx) {
     const req = { method: 'GET' as const, path: DISCOVERY_PATH, headers: [['anthropic-version', ANTHROPIC_VERSION]] as Array<[string, string]> };
-    const results = await isolationPairs(ctx, req, PAIRS, () => replyFor(ctx, 'bearer'));
+    const results = await isolationPairs(ctx, req, CLAUDE_CODE_PAIRS, () => replyFor(ctx, 'bearer'));
     return judgePairs(results, 'a model list');
   },
 });

@@ -3,19 +3,10 @@
 // style and with none: a cache keyed on the body alone, or on one credential header, serves
 // the first key's answer to the others.
 import { defineCheck } from '../../src/check/check.js';
-import type { AuthStyle } from '../../src/client/gateway.js';
 import { messagesHeaders } from '../../src/client/gateway.js';
 import { messageBody } from '../../src/upstream/replies/messages.js';
-import { isolationPairs, judgePairs, type Second } from '../shared/isolation.js';
+import { CLAUDE_CODE_PAIRS, isolationPairs, judgePairs } from '../shared/isolation.js';
 import { MESSAGES_PATH, messagesBody } from '../shared/protocols.js';
-
-/** Each pair: the first request's style, and how the second carries its credential. */
-const PAIRS: Array<[AuthStyle, Second]> = [
-  ['bearer', 'other'],
-  ['x-api-key', 'other'],
-  ['bearer', 'none'],
-  ['x-api-key', 'none'],
-];
 
 export default defineCheck({
   id: 'messages.response.credential-cache',
@@ -31,7 +22,7 @@ export default defineCheck({
   async run(ctx) {
     const req = { method: 'POST' as const, path: MESSAGES_PATH, headers: messagesHeaders(), body: messagesBody({}) };
     const reply = () => ctx.upstream.next().json(messageBody(), { headers: [['cache-control', 'max-age=300']] });
-    const results = await isolationPairs(ctx, req, PAIRS, reply);
+    const results = await isolationPairs(ctx, req, CLAUDE_CODE_PAIRS, reply);
     return judgePairs(results, 'an answer to the same body');
   },
 });

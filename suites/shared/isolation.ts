@@ -17,6 +17,14 @@ const WAIT_MS = 10_000;
 /** A forwarded second request arrives within this bound after its answer, or is not counted. */
 const LATE_MS = 300;
 
+/** The pairs in the credential styles Claude Code sends (Bearer, x-api-key): each first style, followed by another key and by none. */
+export const CLAUDE_CODE_PAIRS: Array<[AuthStyle, Second]> = [
+  ['bearer', 'other'],
+  ['x-api-key', 'other'],
+  ['bearer', 'none'],
+  ['x-api-key', 'none'],
+];
+
 /** One request of a pair: `body` keeps its case placeholder, filled with the pair's token. */
 export interface IsoRequest {
   method: 'GET' | 'POST';
