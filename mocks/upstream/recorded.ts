@@ -1,9 +1,12 @@
 // The record the recording upstream keeps of each request (src/upstream/record.ts), made so that
 // it costs little to keep: every request's record lives until its case ends, so under load the
 // garbage collector copies each one from the young generation and then marks it in the old, and
-// what a record holds is what the upstream's latency tail pays for. It keeps the header list as
-// the flat list node:http made (name, value, name, value...) and hands out [name, value] pairs
-// on each read (a fresh list: a read is rare, the pairs cost four times the flat list to keep);
+// what a record holds is what the upstream's latency tail pays for. It keeps an HTTP/1.x header
+// list as one Buffer (node:http's flat list, name, value, name, value..., joined by line feeds,
+// which no header name or value holds: one object for the collector to copy instead of one
+// string per name and value, its bytes outside the JavaScript heap) and hands out [name, value]
+// pairs on each read (a fresh list: a read is rare); a request that sent nothing has the one
+// shared empty sentAt list until the upstream writes to it;
 // the digest of a body kept whole is made when first asked (a check comparing by hash), not for
 // every request; no list of long strings is kept for a body that has none.
 import * as crypto from 'node:crypto';
@@ -29,6 +32,17 @@ export interface RecordedParts {
   receivedWall: string;
 }
 
+/** The sentAt of a request nothing was written to yet: shared, frozen (the upstream replaces it, play.ts). */
+const NOTHING_SENT: number[] = Object.freeze([]) as unknown as number[];
+
+/** A flat header list as one latin1 Buffer joined by line feeds (node:http's strings are latin1); pairs, or a list holding a line feed, as pairs. */
+function packed(h: string[] | Array<[string, string]>): Buffer | Array<[string, string]> {
+  if (h.length && typeof h[0] !== 'string') return h as Array<[string, string]>;
+  const flat = h as string[];
+  for (const x of flat) if (x.includes('\n')) return pairsFromRaw(flat);
+  return Buffer.from(flat.join('\n'), 'latin1');
+}
+
 export class Recorded implements RecordedRequest {
   seq: number;
   method: string;
@@ -38,7 +52,7 @@ export class Recorded implements RecordedRequest {
   bodyTruncated: boolean;
   receivedAt: number;
   receivedWall: string;
-  sentAt: number[] = [];
+  sentAt: number[] = NOTHING_SENT;
   matchedBy?: 'body' | 'header' | 'url';
   token?: string;
   protocol?: Protocol;
@@ -47,7 +61,7 @@ export class Recorded implements RecordedRequest {
   answeredIn?: Protocol;
   framesFrom?: number[];
   closedAt?: number;
-  #headers: string[] | Array<[string, string]>;
+  #headers: Buffer | Array<[string, string]>;
   #digest: string | undefined;
   #strings: LongString[] | undefined;
 
@@ -60,7 +74,7 @@ export class Recorded implements RecordedRequest {
     this.bodyTruncated = p.bodyTruncated;
     this.receivedAt = p.receivedAt;
     this.receivedWall = p.receivedWall;
-    this.#headers = p.headers;
+    this.#headers = packed(p.headers);
     this.#digest = p.bodySha256;
     this.#strings = p.longStrings?.length ? p.longStrings : undefined;
   }
@@ -68,7 +82,8 @@ export class Recorded implements RecordedRequest {
   /** The headers as received, in order, with case and duplicates: a fresh list of pairs on each read. */
   get rawHeaders(): Array<[string, string]> {
     const h = this.#headers;
-    return h.length && typeof h[0] !== 'string' ? (h as Array<[string, string]>).slice() : pairsFromRaw(h as string[]);
+    if (!Buffer.isBuffer(h)) return h.slice();
+    return h.length ? pairsFromRaw(h.toString('latin1').split('\n')) : [];
   }
 
   get bodySha256(): string {
