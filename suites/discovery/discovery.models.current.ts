@@ -43,6 +43,9 @@ export default defineCheck({
     if (uncorrelated(first)) return uncorrelatedSkip(first);
     const before = ids(first);
     if (!before) return { ok: true, skip: true, message: `the first answer is not a model list (${describe(first)}): nothing to compare`, evidence: discoveryEvidence(first) };
+    // A list of the gateway's own (the upstream asked nothing, and the ids are not the upstream's) is not the upstream's to follow.
+    if (!e.hits.length && before.join() !== MODELS.map((m) => m.id).join())
+      return { ok: true, skip: true, message: `the gateway answers with a model list of its own (the upstream saw no request; ${before.length} ids, not the upstream's): nothing that follows the upstream`, evidence: discoveryEvidence(first) };
     const lifetime = declaredLifetime(first.res!);
     const second = await discover(ctx, 'bearer', e);
     const after = ids(second);
