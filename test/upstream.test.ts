@@ -46,6 +46,16 @@ describe('recording upstream', () => {
     expect(seen?.matchedBy).toBe('body');
   });
 
+  it("answers a case's later requests with its later replies, the last one repeated", async () => {
+    const h = new UpstreamHandle(up);
+    const json = (body: string) => ({ kind: 'json' as const, status: 200, headers: [['content-type', 'application/json']] as Array<[string, string]>, body });
+    const e = h.register({ ...json('{"n":1}'), later: [json('{"n":2}'), { kind: 'sse', status: 200, headers: [['content-type', 'text/event-stream']], frames: [{ gapMs: 0, data: 'data: 3\n\n' }] }] });
+    const got: string[] = [];
+    for (let i = 0; i < 4; i++) got.push(await (await request(`${up.url}/v1/messages`, { method: 'POST', body: `{"text":"${e.token}"}` })).body.text());
+    expect(got).toEqual(['{"n":1}', '{"n":2}', 'data: 3\n\n', 'data: 3\n\n']);
+    expect(e.hits).toHaveLength(4);
+  });
+
   it('uses the header hint when the body lost the token', async () => {
     const e = new UpstreamHandle(up).next().json('{}');
     await (await request(`${up.url}/v1/messages`, { method: 'POST', body: '{}', headers: { 'x-gwc-case': e.token } })).body.text();

@@ -8,7 +8,7 @@ import { listen } from '../../src/core/errors.js';
 import { LoopbackServer, type ServerTls } from '../../src/core/server.js';
 import { headerValues, RECORD_KEEP, type RecordedRequest } from '../../src/upstream/record.js';
 import { BoundedBody, LONG_STRING_MIN, LongStrings } from '../../src/client/bounded.js';
-import type { Reply } from '../../src/upstream/scenario.js';
+import { replyForHit, type Reply } from '../../src/upstream/scenario.js';
 import { CASE_HEADER, newCaseToken, tokensIn, tokensInBytes } from '../../src/upstream/contract.js';
 import type { Expectation, UnmatchedRequest, Upstream } from '../../src/upstream/upstream.js';
 import { RecordedCase } from '../../src/upstream/expectation.js';
@@ -192,8 +192,9 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
         return;
       }
       found.hit(rec, req.httpVersion);
-      const reply = answerIn(found.reply, rec);
-      const hold = found.reply.kind === 'json' || found.reply.kind === 'sse' ? found.reply.hold : undefined;
+      const scripted = replyForHit(found.reply, found.hits.length);
+      const reply = answerIn(scripted, rec);
+      const hold = scripted.kind === 'json' || scripted.kind === 'sse' ? scripted.hold : undefined;
       this.holds.arrive(hold, () => void (res.destroyed || play(reply, rec, res)));
     });
   }

@@ -73,7 +73,7 @@ export const FIELD_2_FAULTS: Fault[] = [
   },
   {
     name: 'cache-keyed-on-authorization',
-    breaks: ['ISO-1'],
+    breaks: ['ISO-1', 'CACHE-KEY-1'],
     description: 'keeps answers the upstream marks cacheable (max-age: model lists, and POST answers) in a shared cache keyed on the request and its Authorization header alone, so requests with x-api-key, x-goog-api-key, ?key= or no credential share one entry',
     intercept: (r, res) => {
       const hit = cacheable(r) ? byAuthorization.get(authorizationOnlyKey(r)) : undefined;

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { replaceSecrets } from '../core/mask.js';
 import { isSizedBody, type GwRequest, type ReceivedResponse, type SizedBody } from '../client/gateway.js';
 import type { Expectation } from '../upstream/upstream.js';
+import type { Reply } from '../upstream/scenario.js';
 import { CASE_HEADER, TOKEN_LENGTH, TOKEN_RE } from '../upstream/contract.js';
 import { FrameDecoder, isEventStreamType } from '../core/framing.js';
 import { gunzipSync } from 'node:zlib';
@@ -141,12 +142,13 @@ export function clientExchange(req: GwRequest, res: ReceivedResponse, mask: Mask
 export function upstreamExchange(e: Expectation, mask: Masker): CanonicalExchange {
   const received = e.hits.map((h) => [`${h.method} ${mask(h.url)}`, ...headerList(h.rawHeaders, mask), '', sentText(h.body, h.rawHeaders, mask)].join('\n')).join('\n--\n');
   const r = e.reply;
-  const reply =
-    r.kind === 'json'
-      ? [`json ${r.status}`, ...headerList(r.headers, mask), '', mask(r.body)].join('\n')
-      : r.kind === 'sse'
-        ? [`sse ${r.status}`, ...headerList(r.headers, mask), '', ...r.frames.map((f) => mask(f.data))].join('\n')
-        : r.kind;
+  const text = (x: Reply): string =>
+    x.kind === 'json'
+      ? [`json ${x.status}`, ...headerList(x.headers, mask), '', mask(x.body), ...(x.later ?? []).map((l) => `-- later\n${text(l)}`)].join('\n')
+      : x.kind === 'sse'
+        ? [`sse ${x.status}`, ...headerList(x.headers, mask), '', ...x.frames.map((f) => mask(f.data))].join('\n')
+        : x.kind;
+  const reply = text(r);
   const first = e.hits[0];
   return {
     kind: 'upstream',

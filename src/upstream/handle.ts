@@ -78,9 +78,10 @@ export class UpstreamHandle {
     this.cases.push(e);
     return e;
   }
-  /** The reply with the protocol it is written in (its own, else the check's). */
+  /** The reply with the protocol it is written in (its own, else the check's), its later replies likewise (theirs, else the first one's). */
   private stamped(reply: Reply): Reply {
-    return (reply.kind === 'json' || reply.kind === 'sse') && !reply.protocol ? { ...reply, protocol: this.protocol } : reply;
+    const own = (reply.kind === 'json' || reply.kind === 'sse') && !reply.protocol ? { ...reply, protocol: this.protocol } : reply;
+    return own.kind === 'json' && own.later ? { ...own, later: own.later.map((l) => (l.protocol ? l : { ...l, protocol: own.protocol })) } : own;
   }
   /** Ends every case of this check. */
   release(): void {

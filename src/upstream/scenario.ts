@@ -30,6 +30,8 @@ export interface JsonReply {
   /** Answer 400 like the real API when a body field (`key` or `array[].key`, see bodyHasField) arrives without the beta value that enables it. */
   betaForField?: Record<string, string>;
   hold?: Hold;
+  /** The replies to the case's later requests, in arrival order (the second request gets `later[0]`; the last one answers every request after it): what the upstream answers changes within one case. */
+  later?: Array<JsonReply | SseReply>;
 }
 
 export interface SseFrame {
@@ -72,3 +74,9 @@ export const SSE_HEADERS: HeaderList = [
   ['content-type', 'text/event-stream; charset=utf-8'],
   ['cache-control', 'no-cache'],
 ];
+
+/** The reply to the `n`th request of a case (1 for the first): `reply`, or the one of its `later` that stands for `n`. */
+export function replyForHit(reply: Reply, n: number): Reply {
+  if (reply.kind !== 'json' || !reply.later?.length || n < 2) return reply;
+  return reply.later[Math.min(n - 2, reply.later.length - 1)];
+}

@@ -9,5 +9,6 @@ import stable from './discovery.models.stable.js';
 import clientCache from './discovery.models.client-cache.js';
 import shape from './discovery.models.shape.js';
 import credentialCache from './discovery.models.credential-cache.js';
+import current from './discovery.models.current.js';
 
-export const DISCOVERY_CHECKS: CheckDef[] = [json, noRedirect, latency, noLogin, forwarded, stable, clientCache, shape, credentialCache];
+export const DISCOVERY_CHECKS: CheckDef[] = [json, noRedirect, latency, noLogin, forwarded, stable, clientCache, shape, credentialCache, current];
