@@ -47,6 +47,7 @@ export class Recorded implements RecordedRequest {
   answeredIn?: Protocol;
   framesFrom?: number[];
   closedAt?: number;
+  upstream?: 'second';
   #headers: string[] | Array<[string, string]>;
   #digest: string | undefined;
   #strings: LongString[] | undefined;

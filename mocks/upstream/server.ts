@@ -18,6 +18,7 @@ import { Holds } from './hold.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
 import { RECORDS, routeOfRequest } from '../../src/protocol/index.js';
 import { translateReply } from '../../src/protocol/translate.js';
+import { underSecondUpstream } from '../../src/core/second-upstream.js';
 
 /** The wall-clock time as ISO text, made once per millisecond (many requests share one). */
 let wallMs = -1;
@@ -157,11 +158,12 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
     });
     req.on('end', () => {
       const body = got.head();
+      const second = underSecondUpstream(req.url ?? '');
       // What is kept costs the latency tail (recorded.ts): the flat header list, a digest only for a body not kept whole.
       const rec = new Recorded({
         seq: ++this.seq,
         method: req.method ?? '',
-        url: this.unprefixed(req.url ?? ''),
+        url: this.unprefixed(second ?? req.url ?? ''),
         headers: headersOf(req),
         body,
         bodyBytes: got.length,
@@ -171,6 +173,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
         receivedAt: performance.now(),
         receivedWall: wallNow(),
       });
+      if (second !== null) rec.upstream = 'second';
       const found = this.find(req, body, rec);
       this.capture?.record(rec, res);
       res.on('close', () => {
@@ -192,8 +195,10 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
         return;
       }
       found.hit(rec, req.httpVersion);
-      const reply = answerIn(found.reply, rec);
-      const hold = found.reply.kind === 'json' || found.reply.kind === 'sse' ? found.reply.hold : undefined;
+      // The second upstream answers what the case scripted for it, else what the first would.
+      const scripted = second !== null && found.reply.kind === 'json' && found.reply.second ? found.reply.second : found.reply;
+      const reply = answerIn(scripted, rec);
+      const hold = scripted.kind === 'json' || scripted.kind === 'sse' ? scripted.hold : undefined;
       this.holds.arrive(hold, () => void (res.destroyed || play(reply, rec, res)));
     });
   }

@@ -30,6 +30,8 @@ export interface JsonReply {
   /** Answer 400 like the real API when a body field (`key` or `array[].key`, see bodyHasField) arrives without the beta value that enables it. */
   betaForField?: Record<string, string>;
   hold?: Hold;
+  /** What the second upstream (src/core/second-upstream.ts) answers the same case, e.g. a fallback's answer; absent: this reply. */
+  second?: Reply;
 }
 
 export interface SseFrame {
