@@ -57,8 +57,15 @@ export function answererOf(parts: RequestParts, fault: Fault | undefined, transl
   if (!asksFallback(parts)) return own;
   return (ur, res) => {
     if ((ur.statusCode ?? 502) < 500) return own ? own(ur, res) : routes.reply(parts, ur, res);
-    ur.resume();
     const second = secondRequest(parts, fault);
-    routes.forward(second, res, fault?.fallback?.leakHeaders ? leaking(ur, second, own, routes) : own);
+    const go = () => routes.forward(second, res, fault?.fallback?.leakHeaders ? leaking(ur, second, own, routes) : own);
+    if (!fault?.fallback?.reasonHeader) return void (ur.resume(), go());
+    // The faulty gateway reads the first answer to quote it.
+    const chunks: Buffer[] = [];
+    ur.on('data', (c: Buffer) => chunks.push(c));
+    ur.on('end', () => {
+      second.headers = [...second.headers, ['x-fallback-reason', `upstream answered ${ur.statusCode}: ${Buffer.concat(chunks).toString('utf8').replace(/\s+/g, ' ').slice(0, 500)}`]];
+      go();
+    });
   };
 }

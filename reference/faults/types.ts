@@ -87,4 +87,6 @@ export interface FallbackFault {
   keepCredential?: boolean;
   /** The client's answer from the second upstream also carries the first upstream's answer headers. */
   leakHeaders?: boolean;
+  /** The second upstream's request says why it came: a header quoting the first upstream's error. */
+  reasonHeader?: boolean;
 }

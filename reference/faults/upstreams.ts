@@ -16,4 +16,10 @@ export const UPSTREAMS_FAULTS: Fault[] = [
     description: "On a fallback the client's answer from the second upstream also carries the first upstream's answer headers (its request-id and its own headers)",
     fallback: { leakHeaders: true },
   },
+  {
+    name: 'fallback-quotes-first-error',
+    breaks: ['XUP-1'],
+    description: "On a fallback the second upstream's request carries a header saying why it came, quoting the first upstream's error answer",
+    fallback: { reasonHeader: true },
+  },
 ];

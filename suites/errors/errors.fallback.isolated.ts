@@ -103,7 +103,7 @@ export default defineCheck({
     if (!second.length) return noSecond(x);
     const fromSecond = x.res.text().includes(secondText) || x.res.header('request-id') === secondId;
     const problems = [...crossedUpstream(first, second, marks), ...(fromSecond ? crossedAnswer(x, marks).map((p) => `the client's answer from the second upstream carries ${p}`) : [])];
-    const evidence = { first: upstreamEvidence(first[0], 800), second: upstreamEvidence(second[0], 800), client: clientEvidence(x.res, 800), answerFrom: fromSecond ? 'the second upstream' : 'not the second upstream (its text and request-id are not in it)', credentialsChecked: [...new Set(credentialsOf(first).map((c) => c.where))] };
+    const evidence = { first: upstreamEvidence(first[0], 800), second: upstreamEvidence(second[0], 800), secondArrivedUnder: SECOND_UPSTREAM_PREFIX, client: clientEvidence(x.res, 800), answerFrom: fromSecond ? 'the second upstream' : 'not the second upstream (its text and request-id are not in it)', credentialsChecked: [...new Set(credentialsOf(first).map((c) => c.where))] };
     if (problems.length)
       return fail(`what belongs to the first upstream crossed over on the fallback: ${problems.join('; ')}`, {
         expected: "the second upstream's request with its own credential and nothing of the first exchange; the answer from it without the first upstream's headers, request-id or error",
