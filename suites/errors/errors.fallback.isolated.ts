@@ -28,6 +28,8 @@ interface FirstMarks {
   detail: string;
 }
 
+const LABEL: Record<keyof FirstMarks, string> = { requestId: 'request-id', header: `${FIRST_HEADER} value`, detail: 'error detail' };
+
 function scripted(marks: FirstMarks, secondText: string, secondId: string): JsonReply {
   const second: JsonReply = { kind: 'json', protocol: 'messages', status: 200, headers: [...JSON_HEADERS, ['request-id', secondId]], body: messageBody({ model: FALLBACK_MODEL, text: secondText }) };
   const headers: Array<[string, string]> = [...JSON_HEADERS, ['request-id', marks.requestId], [FIRST_HEADER, marks.header]];
@@ -58,18 +60,19 @@ function crossedUpstream(first: RecordedRequest[], second: RecordedRequest[], ma
   const out: string[] = [];
   for (const r of second) {
     for (const c of credentialsOf(first)) for (const at of foundIn(r, c.value)) out.push(`the credential the first upstream got (${c.where}) reached the second upstream in ${at}`);
-    for (const [what, text] of Object.entries(marks)) for (const at of foundIn(r, text)) out.push(`the first upstream's ${what} reached the second upstream in ${at}`);
+    for (const [what, text] of Object.entries(marks)) for (const at of foundIn(r, text)) out.push(`the first upstream's ${LABEL[what as keyof FirstMarks]} reached the second upstream in ${at}`);
   }
   return out;
 }
 
-/** What of the first upstream's answer is in the client's answer (headers: names and values; body). */
+/** What of the first upstream's answer is in the client's answer: its own header (by name), its marks in any header value or the body. */
 function crossedAnswer(x: Exchange, marks: FirstMarks): string[] {
-  const out = x.res.rawHeaders.filter(([k]) => k.toLowerCase() === FIRST_HEADER).map(([k]) => `header ${k}`);
-  for (const [what, text] of Object.entries(marks)) {
-    for (const [k, v] of x.res.rawHeaders) if (v.includes(text)) out.push(`the first upstream's ${what} in header ${k}`);
-    if (x.res.text().includes(text)) out.push(`the first upstream's ${what} in the body`);
+  const out: string[] = [];
+  for (const [k, v] of x.res.rawHeaders) {
+    if (k.toLowerCase() === FIRST_HEADER) out.push(`the first upstream's own header ${k}`);
+    else for (const [what, text] of Object.entries(marks)) if (v.includes(text)) out.push(`the first upstream's ${LABEL[what as keyof FirstMarks]} in header ${k}`);
   }
+  for (const [what, text] of Object.entries(marks)) if (x.res.text().includes(text)) out.push(`the first upstream's ${LABEL[what as keyof FirstMarks]} in the body`);
   return [...new Set(out)];
 }
 
