@@ -39,7 +39,17 @@ function asksFallback(parts: RequestParts): boolean {
 function secondRequest(parts: RequestParts, fault?: Fault): RequestParts {
   const own = (name: string, value: string) => (name.toLowerCase() === 'authorization' ? `${/^\S+\s/.exec(value)?.[0] ?? 'Bearer '}${SECOND_UPSTREAM_KEY}` : SECOND_UPSTREAM_KEY);
   const headers = fault?.fallback?.keepCredential ? parts.headers : parts.headers.map(([k, v]): [string, string] => (CREDENTIAL_HEADERS.has(k.toLowerCase()) ? [k, own(k, v)] : [k, v]));
-  return { ...parts, path: `${SECOND_UPSTREAM_PREFIX}${parts.path}`, headers };
+  return { ...parts, path: `${SECOND_UPSTREAM_PREFIX}${fault?.fallback?.keepCredential ? parts.path : ownKeyIn(parts.path)}`, headers };
+}
+
+/** A path whose `key` parameter (a credential in the query) is the second upstream's own. */
+function ownKeyIn(path: string): string {
+  const q = path.indexOf('?');
+  if (q < 0) return path;
+  const params = new URLSearchParams(path.slice(q + 1));
+  if (!params.has('key')) return path;
+  params.set('key', SECOND_UPSTREAM_KEY);
+  return `${path.slice(0, q)}?${params}`;
 }
 
 /** A fault's answer from the second upstream: the first answer's headers go with it (those the second did not send). */

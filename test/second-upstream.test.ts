@@ -83,6 +83,14 @@ describe("the reference gateway's declared fallback", () => {
     ]);
   });
 
+  it("puts the second upstream's own key in place of a `key` in the query", async () => {
+    const e = up.expect({ ...firstError, second: secondAnswer });
+    const r = await request(`${gw.url}/v1/messages?key=sk-client-query-key`, { method: 'POST', body: bodyFor(e.token, FALLBACK_MODEL), headers: { 'content-type': 'application/json' } });
+    expect(r.statusCode).toBe(200);
+    await r.body.dump();
+    expect(e.hits.map((h) => new URLSearchParams(h.url.split('?')[1]).get('key'))).toEqual(['sk-client-query-key', SECOND_UPSTREAM_KEY]);
+  });
+
   it('passes the 5xx of any other model on as it came, without a fallback', async () => {
     const e = up.expect({ ...firstError, second: secondAnswer });
     const r = await send(e.token, 'claude-sonnet-4-5');
