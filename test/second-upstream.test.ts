@@ -47,6 +47,15 @@ describe('the recording upstream as two upstreams', () => {
     ]);
   });
 
+  it('sees the second upstream under a prefix the gateway forwards under too', async () => {
+    up.forwardsUnder(['/anthropic']);
+    const e = up.expect({ ...firstError, second: secondAnswer });
+    const b = await request(`${up.url}/anthropic${SECOND_UPSTREAM_PREFIX}/v1/messages`, { method: 'POST', body: bodyFor(e.token, 'm'), headers: { 'content-type': 'application/json' } });
+    expect(b.statusCode).toBe(200);
+    await b.body.dump();
+    expect([e.hits[0]?.upstream, e.hits[0]?.url]).toEqual(['second', '/v1/messages']);
+  });
+
   it('answers the second upstream as the first when the case scripted nothing for it', async () => {
     const e = up.expect(firstError);
     const b = await request(`${up.url}${SECOND_UPSTREAM_PREFIX}/v1/messages`, { method: 'POST', body: bodyFor(e.token, 'm'), headers: { 'content-type': 'application/json' } });

@@ -158,7 +158,8 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
     });
     req.on('end', () => {
       const body = got.head();
-      const second = underSecondUpstream(req.url ?? '');
+      // The second upstream's prefix, at the root or under a prefix the gateway forwards under.
+      const second = underSecondUpstream(req.url ?? '') ?? underSecondUpstream(this.unprefixed(req.url ?? ''));
       // What is kept costs the latency tail (recorded.ts): the flat header list, a digest only for a body not kept whole.
       const rec = new Recorded({
         seq: ++this.seq,
