@@ -10,7 +10,7 @@ import type { DeclaredLimit } from '../src/core/limits.js';
 import { Limiter } from './limit.js';
 import { patientTimeout } from '../src/core/stall.js';
 import { routeOfRequest } from '../src/protocol/index.js';
-import { translated, type Answerer } from './translate/route.js';
+import { answererOf, type Answerer } from './fallback.js';
 import { preflight } from './cors.js';
 
 // RFC 9110 7.6.1: connection-specific fields are not forwarded.
@@ -182,9 +182,9 @@ export class ReferenceGateway extends LoopbackServer {
     jsonError(res, status, status === 504 ? 'timeout_error' : 'api_error', reason);
   }
 
-  /** The answer handler of a request the translating route rewrote (translate/route.ts); undefined: passed through. */
+  /** The answer handler of a request the translating route rewrote (translate/route.ts) or the declared fallback may take (fallback.ts); undefined: passed through. */
   private translation(parts: RequestParts): Answerer | undefined {
-    return translated(parts, this.opts.fault?.translate ?? (this.opts.translate ? {} : null));
+    return answererOf(parts, this.opts.fault, !!this.opts.translate, { forward: (p, res, a) => this.forward(p, res, 0, undefined, a), reply: (p, ur, res) => this.reply(p, ur, res) });
   }
 
   private forward(parts: RequestParts, res: http.ServerResponse, retriesLeft: number, body?: { stream: http.IncomingMessage; length: number }, answer?: Answerer) {

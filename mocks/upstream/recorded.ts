@@ -61,6 +61,7 @@ export class Recorded implements RecordedRequest {
   answeredIn?: Protocol;
   framesFrom?: number[];
   closedAt?: number;
+  upstream?: 'second';
   #headers: Buffer | Array<[string, string]>;
   #digest: string | undefined;
   #strings: LongString[] | undefined;

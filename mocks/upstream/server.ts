@@ -18,6 +18,7 @@ import { Holds } from './hold.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
 import { RECORDS, routeOfRequest } from '../../src/protocol/index.js';
 import { translateReply } from '../../src/protocol/translate.js';
+import { underSecondUpstream } from '../../src/core/second-upstream.js';
 
 /** The wall-clock time as ISO text, made once per millisecond (many requests share one). */
 let wallMs = -1;
@@ -157,11 +158,13 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
     });
     req.on('end', () => {
       const body = got.head();
+      // The second upstream's prefix, at the root or under a prefix the gateway forwards under.
+      const second = underSecondUpstream(req.url ?? '') ?? underSecondUpstream(this.unprefixed(req.url ?? ''));
       // What is kept costs the latency tail (recorded.ts): the flat header list, a digest only for a body not kept whole.
       const rec = new Recorded({
         seq: ++this.seq,
         method: req.method ?? '',
-        url: this.unprefixed(req.url ?? ''),
+        url: this.unprefixed(second ?? req.url ?? ''),
         headers: headersOf(req),
         body,
         bodyBytes: got.length,
@@ -171,6 +174,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
         receivedAt: performance.now(),
         receivedWall: wallNow(),
       });
+      if (second !== null) rec.upstream = 'second';
       const found = this.find(req, body, rec);
       this.capture?.record(rec, res);
       res.on('close', () => {
@@ -192,7 +196,8 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
         return;
       }
       found.hit(rec, req.httpVersion);
-      const scripted = replyForHit(found.reply, found.hits.length);
+      // The second upstream answers what the case scripted for it, else what the first would; a case's later requests get its later replies.
+      const scripted = second !== null && found.reply.kind === 'json' && found.reply.second ? found.reply.second : replyForHit(found.reply, found.hits.length);
       const reply = answerIn(scripted, rec);
       const hold = scripted.kind === 'json' || scripted.kind === 'sse' ? scripted.hold : undefined;
       this.holds.arrive(hold, () => void (res.destroyed || play(reply, rec, res)));

@@ -77,4 +77,16 @@ export interface Fault {
   upstreamDown?(status: number, reason: string): Replacement;
   /** Turns on the translating route (messages in, chat upstream) and breaks it so (reference/translate/). */
   translate?: TranslateFault;
+  /** Breaks the declared fallback (reference/fallback.ts) so: what the first upstream was given or answered crosses to the second or its answer. */
+  fallback?: FallbackFault;
+}
+
+/** What of the first upstream's exchange a broken fallback lets cross (XUP-1). */
+export interface FallbackFault {
+  /** The second upstream gets the credential the first one got, not its own. */
+  keepCredential?: boolean;
+  /** The client's answer from the second upstream also carries the first upstream's answer headers. */
+  leakHeaders?: boolean;
+  /** The second upstream's request says why it came: a header quoting the first upstream's error. */
+  reasonHeader?: boolean;
 }

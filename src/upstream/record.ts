@@ -38,6 +38,8 @@ export interface RecordedRequest {
   framesFrom?: number[];
   /** performance.now() when the connection serving this request closed, if it did. */
   closedAt?: number;
+  /** `second`: the request arrived under SECOND_UPSTREAM_PREFIX (src/core/second-upstream.ts), as the second upstream's; absent: the first's. */
+  upstream?: 'second';
   /** performance.now() when each response chunk (SSE frame) was written. */
   sentAt: number[];
 }

@@ -32,6 +32,8 @@ export interface JsonReply {
   hold?: Hold;
   /** The replies to the case's later requests, in arrival order (the second request gets `later[0]`; the last one answers every request after it): what the upstream answers changes within one case. */
   later?: Array<JsonReply | SseReply>;
+  /** What the second upstream (src/core/second-upstream.ts) answers the same case, e.g. a fallback's answer; absent: this reply. */
+  second?: Reply;
 }
 
 export interface SseFrame {

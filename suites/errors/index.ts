@@ -1,5 +1,5 @@
 // Error passthrough and HTTP hygiene: upstream errors and retry guidance, retries of
-// an invalid model, an unreachable, resetting or silent upstream, recovery after an outage, large bodies, HEAD /.
+// an invalid model, an unreachable, resetting or silent upstream, recovery after an outage, large bodies, HEAD /, what crosses from one upstream to another on a fallback.
 import type { CheckDef } from '../../src/check/check.js';
 import status from './errors.passthrough.status.js';
 import retryHeaders from './errors.passthrough.retry-headers.js';
@@ -14,5 +14,6 @@ import head from './errors.probe.head-root.js';
 import headAsGet from './errors.probe.head-as-get.js';
 import sizeLimit from './errors.body.size-limit.js';
 import clientErrors from './errors.retry.client-errors.js';
+import fallbackIsolated from './errors.fallback.isolated.js';
 
-export const ERRORS_CHECKS: CheckDef[] = [status, retryHeaders, invalidModel, unreachable, reset, timeout, badKey, large, head, recovers, headAsGet, sizeLimit, clientErrors];
+export const ERRORS_CHECKS: CheckDef[] = [status, retryHeaders, invalidModel, unreachable, reset, timeout, badKey, large, head, recovers, headAsGet, sizeLimit, clientErrors, fallbackIsolated];
