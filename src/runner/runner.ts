@@ -18,6 +18,7 @@ import type { GateKind, PhaseGate } from './gate.js';
 import { untilServingAgain } from '../client/forwarded.js';
 import { detached } from '../core/detach.js';
 import { patientTimeout } from '../core/stall.js';
+import { HangBreaker, hungAfter } from './hung.js';
 
 export interface RunEnv {
   gateway: GatewayClient;
@@ -182,14 +183,19 @@ export interface RunOptions {
  * 4. when all of that is done, the `outage` checks (they take the whole upstream down), one
  *    after another in one window at the end; after each, the runner waits (bounded) until the
  *    gateway forwards again, so a gateway's sticky "backend down" state meets no other check.
+ * Once the gateway has hung on several checks in a row (src/runner/hung.ts), no more start:
+ * the run's wall time does not grow with the number of checks a hung gateway would time out.
  */
 export async function runChecks(checks: CheckDef[], env: RunEnv, opts: RunOptions): Promise<CheckResult[]> {
   const results: CheckResult[] = new Array(checks.length);
+  const hung = new HangBreaker(hungAfter(opts.concurrency));
   const finish = (i: number, r: CheckResult) => {
     results[i] = r;
+    hung.note(r);
     opts.onResult?.(r);
   };
-  const one = (i: number) => {
+  const one = async (i: number) => {
+    if (hung.tripped) return hung.notRun(checks[i]);
     opts.onStart?.(checks[i]);
     return runOne(checks[i], env);
   };
