@@ -77,8 +77,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   const onReceive = env.exchanges ? (req: GwRequest, res: ReceivedResponse) => void received.push({ req, res }) : undefined;
   // Answers in progress, latest first: what arrived is the evidence of a check that times out.
   const inflight = new Set<Arrived>();
-  // The run's client, seen by this check only through a view that records what it sends; each answer's whole budget is the check's limit,
-  // and the check's end cuts its answers: a check ended at its limit does not go on sending and reading behind the run's back.
+  // The run's client, seen by this check through a view that records what it sends; each answer's budget is the check's limit, and the check's end cuts it.
   const gateway: GatewayClient = Object.create(env.gateway, { onSend: { value: keep }, onReceive: { value: onReceive }, onProgress: { value: (a: Arrived) => inflight.add(a) }, answerLimitMs: { value: limitMs }, checkSignal: { value: controller.signal } });
   let cancelLimit = () => {};
   const base = { id: check.id, title: check.title, area: check.area, requirements: check.requirements, level: check.level };
