@@ -1,7 +1,8 @@
 // The run-level bound on a hanging gateway (src/client/answer.ts HangMemory), on its own clock:
 // the full budget until the gateway leaves answers unfinished, the short one while it hangs, one
 // allowance for the whole run, then the probe budget; and one answer's whole budget (status line,
-// headers and body together) against a gateway that drips its answer.
+// headers and body together) against a gateway that drips its answer; and a check's end cuts its
+// answers (a check ended at its limit does not go on reading an endless stream behind the run).
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -96,5 +97,42 @@ describe('one budget for the whole answer', () => {
     expect(took).toBeGreaterThanOrEqual(1450);
     // The gateway would drip for 5000 s: the budget ended it, not the body.
     expect(took).toBeLessThan(10_000);
+  });
+});
+
+describe("a check's end cuts its answers", () => {
+  it('once the check has ended (the runner aborts its signal), its answer in progress is cut and a later request is not sent', { timeout: 15_000 }, async () => {
+    const sockets = new Set<net.Socket>();
+    let requests = 0;
+    let arrived!: () => void;
+    const first = new Promise<void>((r) => (arrived = r));
+    const s = net.createServer((c) => {
+      sockets.add(c);
+      c.on('error', () => undefined);
+      c.on('data', () => {
+        requests++;
+        // An endless stream: only the check's end stops it (its budget is a minute).
+        c.write('HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n');
+        const t = setInterval(() => (c.destroyed ? clearInterval(t) : c.write('6\r\ndata:\n\r\n')), 20);
+        c.on('close', () => clearInterval(t));
+        arrived();
+      });
+    });
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const gw = new GatewayClient(`http://127.0.0.1:${(s.address() as net.AddressInfo).port}`, { token: 'tok-check-end', timeoutMs: 60_000 });
+    const checkEnd = new AbortController();
+    const view: GatewayClient = Object.create(gw, { checkSignal: { value: checkEnd.signal } });
+    const answer = view.send({ path: '/v1/messages' }).then(
+      () => 'completed',
+      () => 'cut',
+    );
+    await first;
+    checkEnd.abort();
+    expect(await answer).toBe('cut');
+    expect(await view.send({ path: '/v1/messages' }).then(() => 'completed', () => 'cut')).toBe('cut');
+    for (const c of sockets) c.destroy();
+    await gw.close();
+    await new Promise((r) => s.close(r));
+    expect(requests).toBe(1);
   });
 });

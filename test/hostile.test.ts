@@ -160,12 +160,14 @@ const HEAVY = new Set(['endless-json', 'json-500mb', 'gzip-bomb', 'sse-one-line'
 const CONNECTION_CASES = new Set(['silent-close']);
 /** The body-property checks (checkProperty: generated bodies, shrunk counterexamples). */
 const PROPERTY_CHECKS = ['messages.body.semantic', 'messages.body.bytes', 'native.body.semantic', 'chat.body.semantic'];
+/** GWC_HOSTILE_PROFILE=all runs every case with the whole default profile, as a user's run would (`npm run bench:hostile -- --all`). */
+const WHOLE_PROFILE = process.env.GWC_HOSTILE_PROFILE === 'all';
 /** GWC_HOSTILE_CASES=a,b runs only those cases (for measuring one case; the full test runs all). */
 const CASES = process.env.GWC_HOSTILE_CASES ? HOSTILE_CASES.filter((c) => process.env.GWC_HOSTILE_CASES!.split(',').includes(c.name)) : HOSTILE_CASES;
 let runs = new Map<string, Promise<HostileRun>>();
 function startRuns(): void {
   const one = (c: (typeof HOSTILE_CASES)[number]): [string, () => Promise<HostileRun>] => {
-    const extra = EXTRA[c.name];
+    const extra = WHOLE_PROFILE ? 'all' : EXTRA[c.name];
     const ids = CONNECTION_CASES.has(c.name) ? PROPERTY_CHECKS : [...SET, ...(extra ?? [])];
     const only = extra === 'all' ? [] : ids.flatMap((id) => ['--only', id]);
     return [c.name, () => hostileRun(c.name, { token: TOKEN, args: [...only, '--runs', '2', ...LIMIT_ARGS, '--ready-timeout-s', String(READY_S)], killAfterMs: KILL_AFTER_MS })];
@@ -215,7 +217,7 @@ describe('hostile gateways', () => {
   beforeAll(startRuns);
 
   for (const c of CASES) {
-    const extra = EXTRA[c.name];
+    const extra = WHOLE_PROFILE ? 'all' : EXTRA[c.name];
     const checks = extra === 'all' ? 'all' : SET.length + (extra?.length ?? 0);
     it(`${c.name}: ${c.what}`, { timeout: KILL_AFTER_MS + 40_000 }, async () => {
       const r = await runOf(runs, c.name);

@@ -140,7 +140,8 @@ export class HangMemory {
 /**
  * One answer's bound, counted from its request: one budget for the whole answer (status line,
  * informational answers, headers, body or stream together), its check's limit, or the short
- * budget of a gateway taken for hanging (HangMemory.budget); and the check's own signal.
+ * budget of a gateway taken for hanging (HangMemory.budget); the request's own signal, and its
+ * check's end (a check ended at its time limit sends and reads nothing more behind the run's back).
  */
 export class AnswerBound {
   readonly signal: AbortSignal;
@@ -151,15 +152,19 @@ export class AnswerBound {
   private readonly startedAt = performance.now();
   hit = false;
   private ended = false;
+  /** The signals that end the answer before its budget: the request's, its check's. */
+  private readonly outers: AbortSignal[];
   /** Answers left unfinished in a row before this one. */
   private readonly before: number;
   /** Which budget this answer got: its own, the short one of a hanging gateway, the probe budget once the run's allowance was spent, or none (not sent). */
   private readonly kind: 'own' | 'short' | 'probe' | 'none';
   constructor(
     private readonly mem: HangMemory,
-    private readonly outer?: AbortSignal,
+    outer?: AbortSignal,
     /** The answer's own budget when the gateway is not taken for hanging: its check's limit. */
     ownMs = mem.fullMs,
+    /** The end of the answer's check (the runner aborts it when the check ends). */
+    check?: AbortSignal,
   ) {
     this.signal = this.ac.signal;
     this.before = mem.unfinished;
@@ -170,15 +175,18 @@ export class AnswerBound {
     };
     if (this.kind === 'none') cut();
     else this.timer = setTimeout(cut, this.budgetMs);
-    if (outer?.aborted) this.ac.abort();
-    else outer?.addEventListener('abort', this.onOuter, { once: true });
+    this.outers = [outer, check].filter((o): o is AbortSignal => o !== undefined);
+    for (const o of this.outers) {
+      if (o.aborted) this.ac.abort();
+      else o.addEventListener('abort', this.onOuter, { once: true });
+    }
   }
   /** The answer ended, completed or not. */
   end(completed: boolean): void {
     if (this.ended) return;
     this.ended = true;
     clearTimeout(this.timer);
-    this.outer?.removeEventListener('abort', this.onOuter);
+    for (const o of this.outers) o.removeEventListener('abort', this.onOuter);
     const now = performance.now();
     this.mem.ended(completed, now - this.startedAt, now, this.kind === 'probe');
   }

@@ -144,17 +144,16 @@ export class GatewayClient {
   /** Called with each answer in progress (the runner reports what arrived when a check times out). */
   onProgress?: (a: Arrived) => void;
 
-  /**
-   * Called with each request and what came back (a response, or the error that ended it): the
-   * runner keeps a masked transcript of every exchange (src/report/transcript.ts).
-   */
+  /** Called with each request and what came back (a response, or the error that ended it): the runner's masked transcript (src/report/transcript.ts). */
   onReceive?: (req: GwRequest, res: ReceivedResponse) => void;
 
   /** One answer's whole budget in this view: its check's limit (the runner sets it per check); the run's time limit when unset. */
   answerLimitMs?: number;
-  /** The bound of one answer from now: the check's signal, and one budget for the whole answer (short once the gateway was seen hanging). */
+  /** The check's own end in this view (the runner sets it): a check ended at its limit sends and reads nothing more. */
+  checkSignal?: AbortSignal;
+  /** The bound of one answer from now: the request's and the check's signals, and one budget for the whole answer (short once the gateway was seen hanging). */
   answerBound(signal?: AbortSignal): AnswerBound {
-    return new AnswerBound(this.conn.hangs, signal, this.answerLimitMs ?? this.opts.timeoutMs);
+    return new AnswerBound(this.conn.hangs, signal, this.answerLimitMs ?? this.opts.timeoutMs, this.checkSignal);
   }
 
   /**

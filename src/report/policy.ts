@@ -29,17 +29,24 @@ export const INTERRUPTED_EXIT = 130;
 /** The message of a check a Ctrl-C stopped before it finished. */
 export const NOT_RUN = 'not run: the run was interrupted (Ctrl-C) before this check finished';
 
+/** The start of the message of a check not started because the gateway hung on the checks before it (src/runner/hung.ts). */
+export const HUNG_NOT_RUN = 'not run: the gateway hung';
+
+/** A check the run did not start because the gateway hung: the gateway's failure, never a pass. */
+export const isHungNotRun = (r: Pick<CheckResult, 'outcome' | 'message'>) => r.outcome === 'skip' && r.message.startsWith(HUNG_NOT_RUN);
+
 /** A check the interrupted run did not finish. */
 export const isNotRun = (r: Pick<CheckResult, 'outcome' | 'message'>) => r.outcome === 'skip' && r.message === NOT_RUN;
 
 /**
  * 130 when Ctrl-C stopped the run (what finished is no verdict on the gateway), else 2 when the
- * harness broke on a check (its verdicts cannot be trusted), 1 when a check failed, else 0.
+ * harness broke on a check (its verdicts cannot be trusted), 1 when a check failed or the run
+ * stopped starting checks because the gateway hung, else 0.
  */
 export function exitCodeOf(results: CheckResult[], how: boolean | Judgement, interrupted = false): ExitCode {
   if (interrupted) return INTERRUPTED_EXIT;
   if (results.some(isHarnessError)) return 2;
-  return results.some((r) => isFailure(r, how)) ? 1 : 0;
+  return results.some((r) => isFailure(r, how) || isHungNotRun(r)) ? 1 : 0;
 }
 
 /** The one line printed on stderr when the harness broke on a check. */

@@ -18,6 +18,7 @@ import type { GateKind, PhaseGate } from './gate.js';
 import { untilServingAgain } from '../client/forwarded.js';
 import { detached } from '../core/detach.js';
 import { patientTimeout } from '../core/stall.js';
+import { HangBreaker, hungAfter } from './hung.js';
 
 export interface RunEnv {
   gateway: GatewayClient;
@@ -76,8 +77,8 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   const onReceive = env.exchanges ? (req: GwRequest, res: ReceivedResponse) => void received.push({ req, res }) : undefined;
   // Answers in progress, latest first: what arrived is the evidence of a check that times out.
   const inflight = new Set<Arrived>();
-  // The run's client, seen by this check only through a view that records what it sends; each answer's whole budget is the check's limit.
-  const gateway: GatewayClient = Object.create(env.gateway, { onSend: { value: keep }, onReceive: { value: onReceive }, onProgress: { value: (a: Arrived) => inflight.add(a) }, answerLimitMs: { value: limitMs } });
+  // The run's client, seen by this check through a view that records what it sends; each answer's budget is the check's limit, and the check's end cuts it.
+  const gateway: GatewayClient = Object.create(env.gateway, { onSend: { value: keep }, onReceive: { value: onReceive }, onProgress: { value: (a: Arrived) => inflight.add(a) }, answerLimitMs: { value: limitMs }, checkSignal: { value: controller.signal } });
   let cancelLimit = () => {};
   const base = { id: check.id, title: check.title, area: check.area, requirements: check.requirements, level: check.level };
   // Detached (src/core/detach.ts): evidence cut from a large body must not keep the body alive.
@@ -182,14 +183,19 @@ export interface RunOptions {
  * 4. when all of that is done, the `outage` checks (they take the whole upstream down), one
  *    after another in one window at the end; after each, the runner waits (bounded) until the
  *    gateway forwards again, so a gateway's sticky "backend down" state meets no other check.
+ * Once the gateway has hung on several checks in a row (src/runner/hung.ts), no more start:
+ * the run's wall time does not grow with the number of checks a hung gateway would time out.
  */
 export async function runChecks(checks: CheckDef[], env: RunEnv, opts: RunOptions): Promise<CheckResult[]> {
   const results: CheckResult[] = new Array(checks.length);
+  const hung = new HangBreaker(hungAfter(opts.concurrency));
   const finish = (i: number, r: CheckResult) => {
     results[i] = r;
+    hung.note(r);
     opts.onResult?.(r);
   };
-  const one = (i: number) => {
+  const one = async (i: number) => {
+    if (hung.tripped) return hung.notRun(checks[i]);
     opts.onStart?.(checks[i]);
     return runOne(checks[i], env);
   };
