@@ -1,6 +1,7 @@
 // Where the real apps gateway's contract (GET /protocol) and the letter of the interface part, the
 // checks follow the real client by default and the letter under --strict: a JSON 404 from
-// discovery (DISC-1), a model-not-found 404 that advances a declared failover chain (ERR-RETRY-2).
+// discovery (DISC-1), a model-not-found 404 that advances a declared failover chain (ERR-RETRY-2),
+// a generic error message from a cloud upstream (ERR-PASS-1, judged on translated routes).
 // Each verdict is shown on the reference gateway with the fault that behaves so.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { notFoundProblems } from '../suites/errors/errors.retry.client-errors.js';
 import { nextInChain } from '../reference/faults/contract.js';
+import { errorProblems } from '../suites/translate/translate.errors.mapped.js';
 import { cli } from './helpers/cli.js';
 
 /** One check against the reference gateway with a fault: its outcome and message. */
@@ -52,5 +54,24 @@ describe('ERR-RETRY-2: a model-not-found 404 and a declared failover chain', () 
     expect(notFoundProblems(['m', 'm-fallback-1', 'm-fallback-2'], 1, false)).toMatch(/more than 1 \+ the declared --failover-chain 1/);
     expect(notFoundProblems(['m', 'm-fallback-1', 'm-fallback-2'], 2, false)).toBeNull();
     expect(nextInChain('m-fallback-1')).toBe('m-fallback-2');
+  });
+});
+
+describe('ERR-PASS-1: an error from a cloud upstream on a translated route', () => {
+  const said = 'gw-conformance scripted 400 for the translated route';
+  const body = (type: string, message: string) => JSON.stringify({ type: 'error', error: { type, message } });
+  const judge = (upstream: 'bedrock' | 'vertex' | 'chat', strict: boolean, b: string, status = 400) => errorProblems({ status, upstream, strict, message: said, resStatus: status, body: b, retryAfter: undefined });
+
+  it('may carry a generic message, keeping status and error.type; under --strict the message is required', () => {
+    expect(judge('bedrock', false, body('invalid_request_error', 'the upstream refused the request'))).toEqual([]);
+    expect(judge('vertex', false, body('invalid_request_error', 'the upstream refused the request'))).toEqual([]);
+    expect(judge('bedrock', true, body('invalid_request_error', 'the upstream refused the request'))).toEqual(["the upstream's message is not in it"]);
+    expect(judge('bedrock', true, body('invalid_request_error', `upstream: ${said}`))).toEqual([]);
+  });
+
+  it('needs the error.type of the status from a cloud upstream, and the message from any other', () => {
+    expect(judge('bedrock', false, body('api_error', 'generic'))).toEqual(['error.type "api_error" where a 400 is "invalid_request_error"']);
+    expect(judge('chat', false, body('api_error', 'generic'))).toEqual(["the upstream's message is not in it"]);
+    expect(judge('chat', false, body('api_error', said))).toEqual([]);
   });
 });
