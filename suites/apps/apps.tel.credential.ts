@@ -88,7 +88,7 @@ export default defineCheck({
         evidence,
       });
     const sent = await exportTo(endpoint, headers);
-    if (sent.status >= 200 && sent.status < 300) return pass(`the telemetry endpoint the managed settings name answers ${bare.status} without a credential and ${sent.status} with the headers they hand out (${names.join(', ')})`, evidence);
+    if (sent.status >= 200 && sent.status < 300) return pass(`the telemetry endpoint the managed settings name (${url.pathname}) answers ${bare.status} without a credential and ${sent.status} with the headers they hand out (${names.join(', ')})`, evidence);
     return fail(`the headers the managed settings hand out (${names.join(', ')}) do not get an export into ${url.pathname}: ${sent.status}`, { expected: 'a 2xx with the headers the settings carry', actual: brief(sent), evidence });
   }),
 });
