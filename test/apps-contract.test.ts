@@ -47,14 +47,14 @@ describe('what the report records of GET /protocol', () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  it('a served contract: status, size, type and the sha256 of its bytes, beside the expected digest', async () => {
+  it('a served contract: status, size, type and the sha256 digest of its bytes, beside the expected digest', async () => {
     answer = { status: 200, body: 'Ünïcode contract\n' };
-    expect(await fetchContract(url)).toEqual({ path: '/protocol', status: 200, sha256: sha256Of(Buffer.from(answer.body)), bytes: Buffer.byteLength(answer.body), contentType: 'text/markdown; charset=utf-8', expectedSha256: EXPECTED_APPS_CONTRACT.sha256 });
+    expect(await fetchContract(url)).toEqual({ path: '/protocol', status: 200, digest: `sha256:${sha256Of(Buffer.from(answer.body))}`, bytes: Buffer.byteLength(answer.body), contentType: 'text/markdown; charset=utf-8', expectedDigest: `sha256:${EXPECTED_APPS_CONTRACT.sha256}` });
   });
 
   it('none served: the status only; nothing listening: status 0', async () => {
     answer = { status: 404, body: 'not found' };
-    expect(await fetchContract(url)).toEqual({ path: '/protocol', status: 404, expectedSha256: EXPECTED_APPS_CONTRACT.sha256 });
+    expect(await fetchContract(url)).toEqual({ path: '/protocol', status: 404, expectedDigest: `sha256:${EXPECTED_APPS_CONTRACT.sha256}` });
     expect((await fetchContract('http://127.0.0.1:1')).status).toBe(0);
   });
 });

@@ -105,7 +105,7 @@ describe.runIf(havePg && claude)('the apps profile against the real Claude apps 
       if (phrase) expect(seen[id][1], id).toContain(phrase);
     }
     // Its contract at GET /protocol is recorded: the one the catalog was written against.
-    expect(report.gatewayContract).toMatchObject({ path: '/protocol', status: 200, sha256: EXPECTED_APPS_CONTRACT.sha256, contentType: 'text/markdown; charset=utf-8' });
+    expect(report.gatewayContract).toMatchObject({ path: '/protocol', status: 200, digest: `sha256:${EXPECTED_APPS_CONTRACT.sha256}`, contentType: 'text/markdown; charset=utf-8' });
     // It was the real product: its banner, its audit lines, one restart.
     expect(report.launched.restarts).toBe(1);
     expect(report.launched.logTail.join('\n')).toMatch(/claude gateway listening on http:\/\/127\.0\.0\.1:\d+/);

@@ -41,16 +41,16 @@ export async function awaitAppsGateway(url: string, timeoutMs: number, alive: ()
 
 /**
  * What a ready apps gateway serves at GET /protocol (its contract; unauthenticated), for the
- * report: status, and when served its size, type and sha256, beside the digest of the contract
+ * report: status, and when served its size, type and digest, beside the digest of the contract
  * the catalog was written against. A gateway that does not answer within 5 s is recorded as status 0.
  */
 export async function fetchContract(url: string): Promise<GatewayContract> {
-  const base = { path: EXPECTED_APPS_CONTRACT.path, expectedSha256: EXPECTED_APPS_CONTRACT.sha256 };
+  const base = { path: EXPECTED_APPS_CONTRACT.path, expectedDigest: `sha256:${EXPECTED_APPS_CONTRACT.sha256}` };
   try {
     const res = await fetch(`${url}${EXPECTED_APPS_CONTRACT.path}`, { redirect: 'manual', signal: AbortSignal.timeout(5000) });
     const body = new Uint8Array(await res.arrayBuffer());
     if (res.status !== 200) return { ...base, status: res.status };
-    return { ...base, status: 200, sha256: sha256Of(body), bytes: body.byteLength, contentType: res.headers.get('content-type') ?? '' };
+    return { ...base, status: 200, digest: `sha256:${sha256Of(body)}`, bytes: body.byteLength, contentType: res.headers.get('content-type') ?? '' };
   } catch {
     return { ...base, status: 0 };
   }

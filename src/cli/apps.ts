@@ -59,7 +59,7 @@ export async function runApps(cfg: RunConfig, setUp: AppsSetUp, print: (s: strin
   let contract: GatewayContract;
   try {
     contract = await fetchContract(setUp.target);
-    print(contract.status === 200 ? `apps: the gateway serves its contract at ${contract.path} (sha256 ${contract.sha256}${contract.sha256 === contract.expectedSha256 ? ', the one the catalog was written against' : ''})` : `apps: the gateway serves no contract at ${contract.path} (${contract.status || 'no answer'})`);
+    print(contract.status === 200 ? `apps: the gateway serves its contract at ${contract.path} (${contract.digest}${contract.digest === contract.expectedDigest ? ', the one the catalog was written against' : ''})` : `apps: the gateway serves no contract at ${contract.path} (${contract.status || 'no answer'})`);
     report = await runSuite(CHECKS, cfg, setUp.target, null, print, { fixture: setUp.fixture, secrets: setUp.secrets, launcher: setUp.launched });
   } finally {
     await setUp.teardown();

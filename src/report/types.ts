@@ -111,15 +111,19 @@ export interface RunReport {
   transport?: { scheme: 'http' | 'https'; http2: string; insecure: boolean; caFile?: string; clientCert?: string; negotiated: string; upstreamHttpVersions?: Record<string, number> };
 }
 
-/** The contract an apps gateway serves (`GET /protocol`): status, and when served (200) its size, type and sha256. */
+/**
+ * The contract an apps gateway serves (`GET /protocol`): status, and when served (200) its size,
+ * type and digest (`sha256:<hex>`; no key ends in hex digits and no value is held to a pattern: the
+ * report's secret scrubber masks edges of texts that look like a piece of a secret's hex form).
+ */
 export interface GatewayContract {
   path: string;
   status: number;
-  sha256?: string;
+  digest?: string;
   bytes?: number;
   contentType?: string;
-  /** The sha256 of the contract the catalog was written against (src/core/apps-contract.ts). */
-  expectedSha256: string;
+  /** The digest of the contract the catalog was written against (src/core/apps-contract.ts). */
+  expectedDigest: string;
 }
 
 export interface LaunchInfo {

@@ -21,7 +21,7 @@ export default defineCheck({
     if (got.status !== 200) return { ok: true, skip: true, message: `the gateway serves no contract at GET ${EXPECTED_APPS_CONTRACT.path} (${got.status})`, evidence: { protocol: brief(got) } };
     const d = contractDifferences(got.text);
     const sections = [d.headingsAdded.length ? `sections added: ${d.headingsAdded.join('; ')}` : '', d.headingsGone.length ? `sections gone: ${d.headingsGone.join('; ')}` : ''].filter(Boolean);
-    const evidence = { sha256: d.sha256, expectedSha256: EXPECTED_APPS_CONTRACT.sha256, bytes: Buffer.byteLength(got.text), contentType: got.contentType, missing: d.missing, headingsAdded: d.headingsAdded, headingsGone: d.headingsGone };
+    const evidence = { digest: `sha256:${d.sha256}`, expectedDigest: `sha256:${EXPECTED_APPS_CONTRACT.sha256}`, bytes: Buffer.byteLength(got.text), contentType: got.contentType, missing: d.missing, headingsAdded: d.headingsAdded, headingsGone: d.headingsGone };
     if (d.missing.length)
       return fail(`the served contract (sha256 ${short(d.sha256)}) no longer makes ${d.missing.length} of the ${EXPECTED_APPS_CONTRACT.statements.length} statements the catalog relies on: ${d.missing.map((s) => `"${s.quote}" (${s.backs})`).join('; ')}`, {
         expected: `every statement of ${EXPECTED_APPS_CONTRACT.source} that a requirement relies on`,
