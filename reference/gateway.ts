@@ -240,7 +240,7 @@ export class ReferenceGateway extends LoopbackServer {
       if (fault?.retry && ur.statusCode === fault.retry.status && retriesLeft > 0) {
         ur.resume();
         const waitS = fault.retry.honourRetryAfter ? Number(ur.headers['retry-after']) || 0 : 0;
-        setTimeout(() => this.forward(parts, res, retriesLeft - 1, undefined, answer), waitS * 1000);
+        setTimeout(() => (fault.retry!.rewrite?.(parts), this.forward(parts, res, retriesLeft - 1, undefined, answer)), waitS * 1000);
         return;
       }
       if (answer) answer(ur, res);

@@ -66,7 +66,7 @@ describe('apps-config', () => {
     for (const i of [2, 3, 4]) expect(yaml).toContain(`base_url: http://127.0.0.1:${c.base + i}`);
     expect(yaml).toContain(`public_url: http://127.0.0.1:${c.gateway}`);
     expect(statSync(join(dir, 'gateway.env')).mode & 0o777).toBe(0o600);
-    expect(Object.keys(c.env)).toEqual(['GW_OIDC_SECRET', 'GW_JWT_SECRET', 'GW_ADMIN_WRITE', 'GW_UPSTREAM_KEY', 'CLAUDE_GATEWAY_ALLOW_LOOPBACK']);
+    expect(Object.keys(c.env)).toEqual(['GW_OIDC_SECRET', 'GW_JWT_SECRET', 'GW_ADMIN_WRITE', 'GW_UPSTREAM_KEY', 'GW_OTLP_TOKEN', 'CLAUDE_GATEWAY_ALLOW_LOOPBACK']);
     expect(c.env.GW_JWT_SECRET.length).toBeGreaterThanOrEqual(32);
     expect(c.env.GW_ADMIN_WRITE.length).toBeGreaterThanOrEqual(32);
     const said = c.err.join('\n');
@@ -74,7 +74,7 @@ describe('apps-config', () => {
     expect(said).toContain(`telemetry collector (OTLP/HTTP): http://127.0.0.1:${c.base + 1}`);
     expect(said).toContain(`upstream default-up: http://127.0.0.1:${c.base + 4}`);
     expect(said).toMatch(/alice \(eng\), bob \(contractors\), carol \(no group\)/);
-    for (const k of ['GW_OIDC_SECRET', 'GW_JWT_SECRET', 'GW_ADMIN_WRITE', 'GW_UPSTREAM_KEY']) expect(said + yaml).not.toContain(c.env[k]);
+    for (const k of ['GW_OIDC_SECRET', 'GW_JWT_SECRET', 'GW_ADMIN_WRITE', 'GW_UPSTREAM_KEY', 'GW_OTLP_TOKEN']) expect(said + yaml).not.toContain(c.env[k]);
   });
 
   it('examples/claude-apps-gateway/gateway.yaml is what it writes with the default ports', async () => {
@@ -161,7 +161,7 @@ describe('run --profile apps --target --apps-config (the reference started by th
       const notPass = report.results.filter((x: { outcome: string }) => x.outcome !== 'pass').map((x: { id: string; outcome: string; message: string }) => `${x.id}: ${x.outcome}: ${x.message}`);
       expect(notPass).toEqual(['apps.spend.restart: skip: not run: needs --gateway-cmd to restart the gateway (this run checks a gateway it did not start)']);
       const all = reportText(out) + r.stdout + r.stderr;
-      for (const k of ['GW_OIDC_SECRET', 'GW_JWT_SECRET', 'GW_ADMIN_WRITE', 'GW_UPSTREAM_KEY']) {
+      for (const k of ['GW_OIDC_SECRET', 'GW_JWT_SECRET', 'GW_ADMIN_WRITE', 'GW_UPSTREAM_KEY', 'GW_OTLP_TOKEN']) {
         expect(all).not.toContain(c.env[k]);
         expect(all).not.toContain(Buffer.from(c.env[k]).toString('base64'));
       }

@@ -3,7 +3,8 @@
 // traffic, the autoupdater and telemetry off, a PostgreSQL cluster of Debian's postgresql started
 // inside the same namespace, and the harness itself there too, running
 // `run --profile apps --gateway-cmd '<claude> gateway --config {workdir}/gateway.yaml'`.
-// The verdicts asserted are the ones observed (README, "What the real apps gateway does").
+// The verdicts asserted are the ones observed (README, "What the real apps gateway does"), and
+// the contract it serves at GET /protocol is the one the catalog was written against.
 // Runs when the binary and PostgreSQL are there; GWC_REQUIRE_CLAUDE=1 / GWC_REQUIRE_POSTGRES=1
 // (set by .ci/run) make their absence a failure.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -11,6 +12,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXPECTED_APPS_CONTRACT } from '../src/core/apps-contract.js';
 import { findClaude } from './helpers/claude-gateway.js';
 import { ROOT } from './helpers/cli.js';
 
@@ -43,6 +45,9 @@ const OBSERVED: Record<string, [string, string?]> = {
   'apps.tel.spend-denial': ['warn', 'no span attributable to the spend denial of user-dave'],
   'apps.tel.collector-down': ['pass'],
   'apps.managed.settings': ['warn', "bob's empty policy was not served as 200 with empty settings"],
+  // It expands ${GW_OTLP_TOKEN} in the eng policy's OTEL_EXPORTER_OTLP_HEADERS: the collector's /direct endpoint takes the export.
+  'apps.tel.credential': ['pass', 'answers 401 without a credential and 200 with the headers they hand out'],
+  'apps.protocol.contract': ['pass', 'the contract the catalog was written against'],
 };
 
 interface Ran {
@@ -99,6 +104,8 @@ describe.runIf(havePg && claude)('the apps profile against the real Claude apps 
       expect(seen[id][0], `${id}: ${seen[id][1]}`).toBe(outcome);
       if (phrase) expect(seen[id][1], id).toContain(phrase);
     }
+    // Its contract at GET /protocol is recorded: the one the catalog was written against.
+    expect(report.gatewayContract).toMatchObject({ path: '/protocol', status: 200, digest: `sha256:${EXPECTED_APPS_CONTRACT.sha256}`, contentType: 'text/markdown; charset=utf-8' });
     // It was the real product: its banner, its audit lines, one restart.
     expect(report.launched.restarts).toBe(1);
     expect(report.launched.logTail.join('\n')).toMatch(/claude gateway listening on http:\/\/127\.0\.0\.1:\d+/);

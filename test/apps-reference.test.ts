@@ -93,7 +93,7 @@ describe('apps-config', () => {
     const text = out.join('\n');
     expect(text).toContain('client_secret: ${GW_OIDC_SECRET}');
     expect(text).not.toMatch(/client_secret: (?!\$\{)/);
-    const cfg = parseAppsConfig(text, { GW_OIDC_SECRET: 's', GW_JWT_SECRET: 'j'.repeat(32), GW_ADMIN_WRITE: 'a'.repeat(32), GW_UPSTREAM_KEY: 'k' });
+    const cfg = parseAppsConfig(text, { GW_OIDC_SECRET: 's', GW_JWT_SECRET: 'j'.repeat(32), GW_ADMIN_WRITE: 'a'.repeat(32), GW_UPSTREAM_KEY: 'k', GW_OTLP_TOKEN: 'o' });
     expect(cfg.listen.publicUrl).toBe('http://127.0.0.1:48080');
     expect(cfg.store.postgresUrl).toBe('postgres://postgres@127.0.0.1:55432/gateway');
     expect(cfg.upstreams.map((u) => u.name)).toEqual(['eng-up', 'haiku-up', 'default-up']);

@@ -1,7 +1,9 @@
 // The apps profile's surroundings, on loopback: the mock IdP (test users in chosen groups),
 // the telemetry collector, one recording upstream per configured upstream name, and the
 // gateway configuration (public dialect) that points a gateway at them. Secrets are `${VAR}`
-// references; their values are in `env`, for the gateway's environment only.
+// references; their values are in `env`, for the gateway's environment only. The eng policy's
+// managed settings name a second OTLP endpoint of the collector, one that takes exports only with
+// a token (`/direct`), and the headers that carry it (APP-TEL-5).
 //
 // Two ways to place them: on free ports (demo, --gateway-cmd: the harness writes the
 // configuration after they started), or on fixed ports chosen before (apps-config writes the
@@ -51,26 +53,30 @@ export function portsFromBase(base: number): AppsPorts {
 }
 
 /** The gateway's secrets, as the environment variables the configuration references. */
-export const SECRET_ENV = { clientSecret: 'GW_OIDC_SECRET', jwtSecret: 'GW_JWT_SECRET', adminKey: 'GW_ADMIN_WRITE', upstreamKey: 'GW_UPSTREAM_KEY' } as const;
+export const SECRET_ENV = { clientSecret: 'GW_OIDC_SECRET', jwtSecret: 'GW_JWT_SECRET', adminKey: 'GW_ADMIN_WRITE', upstreamKey: 'GW_UPSTREAM_KEY', otlpToken: 'GW_OTLP_TOKEN' } as const;
 export type AppsSecrets = Record<keyof typeof SECRET_ENV, string>;
 /** Loopback IdP, upstream and collector URLs are refused by the real gateway without it. */
 export const LOOPBACK_ENV = { CLAUDE_GATEWAY_ALLOW_LOOPBACK: '1' } as const;
+
+/** The collector's path prefix that takes exports only with the OTLP token: the endpoint the eng policy hands clients. */
+export const DIRECT_OTLP_PREFIX = '/direct';
 
 /** The gateway's `listen.public_url` in the configuration the harness writes: where user devices reach it. */
 export const publicUrlOf = (port: number) => `http://127.0.0.1:${port}`;
 
 export function newSecrets(): AppsSecrets {
-  return { clientSecret: randomBytes(18).toString('base64url'), jwtSecret: randomBytes(33).toString('base64url'), adminKey: randomBytes(33).toString('base64url'), upstreamKey: randomBytes(18).toString('base64url') };
+  return { clientSecret: randomBytes(18).toString('base64url'), jwtSecret: randomBytes(33).toString('base64url'), adminKey: randomBytes(33).toString('base64url'), upstreamKey: randomBytes(18).toString('base64url'), otlpToken: randomBytes(18).toString('base64url') };
 }
 
 export class AppsSurroundings {
   readonly idp: MockIdp;
-  readonly collector = new OtlpCollector();
+  readonly collector: OtlpCollector;
   readonly upstreams = new Map<string, AppsRecordingUpstream>(APPS_UPSTREAMS.map((u) => [u.name, new AppsRecordingUpstream(u.name)]));
   readonly clientSecret: string;
   readonly jwtSecret: string;
   readonly adminKey: string;
   readonly upstreamKey: string;
+  readonly otlpToken: string;
   private readonly ports: AppsPorts;
 
   constructor(opts: { secrets?: AppsSecrets; ports?: AppsPorts } = {}) {
@@ -79,6 +85,8 @@ export class AppsSurroundings {
     this.jwtSecret = s.jwtSecret;
     this.adminKey = s.adminKey;
     this.upstreamKey = s.upstreamKey;
+    this.otlpToken = s.otlpToken;
+    this.collector = new OtlpCollector({ prefix: DIRECT_OTLP_PREFIX, token: s.otlpToken });
     this.ports = opts.ports ?? { idp: 0, collector: 0, upstreams: {} };
     this.idp = new MockIdp({ users: appsUsers(), clients: { [APPS_CLIENT_ID]: this.clientSecret } });
   }
@@ -103,12 +111,12 @@ export class AppsSurroundings {
 
   /** The environment the configuration's `${VAR}` references need. */
   get env(): Record<string, string> {
-    return { [SECRET_ENV.clientSecret]: this.clientSecret, [SECRET_ENV.jwtSecret]: this.jwtSecret, [SECRET_ENV.adminKey]: this.adminKey, [SECRET_ENV.upstreamKey]: this.upstreamKey };
+    return { [SECRET_ENV.clientSecret]: this.clientSecret, [SECRET_ENV.jwtSecret]: this.jwtSecret, [SECRET_ENV.adminKey]: this.adminKey, [SECRET_ENV.upstreamKey]: this.upstreamKey, [SECRET_ENV.otlpToken]: this.otlpToken };
   }
 
   /** Every value no report may carry. */
   get secrets(): string[] {
-    return [this.jwtSecret, this.adminKey, this.clientSecret, this.upstreamKey];
+    return [this.jwtSecret, this.adminKey, this.clientSecret, this.upstreamKey, this.otlpToken];
   }
 
   /** A server's URL: where it listens once started, else where it will (its fixed port). */
@@ -141,12 +149,21 @@ export class AppsSurroundings {
       telemetry: { forward_to: [{ url: this.at(this.collector.url, this.ports.collector), traces: true, logs: true, metrics: true }] },
       managed: {
         policies: [
-          { match: { groups: ['eng'] }, settings: { availableModels: ['claude-sonnet-4-6', 'claude-haiku-4-5'], permissions: { deny: ['Bash(rm:*)'] } } },
+          { match: { groups: ['eng'] }, settings: { availableModels: ['claude-sonnet-4-6', 'claude-haiku-4-5'], permissions: { deny: ['Bash(rm:*)'] }, env: this.directOtlpEnv() } },
           { match: { groups: ['contractors'] }, settings: {} },
         ],
       },
     };
     return stringify(doc);
+  }
+
+  /** The eng policy's telemetry settings: the collector's endpoint that needs a token, and the header that sends it. */
+  private directOtlpEnv(): Record<string, string> {
+    return {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `${this.at(this.collector.url, this.ports.collector)}${DIRECT_OTLP_PREFIX}`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_HEADERS: `Authorization=Bearer \${${SECRET_ENV.otlpToken}}`,
+    };
   }
 }
 
@@ -167,7 +184,7 @@ export function parseEnvFile(text: string, file: string): { secrets: AppsSecrets
   }
   const missing = Object.values(SECRET_ENV).filter((k) => !env[k]);
   if (missing.length) throw new HarnessError('BAD_CONFIG', `${file}: missing ${missing.join(', ')} (apps-config writes them)`);
-  return { secrets: { clientSecret: env[SECRET_ENV.clientSecret], jwtSecret: env[SECRET_ENV.jwtSecret], adminKey: env[SECRET_ENV.adminKey], upstreamKey: env[SECRET_ENV.upstreamKey] }, env };
+  return { secrets: { clientSecret: env[SECRET_ENV.clientSecret], jwtSecret: env[SECRET_ENV.jwtSecret], adminKey: env[SECRET_ENV.adminKey], upstreamKey: env[SECRET_ENV.upstreamKey], otlpToken: env[SECRET_ENV.otlpToken] }, env };
 }
 
 /**

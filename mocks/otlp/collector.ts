@@ -4,7 +4,8 @@
 // decoded), and every export attempt with its raw body (so a check can look for a canary, or
 // pieces of it, in any field, known or not, in either encoding). It can be switched down:
 // answering an error status, stalling (accepting and never answering), or refusing connections,
-// and back up on the same port.
+// and back up on the same port. Under a path prefix (`credential`) it takes exports only with a
+// bearer token: the endpoint with a credential that a gateway may hand clients in its settings.
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import zlib from 'node:zlib';
@@ -42,6 +43,12 @@ export interface ExportAttempt {
   at: number;
 }
 
+/** A path prefix under which exports need `authorization: Bearer <token>` (401 without it). */
+export interface CollectorCredential {
+  prefix: string;
+  token: string;
+}
+
 const SIGNALS: Record<string, Signal> = { '/v1/traces': 'traces', '/v1/metrics': 'metrics', '/v1/logs': 'logs' };
 const MAX_BODY = 16 * 1024 * 1024;
 
@@ -72,7 +79,7 @@ export class OtlpCollector extends LoopbackServer {
   private sockets = new Set<Socket>();
   private stalled = new Map<http.ServerResponse, ExportAttempt>();
 
-  constructor() {
+  constructor(private readonly credential?: CollectorCredential) {
     super('telemetry collector');
     this.server.on('connection', (s) => {
       this.sockets.add(s);
@@ -181,7 +188,9 @@ export class OtlpCollector extends LoopbackServer {
 
   protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0]!;
-    const signal = SIGNALS[path] ?? null;
+    const cred = this.credential;
+    const secured = !!cred && path.startsWith(`${cred.prefix}/`);
+    const signal = SIGNALS[secured ? path.slice(cred.prefix.length) : path] ?? null;
     const contentType = req.headers['content-type'] ?? '';
     const chunks: Buffer[] = [];
     let size = 0;
@@ -230,6 +239,7 @@ export class OtlpCollector extends LoopbackServer {
         return;
       }
       if (this.mode.kind === 'error') return jsonError(this.mode.status, 'collector switched down by the test');
+      if (secured && req.headers.authorization !== `Bearer ${cred.token}`) return jsonError(401, `${cred.prefix}/v1/* takes exports with its bearer token only`);
       if (signal === null) return jsonError(404, `no OTLP signal at ${path}`);
       if (req.method !== 'POST') return jsonError(405, 'POST only');
       if (attempt.encoding === null) return jsonError(415, `unsupported content-type ${contentType || '(none)'}`);

@@ -38,6 +38,8 @@ const LIST = [
   { name: 'apps-usage-lost-on-interrupt', breaks: ['APP-SPEND-4'], description: 'the usage of a stream the upstream cut short is lost' },
   { name: 'apps-usage-estimate-unmarked', breaks: ['APP-SPEND-4'], description: 'when the upstream reports no usage, the estimate is recorded as if reported' },
   { name: 'apps-managed-200-for-everyone', breaks: ['APP-MANAGED-1'], description: 'a user with no matching policy gets 200 {} instead of 404' },
+  { name: 'apps-contract-drifted', breaks: ['APP-PROTO-1'], description: 'the contract served at /protocol no longer says that a 404 from /v1/models means discovery is not offered' },
+  { name: 'apps-otel-headers-withheld', breaks: ['APP-TEL-5'], description: 'the managed settings name an OTLP endpoint that needs a token but leave out the headers that carry it' },
 ] as const;
 
 /** The name of one apps fault. */

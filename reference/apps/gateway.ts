@@ -12,6 +12,7 @@ import { patientSignal } from '../../src/core/stall.js';
 import type http from 'node:http';
 import { LoopbackServer } from '../../src/core/server.js';
 import { HarnessError } from '../../src/core/errors.js';
+import { contractDocument } from '../../src/core/apps-contract.js';
 import type { AppsConfig } from './config.js';
 import type { AppsFault, AppsFaultName } from './faults.js';
 import { migrate, openStore, type Db } from './store.js';
@@ -103,6 +104,11 @@ export class AppsGateway extends LoopbackServer {
       if (this.is('apps-no-health')) return json(res, 404, { type: 'error', error: { type: 'not_found_error', message: 'not found' } });
       res.writeHead(200, { 'content-type': 'text/plain' });
       return void res.end(p === '/healthz' ? 'ok' : 'ready');
+    }
+    if (m === 'GET' && p === '/protocol') {
+      // The statements of the real product's contract that our requirements rely on (src/core/apps-contract.ts).
+      res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' });
+      return void res.end(contractDocument(this.is('apps-contract-drifted') ? (s) => s.backs.startsWith('DISC-1') : undefined));
     }
     if (m === 'GET' && p === '/.well-known/oauth-authorization-server') return json(res, 200, this.metadata(), { 'cache-control': 'max-age=300' });
     if (m === 'POST' && p === '/oauth/device_authorization') return deviceAuthorization(ctx, req, res);

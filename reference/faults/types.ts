@@ -52,7 +52,7 @@ export interface Fault {
   /** Waits this many milliseconds before forwarding (0 or undefined: no wait). */
   delayMs?(r: RequestParts): number;
   /** Sends the request again, up to `times` more times, while the upstream answers `status`. */
-  retry?: { status: number; times: number; /** Waits the upstream's retry-after (seconds) before each retry. */ honourRetryAfter?: boolean };
+  retry?: { status: number; times: number; /** Waits the upstream's retry-after (seconds) before each retry. */ honourRetryAfter?: boolean; /** Changes the request before each retry (a failover to another model). */ rewrite?(r: RequestParts): void };
   /** Rewrites a JSON response body of a messages path (the gateway buffers it to do so). */
   responseJson?(body: Json, status: number): Json;
   /** Replaces a whole (buffered) response; null keeps it. */

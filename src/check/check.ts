@@ -56,6 +56,13 @@ export interface RunSettings {
   /** The gateway's declared request body limit in bytes (default: the provider's 32 MB) and retry bound; absent in unit tests' settings. */
   bodyLimitBytes?: number;
   retryBound?: number;
+  /** The gateway's declared failover chain for a model-not-found 404 (ERR-RETRY-2): further upstream attempts, each with another model. */
+  failoverChain?: number;
+  /**
+   * --strict: read the interface to the letter where the real client's contract (what the apps
+   * gateway serves at /protocol) allows more: DISC-1, ERR-PASS-1 and ERR-RETRY-2 say where.
+   */
+  strict?: boolean;
   /** The apps profile's allowances (set from the run's options; absent in unit tests' settings). */
   apps?: { jwksRefetchMs: number };
   /** The service profile's models, one per protocol (set only with --profile service). */

@@ -1,6 +1,8 @@
 // The apps gateway's readiness: its OAuth authorization-server metadata answers JSON with a
 // token endpoint (the first thing a client reads). Polled, bounded; the last answer seen is
-// the diagnosis when it never becomes ready.
+// the diagnosis when it never becomes ready. And what the ready gateway serves at GET /protocol.
+import { EXPECTED_APPS_CONTRACT, sha256Of } from '../core/apps-contract.js';
+import type { GatewayContract } from '../report/types.js';
 import { HarnessError } from '../core/errors.js';
 import { maskCut } from '../core/mask.js';
 
@@ -34,5 +36,22 @@ export async function awaitAppsGateway(url: string, timeoutMs: number, alive: ()
     // Polls (the gateway gives no other sign), bounded by the deadline.
     await new Promise((r) => setTimeout(r, Math.min(backoff, Math.max(0, deadline - Date.now()))));
     backoff = Math.min(backoff * 2, 500);
+  }
+}
+
+/**
+ * What a ready apps gateway serves at GET /protocol (its contract; unauthenticated), for the
+ * report: status, and when served its size, type and digest, beside the digest of the contract
+ * the catalog was written against. A gateway that does not answer within 5 s is recorded as status 0.
+ */
+export async function fetchContract(url: string): Promise<GatewayContract> {
+  const base = { path: EXPECTED_APPS_CONTRACT.path, expectedDigest: `sha256:${EXPECTED_APPS_CONTRACT.sha256}` };
+  try {
+    const res = await fetch(`${url}${EXPECTED_APPS_CONTRACT.path}`, { redirect: 'manual', signal: AbortSignal.timeout(5000) });
+    const body = new Uint8Array(await res.arrayBuffer());
+    if (res.status !== 200) return { ...base, status: res.status };
+    return { ...base, status: 200, digest: `sha256:${sha256Of(body)}`, bytes: body.byteLength, contentType: res.headers.get('content-type') ?? '' };
+  } catch {
+    return { ...base, status: 0 };
   }
 }

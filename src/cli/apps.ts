@@ -11,8 +11,8 @@ import { CHECKS } from '../../suites/index.js';
 import { APPS_FAULTS } from '../../reference/apps/faults.js';
 import { checkLaunch, parseEnvList, startCommand, workdir, type LaunchedGateway } from '../launch/launch.js';
 import { freePort } from '../launch/ports.js';
-import type { RunReport } from '../report/types.js';
-import { awaitAppsGateway } from './apps-ready.js';
+import type { GatewayContract, RunReport } from '../report/types.js';
+import { awaitAppsGateway, fetchContract } from './apps-ready.js';
 import { runSuite, sealReport } from './run.js';
 import { faultNamed, type Io } from './shared.js';
 // What the apps checks get (ctx.fixture): their own view of it, so a field the checks need and a
@@ -56,12 +56,15 @@ const fixtureOf = (around: Surroundings, gatewayUrl: string, publicUrl: string, 
 /** Runs the apps checks on a set-up and tears it down, whatever happens. */
 export async function runApps(cfg: RunConfig, setUp: AppsSetUp, print: (s: string) => void): Promise<RunReport> {
   let report: RunReport;
+  let contract: GatewayContract;
   try {
+    contract = await fetchContract(setUp.target);
+    print(contract.status === 200 ? `apps: the gateway serves its contract at ${contract.path} (${contract.digest}${contract.digest === contract.expectedDigest ? ', the one the catalog was written against' : ''})` : `apps: the gateway serves no contract at ${contract.path} (${contract.status || 'no answer'})`);
     report = await runSuite(CHECKS, cfg, setUp.target, null, print, { fixture: setUp.fixture, secrets: setUp.secrets, launcher: setUp.launched });
   } finally {
     await setUp.teardown();
   }
-  return setUp.launched ? sealReport({ ...report, launched: setUp.launched.info() }, [cfg.token, ...setUp.secrets], []) : report;
+  return sealReport({ ...report, gatewayContract: contract, ...(setUp.launched ? { launched: setUp.launched.info() } : {}) }, [cfg.token, ...setUp.secrets], []);
 }
 
 /**

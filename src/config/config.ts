@@ -57,6 +57,8 @@ export interface RunConfig {
   /** The gateway's declared body limit and retry bound (MSG-SIZE-1, ERR-RETRY-2). */
   bodyLimitBytes: V['body-limit-bytes'];
   retryBound: V['retry-bound'];
+  /** The gateway's declared failover chain for a model-not-found 404 (ERR-RETRY-2): further attempts, each with another model. */
+  failoverChain: V['failover-chain'];
   /** Where each protocol lives on the gateway, its extra headers and credential style (src/config/targeting.ts). */
   targeting: Targeting;
   /** The targeting's header values expanded (set by the CLI before the run: env and upstream are known there). */
@@ -219,6 +221,7 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     hangWaitMs: v['hang-wait-ms'],
     bodyLimitBytes: v['body-limit-bytes'],
     retryBound: v['retry-bound'],
+    failoverChain: v['failover-chain'],
     service,
     waivers,
     repeat: v.repeat,

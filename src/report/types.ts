@@ -8,7 +8,7 @@ import type { Readiness } from './readiness.js';
 /** How a run ended, as its process exits (src/report/policy.ts decides it): 130 is Ctrl-C's. */
 export type ExitCode = 0 | 1 | 2 | 130;
 
-export const SCHEMA_VERSION = '1.6.0';
+export const SCHEMA_VERSION = '1.7.0';
 
 export interface CheckResult {
   id: string;
@@ -103,10 +103,27 @@ export interface RunReport {
   targeting?: Record<string, { basePath: string; headers: string[]; credential: string; upstreamBasePath: string }>;
   /** The gateway the harness started itself (src/launch/). */
   launched?: LaunchInfo;
+  /** The apps profile: what the gateway served at GET /protocol (its contract), and the digest of the contract the catalog was written against. */
+  gatewayContract?: GatewayContract;
   /** How the harness connected to the gateway: scheme, HTTP/2 mode and what was agreed (ALPN), TLS verification off (--insecure); and the HTTP versions the gateway spoke to the recording upstream (requests per version). */
   /** Per client protocol, which protocol the gateway used upstream (routes.ts); a route whose two protocols differ was translated. */
   routes?: RouteCount[];
   transport?: { scheme: 'http' | 'https'; http2: string; insecure: boolean; caFile?: string; clientCert?: string; negotiated: string; upstreamHttpVersions?: Record<string, number> };
+}
+
+/**
+ * The contract an apps gateway serves (`GET /protocol`): status, and when served (200) its size,
+ * type and digest (`sha256:<hex>`; no key ends in hex digits and no value is held to a pattern: the
+ * report's secret scrubber masks edges of texts that look like a piece of a secret's hex form).
+ */
+export interface GatewayContract {
+  path: string;
+  status: number;
+  digest?: string;
+  bytes?: number;
+  contentType?: string;
+  /** The digest of the contract the catalog was written against (src/core/apps-contract.ts). */
+  expectedDigest: string;
 }
 
 export interface LaunchInfo {

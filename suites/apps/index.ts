@@ -18,5 +18,7 @@ import telNoPrompts from './apps.tel.no-prompts.js';
 import telSpend from './apps.tel.spend-denial.js';
 import telDown from './apps.tel.collector-down.js';
 import managed from './apps.managed.settings.js';
+import telCredential from './apps.tel.credential.js';
+import contract from './apps.protocol.contract.js';
 
-export const APPS_CHECKS: CheckDef[] = [disc, login, authz, device, keyRotation, token, idpRevoked, policy, route, spendDeny, spendNoUpstream, spendRestart, spendUsage, telTraces, telNoPrompts, telSpend, telDown, managed];
+export const APPS_CHECKS: CheckDef[] = [disc, login, authz, device, keyRotation, token, idpRevoked, policy, route, spendDeny, spendNoUpstream, spendRestart, spendUsage, telTraces, telNoPrompts, telSpend, telDown, managed, telCredential, contract];

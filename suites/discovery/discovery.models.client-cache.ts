@@ -11,7 +11,7 @@ export default defineCheck({
   profile: 'default',
   protocol: 'messages',
   requirement:
-    'Reports the models Claude Code would keep from the gateway\'s list (ids starting with claude or anthropic, with their display names) and how they differ from the upstream\'s list. Listing a model establishes none of its features: search, 1M context, thinking and one-hour caching are checked on their own (DISC-7).',
+    'Reports the models Claude Code would keep from the gateway\'s list (ids that contain claude or anthropic in any case, provider-prefixed Claude ids such as us.anthropic.claude-… included, with their display names) and how they differ from the upstream\'s list. Listing a model establishes none of its features: search, 1M context, thinking and one-hour caching are checked on their own (DISC-7).',
   async run(ctx) {
     const d = await discover(ctx, 'bearer');
     const evidence = discoveryEvidence(d, 600);
@@ -23,7 +23,7 @@ export default defineCheck({
     const cache = kept.map((m) => ({ id: m.id, display_name: m.display_name ?? null }));
     const facts = { ...evidence, wouldCache: cache, ignoredIds: ignored, note: 'listing establishes no feature (search, 1M context, thinking, 1h caching)' };
     const findings: string[] = [];
-    if (ignored.length) findings.push(`the client would ignore ${ignored.length} listed id(s) not starting with claude or anthropic: ${ignored.slice(0, 5).join(', ')}`);
+    if (ignored.length) findings.push(`the client would ignore ${ignored.length} listed id(s) that contain neither claude nor anthropic: ${ignored.slice(0, 5).join(', ')}`);
     if (!kept.length) findings.push('the client would keep no model');
     if (d.expectation.hits.length) {
       const upstream = MODELS.map((m) => m.id);

@@ -10,11 +10,13 @@ export default defineCheck({
   profile: 'default',
   protocol: 'messages',
   requirement:
-    'Model discovery answers JSON: a model list (a `data` array of models with string ids), or a JSON 401/403 when the credential is missing, bad or without access; never a page, a redirect or an error of another status (DISC-1).',
+    'Model discovery answers JSON: a model list (a `data` array of models with string ids), a JSON 401/403 when the credential is missing, bad or without access, or a JSON 404 (discovery not offered: Claude Code falls back to its built-in list; a failure under --strict, the letter of the interface); never a page, a redirect or an error of another status (DISC-1).',
   async run(ctx) {
+    const strict = ctx.settings.strict === true;
     const calls = await Promise.all(ALL.map((cred) => discover(ctx, cred)));
     const bad: string[] = [];
     const skipped: string[] = [];
+    const notOffered: string[] = [];
     for (const d of calls) {
       if (!d.res || !d.shape) {
         bad.push(`${d.cred}: ${d.failure}`);
@@ -28,17 +30,25 @@ export default defineCheck({
       const list = s.json && s.status >= 200 && s.status < 300 ? parseModelList(s.parsed) : null;
       const denied = s.json && (s.status === 401 || s.status === 403);
       if (list?.ok || denied) continue;
+      if (s.json && s.status === 404 && !strict) {
+        notOffered.push(d.cred);
+        continue;
+      }
       bad.push(`${d.cred}: ${list && !list.ok ? `a 2xx JSON body that is not a model list (${list.why})` : describe(d)}`);
     }
     const evidence = { calls: calls.map((d) => discoveryEvidence(d)) };
     if (bad.length)
       return fail(`discovery did not answer a JSON model list or a JSON 401/403 (${bad.length} of ${calls.length} credential styles): ${bad[0]}`, {
-        expected: 'a JSON model list, or a JSON 401/403 for a missing or bad credential',
+        expected: `a JSON model list, or a JSON 401/403 for a missing or bad credential${strict ? ' (--strict: a JSON 404 is not in the interface)' : ', or a JSON 404 (discovery not offered)'}`,
         actual: bad.join('\n'),
         evidence,
       });
     if (skipped.length === calls.length) return { ok: true, skip: true, message: UNCORRELATED, evidence };
+    const judged = calls.length - skipped.length;
+    if (notOffered.length === judged)
+      return { ok: true, skip: true, message: `discovery is not offered: a JSON 404 for every credential style, so Claude Code falls back to its built-in model list (not a failure; --strict, the letter of the interface, fails it)`, evidence };
     const summary = calls.filter((d) => !skipped.includes(d.cred)).map((d) => `${d.cred} ${d.res!.status}`);
-    return pass(`JSON for every credential style (${summary.join(', ')})${skipped.length ? `; not correlated: ${skipped.join(', ')}` : ''}`, evidence);
+    const offered = notOffered.length ? `; discovery not offered (JSON 404) to ${notOffered.join(', ')}` : '';
+    return pass(`JSON for every credential style (${summary.join(', ')})${offered}${skipped.length ? `; not correlated: ${skipped.join(', ')}` : ''}`, evidence);
   },
 });

@@ -1,5 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
+import type { Protocol } from '../../src/core/features.js';
 import { obj, parseJson, str } from '../../src/protocol/read.js';
+import { ERROR_TYPES } from '../../src/upstream/replies/messages.js';
 import { retryGuidanceHeaders } from '../../src/upstream/replies/errors.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
 import { exchangeEvidence, cut } from '../shared/evidence.js';
@@ -9,13 +11,37 @@ import { richBody, routeEvidence, ON_TRANSLATED_ROUTE } from './common.js';
 /** Statuses a client acts on differently: a request to fix, a wait to honour, an outage. */
 const STATUSES = [400, 429, 500] as const;
 
+/** Upstreams whose error messages can carry cloud account ids: the gateway may send a generic message, keeping status and error.type (ERR-PASS-1). */
+const CLOUD: readonly Protocol[] = ['bedrock', 'vertex'];
+
+/**
+ * What is wrong with the client's answer to an upstream `status` error carrying `message`,
+ * answered in `upstream`'s protocol. From a cloud upstream the message may be generic (unless
+ * --strict, the letter of the interface) and the messages protocol's error.type for the status
+ * is required instead; from any other, the upstream's message must be in it.
+ */
+export function errorProblems(a: { status: number; upstream: Protocol; strict: boolean; message: string; resStatus: number; body: string; retryAfter: string | undefined }): string[] {
+  const v = obj(parseJson(a.body));
+  const e = obj(v.error);
+  const shape = v.type === 'error' && typeof e.type === 'string' && typeof e.message === 'string';
+  const generic = CLOUD.includes(a.upstream) && !a.strict;
+  const want = ERROR_TYPES[a.status];
+  return [
+    ...(a.resStatus !== a.status ? [`status ${a.resStatus} where the upstream answered ${a.status}`] : []),
+    ...(!shape ? ['not a messages error ({"type":"error","error":{"type","message"}})'] : []),
+    ...(shape && CLOUD.includes(a.upstream) && e.type !== want ? [`error.type ${JSON.stringify(e.type)} where a ${a.status} is ${JSON.stringify(want)}`] : []),
+    ...(shape && !generic && !str(e.message).includes(a.message) ? ["the upstream's message is not in it"] : []),
+    ...(a.status === 429 && a.retryAfter !== '17' ? [`retry-after ${a.retryAfter ?? 'missing'} where the upstream said 17`] : []),
+  ];
+}
+
 export default defineCheck({
   id: 'translate.errors.mapped',
   title: "An upstream error on a translated route reaches the client in its own error shape with the upstream's status and message",
   requirements: ['XLATE-ERR-1'],
   ...ON_TRANSLATED_ROUTE,
   requirement:
-    "On a translated route an upstream error reaches the client in the client protocol's error shape, with the upstream's status (a 429 stays a 429, with its retry-after) and its message.",
+    "On a translated route an upstream error reaches the client in the client protocol's error shape, with the upstream's status (a 429 stays a 429, with its retry-after) and its message; from a cloud upstream (Bedrock, Vertex) the messages protocol's error.type for the status, and the message may be generic (ERR-PASS-1; the upstream's message is required under --strict).",
   async run(ctx) {
     const seenRoutes: string[] = [];
     for (const status of STATUSES) {
@@ -27,14 +53,7 @@ export default defineCheck({
       if (!t) return notTranslated('messages', x.seen);
       seenRoutes.push(`${status} in ${x.seen.answeredIn}`);
       const evidence = { ...routeEvidence(ctx, x.seen), ...exchangeEvidence(x) };
-      const v = obj(parseJson(x.res.text()));
-      const shape = v.type === 'error' && typeof obj(v.error).type === 'string' && typeof obj(v.error).message === 'string';
-      const problems = [
-        ...(x.res.status !== status ? [`status ${x.res.status} where the upstream answered ${status}`] : []),
-        ...(!shape ? ['not a messages error ({"type":"error","error":{"type","message"}})'] : []),
-        ...(shape && !str(obj(v.error).message).includes(message) ? ["the upstream's message is not in it"] : []),
-        ...(status === 429 && x.res.header('retry-after') !== '17' ? [`retry-after ${x.res.header('retry-after') ?? 'missing'} where the upstream said 17`] : []),
-      ];
+      const problems = errorProblems({ status, upstream: t.to, strict: ctx.settings.strict === true, message, resStatus: x.res.status, body: x.res.text(), retryAfter: x.res.header('retry-after') });
       if (problems.length)
         return fail(`an upstream ${status} answered in ${t.to} reached the client as ${problems.join('; ')}`, {
           expected: `status ${status}, {"type":"error","error":{"type":…,"message":"…${message}…"}}${status === 429 ? ', retry-after 17' : ''}`,

@@ -54,7 +54,7 @@ export function managed(ctx: GatewayContext, req: http.IncomingMessage, claims: 
     res.writeHead(404, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
     return void res.end('no policy matched');
   }
-  const settings = policy?.settings ?? {};
+  const settings = ctx.is('apps-otel-headers-withheld') ? withoutOtelHeaders(policy?.settings ?? {}) : (policy?.settings ?? {});
   const checksum = `sha256:${sha256(canonical(settings))}`;
   const etag = `"${checksum}"`;
   if (req.headers['if-none-match'] === etag) {
@@ -62,4 +62,11 @@ export function managed(ctx: GatewayContext, req: http.IncomingMessage, claims: 
     return void res.end();
   }
   json(res, 200, { uuid: checksum, checksum, settings }, { etag, 'cache-control': 'private, no-cache' });
+}
+
+/** The fault apps-otel-headers-withheld: the settings keep their OTLP endpoint but lose the headers that carry its credential. */
+function withoutOtelHeaders(settings: Record<string, unknown>): Record<string, unknown> {
+  const env = settings.env;
+  if (!env || typeof env !== 'object') return settings;
+  return { ...settings, env: Object.fromEntries(Object.entries(env).filter(([k]) => !/^OTEL_EXPORTER_OTLP(_[A-Z]+)?_HEADERS$/.test(k))) };
 }

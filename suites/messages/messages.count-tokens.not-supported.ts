@@ -1,0 +1,45 @@
+// MSG-CT-2: count_tokens that cannot be served is a 501 with error.type `not_supported` and
+// `x-should-retry: false`: the answer Claude Code's fallback (counting with an ordinary request)
+// keys on. The upstream here says just that; the gateway keeps it so.
+import { defineCheck, fail, pass } from '../../src/check/check.js';
+import { messagesHeaders } from '../../src/client/gateway.js';
+import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
+import { cut } from '../shared/evidence.js';
+import { messagesBody } from '../shared/protocols.js';
+import { errorFields, shapeOf } from '../shared/shape.js';
+
+const UNSUPPORTED = JSON.stringify({ type: 'error', error: { type: 'not_supported', message: 'count_tokens is not available on this backend' } });
+
+export default defineCheck({
+  id: 'messages.count-tokens.not-supported',
+  title: 'An unsupported count_tokens reaches the client as 501 not_supported with x-should-retry: false',
+  requirements: ['MSG-CT-2'],
+  level: 'SHOULD',
+  area: 'messages',
+  profile: 'default',
+  protocol: 'messages',
+  requirement:
+    'When the upstream answers POST /v1/messages/count_tokens with 501 `{"type":"error","error":{"type":"not_supported",…}}` and `x-should-retry: false`, the client receives status 501, error.type `not_supported` and `x-should-retry: false` (MSG-CT-2).',
+  async run(ctx) {
+    const reply = ctx.upstream.next().json(UNSUPPORTED, { status: 501, headers: [['x-should-retry', 'false']] });
+    const sent = messagesBody({}).split(CASE_PLACEHOLDER).join(reply.token);
+    const res = await ctx.gateway.send({ method: 'POST', path: '/v1/messages/count_tokens', body: sent, headers: messagesHeaders(), caseToken: reply.token, signal: ctx.signal });
+    const seen = await reply.received(200);
+    const shape = shapeOf(res);
+    const type = shape.json ? errorFields(shape.parsed)?.type : undefined;
+    const retry = res.header('x-should-retry');
+    const evidence = { forwarded: !!seen, client: { status: res.status, contentType: res.header('content-type') ?? null, xShouldRetry: retry ?? null, body: cut(res.text(), 400) } };
+    const problems = [
+      ...(res.status !== 501 ? [`status ${res.status}`] : []),
+      ...(type !== 'not_supported' ? [`error.type ${type === undefined ? '(none)' : JSON.stringify(type)}`] : []),
+      ...(retry !== 'false' ? [`x-should-retry ${retry ?? 'missing'}`] : []),
+    ];
+    if (problems.length)
+      return fail(`an unsupported count_tokens reached the client with ${problems.join(', ')}: Claude Code falls back to counting on its own only on a 501 not_supported (without x-should-retry: false it first asks once more)`, {
+        expected: '501, error.type "not_supported", x-should-retry: false',
+        actual: `${res.status} ${cut(res.text(), 200)}; x-should-retry ${retry ?? 'missing'}`,
+        evidence,
+      });
+    return pass('an unsupported count_tokens reached the client as 501 not_supported with x-should-retry: false', evidence);
+  },
+});
