@@ -51,7 +51,7 @@ export const CHECK_FIXES: Readonly<Record<string, Fix>> = {
   'streaming.abort.cancels-upstream': 'When the client disconnects, close the upstream request (nginx does so with `proxy_buffering off`; application gateways must propagate the abort).',
   'streaming.connection.persistent': 'Support keep-alive on client connections: answer with a correct length or chunked framing and do not close the connection after each stream.',
   'streaming.usage.cache-fields': 'Forward the `usage` of `message_start` and `message_delta` events unchanged, cache fields and the nested `cache_creation` object included.',
-  'streaming.idle.default': 'Raise the proxy\'s read (idle) time-out well above 15 s; a model may think for minutes before the first token. nginx: `proxy_read_timeout 600s;`.',
+  'streaming.idle.default': 'Raise the proxy\'s read (idle) time-out, and any time-out on the whole response (Envoy\'s route `timeout`, 15 s by default), well above 10 s; a model may think for minutes before the first token. nginx: `proxy_read_timeout 600s;`.',
   'streaming.idle.tolerance': 'Raise the idle time-out above the configured minimum (`--idle-min-s`). nginx: `proxy_read_timeout` (default 60 s) to 600 s or more; load balancers have their own idle time-out too.',
   // discovery
   'discovery.models.shape': 'Serve `GET /v1/models` in the messages protocol\'s shape (`data[]` of `{type: "model", id, display_name, created_at}`, `has_more`, `first_id`, `last_id`), or translate another provider\'s list into it, so the client\'s model picker reads it.',

@@ -56,7 +56,7 @@ describe('masking', () => {
 describe('transcript digest', () => {
   it('two runs against the reference give the same digest; a fault changes it and the first difference names the exchange', async () => {
     // The three runs (whole default profile, idle probe included) go on at once, each against its
-    // own gateway and upstream: their 15 s idle probes wait together.
+    // own gateway and upstream: their idle probes (10 s, 16 s with pings) wait together.
     const gate = new PhaseGate();
     const [a, b, f] = await Promise.all([transcriptOf(undefined, gate), transcriptOf(undefined, gate), transcriptOf('strip-cache-control', gate)]);
     expect(a.report.exitCode).toBe(0);
