@@ -17,10 +17,11 @@ import { NATIVE_FAULTS } from './native.js';
 import { VERTEX_FAULTS } from './vertex.js';
 import { BEDROCK_FAULTS } from './bedrock.js';
 import { FIELD_2_FAULTS } from './field-2.js';
+import { WIRE_FAULTS } from './wire.js';
 
 export type { Fault, RequestParts } from './types.js';
 
-export const FAULTS: Fault[] = [...MESSAGES_FAULTS, ...STREAMING_FAULTS, ...PROTOCOL_FAULTS, ...ERRORS_FAULTS, ...FLAKY_FAULTS, ...CAPABILITY_FAULTS, ...FIELD_FAULTS, ...CLIENT_FAULTS, ...TRANSLATE_FAULTS, ...RESPONSES_FAULTS, ...NATIVE_FAULTS, ...VERTEX_FAULTS, ...BEDROCK_FAULTS, ...FIELD_2_FAULTS];
+export const FAULTS: Fault[] = [...MESSAGES_FAULTS, ...STREAMING_FAULTS, ...PROTOCOL_FAULTS, ...ERRORS_FAULTS, ...FLAKY_FAULTS, ...CAPABILITY_FAULTS, ...FIELD_FAULTS, ...CLIENT_FAULTS, ...TRANSLATE_FAULTS, ...RESPONSES_FAULTS, ...NATIVE_FAULTS, ...VERTEX_FAULTS, ...BEDROCK_FAULTS, ...FIELD_2_FAULTS, ...WIRE_FAULTS];
 
 /** The load profile's faults: proven by test/load-detection.test.ts, not the default detection matrix. */
 export { LOAD_FAULTS };

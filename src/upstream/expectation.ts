@@ -58,6 +58,13 @@ export class RecordedCase implements Expectation {
       if (v !== null || Date.now() >= deadline) return v;
     }
   }
+  async idleClosed(graceMs: number): Promise<number | null> {
+    const deadline = Date.now() + graceMs;
+    for (;;) {
+      const v = await this.waitFor(() => this.hits[0]?.idleClosedAt ?? null, Math.max(0, deadline - Date.now()));
+      if (v !== null || Date.now() >= deadline) return v;
+    }
+  }
   async received(graceMs = 1000): Promise<RecordedRequest | null> {
     return this.waitFor(() => this.hits[0] ?? null, graceMs);
   }

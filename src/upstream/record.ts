@@ -40,6 +40,8 @@ export interface RecordedRequest {
   closedAt?: number;
   /** performance.now() when each response chunk (SSE frame) was written. */
   sentAt: number[];
+  /** performance.now() when the upstream closed the kept-alive connection of this request for idleness (a reply's closeIdleMs). */
+  idleClosedAt?: number;
 }
 
 /** The most of a request body the recording upstream keeps (the rest is hashed and counted). */
@@ -48,6 +50,17 @@ export const RECORD_KEEP = 4 * 1024 * 1024;
 export function headerValues(r: Pick<RecordedRequest, 'rawHeaders'>, name: string): string[] {
   const n = name.toLowerCase();
   return r.rawHeaders.filter(([k]) => k.toLowerCase() === n).map(([, v]) => v);
+}
+
+/** Whether a request's `accept-encoding` accepts gzip (by name or `*`, with a q-value above 0). */
+export function acceptsGzip(r: Pick<RecordedRequest, 'rawHeaders'>): boolean {
+  return headerValues(r, 'accept-encoding')
+    .flatMap((v) => v.split(','))
+    .some((item) => {
+      const [name, ...params] = item.split(';').map((s) => s.trim().toLowerCase());
+      const q = params.find((p) => p.startsWith('q='));
+      return (name === 'gzip' || name === 'x-gzip' || name === '*') && (q === undefined || Number(q.slice(2)) > 0);
+    });
 }
 
 export function queryOf(url: string): string {

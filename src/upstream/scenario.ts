@@ -30,6 +30,10 @@ export interface JsonReply {
   /** Answer 400 like the real API when a body field (`key` or `array[].key`, see bodyHasField) arrives without the beta value that enables it. */
   betaForField?: Record<string, string>;
   hold?: Hold;
+  /** Compressed with gzip (`Content-Encoding: gzip`) when the forwarded request accepts it (acceptsGzip in record.ts), as the real API does. */
+  gzip?: boolean;
+  /** After the answer, the upstream closes the connection that carried it once it has been idle this long (a server's keep-alive time-out); the record's idleClosedAt says when. */
+  closeIdleMs?: number;
 }
 
 export interface SseFrame {

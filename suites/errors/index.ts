@@ -14,5 +14,6 @@ import head from './errors.probe.head-root.js';
 import headAsGet from './errors.probe.head-as-get.js';
 import sizeLimit from './errors.body.size-limit.js';
 import clientErrors from './errors.retry.client-errors.js';
+import idleClose from './errors.upstream.idle-close.js';
 
-export const ERRORS_CHECKS: CheckDef[] = [status, retryHeaders, invalidModel, unreachable, reset, timeout, badKey, large, head, recovers, headAsGet, sizeLimit, clientErrors];
+export const ERRORS_CHECKS: CheckDef[] = [status, retryHeaders, invalidModel, unreachable, reset, timeout, badKey, large, head, recovers, headAsGet, sizeLimit, clientErrors, idleClose];

@@ -1,0 +1,22 @@
+// Small pieces of the reference gateway's HTTP handling (gateway.ts): its JSON error answer, and
+// which failed requests it sends once more because their kept-alive upstream connection turned
+// out closed (CONN-IDLE-1).
+import type http from 'node:http';
+
+export function jsonError(res: http.ServerResponse, status: number, type: string, message: string) {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ type: 'error', error: { type, message } }));
+}
+
+/**
+ * The request went out on a kept-alive connection the upstream had closed while it sat idle,
+ * before its close was read here (the race node's documentation describes for `reusedSocket`):
+ * the upstream never saw the request, and sending it once more on a fresh connection is safe.
+ */
+export function closedWhileIdle(up: http.ClientRequest, e: NodeJS.ErrnoException): boolean {
+  return up.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE');
+}

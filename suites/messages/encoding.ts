@@ -1,0 +1,61 @@
+// How an answer the upstream compressed, and a request body the client compressed, came
+// through the gateway (ENC-1): judged from both sides, what the client read and what reached
+// the upstream. Only messages.encoding.gzip uses it.
+import { gzipSync } from 'node:zlib';
+import { acceptsGzip, headerValues } from '../../src/upstream/record.js';
+import type { GwResponse } from '../../src/client/gateway.js';
+import { responseDiffs, type Exchange } from '../shared/exchange.js';
+import { cutBytes } from '../shared/evidence.js';
+import { isJsonError, shapeOf } from '../shared/shape.js';
+
+/** The two bytes every gzip member starts with. */
+const isGzipBytes = (b: Buffer) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+const isGzip = (v: string | undefined) => /^\s*(x-)?gzip\s*$/i.test(v ?? '');
+
+/** What the client got of an answer: null when it is the upstream's answer, still encoded with its header or decoded without it; else what is wrong. */
+export function answerProblem(x: Exchange, what: string): string | null {
+  const compressed = x.seen !== null && acceptsGzip(x.seen);
+  const ce = x.res.header('content-encoding');
+  if (x.res.decodeError) {
+    // The header says gzip, the bytes are not: a body decoded with its header left on, or one broken.
+    const plain = responseDiffs({ ...x, res: { ...x.res, decodeError: undefined, text: () => x.res.body.toString('utf8') } as GwResponse });
+    const kept = !plain.parseError && plain.diffs.length === 0;
+    return kept
+      ? `the ${what} arrived decoded but still labelled \`Content-Encoding: ${ce}\`: every client's gunzip fails on it (${x.res.decodeError})`
+      : `the ${what} is labelled \`Content-Encoding: ${ce}\` but is not ${ce} (${x.res.decodeError}): corrupted`;
+  }
+  if (!ce && isGzipBytes(x.res.body)) return `the ${what} arrived gzip-encoded without \`Content-Encoding\`: a client reads compressed bytes as its JSON`;
+  const d = responseDiffs(x);
+  if (d.parseError) return `the ${what} is not the upstream's JSON${compressed ? ' (the upstream sent it gzip-encoded)' : ''}: ${d.parseError}`;
+  if (d.diffs.length) return `the ${what} differs from the upstream's at ${d.diffs[0].path}${compressed ? ' (the upstream sent it gzip-encoded)' : ''}`;
+  return null;
+}
+
+/** How an answer came, in words: still encoded, decoded, or never compressed (the gateway did not pass gzip on in accept-encoding). */
+export function answerHow(x: Exchange): string {
+  if (!x.seen || !acceptsGzip(x.seen)) return 'uncompressed (the forwarded request did not accept gzip, so the upstream did not compress)';
+  return isGzip(x.res.header('content-encoding')) ? 'still gzip-encoded, with its header' : 'decoded, without the header';
+}
+
+/** The request body compressed as a client sends it. */
+export const gzipped = (text: string) => gzipSync(Buffer.from(text, 'utf8'));
+
+/**
+ * A gzip request body's fate: null when it was forwarded as sent (bytes and header), forwarded
+ * decoded without the header, or refused with a JSON 415 before the upstream; else what is wrong.
+ */
+export function requestProblem(x: { res: GwResponse; seen: Exchange['seen'] }, sentPlain: string, sentGzip: Buffer): { problem: string | null; how: string } {
+  const { seen, res } = x;
+  if (!seen) {
+    if (res.status === 415 && isJsonError(shapeOf(res))) return { problem: null, how: 'refused with a JSON 415' };
+    return { problem: `the gzip-encoded request was neither forwarded nor refused with a JSON 415: the gateway answered ${res.status}`, how: `answered ${res.status}` };
+  }
+  const ce = headerValues(seen, 'content-encoding').join(', ');
+  const asSent = seen.body.equals(sentGzip);
+  const plain = seen.body.equals(Buffer.from(sentPlain, 'utf8'));
+  if (isGzip(ce) && asSent) return { problem: null, how: 'forwarded as sent' };
+  if (!ce && plain) return { problem: null, how: 'forwarded decoded, without the header' };
+  if (!ce && (asSent || isGzipBytes(seen.body))) return { problem: 'the gzip-encoded request body was forwarded without its `Content-Encoding: gzip`: the upstream reads compressed bytes as JSON', how: 'header dropped' };
+  if (isGzip(ce) && plain) return { problem: 'the request body was decoded but forwarded still labelled `Content-Encoding: gzip`: the upstream fails to gunzip it', how: 'decoded, header kept' };
+  return { problem: `the gzip-encoded request body reached the upstream changed (content-encoding ${ce || 'absent'}, ${seen.bodyBytes} bytes: ${cutBytes(seen.body, 80)})`, how: 'changed' };
+}
