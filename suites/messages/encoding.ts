@@ -31,6 +31,9 @@ export function answerProblem(x: Exchange, what: string): string | null {
   return null;
 }
 
+/** What the client got, in words: status, content-encoding and the bytes' start. */
+export const arrived = (res: GwResponse) => `${res.status}, content-encoding ${res.header('content-encoding') ?? 'absent'}, ${res.wireBytes} bytes on the wire: ${cutBytes(res.body, 80)}`;
+
 /** How an answer came, in words: still encoded, decoded, or never compressed (the gateway did not pass gzip on in accept-encoding). */
 export function answerHow(x: Exchange): string {
   if (!x.seen || !acceptsGzip(x.seen)) return 'uncompressed (the forwarded request did not accept gzip, so the upstream did not compress)';
@@ -40,10 +43,7 @@ export function answerHow(x: Exchange): string {
 /** The request body compressed as a client sends it. */
 export const gzipped = (text: string) => gzipSync(Buffer.from(text, 'utf8'));
 
-/**
- * A gzip request body's fate: null when it was forwarded as sent (bytes and header), forwarded
- * decoded without the header, or refused with a JSON 415 before the upstream; else what is wrong.
- */
+/** A gzip request body's fate: null when it was forwarded as sent (bytes and header) or refused with a JSON 415 before the upstream; else what is wrong. */
 export function requestProblem(x: { res: GwResponse; seen: Exchange['seen'] }, sentPlain: string, sentGzip: Buffer): { problem: string | null; how: string } {
   const { seen, res } = x;
   if (!seen) {
@@ -54,7 +54,7 @@ export function requestProblem(x: { res: GwResponse; seen: Exchange['seen'] }, s
   const asSent = seen.body.equals(sentGzip);
   const plain = seen.body.equals(Buffer.from(sentPlain, 'utf8'));
   if (isGzip(ce) && asSent) return { problem: null, how: 'forwarded as sent' };
-  if (!ce && plain) return { problem: null, how: 'forwarded decoded, without the header' };
+  if (!ce && plain) return { problem: 'the gzip-encoded request body was forwarded decoded (without its header): the upstream gets other bytes than the client sent', how: 'decoded, header dropped' };
   if (!ce && (asSent || isGzipBytes(seen.body))) return { problem: 'the gzip-encoded request body was forwarded without its `Content-Encoding: gzip`: the upstream reads compressed bytes as JSON', how: 'header dropped' };
   if (isGzip(ce) && plain) return { problem: 'the request body was decoded but forwarded still labelled `Content-Encoding: gzip`: the upstream fails to gunzip it', how: 'decoded, header kept' };
   return { problem: `the gzip-encoded request body reached the upstream changed (content-encoding ${ce || 'absent'}, ${seen.bodyBytes} bytes: ${cutBytes(seen.body, 80)})`, how: 'changed' };

@@ -5,7 +5,7 @@ import { withToken } from '../../src/upstream/contract.js';
 import { MESSAGES_PATH, messagesBody } from '../shared/protocols.js';
 import { exchange } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
-import { answerHow, answerProblem, gzipped, requestProblem } from './encoding.js';
+import { answerHow, answerProblem, arrived, gzipped, requestProblem } from './encoding.js';
 
 /** What the client asks for: gzip, as SDKs built on fetch or requests do. */
 const ACCEPT: [string, string] = ['accept-encoding', 'gzip'];
@@ -19,14 +19,14 @@ export default defineCheck({
   profile: 'default',
   protocol: 'messages',
   requirement:
-    'The client asks for gzip; the upstream compresses its answer (a 200 message, then a 400 error) when the forwarded request accepts gzip. The client gets each either still encoded with `Content-Encoding: gzip` or decoded without it, never decoded with the header left on, encoded without it, or corrupted. A request body sent gzip-encoded (`Content-Encoding: gzip`) reaches the upstream as sent (or decoded, without the header), or is refused with a JSON 415.',
+    'The client asks for gzip; the upstream compresses its answer (a 200 message, then a 400 error) when the forwarded request accepts gzip. The client gets each either still encoded with `Content-Encoding: gzip` or decoded without it, never decoded with the header left on, encoded without it, or corrupted. A request body sent gzip-encoded (`Content-Encoding: gzip`) reaches the upstream as sent (the same bytes under the same header), or is refused with a JSON 415 (as RESP-BODY-2 for the Responses API).',
   async run(ctx) {
     const hows: string[] = [];
     const answers: Array<[string, number | null]> = [['200 message', null], ['400 error', 400]];
     for (const [what, status] of answers) {
       const x = await exchange(ctx, messagesBody({}), { headers: [ACCEPT], reply: (c) => (status ? c.upstream.next().error(status, { gzip: true }) : c.upstream.next().json(messageBody(), { gzip: true })) });
       const problem = x.seen ? answerProblem(x, what) : `the request for the ${what} never reached the upstream (the gateway answered ${x.res.status})`;
-      if (problem) return fail(problem, { expected: 'the upstream\'s gzip answer still encoded with its header, or decoded without it', actual: problem, evidence: exchangeEvidence(x, 600) });
+      if (problem) return fail(problem, { expected: 'the upstream\'s gzip answer still encoded with its header, or decoded without it', actual: arrived(x.res), evidence: exchangeEvidence(x, 600) });
       hows.push(`the ${what} ${answerHow(x)}`);
     }
     const e = ctx.upstream.next().json(messageBody());
@@ -36,7 +36,7 @@ export default defineCheck({
     const seen = await e.received(res.status < 300 ? 1000 : 200);
     const r = requestProblem({ res, seen }, plain, body);
     const evidence = exchangeEvidence({ res, seen }, 600);
-    if (r.problem) return fail(r.problem, { expected: 'the gzip request body forwarded as sent (or decoded, without the header), or a JSON 415', actual: r.how, evidence });
+    if (r.problem) return fail(r.problem, { expected: 'the gzip request body forwarded as sent, header included, or a JSON 415', actual: r.how, evidence });
     return pass(`${hows.join('; ')}; the gzip-encoded request body was ${r.how}`, evidence);
   },
 });
