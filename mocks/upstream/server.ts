@@ -194,7 +194,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
         return;
       }
       found.hit(rec, req.httpVersion);
-      if (found.reply.kind === 'json' && found.reply.closeIdleMs) closeWhenIdle(res, rec, found.reply.closeIdleMs, () => found.notify());
+      if (found.reply.kind === 'json' && found.reply.closeIdleMs) closeWhenIdle(res, rec, found.reply.closeIdleMs, () => found.idleClosedOne(rec));
       const reply = answerIn(found.reply, rec);
       const hold = found.reply.kind === 'json' || found.reply.kind === 'sse' ? found.reply.hold : undefined;
       this.holds.arrive(hold, () => void (res.destroyed || play(reply, rec, res)));

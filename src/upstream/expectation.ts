@@ -11,6 +11,8 @@ export interface CaseObserver {
   hit(rec: RecordedRequest, httpVersion: string): void;
   /** The connection of `rec` closed (rec.closedAt is set; rec.sentAt is final). */
   closed(rec: RecordedRequest): void;
+  /** The upstream closed the kept-alive connection of `rec` for idleness (rec.idleClosedAt is set). */
+  idleClosed(rec: RecordedRequest): void;
 }
 
 export class RecordedCase implements Expectation {
@@ -29,6 +31,11 @@ export class RecordedCase implements Expectation {
   /** The connection of one of this case's requests closed. */
   closedOne(r: RecordedRequest) {
     this.observer?.closed(r);
+    this.notify();
+  }
+  /** The upstream closed the idle kept-alive connection of one of this case's requests (a reply's closeIdleMs). */
+  idleClosedOne(r: RecordedRequest) {
+    this.observer?.idleClosed(r);
     this.notify();
   }
   /** Something about this case changed: its waiters look again. */
