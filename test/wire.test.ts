@@ -54,20 +54,31 @@ describe('the recording upstream on the wire', () => {
     }
   });
 
-  it('closes the idle kept-alive connection of a case once, and says when', async () => {
+  it('closes the idle kept-alive connection of a case, and says how its idle spell ended', async () => {
     const up = await upstream();
-    const agent = new http.Agent({ keepAlive: true });
-    stops.push(async () => agent.destroy());
-    const e = up.expect({ kind: 'json', status: 200, headers: JSON_HEADERS, body: messageBody(), closeIdleMs: 200 });
-    const r = await send(`${up.url}/v1/messages`, { 'x-gwc-case': e.token }, agent);
+    const agents = [new http.Agent({ keepAlive: true }), new http.Agent({ keepAlive: true })];
+    stops.push(async () => agents.forEach((a) => a.destroy()));
+    const reply = (closeIdleMs?: number) => up.expect({ kind: 'json', status: 200, headers: JSON_HEADERS, body: messageBody(), ...(closeIdleMs ? { closeIdleMs } : {}) });
+    // Another case's connection, idle longer than the closed one: left open, the close is this case's alone.
+    const other = await send(`${up.url}/v1/messages`, { 'x-gwc-case': reply().token }, agents[0]);
+    const e = reply(200);
+    const r = await send(`${up.url}/v1/messages`, { 'x-gwc-case': e.token }, agents[1]);
     const ended = new Promise<void>((resolve) => r.socket.once('close', () => resolve()));
-    const at = await e.idleClosed(5000);
-    expect(at).toBeGreaterThan(e.hits[0].receivedAt);
+    const idle = await e.idleClosed(5000);
+    expect(idle?.by).toBe('upstream');
+    expect(idle!.at).toBeGreaterThan(e.hits[0].receivedAt);
     await ended;
-    // Another case's connection is left open: the close is this case's alone.
-    const other = up.expect({ kind: 'json', status: 200, headers: JSON_HEADERS, body: messageBody() });
-    await send(`${up.url}/v1/messages`, { 'x-gwc-case': other.token }, agent);
-    expect(await other.idleClosed(300)).toBeNull();
+    expect(other.socket.destroyed).toBe(false);
+    // Reused at once by the client: the spell ends so, and the connection stays up.
+    const reused = reply(60_000);
+    await send(`${up.url}/v1/messages`, { 'x-gwc-case': reused.token }, agents[0]);
+    await send(`${up.url}/v1/messages`, { 'x-gwc-case': reply().token }, agents[0]);
+    expect((await reused.idleClosed(5000))?.by).toBe('reused');
+    expect(other.socket.destroyed).toBe(false);
+    // Closed by the client first (no keep-alive): the spell ends so.
+    const closed = reply(60_000);
+    await send(`${up.url}/v1/messages`, { 'x-gwc-case': closed.token });
+    expect((await closed.idleClosed(5000))?.by).toBe('gateway');
   });
 });
 

@@ -47,7 +47,7 @@ export class Recorded implements RecordedRequest {
   answeredIn?: Protocol;
   framesFrom?: number[];
   closedAt?: number;
-  idleClosedAt?: number;
+  idleClose?: RecordedRequest['idleClose'];
   #headers: string[] | Array<[string, string]>;
   #digest: string | undefined;
   #strings: LongString[] | undefined;
@@ -84,7 +84,7 @@ export class Recorded implements RecordedRequest {
   plain(): RecordedRequest {
     const { seq, method, url, rawHeaders, body, bodyBytes, bodySha256, bodyTruncated, longStrings, receivedAt, receivedWall, sentAt } = this;
     const out: RecordedRequest = { seq, method, url, rawHeaders, body, bodyBytes, bodySha256, bodyTruncated, longStrings, receivedAt, receivedWall, sentAt };
-    for (const k of ['matchedBy', 'token', 'protocol', 'route', 'routedAs', 'answeredIn', 'framesFrom', 'closedAt', 'idleClosedAt'] as const) if (this[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = this[k];
+    for (const k of ['matchedBy', 'token', 'protocol', 'route', 'routedAs', 'answeredIn', 'framesFrom', 'closedAt', 'idleClose'] as const) if (this[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = this[k];
     return out;
   }
 

@@ -11,7 +11,7 @@ export interface CaseObserver {
   hit(rec: RecordedRequest, httpVersion: string): void;
   /** The connection of `rec` closed (rec.closedAt is set; rec.sentAt is final). */
   closed(rec: RecordedRequest): void;
-  /** The upstream closed the kept-alive connection of `rec` for idleness (rec.idleClosedAt is set). */
+  /** The connection of `rec` ended its idle spell after the answer (rec.idleClose is set). */
   idleClosed(rec: RecordedRequest): void;
 }
 
@@ -33,7 +33,7 @@ export class RecordedCase implements Expectation {
     this.observer?.closed(r);
     this.notify();
   }
-  /** The upstream closed the idle kept-alive connection of one of this case's requests (a reply's closeIdleMs). */
+  /** The connection of one of this case's requests ended its idle spell (a reply's closeIdleMs). */
   idleClosedOne(r: RecordedRequest) {
     this.observer?.idleClosed(r);
     this.notify();
@@ -65,10 +65,10 @@ export class RecordedCase implements Expectation {
       if (v !== null || Date.now() >= deadline) return v;
     }
   }
-  async idleClosed(graceMs: number): Promise<number | null> {
+  async idleClosed(graceMs: number): Promise<NonNullable<RecordedRequest['idleClose']> | null> {
     const deadline = Date.now() + graceMs;
     for (;;) {
-      const v = await this.waitFor(() => this.hits[0]?.idleClosedAt ?? null, Math.max(0, deadline - Date.now()));
+      const v = await this.waitFor(() => this.hits[0]?.idleClose ?? null, Math.max(0, deadline - Date.now()));
       if (v !== null || Date.now() >= deadline) return v;
     }
   }

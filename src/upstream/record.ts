@@ -40,8 +40,13 @@ export interface RecordedRequest {
   closedAt?: number;
   /** performance.now() when each response chunk (SSE frame) was written. */
   sentAt: number[];
-  /** performance.now() when the upstream closed the kept-alive connection of this request for idleness (a reply's closeIdleMs). */
-  idleClosedAt?: number;
+  /**
+   * How the connection of this request ended its idle spell after the answer (a reply's
+   * closeIdleMs): closed by the upstream's keep-alive time-out, closed by the gateway first, or
+   * reused by the gateway for another request; and when (performance.now()). `http2`: the
+   * request came over HTTP/2, whose connection this scenario leaves alone.
+   */
+  idleClose?: { at: number; by: 'upstream' | 'gateway' | 'reused' | 'http2' };
 }
 
 /** The most of a request body the recording upstream keeps (the rest is hashed and counted). */

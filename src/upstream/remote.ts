@@ -220,7 +220,7 @@ export class RemoteUpstream implements Upstream {
     } else if (ev.type === 'idle-closed') {
       const c = this.cases.get(ev.token);
       const rec = c?.hits.find((h) => h.seq === ev.seq);
-      if (rec) rec.idleClosedAt = this.shift(ev.at);
+      if (rec) rec.idleClose = { at: this.shift(ev.at), by: ev.by };
       c?.notify();
     } else if (ev.type === 'unmatched') this.unmatched.push(ev.request);
     else if (ev.type === 'synced') this.waiting.get(ev.nonce)?.resolve();

@@ -18,6 +18,7 @@ export default defineCheck({
   area: 'messages',
   profile: 'default',
   protocol: 'messages',
+  untranslatable: 'the answer\'s bytes under their content-encoding',
   requirement:
     'The client asks for gzip; the upstream compresses its answer (a 200 message, then a 400 error) when the forwarded request accepts gzip. The client gets each either still encoded with `Content-Encoding: gzip` or decoded without it, never decoded with the header left on, encoded without it, or corrupted. A request body sent gzip-encoded (`Content-Encoding: gzip`) reaches the upstream as sent (the same bytes under the same header), or is refused with a JSON 415 (as RESP-BODY-2 for the Responses API).',
   async run(ctx) {

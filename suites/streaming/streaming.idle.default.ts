@@ -30,6 +30,6 @@ export default defineCheck({
     const t = tolerance(x, SILENCE_S);
     const evidence = { silenceS: SILENCE_S, survived: t.survived, toleranceS: t.seconds, stream: streamEvidence(x, 300) };
     if (t.survived) return pass(`survived ${SILENCE_S} s of silence without pings (a silence kept clear of ${CLEAR_OF}; longer ones: the slow profile's streaming.idle.tolerance)`, evidence);
-    return fail(`the stream was cut after ${t.seconds} s of silence, shorter than ${SILENCE_S} s (a silence kept clear of ${CLEAR_OF}: this gateway cuts well before any common default)`, { expected: `a silence of ${SILENCE_S} s survived`, actual: `cut after ${t.seconds} s`, evidence });
+    return fail(`the stream was cut after ${t.seconds} s of silence: an idle or response time-out under ${SILENCE_S} s, shorter than the common defaults (the lowest, ${CLEAR_OF})`, { expected: `a silence of ${SILENCE_S} s survived`, actual: `cut after ${t.seconds} s`, evidence });
   },
 });
