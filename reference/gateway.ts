@@ -13,7 +13,7 @@ import { patientTimeout } from '../src/core/stall.js';
 import { routeOfRequest } from '../src/protocol/index.js';
 import { translated, type Answerer } from './translate/route.js';
 import { preflight } from './cors.js';
-import { closedWhileIdle, jsonError } from './wire.js';
+import { closedWhileIdle, encodedBody, jsonError } from './wire.js';
 
 // RFC 9110 7.6.1: connection-specific fields are not forwarded.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
@@ -118,7 +118,9 @@ export class ReferenceGateway extends LoopbackServer {
       try {
         fault?.request?.(parts);
       } catch {
-        jsonError(res, 400, 'invalid_request_error', 'request body is not valid JSON');
+        // A fault that reads the body cannot read a compressed one: refused as unsupported (ENC-1), not as bad JSON.
+        if (encodedBody(parts)) jsonError(res, 415, 'invalid_request_error', 'compressed request bodies are not supported');
+        else jsonError(res, 400, 'invalid_request_error', 'request body is not valid JSON');
         return;
       }
       const answer = this.translation(parts);

@@ -1,7 +1,12 @@
-// Small pieces of the reference gateway's HTTP handling (gateway.ts): its JSON error answer, and
-// which failed requests it sends once more because their kept-alive upstream connection turned
-// out closed (CONN-IDLE-1).
+// Small pieces of the reference gateway's HTTP handling (gateway.ts): its JSON error answer,
+// whether a request body is compressed (ENC-1), and which failed requests it sends once more
+// because their kept-alive upstream connection turned out closed (CONN-IDLE-1).
 import type http from 'node:http';
+
+/** The request body carries a content coding (gzip, br...): a gateway that reads the body cannot read it as it is. */
+export function encodedBody(r: { headers: Array<[string, string]> }): boolean {
+  return r.headers.some(([k, v]) => k.toLowerCase() === 'content-encoding' && !/^\s*(identity)?\s*$/i.test(v));
+}
 
 export function jsonError(res: http.ServerResponse, status: number, type: string, message: string) {
   if (res.headersSent) {
