@@ -20,8 +20,10 @@ export function jsonError(res: http.ServerResponse, status: number, type: string
 /**
  * The request went out on a kept-alive connection the upstream had closed while it sat idle,
  * before its close was read here (the race node's documentation describes for `reusedSocket`):
- * the upstream never saw the request, and sending it once more on a fresh connection is safe.
+ * the write failed (EPIPE) or the connection ended with no answer ("socket hang up"), and the
+ * request is sent once more on a fresh connection. A reset after the upstream read the request
+ * ("read ECONNRESET", errors.upstream.reset) is not this: it is answered 502, never sent again.
  */
 export function closedWhileIdle(up: http.ClientRequest, e: NodeJS.ErrnoException): boolean {
-  return up.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE');
+  return up.reusedSocket && (e.code === 'EPIPE' || (e.code === 'ECONNRESET' && e.message === 'socket hang up'));
 }

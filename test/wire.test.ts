@@ -82,15 +82,19 @@ describe('the recording upstream on the wire', () => {
   });
 });
 
-/** An upstream that answers the first request on each connection and drops the connection under the second, as one that closed it while idle, just before the request came. */
-async function closingUpstream(): Promise<{ url: string; requests: () => number }> {
+/**
+ * An upstream that answers the first request on each connection and drops the connection under
+ * the second: closed (FIN), as one that closed it while idle just before the request came; or
+ * reset after reading it (`reset`), which is no idle close.
+ */
+async function closingUpstream(reset = false): Promise<{ url: string; requests: () => number }> {
   let n = 0;
   const perSocket = new WeakMap<object, number>();
   const server = http.createServer((req, res) => {
     n++;
     const k = (perSocket.get(req.socket) ?? 0) + 1;
     perSocket.set(req.socket, k);
-    if (k > 1) return req.socket.destroy();
+    if (k > 1) return reset ? req.socket.resetAndDestroy() : req.socket.destroy();
     req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(messageBody()));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -111,6 +115,16 @@ describe('the reference gateway and a kept-alive upstream connection the upstrea
       expect(up.requests()).toBe(second === 200 ? 3 : 2);
     });
   }
+
+  it('clean: a reset after the upstream read the request is answered 502 and not sent again', async () => {
+    const up = await closingUpstream(true);
+    const gw = new ReferenceGateway({ upstream: up.url });
+    const target = await gw.start('127.0.0.1', 0);
+    stops.push(() => gw.stop());
+    expect((await send(`${target}/v1/messages`, {})).status).toBe(200);
+    expect((await send(`${target}/v1/messages`, {})).status).toBe(502);
+    expect(up.requests()).toBe(2);
+  });
 });
 
 /** What the client read of an answer with these headers and wire bytes, as the gateway client reads it. */
