@@ -1,7 +1,8 @@
 // The reference gateway: a small, clean pass-through for every protocol (the paths of their
 // records, src/protocol/). It forwards method, path, query, headers (minus hop-by-hop) and body bytes unchanged, streams replies
 // without buffering, cancels the upstream when the client goes away, answers JSON errors when the
-// upstream is down and CORS preflights (cors.ts). `fault` breaks one requirement on purpose (faults/).
+// upstream is down and CORS preflights (cors.ts), and sends a request once more when its kept-alive
+// upstream connection turns out closed (wire.ts). `fault` breaks one requirement on purpose (faults/).
 import http from 'node:http';
 import { pipeline } from 'node:stream';
 import { LoopbackServer } from '../src/core/server.js';
@@ -12,6 +13,7 @@ import { patientTimeout } from '../src/core/stall.js';
 import { routeOfRequest } from '../src/protocol/index.js';
 import { answererOf, type Answerer } from './fallback.js';
 import { preflight } from './cors.js';
+import { closedWhileIdle, encodedBody, jsonError } from './wire.js';
 
 // RFC 9110 7.6.1: connection-specific fields are not forwarded.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
@@ -45,15 +47,6 @@ export interface ReferenceOptions {
   translate?: 'messages-to-chat';
 }
 
-function jsonError(res: http.ServerResponse, status: number, type: string, message: string) {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ type: 'error', error: { type, message } }));
-}
-
 function forwardHeaders(raw: string[]): Array<[string, string]> {
   const named = new Set<string>();
   for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === 'connection') raw[i + 1].split(',').forEach((t) => named.add(t.trim().toLowerCase()));
@@ -76,13 +69,13 @@ const MAX_BODY = 64 * 1024 * 1024;
 export class ReferenceGateway extends LoopbackServer {
   private upstream: URL;
   private limiter: Limiter | null;
-  /** A fault's bounded upstream pool; the clean gateway uses node's global agent (no bound). */
+  /** A fault's upstream pool (bounded, or one that never checks a connection); the clean gateway uses node's global agent (no bound). */
   private agent: http.Agent | undefined;
   constructor(private readonly opts: ReferenceOptions) {
     super('reference gateway');
     this.upstream = new URL(opts.upstream);
     this.limiter = opts.limit ? new Limiter(opts.limit, opts.fault?.limit) : null;
-    this.agent = opts.fault?.upstreamSockets ? new http.Agent({ keepAlive: true, maxSockets: opts.fault.upstreamSockets }) : undefined;
+    this.agent = opts.fault?.upstreamPool?.() ?? (opts.fault?.upstreamSockets ? new http.Agent({ keepAlive: true, maxSockets: opts.fault.upstreamSockets }) : undefined);
   }
 
   protected handle(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -125,7 +118,9 @@ export class ReferenceGateway extends LoopbackServer {
       try {
         fault?.request?.(parts);
       } catch {
-        jsonError(res, 400, 'invalid_request_error', 'request body is not valid JSON');
+        // A fault that reads the body cannot read a compressed one: refused as unsupported (ENC-1), not as bad JSON.
+        if (encodedBody(parts)) jsonError(res, 415, 'invalid_request_error', 'compressed request bodies are not supported');
+        else jsonError(res, 400, 'invalid_request_error', 'request body is not valid JSON');
         return;
       }
       const answer = this.translation(parts);
@@ -187,7 +182,7 @@ export class ReferenceGateway extends LoopbackServer {
     return answererOf(parts, this.opts.fault, !!this.opts.translate, { forward: (p, res, a) => this.forward(p, res, 0, undefined, a), reply: (p, ur, res) => this.reply(p, ur, res) });
   }
 
-  private forward(parts: RequestParts, res: http.ServerResponse, retriesLeft: number, body?: { stream: http.IncomingMessage; length: number }, answer?: Answerer) {
+  private forward(parts: RequestParts, res: http.ServerResponse, retriesLeft: number, body?: { stream: http.IncomingMessage; length: number }, answer?: Answerer, fresh = false) {
     const fault = this.opts.fault;
     const headers: string[] = [];
     for (const [k, v] of parts.headers) headers.push(k, v);
@@ -201,7 +196,8 @@ export class ReferenceGateway extends LoopbackServer {
       method: parts.method,
       path: `${base}${parts.path}`,
       headers,
-      agent: this.agent,
+      // The second try after a connection closed while idle goes on a connection of its own.
+      agent: fresh ? false : this.agent,
       timeout: UPLOAD_IDLE_MS,
     });
     // Cancel the upstream request when the client goes away before the reply is complete.
@@ -230,6 +226,7 @@ export class ReferenceGateway extends LoopbackServer {
     up.on('close', stopWaiting);
     up.on('error', (e: NodeJS.ErrnoException) => {
       stopWaiting();
+      if (!res.headersSent && !body && !fresh && !fault?.upstreamPool && closedWhileIdle(up, e)) return this.forward(parts, res, retriesLeft, undefined, answer, true);
       if (!res.headersSent) this.down(res, 502, `upstream unreachable: ${e.code ?? e.message}`);
       else res.destroy();
     });

@@ -56,7 +56,7 @@ describe('masking', () => {
 describe('transcript digest', () => {
   it('two runs against the reference give the same digest; a fault changes it and the first difference names the exchange', async () => {
     // The three runs (whole default profile, idle probe included) go on at once, each against its
-    // own gateway and upstream: their 15 s idle probes wait together.
+    // own gateway and upstream: their idle probes (10 s, 16 s with pings) wait together.
     const gate = new PhaseGate();
     const [a, b, f] = await Promise.all([transcriptOf(undefined, gate), transcriptOf(undefined, gate), transcriptOf('strip-cache-control', gate)]);
     expect(a.report.exitCode).toBe(0);
@@ -121,7 +121,7 @@ describe('certify and verify (CLI, reference gateway)', () => {
     for (const f of ['conformance-report.yaml', 'report.json', 'README.md', 'junit.xml', 'report.html']) expect(readFileSync(join(out, f), 'utf8')).not.toContain('sk-never-written');
 
     const same = await withReference(undefined, up, (target) => cli(['verify', out, '--target', target]));
-    expect(same.stdout).toMatch(/verdicts: 25 of 25 reproduced\ntranscript digest matches: [0-9a-f]{64}\nResult: reproduced\./);
+    expect(same.stdout).toMatch(/verdicts: 26 of 26 reproduced\ntranscript digest matches: [0-9a-f]{64}\nResult: reproduced\./);
     expect(same.code).toBe(0);
 
     const other = await withReference('count-tokens-invented', up, (target) => cli(['verify', out, '--target', target]));
@@ -149,7 +149,7 @@ describe('certify and verify (CLI, reference gateway)', () => {
     expect(certified.code, certified.stdout + certified.stderr).toBe(0);
     expect(certified.stdout).toMatch(/started the gateway \(--gateway-cmd\) at http:\/\/127\.0\.0\.1:\d+/);
     const same = await cli(['verify', out, '--gateway-cmd', gateway()], { timeoutMs: 120_000 });
-    expect(same.stdout).toMatch(/verdicts: 25 of 25 reproduced\ntranscript digest matches: [0-9a-f]{64}\nResult: reproduced\./);
+    expect(same.stdout).toMatch(/verdicts: 26 of 26 reproduced\ntranscript digest matches: [0-9a-f]{64}\nResult: reproduced\./);
     expect(same.code).toBe(0);
     const other = await cli(['verify', out, '--gateway-cmd', gateway('count-tokens-invented')], { timeoutMs: 120_000 });
     expect(other.stdout).toMatch(/DIFFERS {4}messages\.count-tokens\.passthrough +recorded pass, now fail/);

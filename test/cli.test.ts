@@ -84,9 +84,9 @@ describe('gw-conformance CLI', () => {
     expect(r.code).toBe(0);
     const l = JSON.parse(r.stdout);
     expect(l.checks.map((c: { id: string }) => c.id)).toEqual(CHECKS.map((c) => c.id));
-    expect(l.coverage.total).toBe(145);
+    expect(l.coverage.total).toBe(147);
     const text = await cli(['list']);
-    expect(text.stdout).toMatch(/Catalog coverage: \d+ of 145/);
+    expect(text.stdout).toMatch(/Catalog coverage: \d+ of 147/);
     expect(text.stdout).toMatch(/covered\s+CFG-SECRET-1\s+MUST\s+lint-config:CFG-SECRET-1/);
     expect(text.stdout).toMatch(/covered\s+APP-DISC-1\s+MUST\s+apps.disc.models/);
     expect(text.stdout).toMatch(/covered\s+SSE-LAT-1/);

@@ -38,19 +38,19 @@ describe('live console in a terminal', () => {
     expect(timer.hasRef()).toBe(false);
     live.progress.ready();
     live.progress.planned(3);
-    live.progress.started({ id: 'streaming.idle.default', title: 'the 15 s idle probe' });
+    live.progress.started({ id: 'streaming.idle.default', title: 'the 10 s idle probe' });
     t += 1000;
     live.progress.started({ id: 'messages.path.preserved', title: 'path' });
     t += 6000;
     live.tick();
-    expect(f.raw.at(-1)).toBe('\r\x1b[2K[0/3] 7 s streaming.idle.default +1 more running: waiting for the 15 s idle probe');
+    expect(f.raw.at(-1)).toBe('\r\x1b[2K[0/3] 7 s streaming.idle.default +1 more running: waiting for the 10 s idle probe');
     live.progress.finished('messages.path.preserved');
     f.raw.length = 0;
     live.io.out('PASS    messages.path.preserved');
     // Wiped, the line printed, the status drawn again.
     expect(f.raw[0]).toBe('\r\x1b[2K');
     expect(f.out).toEqual(['PASS    messages.path.preserved']);
-    expect(f.raw[1]).toMatch(/^\r\x1b\[2K\[1\/3\] \d+ s streaming\.idle\.default: waiting for the 15 s idle probe/);
+    expect(f.raw[1]).toMatch(/^\r\x1b\[2K\[1\/3\] \d+ s streaming\.idle\.default: waiting for the 10 s idle probe/);
     // No "still running" lines in a terminal: the status line says it.
     expect(f.out).toHaveLength(1);
     live.stop();

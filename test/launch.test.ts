@@ -92,7 +92,7 @@ describe('the mock-first path with file reporters only', () => {
     const target = await gw.start('127.0.0.1', 0);
     cleanup.push(() => gw.stop());
     const out = outDir();
-    // One check at a time and the 15 s idle probe make the run long enough to outlast the 10 s
+    // One check at a time and the idle probes (10 s, and 16 s with pings) make the run long enough to outlast the 10 s
     // header time-out of old; the stream timing checks are left out (NO_TIMING_CHECKS): exit 0
     // must not depend on how loaded the machine is.
     const r = await cli(['run', '--target', target, '--upstream-listen', `127.0.0.1:${port}`, '--reporter', 'json', '--reporter', 'junit', '--concurrency', '1', '--out', out, ...NO_TIMING_CHECKS], { timeoutMs: 180_000 });

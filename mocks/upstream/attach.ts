@@ -42,6 +42,7 @@ class Session {
         this.inFlight.delete(rec.seq);
         this.send({ type: 'sent', token, seq: rec.seq, sentAt: rec.sentAt, closedAt: rec.closedAt });
       },
+      idleClosed: (rec) => this.send({ type: 'idle-closed', token, seq: rec.seq, at: rec.idleClose!.at, by: rec.idleClose!.by }),
     };
   }
   close(): void {

@@ -3,7 +3,8 @@
 import type http from 'node:http';
 import { constants } from 'node:http2';
 import { performance } from 'node:perf_hooks';
-import { headerValues, type RecordedRequest } from '../../src/upstream/record.js';
+import { gzipSync } from 'node:zlib';
+import { acceptsGzip, headerValues, type RecordedRequest } from '../../src/upstream/record.js';
 import type { Reply } from '../../src/upstream/scenario.js';
 import { bodyHasField, tryParse } from '../../src/core/json.js';
 import { encodeFrame } from '../../src/core/framing.js';
@@ -55,8 +56,10 @@ export function play(reply: Reply, rec: RecordedRequest, res: http.ServerRespons
         res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `${field}: Extra inputs are not permitted` } }));
         return;
       }
-      writeHead(res, reply.status, reply.headers);
-      res.end(reply.body);
+      // Compressed where the scenario says so and the forwarded request accepts gzip (ENC-1).
+      const gzip = reply.gzip === true && acceptsGzip(rec);
+      writeHead(res, reply.status, gzip ? [...reply.headers, ['content-encoding', 'gzip'], ['vary', 'accept-encoding']] : reply.headers);
+      res.end(gzip ? gzipSync(reply.body) : reply.body);
       wrote(rec);
       return;
     }

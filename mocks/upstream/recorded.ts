@@ -63,6 +63,7 @@ export class Recorded implements RecordedRequest {
   closedAt?: number;
   upstream?: 'second';
   #headers: Buffer | Array<[string, string]>;
+  idleClose?: RecordedRequest['idleClose'];
   #digest: string | undefined;
   #strings: LongString[] | undefined;
 
@@ -99,7 +100,7 @@ export class Recorded implements RecordedRequest {
   plain(): RecordedRequest {
     const { seq, method, url, rawHeaders, body, bodyBytes, bodySha256, bodyTruncated, longStrings, receivedAt, receivedWall, sentAt } = this;
     const out: RecordedRequest = { seq, method, url, rawHeaders, body, bodyBytes, bodySha256, bodyTruncated, longStrings, receivedAt, receivedWall, sentAt };
-    for (const k of ['matchedBy', 'token', 'protocol', 'route', 'routedAs', 'answeredIn', 'framesFrom', 'closedAt'] as const) if (this[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = this[k];
+    for (const k of ['matchedBy', 'token', 'protocol', 'route', 'routedAs', 'answeredIn', 'framesFrom', 'closedAt', 'idleClose'] as const) if (this[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = this[k];
     return out;
   }
 

@@ -15,6 +15,7 @@ import { RecordedCase } from '../../src/upstream/expectation.js';
 import { play } from './play.js';
 import { Recorded } from './recorded.js';
 import { Holds } from './hold.js';
+import { busy, closeWhenIdle } from './idle-close.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
 import { RECORDS, routeOfRequest } from '../../src/protocol/index.js';
 import { translateReply } from '../../src/protocol/translate.js';
@@ -146,6 +147,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
       return;
     }
     this.httpVersions[req.httpVersion] = (this.httpVersions[req.httpVersion] ?? 0) + 1;
+    busy(req.socket);
     // Large bodies are not kept whole: a prefix, the length and a SHA-256 (checks compare by hash).
     const got = new BoundedBody(RECORD_KEEP);
     // Only a body of LONG_STRING_MIN bytes can hold a long string: the scan starts there, with
@@ -196,6 +198,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
         return;
       }
       found.hit(rec, req.httpVersion);
+      if (found.reply.kind === 'json' && found.reply.closeIdleMs) closeWhenIdle(res, rec, found.reply.closeIdleMs, () => found.idleClosedOne(rec));
       // The second upstream answers what the case scripted for it, else what the first would; a case's later requests get its later replies.
       const scripted = second !== null && found.reply.kind === 'json' && found.reply.second ? found.reply.second : replyForHit(found.reply, found.hits.length);
       const reply = answerIn(scripted, rec);

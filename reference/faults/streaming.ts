@@ -143,7 +143,7 @@ export const STREAMING_FAULTS: Fault[] = [
     description: 're-frames the stream with data lines only, dropping every `event:` line',
     stream: onStreams(() => new PerFrame((f) => f.replace(/^event:[^\n]*\n/gm, ''))),
   },
-  { name: 'idle-cut-10s', breaks: ['SSE-IDLE-1'], description: 'cuts an event stream after 10 s without a byte from the upstream', stream: onStreams(() => new IdleCut(10_000)) },
+  { name: 'idle-cut-5s', breaks: ['SSE-IDLE-1'], description: 'cuts an event stream after 5 s without a byte from the upstream', stream: onStreams(() => new IdleCut(5_000)) },
   {
     name: 'strip-stream-cache-usage',
     breaks: ['MSG-USAGE-1'],

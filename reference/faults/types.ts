@@ -71,6 +71,12 @@ export interface Fault {
   keepUpstreamOnAbort?: boolean;
   /** Opens at most this many connections to the upstream (the clean gateway: no bound). */
   upstreamSockets?: number;
+  /**
+   * The pool of upstream connections (the clean gateway: node's global agent, and a request whose
+   * kept-alive connection turns out closed by the upstream is sent once more on a fresh one). With
+   * a fault's pool that second try is not made.
+   */
+  upstreamPool?(): http.Agent;
   /** Breaks the gateway-level limit's answer (with a declared limit). */
   limit?: LimitFault;
   /** Replaces the gateway's JSON answer when the upstream cannot be reached or times out. */

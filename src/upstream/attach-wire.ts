@@ -19,6 +19,8 @@ export type AttachEvent =
   | { type: 'hit'; token: string; rec: WireRecord }
   /** What the upstream has written of the answer to request `seq` so far; `closedAt` once its connection closed. */
   | { type: 'sent'; token: string; seq: number; sentAt: number[]; closedAt?: number }
+  /** The connection of request `seq` ended its idle spell at `at`, closed or reused (`by`: a reply's closeIdleMs). */
+  | { type: 'idle-closed'; token: string; seq: number; at: number; by: NonNullable<RecordedRequest['idleClose']>['by'] }
   | { type: 'unmatched'; request: UnmatchedRequest }
   /** Everything that happened at the mock before the sync `nonce` was asked for is above this line. */
   | { type: 'synced'; nonce: number }

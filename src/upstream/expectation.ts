@@ -11,6 +11,8 @@ export interface CaseObserver {
   hit(rec: RecordedRequest, httpVersion: string): void;
   /** The connection of `rec` closed (rec.closedAt is set; rec.sentAt is final). */
   closed(rec: RecordedRequest): void;
+  /** The connection of `rec` ended its idle spell after the answer (rec.idleClose is set). */
+  idleClosed(rec: RecordedRequest): void;
 }
 
 export class RecordedCase implements Expectation {
@@ -29,6 +31,11 @@ export class RecordedCase implements Expectation {
   /** The connection of one of this case's requests closed. */
   closedOne(r: RecordedRequest) {
     this.observer?.closed(r);
+    this.notify();
+  }
+  /** The connection of one of this case's requests ended its idle spell (a reply's closeIdleMs). */
+  idleClosedOne(r: RecordedRequest) {
+    this.observer?.idleClosed(r);
     this.notify();
   }
   /** Something about this case changed: its waiters look again. */
@@ -55,6 +62,13 @@ export class RecordedCase implements Expectation {
     const deadline = Date.now() + graceMs;
     for (;;) {
       const v = await this.waitFor(() => this.hits[0]?.closedAt ?? null, Math.max(0, deadline - Date.now()));
+      if (v !== null || Date.now() >= deadline) return v;
+    }
+  }
+  async idleClosed(graceMs: number): Promise<NonNullable<RecordedRequest['idleClose']> | null> {
+    const deadline = Date.now() + graceMs;
+    for (;;) {
+      const v = await this.waitFor(() => this.hits[0]?.idleClose ?? null, Math.max(0, deadline - Date.now()));
       if (v !== null || Date.now() >= deadline) return v;
     }
   }

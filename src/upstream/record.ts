@@ -42,6 +42,13 @@ export interface RecordedRequest {
   upstream?: 'second';
   /** performance.now() when each response chunk (SSE frame) was written. */
   sentAt: number[];
+  /**
+   * How the connection of this request ended its idle spell after the answer (a reply's
+   * closeIdleMs): closed by the upstream's keep-alive time-out, closed by the gateway first, or
+   * reused by the gateway for another request; and when (performance.now()). `http2`: the
+   * request came over HTTP/2, whose connection this scenario leaves alone.
+   */
+  idleClose?: { at: number; by: 'upstream' | 'gateway' | 'reused' | 'http2' };
 }
 
 /** The most of a request body the recording upstream keeps (the rest is hashed and counted). */
@@ -50,6 +57,17 @@ export const RECORD_KEEP = 4 * 1024 * 1024;
 export function headerValues(r: Pick<RecordedRequest, 'rawHeaders'>, name: string): string[] {
   const n = name.toLowerCase();
   return r.rawHeaders.filter(([k]) => k.toLowerCase() === n).map(([, v]) => v);
+}
+
+/** Whether a request's `accept-encoding` accepts gzip (by name or `*`, with a q-value above 0). */
+export function acceptsGzip(r: Pick<RecordedRequest, 'rawHeaders'>): boolean {
+  return headerValues(r, 'accept-encoding')
+    .flatMap((v) => v.split(','))
+    .some((item) => {
+      const [name, ...params] = item.split(';').map((s) => s.trim().toLowerCase());
+      const q = params.find((p) => p.startsWith('q='));
+      return (name === 'gzip' || name === 'x-gzip' || name === '*') && (q === undefined || Number(q.slice(2)) > 0);
+    });
 }
 
 export function queryOf(url: string): string {

@@ -217,6 +217,11 @@ export class RemoteUpstream implements Upstream {
         this.open.delete(ev.seq);
       }
       this.cases.get(ev.token)?.notify();
+    } else if (ev.type === 'idle-closed') {
+      const c = this.cases.get(ev.token);
+      const rec = c?.hits.find((h) => h.seq === ev.seq);
+      if (rec) rec.idleClose = { at: this.shift(ev.at), by: ev.by };
+      c?.notify();
     } else if (ev.type === 'unmatched') this.unmatched.push(ev.request);
     else if (ev.type === 'synced') this.waiting.get(ev.nonce)?.resolve();
   }

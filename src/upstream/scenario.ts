@@ -34,6 +34,10 @@ export interface JsonReply {
   later?: Array<JsonReply | SseReply>;
   /** What the second upstream (src/core/second-upstream.ts) answers the same case, e.g. a fallback's answer; absent: this reply. */
   second?: Reply;
+  /** Compressed with gzip (`Content-Encoding: gzip`) when the forwarded request accepts it (acceptsGzip in record.ts), as the real API does. */
+  gzip?: boolean;
+  /** After the answer, the upstream closes the connection that carried it once it has been idle this long (a server's keep-alive time-out); the record's idleClosedAt says when. */
+  closeIdleMs?: number;
 }
 
 export interface SseFrame {

@@ -12,6 +12,8 @@ export interface Expectation {
   received(graceMs?: number): Promise<RecordedRequest | null>;
   /** When the upstream connection of the first request closed, or null if it did not within `graceMs`. */
   closed(graceMs: number): Promise<number | null>;
+  /** How the connection of the first request ended its idle spell (a reply's closeIdleMs: RecordedRequest.idleClose), or null if it did not within `graceMs`. */
+  idleClosed(graceMs: number): Promise<NonNullable<RecordedRequest['idleClose']> | null>;
   /** Waits until at least `n` requests arrived for this case, bounded by `graceMs`; returns how many did. */
   waitForHits(n: number, graceMs: number): Promise<number>;
 }

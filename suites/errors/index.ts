@@ -15,5 +15,6 @@ import headAsGet from './errors.probe.head-as-get.js';
 import sizeLimit from './errors.body.size-limit.js';
 import clientErrors from './errors.retry.client-errors.js';
 import fallbackIsolated from './errors.fallback.isolated.js';
+import idleClose from './errors.upstream.idle-close.js';
 
-export const ERRORS_CHECKS: CheckDef[] = [status, retryHeaders, invalidModel, unreachable, reset, timeout, badKey, large, head, recovers, headAsGet, sizeLimit, clientErrors, fallbackIsolated];
+export const ERRORS_CHECKS: CheckDef[] = [status, retryHeaders, invalidModel, unreachable, reset, timeout, badKey, large, head, recovers, headAsGet, sizeLimit, clientErrors, fallbackIsolated, idleClose];

@@ -25,5 +25,6 @@ import credentialNotReturned from './messages.credential.not-returned.js';
 import corsPreflight from './messages.cors.preflight.js';
 import cacheKey from './messages.response.cache-key.js';
 import countTokensUnsupported from './messages.count-tokens.not-supported.js';
+import encodingGzip from './messages.encoding.gzip.js';
 
-export const MESSAGES_CHECKS: CheckDef[] = [path, bodySemantic, bodyBytes, unknownFields, arrays, sysUnchanged, sysNoPrepend, hdrVersion, hdrBeta, hdrBetaBody, respUnchanged, respJson, usageCache, usageNoFab, cacheControl, cacheOneHour, model, auth, countTokens, successHeaders, credentialCache, credentialNotReturned, corsPreflight, cacheKey, countTokensUnsupported];
+export const MESSAGES_CHECKS: CheckDef[] = [path, bodySemantic, bodyBytes, unknownFields, arrays, sysUnchanged, sysNoPrepend, hdrVersion, hdrBeta, hdrBetaBody, respUnchanged, respJson, usageCache, usageNoFab, cacheControl, cacheOneHour, model, auth, countTokens, successHeaders, credentialCache, credentialNotReturned, corsPreflight, cacheKey, countTokensUnsupported, encodingGzip];

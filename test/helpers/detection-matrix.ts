@@ -2,7 +2,7 @@
 // caught by exactly the checks test/detection/*.json names for it (and no other check).
 // One expectation file per area, so each area's faults are reviewed beside its checks.
 // The runs go on at once (GWC_DETECTION_CONCURRENCY at a time, default 6), each with its own
-// gateway and upstream: a run mostly waits (the 15 s idle probe, the hung upstream, scripted
+// gateway and upstream: a run mostly waits (the 10 s idle probe, the hung upstream, scripted
 // gaps). A PhaseGate shared by all of them keeps every timing check apart from the work of the
 // other runs in this process, so a timing verdict sees only its own gateway's delays.
 // The matrix is cut in two halves, two test files (test/detection.test.ts and

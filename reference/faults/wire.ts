@@ -1,0 +1,67 @@
+// Faults on the wire between gateway and upstream: content encoding mislabelled on the way back
+// or on the way up (ENC-1), and a pool of kept-alive upstream connections that never notices the
+// upstream closing one (CONN-IDLE-1).
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import { createGunzip } from 'node:zlib';
+import type { Fault } from './types.js';
+
+const isGzip = (h: Array<[string, string]>) => h.some(([k, v]) => k.toLowerCase() === 'content-encoding' && /gzip/i.test(v));
+
+/**
+ * A pool that never checks a kept-alive connection before reusing it: one the upstream closed
+ * while it sat idle (its FIN read, 'end') stays in the pool, and the next request handed it fails
+ * as writing to a closed connection does (ECONNRESET), with no second try. A connection the pool
+ * closed itself (its own idle time-out) is not one the upstream closed: it is dropped as usual.
+ */
+class UncheckedPool extends http.Agent {
+  private idle = new WeakSet<Socket>();
+  private watched = new WeakSet<Socket>();
+  private dead = 0;
+  constructor() {
+    super({ keepAlive: true });
+    // Before the agent's own 'free' listener, which may hand the connection to a waiting request at once.
+    this.prependListener('free', (s: Socket) => {
+      this.idle.add(s);
+      if (this.watched.has(s)) return;
+      this.watched.add(s);
+      s.on('end', () => {
+        if (this.idle.delete(s)) this.dead++;
+      });
+    });
+  }
+  reuseSocket(s: Socket, req: http.ClientRequest): void {
+    this.idle.delete(s);
+    super.reuseSocket(s, req);
+  }
+  addRequest(req: http.ClientRequest, options: unknown): void {
+    (http.Agent.prototype as unknown as { addRequest(r: http.ClientRequest, o: unknown): void }).addRequest.call(this, req, options);
+    if (this.dead === 0) return;
+    this.dead--;
+    // Before the connection is handed over (next tick): the request fails as one written to a closed connection.
+    req.destroy(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+  }
+}
+
+export const WIRE_FAULTS: Fault[] = [
+  {
+    name: 'gunzip-keeps-header',
+    breaks: ['ENC-1'],
+    description: 'decodes a gzip-encoded answer but keeps its `Content-Encoding: gzip` header',
+    stream: (_r, _status, h) => (isGzip(h) ? { headers: h, transform: createGunzip() } : null),
+  },
+  {
+    name: 'drop-request-encoding-header',
+    breaks: ['ENC-1'],
+    description: 'forwards a gzip-encoded request body without its `Content-Encoding` header',
+    request: (r) => {
+      r.headers = r.headers.filter(([k]) => k.toLowerCase() !== 'content-encoding');
+    },
+  },
+  {
+    name: 'reuse-closed-upstream-connection',
+    breaks: ['CONN-IDLE-1'],
+    description: 'hands the next request a kept-alive upstream connection the upstream closed while idle, and answers 502',
+    upstreamPool: () => new UncheckedPool(),
+  },
+];

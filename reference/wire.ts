@@ -1,0 +1,29 @@
+// Small pieces of the reference gateway's HTTP handling (gateway.ts): its JSON error answer,
+// whether a request body is compressed (ENC-1), and which failed requests it sends once more
+// because their kept-alive upstream connection turned out closed (CONN-IDLE-1).
+import type http from 'node:http';
+
+/** The request body carries a content coding (gzip, br...): a gateway that reads the body cannot read it as it is. */
+export function encodedBody(r: { headers: Array<[string, string]> }): boolean {
+  return r.headers.some(([k, v]) => k.toLowerCase() === 'content-encoding' && !/^\s*(identity)?\s*$/i.test(v));
+}
+
+export function jsonError(res: http.ServerResponse, status: number, type: string, message: string) {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ type: 'error', error: { type, message } }));
+}
+
+/**
+ * The request went out on a kept-alive connection the upstream had closed while it sat idle,
+ * before its close was read here (the race node's documentation describes for `reusedSocket`):
+ * the write failed (EPIPE) or the connection ended with no answer ("socket hang up"), and the
+ * request is sent once more on a fresh connection. A reset after the upstream read the request
+ * ("read ECONNRESET", errors.upstream.reset) is not this: it is answered 502, never sent again.
+ */
+export function closedWhileIdle(up: http.ClientRequest, e: NodeJS.ErrnoException): boolean {
+  return up.reusedSocket && (e.code === 'EPIPE' || (e.code === 'ECONNRESET' && e.message === 'socket hang up'));
+}

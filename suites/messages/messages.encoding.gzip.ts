@@ -1,0 +1,43 @@
+import { defineCheck, fail, pass } from '../../src/check/check.js';
+import { messagesHeaders } from '../../src/client/gateway.js';
+import { messageBody } from '../../src/upstream/replies/messages.js';
+import { withToken } from '../../src/upstream/contract.js';
+import { MESSAGES_PATH, messagesBody } from '../shared/protocols.js';
+import { exchange } from '../shared/exchange.js';
+import { exchangeEvidence } from '../shared/evidence.js';
+import { answerHow, answerProblem, arrived, gzipped, requestProblem } from './encoding.js';
+
+/** What the client asks for: gzip, as SDKs built on fetch or requests do. */
+const ACCEPT: [string, string] = ['accept-encoding', 'gzip'];
+
+export default defineCheck({
+  id: 'messages.encoding.gzip',
+  title: 'gzip-encoded answers (a message and an error) and a gzip-encoded request body pass through the gateway intact',
+  requirements: ['ENC-1'],
+  level: 'MUST',
+  area: 'messages',
+  profile: 'default',
+  protocol: 'messages',
+  untranslatable: 'the answer\'s bytes under their content-encoding',
+  requirement:
+    'The client asks for gzip; the upstream compresses its answer (a 200 message, then a 400 error) when the forwarded request accepts gzip. The client gets each either still encoded with `Content-Encoding: gzip` or decoded without it, never decoded with the header left on, encoded without it, or corrupted. A request body sent gzip-encoded (`Content-Encoding: gzip`) reaches the upstream as sent (the same bytes under the same header), or is refused with a JSON 415 (as RESP-BODY-2 for the Responses API).',
+  async run(ctx) {
+    const hows: string[] = [];
+    const answers: Array<[string, number | null]> = [['200 message', null], ['400 error', 400]];
+    for (const [what, status] of answers) {
+      const x = await exchange(ctx, messagesBody({}), { headers: [ACCEPT], reply: (c) => (status ? c.upstream.next().error(status, { gzip: true }) : c.upstream.next().json(messageBody(), { gzip: true })) });
+      const problem = x.seen ? answerProblem(x, what) : `the request for the ${what} never reached the upstream (the gateway answered ${x.res.status})`;
+      if (problem) return fail(problem, { expected: 'the upstream\'s gzip answer still encoded with its header, or decoded without it', actual: arrived(x.res), evidence: exchangeEvidence(x, 600) });
+      hows.push(`the ${what} ${answerHow(x)}`);
+    }
+    const e = ctx.upstream.next().json(messageBody());
+    const plain = withToken(messagesBody({}), e.token);
+    const body = gzipped(plain);
+    const res = await ctx.gateway.send({ method: 'POST', path: MESSAGES_PATH, body, headers: [...messagesHeaders(), ['content-encoding', 'gzip']], caseToken: e.token, signal: ctx.signal });
+    const seen = await e.received(res.status < 300 ? 1000 : 200);
+    const r = requestProblem({ res, seen }, plain, body);
+    const evidence = exchangeEvidence({ res, seen }, 600);
+    if (r.problem) return fail(r.problem, { expected: 'the gzip request body forwarded as sent, header included, or a JSON 415', actual: r.how, evidence });
+    return pass(`${hows.join('; ')}; the gzip-encoded request body was ${r.how}`, evidence);
+  },
+});
