@@ -23,6 +23,8 @@ export interface Verdict {
   evidence?: Evidence;
   /** Set when the precondition of the check is absent: the result is a skip, never a fail. */
   skip?: boolean;
+  /** Set when what was found is to be reported, not failed, whatever the check's level (a feature the gateway says it does not offer): the result is info. */
+  info?: boolean;
 }
 
 

@@ -114,6 +114,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
       limit,
     ]);
     if (verdict.skip) return done('skip', verdict);
+    if (verdict.info) return done('info', verdict);
     const across = check.untranslatable ? translatedIn(routesField(handle, sentIn).routes) : null;
     if (across) return done('skip', { message: translatedSkip(across, check.untranslatable!), evidence: { ...(verdict.evidence ?? {}), verdictAsMeasured: `${verdict.ok ? 'pass' : 'fail'}: ${verdict.message}` } });
     return done(verdict.ok ? 'pass' : failedOutcome(check.level), verdict);

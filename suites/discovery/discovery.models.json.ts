@@ -46,7 +46,7 @@ export default defineCheck({
     if (skipped.length === calls.length) return { ok: true, skip: true, message: UNCORRELATED, evidence };
     const judged = calls.length - skipped.length;
     if (notOffered.length === judged)
-      return { ok: true, skip: true, message: `discovery is not offered: a JSON 404 for every credential style, so Claude Code falls back to its built-in model list (not a failure; --strict, the letter of the interface, fails it)`, evidence };
+      return { ok: true, info: true, message: `discovery is not offered: a JSON 404 for every credential style, so Claude Code falls back to its built-in model list (reported, not a failure; --strict, the letter of the interface, fails it)`, evidence };
     const summary = calls.filter((d) => !skipped.includes(d.cred)).map((d) => `${d.cred} ${d.res!.status}`);
     const offered = notOffered.length ? `; discovery not offered (JSON 404) to ${notOffered.join(', ')}` : '';
     return pass(`JSON for every credential style (${summary.join(', ')})${offered}${skipped.length ? `; not correlated: ${skipped.join(', ')}` : ''}`, evidence);
