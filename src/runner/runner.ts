@@ -1,5 +1,6 @@
 // Runs checks with a time limit each, a few at a time. The case token of every request ties
 // it to its check, so checks can run in parallel against one upstream.
+import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { featuresOf, type CheckDef, type RunSettings, type Verdict } from '../check/check.js';
 import { failedOutcome } from '../core/outcome.js';
@@ -57,10 +58,17 @@ class CheckTimeout extends Error {}
 /** Requests of a failed check kept in its evidence (`sent`), for the replay. */
 const SENT_KEPT = 8;
 
+/** A check's abort controller: every answer of the check listens to its signal until the answer ends (answer.ts), so many listeners at once are normal, not a leak. */
+function checkController(): AbortController {
+  const c = new AbortController();
+  setMaxListeners(0, c.signal);
+  return c;
+}
+
 export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult> {
   const started = performance.now();
   const limitMs = Math.max(env.settings.timeoutMs, check.timeLimitMs?.(env.settings) ?? 0);
-  const controller = new AbortController();
+  const controller = checkController();
   const handle = new UpstreamHandle(env.upstream, check.protocol ?? 'messages');
   const log: string[] = [];
   // What this check sends, kept for a failure's replay (the first few requests).
