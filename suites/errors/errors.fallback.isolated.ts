@@ -4,7 +4,6 @@
 // request on to the second upstream (the recording upstream under SECOND_UPSTREAM_PREFIX), which
 // answers 200. The check judges what crossed: the first upstream's credential or answer on the
 // second's request, the first upstream's answer in the client's answer that came from the second.
-import { randomBytes } from 'node:crypto';
 import { defineCheck, fail, pass, type Verdict } from '../../src/check/check.js';
 import { FALLBACK_MODEL, SECOND_UPSTREAM_PREFIX } from '../../src/core/second-upstream.js';
 import { headerValues, type RecordedRequest } from '../../src/upstream/record.js';
@@ -93,7 +92,8 @@ export default defineCheck({
   protocol: 'messages',
   requirement: `When the upstream answers 529 to a request for ${FALLBACK_MODEL} (its error with a distinctive detail, request-id and header) and the gateway falls back to its second upstream ({upstream_url}${SECOND_UPSTREAM_PREFIX}), the second upstream's request carries no credential the first upstream got and nothing of the first upstream's answer, and the client's answer from the second upstream carries none of the first upstream's headers, request-id or error detail. Skipped when nothing reaches a second upstream.`,
   async run(ctx) {
-    const n = randomBytes(6).toString('hex');
+    // Distinctive, and the same in every run: a run's transcript (certify, verify) is reproducible.
+    const n = '5e60fa11';
     const marks: FirstMarks = { requestId: `req_01gwcfirst${n}`, header: `first-upstream-${n}`, detail: `first-upstream-detail-${n}` };
     const secondText = `answered by the second upstream ${n}`;
     const secondId = `req_01gwcsecond${n}`;
