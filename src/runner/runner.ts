@@ -121,8 +121,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
       check.run({ gateway, upstream: handle, settings: env.settings, signal: controller.signal, log: (l) => log.push(l), fixture: env.fixture }),
       limit,
     ]);
-    if (verdict.skip) return done('skip', verdict);
-    if (verdict.info) return done('info', verdict);
+    if (verdict.skip || verdict.info) return done(verdict.skip ? 'skip' : 'info', verdict);
     const across = check.untranslatable ? translatedIn(routesField(handle, sentIn).routes) : null;
     if (across) return done('skip', { message: translatedSkip(across, check.untranslatable!), evidence: { ...(verdict.evidence ?? {}), verdictAsMeasured: `${verdict.ok ? 'pass' : 'fail'}: ${verdict.message}` } });
     return done(verdict.ok ? 'pass' : failedOutcome(check.level), verdict);
