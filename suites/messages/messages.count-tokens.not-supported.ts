@@ -2,9 +2,8 @@
 // `x-should-retry: false`: the answer Claude Code's fallback (counting with an ordinary request)
 // keys on. The upstream here says just that; the gateway keeps it so.
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { messagesHeaders } from '../../src/client/gateway.js';
-import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { cut } from '../shared/evidence.js';
+import { countTokensExchange } from '../shared/exchange.js';
 import { messagesBody } from '../shared/protocols.js';
 import { errorFields, shapeOf } from '../shared/shape.js';
 
@@ -22,9 +21,7 @@ export default defineCheck({
     'When the upstream answers POST /v1/messages/count_tokens with 501 `{"type":"error","error":{"type":"not_supported",…}}` and `x-should-retry: false`, the client receives status 501, error.type `not_supported` and `x-should-retry: false` (MSG-CT-2).',
   async run(ctx) {
     const reply = ctx.upstream.next().json(UNSUPPORTED, { status: 501, headers: [['x-should-retry', 'false']] });
-    const sent = messagesBody({}).split(CASE_PLACEHOLDER).join(reply.token);
-    const res = await ctx.gateway.send({ method: 'POST', path: '/v1/messages/count_tokens', body: sent, headers: messagesHeaders(), caseToken: reply.token, signal: ctx.signal });
-    const seen = await reply.received(200);
+    const { res, seen } = await countTokensExchange(ctx, reply, messagesBody({}));
     const shape = shapeOf(res);
     const type = shape.json ? errorFields(shape.parsed)?.type : undefined;
     const retry = res.header('x-should-retry');

@@ -1,5 +1,4 @@
 import { defineCheck, fail, pass, type CheckContext } from '../../src/check/check.js';
-import { messagesHeaders } from '../../src/client/gateway.js';
 import { countTokensBody } from '../../src/upstream/replies/discovery.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
 import { errorBody } from '../../src/upstream/replies/messages.js';
@@ -8,19 +7,14 @@ import { tryParse } from '../../src/core/json.js';
 import { maskHeaders } from '../../src/core/mask.js';
 import { cut } from '../shared/evidence.js';
 import { describeShape, isJsonError, shapeOf } from '../shared/shape.js';
-import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
+import { countTokensExchange } from '../shared/exchange.js';
 import { messagesBody } from '../shared/protocols.js';
 
-const PATH = '/v1/messages/count_tokens';
 /** A count no estimate would land on by chance. */
 const REAL_COUNT = 2187;
 
-async function countTokens(ctx: CheckContext, reply: Expectation) {
-  const sent = messagesBody({ system: [{ type: 'text', text: 'You are a careful assistant.' }] }).split(CASE_PLACEHOLDER).join(reply.token);
-  const res = await ctx.gateway.send({ method: 'POST', path: PATH, body: sent, headers: messagesHeaders(), caseToken: reply.token, signal: ctx.signal });
-  const seen = await reply.received(res.status < 300 ? 1000 : 200);
-  return { res, seen };
-}
+/** The count_tokens request of this check, with a system prompt. */
+const countTokens = (ctx: CheckContext, reply: Expectation) => countTokensExchange(ctx, reply, messagesBody({ system: [{ type: 'text', text: 'You are a careful assistant.' }] }));
 
 export default defineCheck({
   id: 'messages.count-tokens.passthrough',

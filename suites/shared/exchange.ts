@@ -1,7 +1,7 @@
 // One request through the gateway with a scripted upstream reply, on any protocol, and both
 // sides of the exchange; streams likewise, read with per-event arrival times.
 import type { CheckContext, Verdict } from '../../src/check/check.js';
-import type { AuthStyle, GwRequest, GwResponse } from '../../src/client/gateway.js';
+import { messagesHeaders, type AuthStyle, type GwRequest, type GwResponse } from '../../src/client/gateway.js';
 import { readStream, type SseResult, type StreamOptions } from '../../src/client/sse.js';
 import { withToken } from '../../src/upstream/contract.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
@@ -50,6 +50,17 @@ export async function exchange(ctx: CheckContext, body: string, opts: SendOption
     : await ctx.gateway.messages(sent, { ...opts, caseToken: expectation.token, signal: ctx.signal });
   const seen = await expectation.received(res.status < 300 ? 1000 : 200);
   return { sent, res, seen, expectation };
+}
+
+/** The messages protocol's token count. */
+export const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
+
+/** Sends `body` (its case placeholder replaced by `reply`'s token) to POST /v1/messages/count_tokens with the messages headers; what the upstream received, waited for as `exchange` does. */
+export async function countTokensExchange(ctx: CheckContext, reply: Expectation, body: string): Promise<{ res: GwResponse; seen: RecordedRequest | null }> {
+  const sent = withToken(body, reply.token);
+  const res = await ctx.gateway.send({ method: 'POST', path: COUNT_TOKENS_PATH, body: sent, headers: messagesHeaders(), caseToken: reply.token, signal: ctx.signal });
+  const seen = await reply.received(res.status < 300 ? 1000 : 200);
+  return { res, seen };
 }
 
 const register = (reply: Reply) => (c: CheckContext) => c.upstream.register(reply);
