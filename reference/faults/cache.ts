@@ -1,7 +1,8 @@
 // Faults of gateways that cache answers or handle the credential carelessly: a response cache
 // whose key leaves out `stream`, or every body field but `model`; a cache that replays the
 // upstream's framing headers (Transfer-Encoding, Connection, Keep-Alive) beside its own
-// Content-Length; a model list cached for ever; and the x-api-key copied into the forwarded
+// Content-Length; a model list cached for ever, or past the lifetime the gateway declares (and
+// beside them a control that caches it honestly for what it declares); and the x-api-key copied into the forwarded
 // URL's query (`?key=`), as gateways that translate to a key-in-URL upstream do.
 import type http from 'node:http';
 import { createHash } from 'node:crypto';
@@ -32,13 +33,22 @@ function bodyKey(r: RequestParts, drop: (b: Json) => Json): string {
 }
 
 /** One response cache: a key per request, answers the upstream marks cacheable (max-age) held for that long (or for ever). */
-function responseCache(opts: { when: (r: RequestParts) => boolean; store: (r: RequestParts) => boolean; key: (r: RequestParts) => string; forever?: boolean; replay?: 'framing' }): Pick<Fault, 'intercept' | 'responseWhen' | 'response'> {
+function responseCache(opts: {
+  when: (r: RequestParts) => boolean;
+  store: (r: RequestParts) => boolean;
+  key: (r: RequestParts) => string;
+  forever?: boolean;
+  replay?: 'framing';
+  /** The cache lifetime the gateway declares to the client (cache-control max-age on every answer it stores or replays) and holds the entry for, unless `forever`. */
+  declareS?: number;
+}): Pick<Fault, 'intercept' | 'responseWhen' | 'response'> {
+  const declared: Record<string, string> = opts.declareS ? { 'cache-control': `max-age=${opts.declareS}` } : {};
   const held = new Map<string, { status: number; headers: http.IncomingHttpHeaders; body: Buffer; until: number }>();
   return {
     intercept: (r, res) => {
       const hit = opts.when(r) ? held.get(opts.key(r)) : undefined;
       if (!hit || hit.until <= Date.now()) return false;
-      const own = { 'content-type': String(hit.headers['content-type'] ?? 'application/json'), ...(hit.headers['cache-control'] ? { 'cache-control': String(hit.headers['cache-control']) } : {}) };
+      const own = { 'content-type': String(hit.headers['content-type'] ?? 'application/json'), ...(hit.headers['cache-control'] ? { 'cache-control': String(hit.headers['cache-control']) } : {}), ...declared };
       // The framing fault writes every header it kept from the upstream's connection beside its own length.
       const headers = opts.replay === 'framing' ? { ...hit.headers, 'content-length': String(hit.body.length) } : { ...own, 'content-length': String(hit.body.length) };
       res.writeHead(hit.status, headers);
@@ -47,9 +57,11 @@ function responseCache(opts: { when: (r: RequestParts) => boolean; store: (r: Re
     },
     responseWhen: (r) => opts.when(r) && opts.store(r),
     response: (status, headers, body, r): Replacement | null => {
-      const maxAge = /max-age=(\d+)/.exec(String(headers['cache-control'] ?? ''));
-      if (status === 200 && (maxAge || opts.forever)) held.set(opts.key(r), { status, headers, body, until: opts.forever ? Infinity : Date.now() + Number(maxAge![1]) * 1000 });
-      return null;
+      const maxAge = opts.declareS ?? /max-age=(\d+)/.exec(String(headers['cache-control'] ?? ''))?.[1];
+      if (status !== 200 || !(maxAge || opts.forever)) return null;
+      // Stored before the client has its answer: the lifetime runs from here.
+      held.set(opts.key(r), { status, headers, body, until: opts.forever ? Infinity : Date.now() + Number(maxAge) * 1000 });
+      return opts.declareS ? { status, headers: { 'content-type': String(headers['content-type'] ?? 'application/json'), ...declared }, body } : null;
     },
   };
 }
@@ -94,5 +106,17 @@ export const CACHE_FAULTS: Fault[] = [
     breaks: ['DISC-9'],
     description: "keeps the first answer to each GET /v1/models request (key: the request and its headers) for ever, whatever the upstream lists later and however long it allowed (the upstream's cache-control passed on as it came: none when it sent none)",
     ...responseCache({ when: isModelList, store: () => true, key: headerKey, forever: true }),
+  },
+  {
+    name: 'models-cache-declared-lifetime',
+    breaks: [],
+    description: 'a control: keeps each GET /v1/models answer (key: the request and its headers) for the 2 s it declares to the client (cache-control: max-age=2), then asks the upstream again',
+    ...responseCache({ when: isModelList, store: () => true, key: headerKey, declareS: 2 }),
+  },
+  {
+    name: 'models-cache-past-lifetime',
+    breaks: ['DISC-9'],
+    description: 'declares a 2 s cache lifetime on GET /v1/models answers (cache-control: max-age=2) but keeps the first answer to each request for ever, so a model added or withdrawn upstream never shows',
+    ...responseCache({ when: isModelList, store: () => true, key: headerKey, declareS: 2, forever: true }),
   },
 ];
