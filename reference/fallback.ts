@@ -63,8 +63,10 @@ function leaking(first: http.IncomingMessage, second: RequestParts, own: Answere
 
 /** The answer handler of a request: translated, falling back, or undefined (passed through). May rewrite `parts` (a translation). */
 export function answererOf(parts: RequestParts, fault: Fault | undefined, translating: boolean, routes: Routes): Answerer | undefined {
+  // Asked of the client's request: a translation may move the model out of the body (into a Bedrock path).
+  const falls = asksFallback(parts);
   const own = translated(parts, fault?.translate ?? (translating ? {} : null));
-  if (!asksFallback(parts)) return own;
+  if (!falls) return own;
   return (ur, res) => {
     if ((ur.statusCode ?? 502) < 500) return own ? own(ur, res) : routes.reply(parts, ur, res);
     const second = secondRequest(parts, fault);

@@ -1,7 +1,8 @@
 // Where the real apps gateway's contract (GET /protocol) and the letter of the interface part, the
 // checks follow the real client by default and the letter under --strict: a JSON 404 from
 // discovery (DISC-1), a model-not-found 404 that advances a declared failover chain (ERR-RETRY-2),
-// a generic error message from a cloud upstream (ERR-PASS-1, judged on translated routes).
+// a generic error message from a cloud upstream (ERR-PASS-1, judged on translated routes: the
+// reference gateway's route to Bedrock).
 // Each verdict is shown on the reference gateway with the fault that behaves so.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,5 +74,13 @@ describe('ERR-PASS-1: an error from a cloud upstream on a translated route', () 
     expect(judge('bedrock', false, body('api_error', 'generic'))).toEqual(['error.type "api_error" where a 400 is "invalid_request_error"']);
     expect(judge('chat', false, body('api_error', 'generic'))).toEqual(["the upstream's message is not in it"]);
     expect(judge('chat', false, body('api_error', said))).toEqual([]);
+  });
+
+  it("on the reference gateway's route to Bedrock: a generic message passes by default, named as generic, and fails under --strict", { timeout: 120_000 }, async () => {
+    const [plain, strict] = await Promise.all([verdict('translate-bedrock-generic-message', 'translate.errors.mapped'), verdict('translate-bedrock-generic-message', 'translate.errors.mapped', ['--strict'])]);
+    expect(plain.outcome).toBe('pass');
+    expect(plain.message).toMatch(/\(400 in bedrock, 429 in bedrock, 500 in bedrock\).*the message of the 400, 429, 500 was generic/);
+    expect(strict.outcome).toBe('fail');
+    expect(strict.message).toBe("an upstream 400 answered in bedrock reached the client as the upstream's message is not in it");
   });
 });

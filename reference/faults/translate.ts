@@ -1,6 +1,8 @@
 // Faults of a translating gateway: the reference gateway's translating route (messages in, chat
 // completions upstream, reference/translate/) broken one way each, and the clean route as a
-// control that breaks nothing. Each turns the translating route on by itself.
+// control that breaks nothing; then its route to a cloud upstream (messages in, Bedrock
+// InvokeModel upstream), clean and with its errors mapped generically. Each turns the
+// translating route on by itself.
 import type { Fault } from './types.js';
 
 export const TRANSLATE_FAULTS: Fault[] = [
@@ -33,5 +35,23 @@ export const TRANSLATE_FAULTS: Fault[] = [
     breaks: ['XLATE-STREAM-1'],
     description: "translates, and writes the translated stream only once the upstream's has ended",
     translate: { bufferStream: true },
+  },
+  {
+    name: 'translate-bedrock-clean',
+    breaks: [],
+    description: 'a control: translates messages requests into Bedrock InvokeModel (the event stream decoded into messages events) and the answers and errors back, faithfully',
+    translate: { to: 'bedrock' },
+  },
+  {
+    name: 'translate-bedrock-error-type-lost',
+    breaks: ['XLATE-ERR-1', 'ERR-PASS-1'],
+    description: "translates messages into Bedrock, and answers every Bedrock error with its status but error.type api_error, whatever the status",
+    translate: { to: 'bedrock', errorTypeLost: true },
+  },
+  {
+    name: 'translate-bedrock-generic-message',
+    breaks: ['ERR-PASS-1'],
+    description: "translates messages into Bedrock, and answers a Bedrock error with its status and error.type but the message \"upstream error\" (allowed from a cloud upstream; --strict requires the upstream's message)",
+    translate: { to: 'bedrock', genericMessage: true },
   },
 ];

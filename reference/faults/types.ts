@@ -30,6 +30,12 @@ export interface TranslateFault {
   statusAs?: [number, number];
   /** The translated stream is written only once the upstream's has ended (XLATE-STREAM-1). */
   bufferStream?: boolean;
+  /** The protocol the route forwards upstream in: chat completions (the default) or Bedrock InvokeModel. */
+  to?: 'chat' | 'bedrock';
+  /** Every upstream error reaches the client as an api_error, whatever its status (XLATE-ERR-1, ERR-PASS-1). */
+  errorTypeLost?: boolean;
+  /** The upstream's error message is replaced by a generic one, status and type kept (allowed from a cloud upstream unless --strict). */
+  genericMessage?: boolean;
 }
 
 /** How a fault breaks the gateway-level limit: an HTML 503, forwarding before refusing, one budget for every credential, a fixed retry-after. */
@@ -81,7 +87,7 @@ export interface Fault {
   limit?: LimitFault;
   /** Replaces the gateway's JSON answer when the upstream cannot be reached or times out. */
   upstreamDown?(status: number, reason: string): Replacement;
-  /** Turns on the translating route (messages in, chat upstream) and breaks it so (reference/translate/). */
+  /** Turns on the translating route (messages in, chat or Bedrock upstream) and breaks it so (reference/translate/). */
   translate?: TranslateFault;
   /** Breaks the declared fallback (reference/fallback.ts) so: what the first upstream was given or answered crosses to the second or its answer. */
   fallback?: FallbackFault;

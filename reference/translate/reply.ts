@@ -7,7 +7,7 @@ import type { TranslateFault } from '../faults/types.js';
 import { messagesStream } from './stream.js';
 
 /** The upstream's headers a translated answer keeps: not its framing or its content type. */
-function kept(raw: string[]): string[] {
+export function kept(raw: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) if (!/^(content-type|content-length|transfer-encoding|connection|keep-alive)$/i.test(raw[i])) out.push(raw[i], raw[i + 1]);
   return out;

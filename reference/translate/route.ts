@@ -1,15 +1,18 @@
 // The reference gateway's translating route, where it starts: a messages request (POST
-// /v1/messages) is rewritten in place as a chat-completions one, and the handler that maps its
-// answer back is returned. Other requests, and a body that is not JSON, pass through.
+// /v1/messages) is rewritten in place as a chat-completions one (or, with `to: 'bedrock'`, a
+// Bedrock InvokeModel one: bedrock.ts), and the handler that maps its answer back is returned.
+// Other requests, and a body that is not JSON, pass through.
 import type http from 'node:http';
 import type { RequestParts, TranslateFault } from '../faults/types.js';
+import { bedrockAnswer } from './bedrock-reply.js';
+import { toBedrock } from './bedrock.js';
 import { translatedAnswer } from './reply.js';
 import { chatHeaders, chatRequest } from './request.js';
 
 /** Writes the client's answer from the upstream's. */
 export type Answerer = (ur: http.IncomingMessage, res: http.ServerResponse) => void;
 
-/** With `fault` (null: not translating), rewrites a messages request as chat completions and returns its answer's handler. */
+/** With `fault` (null: not translating), rewrites a messages request as chat completions (or Bedrock InvokeModel) and returns its answer's handler. */
 export function translated(parts: RequestParts, fault: TranslateFault | null): Answerer | undefined {
   if (!fault || parts.method !== 'POST' || !/^\/v1\/messages(\?|$)/.test(parts.path)) return undefined;
   let body: unknown;
@@ -17,6 +20,10 @@ export function translated(parts: RequestParts, fault: TranslateFault | null): A
     body = JSON.parse(parts.body.toString('utf8'));
   } catch {
     return undefined;
+  }
+  if (fault.to === 'bedrock') {
+    toBedrock(parts, body);
+    return (ur, res) => bedrockAnswer(ur, res, fault);
   }
   parts.path = '/v1/chat/completions';
   parts.headers = chatHeaders(parts.headers);

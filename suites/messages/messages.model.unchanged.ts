@@ -3,6 +3,8 @@ import { at, toPlain } from '../../src/core/json.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, notForwarded, parseSeen } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
+import { translation } from '../shared/route.js';
+import { RECORDS } from '../../src/protocol/index.js';
 
 const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-1-20250805', 'claude-opus-5-5'];
 
@@ -20,7 +22,9 @@ export default defineCheck({
       const x = await exchange(ctx, messagesBody({ model }));
       if (!x.seen) return notForwarded(x);
       const seen = parseSeen(x);
-      const got = seen ? toPlain(at(seen, '/model') ?? { t: 'null' }) : undefined;
+      // Forwarded as another protocol, the model is where that protocol puts it (a Bedrock path).
+      const to = translation('messages', x.seen)?.to;
+      const got = to ? (RECORDS[to].readRequest(x.seen.url, x.seen.body.toString('utf8'))?.model ?? null) : seen ? toPlain(at(seen, '/model') ?? { t: 'null' }) : undefined;
       const allowed = ctx.settings.modelRoutes[model] ?? model;
       if (got !== allowed) return fail(`asked for ${model}, the upstream received ${JSON.stringify(got)}`, { expected: allowed, actual: String(got), evidence: exchangeEvidence(x) });
     }
