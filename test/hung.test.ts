@@ -50,6 +50,24 @@ describe('the hang breaker', () => {
     expect(b.tripped).toEqual(['d', 'f', 'g']);
   });
 
+  it('trips when hangs alternate with answers: twice the streak of time-outs in all, at least half of what ended since the first', () => {
+    const b = new HangBreaker(2);
+    const seq = [['p.0', 'pass'], ['h.0', 'timeout'], ['f.0', 'fail'], ['h.1', 'timeout'], ['x.0', 'skip'], ['f.1', 'fail'], ['h.2', 'timeout'], ['f.2', 'fail']] as const;
+    for (const [id, outcome] of seq) b.note({ id, outcome });
+    // Three time-outs among six ended since the first (the pass before it and the skip not counted): not yet four.
+    expect(b.tripped).toBeNull();
+    b.note({ id: 'h.3', outcome: 'timeout' });
+    expect(b.tripped).toEqual(['h.0', 'h.1', 'h.2', 'h.3']);
+    expect(b.notRun(defineCheck({ id: 'later', title: 'later', requirements: ['X-1'], level: 'MUST', area: 'test', profile: 'default', protocol: 'messages', requirement: 'later', run: async () => pass('later') })).message).toMatch(new RegExp(`^${HUNG_NOT_RUN} on 4 of the 7 checks that ended since its first hang \\(h\\.0, h\\.1, h\\.2, h\\.3\\)`));
+  });
+
+  it('does not trip on a few hangs among many answers', () => {
+    const b = new HangBreaker(2);
+    for (let i = 0; i < 40; i++) b.note({ id: `c.${i}`, outcome: i % 3 === 0 ? 'timeout' : 'pass' });
+    // Fourteen time-outs, each between two answers: a third of what ended, never half.
+    expect(b.tripped).toBeNull();
+  });
+
   it('needs as many time-outs in a row as checks run at once, at least 2 and at most 4', () => {
     expect([1, 2, 3, 4, 8, 64].map(hungAfter)).toEqual([2, 2, 3, 4, 4, 4]);
   });

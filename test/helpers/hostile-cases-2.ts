@@ -2,7 +2,7 @@
 // evidence cut, answers that stop or drip, informational floods, deep JSON, bombs and false
 // encodings, bytes that are not HTTP, headers past every limit.
 import { brotliCompressSync, constants } from 'node:zlib';
-import { chunk, CRLF, huge, rawHead, upBody, upStatus, upType, type HostileCase } from './hostile-wire.js';
+import { chunk, CRLF, huge, json, rawHead, upBody, upStatus, upType, type HostileCase } from './hostile-wire.js';
 
 export const SECOND_CASES: HostileCase[] = [
   {
@@ -112,6 +112,16 @@ export const SECOND_CASES: HostileCase[] = [
       let left = 100 * 1024 * 1024;
       const piece = huge(256 * 1024, 'v');
       c.flood(() => ((left -= piece.length) > 0 ? piece : Buffer.alloc(0)));
+    },
+  },
+  {
+    name: 'endless-stream-mixed',
+    what: "an event stream that never ends (an event every 2 ms) where the upstream's answer is a stream, and a JSON 500 at once to every other request: hangs alternate with ordinary failures",
+    answer: (c) => {
+      if (!/event-stream/i.test(upType(c))) return json(c, 500, { type: 'error', error: { type: 'api_error', message: 'gateway failure' } });
+      c.res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let i = 0;
+      c.every(2, () => c.res.write(`event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"${i++} "}}\n\n`));
     },
   },
   {
