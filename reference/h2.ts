@@ -48,9 +48,12 @@ export function requestHeaders(method: string, path: string, flat: string[]): ht
 /** One request on an HTTP/2 session, through the calls gateway.ts makes on an http.ClientRequest. */
 export class H2Request extends EventEmitter implements UpstreamRequest {
   readonly reusedSocket = false;
+  /** The answer's headers came, or the stream failed: what its close means. */
+  private settled = false;
   constructor(readonly stream: http2.ClientHttp2Stream) {
     super();
     stream.on('response', (h) => {
+      this.settled = true;
       const { headers, rawHeaders } = answerHeaders(h);
       const body = new PassThrough();
       const ur = Object.assign(body, { statusCode: Number(h[':status']), headers, rawHeaders, complete: false });
@@ -60,7 +63,14 @@ export class H2Request extends EventEmitter implements UpstreamRequest {
       stream.pipe(body);
       this.emit('response', ur as unknown as http.IncomingMessage);
     });
-    for (const ev of ['finish', 'timeout', 'error', 'close']) stream.on(ev, (...a: unknown[]) => this.emit(ev, ...a));
+    stream.on('error', (e) => ((this.settled = true), this.emit('error', e)));
+    for (const ev of ['finish', 'timeout']) stream.on(ev, () => this.emit(ev));
+    stream.on('close', () => {
+      // A stream that ends with its session (the upstream closed the connection) gets no error of
+      // its own: without an answer it fails, as a dropped HTTP/1.1 connection does ("socket hang up").
+      if (!this.settled) this.emit('error', new Error('the HTTP/2 stream closed before its answer'));
+      this.emit('close');
+    });
   }
   setTimeout(ms: number): this {
     this.stream.setTimeout(ms);
