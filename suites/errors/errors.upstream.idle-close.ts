@@ -70,7 +70,7 @@ export default defineCheck({
       const reset = await resetStream(ctx);
       if (typeof reset !== 'string') return reset;
       // No pause: a reset leaves no close for the gateway to read; the reset request's answer is the event.
-      return followUps(ctx, { after: 'the upstream reset an HTTP/2 stream', unreached: ' (the gateway treats its HTTP/2 connection as unusable after one reset stream, yet goes on using it: a reset ends one stream, not the connection)', evidence: { idleConnection: 'http2', reset } });
+      return followUps(ctx, { after: 'the upstream reset an HTTP/2 stream', unreached: ' (a reset ends one stream, not the connection: a gateway that gives up its HTTP/2 session after one reset stream, yet goes on handing the session out, answers so)', evidence: { idleConnection: 'http2', reset } });
     }
     if (idle.by !== 'upstream') return pass(`nothing to judge: ${NOT_IDLE[idle.by]}, so the upstream closed no idle connection of the gateway's`, { idleConnection: idle.by });
     await pause(CLIENT_PAUSE_MS, undefined, { signal: ctx.signal });
