@@ -68,7 +68,7 @@ export class ReferenceGateway extends LoopbackServer {
     this.upstream = new URL(opts.upstream);
     this.limiter = opts.limit ? new Limiter(opts.limit, opts.fault?.limit) : null;
     this.agent = opts.fault?.upstreamPool?.() ?? (opts.fault?.upstreamSockets ? new http.Agent({ keepAlive: true, maxSockets: opts.fault.upstreamSockets }) : undefined);
-    this.h2 = opts.fault?.upstreamHttp2 ? new H2Pool(opts.upstreamCa, opts.fault.upstreamHttp2) : null;
+    this.h2 = opts.fault?.upstreamHttp2 ? new H2Pool(this.upstream, opts.upstreamCa, opts.fault) : null;
   }
 
   override async stop(): Promise<void> {
@@ -189,7 +189,7 @@ export class ReferenceGateway extends LoopbackServer {
     else if (parts.body.length || parts.method === 'POST') headers.push('content-length', String(parts.body.length));
     const base = this.upstream.pathname.replace(/\/+$/, '');
     const up: UpstreamRequest =
-      this.h2?.request(this.upstream, parts.method, `${base}${parts.path}`, headers).setTimeout(UPLOAD_IDLE_MS) ??
+      this.h2?.request(parts.method, `${base}${parts.path}`, headers).setTimeout(UPLOAD_IDLE_MS) ??
       http.request({
         host: this.upstream.hostname.replace(/^\[|\]$/g, ''),
         port: this.upstream.port || 80,

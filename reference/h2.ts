@@ -8,7 +8,8 @@ import http2 from 'node:http2';
 import { EventEmitter } from 'node:events';
 import type http from 'node:http';
 import { PassThrough } from 'node:stream';
-import type { Http2Fault } from './faults/types.js';
+import type { Fault } from './faults/types.js';
+import { HarnessError } from '../src/core/errors.js';
 
 /** What gateway.ts uses of an upstream request, HTTP/1.1 (http.ClientRequest) or HTTP/2 (H2Request). */
 export interface UpstreamRequest extends EventEmitter {
@@ -107,11 +108,17 @@ class FailedRequest extends EventEmitter implements UpstreamRequest {
 /** The HTTP/2 sessions to the upstream, one per origin. */
 export class H2Pool {
   private sessions = new Map<string, http2.ClientHttp2Session>();
+  /** The fault's HTTP/2 hop: clean, or with its pool broken. */
+  private readonly fault: NonNullable<Fault['upstreamHttp2']>;
   constructor(
+    private readonly upstream: URL,
     /** The upstream's CA (PEM) to trust; undefined: the system's. */
     private readonly ca: string | undefined,
-    private readonly fault: Http2Fault,
-  ) {}
+    fault: Fault,
+  ) {
+    this.fault = fault.upstreamHttp2 ?? {};
+    if (upstream.protocol !== 'https:') throw new HarnessError('BAD_FLAG', `fault ${fault.name}: the gateway speaks HTTP/2 to its upstream over TLS, so the upstream must be an https:// URL (got ${upstream.origin}); \`demo --fault ${fault.name}\` starts one`);
+  }
 
   /** The origin's session: the one open, or a new one. */
   private session(origin: string): http2.ClientHttp2Session {
@@ -127,8 +134,8 @@ export class H2Pool {
     return s;
   }
 
-  request(upstream: URL, method: string, path: string, headers: string[]): UpstreamRequest {
-    const s = this.session(upstream.origin);
+  request(method: string, path: string, headers: string[]): UpstreamRequest {
+    const s = this.session(this.upstream.origin);
     let stream: http2.ClientHttp2Stream;
     try {
       stream = s.request(requestHeaders(method, path, headers), { endStream: false });

@@ -7,6 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upstreamTls, type UpstreamTls } from '../mocks/upstream/tls-ca.js';
 import { answerHeaders, H2Pool, requestHeaders, type UpstreamRequest } from '../reference/h2.js';
+import type { Fault } from '../reference/faults/index.js';
 
 describe('header conversions', () => {
   it('sends host as :authority, names lower-case, a repeated field as a list', () => {
@@ -36,6 +37,10 @@ function outcome(r: UpstreamRequest): Promise<string> {
   });
 }
 
+it('refuses a plain http upstream: the HTTP/2 hop is over TLS', () => {
+  expect(() => new H2Pool(new URL('http://127.0.0.1:1'), undefined, { name: 'h2-x', breaks: [], description: '', upstreamHttp2: {} })).toThrow(/fault h2-x: .*https:\/\/ URL \(got http:\/\/127\.0\.0\.1:1\)/);
+});
+
 describe('the HTTP/2 pool against a bare HTTP/2 server', () => {
   let tls: UpstreamTls;
   let server: http2.Http2SecureServer;
@@ -58,10 +63,11 @@ describe('the HTTP/2 pool against a bare HTTP/2 server', () => {
   });
   afterAll(() => new Promise<void>((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r()))));
 
-  const send = (pool: H2Pool, path: string) => outcome(pool.request(origin, 'GET', path, ['host', origin.host]));
+  const send = (pool: H2Pool, path: string) => outcome(pool.request('GET', path, ['host', origin.host]));
+  const fault = (upstreamHttp2: Fault['upstreamHttp2']): Fault => ({ name: 'test', breaks: [], description: '', upstreamHttp2 });
 
   it('a stream whose connection the upstream drops fails with an error; the next request goes on a new session', { timeout: 10_000 }, async () => {
-    const pool = new H2Pool(tls.caPem, {});
+    const pool = new H2Pool(origin, tls.caPem, fault({}));
     try {
       expect(await send(pool, '/drop')).toBe('error: the HTTP/2 stream closed before its answer');
       expect(await send(pool, '/ok')).toBe('status 200');
@@ -71,7 +77,7 @@ describe('the HTTP/2 pool against a bare HTTP/2 server', () => {
   });
 
   it('a reset stream fails alone: the next request is answered on the same pool', async () => {
-    const pool = new H2Pool(tls.caPem, {});
+    const pool = new H2Pool(origin, tls.caPem, fault({}));
     try {
       expect(await send(pool, '/reset')).toMatch(/^error: .*NGHTTP2_INTERNAL_ERROR/);
       expect(await send(pool, '/ok')).toBe('status 200');
@@ -81,7 +87,7 @@ describe('the HTTP/2 pool against a bare HTTP/2 server', () => {
   });
 
   it('the fault: after a reset stream the pool hands out its destroyed session, and every later request fails', async () => {
-    const pool = new H2Pool(tls.caPem, { resetPoisonsSession: true });
+    const pool = new H2Pool(origin, tls.caPem, fault({ resetPoisonsSession: true }));
     try {
       expect(await send(pool, '/ok')).toBe('status 200');
       expect(await send(pool, '/reset')).toMatch(/NGHTTP2_INTERNAL_ERROR/);

@@ -32,7 +32,6 @@ export const registerReference: RegisterCommand = (program, { io, exit }) => {
 async function reference(opts: ReferenceFlags, io: Io): Promise<number> {
   const fault = faultNamed(opts.fault, [...FAULTS, ...LOAD_FAULTS]);
   if (!/^https?:\/\//.test(opts.upstream)) throw new HarnessError('BAD_FLAG', `--upstream: expected an http:// URL, got "${opts.upstream}"`);
-  if (fault?.upstreamHttp2 && !opts.upstream.startsWith('https://')) throw new HarnessError('BAD_FLAG', `--fault ${fault.name} speaks HTTP/2 to the upstream over TLS: --upstream must be an https:// URL (a CA of its own: NODE_EXTRA_CA_CERTS)`);
   const { host, port } = parseListen(opts.listen, '--listen');
   if (!/^\d+$/.test(opts.upstreamTimeoutMs)) throw new HarnessError('BAD_FLAG', `--upstream-timeout-ms: expected a whole number, got "${opts.upstreamTimeoutMs}"`);
   const base = opts.basePath === undefined ? undefined : parseBasePath(opts.basePath, '--base-path');
