@@ -41,7 +41,7 @@ const NOT_IDLE = {
 };
 
 /** What happened to the gateway's upstream connection before the follow-ups: the request's wording, and what the failure adds. */
-interface Event {
+interface Disruption {
   after: string;
   /** A follow-up that did not reach the upstream: what that says of the gateway. */
   unreached: string;
@@ -87,7 +87,7 @@ async function resetStream(ctx: CheckContext): Promise<string | Verdict> {
 }
 
 /** The follow-ups, one after another, each judged as a connection's result (status, a body, the upstream reached). */
-async function followUps(ctx: CheckContext, e: Event): Promise<Verdict> {
+async function followUps(ctx: CheckContext, e: Disruption): Promise<Verdict> {
   const answers: string[] = [];
   for (let i = 1; i <= FOLLOW_UPS; i++) {
     const r = await attempt(() => withBound(ctx.signal, FOLLOW_UP_MS, (signal) => exchange({ ...ctx, signal }, messagesBody({}))));
