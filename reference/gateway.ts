@@ -13,10 +13,9 @@ import { patientTimeout } from '../src/core/stall.js';
 import { routeOfRequest } from '../src/protocol/index.js';
 import { answererOf, type Answerer } from './fallback.js';
 import { preflight } from './cors.js';
-import { closedWhileIdle, encodedBody, jsonError } from './wire.js';
+import { closedWhileIdle, encodedBody, forwardHeaders, jsonError } from './wire.js';
+import { H2Pool, type UpstreamRequest } from './h2.js';
 
-// RFC 9110 7.6.1: connection-specific fields are not forwarded.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
 /** A path some protocol serves (its record says): forwarded; any other is a JSON 404. */
 const routed = (method: string, path: string) => routeOfRequest(method === 'HEAD' ? 'GET' : method, path, []) !== null;
 
@@ -45,17 +44,8 @@ export interface ReferenceOptions {
   limit?: DeclaredLimit | null;
   /** Translating mode: messages requests go upstream as chat completions, their answers come back as messages (translate/). */
   translate?: 'messages-to-chat';
-}
-
-function forwardHeaders(raw: string[]): Array<[string, string]> {
-  const named = new Set<string>();
-  for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === 'connection') raw[i + 1].split(',').forEach((t) => named.add(t.trim().toLowerCase()));
-  const out: Array<[string, string]> = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    const k = raw[i].toLowerCase();
-    if (!HOP_BY_HOP.has(k) && !named.has(k)) out.push([raw[i], raw[i + 1]]);
-  }
-  return out;
+  /** The upstream's CA (PEM) for a fault's HTTP/2 hop to a TLS upstream (fault.upstreamHttp2). */
+  upstreamCa?: string;
 }
 
 /** What `GET /` answers: the gateway is up. */
@@ -71,11 +61,19 @@ export class ReferenceGateway extends LoopbackServer {
   private limiter: Limiter | null;
   /** A fault's upstream pool (bounded, or one that never checks a connection); the clean gateway uses node's global agent (no bound). */
   private agent: http.Agent | undefined;
+  /** A fault's HTTP/2 hop to a TLS upstream (h2.ts); null: HTTP/1.1. */
+  private h2: H2Pool | null;
   constructor(private readonly opts: ReferenceOptions) {
     super('reference gateway');
     this.upstream = new URL(opts.upstream);
     this.limiter = opts.limit ? new Limiter(opts.limit, opts.fault?.limit) : null;
     this.agent = opts.fault?.upstreamPool?.() ?? (opts.fault?.upstreamSockets ? new http.Agent({ keepAlive: true, maxSockets: opts.fault.upstreamSockets }) : undefined);
+    this.h2 = opts.fault?.upstreamHttp2 ? new H2Pool(this.upstream, opts.upstreamCa, opts.fault) : null;
+  }
+
+  override async stop(): Promise<void> {
+    this.h2?.close();
+    await super.stop();
   }
 
   protected handle(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -190,16 +188,18 @@ export class ReferenceGateway extends LoopbackServer {
     if (body) headers.push('content-length', String(body.length));
     else if (parts.body.length || parts.method === 'POST') headers.push('content-length', String(parts.body.length));
     const base = this.upstream.pathname.replace(/\/+$/, '');
-    const up = http.request({
-      host: this.upstream.hostname.replace(/^\[|\]$/g, ''),
-      port: this.upstream.port || 80,
-      method: parts.method,
-      path: `${base}${parts.path}`,
-      headers,
-      // The second try after a connection closed while idle goes on a connection of its own.
-      agent: fresh ? false : this.agent,
-      timeout: UPLOAD_IDLE_MS,
-    });
+    const up: UpstreamRequest =
+      this.h2?.request(parts.method, `${base}${parts.path}`, headers).setTimeout(UPLOAD_IDLE_MS) ??
+      http.request({
+        host: this.upstream.hostname.replace(/^\[|\]$/g, ''),
+        port: this.upstream.port || 80,
+        method: parts.method,
+        path: `${base}${parts.path}`,
+        headers,
+        // The second try after a connection closed while idle goes on a connection of its own.
+        agent: fresh ? false : this.agent,
+        timeout: UPLOAD_IDLE_MS,
+      });
     // Cancel the upstream request when the client goes away before the reply is complete.
     res.on('close', () => {
       if (!res.writableFinished && !fault?.keepUpstreamOnAbort) up.destroy();
@@ -230,7 +230,7 @@ export class ReferenceGateway extends LoopbackServer {
       if (!res.headersSent) this.down(res, 502, `upstream unreachable: ${e.code ?? e.message}`);
       else res.destroy();
     });
-    up.on('response', (ur) => {
+    up.on('response', (ur: http.IncomingMessage) => {
       // The time-out bounds the wait for the upstream's answer, not the silences of a stream.
       stopWaiting();
       up.setTimeout(0);
@@ -243,7 +243,8 @@ export class ReferenceGateway extends LoopbackServer {
       if (answer) answer(ur, res);
       else this.reply(parts, ur, res);
     });
-    if (body) pipeline(body.stream, up, () => {});
+    // A streamed body is the clean gateway's (HTTP/1.1): a fault's, the HTTP/2 hop's included, is read first.
+    if (body) pipeline(body.stream, up as http.ClientRequest, () => {});
     else up.end(parts.body);
   }
 

@@ -1,7 +1,21 @@
-// Small pieces of the reference gateway's HTTP handling (gateway.ts): its JSON error answer,
-// whether a request body is compressed (ENC-1), and which failed requests it sends once more
+// Small pieces of the reference gateway's HTTP handling (gateway.ts): the fields it forwards
+// (not the hop-by-hop ones), its JSON error answer, whether a request body is compressed (ENC-1), and which failed requests it sends once more
 // because their kept-alive upstream connection turned out closed (CONN-IDLE-1).
 import type http from 'node:http';
+
+// RFC 9110 7.6.1: connection-specific fields are not forwarded.
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
+/** The request's or answer's fields that go on to the next hop: all but the hop-by-hop ones and those `connection` names. */
+export function forwardHeaders(raw: string[]): Array<[string, string]> {
+  const named = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === 'connection') raw[i + 1].split(',').forEach((t) => named.add(t.trim().toLowerCase()));
+  const out: Array<[string, string]> = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const k = raw[i].toLowerCase();
+    if (!HOP_BY_HOP.has(k) && !named.has(k)) out.push([raw[i], raw[i + 1]]);
+  }
+  return out;
+}
 
 /** The request body carries a content coding (gzip, br...): a gateway that reads the body cannot read it as it is. */
 export function encodedBody(r: { headers: Array<[string, string]> }): boolean {
@@ -24,6 +38,6 @@ export function jsonError(res: http.ServerResponse, status: number, type: string
  * request is sent once more on a fresh connection. A reset after the upstream read the request
  * ("read ECONNRESET", errors.upstream.reset) is not this: it is answered 502, never sent again.
  */
-export function closedWhileIdle(up: http.ClientRequest, e: NodeJS.ErrnoException): boolean {
+export function closedWhileIdle(up: { reusedSocket: boolean }, e: NodeJS.ErrnoException): boolean {
   return up.reusedSocket && (e.code === 'EPIPE' || (e.code === 'ECONNRESET' && e.message === 'socket hang up'));
 }

@@ -91,6 +91,17 @@ export interface Fault {
   translate?: TranslateFault;
   /** Breaks the declared fallback (reference/fallback.ts) so: what the first upstream was given or answered crosses to the second or its answer. */
   fallback?: FallbackFault;
+  /**
+   * The gateway speaks HTTP/2 to its upstream (reference/h2.ts), which then needs TLS and HTTP/2:
+   * `demo` and the self-tests start the recording upstream so (src/cli/demo.ts demoUpstream).
+   */
+  upstreamHttp2?: Http2Fault;
+}
+
+/** How the gateway's HTTP/2 upstream pool breaks (nothing: a clean HTTP/2 hop). */
+export interface Http2Fault {
+  /** A stream the upstream resets makes the gateway destroy its session, which the pool goes on handing out (CONN-IDLE-1). */
+  resetPoisonsSession?: boolean;
 }
 
 /** What of the first upstream's exchange a broken fallback lets cross (XUP-1). */

@@ -1,8 +1,8 @@
 // Runs the suite in-process against the reference gateway (optionally with a fault).
-import { RecordingUpstream } from '../../mocks/upstream/server.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../reference/gateway.js';
 import { faultByName } from '../../reference/faults/index.js';
 import { runSuite } from '../../src/cli/run.js';
+import { demoUpstream } from '../../src/cli/demo.js';
 import type { PhaseGate } from '../../src/runner/gate.js';
 import { resolveConfig } from '../../src/config/config.js';
 import type { RunReport } from '../../src/report/types.js';
@@ -10,15 +10,15 @@ import { CHECKS } from '../../suites/index.js';
 
 /** `gate`: shared by runs going on at once in this process, so their timing checks meet no other run's work. */
 export async function demoRun(fault?: string, flags: Parameters<typeof resolveConfig>[0] = {}, gate?: PhaseGate): Promise<RunReport> {
-  const upstream = new RecordingUpstream();
-  await upstream.start('127.0.0.1', 0);
-  const gw = new ReferenceGateway({ upstream: upstream.url, fault: fault ? faultByName(fault) : undefined, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
+  const f = fault ? faultByName(fault) : undefined;
+  const { upstream, gateway, stop } = await demoUpstream(f);
+  const gw = new ReferenceGateway({ ...gateway, fault: f, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
   try {
     const target = await gw.start('127.0.0.1', 0);
     const cfg = resolveConfig({ seed: '1', reporter: ['json'], ...flags }, {}, {});
     return await runSuite(CHECKS, cfg, target, upstream, () => {}, { gate });
   } finally {
     await gw.stop();
-    await upstream.stop();
+    await stop();
   }
 }
