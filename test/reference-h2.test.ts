@@ -21,7 +21,9 @@ describe('header conversions', () => {
   });
 
   it('reads an answer without its pseudo-headers, a list as repeated raw fields', () => {
-    expect(answerHeaders({ ':status': 200, 'content-type': 'text/plain', 'set-cookie': ['a=1', 'b=2'] })).toEqual({
+    // As node gives them: ':status' a number, which the header map's type does not allow.
+    const given = { ':status': 200, 'content-type': 'text/plain', 'set-cookie': ['a=1', 'b=2'] } as unknown as Parameters<typeof answerHeaders>[0];
+    expect(answerHeaders(given)).toEqual({
       headers: { 'content-type': 'text/plain', 'set-cookie': ['a=1', 'b=2'] },
       rawHeaders: ['content-type', 'text/plain', 'set-cookie', 'a=1', 'set-cookie', 'b=2'],
     });
