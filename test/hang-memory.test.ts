@@ -6,7 +6,7 @@
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HangMemory, HUNG_AFTER } from '../src/client/answer.js';
+import { asksStream, HangMemory, HUNG_AFTER } from '../src/client/answer.js';
 import { GatewayClient, GatewayTimeoutError } from '../src/client/gateway.js';
 
 describe('HangMemory: the run has one allowance for a hanging gateway', () => {
@@ -35,6 +35,40 @@ describe('HangMemory: the run has one allowance for a hanging gateway', () => {
     expect(ms(35_000, 600_000)).toBe(313);
     m.ended(true, 5, 600_005, true);
     expect(ms(35_000, 600_010)).toBe(35_000);
+  });
+
+  it('counts streamed answers and whole ones apart: endless streams between quick answers are taken for hanging', () => {
+    const m = new HangMemory(20_000);
+    // The gateway answers every whole request at once and never ends a stream.
+    for (let i = 0; i < 3; i++) {
+      m.ended(true, 5, i * 1000, false, 'whole');
+      m.ended(false, 20_000, i * 1000 + 10, false, 'stream');
+    }
+    expect(m.hangingFor('stream')).toBe(true);
+    expect(m.take(20_000, 3000, 'stream')).toEqual({ ms: 2500, kind: 'short' });
+    expect(m.take(20_000, 3000, 'whole')).toEqual({ ms: 20_000, kind: 'own' });
+    // A stream that completes restores streams their full budget.
+    m.ended(true, 40, 3100, false, 'stream');
+    expect(m.take(20_000, 3200, 'stream')).toEqual({ ms: 20_000, kind: 'own' });
+  });
+
+  it('a kind that never completed an answer hangs with the other; one that did keeps its budget', () => {
+    const silent = new HangMemory(20_000);
+    for (let i = 0; i < HUNG_AFTER; i++) silent.ended(false, 20_000, 20_000, false, 'whole');
+    expect(silent.take(20_000, 20_000, 'stream').kind).toBe('short');
+    const streamsFine = new HangMemory(20_000);
+    streamsFine.ended(true, 30, 10, false, 'stream');
+    for (let i = 0; i < HUNG_AFTER; i++) streamsFine.ended(false, 20_000, 20_000, false, 'whole');
+    expect(streamsFine.take(20_000, 20_000, 'whole').kind).toBe('short');
+    expect(streamsFine.take(20_000, 20_000, 'stream').kind).toBe('own');
+  });
+
+  it('tells a streamed request by its path or its body', () => {
+    expect(asksStream('/v1/messages', '{"model":"m","stream": true}')).toBe('stream');
+    expect(asksStream('/v1beta/models/g:streamGenerateContent?alt=sse', undefined)).toBe('stream');
+    expect(asksStream('/model/m/invoke-with-response-stream', Buffer.from('{}'))).toBe('stream');
+    expect(asksStream('/v1/messages', '{"model":"m","stream":false}')).toBe('whole');
+    expect(asksStream('/v1/models', undefined)).toBe('whole');
   });
 
   it('answers cut off early (a check that left on purpose) do not make the gateway hanging', () => {

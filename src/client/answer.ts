@@ -78,6 +78,9 @@ export function describeArrived(a: Arrived): string {
 /** Answers left unfinished in a row (each for most of the time limit) after which the gateway is taken for hanging. */
 export const HUNG_AFTER = 2;
 
+/** An answer the client reads as a stream (it asked for one), or whole: HangMemory counts them apart. */
+export type AnswerKind = 'stream' | 'whole';
+
 /**
  * What the client has seen of the gateway's answers, shared by every check's view of it: how
  * many in a row were left unfinished for most of the time limit, and since when the gateway has
@@ -90,9 +93,20 @@ export const HUNG_AFTER = 2;
  * again, and the others are not sent at all; so the run's wall time does not grow with the
  * number of checks a hanging gateway would time out. The first answer that completes restores
  * the full limit.
+ *
+ * Streamed answers and whole ones are counted apart (AnswerKind): a gateway whose streams never
+ * end while it answers every other request at once is taken for hanging on its streams, which
+ * its quick answers would otherwise keep forgiving; a kind that has never completed an answer
+ * hangs with the other (a gateway that answers nothing gets no second grace).
  */
 export class HangMemory {
-  unfinished = 0;
+  /** Answers of each kind left unfinished in a row; a completed answer of the kind resets its count. */
+  private readonly unfinishedOf: Record<AnswerKind, number> = { stream: 0, whole: 0 };
+  private readonly completedOnce: Record<AnswerKind, boolean> = { stream: false, whole: false };
+  /** Answers left unfinished in a row, of the kind that has left most. */
+  get unfinished(): number {
+    return Math.max(this.unfinishedOf.stream, this.unfinishedOf.whole);
+  }
   readonly shortMs: number;
   /** performance.now() when the gateway was first taken for hanging, or null. */
   brokenAt: number | null = null;
@@ -106,8 +120,13 @@ export class HangMemory {
   }
   /** An answer's budget while the gateway hangs and the run's allowance is spent. */
   readonly probeMs: number;
+  /** Whether answers of `kind` are taken for hanging. */
+  hangingFor(kind: AnswerKind): boolean {
+    const other: AnswerKind = kind === 'stream' ? 'whole' : 'stream';
+    return this.unfinishedOf[kind] >= HUNG_AFTER || (!this.completedOnce[kind] && this.unfinishedOf[other] >= HUNG_AFTER);
+  }
   get hanging(): boolean {
-    return this.unfinished >= HUNG_AFTER;
+    return this.hangingFor('whole') || this.hangingFor('stream');
   }
   /** What is left of the run's allowance for a hanging gateway at `now` (Infinity before it was first taken for hanging). */
   allowanceLeft(now: number): number {
@@ -120,8 +139,8 @@ export class HangMemory {
    * which kind it is; 0 (not sent) while another answer has the probe budget. Taking the probe
    * budget holds it until `ended`.
    */
-  take(ownMs: number, now: number): { ms: number; kind: 'own' | 'short' | 'probe' | 'none' } {
-    if (!this.hanging) return { ms: ownMs, kind: 'own' };
+  take(ownMs: number, now: number, of: AnswerKind = 'whole'): { ms: number; kind: 'own' | 'short' | 'probe' | 'none' } {
+    if (!this.hangingFor(of)) return { ms: ownMs, kind: 'own' };
     const left = this.allowanceLeft(now);
     if (left > this.probeMs) return { ms: Math.min(this.shortMs, left), kind: 'short' };
     if (now < this.probingUntil) return { ms: 0, kind: 'none' };
@@ -129,11 +148,13 @@ export class HangMemory {
     return { ms: this.probeMs, kind: 'probe' };
   }
   /** An answer ended: completed, or cut off after `forMs` (counted when it had most of the limit). */
-  ended(completed: boolean, forMs: number, now = performance.now(), probe = false): void {
+  ended(completed: boolean, forMs: number, now = performance.now(), probe = false, of: AnswerKind = 'whole'): void {
     if (probe) this.probingUntil = 0;
-    if (completed) this.unfinished = 0;
-    else if (forMs >= 0.8 * this.fullMs || this.hanging) this.unfinished++;
-    if (this.hanging) this.brokenAt ??= now;
+    if (completed) {
+      this.unfinishedOf[of] = 0;
+      this.completedOnce[of] = true;
+    } else if (forMs >= 0.8 * this.fullMs || this.hangingFor(of)) this.unfinishedOf[of]++;
+    if (this.hangingFor(of)) this.brokenAt ??= now;
   }
 }
 
@@ -165,10 +186,12 @@ export class AnswerBound {
     ownMs = mem.fullMs,
     /** The end of the answer's check (the runner aborts it when the check ends). */
     check?: AbortSignal,
+    /** Streamed or whole: the gateway's hangs are counted per kind. */
+    private readonly of: AnswerKind = 'whole',
   ) {
     this.signal = this.ac.signal;
     this.before = mem.unfinished;
-    ({ ms: this.budgetMs, kind: this.kind } = mem.take(ownMs, this.startedAt));
+    ({ ms: this.budgetMs, kind: this.kind } = mem.take(ownMs, this.startedAt, of));
     const cut = () => {
       this.hit = true;
       this.ac.abort();
@@ -188,7 +211,7 @@ export class AnswerBound {
     clearTimeout(this.timer);
     for (const o of this.outers) o.removeEventListener('abort', this.onOuter);
     const now = performance.now();
-    this.mem.ended(completed, now - this.startedAt, now, this.kind === 'probe');
+    this.mem.ended(completed, now - this.startedAt, now, this.kind === 'probe', this.of);
   }
   /** Why the answer was cut off, when its own budget did it. */
   why(what: string, arrived?: Arrived): GatewayTimeoutError | null {
@@ -201,4 +224,11 @@ export class AnswerBound {
     if (this.kind === 'probe') return new GatewayTimeoutError(`${what}: no complete answer within ${this.budgetMs} ms of the request: the gateway had left ${this.before} answers in a row unfinished and ${allowance} is spent, so one answer at a time gets ${this.budgetMs} ms ${whole} until one completes${got}`, arrived);
     return new GatewayTimeoutError(`${what}: no complete answer within ${this.budgetMs} ms of the request: the gateway had left ${this.before} answers in a row unfinished, so later ones get ${this.budgetMs} ms ${whole}, within ${allowance}${got}`, arrived);
   }
+}
+
+/** Whether a request asks for a streamed answer: a stream path, `alt=sse`, or `"stream": true` in a body of at most a MiB (a larger one is not scanned). */
+export function asksStream(path: string, body: unknown): AnswerKind {
+  if (/stream|[?&]alt=sse/i.test(path)) return 'stream';
+  const b = typeof body === 'string' || Buffer.isBuffer(body) ? body : null;
+  return b && b.length <= 1024 * 1024 && /"stream"\s*:\s*true/.test(b.toString()) ? 'stream' : 'whole';
 }

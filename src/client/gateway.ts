@@ -11,7 +11,7 @@ import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, REC
 import { BoundedBody, decodeBody, textOf, unreadable } from './bounded.js';
 import { closeAgent, connectOptions, newDispatcher, type ConnectOptions, type Transport } from './transport.js';
 import { maskCut, rememberSecret } from '../core/mask.js';
-import { AnswerBound, GatewayTransportError, HangMemory, classify, errorKind, type Arrived } from './answer.js';
+import { AnswerBound, GatewayTransportError, HangMemory, asksStream, classify, errorKind, type AnswerKind, type Arrived } from './answer.js';
 import { isSizedBody, type ClientTargeting, type GwRequest, type GwResponse, type ReceivedResponse, type Route } from './request.js';
 
 // The error vocabulary of an answer, for the checks and the runner.
@@ -152,8 +152,8 @@ export class GatewayClient {
   /** The check's own end in this view (the runner sets it): a check ended at its limit sends and reads nothing more. */
   checkSignal?: AbortSignal;
   /** The bound of one answer from now: the request's and the check's signals, and one budget for the whole answer (short once the gateway was seen hanging). */
-  answerBound(signal?: AbortSignal): AnswerBound {
-    return new AnswerBound(this.conn.hangs, signal, this.answerLimitMs ?? this.opts.timeoutMs, this.checkSignal);
+  answerBound(signal?: AbortSignal, of: AnswerKind = 'whole'): AnswerBound {
+    return new AnswerBound(this.conn.hangs, signal, this.answerLimitMs ?? this.opts.timeoutMs, this.checkSignal, of);
   }
 
   /**
@@ -230,7 +230,7 @@ export class GatewayClient {
       this.onProgress?.(arrived);
     };
     progress();
-    const bound = this.answerBound(req.signal);
+    const bound = this.answerBound(req.signal, asksStream(req.path, req.body));
     try {
       const res = await request(url, {
         method: method as 'GET',

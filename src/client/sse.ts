@@ -113,7 +113,7 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort();
   // The check's signal, and the short budget of a gateway seen hanging (src/client/answer.ts).
-  const bound = gw.answerBound(req.signal);
+  const bound = gw.answerBound(req.signal, 'stream');
   bound.signal.addEventListener('abort', onOuterAbort);
   const startedAt = performance.now();
   const left: Streaming['left'] = {};
