@@ -14,13 +14,15 @@ const PROPERTIES = ['messages.body.semantic', 'native.body.semantic', 'chat.body
 
 describe('a property check at its time limit', () => {
   it('stops generating bodies, and the one under way still reaches the upstream within its case (three runs)', { timeout: 90_000 }, async () => {
-    // Far more bodies than 1.2 s allow (interrupted at 80 % of the 1.5 s limit), so each stops with one under way.
+    // Far more bodies than 2.4 s allow (interrupted at 80 % of the 3 s limit), so each stops with one under way.
+    // One run after another: three at once on two shared cores left a body under way past the limit.
     const outs = [tmp(), tmp(), tmp()];
-    const runs = await Promise.all(outs.map((out) => cli(['demo', ...PROPERTIES.flatMap((id) => ['--only', id]), '--timeout-ms', '1500', '--runs', '2000', '--reporter', 'json', '--out', out])));
+    const runs = [];
+    for (const out of outs) runs.push(await cli(['demo', ...PROPERTIES.flatMap((id) => ['--only', id]), '--timeout-ms', '3000', '--runs', '10000', '--reporter', 'json', '--out', out]));
     for (const [i, run] of runs.entries()) {
       expect(run.code, run.stderr).toBe(0);
       const r = JSON.parse(readFileSync(join(outs[i], 'report.json'), 'utf8')) as { results: Array<{ message: string }>; unmatchedRequests: unknown[] };
-      for (const x of r.results) expect(Number(x.message.match(/held for (\d+) generated bodies/)?.[1]), x.message).toBeLessThan(2000);
+      for (const x of r.results) expect(Number(x.message.match(/held for (\d+) generated bodies/)?.[1]), x.message).toBeLessThan(10000);
       expect(r.unmatchedRequests).toEqual([]);
     }
   });
