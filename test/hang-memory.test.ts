@@ -6,7 +6,7 @@
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { asksStream, HangMemory, HUNG_AFTER } from '../src/client/answer.js';
+import { answerKindOf, asksStream, HangMemory, HUNG_AFTER } from '../src/client/answer.js';
 import { GatewayClient, GatewayTimeoutError } from '../src/client/gateway.js';
 
 describe('HangMemory: the run has one allowance for a hanging gateway', () => {
@@ -61,6 +61,17 @@ describe('HangMemory: the run has one allowance for a hanging gateway', () => {
     for (let i = 0; i < HUNG_AFTER; i++) streamsFine.ended(false, 20_000, 20_000, false, 'whole');
     expect(streamsFine.take(20_000, 20_000, 'whole').kind).toBe('short');
     expect(streamsFine.take(20_000, 20_000, 'stream').kind).toBe('own');
+  });
+
+  it('an answer is counted as what came: a stream asked for that came whole does not forgive the streams', () => {
+    const m = new HangMemory(20_000);
+    for (let i = 0; i < HUNG_AFTER; i++) m.ended(false, 20_000, i, false, 'stream');
+    // A streamed request answered at once with a JSON error completes a whole answer.
+    m.ended(true, 5, 10, false, answerKindOf('application/json'));
+    expect(m.take(20_000, 20, 'stream').kind).toBe('short');
+    m.ended(true, 900, 30, false, answerKindOf('text/event-stream; charset=utf-8'));
+    expect(m.take(20_000, 40, 'stream').kind).toBe('own');
+    expect(answerKindOf('application/vnd.amazon.eventstream')).toBe('stream');
   });
 
   it('tells a streamed request by its path or its body', () => {

@@ -204,14 +204,14 @@ export class AnswerBound {
       else o.addEventListener('abort', this.onOuter, { once: true });
     }
   }
-  /** The answer ended, completed or not. */
-  end(completed: boolean): void {
+  /** The answer ended, completed or not; `answeredAs`: what came (a stream asked for may come whole), else what was asked. */
+  end(completed: boolean, answeredAs: AnswerKind = this.of): void {
     if (this.ended) return;
     this.ended = true;
     clearTimeout(this.timer);
     for (const o of this.outers) o.removeEventListener('abort', this.onOuter);
     const now = performance.now();
-    this.mem.ended(completed, now - this.startedAt, now, this.kind === 'probe', this.of);
+    this.mem.ended(completed, now - this.startedAt, now, this.kind === 'probe', answeredAs);
   }
   /** Why the answer was cut off, when its own budget did it. */
   why(what: string, arrived?: Arrived): GatewayTimeoutError | null {
@@ -232,3 +232,6 @@ export function asksStream(path: string, body: unknown): AnswerKind {
   const b = typeof body === 'string' || Buffer.isBuffer(body) ? body : null;
   return b && b.length <= 1024 * 1024 && /"stream"\s*:\s*true/.test(b.toString()) ? 'stream' : 'whole';
 }
+
+/** An answer's kind by its content type: an event stream (SSE or AWS event stream) or whole. */
+export const answerKindOf = (contentType: unknown): AnswerKind => (/event-?stream/i.test(String(contentType ?? '')) ? 'stream' : 'whole');

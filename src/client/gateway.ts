@@ -11,7 +11,7 @@ import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, REC
 import { BoundedBody, decodeBody, textOf, unreadable } from './bounded.js';
 import { closeAgent, connectOptions, newDispatcher, type ConnectOptions, type Transport } from './transport.js';
 import { maskCut, rememberSecret } from '../core/mask.js';
-import { AnswerBound, GatewayTransportError, HangMemory, asksStream, classify, errorKind, type AnswerKind, type Arrived } from './answer.js';
+import { AnswerBound, GatewayTransportError, HangMemory, answerKindOf, asksStream, classify, errorKind, type AnswerKind, type Arrived } from './answer.js';
 import { isSizedBody, type ClientTargeting, type GwRequest, type GwResponse, type ReceivedResponse, type Route } from './request.js';
 
 // The error vocabulary of an answer, for the checks and the runner.
@@ -255,7 +255,7 @@ export class GatewayClient {
       const raw = pairsFromRecord(res.headers);
       const decoded = decodeBody(got.head(), res.headers['content-encoding'] as string | undefined, got.truncated);
       const { body } = decoded, wireBytes = got.length, wireSha256 = got.sha256(); // the answer never holds `got` (its pieces)
-      bound.end(true);
+      bound.end(true, answerKindOf(res.headers['content-type']));
       return {
         status: res.statusCode,
         rawHeaders: raw,

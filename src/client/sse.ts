@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { passedThrough, released } from '../core/pressure.js';
 import type { Transform } from 'node:stream';
 import type { GatewayClient } from './gateway.js';
-import { classify, GatewayTimeoutError, type AnswerBound } from './answer.js';
+import { answerKindOf, classify, GatewayTimeoutError, type AnswerBound } from './answer.js';
 import { isSizedBody, type GwRequest, type Route } from './request.js';
 import { pairsFromRecord } from './headers.js';
 import { collector, decoder, type Collector, type SseEvent } from './collect.js';
@@ -188,7 +188,7 @@ async function readOn(s: Streaming, route: Route, dispatcher: Dispatcher): Promi
     }
   } finally {
     s.release();
-    bound.end(result.error === undefined);
+    bound.end(result.error === undefined, answerKindOf(res.headers['content-type']));
   }
   result.abortedAt ??= s.left.at;
   result.framing = k.framing;
