@@ -21,7 +21,7 @@ export const OPTIONAL_FEATURES = {
     packages: ['jose', 'oauth2-mock-server', '@electric-sql/pglite', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/resources', '@opentelemetry/otlp-transformer'],
   },
   postgres: { use: 'an apps store on PostgreSQL (--apps-postgres-url, store.postgres_url)', packages: ['pg'] },
-  tls: { use: '--upstream-tls (the recording upstream\'s throw-away CA)', packages: ['node-forge'] },
+  tls: { use: '--upstream-tls, and a demo fault whose gateway speaks HTTP/2 upstream (the recording upstream\'s throw-away CA)', packages: ['node-forge'] },
   // The official SDKs the client profile drives as real clients (--clients).
   'anthropic-sdk': { use: 'the client profile with --clients anthropic-sdk', packages: ['@anthropic-ai/sdk'] },
   openai: { use: 'the client profile with --clients openai', packages: ['openai'] },
