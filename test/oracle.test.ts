@@ -67,6 +67,16 @@ describe('timing oracle: buffering (SSE-INC-1)', () => {
     const blocks = judge(sent.map((_, i) => sent[Math.min(9, Math.floor(i / 3) * 3 + 2)] + 2 + i * 0.1));
     expect(blocks.nearBound).toEqual([]);
   });
+  it('a burst no longer than this process was held is measured again; a hold shorter than the burst leaves the verdict as it was', () => {
+    // Of four events 300 ms apart, the middle two arrive together (2 of 4: over a quarter).
+    const four = [0, 300, 600, 900].map((t) => 1000 + t);
+    const arrivals = four.map((t, i) => (i === 1 ? four[2] + 1 : t + 1));
+    const held = judgeDelivery(four, arrivals, 1000, ['a', 'b', 'c', 'd'], DEFAULT_BOUNDS, 290);
+    expect(held.delivery).toBe('buffered-in-blocks');
+    expect(held.nearBound).toEqual(['this process was held 290 ms while the stream was read, about as long as a burst took to send (300 ms): one pause of a loaded machine can merge events so']);
+    expect(judgeDelivery(four, arrivals, 1000, ['a', 'b', 'c', 'd'], DEFAULT_BOUNDS, 120).nearBound).toEqual([]);
+    expect(judgeDelivery(four, arrivals, 1000, ['a', 'b', 'c', 'd']).nearBound).toEqual([]);
+  });
   it('incomplete: fewer events than were sent', () => {
     const r = judge(sent.slice(0, 6).map((t) => t + 1));
     expect(r.delivery).toBe('incomplete');

@@ -4,6 +4,7 @@
 // Each check brings only its exchange and how it pairs what was sent with what arrived.
 import { fail, type CheckContext, type Verdict } from '../../src/check/check.js';
 import { judgeDelivery, oracleEvidence, withMargin, type OracleResult } from '../../src/core/oracle.js';
+import { stallMeter } from '../../src/core/stall.js';
 import { streamEvidenceOf, type StreamExchange } from './exchange.js';
 import type { Pair } from './pairing.js';
 
@@ -38,7 +39,8 @@ function notStreamed(x: StreamExchange): Verdict | null {
 export async function judgeIncremental(ctx: CheckContext, s: IncrementalStream): Promise<Verdict> {
   const noStream = (x: StreamExchange) => (s.noStream ?? notStreamed)(x);
   const measure = async (more: boolean): Promise<Timed> => {
-    const x = await s.exchange(more);
+    const meter = stallMeter();
+    const x = await s.exchange(more).finally(() => meter.stop());
     if (noStream(x)) return { x, pairs: [], result: null };
     // Timing is judged on the pieces that arrived; a lost or changed one is another check's finding.
     const pairs = s.pair(x).filter((p) => p.sent < x.seen!.sentAt.length);
@@ -48,6 +50,7 @@ export async function judgeIncremental(ctx: CheckContext, s: IncrementalStream):
       x.res.startedAt,
       pairs.map((p) => s.name(x.sent[p.sent])),
       ctx.settings.sse,
+      meter.read(),
     );
     return { x, pairs, result };
   };

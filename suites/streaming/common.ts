@@ -7,6 +7,7 @@ import type { StreamOptions } from '../../src/client/sse.js';
 import { ANTHROPIC_VERSION } from '../../src/client/gateway.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { judgeDelivery, oracleEvidence, withMargin, type OracleResult } from '../../src/core/oracle.js';
+import { stallMeter } from '../../src/core/stall.js';
 import { frames, type StreamEvent } from '../../src/upstream/replies/streams.js';
 import { streamThrough, streamEvidenceOf, type StreamExchange } from '../shared/exchange.js';
 import { MESSAGES_MODEL, MESSAGES_PATH } from '../shared/protocols.js';
@@ -52,13 +53,14 @@ export const notStreamed = (x: StreamExchange): Verdict => ({
 });
 
 /** Runs the timing oracle on an exchange; the evidence shows both timelines side by side. */
-export function oracle(ctx: CheckContext, x: StreamExchange, names: string[]): { result: OracleResult; evidence: Evidence } {
+export function oracle(ctx: CheckContext, x: StreamExchange, names: string[], heldMs = 0): { result: OracleResult; evidence: Evidence } {
   const result = judgeDelivery(
     x.seen?.sentAt ?? [],
     x.res.events.map((e) => e.arrivedAt),
     x.res.startedAt,
     names,
     ctx.settings.sse,
+    heldMs,
   );
   return {
     result,
@@ -75,8 +77,9 @@ export interface TimedStream {
 
 /** Streams `events` `gapMs` apart through the gateway and runs the oracle on what arrived. */
 export async function timedStream(ctx: CheckContext, events: StreamEvent[], gapMs: number): Promise<TimedStream> {
-  const x = await streamExchange(ctx, frames(events, { gapMs }));
-  const judged = x.res.status === 200 && x.seen ? oracle(ctx, x, events.map((e) => e.event)) : null;
+  const meter = stallMeter();
+  const x = await streamExchange(ctx, frames(events, { gapMs })).finally(() => meter.stop());
+  const judged = x.res.status === 200 && x.seen ? oracle(ctx, x, events.map((e) => e.event), meter.read()) : null;
   return { x, events, judged };
 }
 

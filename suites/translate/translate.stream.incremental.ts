@@ -1,5 +1,6 @@
 import { defineCheck, fail } from '../../src/check/check.js';
 import { judgeDelivery, oracleEvidence, withMargin, type OracleResult } from '../../src/core/oracle.js';
+import { stallMeter } from '../../src/core/stall.js';
 import { RECORDS, type StreamStep } from '../../src/protocol/index.js';
 import { SSE_HEADERS } from '../../src/upstream/scenario.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
@@ -35,7 +36,8 @@ export default defineCheck({
   async run(ctx) {
     const measure = async (deltas: number): Promise<Timed> => {
       const reply = { kind: 'sse' as const, protocol: 'messages' as const, status: 200, headers: SSE_HEADERS, frames: frames(messageStream({ full: false, textDeltas: deltas }), { gapMs: GAP_MS }) };
-      const x = await streamThrough(ctx, reply, { path: MESSAGES_PATH, body: richBody({ stream: true }), headers: [['anthropic-version', '2023-06-01']] });
+      const meter = stallMeter();
+      const x = await streamThrough(ctx, reply, { path: MESSAGES_PATH, body: richBody({ stream: true }), headers: [['anthropic-version', '2023-06-01']] }).finally(() => meter.stop());
       const texts = textsOf(reply.frames.map((f) => f.data), RECORDS.messages.replies.streamReader().read);
       const client = RECORDS.messages.replies.streamReader();
       const got = textsOf(x.res.events.map((e) => `data: ${e.data}`), (d) => client.read(d));
@@ -43,7 +45,7 @@ export default defineCheck({
       // Each scripted piece: when the upstream wrote the first frame made from it, and when the client got the event carrying it.
       const pieces = texts.map((t, j) => ({ t, j })).filter((p) => p.t);
       const paired = pieces.map((p) => ({ ...p, sent: x.seen!.framesFrom!.indexOf(p.j), got: got.indexOf(p.t) })).filter((p) => p.sent >= 0 && p.got >= 0);
-      const result = judgeDelivery(paired.map((p) => x.seen!.sentAt[p.sent]), paired.map((p) => x.res.events[p.got].arrivedAt), x.res.startedAt, paired.map((p) => `piece ${p.j}`), ctx.settings.sse);
+      const result = judgeDelivery(paired.map((p) => x.seen!.sentAt[p.sent]), paired.map((p) => x.res.events[p.got].arrivedAt), x.res.startedAt, paired.map((p) => `piece ${p.j}`), ctx.settings.sse, meter.read());
       return { x, texts, got, result };
     };
     const first = await measure(6);
