@@ -3,6 +3,7 @@
 // Use it to review a new fault; the expectation files in test/detection/ are written by hand
 // from this output after reading each failure, never copied blindly.
 //   node scripts/detection.mjs [fault ...] [--seed N]
+import { readdirSync, readFileSync } from 'node:fs';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../dist/reference/gateway.js';
 import { FAULTS } from '../dist/reference/faults/index.js';
 import { runSuite } from '../dist/src/cli/run.js';
@@ -14,6 +15,9 @@ const args = process.argv.slice(2);
 const seedAt = args.indexOf('--seed');
 const seed = seedAt >= 0 ? args.splice(seedAt, 2)[1] : '1';
 const names = args.length ? args : FAULTS.map((f) => f.name);
+// The flags a row runs with in the matrix (test/detection/*.json `flags`: `only`, `strict`), so this prints what the matrix judges.
+const dir = new URL('../test/detection/', import.meta.url);
+const flagsOf = Object.assign({}, ...readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(new URL(f, dir), 'utf8')).flags ?? {}));
 const faults = {};
 for (const name of names) {
   const fault = FAULTS.find((f) => f.name === name);
@@ -22,7 +26,9 @@ for (const name of names) {
   const { upstream, gateway, stop } = await demoUpstream(fault);
   const gw = new ReferenceGateway({ ...gateway, fault, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
   const target = await gw.start('127.0.0.1', 0);
-  const r = await runSuite(CHECKS, resolveConfig({ seed, reporter: ['json'] }, {}, {}), target, upstream, () => {});
+  const flags = flagsOf[name] ?? {};
+  if (Object.keys(flags).length) process.stderr.write(`${name}: run with the row's flags ${JSON.stringify(flags)}\n`);
+  const r = await runSuite(CHECKS, resolveConfig({ seed, reporter: ['json'], ...flags }, {}, {}), target, upstream, () => {});
   await gw.stop();
   await stop();
   const bad = r.results.filter((x) => x.outcome !== 'pass').sort((a, b) => a.id.localeCompare(b.id));
