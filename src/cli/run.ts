@@ -9,7 +9,7 @@ import { runChecks, type ExchangeSink } from '../runner/runner.js';
 import { combineAttempts, needsRetry } from '../runner/repeat.js';
 import { durationsFrom, shardIds } from '../runner/shard.js';
 import { applyWaivers, loadWaivers } from '../report/waivers.js';
-import { clientExchange, masker, ordered, upstreamExchange, type Transcript } from '../report/transcript.js';
+import { clientExchange, masker, ordered, TIMING_EXCHANGE, upstreamExchange, type Transcript } from '../report/transcript.js';
 import type { CheckResult } from '../report/types.js';
 import type { PhaseGate } from '../runner/gate.js';
 import { maskHeaderNamesDeep, scrubDeep, scrubSecrets, terminalSafe } from '../core/mask.js';
@@ -141,8 +141,9 @@ type RunContext = Omit<Parameters<typeof runChecks>[1], 'exchanges'>;
 async function runAttempts(checks: CheckDef[], ctx: RunContext, cfg: RunConfig, extras: SuiteExtras, secrets: string[], print?: (s: string) => void): Promise<{ results: CheckResult[]; interrupted?: boolean }> {
   const attempts = Math.max(cfg.repeat, cfg.repeatFailures);
   const mask = masker(secrets);
+  const timing = new Set(checks.filter((c) => c.timing).map((c) => c.id));
   const exchanges: ExchangeSink | undefined = extras.transcript
-    ? (id, client, cases) => extras.transcript!.set(id, ordered([...client.map((x) => clientExchange(x.req, x.res, mask)), ...cases.map((e) => upstreamExchange(e, mask))]))
+    ? (id, client, cases) => extras.transcript!.set(id, timing.has(id) ? [TIMING_EXCHANGE] : ordered([...client.map((x) => clientExchange(x.req, x.res, mask)), ...cases.map((e) => upstreamExchange(e, mask))]))
     : undefined;
   const finished = new Map<string, CheckResult>();
   const columns = columnsFor(checks);

@@ -166,6 +166,18 @@ export function ordered(exchanges: CanonicalExchange[]): CanonicalExchange[] {
   return [...exchanges].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
+/**
+ * What a timing check puts in the transcript instead of its exchanges: how many streams it sends
+ * depends on the measurement (a second, longer one when the first lies near a bound, or when this
+ * process was held while reading it), so two runs of the same gateway may differ in them. Its
+ * verdict is compared instead.
+ */
+export const TIMING_EXCHANGE: CanonicalExchange = {
+  kind: 'client',
+  summary: 'a timing check: its streams depend on the measurement (a second one when the first is near a bound); its verdict is compared, not its exchanges',
+  parts: { request: 'measured', response: 'measured' },
+};
+
 /** The exchanges of a run, by check id. */
 export type Transcript = Map<string, CanonicalExchange[]>;
 
