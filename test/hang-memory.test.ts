@@ -75,11 +75,11 @@ describe('HangMemory: the run has one allowance for a hanging gateway', () => {
   });
 
   it('tells a streamed request by its path or its body', () => {
-    expect(asksStream('/v1/messages', '{"model":"m","stream": true}')).toBe('stream');
-    expect(asksStream('/v1beta/models/g:streamGenerateContent?alt=sse', undefined)).toBe('stream');
-    expect(asksStream('/model/m/invoke-with-response-stream', Buffer.from('{}'))).toBe('stream');
-    expect(asksStream('/v1/messages', '{"model":"m","stream":false}')).toBe('whole');
-    expect(asksStream('/v1/models', undefined)).toBe('whole');
+    expect(asksStream('POST', '/v1/messages', '{"model":"m","stream": true}')).toBe('stream');
+    expect(asksStream('POST', '/v1beta/models/g:streamGenerateContent?alt=sse', undefined)).toBe('stream');
+    expect(asksStream('POST', '/model/m/invoke-with-response-stream', Buffer.from('{}'))).toBe('stream');
+    expect(asksStream('POST', '/v1/messages', '{"model":"m","stream":false}')).toBe('whole');
+    expect(asksStream('GET', '/v1/models', undefined)).toBe('whole');
   });
 
   it('answers cut off early (a check that left on purpose) do not make the gateway hanging', () => {

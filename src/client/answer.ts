@@ -4,6 +4,7 @@
 // been seen leaving answers unfinished, so a hanging gateway does not cost every check its limit).
 import { performance } from 'node:perf_hooks';
 import { tlsFailure } from './transport.js';
+import { routeOfRequest } from '../protocol/index.js';
 
 /** What had arrived of an answer when it was cut off (a time limit, a reset). */
 export interface Arrived {
@@ -226,9 +227,9 @@ export class AnswerBound {
   }
 }
 
-/** Whether a request asks for a streamed answer: a stream path, `alt=sse`, or `"stream": true` in a body of at most a MiB (a larger one is not scanned). */
-export function asksStream(path: string, body: unknown): AnswerKind {
-  if (/stream|[?&]alt=sse/i.test(path)) return 'stream';
+/** Whether a request asks for a streamed answer: a protocol's stream route (its record says), or `"stream": true` in a body of at most a MiB (a larger one is not scanned). */
+export function asksStream(method: string, path: string, body: unknown): AnswerKind {
+  if (routeOfRequest(method, path, [])?.route === 'stream') return 'stream';
   const b = typeof body === 'string' || Buffer.isBuffer(body) ? body : null;
   return b && b.length <= 1024 * 1024 && /"stream"\s*:\s*true/.test(b.toString()) ? 'stream' : 'whole';
 }

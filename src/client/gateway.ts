@@ -230,7 +230,7 @@ export class GatewayClient {
       this.onProgress?.(arrived);
     };
     progress();
-    const bound = this.answerBound(req.signal, asksStream(req.path, req.body));
+    const bound = this.answerBound(req.signal, asksStream(method, req.path, req.body));
     try {
       const res = await request(url, {
         method: method as 'GET',
