@@ -31,6 +31,11 @@ describe('the fix of a finding in every report file', () => {
     expect(r.results.slice(2).map((x) => x.fix)).toEqual([undefined, undefined, undefined]);
   });
 
+  it('a report that does not match its schema says where, which keys the object had, and what else is wrong', () => {
+    const { target: _t, ...rest } = r;
+    expect(() => assertValidReport({ ...rest, '***': 'http://127.0.0.1:1' } as unknown as RunReport)).toThrow(/at \/: must have required property 'target' \(its keys: schemaVersion, harness, upstream,.*\*\*\*\); 1 more: \/ must NOT have additional properties \*\*\*/);
+  });
+
   it('junit.xml: the failure text carries the fix and its link', () => {
     const xml = junitXml(r);
     const failure = /<failure[^>]*>([\s\S]*?)<\/failure>/.exec(xml)![1];

@@ -47,6 +47,14 @@ describe('scrubSecrets', () => {
     expect(JSON.stringify(r)).not.toMatch(/Secret|736b2d616e74/);
     expect(r.b).toBe(1);
   });
+
+  it("keeps a key whose edge happens to match a secret's edge (a key is never cut text); masks such a value", () => {
+    // 'target' ends in 'rget', which begins this secret: a cut value may hold the secret's start, a key may not.
+    const secret = 'rgetAbCdEfGhIjKlMnOpQrSt';
+    const r = scrubDeep({ target: 'a cut value ending in rget', [secret]: 1 }, [secret]);
+    expect(Object.keys(r)).toEqual(['target', '***']);
+    expect(r.target).toBe('a cut value ending in ***');
+  });
 });
 
 describe('terminalSafe', () => {
