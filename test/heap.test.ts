@@ -35,8 +35,8 @@ const BIN = join(ROOT, 'bin/gw-conformance.js');
 const MIB = 1024 * 1024;
 
 describe('heap settings', () => {
-  it('bin/gw-conformance.js hands V8 the young-generation growth factor and baseline-only WebAssembly', () => {
-    expect(probe([BIN, '--version']).flags).toEqual(['--semi-space-growth-factor=1', '--liftoff-only']);
+  it('bin/gw-conformance.js hands V8 the young-generation growth factor, baseline-only WebAssembly and the old generation\'s growth', () => {
+    expect(probe([BIN, '--version']).flags).toEqual(['--semi-space-growth-factor=1', '--liftoff-only', '--heap-growing-percent=50']);
   });
 
   it('the CLI loaded without bin sets no V8 flag (the probe sees only what the process sets)', () => {
