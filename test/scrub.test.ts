@@ -48,6 +48,14 @@ describe('scrubSecrets', () => {
     expect(r.b).toBe(1);
   });
 
+  it('masks a piece of a secret inside a text, away from any cut (a stream quoted where a chunk ended)', () => {
+    const hex = Buffer.from(S).toString('hex');
+    expect(scrubSecrets(`chunk 1 ended in "${S.slice(0, 18)}" and chunk 2 began "${S.slice(18)}"`, [S])).toBe('chunk 1 ended in "***" and chunk 2 began "***"');
+    expect(scrubSecrets(`x ${hex.slice(10, 40).toUpperCase()} y`, [S])).toBe('x *** y');
+    // Shorter than MIN_INNER_PIECE inside a text: ordinary text may hold that much by chance.
+    expect(scrubSecrets(`a "${S.slice(0, 12)}" b`, [S])).toBe(`a "${S.slice(0, 12)}" b`);
+  });
+
   it("keeps a key whose edge happens to match a secret's edge (a key is never cut text); masks such a value", () => {
     // 'target' ends in 'rget', which begins this secret: a cut value may hold the secret's start, a key may not.
     const secret = 'rgetAbCdEfGhIjKlMnOpQrSt';

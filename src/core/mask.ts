@@ -101,7 +101,47 @@ export function replaceSecrets(text: string, secrets: string[], replacement = MA
 
 /** Replaces every form (secretForms) of each secret in a text, the pieces of one at a cut (maskCutEdges), and the value of any `key=` query parameter. */
 export function scrubSecrets(text: string, secrets: string[]): string {
-  return maskUrl(maskCutEdges(replaceSecrets(text, secrets), secrets));
+  return maskUrl(maskInnerPieces(maskCutEdges(replaceSecrets(text, secrets), secrets), secrets));
+}
+
+/** The shortest piece of a secret masked wherever it stands in a text (not only at a cut): too long to occur by chance. */
+export const MIN_INNER_PIECE = 16;
+const windowsCache = new Map<string, { exact: Set<string>; caseless: Set<string> }>();
+/** Every MIN_INNER_PIECE-character run of the secret's forms that carry a character or more per character (not the %, \u and &# escapes). */
+function innerWindows(secrets: string[]): { exact: Set<string>; caseless: Set<string> } {
+  const key = secrets.join('\n');
+  let w = windowsCache.get(key);
+  if (w) return w;
+  w = { exact: new Set(), caseless: new Set() };
+  for (const f of secrets.flatMap(secretForms).filter((x) => !/^(%|\\u|&#)/.test(x))) {
+    const hex = /^[0-9a-f]+$/i.test(f);
+    for (let i = 0; i + MIN_INNER_PIECE <= f.length; i++) (hex ? w.caseless : w.exact).add(hex ? f.slice(i, i + MIN_INNER_PIECE).toLowerCase() : f.slice(i, i + MIN_INNER_PIECE));
+  }
+  if (windowsCache.size > 16) windowsCache.clear();
+  windowsCache.set(key, w);
+  return w;
+}
+
+/**
+ * A piece of a secret inside a text, away from any cut marker (a gateway's text cut by something
+ * other than maskCut, a stream split where a chunk ended and quoted with what followed): every run
+ * of at least MIN_INNER_PIECE characters each of whose windows is a piece of a form is masked.
+ */
+export function maskInnerPieces(text: string, secrets: string[]): string {
+  if (text.length < MIN_INNER_PIECE || !secrets.some((x) => x.length >= MIN_INNER_PIECE)) return text;
+  const { exact, caseless } = innerWindows(secrets.filter((x) => x.length >= MIN_INNER_PIECE));
+  const lower = text.toLowerCase();
+  const folds = lower.length === text.length;
+  let out = '';
+  let kept = 0;
+  let maskedTo = -1;
+  for (let i = 0; i + MIN_INNER_PIECE <= text.length; i++) {
+    if (!exact.has(text.slice(i, i + MIN_INNER_PIECE)) && !(folds && caseless.has(lower.slice(i, i + MIN_INNER_PIECE)))) continue;
+    if (i > maskedTo) out += `${text.slice(kept, i)}${MASK}`;
+    maskedTo = i + MIN_INNER_PIECE;
+    kept = maskedTo;
+  }
+  return kept ? out + text.slice(kept) : text;
 }
 
 /** The shortest piece of a secret masked where a text was cut: shorter pieces are too likely to be ordinary text. */
