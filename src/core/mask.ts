@@ -269,8 +269,7 @@ export function scrubDeep<T>(value: T, secrets: string[]): T {
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return scrubSecrets(v, secrets);
     if (Array.isArray(v)) return v.map(walk);
-    // A key is never cut text, so it loses whole forms and long pieces only: masking pieces at its edges (maskCutEdges)
-    // once took a report's own key when four of its letters began a random secret.
+    // A key is never cut text: whole forms and long pieces only (edge pieces once took a report's own key).
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [maskUrl(maskInnerPieces(replaceSecrets(k, secrets), secrets)), walk(x)]));
     return v;
   };
