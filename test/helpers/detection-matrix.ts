@@ -6,8 +6,7 @@
 // gaps). A PhaseGate shared by all of them keeps every timing check apart from the work of the
 // other runs in this process, so a timing verdict sees only its own gateway's delays.
 // The matrix is cut in two halves, two test files (test/detection.test.ts and
-// test/detection-2.test.ts; the clean run in the first, the clean runs with flags in the second),
-// so that each half has a process and a core of its own: the gate
+// test/detection-2.test.ts), so that each half has a process and a core of its own: the gate
 // orders the runs of one process only, and the halves' timing phases then go on side by side.
 // The oracle's verdicts hold with both cores taken by other work (`npm run bench:oracle --
 // --stress`, stress-ng --cpu 2: 0 of 700 runs differed), which is what a second half is.
@@ -39,9 +38,6 @@ const translatedSkips = (r: RunReport) => r.results.filter(isTranslatedSkip).map
 /** The checks that skip on the reference gateway's messages → chat route (translate.json): each declares what a translation cannot keep. */
 const TRANSLATED_SKIPS = (JSON.parse(readFileSync(new URL('translate.json', dir), 'utf8')) as { translatedSkips: string[] }).translatedSkips;
 
-/** Each set of flags a fault's row runs with, once. */
-const cleanFlags = () => [...new Set(Object.values(expected.flags).map((f) => JSON.stringify(f)))];
-
 const CONCURRENCY = Number(process.env.GWC_DETECTION_CONCURRENCY ?? 6);
 /** A run waits for a free slot, then for its checks: long, but bounded. */
 const RUN_WAIT_MS = 600_000;
@@ -60,9 +56,10 @@ export function detectionMatrix(half: 0 | 1): void {
   const run = (key: string) => runOf(runs, key);
 
   describe(`detection matrix, half ${half + 1} of 2`, () => {
-    // The clean run in half 1, the clean runs with each fault's flags in half 2: the halves end together.
-    if (half === 0) scheduled('clean', () => demoRun(undefined, {}, gate));
-    else for (const flags of cleanFlags()) scheduled(`clean ${flags}`, () => demoRun(undefined, JSON.parse(flags), gate));
+    if (half === 0) {
+      scheduled('clean', () => demoRun(undefined, {}, gate));
+      for (const flags of new Set(Object.values(expected.flags).map((f) => JSON.stringify(f)))) scheduled(`clean ${flags}`, () => demoRun(undefined, JSON.parse(flags), gate));
+    }
     for (const f of faults) scheduled(`fault ${f.name}`, () => demoRun(f.name, expected.flags[f.name], gate));
     beforeAll(() => void (runs = startAtOnce(wanted, CONCURRENCY)));
 
@@ -73,6 +70,15 @@ export function detectionMatrix(half: 0 | 1): void {
         expect(r.exitCode).toBe(0);
         expect(r.unmatchedRequests).toEqual([]);
       });
+
+      // Checks outside the default profile are proven with the flags their fault runs with.
+      for (const flags of new Set(Object.values(expected.flags).map((f) => JSON.stringify(f)))) {
+        it(`the clean reference gateway passes with ${flags}`, { timeout: RUN_WAIT_MS }, async () => {
+          const r = await run(`clean ${flags}`);
+          expect(r.results.length).toBeGreaterThan(0);
+          expect(r.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id}: ${x.outcome}: ${x.message}`)).toEqual([]);
+        });
+      }
 
       it('names every fault, and every fault but a control is caught by at least one check', () => {
         expect(Object.keys(expected.faults).sort()).toEqual(FAULTS.map((f) => f.name).sort());
@@ -97,16 +103,6 @@ export function detectionMatrix(half: 0 | 1): void {
         expect(CHECKS.filter((c) => c.profile !== 'service' && c.profile !== 'apps' && c.profile !== 'client' && c.profile !== 'load').map((c) => c.id).filter((id) => !proven.has(id))).toEqual([]);
       });
     }
-
-    // Checks outside the default profile are proven with the flags their fault runs with.
-    if (half === 1)
-      for (const flags of cleanFlags()) {
-        it(`the clean reference gateway passes with ${flags}`, { timeout: RUN_WAIT_MS }, async () => {
-          const r = await run(`clean ${flags}`);
-          expect(r.results.length).toBeGreaterThan(0);
-          expect(r.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id}: ${x.outcome}: ${x.message}`)).toEqual([]);
-        });
-      }
 
     for (const f of faults) {
       it(`fault ${f.name} fails exactly its expected checks`, { timeout: RUN_WAIT_MS }, async () => {
