@@ -114,7 +114,7 @@ function innerWindows(secrets: string[]): { exact: Set<string>; caseless: Set<st
   if (w) return w;
   w = { exact: new Set(), caseless: new Set() };
   for (const f of secrets.flatMap(secretForms).filter((x) => !/^(%|\\u|&#)/.test(x))) {
-    const hex = /^[0-9a-f]+$/i.test(f);
+    const hex = isCaseless(f);
     for (let i = 0; i + MIN_INNER_PIECE <= f.length; i++) (hex ? w.caseless : w.exact).add(hex ? f.slice(i, i + MIN_INNER_PIECE).toLowerCase() : f.slice(i, i + MIN_INNER_PIECE));
   }
   if (windowsCache.size > 16) windowsCache.clear();
@@ -130,8 +130,8 @@ function innerWindows(secrets: string[]): { exact: Set<string>; caseless: Set<st
 export function maskInnerPieces(text: string, secrets: string[]): string {
   if (text.length < MIN_INNER_PIECE || !secrets.some((x) => x.length >= MIN_INNER_PIECE)) return text;
   const { exact, caseless } = innerWindows(secrets.filter((x) => x.length >= MIN_INNER_PIECE));
-  const lower = text.toLowerCase();
-  const folds = lower.length === text.length;
+  const lower = caseless.size ? text.toLowerCase() : text;
+  const folds = caseless.size > 0 && lower.length === text.length;
   let out = '';
   let kept = 0;
   let maskedTo = -1;
