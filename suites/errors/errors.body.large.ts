@@ -2,7 +2,7 @@ import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { messageBody } from '../../src/upstream/replies/messages.js';
 import { CASE_PLACEHOLDER, TOKEN_LENGTH } from '../../src/upstream/contract.js';
 import { createHash } from 'node:crypto';
-import { collectNow, passedThrough } from '../../src/core/pressure.js';
+import { collectNow, passedYoung } from '../../src/core/pressure.js';
 import { longStringDigest } from '../../src/client/bounded.js';
 import type { CheckContext } from '../../src/check/check.js';
 import { messagesHeaders, type GwResponse, type SizedBody } from '../../src/client/gateway.js';
@@ -53,7 +53,7 @@ export function* imageDataChunks(base64Length: number, seed: number): Generator<
     }
     if (first) PNG_START.copy(raw);
     const piece = Buffer.from(raw.toString('base64'), 'latin1');
-    passedThrough(piece.length);
+    passedYoung(piece.length);
     yield left < piece.length ? piece.subarray(0, left) : piece;
     left -= piece.length;
   }
@@ -93,24 +93,41 @@ export function largeBody(bytes: number, data: string): { text: string; dataLeng
 
 /**
  * largeBody() as a body made piece by piece while it is sent (SizedBody), with the case token
- * in place and the SHA-256 of the whole (computed by making it once beforehand).
+ * in place. `sha256()` is the SHA-256 of the whole: taken from the bytes as the first complete
+ * pass sends them (so the 46 MiB are made once, not once to hash and again to send), or from a
+ * pass of its own when no pass went to the end (a gateway that stopped reading).
  */
-export function largeBodyParts(bytes: number, seed: number, token: string): { body: SizedBody; dataLength: number; sha256: string } {
+export function largeBodyParts(bytes: number, seed: number, token: string): { body: SizedBody; dataLength: number; sha256: () => string } {
   const { head, tail, dataLength } = largeEnvelope(bytes);
   const h = Buffer.from(withToken(head, token));
   const t = Buffer.from(tail);
+  function* parts(): Generator<Buffer> {
+    yield h;
+    yield* imageDataChunks(dataLength, seed);
+    yield t;
+  }
+  let digest: string | undefined;
   const body: SizedBody = {
     length: h.length + dataLength + t.length,
     *chunks() {
-      yield h;
-      yield* imageDataChunks(dataLength, seed);
-      yield t;
+      const hash = digest === undefined ? createHash('sha256') : null;
+      for (const c of parts()) {
+        hash?.update(c);
+        yield c;
+      }
+      if (hash) digest ??= hash.digest('hex');
     },
   };
   if (body.length !== bytes) throw new Error(`harness bug: body is ${body.length} bytes, not ${bytes}`);
-  const hash = createHash('sha256');
-  for (const c of body.chunks()) hash.update(c);
-  return { body, dataLength, sha256: hash.digest('hex') };
+  const sha256 = () => {
+    if (digest === undefined) {
+      const hash = createHash('sha256');
+      for (const c of parts()) hash.update(c);
+      digest = hash.digest('hex');
+    }
+    return digest;
+  };
+  return { body, dataLength, sha256 };
 }
 
 interface SizeResult {
@@ -176,7 +193,7 @@ export async function sendLarge(ctx: CheckContext, bytes: number, seed: number):
   const { body, dataLength, sha256 } = largeBodyParts(bytes, seed, expectation.token);
   const res = await ctx.gateway.send({ method: 'POST', path: '/v1/messages', body, headers: messagesHeaders(), caseToken: expectation.token, signal: ctx.signal });
   const seen = await expectation.received(res.status < 300 ? 1000 : 200);
-  return { res, seen, expectation, sentBytes: bytes, sentSha256: sha256, seed, dataLength };
+  return { res, seen, expectation, sentBytes: bytes, sentSha256: sha256(), seed, dataLength };
 }
 
 export default defineCheck({
