@@ -8,7 +8,8 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BoundedBody, decodeBody, LongStrings, longStringDigest } from '../src/client/bounded.js';
-import { GatewayClient, GatewayTimeoutError } from '../src/client/gateway.js';
+import { GatewayClient, GatewayTimeoutError, GatewayTransportError } from '../src/client/gateway.js';
+import { ANSWER_MAX } from '../src/client/answer.js';
 import { imageData, imageDataChunks, largeBody, largeBodyParts } from '../suites/errors/errors.body.large.js';
 import { CASE_PLACEHOLDER } from '../src/upstream/contract.js';
 import { BODY_KEEP } from '../src/client/bounded.js';
@@ -154,11 +155,11 @@ describe('the client against endless and large answers', () => {
     return `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`;
   }
 
-  it('keeps BODY_KEEP (1 MiB) of a 40 MiB answer, with its length and SHA-256', async () => {
+  it('keeps BODY_KEEP (1 MiB) of a 12 MiB answer (under ANSWER_MAX), with its length and SHA-256', async () => {
     const piece = Buffer.alloc(1024 * 1024, 'q');
     const url = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      let n = 40;
+      let n = 12;
       const pump = () => {
         while (n-- > 0) if (!res.write(piece)) return void res.once('drain', pump);
         res.end();
@@ -169,8 +170,35 @@ describe('the client against endless and large answers', () => {
     const r = await gw.send({ path: '/' });
     await gw.close();
     const h = createHash('sha256');
-    for (let i = 0; i < 40; i++) h.update(piece);
-    expect([r.wireBytes, r.truncated, r.body.length, r.wireSha256]).toEqual([40 * 1024 * 1024, true, BODY_KEEP, h.digest('hex')]);
+    for (let i = 0; i < 12; i++) h.update(piece);
+    expect([r.wireBytes, r.truncated, r.body.length, r.wireSha256]).toEqual([12 * 1024 * 1024, true, BODY_KEEP, h.digest('hex')]);
+  });
+
+  it('stops reading an answer past ANSWER_MAX (16 MiB) and names it, without waiting for the rest', async () => {
+    const piece = Buffer.alloc(1024 * 1024, 'z');
+    let written = 0;
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(500 * piece.length) });
+      const pump = () => {
+        while (written < 500) {
+          written++;
+          if (!res.write(piece)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    });
+    const gw = new GatewayClient(url, { token: 't', timeoutMs: 60_000 });
+    const e = await gw.send({ path: '/v1/messages', method: 'POST', body: '{}' }).catch((x: unknown) => x);
+    await gw.close();
+    expect(e).toBeInstanceOf(GatewayTransportError);
+    expect((e as GatewayTransportError).code).toBe('ANSWER_TOO_LARGE');
+    expect((e as Error).message).toMatch(/^POST \/v1\/messages: the answer went on past 16 MiB, .*status 200 after \d+ ms, then \d+ body bytes/);
+    const bytes = Number(/then (\d+) body bytes/.exec((e as Error).message)![1]);
+    expect(bytes).toBeGreaterThan(ANSWER_MAX);
+    expect(bytes).toBeLessThan(ANSWER_MAX + 2 * 1024 * 1024);
+    // The server was held back by the client's flow control: it never wrote the 500 MiB.
+    expect(written).toBeLessThan(200);
   });
 
   it('an endless body cut at the time limit says what arrived, how much and for how long', async () => {

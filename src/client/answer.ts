@@ -55,6 +55,7 @@ export function errorKind(e: Error): string {
 const BEFORE_ANSWER = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
 export function classify(e: unknown, what: string, arrived?: Arrived): Error {
+  if (e instanceof GatewayTransportError) return e; // named already (answerTooLarge)
   const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = err.code ?? err.cause?.code ?? err.name ?? 'UNKNOWN';
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || err.name === 'TimeoutError')
@@ -67,6 +68,21 @@ export function classify(e: unknown, what: string, arrived?: Arrived): Error {
   const invalid = code.startsWith('HPE_') || code === 'HTTPParserError' || code === 'UND_ERR_HEADERS_OVERFLOW' ? 'the answer is not valid HTTP: ' : '';
   // A TLS failure in the project's words, not the TLS library's.
   return new GatewayTransportError(`${what}: ${invalid}${code}: ${tlsFailure(e) ?? err.message ?? String(e)}`, code, beforeAnswer);
+}
+
+/**
+ * The most of one whole answer the client reads. The recording upstream's answers are a few
+ * KiB, and a translating gateway's no larger than a few times that: an answer past this is the
+ * gateway's own, and reading all of a 500 MB one (hashing it as it comes) took about a second
+ * per request, so a run against such a gateway lasted minutes. A stream has its own bound
+ * (STREAM_MAX).
+ */
+export const ANSWER_MAX = 16 * 1024 * 1024;
+
+/** The error for an answer past ANSWER_MAX; ends its bound as answered (the gateway is not hanging). */
+export function answerTooLarge(what: string, arrived: Arrived, bound: AnswerBound): GatewayTransportError {
+  bound.end(true);
+  return new GatewayTransportError(`${what}: the answer went on past ${ANSWER_MAX / 1024 / 1024} MiB, where the recording upstream's answers are a few KiB: the client stopped reading it${describeArrived(arrived)}`, 'ANSWER_TOO_LARGE');
 }
 
 /** What arrived before an answer was cut off, in words: "status 200 after 3 ms, then 41 bytes in 12 chunks over 20001 ms". */

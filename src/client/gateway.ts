@@ -11,13 +11,11 @@ import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, REC
 import { BoundedBody, decodeBody, textOf, unreadable } from './bounded.js';
 import { closeAgent, connectOptions, newDispatcher, type ConnectOptions, type Transport } from './transport.js';
 import { maskCut, rememberSecret } from '../core/mask.js';
-import { AnswerBound, GatewayTransportError, HangMemory, answerKindOf, asksStream, classify, errorKind, type AnswerKind, type Arrived } from './answer.js';
+import { ANSWER_MAX, AnswerBound, GatewayTransportError, answerTooLarge, HangMemory, answerKindOf, asksStream, classify, errorKind, type AnswerKind, type Arrived } from './answer.js';
 import { isSizedBody, type ClientTargeting, type GwRequest, type GwResponse, type ReceivedResponse, type Route } from './request.js';
 
-// The error vocabulary of an answer, for the checks and the runner.
+// The error vocabulary of an answer, for the checks and the runner; and what the checks take from the client they send with.
 export { GatewayTimeoutError, GatewayTransportError, classify, describeArrived, errorKind, type Arrived } from './answer.js';
-
-// The checks take these from the client they send with.
 export { ANTHROPIC_VERSION, messagesHeaders, type AuthStyle } from '../protocol/index.js';
 export { isSizedBody, type ClientTargeting, type GwRequest, type GwResponse, type ReceivedResponse, type Route, type SizedBody } from './request.js';
 
@@ -251,6 +249,7 @@ export class GatewayClient {
         arrived.lastByteAfterMs = Math.round(performance.now() - startedAt);
         if (arrived.chunks <= 4) arrived.head = maskCut(got.start(1200).toString('utf8'), 300, got.length);
         progress();
+        if (got.length > ANSWER_MAX) throw answerTooLarge(what, arrived, bound);
       }
       const raw = pairsFromRecord(res.headers);
       const decoded = decodeBody(got.head(), res.headers['content-encoding'] as string | undefined, got.truncated);
