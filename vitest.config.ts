@@ -2,16 +2,28 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Files whose verdicts judge time at a fine grain: the stream timing oracle (the two halves of
- * the detection matrix, nginx through its configs, in a container, and certify's verify of plain
- * against streaming nginx, real clients' streams in the client profile (and through nginx in their cloud formats), the TLS terminators' runs, HAProxy through its configs, and the load profile through nginx and on an attached upstream). They run after every other file, three at a time, each in a process
- * of its own: within a file a PhaseGate keeps each timing check apart from that file's other runs,
- * and the other processes are load like any other: the oracle's verdicts hold with both cores
- * taken by stress-ng's two CPU hogs (`npm run bench:oracle -- --runs 100 --stress`: 0 of 700 runs
+ * The detection matrix (test/helpers/detection-matrix.ts): its runs are dealt out to eight files,
+ * which run together with nothing else, each doing one run at a time in its own process, so no
+ * run meets another's work in its event loop. Eight at once keep the 2 cores busy (a run mostly
+ * waits, e.g. for its 16 s keep-alive probe): 459 s for the 151 runs, where two processes of 76
+ * runs, six at a time behind a shared PhaseGate, took 800 to 890 s (the gate made a process's
+ * runs take turns: its event loop was idle 65% of the time). With the other timing files beside
+ * the eight, two certify tests failed under that load, so those files come after.
+ */
+const MATRIX = ['test/detection.test.ts', ...Array.from({ length: 7 }, (_, i) => `test/detection-${i + 2}.test.ts`)];
+/**
+ * The other files whose verdicts judge time at a fine grain: the stream timing oracle (nginx
+ * through its configs, in a container, and certify's verify of plain against streaming nginx),
+ * real clients' streams in the client profile (and through nginx in their cloud formats), the
+ * TLS terminators' runs, HAProxy through its configs, and the load profile through nginx and on
+ * an attached upstream. They run last, three at a time, each in a process of its own: within a
+ * file a PhaseGate keeps each timing check apart from that file's other runs, and the other
+ * processes are load like any other: the oracle's verdicts hold with both cores taken by
+ * stress-ng's two CPU hogs (`npm run bench:oracle -- --runs 100 --stress`: 0 of 700 runs
  * differed), more contention than two other files that mostly wait. They never run beside the
  * untimed files, whose hostile floods and package installs are heavier than that.
  */
-const TIMING = ['test/detection.test.ts', 'test/detection-2.test.ts', 'test/nginx.test.ts', 'test/image.test.ts', 'test/certify.test.ts', 'test/client-profile.test.ts', 'test/client-profile-protocols.test.ts', 'test/tls-proxies.test.ts', 'test/load-detection.test.ts', 'test/haproxy.test.ts', 'test/proxies-load.test.ts', 'test/client-cloud-nginx.test.ts', 'test/load-attach.test.ts'];
+const TIMING = ['test/nginx.test.ts', 'test/image.test.ts', 'test/certify.test.ts', 'test/client-profile.test.ts', 'test/client-profile-protocols.test.ts', 'test/tls-proxies.test.ts', 'test/load-detection.test.ts', 'test/haproxy.test.ts', 'test/proxies-load.test.ts', 'test/client-cloud-nginx.test.ts', 'test/load-attach.test.ts'];
 
 /**
  * The longest files of each group, started first so that the workers end together.
@@ -19,8 +31,8 @@ const TIMING = ['test/detection.test.ts', 'test/detection-2.test.ts', 'test/ngin
  * clone in CI); these go first either way. A stale list only costs time, never a verdict.
  */
 const LONG_FIRST = [
-  // timing group
-  'test/detection.test.ts', 'test/detection-2.test.ts', 'test/nginx.test.ts', 'test/certify.test.ts',
+  // timing group (the matrix's eight files start together)
+  'test/client-profile.test.ts', 'test/certify.test.ts', 'test/haproxy.test.ts', 'test/tls-proxies.test.ts',
   // untimed group
   'test/apps-real.test.ts', 'test/apps-detection.test.ts', 'test/package.test.ts', 'test/hostile.test.ts', 'test/apps-own.test.ts', 'test/launch.test.ts', 'test/cli.test.ts', 'test/targeting.test.ts', 'test/lint-cli.test.ts', 'test/service.test.ts', 'test/apps-idp-changes.test.ts', 'test/real-client.test.ts', 'test/shard.test.ts', 'test/html.test.ts', 'test/lint-oracle.test.ts', 'test/action.test.ts',
 ];
@@ -41,15 +53,17 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 30_000,
     sequence: { sequencer: LongFirst },
-    // Two groups, one after the other (vitest 4: projects with sequence.groupOrder; one
+    // Three groups, one after the other (vitest 4: projects with sequence.groupOrder; one
     // maxWorkers per group). First every other file, four at a time (they mostly wait: sign-in
     // pacing, probes, child processes; a run of all of them uses about 1.2 cores): they judge no
     // stream timing (tests of the CLI, reports, sharding and packaging leave the timing checks
-    // out, test/helpers/untimed.ts), and what they time is bounded in seconds. Then the timing
-    // files, three at a time (see TIMING).
+    // out, test/helpers/untimed.ts), and what they time is bounded in seconds. Then the
+    // detection matrix's eight files at once (see MATRIX), then the other timing files, three
+    // at a time (see TIMING).
     projects: [
-      { extends: true, test: { name: 'untimed', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...TIMING], maxWorkers: 4, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'timing', include: TIMING, maxWorkers: 3, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'untimed', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...MATRIX, ...TIMING], maxWorkers: 4, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'matrix', include: MATRIX, maxWorkers: MATRIX.length, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'timing', include: TIMING, maxWorkers: 3, sequence: { groupOrder: 2 } } },
     ],
   },
 });

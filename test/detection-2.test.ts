@@ -1,5 +1,4 @@
-// The detection matrix, second half: the other faults, in a process of their own
-// (test/helpers/detection-matrix.ts; the first half is test/detection.test.ts).
+// The detection matrix, part 2 of 8: every eighth run (test/helpers/detection-matrix.ts).
 import { detectionMatrix } from './helpers/detection-matrix.js';
 
 detectionMatrix(1);

@@ -1,5 +1,6 @@
-// The detection matrix, first half: the clean runs, the matrix's completeness, and every other
-// fault (test/helpers/detection-matrix.ts; the second half is test/detection-2.test.ts).
+// The detection matrix, part 1 of 8: every eighth run from the first, and the matrix's
+// completeness tests (test/helpers/detection-matrix.ts; the other parts are test/detection-2.test.ts to
+// test/detection-8.test.ts).
 import { detectionMatrix } from './helpers/detection-matrix.js';
 
 detectionMatrix(0);

@@ -1,15 +1,17 @@
 // The detection matrix: the clean reference gateway passes every check, and each fault is
 // caught by exactly the checks test/detection/*.json names for it (and no other check).
 // One expectation file per area, so each area's faults are reviewed beside its checks.
-// The runs go on at once (GWC_DETECTION_CONCURRENCY at a time, default 6), each with its own
-// gateway and upstream: a run mostly waits (the 10 s idle probe, the hung upstream, scripted
-// gaps). A PhaseGate shared by all of them keeps every timing check apart from the work of the
-// other runs in this process, so a timing verdict sees only its own gateway's delays.
-// The matrix is cut in two halves, two test files (test/detection.test.ts and
-// test/detection-2.test.ts), so that each half has a process and a core of its own: the gate
-// orders the runs of one process only, and the halves' timing phases then go on side by side.
-// The oracle's verdicts hold with both cores taken by other work (`npm run bench:oracle --
-// --stress`, stress-ng --cpu 2: 0 of 700 runs differed), which is what a second half is.
+// The matrix's runs (the clean runs, then every fault, in the order of FAULTS) are dealt out
+// round-robin to PARTS test files (test/detection.test.ts, test/detection-2.test.ts, ...), one
+// vitest process each, so that the runs go on side by side in processes of their own. A run
+// mostly waits (the 16 s keep-alive probe, the hung upstream, scripted gaps), and within one
+// process the runs' timing checks would have to be kept apart from each other's work by a
+// PhaseGate, which made one process's runs take turns (its event loop idle 65% of the time).
+// A file starts its runs GWC_DETECTION_CONCURRENCY at a time (default 1: no run of the file
+// meets another's work in its event loop; with more, the PhaseGate keeps each timing check
+// apart from the work of the file's other runs). Between processes the operating system shares
+// the cores: the oracle's verdicts hold with both cores taken by other work (`npm run
+// bench:oracle -- --stress`).
 import { readdirSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS } from '../../reference/faults/index.js';
@@ -38,32 +40,36 @@ const translatedSkips = (r: RunReport) => r.results.filter(isTranslatedSkip).map
 /** The checks that skip on the reference gateway's messages → chat route (translate.json): each declares what a translation cannot keep. */
 const TRANSLATED_SKIPS = (JSON.parse(readFileSync(new URL('translate.json', dir), 'utf8')) as { translatedSkips: string[] }).translatedSkips;
 
-const CONCURRENCY = Number(process.env.GWC_DETECTION_CONCURRENCY ?? 6);
+const CONCURRENCY = Number(process.env.GWC_DETECTION_CONCURRENCY ?? 1);
+/** The matrix's test files: test/detection.test.ts is part 0, test/detection-N.test.ts part N - 1. */
+export const PARTS = 8;
 /** A run waits for a free slot, then for its checks: long, but bounded. */
 const RUN_WAIT_MS = 600_000;
 
 /**
- * Half `half` (0 or 1) of the matrix: half 0 holds the clean runs and the matrix's own
- * completeness tests, and each half every other fault (in the order of FAULTS).
+ * Part `part` (0 to PARTS - 1) of the matrix: every PARTS-th run of the clean runs followed by
+ * the faults, and in part 0 the matrix's own completeness tests.
  */
-export function detectionMatrix(half: 0 | 1): void {
-  const faults = FAULTS.filter((_, i) => i % 2 === half);
-  /** Every run of the matrix, started together and `CONCURRENCY` at a time; each test awaits its own. */
+export function detectionMatrix(part: number): void {
+  const cleanFlags = [...new Set(Object.values(expected.flags).map((f) => JSON.stringify(f)))];
+  const all: Array<{ key: string; fault?: (typeof FAULTS)[number] }> = [...['clean', ...cleanFlags.map((f) => `clean ${f}`)].map((key) => ({ key })), ...FAULTS.map((f) => ({ key: `fault ${f.name}`, fault: f }))];
+  const mine = all.filter((_, i) => i % PARTS === part);
+  const faults = mine.flatMap((r) => (r.fault ? [r.fault] : []));
+  /** Every run of this part, started together and `CONCURRENCY` at a time; each test awaits its own. */
   const gate = new PhaseGate();
   const wanted: Array<[string, () => Promise<RunReport>]> = [];
   let runs = new Map<string, Promise<RunReport>>();
   const scheduled = (key: string, start: () => Promise<RunReport>) => void wanted.push([key, start]);
   const run = (key: string) => runOf(runs, key);
+  const has = (key: string) => mine.some((r) => r.key === key);
 
-  describe(`detection matrix, half ${half + 1} of 2`, () => {
-    if (half === 0) {
-      scheduled('clean', () => demoRun(undefined, {}, gate));
-      for (const flags of new Set(Object.values(expected.flags).map((f) => JSON.stringify(f)))) scheduled(`clean ${flags}`, () => demoRun(undefined, JSON.parse(flags), gate));
-    }
+  describe(`detection matrix, part ${part + 1} of ${PARTS}`, () => {
+    if (has('clean')) scheduled('clean', () => demoRun(undefined, {}, gate));
+    for (const flags of cleanFlags) if (has(`clean ${flags}`)) scheduled(`clean ${flags}`, () => demoRun(undefined, JSON.parse(flags), gate));
     for (const f of faults) scheduled(`fault ${f.name}`, () => demoRun(f.name, expected.flags[f.name], gate));
     beforeAll(() => void (runs = startAtOnce(wanted, CONCURRENCY)));
 
-    if (half === 0) {
+    if (has('clean'))
       it('the clean reference gateway passes every check', { timeout: RUN_WAIT_MS }, async () => {
         const r = await run('clean');
         expect(r.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id}: ${x.outcome}: ${x.message}`)).toEqual([]);
@@ -71,14 +77,22 @@ export function detectionMatrix(half: 0 | 1): void {
         expect(r.unmatchedRequests).toEqual([]);
       });
 
-      // Checks outside the default profile are proven with the flags their fault runs with.
-      for (const flags of new Set(Object.values(expected.flags).map((f) => JSON.stringify(f)))) {
-        it(`the clean reference gateway passes with ${flags}`, { timeout: RUN_WAIT_MS }, async () => {
-          const r = await run(`clean ${flags}`);
-          expect(r.results.length).toBeGreaterThan(0);
-          expect(r.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id}: ${x.outcome}: ${x.message}`)).toEqual([]);
-        });
-      }
+    // Checks outside the default profile are proven with the flags their fault runs with.
+    for (const flags of cleanFlags) {
+      if (!has(`clean ${flags}`)) continue;
+      it(`the clean reference gateway passes with ${flags}`, { timeout: RUN_WAIT_MS }, async () => {
+        const r = await run(`clean ${flags}`);
+        expect(r.results.length).toBeGreaterThan(0);
+        expect(r.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id}: ${x.outcome}: ${x.message}`)).toEqual([]);
+      });
+    }
+
+    if (part === 0) {
+      it('every part of the matrix has its test file, and every run is in one part', () => {
+        const files = readdirSync(new URL('../', import.meta.url)).filter((n) => /^detection(-\d+)?\.test\.ts$/.test(n));
+        expect(files.sort()).toEqual(Array.from({ length: PARTS }, (_, i) => (i ? `detection-${i + 1}.test.ts` : 'detection.test.ts')).sort());
+        for (let i = 0; i < PARTS; i++) expect(readFileSync(new URL(`../${files.find((f) => f === (i ? `detection-${i + 1}.test.ts` : 'detection.test.ts'))}`, import.meta.url), 'utf8')).toContain(`detectionMatrix(${i});`);
+      });
 
       it('names every fault, and every fault but a control is caught by at least one check', () => {
         expect(Object.keys(expected.faults).sort()).toEqual(FAULTS.map((f) => f.name).sort());

@@ -2,8 +2,8 @@
 // packaging run the suite only to have a run: they leave out the checks that judge time, so
 // their verdicts cannot depend on how loaded the machine is (these files run two at a time,
 // vitest.config.ts), and so that the 10 s idle probe does not set each run's length. What they
-// leave out is proven elsewhere, in the timing group: the detection matrix (test/detection.test.ts and
-// detection-2.test.ts: the clean gateway passes each of these checks, a fault fails each) and the nginx tests.
+// leave out is proven elsewhere, after them: the detection matrix (test/detection.test.ts to
+// detection-8.test.ts: the clean gateway passes each of these checks, a fault fails each) and the nginx tests.
 import { CHECKS } from '../../suites/index.js';
 
 /** The default profile's silent-stream probes: 10 s (no pings) and 16 s (with pings) of waiting in every default run. */
