@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BODY_KEEP } from '../src/client/bounded.js';
+import { ANSWER_MAX } from '../src/client/answer.js';
 import { LINE_MAX, STREAM_MAX } from '../src/client/collect.js';
 import { RECORD_KEEP } from '../src/upstream/record.js';
 import { CHECKS } from '../suites/index.js';
@@ -36,6 +37,7 @@ describe('docs/how-it-works.md states the bounds the code has', () => {
   it('what the client keeps of a body and of a stream, and what the recording upstream keeps of a request', () => {
     expect(claimed(doc, /keeps the first (\d+) MiB of a body/)).toBe(BODY_KEEP / MIB);
     expect(claimed(doc, /a stream is read to\s+(\d+) MiB/)).toBe(STREAM_MAX / MIB);
+    expect(claimed(doc, /reads a whole\s+answer to (\d+) MiB at most/)).toBe(ANSWER_MAX / MIB);
     expect(claimed(doc, /a line to (\d+) MiB at most/)).toBe(LINE_MAX / MIB);
     expect(claimed(doc, /the recording upstream keeps the first (\d+) MiB of a request/)).toBe(RECORD_KEEP / MIB);
   });
