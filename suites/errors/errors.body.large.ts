@@ -120,12 +120,9 @@ export function largeBodyParts(bytes: number, seed: number, token: string): { bo
   };
   if (body.length !== bytes) throw new Error(`harness bug: body is ${body.length} bytes, not ${bytes}`);
   const sha256 = () => {
-    if (digest === undefined) {
-      const hash = createHash('sha256');
-      for (const c of parts()) hash.update(c);
-      digest = hash.digest('hex');
-    }
-    return digest;
+    // No pass went to the end: one of its own, which hashes as any pass does.
+    if (digest === undefined) for (const c of body.chunks()) void c;
+    return digest!;
   };
   return { body, dataLength, sha256 };
 }
