@@ -51,21 +51,22 @@ const RUN_WAIT_MS = 600_000;
  */
 export function detectionMatrix(part: number): void {
   const cleanFlags = [...new Set(Object.values(expected.flags).map((f) => JSON.stringify(f)))];
-  const all: Array<{ key: string; fault?: (typeof FAULTS)[number] }> = [...['clean', ...cleanFlags.map((f) => `clean ${f}`)].map((key) => ({ key })), ...FAULTS.map((f) => ({ key: `fault ${f.name}`, fault: f }))];
+  // Each run once, with the flags it takes: the clean runs (plain, then with each row's flags), then the faults.
+  const all: Array<{ key: string; flags: Flags; fault?: (typeof FAULTS)[number] }> = [
+    { key: 'clean', flags: {} },
+    ...cleanFlags.map((f) => ({ key: `clean ${f}`, flags: JSON.parse(f) as Flags })),
+    ...FAULTS.map((f) => ({ key: `fault ${f.name}`, flags: expected.flags[f.name], fault: f })),
+  ];
   const mine = all.filter((_, i) => i % PARTS === part);
   const faults = mine.flatMap((r) => (r.fault ? [r.fault] : []));
   /** Every run of this part, started together and `CONCURRENCY` at a time; each test awaits its own. */
   const gate = new PhaseGate();
-  const wanted: Array<[string, () => Promise<RunReport>]> = [];
+  const wanted = mine.map((r): [string, () => Promise<RunReport>] => [r.key, () => demoRun(r.fault?.name, r.flags, gate)]);
   let runs = new Map<string, Promise<RunReport>>();
-  const scheduled = (key: string, start: () => Promise<RunReport>) => void wanted.push([key, start]);
   const run = (key: string) => runOf(runs, key);
   const has = (key: string) => mine.some((r) => r.key === key);
 
   describe(`detection matrix, part ${part + 1} of ${PARTS}`, () => {
-    if (has('clean')) scheduled('clean', () => demoRun(undefined, {}, gate));
-    for (const flags of cleanFlags) if (has(`clean ${flags}`)) scheduled(`clean ${flags}`, () => demoRun(undefined, JSON.parse(flags), gate));
-    for (const f of faults) scheduled(`fault ${f.name}`, () => demoRun(f.name, expected.flags[f.name], gate));
     beforeAll(() => void (runs = startAtOnce(wanted, CONCURRENCY)));
 
     if (has('clean'))
