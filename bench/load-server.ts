@@ -5,7 +5,7 @@
 // system, microseconds) since the last one, then (at the end) ends.
 // Both servers run with the V8 settings of a gw-conformance process (src/core/heap.ts), applied
 // first as bin/gw-conformance.js does: the recording upstream is measured as `mock` runs it.
-import { PerformanceObserver } from 'node:perf_hooks';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { applyHeapFlags } from '../src/core/heap.js';
 
 applyHeapFlags();
@@ -36,13 +36,18 @@ async function main(): Promise<void> {
   ready(up.url, tokens);
 }
 
-/** The garbage collector's pauses since the last mark: their total, count and longest (ms). */
-const gc = { ms: 0, count: 0, maxMs: 0 };
+/** The garbage collector's pauses since the last mark: their total, count and longest (ms), and the total and longest of each kind (young, full, ...). */
+const gc = { ms: 0, count: 0, maxMs: 0, kinds: {} as Record<string, { ms: number; count: number; maxMs: number }> };
+const KINDS: Record<number, string> = { [constants.NODE_PERFORMANCE_GC_MINOR]: 'young', [constants.NODE_PERFORMANCE_GC_MAJOR]: 'full', [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental', [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks' };
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
     gc.ms += e.duration;
     gc.count++;
     gc.maxMs = Math.max(gc.maxMs, e.duration);
+    const kind = (gc.kinds[KINDS[(e as unknown as { detail: { kind: number } }).detail.kind] ?? 'other'] ??= { ms: 0, count: 0, maxMs: 0 });
+    kind.ms += e.duration;
+    kind.count++;
+    kind.maxMs = Math.max(kind.maxMs, e.duration);
   }
 }).observe({ entryTypes: ['gc'] });
 
@@ -52,8 +57,10 @@ function ready(url: string, tokens: string[]): void {
   const used = () => {
     const u = process.cpuUsage(from);
     from = process.cpuUsage();
-    const out = { cpuUs: u.user + u.system, gcMs: Math.round(gc.ms * 10) / 10, gcCount: gc.count, gcMaxMs: Math.round(gc.maxMs * 10) / 10 };
-    Object.assign(gc, { ms: 0, count: 0, maxMs: 0 });
+    const r1 = (x: number) => Math.round(x * 10) / 10;
+    const kinds = Object.fromEntries(Object.entries(gc.kinds).map(([k, v]) => [k, { ms: r1(v.ms), count: v.count, maxMs: r1(v.maxMs) }]));
+    const out = { cpuUs: u.user + u.system, gcMs: r1(gc.ms), gcCount: gc.count, gcMaxMs: r1(gc.maxMs), kinds };
+    Object.assign(gc, { ms: 0, count: 0, maxMs: 0, kinds: {} });
     return out;
   };
   // Each line on stdin ("mark"): the CPU time since the last mark (a warm-up left out of the figure).

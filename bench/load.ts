@@ -6,11 +6,11 @@
 // the generator in this one. Also printed: the CPU time per request of each side (less swayed
 // by a busy machine than latency).
 //   npm run bench:load [-- --requests 80000 --clients 8]
-//   npm run bench:load -- --tail 5     (the p99 at 5,000/s only, warmed up: 5 rounds of both servers in turn)
+//   npm run bench:load -- --tail 10    (the p99 at 5,000/s only, warmed up: both servers in turn, 10 blocks of 5,000 requests each)
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { percentiles } from '../src/core/histogram.js';
+import { newHistogram, percentiles } from '../src/core/histogram.js';
 import { runLoad, type LoadResult } from '../src/load/engine.js';
 import { messagesHeaders } from '../src/protocol/index.js';
 import { applyHeapFlags } from '../src/core/heap.js';
@@ -23,7 +23,7 @@ const args = process.argv.slice(2);
 const arg = (name: string, d: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : d);
 const REQUESTS = arg('--requests', 80_000);
 const CLIENTS = arg('--clients', 8);
-/** `--tail N`: only the p99 at 5,000/s, warmed up, N rounds (recording and plain in turn, each a fresh process warmed with as many requests first). */
+/** `--tail N`: only the p99 at 5,000/s, warmed up: both servers side by side, N blocks of 5,000 requests each (tail()). */
 const TAIL = arg('--tail', 0);
 const SERVER_FLAGS = args.includes('--server-flags') ? args[args.indexOf('--server-flags') + 1].split(' ').filter(Boolean) : [];
 const GOAL = 10_000;
@@ -36,6 +36,8 @@ interface ServerGc {
   gcMs: number;
   gcCount: number;
   gcMaxMs: number;
+  /** The same per kind of collection (young, full, incremental, weak callbacks). */
+  kinds: Record<string, { ms: number; count: number; maxMs: number }>;
 }
 
 /** The server process (`--server-flags` adds node flags to it, e.g. --cpu-prof). */
@@ -58,17 +60,7 @@ async function server(mode: 'recording' | 'plain', count: number): Promise<{ url
 /** `n` requests at `rate`, after `warm` requests at the same rate to the same server process (left out of the figures). */
 async function measure(mode: 'recording' | 'plain', rate: number, n: number, warm = 0): Promise<Measured> {
   const s = await server(mode, warm + n);
-  const headers = messagesHeaders().flat();
-  const send = (count: number, first: number) =>
-    runLoad({
-      origin: s.url,
-      rate,
-      requests: count,
-      durationMs: Math.ceil((count * 1000) / rate) + 1,
-      clients: CLIENTS,
-      connectionsPerClient: 4,
-      make: (i) => ({ path: '/v1/messages', method: 'POST', headers, body: JSON.stringify({ model: 'm', max_tokens: 8, messages: [{ role: 'user', content: `${s.tokens[first + i] ?? 'plain'} load` }] }) }),
-    });
+  const send = (count: number, first: number) => load(s.url, rate, count, (i) => s.tokens[first + i]);
   if (warm > 0) {
     await send(warm, 0);
     await s.mark();
@@ -101,26 +93,68 @@ async function ceiling(mode: 'recording' | 'plain'): Promise<{ rate: number; res
   return { ...best, lines };
 }
 
-const gcText = (g: ServerGc) => `${g.gcMs} ms in ${g.gcCount} pauses (longest ${g.gcMaxMs} ms)`;
+const gcText = (g: ServerGc) => `${g.gcMs} ms in ${g.gcCount} pauses (longest ${g.gcMaxMs} ms; ${Object.entries(g.kinds).map(([k, v]) => `${k} ${v.ms} ms in ${v.count}, longest ${v.maxMs} ms`).join(', ')})`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** The tail at 5,000/s, warmed up: rounds of both servers in turn (the order alternating), each round's ratio measured in it. */
+/**
+ * The tail at 5,000/s, warmed up, both servers measured side by side: each server process starts
+ * once and is warmed with 10,000 requests, then they take turns in blocks of 5,000 requests (one
+ * second each; `rounds` blocks each, the order alternating), every block's latencies added to its
+ * server's histogram. A stall from other work on the machine falls in either server's blocks
+ * alike, where a round of one server after the other put a whole stall on one side; the p99 of
+ * each side's pooled histogram is the figure, the blocks' own ratios show the spread. The
+ * recording upstream keeps every request's record all along, as a load run's cases do.
+ */
 async function tail(rounds: number): Promise<void> {
-  const n = Math.min(REQUESTS, GOAL);
-  const rows: Array<{ rec: Measured; plain: Measured }> = [];
-  for (let i = 0; i < rounds; i++) {
-    const first = i % 2 === 0 ? 'recording' : 'plain';
-    const a = await measure(first, GOAL / 2, n, n);
-    const b = await measure(first === 'recording' ? 'plain' : 'recording', GOAL / 2, n, n);
-    const row = first === 'recording' ? { rec: a, plain: b } : { rec: b, plain: a };
-    rows.push(row);
-    const p = (r: Measured) => percentiles(r.latency);
-    console.log(`round ${i + 1}: p99 recording ${p(row.rec).p99} ms, plain ${p(row.plain).p99} ms, ${(p(row.rec).p99 / p(row.plain).p99).toFixed(2)}x; p99.9 ${p(row.rec).p999} / ${p(row.plain).p999} ms; server CPU per request ${row.rec.serverCpuUs.toFixed(1)} / ${row.plain.serverCpuUs.toFixed(1)} µs; server GC ${gcText(row.rec.gc)} / ${gcText(row.plain.gc)}`);
+  const warm = Math.min(REQUESTS, GOAL);
+  const block = GOAL / 2;
+  const servers = { recording: await server('recording', warm + rounds * block), plain: await server('plain', 0) };
+  const pooled = { recording: newHistogram(), plain: newHistogram() };
+  const sent = { recording: 0, plain: 0 };
+  const send = (mode: Mode, count: number) => {
+    const s = servers[mode];
+    const first = sent[mode];
+    sent[mode] += count;
+    return load(s.url, GOAL / 2, count, (i) => s.tokens[first + i]);
+  };
+  for (const mode of MODES) {
+    await send(mode, warm);
+    await servers[mode].mark();
   }
-  const p99 = (r: Measured) => percentiles(r.latency).p99;
-  const ratios = rows.map((r) => p99(r.rec) / p99(r.plain));
-  console.log(`p99 at ${GOAL / 2}/s, warmed up (${n} requests first), median of ${rounds} rounds: recording upstream ${median(rows.map((r) => p99(r.rec)))} ms, plain node:http ${median(rows.map((r) => p99(r.plain)))} ms; median ratio ${median(ratios).toFixed(2)}x (rounds ${ratios.map((x) => x.toFixed(2)).join(', ')})`);
-  console.log(`server CPU per request, median: recording upstream ${median(rows.map((r) => r.rec.serverCpuUs)).toFixed(1)} µs, plain ${median(rows.map((r) => r.plain.serverCpuUs)).toFixed(1)} µs; server GC pause per ${n} requests, median: recording upstream ${median(rows.map((r) => r.rec.gc.gcMs))} ms (longest ${median(rows.map((r) => r.rec.gc.gcMaxMs))} ms), plain ${median(rows.map((r) => r.plain.gc.gcMs))} ms (longest ${median(rows.map((r) => r.plain.gc.gcMaxMs))} ms)`);
+  const ratios: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const order: Mode[] = i % 2 === 0 ? ['recording', 'plain'] : ['plain', 'recording'];
+    const p99: Partial<Record<Mode, number>> = {};
+    for (const mode of order) {
+      const r = await send(mode, block);
+      pooled[mode].add(r.latency);
+      p99[mode] = percentiles(r.latency).p99;
+    }
+    ratios.push(p99.recording! / p99.plain!);
+  }
+  const used = { recording: await servers.recording.stop(), plain: await servers.plain.stop() };
+  const p = { recording: percentiles(pooled.recording), plain: percentiles(pooled.plain) };
+  const n = rounds * block;
+  console.log(`p99 at ${GOAL / 2}/s, warmed up (${warm} requests first), ${rounds} blocks of ${block} requests each, the two servers in turn: recording upstream ${p.recording.p99} ms, plain node:http ${p.plain.p99} ms, ratio ${(p.recording.p99 / p.plain.p99).toFixed(2)}x; p99.9 ${p.recording.p999} / ${p.plain.p999} ms; p50 ${p.recording.p50} / ${p.plain.p50} ms`);
+  console.log(`the blocks' p99 ratios: median ${median(ratios).toFixed(2)}x (${ratios.map((x) => x.toFixed(2)).join(', ')})`);
+  console.log(`server CPU per request: recording upstream ${(used.recording.cpuUs / n).toFixed(1)} µs, plain ${(used.plain.cpuUs / n).toFixed(1)} µs; server GC per ${n} requests: recording upstream ${gcText(used.recording)}, plain ${gcText(used.plain)}`);
+}
+
+type Mode = 'recording' | 'plain';
+const MODES: Mode[] = ['recording', 'plain'];
+
+/** `count` requests at `rate` to the server at `url`, the i-th carrying the case token `token(i)`. */
+function load(url: string, rate: number, count: number, token: (i: number) => string | undefined): Promise<LoadResult> {
+  const headers = messagesHeaders().flat();
+  return runLoad({
+    origin: url,
+    rate,
+    requests: count,
+    durationMs: Math.ceil((count * 1000) / rate) + 1,
+    clients: CLIENTS,
+    connectionsPerClient: 4,
+    make: (i) => ({ path: '/v1/messages', method: 'POST', headers, body: JSON.stringify({ model: 'm', max_tokens: 8, messages: [{ role: 'user', content: `${token(i) ?? 'plain'} load` }] }) }),
+  });
 }
 
 if (TAIL > 0) {

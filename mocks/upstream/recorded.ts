@@ -1,14 +1,16 @@
 // The record the recording upstream keeps of each request (src/upstream/record.ts), made so that
 // it costs little to keep: every request's record lives until its case ends, so under load the
 // garbage collector copies each one from the young generation and then marks it in the old, and
-// what a record holds is what the upstream's latency tail pays for. It keeps an HTTP/1.x header
-// list as one Buffer (node:http's flat list, name, value, name, value..., joined by line feeds,
-// which no header name or value holds: one object for the collector to copy instead of one
-// string per name and value, its bytes outside the JavaScript heap) and hands out [name, value]
-// pairs on each read (a fresh list: a read is rare); a request that sent nothing has the one
-// shared empty sentAt list until the upstream writes to it;
-// the digest of a body kept whole is made when first asked (a check comparing by hash), not for
-// every request; no list of long strings is kept for a body that has none.
+// what a record holds is what the upstream's latency tail pays for. A small request's bytes (its
+// HTTP/1.x header list, node:http's flat name, value, name, value... joined by line feeds, which
+// no header name or value holds, then its body) are copied into a shared slab (`Slabs`), and the
+// record keeps only where they are: no Buffer, no ArrayBuffer and no string per name and value
+// for the collector to copy or track, where a kept Buffer also kept the socket read it was cut
+// from. The headers and body are handed out as a fresh list of [name, value] pairs and a view on
+// each read (a read is rare). A request that sent nothing has the one shared empty sentAt list
+// until the upstream writes to it; the digest of a body kept whole is made when first asked (a
+// check comparing by hash), not for every request; no list of long strings is kept for a body
+// that has none.
 import * as crypto from 'node:crypto';
 import type { Protocol, RouteKind } from '../../src/core/protocols.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
@@ -35,19 +37,44 @@ export interface RecordedParts {
 /** The sentAt of a request nothing was written to yet: shared, frozen (the upstream replaces it, play.ts). */
 const NOTHING_SENT: number[] = Object.freeze([]) as unknown as number[];
 
-/** A flat header list as one latin1 Buffer joined by line feeds (node:http's strings are latin1); pairs, or a list holding a line feed, as pairs. */
-function packed(h: string[] | Array<[string, string]>): Buffer | Array<[string, string]> {
-  if (h.length && typeof h[0] !== 'string') return h as Array<[string, string]>;
+/** A request's headers and body this large at most go into a slab; a larger body is kept as it came, a larger header list in a Buffer of its own. */
+const SLAB_PIECE_MAX = 16 * 1024;
+const SLAB_BYTES = 256 * 1024;
+
+/**
+ * Slabs the small records' bytes are copied into, one after another. A slab lives while a record
+ * in it does; records of one case, and of one stretch of time, end together.
+ */
+class Slabs {
+  private slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+  private used = 0;
+  /** Copies `parts` one after another into a slab: the slab and where they begin. */
+  put(parts: Array<Buffer | string>, bytes: number): { slab: Buffer; at: number } {
+    if (bytes > SLAB_PIECE_MAX) return { slab: Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : p))), at: 0 };
+    if (this.used + bytes > this.slab.length) {
+      this.slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+      this.used = 0;
+    }
+    const at = this.used;
+    for (const p of parts) this.used += typeof p === 'string' ? this.slab.write(p, this.used, 'latin1') : p.copy(this.slab, this.used);
+    return { slab: this.slab, at };
+  }
+}
+const slabs = new Slabs();
+const EMPTY = Buffer.alloc(0);
+
+/** A flat header list joined by line feeds (node:http's strings are latin1); null for pairs, or a list holding a line feed (kept as pairs). */
+function joined(h: string[] | Array<[string, string]>): string | null {
+  if (h.length && typeof h[0] !== 'string') return null;
   const flat = h as string[];
-  for (const x of flat) if (x.includes('\n')) return pairsFromRaw(flat);
-  return Buffer.from(flat.join('\n'), 'latin1');
+  for (const x of flat) if (x.includes('\n')) return null;
+  return flat.join('\n');
 }
 
 export class Recorded implements RecordedRequest {
   seq: number;
   method: string;
   url: string;
-  body: Buffer;
   bodyBytes: number;
   bodyTruncated: boolean;
   receivedAt: number;
@@ -62,8 +89,15 @@ export class Recorded implements RecordedRequest {
   framesFrom?: number[];
   closedAt?: number;
   upstream?: 'second';
-  #headers: Buffer | Array<[string, string]>;
   idleClose?: RecordedRequest['idleClose'];
+  /** The bytes: a slab, where the joined header list begins in it and its length, then the body's length after it (a small body). */
+  #slab: Buffer;
+  #at: number;
+  #headLen: number;
+  #bodyLen: number;
+  /** A large body, kept as it came; headers kept as pairs (HTTP/2, or a line feed in one). */
+  #body: Buffer | undefined;
+  #pairs: Array<[string, string]> | undefined;
   #digest: string | undefined;
   #strings: LongString[] | undefined;
 
@@ -71,21 +105,35 @@ export class Recorded implements RecordedRequest {
     this.seq = p.seq;
     this.method = p.method;
     this.url = p.url;
-    this.body = p.body;
     this.bodyBytes = p.bodyBytes;
     this.bodyTruncated = p.bodyTruncated;
     this.receivedAt = p.receivedAt;
     this.receivedWall = p.receivedWall;
-    this.#headers = packed(p.headers);
+    const text = joined(p.headers);
+    this.#pairs = text !== null ? undefined : typeof p.headers[0] === 'string' ? pairsFromRaw(p.headers as string[]) : (p.headers as Array<[string, string]>);
+    const head = text ?? '';
+    const small = head.length + p.body.length <= SLAB_PIECE_MAX;
+    this.#body = small ? undefined : p.body;
+    const { slab, at } = slabs.put(small ? [head, p.body] : [head], head.length + (small ? p.body.length : 0));
+    this.#slab = slab;
+    this.#at = at;
+    this.#headLen = head.length;
+    this.#bodyLen = small ? p.body.length : 0;
     this.#digest = p.bodySha256;
     this.#strings = p.longStrings?.length ? p.longStrings : undefined;
   }
 
   /** The headers as received, in order, with case and duplicates: a fresh list of pairs on each read. */
   get rawHeaders(): Array<[string, string]> {
-    const h = this.#headers;
-    if (!Buffer.isBuffer(h)) return h.slice();
-    return h.length ? pairsFromRaw(h.toString('latin1').split('\n')) : [];
+    if (this.#pairs) return this.#pairs.slice();
+    return this.#headLen ? pairsFromRaw(this.#slab.toString('latin1', this.#at, this.#at + this.#headLen).split('\n')) : [];
+  }
+
+  /** The body as kept: a view on the slab (a fresh one on each read), or the large body as it came. */
+  get body(): Buffer {
+    if (this.#body) return this.#body;
+    const from = this.#at + this.#headLen;
+    return this.#bodyLen ? this.#slab.subarray(from, from + this.#bodyLen) : EMPTY;
   }
 
   get bodySha256(): string {

@@ -58,6 +58,13 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
     return url;
   }
 
+  /** The last URL recorded: a request to the same one keeps that string, and its own (a new one from the parser) is left young. */
+  private lastUrl = '';
+  private sameUrl(url: string): string {
+    if (url !== this.lastUrl) this.lastUrl = url;
+    return this.lastUrl;
+  }
+
   /** Connections that carry the `mock` command's control requests: suspend() leaves them up. */
   private controlSockets = new WeakSet<import('node:net').Socket>();
   private sockets = new Set<import('node:net').Socket>();
@@ -163,11 +170,12 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
       // The second upstream's prefix, at the root or under a prefix the gateway forwards under.
       const second = underSecondUpstream(req.url ?? '') ?? underSecondUpstream(this.unprefixed(req.url ?? ''));
       // What is kept costs the latency tail (recorded.ts): the flat header list, a digest only for a body not kept whole.
+      const headers = headersOf(req);
       const rec = new Recorded({
         seq: ++this.seq,
         method: req.method ?? '',
-        url: this.unprefixed(second ?? req.url ?? ''),
-        headers: headersOf(req),
+        url: this.sameUrl(this.unprefixed(second ?? req.url ?? '')),
+        headers,
         body,
         bodyBytes: got.length,
         bodySha256: got.truncated ? got.sha256() : undefined,
@@ -201,7 +209,8 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
       if (found.reply.kind === 'json' && found.reply.closeIdleMs) closeWhenIdle(res, rec, found.reply.closeIdleMs, () => found.idleClosedOne(rec));
       // The second upstream answers what the case scripted for it, else what the first would; a case's later requests get its later replies.
       const scripted = second !== null && found.reply.kind === 'json' && found.reply.second ? found.reply.second : replyForHit(found.reply, found.hits.length);
-      const reply = answerIn(scripted, rec);
+      // The pairs from node's list: the record's are made from its bytes on each read.
+      const reply = answerIn(scripted, rec, typeof headers[0] === 'string' ? pairsFromRaw(headers as string[]) : (headers as Array<[string, string]>));
       const hold = scripted.kind === 'json' || scripted.kind === 'sse' ? scripted.hold : undefined;
       this.holds.arrive(hold, () => void (res.destroyed || play(reply, rec, res)));
     });
@@ -212,8 +221,8 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
  * The reply in the protocol the request arrived in (translate.ts): the request's protocol and
  * route, and the protocol answered in, are recorded for the checks and the report's routes.
  */
-function answerIn(reply: Reply, rec: RecordedRequest): Reply {
-  const at = routeOfRequest(rec.method, rec.url, rec.rawHeaders);
+function answerIn(reply: Reply, rec: RecordedRequest, headers: Array<[string, string]>): Reply {
+  const at = routeOfRequest(rec.method, rec.url, headers);
   if (at) {
     rec.protocol = at.protocol;
     rec.route = at.route;

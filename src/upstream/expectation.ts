@@ -15,8 +15,15 @@ export interface CaseObserver {
   idleClosed(rec: RecordedRequest): void;
 }
 
+/** The hits of a case nothing reached yet: shared, frozen (hit() replaces it). */
+const NO_HITS: RecordedRequest[] = Object.freeze([]) as unknown as RecordedRequest[];
+
 export class RecordedCase implements Expectation {
-  readonly hits: RecordedRequest[] = [];
+  /** What reached this case, in order. A list of one to begin with: an empty list grown by push keeps room for 17, and every case under load keeps it. */
+  #hits: RecordedRequest[] = NO_HITS;
+  get hits(): readonly RecordedRequest[] {
+    return this.#hits;
+  }
   private waiters: Array<() => void> = [];
   observer?: CaseObserver;
   constructor(
@@ -24,7 +31,8 @@ export class RecordedCase implements Expectation {
     readonly reply: Reply,
   ) {}
   hit(r: RecordedRequest, httpVersion = '1.1') {
-    this.hits.push(r);
+    if (this.#hits.length) this.#hits.push(r);
+    else this.#hits = [r];
     this.observer?.hit(r, httpVersion);
     this.notify();
   }

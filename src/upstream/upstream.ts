@@ -7,7 +7,7 @@ import type { Reply } from './scenario.js';
 export interface Expectation {
   readonly token: string;
   readonly reply: Reply;
-  readonly hits: RecordedRequest[];
+  readonly hits: readonly RecordedRequest[];
   /** The first request that reached the upstream for this case, or null when none came within `graceMs`. */
   received(graceMs?: number): Promise<RecordedRequest | null>;
   /** When the upstream connection of the first request closed, or null if it did not within `graceMs`. */
