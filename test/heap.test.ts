@@ -2,7 +2,7 @@
 // applies them before the harness's modules load, and they keep V8's young generation at its
 // initial size. Measured from inside the process: the flags it hands V8, and the new space's
 // committed size after loading the whole CLI (`--version` loads every module a run needs), with
-// and without the settings.
+// and without the settings, and that a library only the load profile needs is not among them.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,14 +20,16 @@ import { syncBuiltinESMExports } from 'node:module';
 const set = v8.setFlagsFromString, flags = [];
 v8.setFlagsFromString = (f) => { flags.push(f); return set.call(v8, f); };
 syncBuiltinESMExports();
-process.on('exit', () => process.stderr.write('PROBE ' + JSON.stringify({ newSpace: v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size, flags }) + '\\n'));
+import { createRequire } from 'node:module';
+const loaded = () => Object.keys(createRequire(process.cwd() + '/').cache).filter((k) => k.includes('/node_modules/hdr-histogram-js/')).length > 0;
+process.on('exit', () => process.stderr.write('PROBE ' + JSON.stringify({ newSpace: v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size, flags, hdr: loaded() }) + '\\n'));
 `)}`;
 
-function probe(script: string[]): { newSpace: number; flags: string[] } {
+function probe(script: string[]): { newSpace: number; flags: string[]; hdr: boolean } {
   const r = spawnSync(process.execPath, ['--import', PROBE, ...script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
   const m = /PROBE (.*)/.exec(r.stderr);
   if (r.status !== 0 || !m) throw new Error(`exit ${r.status}: ${r.stderr.slice(-400)}`);
-  return JSON.parse(m[1]) as { newSpace: number; flags: string[] };
+  return JSON.parse(m[1]) as { newSpace: number; flags: string[]; hdr: boolean };
 }
 
 const BIN = join(ROOT, 'bin/gw-conformance.js');
@@ -46,6 +48,12 @@ describe('heap settings', () => {
   it('bin/gw-conformance.js keeps the young generation at its initial size while every module loads', () => {
     // With the settings: two semi-spaces of 1 MiB (and their page headers).
     expect(probe([BIN, '--version']).newSpace).toBeLessThanOrEqual(3 * MIB);
+  });
+
+  it('the latency histograms\' library is loaded by the first histogram, not with the modules (it cost every run 7 MB of resident memory)', () => {
+    expect(probe([BIN, '--version']).hdr).toBe(false);
+    const histogram = JSON.stringify(pathToFileURL(join(ROOT, 'dist/src/core/histogram.js')).href);
+    expect(probe(['--input-type=module', '-e', `(await import(${histogram})).newHistogram()`]).hdr).toBe(true);
   });
 
   it('without them the same load grows the young generation (what the settings prevent)', () => {

@@ -1,18 +1,25 @@
 // Latency histograms of the load profile: HDR histograms (hdr-histogram-js) in microseconds,
 // which merge exactly, so shard reports of several load processes combine into the same
 // percentiles one process would have measured. Encoded as compressed base64 in reports.
-import * as hdr from 'hdr-histogram-js';
+// The library is loaded when the first histogram is made or read, not with this module: every
+// run loads the load profile's checks and reporters, and loading it cost a process 16 MB of
+// resident memory (it carries a WebAssembly build) that a run without load checks never uses.
+import { createRequire } from 'node:module';
+import type * as Hdr from 'hdr-histogram-js';
+
+let lib: typeof Hdr | undefined;
+const hdrLib = (): typeof Hdr => (lib ??= createRequire(import.meta.url)('hdr-histogram-js') as typeof Hdr);
 
 /** Largest latency a histogram holds: 10 minutes, in microseconds; larger values are clamped. */
 const HIGHEST_US = 600_000_000;
 
-export type LatencyHistogram = hdr.Histogram;
+export type LatencyHistogram = Hdr.Histogram;
 
 /** The most seconds a load phase's per-second counts hold: 10 minutes, as the histograms (later ends count in the last). */
 export const PER_SECOND_MAX = 600;
 
 export function newHistogram(): LatencyHistogram {
-  return hdr.build({ bitBucketSize: 32, lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_US, numberOfSignificantValueDigits: 3, useWebAssembly: false });
+  return hdrLib().build({ bitBucketSize: 32, lowestDiscernibleValue: 1, highestTrackableValue: HIGHEST_US, numberOfSignificantValueDigits: 3, useWebAssembly: false });
 }
 
 /** Records a latency given in milliseconds (performance.now() differences). */
@@ -21,19 +28,19 @@ export function recordMs(h: LatencyHistogram, ms: number): void {
 }
 
 export function encodeHistogram(h: LatencyHistogram): string {
-  return hdr.encodeIntoCompressedBase64(h);
+  return hdrLib().encodeIntoCompressedBase64(h);
 }
 
 export function decodeHistogram(text: string): LatencyHistogram {
   const out = newHistogram();
-  out.add(hdr.decodeFromCompressedBase64(text, 32, false));
+  out.add(hdrLib().decodeFromCompressedBase64(text, 32, false));
   return out;
 }
 
 /** The exact sum of encoded histograms (counts added bucket by bucket, never averaged). */
 export function mergeEncoded(texts: string[]): string {
   const out = newHistogram();
-  for (const t of texts) out.add(hdr.decodeFromCompressedBase64(t, 32, false));
+  for (const t of texts) out.add(hdrLib().decodeFromCompressedBase64(t, 32, false));
   return encodeHistogram(out);
 }
 
