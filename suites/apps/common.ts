@@ -55,7 +55,12 @@ export interface SpendDenial {
   /** How many more requests were sent until one was refused (0: `next` was). */
   later: number;
   reached: { upstream: string; model: string }[];
+  /** The UTC day (YYYY-MM-DD) the user was taken over the cap: the daily window the denial belongs to. */
+  day: string;
 }
+
+/** The UTC day of `at` (YYYY-MM-DD): the daily spend window it falls in. */
+export const utcDay = (at: Date = new Date()): string => at.toISOString().slice(0, 10);
 
 const refused = (r: Reply) => [402, 403, 429].includes(r.status);
 /** Waits before each later request: a gateway that records spend after the response gets ~1.5 s in all. */
@@ -92,10 +97,11 @@ export function spendDenial(fx: AppsFixture, how: SpendMode): Promise<SpendDenia
   return once(fx, `spend:${how.mode}`, async () => {
     const token = await limitedSession(fx, how.user);
     const send = (prompt?: string) => messages(fx, token, 'claude-sonnet-4-6', { prompt, stream: how.stream });
+    const day = utcDay();
     const first = await send('gwc-usage=1000000/100000');
     const after = first.status === 200 ? await untilRefused(() => send()) : { next: await send(), later: 0 };
     const denied = 'denied' in after ? after.denied : after.next;
-    return { how, token, first, next: after.next, denied, later: after.later, reached: receivedBy(fx, denied.tag) };
+    return { how, token, first, next: after.next, denied, later: after.later, reached: receivedBy(fx, denied.tag), day };
   });
 }
 
