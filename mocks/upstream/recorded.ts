@@ -63,6 +63,11 @@ class Slabs {
 const slabs = new Slabs();
 const EMPTY = Buffer.alloc(0);
 
+/** A header list as [name, value] pairs: node's flat list paired, pairs (HTTP/2) as they are. */
+export function asPairs(h: string[] | Array<[string, string]>): Array<[string, string]> {
+  return typeof h[0] === 'string' ? pairsFromRaw(h as string[]) : (h as Array<[string, string]>);
+}
+
 /** A flat header list joined by line feeds (node:http's strings are latin1); null for pairs, or a list holding a line feed (kept as pairs). */
 function joined(h: string[] | Array<[string, string]>): string | null {
   if (h.length && typeof h[0] !== 'string') return null;
@@ -110,7 +115,7 @@ export class Recorded implements RecordedRequest {
     this.receivedAt = p.receivedAt;
     this.receivedWall = p.receivedWall;
     const text = joined(p.headers);
-    this.#pairs = text !== null ? undefined : typeof p.headers[0] === 'string' ? pairsFromRaw(p.headers as string[]) : (p.headers as Array<[string, string]>);
+    this.#pairs = text === null ? asPairs(p.headers) : undefined;
     const head = text ?? '';
     const small = head.length + p.body.length <= SLAB_PIECE_MAX;
     this.#body = small ? undefined : p.body;

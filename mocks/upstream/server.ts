@@ -13,7 +13,7 @@ import { CASE_HEADER, newCaseToken, tokensIn, tokensInBytes } from '../../src/up
 import type { Expectation, UnmatchedRequest, Upstream } from '../../src/upstream/upstream.js';
 import { RecordedCase } from '../../src/upstream/expectation.js';
 import { play } from './play.js';
-import { Recorded } from './recorded.js';
+import { asPairs, Recorded } from './recorded.js';
 import { Holds } from './hold.js';
 import { busy, closeWhenIdle } from './idle-close.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
@@ -210,7 +210,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
       // The second upstream answers what the case scripted for it, else what the first would; a case's later requests get its later replies.
       const scripted = second !== null && found.reply.kind === 'json' && found.reply.second ? found.reply.second : replyForHit(found.reply, found.hits.length);
       // The pairs from node's list: the record's are made from its bytes on each read.
-      const reply = answerIn(scripted, rec, typeof headers[0] === 'string' ? pairsFromRaw(headers as string[]) : (headers as Array<[string, string]>));
+      const reply = answerIn(scripted, rec, asPairs(headers));
       const hold = scripted.kind === 'json' || scripted.kind === 'sse' ? scripted.hold : undefined;
       this.holds.arrive(hold, () => void (res.destroyed || play(reply, rec, res)));
     });

@@ -22,15 +22,19 @@ export default defineCheck({
     // The limit is daily: a run that crosses UTC midnight between the denial and now finds the
     // user's window reset, and a gateway that serves them again is right.
     const reset: string[] = [];
+    const judged: string[] = [];
     for (const d of denials) {
       const r = await messages(fx, d.token, 'claude-sonnet-4-6', { stream: d.how.stream });
       const today = utcDay();
       if (r.status !== d.denied.status && d.day !== today) reset.push(`${d.how.label}: denied on ${d.day}, served again on ${today}, a new daily window`);
       else if (r.status !== d.denied.status) return fail(`after a restart the user over the cap is served again (spend state lost; ${d.how.label})`, { expected: String(d.denied.status), actual: brief(r) });
-      else statuses.add(r.status);
+      else {
+        statuses.add(r.status);
+        judged.push(d.how.label);
+      }
     }
     if (reset.length === denials.length) return { ok: true, skip: true, message: `not judged: the daily spend window of every denial ended at UTC midnight before the restart (${reset.join('; ')}); run again` };
     const unjudged = [...all.filter((d) => !denials.includes(d)).map((d) => ` (${d.how.label}: no denial to carry over, see apps.spend.deny)`), ...reset.map((x) => ` (not judged, ${x})`)];
-    return pass(`still ${[...statuses].join('/')} after the restart, for ${denials.filter((d) => !reset.some((x) => x.startsWith(`${d.how.label}:`))).map((d) => d.how.label).join(' and ')}${unjudged.join('')}`);
+    return pass(`still ${[...statuses].join('/')} after the restart, for ${judged.join(' and ')}${unjudged.join('')}`);
   }),
 });
