@@ -6,7 +6,7 @@ import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayTimeoutError } from '../src/client/gateway.js';
-import { HUNG_AFTER } from '../src/client/answer.js';
+import { HUNG_AFTER, TimeLimitReached } from '../src/client/answer.js';
 import { readStream } from '../src/client/sse.js';
 
 const servers: net.Server[] = [];
@@ -23,6 +23,13 @@ async function listen(s: net.Server): Promise<string> {
   return `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`;
 }
 /** A gateway that reads the request and never answers (no status line, no header). */
+/** A check's signal as the runner aborts it at the check's time limit. */
+function timeLimit(ms: number): AbortSignal {
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(new TimeLimitReached(ms)), ms).unref();
+  return ac.signal;
+}
+
 const silent = () => listen(net.createServer((s) => s.on('data', () => undefined)));
 
 describe('client bounds count from the request', () => {
@@ -61,8 +68,8 @@ describe('client bounds count from the request', () => {
       }),
     );
     const gw = new GatewayClient(url, { token: 'tok-bounds-3', timeoutMs: 2000 });
-    // The check's limit (the runner aborts the check's signal at it), twice.
-    for (let i = 0; i < HUNG_AFTER; i++) await expect(gw.send({ path: '/', signal: AbortSignal.timeout(1700) })).rejects.toBeInstanceOf(GatewayTimeoutError);
+    // The check's limit (the runner aborts the check's signal at it, with TimeLimitReached), twice.
+    for (let i = 0; i < HUNG_AFTER; i++) await expect(gw.send({ path: '/', signal: timeLimit(1700) })).rejects.toBeInstanceOf(GatewayTimeoutError);
     const t0 = performance.now();
     const e = (await gw.send({ path: '/' }).catch((x: unknown) => x)) as GatewayTimeoutError;
     expect(performance.now() - t0).toBeLessThan(1700);
@@ -74,7 +81,7 @@ describe('client bounds count from the request', () => {
     hang = true;
     // Full budget again: the request lasts until the check's own limit.
     const t1 = performance.now();
-    await expect(gw.send({ path: '/', signal: AbortSignal.timeout(1500) })).rejects.toThrow(/time limit/);
+    await expect(gw.send({ path: '/', signal: timeLimit(1500) })).rejects.toThrow(/time limit/);
     expect(performance.now() - t1).toBeGreaterThanOrEqual(1400);
     await gw.close();
   });

@@ -6,7 +6,7 @@
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerKindOf, asksStream, HangMemory, HUNG_AFTER } from '../src/client/answer.js';
+import { answerKindOf, asksStream, HangMemory, HUNG_AFTER, TimeLimitReached } from '../src/client/answer.js';
 import { GatewayClient, GatewayTimeoutError } from '../src/client/gateway.js';
 
 describe('HangMemory: the run has one allowance for a hanging gateway', () => {
@@ -90,6 +90,14 @@ describe('HangMemory: the run has one allowance for a hanging gateway', () => {
     expect(m.take(20_000, 10).ms).toBe(20_000);
   });
 
+  it('answers whose check stopped waiting by choice are not counted, however long they lasted; cut at the time limit, they are', () => {
+    const m = new HangMemory(20_000);
+    for (let i = 0; i < 10; i++) m.ended(false, 20_000, i, false, 'whole', true);
+    expect(m.hanging).toBe(false);
+    for (let i = 0; i < HUNG_AFTER; i++) m.ended(false, 20_000, 20 + i, false, 'whole', false);
+    expect(m.hanging).toBe(true);
+  });
+
   it('the wait a hanging gateway costs the run, four answers at a time, stays bounded however many checks there are', () => {
     // Answers four at a time (the default concurrency), each cut at its budget: the run's clock at the end.
     const runMs = (answers: number) => {
@@ -142,6 +150,43 @@ describe('one budget for the whole answer', () => {
     expect(took).toBeGreaterThanOrEqual(1450);
     // The gateway would drip for 5000 s: the budget ended it, not the body.
     expect(took).toBeLessThan(10_000);
+  });
+});
+
+describe('which cut answers count toward a hanging gateway', () => {
+  /** A gateway that takes every request and never answers; HUNG_AFTER requests to it, each cut after 900 ms (of a 1000 ms limit) by `cut`. */
+  async function cutTwice(cut: (check: AbortController, own: AbortController) => void): Promise<boolean> {
+    const sockets = new Set<net.Socket>();
+    const s = net.createServer((c) => {
+      sockets.add(c);
+      c.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const gw = new GatewayClient(`http://127.0.0.1:${(s.address() as net.AddressInfo).port}`, { token: 'tok-cut-by', timeoutMs: 1000 });
+    for (let i = 0; i < HUNG_AFTER; i++) {
+      const check = new AbortController();
+      const own = new AbortController();
+      const view: GatewayClient = Object.create(gw, { checkSignal: { value: check.signal }, answerLimitMs: { value: 60_000 } });
+      const t = setTimeout(() => cut(check, own), 900);
+      await view.send({ path: '/v1/messages', signal: own.signal }).catch(() => undefined);
+      clearTimeout(t);
+    }
+    const hanging = (gw as unknown as { conn: { hangs: HangMemory } }).conn.hangs.hanging;
+    for (const c of sockets) c.destroy();
+    await gw.close();
+    await new Promise((r) => s.close(r));
+    return hanging;
+  }
+
+  it("the check's own shorter wait (its request's signal) and the check's end are not the gateway hanging", { timeout: 15_000 }, async () => {
+    expect(await cutTwice((_, own) => own.abort())).toBe(false);
+    expect(await cutTwice((check) => check.abort())).toBe(false);
+  });
+
+  it("the check's time limit (the runner aborts with TimeLimitReached) is", { timeout: 15_000 }, async () => {
+    expect(await cutTwice((check) => check.abort(new TimeLimitReached(1000)))).toBe(true);
+    // Passed on through a wait of the check's own (suites/shared/shape.ts withBound passes the reason on).
+    expect(await cutTwice((check, own) => { check.signal.addEventListener('abort', () => own.abort(check.signal.reason)); check.abort(new TimeLimitReached(1000)); })).toBe(true);
   });
 });
 

@@ -6,7 +6,7 @@
 // end as the gateway client's time-out when the test says so: no verdict rests on a timer race.
 import { describe, expect, it } from 'vitest';
 import { defineCheck, pass, fail, type CheckDef, type RunSettings, type Verdict } from '../src/check/check.js';
-import { GatewayTimeoutError, type GatewayClient } from '../src/client/gateway.js';
+import { GatewayTimeoutError, TimeLimitReached, type GatewayClient } from '../src/client/gateway.js';
 import type { Upstream } from '../src/upstream/upstream.js';
 import { runChecks, type RunEnv } from '../src/runner/runner.js';
 import { HangBreaker, hungAfter } from '../src/runner/hung.js';
@@ -70,6 +70,17 @@ describe('the hang breaker', () => {
 
   it('needs as many time-outs in a row as checks run at once, at least 2 and at most 4', () => {
     expect([1, 2, 3, 4, 8, 64].map(hungAfter)).toEqual([2, 2, 3, 4, 4, 4]);
+  });
+});
+
+describe("a check's signal", () => {
+  it('is aborted with TimeLimitReached at the time limit (an answer cut then counts toward a hanging gateway), and without it when the check ends', async () => {
+    const signals: Record<string, AbortSignal> = {};
+    const keep = (id: string, run: () => Promise<Verdict>) => defineCheck({ id, title: id, requirements: ['X-1'], level: 'MUST', area: 'test', profile: 'default', protocol: 'messages', requirement: id, run: (ctx) => ((signals[id] = ctx.signal), run()) });
+    await runChecks([keep('limit', () => new Promise(() => undefined)), keep('ends', async () => pass('ends'))], env, { concurrency: 1 });
+    expect(signals.limit.reason).toBeInstanceOf(TimeLimitReached);
+    expect(signals.ends.aborted).toBe(true);
+    expect(signals.ends.reason).not.toBeInstanceOf(TimeLimitReached);
   });
 });
 

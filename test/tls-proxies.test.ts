@@ -41,9 +41,10 @@ async function suite(command: string, args: string[]): Promise<Run> {
   const file = path.join(out, 'report.json');
   const context = `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
   if (!existsSync(file)) expect.fail(`no report\n${context}`);
-  const report = JSON.parse(readFileSync(file, 'utf8')) as { results: Array<{ id: string; outcome: string; message: string }>; transport: Run['transport']; launched?: { logTail: string[] } };
+  const report = JSON.parse(readFileSync(file, 'utf8')) as { results: Array<{ id: string; outcome: string; message: string; durationMs: number; evidence?: { client?: { error?: string | null } } }>; transport: Run['transport']; launched?: { logTail: string[] } };
   const outcomes = Object.fromEntries(report.results.map((x) => [x.id, x.outcome]));
-  const notPassed = report.results.filter((x) => x.outcome !== 'pass').map((x) => `  ${x.id}: ${x.outcome}: ${x.message}`);
+  // With the client's own error and the check's duration: what to go on when a verdict differs once in CI.
+  const notPassed = report.results.filter((x) => x.outcome !== 'pass').map((x) => `  ${x.id}: ${x.outcome} after ${x.durationMs} ms: ${x.message}${x.evidence?.client?.error ? ` [client: ${x.evidence.client.error}]` : ''}`);
   return { code: r.code, outcomes, transport: report.transport, detail: `checks that did not pass:\n${notPassed.join('\n')}\n${context}\nproxy log:\n${report.launched?.logTail.join('\n') ?? ''}` };
 }
 

@@ -92,6 +92,18 @@ export function describeArrived(a: Arrived): string {
 }
 
 
+/**
+ * The reason a check's signal is aborted with at its time limit (the runner's): an answer cut
+ * then counts toward a hanging gateway, where one its check stopped waiting for by choice (its
+ * own shorter wait, or the check's end) does not.
+ */
+export class TimeLimitReached extends DOMException {
+  constructor(readonly limitMs: number) {
+    // An abort like any other (name AbortError) to whatever reads the signal's reason.
+    super(`the check's time limit (${limitMs} ms) was reached`, 'AbortError');
+  }
+}
+
 /** Answers left unfinished in a row (each for most of the time limit) after which the gateway is taken for hanging. */
 export const HUNG_AFTER = 2;
 
@@ -164,13 +176,17 @@ export class HangMemory {
     this.probingUntil = now + this.probeMs;
     return { ms: this.probeMs, kind: 'probe' };
   }
-  /** An answer ended: completed, or cut off after `forMs` (counted when it had most of the limit). */
-  ended(completed: boolean, forMs: number, now = performance.now(), probe = false, of: AnswerKind = 'whole'): void {
+  /**
+   * An answer ended: completed, or cut off after `forMs` (counted when it had most of the limit).
+   * `leftByCheck`: its check stopped waiting for it by choice (a wait of the check's own, the
+   * check's end): not counted, however long it lasted.
+   */
+  ended(completed: boolean, forMs: number, now = performance.now(), probe = false, of: AnswerKind = 'whole', leftByCheck = false): void {
     if (probe) this.probingUntil = 0;
     if (completed) {
       this.unfinishedOf[of] = 0;
       this.completedOnce[of] = true;
-    } else if (forMs >= 0.8 * this.fullMs || this.hangingFor(of)) this.unfinishedOf[of]++;
+    } else if (!leftByCheck && (forMs >= 0.8 * this.fullMs || this.hangingFor(of))) this.unfinishedOf[of]++;
     if (this.hangingFor(of)) this.brokenAt ??= now;
   }
 }
@@ -186,7 +202,12 @@ export class AnswerBound {
   readonly budgetMs: number;
   private readonly ac = new AbortController();
   private readonly timer?: NodeJS.Timeout;
-  private readonly onOuter = () => this.ac.abort();
+  /** An outer signal ended the answer for the check's own reasons, not at the check's time limit (TimeLimitReached). */
+  private leftByCheck = false;
+  private readonly onOuter = (ev?: Event) => {
+    if (!((ev?.target as AbortSignal | undefined)?.reason instanceof TimeLimitReached)) this.leftByCheck = true;
+    this.ac.abort();
+  };
   private readonly startedAt = performance.now();
   hit = false;
   private ended = false;
@@ -217,7 +238,7 @@ export class AnswerBound {
     else this.timer = setTimeout(cut, this.budgetMs);
     this.outers = [outer, check].filter((o): o is AbortSignal => o !== undefined);
     for (const o of this.outers) {
-      if (o.aborted) this.ac.abort();
+      if (o.aborted) this.onOuter({ target: o } as unknown as Event);
       else o.addEventListener('abort', this.onOuter, { once: true });
     }
   }
@@ -228,7 +249,7 @@ export class AnswerBound {
     clearTimeout(this.timer);
     for (const o of this.outers) o.removeEventListener('abort', this.onOuter);
     const now = performance.now();
-    this.mem.ended(completed, now - this.startedAt, now, this.kind === 'probe', answeredAs);
+    this.mem.ended(completed, now - this.startedAt, now, this.kind === 'probe', answeredAs, this.leftByCheck && !this.hit);
   }
   /** Why the answer was cut off, when its own budget did it. */
   why(what: string, arrived?: Arrived): GatewayTimeoutError | null {

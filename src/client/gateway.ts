@@ -15,7 +15,7 @@ import { ANSWER_MAX, AnswerBound, GatewayTransportError, answerTooLarge, HangMem
 import { isSizedBody, type ClientTargeting, type GwRequest, type GwResponse, type ReceivedResponse, type Route } from './request.js';
 
 // The error vocabulary of an answer, for the checks and the runner; and what the checks take from the client they send with.
-export { GatewayTimeoutError, GatewayTransportError, classify, describeArrived, errorKind, type Arrived } from './answer.js';
+export { GatewayTimeoutError, GatewayTransportError, classify, describeArrived, errorKind, TimeLimitReached, type Arrived } from './answer.js';
 export { ANTHROPIC_VERSION, messagesHeaders, type AuthStyle } from '../protocol/index.js';
 export { isSizedBody, type ClientTargeting, type GwRequest, type GwResponse, type ReceivedResponse, type Route, type SizedBody } from './request.js';
 

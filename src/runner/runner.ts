@@ -7,7 +7,7 @@ import { failedOutcome } from '../core/outcome.js';
 import type { CheckResult, RouteCount } from '../report/types.js';
 import type { Protocol } from '../core/protocols.js';
 import { protocolOfPath } from '../protocol/index.js';
-import { describeArrived, GatewayTimeoutError, GatewayTransportError, type Arrived, type GatewayClient, type GwRequest } from '../client/gateway.js';
+import { describeArrived, GatewayTimeoutError, GatewayTransportError, TimeLimitReached, type Arrived, type GatewayClient, type GwRequest } from '../client/gateway.js';
 import { recordSent, type SentRequest } from '../report/replay.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { UpstreamHandle } from '../upstream/handle.js';
@@ -113,7 +113,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
     // collection, a loaded machine: src/core/stall.ts); holds put it off by at most limitMs more.
     const limit = new Promise<never>((_, reject) => {
       cancelLimit = patientTimeout(() => {
-        controller.abort();
+        controller.abort(new TimeLimitReached(limitMs));
         reject(new CheckTimeout());
       }, limitMs);
     });

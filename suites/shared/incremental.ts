@@ -62,7 +62,7 @@ export async function judgeIncremental(ctx: CheckContext, s: IncrementalStream):
   const unit = s.unit;
   const evidence = { ...oracleEvidence(result, ctx.settings.sse), paired: `${pairs.length} of ${x.sent.length} ${unit}s`, ...(remeasured ? { remeasured } : {}), ...streamEvidenceOf(x, 300) };
   if (pairs.length < 2)
-    return fail(`only ${pairs.length} of ${x.sent.length} ${unit}s arrived ${s.tooFew?.arrived ?? 'as sent'}: nothing to time`, { expected: `the ${unit}s, one by one`, actual: s.tooFew?.actual ? s.tooFew.actual(x) : `${x.res.events.length} ${unit}s`, evidence });
+    return fail(`only ${pairs.length} of ${x.sent.length} ${unit}s arrived ${s.tooFew?.arrived ?? 'as sent'}${x.res.timedOut ? `, then the client stopped reading (${x.res.error})` : ''}: nothing to time`, { expected: `the ${unit}s, one by one`, actual: s.tooFew?.actual ? s.tooFew.actual(x) : `${x.res.events.length} ${unit}s`, evidence });
   return {
     ok: result.delivery === 'incremental',
     message: result.summary + (remeasured ? ' (measured twice: the first measurement was within 25% of a bound)' : ''),
