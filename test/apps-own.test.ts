@@ -135,9 +135,10 @@ describe('run --profile apps --gateway-cmd (the reference, PGlite in {workdir})'
     const r = await cli(['run', '--profile', 'apps', '--gateway-cmd', stuck, '--only', 'apps.device.flow', '--reporter', 'json', '--out', out], { timeoutMs: 80_000 });
     expect(r.code, r.stderr).toBe(1);
     const [res] = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')).results;
+    // A fail, not a timeout: the check's own wait for the step ended it, before the runner's limit
+    // for the check (its wall time is not held to a figure: a loaded loop stretches the wait).
     expect(res.outcome).toBe('fail');
     expect(res.message).toMatch(/no answer after "verification page: 200" \(TimeoutError/);
-    expect(res.durationMs).toBeLessThan(20_000);
   });
 });
 

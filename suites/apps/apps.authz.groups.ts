@@ -12,7 +12,7 @@ export default defineCheck({
   run: appsRun(async (fx) => {
     const carol = await signIn(fx, 'carol');
     if (carol.ok) return fail('carol (in no allowed group) was given a session token', { expected: 'a JSON error (access_denied) at the token endpoint', actual: 'tokens', evidence: { steps: carol.steps } });
-    if (!/access_denied|unauthorized|forbidden|authentication_error|permission_error/.test(carol.error ?? '')) return fail('the refusal of carol is not a JSON OAuth or API error', { actual: carol.error, evidence: { steps: carol.steps } });
+    if (!/access_denied|unauthorized|forbidden|authentication_error|permission_error/.test(carol.error ?? '')) return fail(`the refusal of carol is not a JSON OAuth or API error: ${carol.error}`, { expected: 'an error such as access_denied', actual: carol.error, evidence: { steps: carol.steps } });
     const token = await session(fx, 'alice');
     const served = await call(`${fx.gatewayUrl}/v1/models`, { headers: bearer(token) });
     if (served.status !== 200) return fail('alice (in eng) is not served', { actual: brief(served) });
