@@ -67,9 +67,18 @@ async function readPlain(res: Dispatcher.ResponseData, k: Collector, stop: () =>
 /** Reads a compressed body through its decoder; decoded output is stamped with the arrival of the compressed chunk that released it. */
 async function readDecoded(res: Dispatcher.ResponseData, dec: Transform, k: Collector, headersAt: number, stop: () => boolean): Promise<void> {
   let lastArrival = headersAt;
+  // Once the client has read all it reads (STREAM_MAX), the decoder is paused at once: a small
+  // compressed chunk can inflate to a hundred MiB, all of it decoded (and thrown away) before
+  // the chunk's write completes. Paused, the decoder stops at its buffer, and the wait below ends.
+  let full!: () => void;
+  const filled = new Promise<void>((r) => (full = r));
   dec.on('data', (c: Buffer) => {
     passedThrough(c.length);
     k.feed(c, lastArrival);
+    if (k.tooLong()) {
+      dec.pause();
+      full();
+    }
   });
   // A body that is not what its content-encoding claims: the write below fails with it; the
   // event must not go unheard (it would be an uncaught exception).
@@ -78,7 +87,7 @@ async function readDecoded(res: Dispatcher.ResponseData, dec: Transform, k: Coll
   for await (const c of res.body) {
     lastArrival = performance.now();
     k.chunk(lastArrival, (c as Buffer).length);
-    await new Promise<void>((resolve, reject) => dec.write(c, (err) => (err ? reject(err) : resolve())));
+    await Promise.race([new Promise<void>((resolve, reject) => dec.write(c, (err) => (err ? reject(err) : resolve()))), filled]);
     if (stop()) break;
   }
   if (k.tooLong()) dec.destroy();

@@ -18,6 +18,10 @@ type Gc = (options?: { type: 'major' | 'minor' }) => void;
 let gc: Gc | null | undefined;
 let since = 0;
 let sinceMinor = 0;
+let total = 0;
+
+/** Bytes counted by passedThrough since the process started (what a reader let through: a test reads it around one read). */
+export const passedTotal = () => total;
 
 function collector(): Gc | null {
   if (gc !== undefined) return gc;
@@ -32,6 +36,7 @@ function collector(): Gc | null {
 
 /** Counts `bytes` of buffers that became garbage (or will soon): a young collection every MINOR_BYTES, a full one every FLUSH_BYTES. */
 export function passedThrough(bytes: number): void {
+  total += bytes;
   since += bytes;
   sinceMinor += bytes;
   if (since >= FLUSH_BYTES) {
