@@ -33,6 +33,13 @@ export const LINE_MAX = 1024 * 1024;
  * 700,000 objects). Past it the client stops reading, with an error saying so.
  */
 export const EVENTS_MAX = 100_000;
+/**
+ * The most of one stream's bytes the client keeps as its body (`raw`); the rest is read (events,
+ * timings) and counted, not kept. The recording upstream's streams are a few KiB; a gateway that
+ * sends megabytes of random bytes held STREAM_MAX per streaming check, twice over while it was
+ * joined, four checks at a time: 20 MB of a 160 MB peak.
+ */
+export const STREAM_KEEP = 1024 * 1024;
 /** Per-chunk timing entries kept (the rest is counted in the stream's length). */
 const CHUNKS_KEPT = 20_000;
 
@@ -95,8 +102,8 @@ export function collector(headersAt: number, framing: Framing = 'sse') {
       tooLong = `the stream went on past ${STREAM_MAX} bytes`;
       c = c.subarray(0, STREAM_MAX - total);
     }
+    if (total < STREAM_KEEP) body.push(total + c.length <= STREAM_KEEP ? c : Buffer.from(c.subarray(0, STREAM_KEEP - total)));
     total += c.length;
-    body.push(c);
     source.feed(c);
   };
   /** A chunk as it came off the wire. */
@@ -104,7 +111,7 @@ export function collector(headersAt: number, framing: Framing = 'sse') {
     passedThrough(bytes);
     if (chunks.length < CHUNKS_KEPT) chunks.push({ at, bytes });
   };
-  return { events, chunks, body, feed, chunk, framing, framingEnd: () => source.end(), tooLong: () => tooLong };
+  return { events, chunks, body, feed, chunk, framing, framingEnd: () => source.end(), tooLong: () => tooLong, bytes: () => total };
 }
 
 export type Collector = ReturnType<typeof collector>;

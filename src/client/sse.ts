@@ -23,8 +23,10 @@ export interface SseResult {
   rawHeaders: Array<[string, string]>;
   header(name: string): string | undefined;
   events: SseEvent[];
-  /** The body as received (after content decoding, if any). */
+  /** The body as received (after content decoding, if any): its first STREAM_KEEP bytes. */
   raw: Buffer;
+  /** How many bytes of the (decoded) body the client read: more than `raw` holds when it went past STREAM_KEEP. */
+  rawBytes: number;
   /** Each received chunk: arrival time and size, for burst evidence. */
   chunks: Array<{ at: number; bytes: number }>;
   startedAt: number;
@@ -204,6 +206,7 @@ async function readOn(s: Streaming, route: Route, dispatcher: Dispatcher): Promi
   const unframed = k.framingEnd();
   if (unframed && result.abortedAt === undefined) result.framingError = unframed;
   result.raw = Buffer.concat(k.body);
+  result.rawBytes = k.bytes();
   // The chunks, kept until the body was whole (most of them promoted by now), are garbage.
   released(result.raw.length);
   k.body.length = 0;
@@ -219,6 +222,7 @@ function started(res: Dispatcher.ResponseData, raw: Array<[string, string]>, k: 
     header: (n) => raw.find(([name]) => name.toLowerCase() === n.toLowerCase())?.[1],
     events: k.events,
     raw: Buffer.alloc(0),
+    rawBytes: 0,
     chunks: k.chunks,
     startedAt,
     headersAt,
@@ -230,7 +234,7 @@ function started(res: Dispatcher.ResponseData, raw: Array<[string, string]>, k: 
 /** The stream of a client that left (abortAfterMs) before any response header came: no status, no events. */
 function leftEarly(startedAt: number, abortedAt: number): SseResult {
   const error = `the client left ${Math.round(abortedAt - startedAt)} ms after the request, before any response header arrived`;
-  return { status: 0, rawHeaders: [], header: () => undefined, events: [], raw: Buffer.alloc(0), chunks: [], framing: 'sse', startedAt, headersAt: abortedAt, endedAt: abortedAt, abortedAt, leftBeforeHeaders: true, error };
+  return { status: 0, rawHeaders: [], header: () => undefined, events: [], raw: Buffer.alloc(0), rawBytes: 0, chunks: [], framing: 'sse', startedAt, headersAt: abortedAt, endedAt: abortedAt, abortedAt, leftBeforeHeaders: true, error };
 }
 
 /** A client holding one connection, to see whether the gateway keeps it open across requests. */

@@ -47,7 +47,7 @@ export function exchangeEvidence(x: { res: GwResponse; seen: RecordedRequest | n
 /** Both sides of one stream: what the client read, and how many frames the upstream scripted and wrote. */
 export function streamEvidence(x: { res: SseResult; seen: RecordedRequest | null }, framesScripted: number, max = 1500): Evidence & { client: ClientSide; upstream: UpstreamSide | typeof NOTHING_RECEIVED } {
   return {
-    client: { status: x.res.status, headers: maskHeaders(x.res.rawHeaders), events: x.res.events.length, bytes: x.res.raw.length, chunks: x.res.chunks.length, error: x.res.error ?? null, body: cutBytes(x.res.raw, max) },
+    client: { status: x.res.status, headers: maskHeaders(x.res.rawHeaders), events: x.res.events.length, bytes: x.res.rawBytes, chunks: x.res.chunks.length, error: x.res.error ?? null, body: cutBytes(x.res.raw, max) },
     upstream: x.seen ? { url: maskUrl(x.seen.url), framesScripted, framesWritten: x.seen.sentAt.length } : NOTHING_RECEIVED,
   };
 }

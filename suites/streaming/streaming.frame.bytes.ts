@@ -19,6 +19,8 @@ export default defineCheck({
       const x = await streamExchange(ctx, f);
       if (x.res.status !== 200 || !x.seen) return notStreamed(x);
       const d = diffBytes(Buffer.from(f.map((fr) => fr.data).join('')), x.res.raw);
+      // The client keeps the first STREAM_KEEP bytes of a longer stream: the length is what it read.
+      if (d) d.actualLength = x.res.rawBytes;
       if (d) return fail(`${eol === '\n' ? 'LF' : 'CRLF'}-framed stream: ${describeByteDiff(d)}`, { expected: `${d.expectedLength} bytes as sent`, actual: `${d.actualLength} bytes, first difference at ${d.offset}`, evidence: { byteDiff: d, ...streamEvidence(x) } });
     }
     return pass('both streams arrived byte for byte');
