@@ -60,9 +60,11 @@ export async function judgeIncremental(ctx: CheckContext, s: IncrementalStream):
   if (none) return none;
   if (!result) throw new Error('harness bug: a stream without a timing result');
   const unit = s.unit;
-  const evidence = { ...oracleEvidence(result, ctx.settings.sse), paired: `${pairs.length} of ${x.sent.length} ${unit}s`, ...(remeasured ? { remeasured } : {}), ...streamEvidenceOf(x, 300) };
+  // Timed against the first upstream request of the case: a second one (a request sent again) is named, not judged.
+  const requests = x.expectation.hits.length;
+  const evidence = { ...oracleEvidence(result, ctx.settings.sse), paired: `${pairs.length} of ${x.sent.length} ${unit}s`, ...(requests > 1 ? { upstreamRequests: requests } : {}), ...(remeasured ? { remeasured } : {}), ...streamEvidenceOf(x, 300) };
   if (pairs.length < 2)
-    return fail(`only ${pairs.length} of ${x.sent.length} ${unit}s arrived ${s.tooFew?.arrived ?? 'as sent'}${x.res.timedOut ? `, then the client stopped reading (${x.res.error})` : ''}: nothing to time`, { expected: `the ${unit}s, one by one`, actual: s.tooFew?.actual ? s.tooFew.actual(x) : `${x.res.events.length} ${unit}s`, evidence });
+    return fail(`only ${pairs.length} of ${x.sent.length} ${unit}s arrived ${s.tooFew?.arrived ?? 'as sent'}${x.res.timedOut ? `, then the client stopped reading (${x.res.error})` : ''}${requests > 1 ? ` (the upstream got ${requests} requests for it; timed against the first)` : ''}: nothing to time`, { expected: `the ${unit}s, one by one`, actual: s.tooFew?.actual ? s.tooFew.actual(x) : `${x.res.events.length} ${unit}s`, evidence });
   return {
     ok: result.delivery === 'incremental',
     message: result.summary + (remeasured ? ' (measured twice: the first measurement was within 25% of a bound)' : ''),
