@@ -202,12 +202,7 @@ export class AnswerBound {
   readonly budgetMs: number;
   private readonly ac = new AbortController();
   private readonly timer?: NodeJS.Timeout;
-  /** An outer signal ended the answer for the check's own reasons, not at the check's time limit (TimeLimitReached). */
-  private leftByCheck = false;
-  private readonly onOuter = (ev?: Event) => {
-    if (!((ev?.target as AbortSignal | undefined)?.reason instanceof TimeLimitReached)) this.leftByCheck = true;
-    this.ac.abort();
-  };
+  private readonly onOuter = () => this.ac.abort();
   private readonly startedAt = performance.now();
   hit = false;
   private ended = false;
@@ -238,7 +233,7 @@ export class AnswerBound {
     else this.timer = setTimeout(cut, this.budgetMs);
     this.outers = [outer, check].filter((o): o is AbortSignal => o !== undefined);
     for (const o of this.outers) {
-      if (o.aborted) this.onOuter({ target: o } as unknown as Event);
+      if (o.aborted) this.ac.abort();
       else o.addEventListener('abort', this.onOuter, { once: true });
     }
   }
@@ -249,7 +244,10 @@ export class AnswerBound {
     clearTimeout(this.timer);
     for (const o of this.outers) o.removeEventListener('abort', this.onOuter);
     const now = performance.now();
-    this.mem.ended(completed, now - this.startedAt, now, this.kind === 'probe', answeredAs, this.leftByCheck && !this.hit);
+    // Cut by an outer signal for the check's own reasons (its own shorter wait, its end), not by
+    // this answer's budget or at the check's time limit (TimeLimitReached): not counted.
+    const leftByCheck = !this.hit && this.outers.some((o) => o.aborted) && !this.outers.some((o) => o.reason instanceof TimeLimitReached);
+    this.mem.ended(completed, now - this.startedAt, now, this.kind === 'probe', answeredAs, leftByCheck);
   }
   /** Why the answer was cut off, when its own budget did it. */
   why(what: string, arrived?: Arrived): GatewayTimeoutError | null {
