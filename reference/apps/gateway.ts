@@ -23,7 +23,7 @@ import { messages } from './gateway/inference.js';
 import { managed, models } from './gateway/policy.js';
 import { relay } from './gateway/relay.js';
 import { authenticate, revoke, token } from './gateway/sessions.js';
-import { callback, deviceAuthorization, devicePage, deviceVerify, idpKeys } from './gateway/signin.js';
+import { callback, deviceAuthorization, devicePage, deviceVerify, idpKeys, IDP_WAIT_MS } from './gateway/signin.js';
 import { admin } from './gateway/spend.js';
 
 export interface AppsGatewayOptions {
@@ -61,7 +61,7 @@ export class AppsGateway extends LoopbackServer {
     let idp: IdpMeta;
     try {
       // The IdP's silence is bounded, not this process's holds (a busy machine starting many gateways at once).
-      const bound = patientSignal(5000);
+      const bound = patientSignal(IDP_WAIT_MS);
       try {
         const res = await fetch(`${this.cfg.oidc.issuer}/.well-known/openid-configuration`, { signal: bound.signal });
         if (!res.ok) throw new Error(`HTTP ${res.status}`);

@@ -9,6 +9,13 @@ import type { AppsFaultName } from '../faults.js';
 import type { GatewayContext } from './context.js';
 import { b64url, escapeHtml, html, json, readForm } from './http.js';
 
+/**
+ * How long the gateway waits for the IdP on its back channel (discovery, keys, grants), its own
+ * holds not counted: 10 s. At 5 s a loaded machine starting six gateways at once refused
+ * sign-ins and once failed a gateway's start.
+ */
+export const IDP_WAIT_MS = 10_000;
+
 /** How long a device code and its browser cookie live, in seconds. */
 export const DEVICE_TTL_S = 600;
 
@@ -20,7 +27,7 @@ export const DEVICE_TTL_S = 600;
  */
 export async function idpKeys(uri: URL, is: (fault: AppsFaultName) => boolean): Promise<JWTVerifyGetKey> {
   const fetchSet = async () => {
-    const bound = patientSignal(5000);
+    const bound = patientSignal(IDP_WAIT_MS);
     try {
       const res = await fetch(uri, { signal: bound.signal });
       if (!res.ok) throw new Error(`JWKS: HTTP ${res.status}`);
@@ -39,8 +46,8 @@ export async function idpKeys(uri: URL, is: (fault: AppsFaultName) => boolean): 
       return importJWK(k, header.alg);
     };
   }
-  // 10 s, not jose's 5 s: on a loaded machine a sign-in's JWKS fetch took longer, and the sign-in was refused.
-  return createRemoteJWKSet(uri, { cooldownDuration: 0, timeoutDuration: 10_000 });
+  // jose's own default is 5 s, and it counts this process's holds.
+  return createRemoteJWKSet(uri, { cooldownDuration: 0, timeoutDuration: IDP_WAIT_MS });
 }
 
 /** The link the user opens; the faults build it from the gateway's own name for itself (only its host reaches it), or on a path it does not serve. */
@@ -135,7 +142,7 @@ export async function callback(ctx: GatewayContext, req: http.IncomingMessage, u
 
 /** A grant at the IdP's token endpoint, authenticated as the gateway's client. */
 export async function idpToken(ctx: GatewayContext, form: Record<string, string>): Promise<{ ok: true; body: Record<string, unknown> } | { ok: false; error: string }> {
-  const bound = patientSignal(10_000);
+  const bound = patientSignal(IDP_WAIT_MS);
   try {
     const res = await fetch(ctx.idp.token_endpoint, {
       method: 'POST',
