@@ -38,7 +38,8 @@ async function withGateway(fault: string | undefined, fn: (w: { fx: AppsFixture;
       adminKey: around.adminKey,
       idp: {
         issuer: idp.issuer,
-        signInNext: (n) => (order.push(n), idp.signInNext(n)),
+        signInNext: (n, o) => (order.push(n), idp.signInNext(n, o)),
+        authorizations: idp.authorizations,
         get currentKid() {
           return idp.currentKid;
         },

@@ -110,6 +110,20 @@ describe('mock OIDC identity provider', () => {
     expect(subs).toEqual(['user-carol', 'user-bob', 'user-alice']);
   });
 
+  it('signs in the user scripted for an authorization’s state, whatever was queued; an unused script is no one else’s', async () => {
+    idp.signInNext('bob', { state: 'never-sent' });
+    idp.signInNext('carol', { state: 's-carol' });
+    idp.signInNext('bob');
+    const { verifier, challenge } = pkcePair();
+    const code = (await authorize(challenge, 's-carol')).get('code')!;
+    const r = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    expect((await verify(String(r.body.id_token))).sub).toBe('user-carol');
+    expect(idp.authorizations.at(-1)).toEqual({ state: 's-carol', user: 'carol' });
+    // The queue is untouched by the state's script, and the script of a state never sent is not taken.
+    expect((await verify((await signIn()).id_token)).sub).toBe('user-bob');
+    expect((await verify((await signIn()).id_token)).sub).toBe('user-alice');
+  });
+
   it('refuses a wrong or missing PKCE verifier, a reused code and a bad client secret', async () => {
     const { challenge } = pkcePair();
     const code1 = (await authorize(challenge)).get('code')!;

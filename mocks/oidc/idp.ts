@@ -1,8 +1,8 @@
 // The mock OIDC identity provider the apps profile signs its test users in with. Built on
 // oauth2-mock-server (token signing, authorization codes, PKCE verification), behind a thin
 // loopback front that adds what a conformance run needs and the library leaves out:
-//  - scripted users: the next authorization signs in the user the harness chose, without a
-//    login page, and the tokens carry that user's sub, email and groups;
+//  - scripted users: an authorization (by its state, else the next) signs in the user the
+//    harness chose, without a login page, and the tokens carry that user's sub, email and groups;
 //  - a strict token endpoint: codes are single use and must come from this IdP, a code issued
 //    with a PKCE challenge needs its verifier, confidential clients must authenticate;
 //  - key rotation (with or without the old public key kept in the JWKS), putting an earlier key
@@ -33,16 +33,10 @@ export interface MockIdpOptions {
   alg?: string;
 }
 
-export interface IdpRequest {
-  method: string;
-  path: string;
-  at: number;
-}
+export type IdpRequest = { method: string; path: string; at: number };
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-  res.end(text);
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
 }
 
 export class MockIdp extends LoopbackServer {
@@ -55,6 +49,10 @@ export class MockIdp extends LoopbackServer {
   private readonly keys: KeyRing;
   private readonly grants: Grants;
   private queue: string[] = [];
+  /** Users scripted for the authorization request with this `state` (taken before the queue). */
+  private byState = new Map<string, string>();
+  /** The authorizations answered with a code or a refusal of this IdP's: state, whom, why not. */
+  readonly authorizations: { state: string | null; user: string | null; refused?: string }[] = [];
   private defaultUser: string | null;
   private denyNextCount = 0;
   private revokedUsers = new Set<string>();
@@ -88,10 +86,15 @@ export class MockIdp extends LoopbackServer {
     return url;
   }
 
-  /** The user the next authorization signs in (queued: one per sign-in, in order). */
-  signInNext(name: string): void {
+  /**
+   * The user the next authorization signs in: the one whose request carries `state` when given
+   * (so a sign-in whose authorization never arrives leaves nothing for another), otherwise
+   * queued, one per sign-in, in order.
+   */
+  signInNext(name: string, opts: { state?: string } = {}): void {
     this.mustUser(name);
-    this.queue.push(name);
+    if (opts.state) this.byState.set(opts.state, name);
+    else this.queue.push(name);
   }
 
   /** The user signed in when nothing is queued; null makes an unqueued authorization fail with access_denied. */
@@ -232,19 +235,24 @@ export class MockIdp extends LoopbackServer {
   private onAuthorize(r: MutableRedirectUri, req: http.IncomingMessage): void {
     const code = r.url.searchParams.get('code');
     if (code === null) return; // the library already put an error on the redirect
-    const deny = (error: string, description: string) => {
+    const q = new URL(req.url ?? '/', 'http://x').searchParams;
+    const state = q.get('state');
+    const scripted = state !== null ? this.byState.get(state) : undefined;
+    this.byState.delete(state ?? '');
+    const deny = (user: string | null, error: string, description: string) => {
+      this.authorizations.push({ state, user, refused: description });
       r.url.searchParams.delete('code');
       r.url.searchParams.set('error', error);
       r.url.searchParams.set('error_description', description);
     };
     if (this.denyNextCount > 0) {
       this.denyNextCount--;
-      return deny('access_denied', 'sign-in refused by the test script');
+      return deny(scripted ?? null, 'access_denied', 'sign-in refused by the test script');
     }
-    const name = this.queue.shift() ?? this.defaultUser;
-    if (name === null) return deny('access_denied', 'no test user scripted for this sign-in');
-    if (this.revokedUsers.has(name)) return deny('access_denied', 'user deprovisioned');
-    const q = new URL(req.url ?? '/', 'http://x').searchParams;
+    const name = scripted ?? this.queue.shift() ?? this.defaultUser;
+    if (name === null) return deny(null, 'access_denied', 'no test user scripted for this sign-in');
+    if (this.revokedUsers.has(name)) return deny(name, 'access_denied', 'user deprovisioned');
+    this.authorizations.push({ state, user: name });
     const grant: CodeGrant = {
       user: this.mustUser(name),
       clientId: q.get('client_id') ?? undefined,

@@ -19,7 +19,10 @@ export interface AppsFixture {
   adminKey: string;
   idp: {
     issuer: string;
-    signInNext(name: string): void;
+    /** The user the authorization with `state` signs in (the next one when no state is given). */
+    signInNext(name: string, opts?: { state?: string }): void;
+    /** The authorizations answered: their state, whom they signed in, or why they were refused. */
+    readonly authorizations: readonly { state: string | null; user: string | null; refused?: string }[];
     /** The kid of the key that signs now. */
     readonly currentKid: string;
     /** Signs with a new key (new kid) from now on; the old public key leaves the JWKS unless kept. */

@@ -96,11 +96,13 @@ async function signInSteps(fx: AppsFixture, user: string, seen: { steps: string[
     steps.push(`verify: ${post.status}`);
     if (!toIdp) return;
     handedOut.push(redirectUrl('verify', toIdp, d.verification_uri!, fx.idp.issuer));
-    // Queued only now: a verification that never reaches the IdP leaves no user queued for the next sign-in.
-    fx.idp.signInNext(user);
+    // Scripted for this authorization's state (queued only when the gateway sends none): one
+    // that never reaches the IdP leaves no user for another sign-in.
+    const state = new URL(toIdp).searchParams.get('state') ?? undefined;
+    fx.idp.signInNext(user, { state });
     const idp = await call(toIdp);
     const back = idp.headers.get('location');
-    steps.push(`idp authorize: ${idp.status}`);
+    steps.push(`idp authorize: ${idp.status}${whoSignedIn(fx, state)}`);
     if (!back) return;
     const cb = await call(back, { headers: { cookie } });
     steps.push(`callback: ${cb.status}`);
@@ -116,6 +118,13 @@ async function signInSteps(fx: AppsFixture, user: string, seen: { steps: string[
   const common = { steps, badEarlyPoll, handedOut, page };
   if (done.status === 200 && typeof t?.access_token === 'string' && typeof t.refresh_token === 'string') return { ok: true, tokens: t as Tokens, ...common, repoll: poll };
   return { ok: false, error: String(errorType(done) ?? `status ${done.status}`), ...common };
+}
+
+/** Whom the IdP signed in (or why not) for the authorization with `state`, as the step's note. */
+function whoSignedIn(fx: AppsFixture, state: string | undefined): string {
+  const a = state === undefined ? undefined : fx.idp.authorizations.filter((x) => x.state === state).at(-1);
+  if (!a) return '';
+  return a.refused ? ` (refused${a.user ? ` ${a.user}` : ''}: ${a.refused})` : ` (signed in ${a.user})`;
 }
 
 /** The run's shared session of `user` (signed in once). */
