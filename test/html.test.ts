@@ -16,7 +16,8 @@ import { escapeAttr, escapeText } from '../src/core/inert.js';
 import { CSP } from '../src/reporters/html/assets.js';
 import { HTML_LIMITS } from '../src/reporters/html/escape.js';
 import { markDifference } from '../src/reporters/html/evidence.js';
-import { htmlReport, loadCatalog } from '../src/reporters/html/page.js';
+import { htmlParts, htmlReport, loadCatalog } from '../src/reporters/html/page.js';
+import { writeReports } from '../src/reporters/index.js';
 import { parseTimeline } from '../src/reporters/html/timeline.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../src/report/types.js';
 import { exitCodeOf } from '../src/report/policy.js';
@@ -207,6 +208,14 @@ describe('escaping', () => {
     expect(CSP).toContain(`style-src 'sha256-${hash(style)}'`);
     expect(CSP).toMatch(/^default-src 'none';/);
     expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${CSP}">`);
+  });
+
+  it('is written to report.html in pieces, byte for byte the page htmlReport gives', () => {
+    const r = report([hostileFailure(), bodyFailure(), streamFailure(), loadResult()]);
+    const dir = mkdtempSync(join(tmpdir(), 'gwc-html-parts-'));
+    expect(writeReports(r, ['html'], dir, () => {})).toEqual([join(dir, 'report.html')]);
+    expect(readFileSync(join(dir, 'report.html')).equals(Buffer.from(htmlReport(r), 'utf8'))).toBe(true);
+    expect([...htmlParts(r)].length).toBe(r.results.length + 2);
   });
 });
 

@@ -1,20 +1,24 @@
 // Reporters are a plain record of functions over one RunReport, so a new format is one entry and
 // none of them can change what another shows: each renders the report to a file of its own, or
 // prints it (and the github reporter also appends a job summary to the file GitHub names).
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunReport } from '../report/types.js';
 import type { JunitFormat, ReporterName } from './names.js';
 import { consoleSummary } from './console.js';
 import { annotations, jobSummary } from './github.js';
 import { junitXml } from './junit.js';
-import { htmlReport } from './html/page.js';
+import { htmlParts, htmlReport } from './html/page.js';
 
 export type { ReporterName };
 
-/** A reporter writes one file (its name and text), or prints after the files are written (and may append a job summary). */
+/**
+ * A reporter writes one file (its name and text; `parts`, when given, is the same text in pieces
+ * written as they come, so the whole is never held), or prints after the files are written (and
+ * may append a job summary).
+ */
 export type Reporter =
-  | { file: string; render(report: RunReport, opts?: ReporterOptions): string }
+  | { file: string; render(report: RunReport, opts?: ReporterOptions): string; parts?(report: RunReport, opts?: ReporterOptions): Iterable<string> }
   | { print(report: RunReport, files: string[]): string; summary?(report: RunReport, files: string[]): string };
 
 /** Settings a reporter may take (--junit-format), and the job summary file (GITHUB_STEP_SUMMARY). */
@@ -26,7 +30,7 @@ export interface ReporterOptions {
 export const REPORTERS: Record<ReporterName, Reporter> = {
   junit: { file: 'junit.xml', render: (r, o) => junitXml(r, o?.junitFormat) },
   json: { file: 'report.json', render: (r) => `${JSON.stringify(r, null, 2)}\n` },
-  html: { file: 'report.html', render: (r) => htmlReport(r) },
+  html: { file: 'report.html', render: (r) => htmlReport(r), parts: (r) => htmlParts(r) },
   console: { print: consoleSummary },
   github: { print: annotations, summary: jobSummary },
 };
@@ -39,7 +43,12 @@ export function writeReports(report: RunReport, names: ReporterName[], outDir: s
     if (!('file' in r)) continue;
     mkdirSync(outDir, { recursive: true });
     const f = join(outDir, r.file);
-    writeFileSync(f, r.render(report, opts));
+    const fd = openSync(f, 'w');
+    try {
+      for (const piece of r.parts ? r.parts(report, opts) : [r.render(report, opts)]) writeSync(fd, piece);
+    } finally {
+      closeSync(fd);
+    }
     files.push(f);
   }
   for (const name of names) {
