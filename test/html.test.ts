@@ -5,7 +5,7 @@
 // The browser test needs /usr/bin/chromium and the built CLI (`npx tsc -p .`). Without chromium
 // it is skipped, unless GWC_REQUIRE_CHROMIUM=1 (CI), where it fails.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -216,6 +216,11 @@ describe('escaping', () => {
     expect(writeReports(r, ['html'], dir, () => {})).toEqual([join(dir, 'report.html')]);
     expect(readFileSync(join(dir, 'report.html')).equals(Buffer.from(htmlReport(r), 'utf8'))).toBe(true);
     expect([...htmlParts(r)].length).toBe(r.results.length + 2);
+    // A page that fails half way (a row that cannot be rendered) leaves the earlier report as it was, and no piece of the new one.
+    const broken = report([hostileFailure(), { ...bodyFailure(), requirements: null as unknown as string[] }]);
+    expect(() => writeReports(broken, ['html'], dir, () => {})).toThrow();
+    expect(readFileSync(join(dir, 'report.html')).equals(Buffer.from(htmlReport(r), 'utf8'))).toBe(true);
+    expect(readdirSync(dir)).toEqual(['report.html']);
   });
 });
 

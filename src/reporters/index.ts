@@ -1,7 +1,7 @@
 // Reporters are a plain record of functions over one RunReport, so a new format is one entry and
 // none of them can change what another shows: each renders the report to a file of its own, or
 // prints it (and the github reporter also appends a job summary to the file GitHub names).
-import { appendFileSync, closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunReport } from '../report/types.js';
 import type { JunitFormat, ReporterName } from './names.js';
@@ -43,12 +43,18 @@ export function writeReports(report: RunReport, names: ReporterName[], outDir: s
     if (!('file' in r)) continue;
     mkdirSync(outDir, { recursive: true });
     const f = join(outDir, r.file);
-    const fd = openSync(f, 'w');
+    // Beside it first, then renamed: a renderer that fails half way leaves no half a report.
+    const part = `${f}.part`;
+    const fd = openSync(part, 'w');
     try {
       for (const piece of r.parts ? r.parts(report, opts) : [r.render(report, opts)]) writeSync(fd, piece);
-    } finally {
+    } catch (e) {
       closeSync(fd);
+      rmSync(part, { force: true });
+      throw e;
     }
+    closeSync(fd);
+    renameSync(part, f);
     files.push(f);
   }
   for (const name of names) {
