@@ -8,7 +8,10 @@ set -e
 PGBIN=$1 PGDIR=$2
 shift 3
 ip link set lo up
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+# As root, PostgreSQL's tools run as the postgres user from its own folder: from a working
+# directory that user may not enter (a clone under a private mktemp -d) each would print
+# "could not change directory" into the run's output.
+as_pg() { if [ "$(id -u)" = 0 ]; then (cd "$PGDIR" && runuser -u postgres -- "$@"); else "$@"; fi; }
 as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -o "-c listen_addresses=127.0.0.1 -p 55432 -k $PGDIR" -w start >/dev/null
 trap 'as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -m fast -w stop >/dev/null' EXIT
 as_pg "$PGBIN/psql" -h 127.0.0.1 -p 55432 -U postgres -q -c 'drop database if exists gateway' -c 'create database gateway'
