@@ -65,7 +65,7 @@ export default defineConfig({
     // at a time (see TIMING).
     projects: [
       { extends: true, test: { name: 'untimed', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...MATRIX, ...TIMING], maxWorkers: 4, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'matrix', include: MATRIX, maxWorkers: PARTS, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'matrix', include: MATRIX, globalSetup: ['test/helpers/matrix-setup.ts'], maxWorkers: PARTS, sequence: { groupOrder: 1 } } },
       { extends: true, test: { name: 'timing', include: TIMING, maxWorkers: 3, sequence: { groupOrder: 2 } } },
     ],
   },

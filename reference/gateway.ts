@@ -13,8 +13,9 @@ import { patientTimeout } from '../src/core/stall.js';
 import { routeOfRequest } from '../src/protocol/index.js';
 import { answererOf, type Answerer } from './fallback.js';
 import { preflight } from './cors.js';
-import { closedWhileIdle, encodedBody, forwardHeaders, jsonError } from './wire.js';
+import { admit, closedWhileIdle, encodedBody, forwardHeaders, jsonError } from './wire.js';
 import { H2Pool, type UpstreamRequest } from './h2.js';
+import { traceAnswer, traceRequest, type Tracer } from './trace.js';
 
 /** A path some protocol serves (its record says): forwarded; any other is a JSON 404. */
 const routed = (method: string, path: string) => routeOfRequest(method === 'HEAD' ? 'GET' : method, path, []) !== null;
@@ -46,6 +47,8 @@ export interface ReferenceOptions {
   translate?: 'messages-to-chat';
   /** The upstream's CA (PEM) for a fault's HTTP/2 hop to a TLS upstream (fault.upstreamHttp2). */
   upstreamCa?: string;
+  /** Handed every exchange as the hooks would see it (the detection matrix's reach, trace.ts). */
+  trace?: Tracer;
 }
 
 /** What `GET /` answers: the gateway is up. */
@@ -80,8 +83,9 @@ export class ReferenceGateway extends LoopbackServer {
     // Without a fault nothing needs the body: a large one is streamed through, never held.
     const length = Number(req.headers['content-length']);
     if (!this.opts.fault && !this.opts.translate && Number.isSafeInteger(length) && length > STREAM_OVER && routed(req.method ?? 'POST', req.url ?? '/')) {
-      this.forward({ method: req.method ?? 'POST', path: req.url ?? '/', headers: forwardHeaders(req.rawHeaders), body: Buffer.alloc(0) }, res, 0, { stream: req, length });
-      return;
+      const parts = { method: req.method ?? 'POST', path: req.url ?? '/', headers: forwardHeaders(req.rawHeaders), body: Buffer.alloc(0) };
+      traceRequest(this.opts.trace, parts, res, req);
+      return this.forward(parts, res, 0, { stream: req, length });
     }
     // The body is read into one buffer of its declared length (a large body exists once here,
     // not as chunks and their copy); without a length, chunks are joined at the end.
@@ -100,7 +104,8 @@ export class ReferenceGateway extends LoopbackServer {
       const parts: RequestParts = { method: req.method ?? 'GET', path: req.url ?? '/', headers: forwardHeaders(req.rawHeaders), body };
       const fault = this.opts.fault;
       const probe = (parts.method === 'HEAD' || parts.method === 'GET') && parts.path === '/';
-      if (!probe && !this.admit(parts, res)) return;
+      if (!probe && !admit(parts, res, this.opts.basePath, this.opts.requireHeaders)) return;
+      traceRequest(this.opts.trace, parts, res);
       if (fault?.intercept?.(parts, res) || preflight(parts, res)) return;
       if (probe) {
         // The root answers GET and HEAD alike (HEAD without the body), as HTTP requires.
@@ -141,27 +146,6 @@ export class ReferenceGateway extends LoopbackServer {
       return true;
     }
     this.limiter!.refuse(res, retryAfter);
-    return true;
-  }
-
-  /** Prefix-and-header mode: a JSON 404 outside the base path, a JSON 400 without a required header; strips both. */
-  private admit(parts: RequestParts, res: http.ServerResponse): boolean {
-    const base = this.opts.basePath?.replace(/\/+$/, '');
-    if (base) {
-      if (!(parts.path.startsWith(`${base}/`) || parts.path.startsWith(`${base}?`))) {
-        jsonError(res, 404, 'not_found_error', `no route for ${parts.method} ${parts.path.split('?')[0]}: this gateway serves under ${base}/`);
-        return false;
-      }
-      parts.path = parts.path.slice(base.length);
-    }
-    for (const [name, value] of this.opts.requireHeaders ?? []) {
-      const got = parts.headers.filter(([k]) => k.toLowerCase() === name).map(([, v]) => v);
-      if (!got.includes(value)) {
-        jsonError(res, 400, 'invalid_request_error', `missing or wrong ${name} header: this gateway routes by it`);
-        return false;
-      }
-      parts.headers = parts.headers.filter(([k]) => k.toLowerCase() !== name);
-    }
     return true;
   }
 
@@ -249,6 +233,7 @@ export class ReferenceGateway extends LoopbackServer {
   }
 
   private reply(parts: RequestParts, ur: http.IncomingMessage, res: http.ServerResponse) {
+    traceAnswer(parts, ur);
     const fault = this.opts.fault;
     const status = ur.statusCode ?? 502;
     const isJson = /json/i.test(String(ur.headers['content-type'] ?? ''));

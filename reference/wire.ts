@@ -1,6 +1,6 @@
 // Small pieces of the reference gateway's HTTP handling (gateway.ts): the fields it forwards
 // (not the hop-by-hop ones), its JSON error answer, whether a request body is compressed (ENC-1), and which failed requests it sends once more
-// because their kept-alive upstream connection turned out closed (CONN-IDLE-1).
+// because their kept-alive upstream connection turned out closed (CONN-IDLE-1), and the prefix-and-header mode's admission.
 import type http from 'node:http';
 
 // RFC 9110 7.6.1: connection-specific fields are not forwarded.
@@ -40,4 +40,25 @@ export function jsonError(res: http.ServerResponse, status: number, type: string
  */
 export function closedWhileIdle(up: { reusedSocket: boolean }, e: NodeJS.ErrnoException): boolean {
   return up.reusedSocket && (e.code === 'EPIPE' || (e.code === 'ECONNRESET' && e.message === 'socket hang up'));
+}
+
+/** Prefix-and-header mode: a JSON 404 outside the base path, a JSON 400 without a required header; strips both. */
+export function admit(parts: { path: string; method: string; headers: Array<[string, string]> }, res: http.ServerResponse, basePath: string | undefined, requireHeaders: Array<[string, string]> | undefined): boolean {
+  const base = basePath?.replace(/\/+$/, '');
+  if (base) {
+    if (!(parts.path.startsWith(`${base}/`) || parts.path.startsWith(`${base}?`))) {
+      jsonError(res, 404, 'not_found_error', `no route for ${parts.method} ${parts.path.split('?')[0]}: this gateway serves under ${base}/`);
+      return false;
+    }
+    parts.path = parts.path.slice(base.length);
+  }
+  for (const [name, value] of requireHeaders ?? []) {
+    const got = parts.headers.filter(([k]) => k.toLowerCase() === name).map(([, v]) => v);
+    if (!got.includes(value)) {
+      jsonError(res, 400, 'invalid_request_error', `missing or wrong ${name} header: this gateway routes by it`);
+      return false;
+    }
+    parts.headers = parts.headers.filter(([k]) => k.toLowerCase() !== name);
+  }
+  return true;
 }

@@ -36,6 +36,8 @@ import { PROFILE_FACTS, profileFeature } from '../core/features.js';
 export interface SuiteExtras {
   /** Filled with every check's exchanges, masked (the transcript digest of certify). */
   transcript?: Transcript;
+  /** Told, as each check ends, its case tokens and the paths it sent requests to: the self-tests' detection matrix ties a traced request to its check by them. */
+  cases?: (checkId: string, tokens: string[], sent: string[]) => void;
   /** The day waivers are judged on (YYYY-MM-DD, UTC); today when absent. */
   today?: string;
   /** The gateway the harness started (--gateway-cmd): checks may restart it. */
@@ -142,9 +144,14 @@ async function runAttempts(checks: CheckDef[], ctx: RunContext, cfg: RunConfig, 
   const attempts = Math.max(cfg.repeat, cfg.repeatFailures);
   const mask = masker(secrets);
   const timing = new Set(checks.filter((c) => c.timing).map((c) => c.id));
-  const exchanges: ExchangeSink | undefined = extras.transcript
-    ? (id, client, cases) => extras.transcript!.set(id, timing.has(id) ? [TIMING_EXCHANGE] : ordered([...client.map((x) => clientExchange(x.req, x.res, mask)), ...cases.map((e) => upstreamExchange(e, mask))]))
-    : undefined;
+  const { transcript, cases: told } = extras;
+  const exchanges: ExchangeSink | undefined =
+    transcript || told
+      ? (id, client, cases) => {
+          told?.(id, cases.map((e) => e.token), client.map((x) => x.req.path));
+          transcript?.set(id, timing.has(id) ? [TIMING_EXCHANGE] : ordered([...client.map((x) => clientExchange(x.req, x.res, mask)), ...cases.map((e) => upstreamExchange(e, mask))]));
+        }
+      : undefined;
   const finished = new Map<string, CheckResult>();
   const columns = columnsFor(checks);
   const progress = extras.progress;

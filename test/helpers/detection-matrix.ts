@@ -1,9 +1,12 @@
 // The detection matrix: the clean reference gateway passes every check, and each fault is
-// caught by exactly the checks test/detection/*.json names for it (and no other check).
-// One expectation file per area, so each area's faults are reviewed beside its checks.
-// The matrix's runs (the clean runs, then every fault, in the order of FAULTS) are dealt out
-// round-robin to PARTS test files (test/detection.test.ts, test/detection-2.test.ts, ...), one
-// vitest process each, so that the runs go on side by side in processes of their own. A run
+// caught by exactly the checks test/detection/*.json names for it (and no other check it
+// reaches). One expectation file per area, so each area's faults are reviewed beside its checks.
+// The clean run is traced once, before the parts start (test/helpers/matrix-setup.ts), and a
+// fault runs with the checks it can reach (test/helpers/reach.ts: those whose exchanges its
+// hooks alter), every check when it acts beyond single requests; GWC_MATRIX_FULL=1 (`npm run
+// test:matrix:full`) runs every fault with every check. The fault runs, costliest first, are
+// dealt out round-robin to PARTS test files (test/detection.test.ts, test/detection-2.test.ts, ...),
+// one vitest process each, so that the runs go on side by side in processes of their own. A run
 // mostly waits (the 16 s keep-alive probe, the hung upstream, scripted gaps), and within one
 // process the runs' timing checks would have to be kept apart from each other's work by a
 // PhaseGate, which made one process's runs take turns (its event loop idle 65% of the time).
@@ -13,7 +16,7 @@
 // the cores: the oracle's verdicts hold with both cores taken by other work (`npm run
 // bench:oracle -- --stress`).
 import { readdirSync, readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { FAULTS } from '../../reference/faults/index.js';
 import { CHECKS } from '../../suites/index.js';
 import { demoRun } from './demo.js';
@@ -21,6 +24,7 @@ import { PhaseGate } from '../../src/runner/gate.js';
 import type { RunReport } from '../../src/report/types.js';
 import { runOf, startAtOnce } from './at-once.js';
 import { PARTS } from './matrix-parts.js';
+import './matrix-setup.js';
 
 const dir = new URL('../detection/', import.meta.url);
 type Flags = Parameters<typeof demoRun>[1];
@@ -50,13 +54,19 @@ const RUN_WAIT_MS = 600_000;
  * the faults, and in part 0 the matrix's own completeness tests.
  */
 export function detectionMatrix(part: number): void {
+  const traced = inject('matrixTrace');
+  const full = process.env.GWC_MATRIX_FULL === '1';
   const cleanFlags = [...new Set(Object.values(expected.flags).map((f) => JSON.stringify(f)))];
-  // Each run once, with the flags it takes: the clean runs (plain, then with each row's flags), then the faults.
+  /** The checks a fault runs with: its row's flags as they are, else every check (full) or those it reaches. */
+  const runFlags = (f: (typeof FAULTS)[number]): Flags => expected.flags[f.name] ?? (full || traced.reach[f.name].full ? {} : { only: traced.reach[f.name].checks });
+  const pruned = (f: (typeof FAULTS)[number]) => !expected.flags[f.name] && !full && !traced.reach[f.name].full;
+  const cost = (flags: Flags) => (Array.isArray(flags?.only) ? flags.only.length : traced.checks);
+  // Each run once, with the flags it takes: the clean runs with each row's flags (the plain one is
+  // the traced run), then the faults; a fault that reaches no check has no run. Costliest first.
   const all: Array<{ key: string; flags: Flags; fault?: (typeof FAULTS)[number] }> = [
-    { key: 'clean', flags: {} },
     ...cleanFlags.map((f) => ({ key: `clean ${f}`, flags: JSON.parse(f) as Flags })),
-    ...FAULTS.map((f) => ({ key: `fault ${f.name}`, flags: expected.flags[f.name], fault: f })),
-  ];
+    ...FAULTS.filter((f) => !pruned(f) || traced.reach[f.name].checks.length).map((f) => ({ key: `fault ${f.name}`, flags: runFlags(f), fault: f })),
+  ].sort((a, b) => cost(b.flags) - cost(a.flags));
   const mine = all.filter((_, i) => i % PARTS === part);
   const faults = mine.flatMap((r) => (r.fault ? [r.fault] : []));
   /** Every run of this part, started together and `CONCURRENCY` at a time; each test awaits its own. */
@@ -69,12 +79,12 @@ export function detectionMatrix(part: number): void {
   describe(`detection matrix, part ${part + 1} of ${PARTS}`, () => {
     beforeAll(() => void (runs = startAtOnce(wanted, CONCURRENCY)));
 
-    if (has('clean'))
-      it('the clean reference gateway passes every check', { timeout: RUN_WAIT_MS }, async () => {
-        const r = await run('clean');
-        expect(r.results.filter((x) => x.outcome !== 'pass').map((x) => `${x.id}: ${x.outcome}: ${x.message}`)).toEqual([]);
-        expect(r.exitCode).toBe(0);
-        expect(r.unmatchedRequests).toEqual([]);
+    if (part === 0)
+      it('the clean reference gateway passes every check (the traced run)', () => {
+        expect(traced.checks).toBeGreaterThan(0);
+        expect(traced.notPassing).toEqual([]);
+        expect(traced.exitCode).toBe(0);
+        expect(traced.unmatchedRequests).toEqual([]);
       });
 
     // Checks outside the default profile are proven with the flags their fault runs with.
@@ -109,6 +119,11 @@ export function detectionMatrix(part: number): void {
         expect(TRANSLATED_SKIPS.filter((id) => !CHECKS.find((c) => c.id === id)?.untranslatable)).toEqual([]);
       });
 
+      it('every check a fault is expected to fail is among those it reaches', () => {
+        const unreached = FAULTS.filter(pruned).flatMap((f) => Object.keys(expected.faults[f.name] ?? {}).filter((id) => !traced.reach[f.name].checks.includes(id)).map((id) => `${f.name}: ${id}`));
+        expect(unreached, 'a fault is expected to fail a check whose exchanges its hooks never alter in the clean run (test/helpers/reach.ts): the expectation or the reach is wrong').toEqual([]);
+      });
+
       it('every check is proven by at least one fault', () => {
         const proven = new Set(Object.values(expected.faults).flatMap((o) => Object.keys(o)));
         // Service-profile checks run against a hosted service, not the demo: test/service.test.ts proves them;
@@ -119,9 +134,21 @@ export function detectionMatrix(part: number): void {
       });
     }
 
+    // A fault whose hooks alter no exchange of the clean run breaks nothing it can be run against: a control.
+    const idle = part === 0 ? FAULTS.filter((f) => pruned(f) && !traced.reach[f.name].checks.length) : [];
+    for (const f of idle)
+      it(`fault ${f.name} reaches no check, and is expected to fail none`, () => {
+        expect(expected.faults[f.name]).toEqual({});
+      });
+
     for (const f of faults) {
       it(`fault ${f.name} fails exactly its expected checks`, { timeout: RUN_WAIT_MS }, async () => {
         const r = await run(`fault ${f.name}`);
+        // With the checks it reaches: each of them ran, on the routes of the clean run (no translated skip).
+        if (pruned(f)) {
+          expect(r.results.map((x) => x.id).sort()).toEqual(traced.reach[f.name].checks);
+          expect(translatedSkips(r)).toEqual([]);
+        }
         // On a translated route the checks of bytes and forwarded headers skip, naming the route:
         // those skips are the route's, not the fault's, and are held to the checks that declare them.
         if (f.translate) expect(translatedSkips(r)).toEqual(TRANSLATED_SKIPS);
