@@ -1,6 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { PARTS } from './test/helpers/matrix-parts.js';
+import { SelfCostReporter } from './test/helpers/self-costs-reporter.js';
 
 /**
  * The detection matrix (test/helpers/detection-matrix.ts): its runs are dealt out to PARTS (8)
@@ -56,6 +57,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 30_000,
     sequence: { sequencer: LongFirst },
+    // What each file costs (CPU of its worker and of the worker's children, wall time, child
+    // processes started): measured in the file's worker by the setup file, written by the
+    // reporter to .cache/self-tests.json and printed after the default reporter's summary.
+    setupFiles: ['./test/helpers/self-costs-setup.ts'],
+    reporters: ['default', new SelfCostReporter()],
     // Three groups, one after the other (vitest 4: projects with sequence.groupOrder; one
     // maxWorkers per group). First every other file, four at a time (they mostly wait: sign-in
     // pacing, probes, child processes; a run of all of them uses about 1.2 cores): they judge no
