@@ -3,4 +3,4 @@
 // test/detection-8.test.ts).
 import { detectionMatrix } from './helpers/detection-matrix.js';
 
-detectionMatrix(0);
+await detectionMatrix(0);

@@ -1,7 +1,7 @@
 // The detection matrix: the clean reference gateway passes every check, and each fault is
 // caught by exactly the checks test/detection/*.json names for it (and no other check it
 // reaches). One expectation file per area, so each area's faults are reviewed beside its checks.
-// The clean run is traced once, before the parts start (test/helpers/matrix-setup.ts), and a
+// The clean run is traced once, by the first part to get to it (test/helpers/matrix-trace.ts), and a
 // fault runs with the checks it can reach (test/helpers/reach.ts: those whose exchanges its
 // hooks alter), every check when it acts beyond single requests; GWC_MATRIX_FULL=1 (`npm run
 // test:matrix:full`) runs every fault with every check. The fault runs, costliest first, are
@@ -24,7 +24,9 @@ import { PhaseGate } from '../../src/runner/gate.js';
 import type { RunReport } from '../../src/report/types.js';
 import { runOf, startAtOnce } from './at-once.js';
 import { PARTS } from './matrix-parts.js';
-import './matrix-setup.js';
+import { tracedCleanRun } from './matrix-trace.js';
+import { shared } from './lane.js';
+import './lane-setup.js';
 
 const dir = new URL('../detection/', import.meta.url);
 type Flags = Parameters<typeof demoRun>[1];
@@ -53,8 +55,9 @@ const RUN_WAIT_MS = 600_000;
  * Part `part` (0 to PARTS - 1) of the matrix: every PARTS-th run of the clean runs followed by
  * the faults, and in part 0 the matrix's own completeness tests.
  */
-export function detectionMatrix(part: number): void {
-  const traced = inject('matrixTrace');
+export async function detectionMatrix(part: number): Promise<void> {
+  // Before the tests are declared: which fault goes to which part follows from every reach.
+  const traced = await shared(inject('coordinator'), 'matrix-trace', tracedCleanRun);
   const full = process.env.GWC_MATRIX_FULL === '1';
   const cleanFlags = [...new Set(Object.values(expected.flags).map((f) => JSON.stringify(f)))];
   /** The checks a fault runs with: its row's flags as they are, else every check (full) or those it reaches. */
@@ -102,7 +105,7 @@ export function detectionMatrix(part: number): void {
         const wanted = Array.from({ length: PARTS }, (_, i) => (i ? `detection-${i + 1}.test.ts` : 'detection.test.ts'));
         const files = readdirSync(new URL('../', import.meta.url)).filter((n) => /^detection(-\d+)?\.test\.ts$/.test(n));
         expect(files.sort()).toEqual([...wanted].sort());
-        wanted.forEach((f, i) => expect(readFileSync(new URL(`../${f}`, import.meta.url), 'utf8'), f).toContain(`detectionMatrix(${i});`));
+        wanted.forEach((f, i) => expect(readFileSync(new URL(`../${f}`, import.meta.url), 'utf8'), f).toContain(`await detectionMatrix(${i});`));
       });
 
       it('names every fault, and every fault but a control is caught by at least one check', () => {

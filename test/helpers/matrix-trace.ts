@@ -1,10 +1,8 @@
-// The detection matrix's global setup (vitest.config.ts, the matrix project): the clean
-// reference gateway's run, traced (reference/trace.ts), once for the matrix's eight processes.
-// Its verdicts are the matrix's clean run, and from its trace each fault's reach is computed
-// (test/helpers/reach.ts): the checks whose exchanges the fault's hooks alter. The parts read
-// both with `inject('matrixTrace')`. The run goes on before the test processes start, with
-// nothing else in this process.
-import type { TestProject } from 'vitest/node';
+// The detection matrix's clean run: the clean reference gateway's run, traced
+// (reference/trace.ts), once for the matrix's eight processes. Its verdicts are the matrix's
+// clean run, and from its trace each fault's reach is computed (test/helpers/reach.ts): the
+// checks whose exchanges the fault's hooks alter. The first part to ask makes it, the others
+// wait for it on the run's board (test/helpers/lane.ts).
 import { FAULTS } from '../../reference/faults/index.js';
 import type { TracedExchange } from '../../reference/trace.js';
 import { demoRun } from './demo.js';
@@ -28,12 +26,6 @@ const cpuMsSince = (from: NodeJS.CpuUsage) => {
   const u = process.cpuUsage(from);
   return Math.round((u.user + u.system) / 1000);
 };
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    matrixTrace: MatrixTrace;
-  }
-}
 
 export async function tracedCleanRun(): Promise<MatrixTrace> {
   const trace: TracedExchange[] = [];
@@ -59,8 +51,4 @@ export async function tracedCleanRun(): Promise<MatrixTrace> {
     reach,
     cpuMs: { run, reach: cpuMsSince(c1) },
   };
-}
-
-export default async function setup(project: TestProject): Promise<void> {
-  project.provide('matrixTrace', await tracedCleanRun());
 }
