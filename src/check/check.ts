@@ -93,10 +93,12 @@ export interface CheckDef {
   /** Requirement ids of the catalog (catalog/requirements.json). */
   requirements: string[];
   level: Level;
+  /** The id's first segment, which is the check's folder, suites/<area>/ (defineCheck fills it: areaOf). */
   area: string;
   /**
-   * Which runs pick the check. The `service` and `apps` profiles are features too: their checks
-   * need what only that profile sets up, so the profile alone says so (featuresOf).
+   * Which runs pick the check (defineCheck fills in `default` when the file states none). The
+   * `service` and `apps` profiles are features too: their checks need what only that profile
+   * sets up, so the profile alone says so (featuresOf).
    */
   profile: Profile;
   /** The protocol the check speaks: a feature the gateway must declare (`--protocols`), else the check is skipped. */
@@ -139,8 +141,24 @@ export interface CheckDef {
   run(ctx: CheckContext): Promise<Verdict>;
 }
 
-export function defineCheck(def: CheckDef): CheckDef {
-  return def;
+/**
+ * What a check's file states: its CheckDef less what follows from it. `area` is stated only where
+ * it is not the id's first segment (no check of suites/ today; the harness's own tests use one),
+ * `profile` only where it is not `default`.
+ */
+export type CheckSpec = Omit<CheckDef, 'area' | 'profile'> & Partial<Pick<CheckDef, 'area' | 'profile'>>;
+
+/** A check's area: the first segment of its id (`messages.path.preserved` is in `messages`), its folder under suites/. */
+export const areaOf = (id: string): string => id.split('.')[0];
+
+/**
+ * The whole check of a file's spec: the area of its id and the `default` profile, unless the spec
+ * states another. The keys come in the order the files once wrote them (id, title, requirements,
+ * level, area, profile, then the rest).
+ */
+export function defineCheck(spec: CheckSpec): CheckDef {
+  const { id, title, requirements, level, area, profile, ...rest } = spec;
+  return { id, title, requirements, level, area: area ?? areaOf(id), profile: profile ?? 'default', ...rest };
 }
 
 export const pass = (message: string, evidence?: Evidence): Verdict => ({ ok: true, message, evidence });

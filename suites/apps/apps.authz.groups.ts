@@ -6,7 +6,6 @@ export default defineCheck({
   title: 'A user outside allowed_groups gets no session (JSON refusal at the token endpoint); a user inside is served',
   requirements: ['APP-AUTHZ-1'],
   level: 'MUST',
-  area: 'apps',
   profile: 'apps',
   requirement: 'A user outside allowed_groups is refused with a JSON 401/403 (at the device flow: an RFC 8628 JSON error such as access_denied, never a token); a user inside is served.',
   run: appsRun(async (fx) => {

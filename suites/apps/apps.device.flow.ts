@@ -8,7 +8,6 @@ export default defineCheck({
   title: 'Sign-in works end to end as Claude Code does it (RFC 8628 device flow through the OIDC login)',
   requirements: ['APP-DEVICE-1'],
   level: 'MUST',
-  area: 'apps',
   profile: 'apps',
   requirement:
     "The device authorization flow through the gateway login and callback yields a session token; polling before approval answers authorization_pending; every URL handed out on the way (verification_uri, verification_uri_complete, the redirects' targets) is on server.public_url (scheme, host, port) and the link the user opens answers; the device code is single use (polled again, it yields no token).",

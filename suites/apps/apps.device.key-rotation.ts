@@ -43,7 +43,6 @@ export default defineCheck({
   title: 'Sign-in keeps working after the IdP rolls its signing key; an ID token signed with the withdrawn key signs nobody in',
   requirements: ['APP-DEVICE-1'],
   level: 'MUST',
-  area: 'apps',
   profile: 'apps',
   exclusive: true,
   // Three sign-ins (each paced by the gateway's poll interval, at most 10 s) and one refetch throttle.

@@ -33,7 +33,6 @@ export default defineCheck({
   title: 'Model discovery answers JSON with a session token and JSON 401 without one, no IdP redirect, within 3 s',
   requirements: ['APP-DISC-1'],
   level: 'MUST',
-  area: 'apps',
   profile: 'apps',
   requirement: 'Model discovery is not put behind OIDC login.',
   run: appsRun(async (fx) => {

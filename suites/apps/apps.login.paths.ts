@@ -8,7 +8,6 @@ export default defineCheck({
   title: 'Authorization-server metadata, device login page, callback and health paths exist, answer, and are on the public URL',
   requirements: ['APP-LOGIN-1'],
   level: 'MUST',
-  area: 'apps',
   profile: 'apps',
   requirement:
     'Login, callback and health paths exist and answer; paths come from the metadata document and the device authorization answer, and every URL these hand out (issuer, endpoints, verification_uri, verification_uri_complete) is on server.public_url (scheme, host, port); both verification links answer 200.',

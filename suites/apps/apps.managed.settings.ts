@@ -6,7 +6,6 @@ export default defineCheck({
   title: 'Managed settings per group with an ETag (304 on a match); no policy (404) told apart from an empty one (200 {})',
   requirements: ['APP-MANAGED-1'],
   level: 'SHOULD',
-  area: 'apps',
   profile: 'apps',
   requirement: 'Managed settings are delivered per group with a validator (ETag); "no policy" and "an empty policy" are told apart (5 rule 6). eng has a policy, contractors an empty one, ops none.',
   run: appsRun(async (fx) => {

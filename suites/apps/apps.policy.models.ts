@@ -8,7 +8,6 @@ export default defineCheck({
   title: "A model outside the caller's group policy is refused with JSON 400 and left out of its model list; each caller gets the list of its own policy",
   requirements: ['APP-POLICY-1'],
   level: 'MUST',
-  area: 'apps',
   profile: 'apps',
   requirement:
     "A model outside the caller's policy is refused with a JSON 400 invalid_request_error, and the model list of each caller shows only the models its policy allows. The harness's policy gives eng claude-sonnet-4-6 and claude-haiku-4-5, and contractors no model limit: alice (eng) and bob (contractors) each ask for the list, alice twice (before and after bob), so one user's list served to another shows.",

@@ -13,7 +13,6 @@ export default defineCheck({
   title: 'The contract the apps gateway serves at GET /protocol, against the one the catalog was written against',
   requirements: ['APP-PROTO-1'],
   level: 'INFO',
-  area: 'apps',
   profile: 'apps',
   requirement: `Reports the sha256 of the contract served at GET ${EXPECTED_APPS_CONTRACT.path} (unauthenticated) and, against ${EXPECTED_APPS_CONTRACT.source}, the statements requirements rely on that it no longer makes and the sections it adds or drops.`,
   run: appsRun(async (fx) => {

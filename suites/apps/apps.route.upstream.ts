@@ -6,7 +6,6 @@ export default defineCheck({
   title: 'Requests go to the upstream their group or model rule names, others to the default upstream',
   requirements: ['APP-ROUTE-1'],
   level: 'MUST',
-  area: 'apps',
   profile: 'apps',
   requirement: 'Requests of a group (and listed models) go to the upstream its rule names; others go to the default upstream. The harness configures eng-up for eng, haiku-up for claude-haiku-4-5, default-up for the rest.',
   run: appsRun(async (fx) => {

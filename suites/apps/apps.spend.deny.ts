@@ -26,7 +26,6 @@ export default defineCheck({
   title: 'Over the spend limit: a stable JSON error, HTTP 402/403/429, stating the limit, the window and the reset (JSON and streamed requests)',
   requirements: ['APP-SPEND-1'],
   level: 'MUST',
-  area: 'apps',
   profile: 'apps',
   requirement:
     'Over the limit: a stable JSON error, HTTP 402, 403 or 429, stating the limit, the window and the reset (7). The limit is set through the Admin API (1 cent, daily); the upstream reports large usage once. Done twice, by two users: with JSON requests, and with streamed requests (as Claude Code sends them: the usage is in the stream).',

@@ -6,7 +6,6 @@ export default defineCheck({
   title: 'A request denied for spend never reaches an upstream, and no other model is substituted (JSON and streamed requests)',
   requirements: ['APP-SPEND-2'],
   level: 'MUST',
-  area: 'apps',
   profile: 'apps',
   requirement: 'A denied request never reaches an upstream; no cheaper or different model is substituted (7). Judged on the spend denials of JSON and of streamed requests.',
   run: appsRun(async (fx) => {

@@ -8,7 +8,6 @@ export default defineCheck({
   title: 'The spent amount survives a gateway restart',
   requirements: ['APP-SPEND-3'],
   level: 'SHOULD',
-  area: 'apps',
   profile: 'apps',
   exclusive: true,
   requirement: 'Spend state survives a gateway restart (relational database, 2.7). Judged on every spend denial there was (JSON and streamed requests): after the restart the same request is still refused.',

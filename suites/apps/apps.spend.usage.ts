@@ -66,7 +66,6 @@ export default defineCheck({
   title: 'Spend and token accounting use the counts the upstream reported (cache tokens, streams and cut streams too); an estimate is marked',
   requirements: ['APP-SPEND-4'],
   level: 'MUST',
-  area: 'apps',
   profile: 'apps',
   requirement:
     "The gateway accounts the counts the upstream reported (input, output, cache creation, cache read) from a JSON body, from message_start plus message_delta of a stream, and from a stream cut short; it estimates only when nothing was reported, and marks the estimate. Seen by the spend limit (a cut stream reporting only cache reads must take a 1-cent limit over) and by each request's span.",

@@ -8,7 +8,6 @@ export default defineCheck({
   title: "With the collector refusing or failing, the client's telemetry posts get 2xx and inference works",
   requirements: ['APP-TEL-4'],
   level: 'MUST',
-  area: 'apps',
   profile: 'apps',
   exclusive: true,
   requirement: "The gateway's telemetry ingestion answers the client (2xx) even when the configured collector is down: telemetry never breaks inference.",

@@ -56,7 +56,6 @@ export default defineCheck({
   title: 'A telemetry endpoint the managed settings hand clients comes with the headers that carry its credential',
   requirements: ['APP-TEL-5'],
   level: 'MUST',
-  area: 'apps',
   profile: 'apps',
   requirement:
     "When alice's managed settings name an OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT in `env`) that refuses an export without a credential, the same settings carry headers (OTEL_EXPORTER_OTLP_HEADERS or its traces variant) with which an export is taken; with no such endpoint, the gateway's own /v1/traces takes the session token.",

@@ -24,7 +24,6 @@ export default defineCheck({
   title: 'No prompt or completion text, whole or in pieces, in telemetry, on success, stream and error paths',
   requirements: ['APP-TEL-2'],
   level: 'MUST',
-  area: 'apps',
   profile: 'apps',
   requirement: `No raw prompt or completion text in telemetry by default. No run of ${PIECE} characters of a random canary in the prompt (echoed in the completion) may appear in any span, log or metric the collector receives, in any attribute type (bytes, arrays, key-value lists, nested) and either encoding (protobuf, JSON).`,
   run: appsRun(async (fx) => {

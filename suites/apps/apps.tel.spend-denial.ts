@@ -6,7 +6,6 @@ export default defineCheck({
   title: 'A spend denial emits attributable telemetry',
   requirements: ['APP-TEL-3'],
   level: 'SHOULD',
-  area: 'apps',
   profile: 'apps',
   requirement: 'A spend denial emits attributable telemetry (7): a span naming the user and the spend decision. Judged on every spend denial there was (JSON and streamed requests, each by its own user).',
   run: appsRun(async (fx) => {

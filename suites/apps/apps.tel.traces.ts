@@ -6,7 +6,6 @@ export default defineCheck({
   title: "The gateway's traces reach the collector with request, latency, error, route, spend and policy data",
   requirements: ['APP-TEL-1'],
   level: 'MUST',
-  area: 'apps',
   profile: 'apps',
   requirement: 'Traces reach the configured OTLP endpoint with request, latency, error, route, spend and policy data. A span belongs to a request when an attribute equals the request-id the gateway answered.',
   run: appsRun(async (fx) => {

@@ -13,7 +13,6 @@ export default defineCheck({
   title: 'A user deprovisioned at the IdP can no longer refresh their session: JSON invalid_grant',
   requirements: ['APP-TOKEN-1'],
   level: 'MUST',
-  area: 'apps',
   profile: 'apps',
   requirement: 'Once the IdP has deprovisioned a user, refreshing their session answers a JSON 400/401 invalid_grant and yields no token: the gateway asks the IdP when it refreshes (5, 7).',
   run: appsRun(async (fx) => {

@@ -6,7 +6,6 @@ export default defineCheck({
   title: 'Short-lived session tokens; refresh rotates; expired, forged and revoked tokens get JSON 401, never an HTML login page',
   requirements: ['APP-TOKEN-1'],
   level: 'MUST',
-  area: 'apps',
   profile: 'apps',
   requirement: 'Session tokens are short-lived and refresh rotates them; an expired, forged or revoked token gets a JSON 401 on API paths (invalid_grant on refresh), never an HTML login page.',
   run: appsRun(async (fx) => {

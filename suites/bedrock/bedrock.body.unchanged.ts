@@ -42,8 +42,6 @@ export default defineCheck({
   title: 'A Bedrock InvokeModel body arrives byte for byte, anthropic_version and anthropic_beta in it',
   requirements: ['BR-BODY-1'],
   level: 'MUST',
-  area: 'bedrock',
-  profile: 'default',
   untranslatable: 'the body byte for byte',
   protocol: 'bedrock',
   requirement: 'The body of a Bedrock InvokeModel request reaches the upstream byte for byte as the client sent it: `anthropic_version`, the `anthropic_beta` list, tools, thinking and fields the gateway does not know all kept where they are, and no `model` field added.',

@@ -14,8 +14,6 @@ export default defineCheck({
   title: 'Bedrock errors (400, 403, 404, 429, 500, 503) reach the client with their status, x-amzn-errortype and JSON message',
   requirements: ['BR-ERR-1'],
   level: 'MUST',
-  area: 'bedrock',
-  profile: 'default',
   untranslatable: "the upstream's error body and its x-amzn-errortype header",
   protocol: 'bedrock',
   requirement: 'An error of the Bedrock upstream reaches the client with the same HTTP status, the same `x-amzn-errortype` header (the AWS SDK names the exception from it) and the same JSON body `{"message": ...}`, so a client throttles, retries or reports it as the service meant.',

@@ -25,8 +25,6 @@ export default defineCheck({
   title: 'POST /model/{modelId}/invoke (and /invoke-with-response-stream) arrives with the model id intact, ":" literal or %3A',
   requirements: ['BR-PATH-1'],
   level: 'MUST',
-  area: 'bedrock',
-  profile: 'default',
   untranslatable: 'the path as the client sent it',
   protocol: 'bedrock',
   requirement: 'A Bedrock InvokeModel request reaches the upstream on the route it was sent to (/model/{modelId}/invoke or /invoke-with-response-stream) with the same model id: its dots and its ":" version suffix kept, whether the client sent the ":" literally or percent-encoded as %3A.',

@@ -10,8 +10,6 @@ export default defineCheck({
   title: 'An exception in the middle of a Bedrock stream reaches the client as an exception message, after the events before it',
   requirements: ['BR-STREAM-3'],
   level: 'MUST',
-  area: 'bedrock',
-  profile: 'default',
   untranslatable: "the upstream's event-stream messages one for one",
   protocol: 'bedrock',
   requirement: 'When the Bedrock upstream ends a stream with an exception message (`:message-type` exception, its `:exception-type` and a JSON `message`), the client receives that exception message with its type and message, valid, after the events sent before it: the stream is not ended as if complete, nor the exception dropped or turned into an event.',

@@ -10,8 +10,6 @@ export default defineCheck({
   title: 'A Bedrock stream arrives as valid event-stream messages: each with good checksums, a chunk event, one scripted event each, in order',
   requirements: ['BR-STREAM-1'],
   level: 'MUST',
-  area: 'bedrock',
-  profile: 'default',
   untranslatable: "the upstream's event-stream messages one for one",
   protocol: 'bedrock',
   requirement:

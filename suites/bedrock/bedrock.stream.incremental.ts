@@ -11,8 +11,6 @@ export default defineCheck({
   title: 'A Bedrock stream of 8 messages sent 300 ms apart reaches the client message by message',
   requirements: ['BR-STREAM-2'],
   level: 'MUST',
-  area: 'bedrock',
-  profile: 'default',
   untranslatable: "the upstream's event-stream messages one for one",
   timing: true,
   protocol: 'bedrock',

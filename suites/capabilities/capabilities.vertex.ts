@@ -7,8 +7,6 @@ export default defineCheck({
   title: 'Capability matrix of the vertex protocol (rawPredict): which features pass through intact, per route, JSON and streamed',
   requirements: ['CAP-1'],
   level: 'INFO',
-  area: 'capabilities',
-  profile: 'default',
   protocol: 'vertex',
   requirement: 'Each feature beyond protocol compatibility reaches the upstream and comes back intact on every route, JSON and streamed, or the gateway refuses it explicitly.',
   run: (ctx) => capabilityMatrix(ctx, 'vertex', VERTEX_PROBES),

@@ -10,8 +10,6 @@ export default defineCheck({
   title: 'A chat request with a key the provider rejects gets HTTP 401 with a JSON error',
   requirements: ['ERR-AUTH-1'],
   level: 'MUST',
-  area: 'chat',
-  profile: 'default',
   protocol: 'chat',
   requirement:
     'A bad key on the chat-completions protocol ends in HTTP 401 with a JSON error body, whether the gateway refuses the key itself or forwards the provider\'s 401 (here the upstream answers 401 invalid_api_key); never a 500, a 200 or an HTML page.',

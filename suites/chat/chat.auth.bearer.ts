@@ -9,8 +9,6 @@ export default defineCheck({
   title: 'A chat request with Authorization: Bearer is accepted and reaches the upstream with a credential',
   requirements: ['CHAT-AUTH-1'],
   level: 'MUST',
-  area: 'chat',
-  profile: 'default',
   credential: true,
   protocol: 'chat',
   requirement: "`Authorization: Bearer <service key>` is accepted on the chat-completions endpoint and the forwarded request carries a credential, the client's or the gateway's own; the check reports which one arrived, never its value.",

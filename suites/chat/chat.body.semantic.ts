@@ -10,8 +10,6 @@ export default defineCheck({
   title: 'Generated and real-looking chat bodies (messages, tools, response_format, unknown fields) arrive with the same JSON content',
   requirements: ['CHAT-BODY-1'],
   level: 'MUST',
-  area: 'chat',
-  profile: 'default',
   untranslatable: 'the body\'s keys, values and order',
   protocol: 'chat',
   requirement: 'A chat-completions request body, streaming or not, reaches the upstream unchanged: messages of every role, tools, tool_choice, response_format, sampling fields and fields the gateway does not know, with key order, values (numbers compared exactly) and array order kept.',

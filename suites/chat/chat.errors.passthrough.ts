@@ -11,8 +11,6 @@ export default defineCheck({
   title: 'Chat-completions errors (400, 401, 403, 404, 429, 500, 503) reach the client with their status and JSON error',
   requirements: ['ERR-PASS-1'],
   level: 'MUST',
-  area: 'chat',
-  profile: 'default',
   untranslatable: 'the upstream\'s error body, field for field',
   protocol: 'chat',
   requirement: 'An error of the chat-completions upstream reaches the client with the same HTTP status and the same JSON error (error.message, error.type, error.code, error.param), so a client can retry or fall back.',

@@ -27,8 +27,6 @@ export default defineCheck({
   title: 'x-request-id and the x-ratelimit-* headers of a 200 chat answer, JSON and streamed, reach the client',
   requirements: ['HDR-OK-1'],
   level: 'SHOULD',
-  area: 'chat',
-  profile: 'default',
   untranslatable: 'the upstream\'s own x-request-id and rate-limit headers',
   protocol: 'chat',
   requirement: "On a successful chat-completions answer, JSON or streamed, the upstream's x-request-id and every x-ratelimit-* header reach the client unchanged.",

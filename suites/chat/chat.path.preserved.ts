@@ -10,8 +10,6 @@ export default defineCheck({
   title: 'POST /v1/chat/completions arrives at /v1/chat/completions',
   requirements: ['CHAT-PATH-1'],
   level: 'MUST',
-  area: 'chat',
-  profile: 'default',
   untranslatable: 'the path as the client sent it',
   protocol: 'chat',
   requirement: 'A chat-completions request sent to {base}/v1/chat/completions reaches the upstream at /v1/chat/completions: no doubled /v1, no lost or added segment.',

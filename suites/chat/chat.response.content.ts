@@ -14,8 +14,6 @@ export default defineCheck({
   title: 'choices[].message.content (whitespace, escapes, unicode, null) and the rest of the completion reach the client unchanged',
   requirements: ['CHAT-BODY-1'],
   level: 'MUST',
-  area: 'chat',
-  profile: 'default',
   untranslatable: 'the upstream\'s completion, field for field',
   protocol: 'chat',
   requirement: "The upstream's chat completion reaches the client unchanged: status, JSON content type, and above all choices[].message.content exactly as generated, leading and trailing whitespace included.",

@@ -10,8 +10,6 @@ export default defineCheck({
   title: 'A streamed completion arrives whole: role, content and finish chunks, the usage chunk with empty choices, and data: [DONE]',
   requirements: ['CHAT-SSE-1'],
   level: 'MUST',
-  area: 'chat',
-  profile: 'default',
   untranslatable: 'the upstream\'s chunks one for one',
   protocol: 'chat',
   requirement: 'Every chunk of a chat-completions stream reaches the client unchanged and in order, including the chunk whose choices is empty (the usage chunk of stream_options.include_usage) and the data: [DONE] terminator.',

@@ -11,8 +11,6 @@ export default defineCheck({
   title: 'A streamed completion of 9 chunks sent 300 ms apart reaches the client chunk by chunk',
   requirements: ['CHAT-SSE-1'],
   level: 'MUST',
-  area: 'chat',
-  profile: 'default',
   untranslatable: 'the upstream\'s chunks one for one',
   timing: true,
   protocol: 'chat',

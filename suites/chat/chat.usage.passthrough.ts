@@ -52,8 +52,6 @@ export default defineCheck({
   title: 'Chat usage arrives as the upstream sent it: the usage chunk whole, none invented, include_usage never added',
   requirements: ['CHAT-USAGE-1'],
   level: 'MUST',
-  area: 'chat',
-  profile: 'default',
   untranslatable: '`stream_options` and the usage chunk as the upstream sent it',
   protocol: 'chat',
   requirement:

@@ -7,7 +7,6 @@ export default defineCheck({
   title: 'A real client gets through the gateway what it gets straight',
   requirements: ['CLIENT-2'],
   level: 'MUST',
-  area: 'client',
   profile: 'client',
   requirement:
     "What each real client got through the gateway must equal what it got straight: every answer as the client parsed it (streamed events, the tool call and the answer to its result, usage with its cache fields), the model list it discovered (Claude Code: its discovery cache file, written only when discovery answers within the client's own time-out), its errors, exit status and output; and each streamed answer must still arrive in increments (spread over at least half the time it took straight).",

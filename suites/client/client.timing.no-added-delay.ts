@@ -7,7 +7,6 @@ export default defineCheck({
   title: 'The gateway adds no delay a real client feels, and fires none of its retries or time-outs',
   requirements: ['CLIENT-3'],
   level: 'SHOULD',
-  area: 'client',
   profile: 'client',
   requirement:
     "Through the gateway, each streamed answer's time to first token and to completion, and its longest gap between two deltas, may exceed the straight run's by at most the stream oracle's bound (--sse-max-lag-ms); no request may be retried by the client (x-stainless-retry-count above 0, or a retry the client reports itself: Claude Code's api_retry lines) or given up by its own time-out where the straight run needed neither.",

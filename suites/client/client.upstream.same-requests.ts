@@ -7,7 +7,6 @@ export default defineCheck({
   title: "A real client's requests reach the upstream through the gateway as they do straight",
   requirements: ['CLIENT-1'],
   level: 'MUST',
-  area: 'client',
   profile: 'client',
   requirement: `Each real client runs the same scripted session straight at the recording upstream and through the gateway; the upstream must receive the same requests in the same order: method, path and query, the body byte for byte, every header and value except those a proxy legitimately changes (${PROXY_HEADERS.join(', ')}). The client's anthropic-beta values, its attribution block, model discovery with its query and any start-up probe are among them. Headers the client sends the gateway only (the targeting's, such as a provider header) are not compared.`,
   async run(ctx) {

@@ -7,8 +7,6 @@ export default defineCheck({
   title: 'What the client would cache from GET /v1/models?limit=1000: the ids it keeps',
   requirements: ['DISC-7'],
   level: 'INFO',
-  area: 'discovery',
-  profile: 'default',
   protocol: 'messages',
   requirement:
     'Reports the models Claude Code would keep from the gateway\'s list (ids that contain claude or anthropic in any case, provider-prefixed Claude ids such as us.anthropic.claude-… included, with their display names) and how they differ from the upstream\'s list. Listing a model establishes none of its features: search, 1M context, thinking and one-hour caching are checked on their own (DISC-7).',

@@ -11,8 +11,6 @@ export default defineCheck({
   title: 'A model list the upstream marks cacheable, fetched with one key, is served neither to another key nor to a request without one',
   requirements: ['ISO-1'],
   level: 'MUST',
-  area: 'discovery',
-  profile: 'default',
   protocol: 'messages',
   requirement:
     "GET /v1/models with the run's key (as Bearer, and as x-api-key), answered with cache-control: max-age, then the same request with another key in the same style, and with no credential: each later request reaches the upstream with its own credential (or is refused), never answered from what the first key got (ISO-1).",

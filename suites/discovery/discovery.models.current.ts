@@ -42,8 +42,6 @@ export default defineCheck({
   title: 'A model added or withdrawn upstream shows in the model list within the cache lifetime the gateway declares',
   requirements: ['DISC-9'],
   level: 'SHOULD',
-  area: 'discovery',
-  profile: 'default',
   protocol: 'messages',
   // Two answers, and the declared lifetime waited out.
   timeLimitMs: (s) => s.timeoutMs * 2 + MAX_LIFETIME_S * 1000,

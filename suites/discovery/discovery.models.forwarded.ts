@@ -8,8 +8,6 @@ export default defineCheck({
   title: 'GET /v1/models?limit=1000 reaches the upstream with limit=1000 and anthropic-version',
   requirements: ['DISC-5'],
   level: 'SHOULD',
-  area: 'discovery',
-  profile: 'default',
   protocol: 'messages',
   requirement:
     'When the gateway forwards discovery, the upstream receives the query limit=1000 (without it the list may be cut to the default page) and the anthropic-version header as sent (DISC-5).',

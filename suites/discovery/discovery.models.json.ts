@@ -6,8 +6,6 @@ export default defineCheck({
   title: 'GET /v1/models?limit=1000 with a bearer token, an x-api-key, no credential and a bad one answers JSON',
   requirements: ['DISC-1'],
   level: 'MUST',
-  area: 'discovery',
-  profile: 'default',
   protocol: 'messages',
   requirement:
     'Model discovery answers JSON: a model list (a `data` array of models with string ids), a JSON 401/403 when the credential is missing, bad or without access, or a JSON 404 (discovery not offered: Claude Code falls back to its built-in list; a failure under --strict, the letter of the interface); never a page, a redirect or an error of another status (DISC-1).',

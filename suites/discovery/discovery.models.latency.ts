@@ -22,8 +22,6 @@ export default defineCheck({
   title: 'GET /v1/models?limit=1000 answers within 3 s over 30 calls: valid, missing and bad credentials',
   requirements: ['DISC-3'],
   level: 'MUST',
-  area: 'discovery',
-  profile: 'default',
   protocol: 'messages',
   // It times the gateway: a timing turn (src/runner/gate.ts) keeps other runs' work of this process
   // from holding it (a detection process ran six runs at once and held each call about 3 s).

@@ -6,8 +6,6 @@ export default defineCheck({
   title: 'GET /v1/models?limit=1000 with a bearer token and with an x-api-key meets no login page or sign-in redirect',
   requirements: ['DISC-4'],
   level: 'MUST',
-  area: 'discovery',
-  profile: 'default',
   protocol: 'messages',
   requirement:
     'No identity-provider login is put in front of discovery: a request carrying a bearer token or an x-api-key is never answered with a login page, a sign-in redirect or a password form (DISC-4).',

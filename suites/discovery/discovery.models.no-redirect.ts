@@ -6,8 +6,6 @@ export default defineCheck({
   title: 'GET /v1/models?limit=1000 with and without a credential is answered without a redirect',
   requirements: ['DISC-2'],
   level: 'MUST',
-  area: 'discovery',
-  profile: 'default',
   protocol: 'messages',
   requirement:
     'Discovery never answers a 3xx, with or without a credential, http-to-https included: the client does not follow redirects and counts one as a failed discovery (DISC-2).',

@@ -25,8 +25,6 @@ export default defineCheck({
   title: "Whether GET /v1/models came in the messages protocol's list shape",
   requirements: ['DISC-8'],
   level: 'INFO',
-  area: 'discovery',
-  profile: 'default',
   protocol: 'messages',
   requirement:
     "Reports whether the model list is in the messages protocol's shape (data[] of {type: \"model\", id, display_name, created_at}, has_more, first_id, last_id) or in another one (OpenAI's object: list, for one) that the client must translate (DISC-8).",

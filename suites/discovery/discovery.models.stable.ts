@@ -9,8 +9,6 @@ export default defineCheck({
   title: 'Three GET /v1/models?limit=1000 calls, the upstream answering the same list, give the same items in the same order',
   requirements: ['DISC-6'],
   level: 'SHOULD',
-  area: 'discovery',
-  profile: 'default',
   protocol: 'messages',
   requirement: 'Repeated discovery calls give the same models (id and display name) in the same order, so the client\'s cached list and model picker do not change between runs (DISC-6).',
   async run(ctx) {

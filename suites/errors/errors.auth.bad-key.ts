@@ -11,8 +11,6 @@ export default defineCheck({
   title: 'A messages request with a bad x-api-key, and one with a bad bearer token, gets HTTP 401 with a JSON error',
   requirements: ['ERR-AUTH-1'],
   level: 'MUST',
-  area: 'errors',
-  profile: 'default',
   protocol: 'messages',
   requirement:
     'A bad key gets HTTP 401 with a JSON error body, whether the gateway refuses it itself or the upstream does (the upstream here answers 401 authentication_error as the real API does). A gateway that forwards the request under another credential has accepted the bad key (ERR-AUTH-1 as it applies to the messages protocol).',

@@ -198,8 +198,6 @@ export default defineCheck({
   title: 'Messages bodies of 1, 5, 10 and 30 MiB (a base64 image block) are forwarded intact or refused with a JSON error',
   requirements: ['MSG-RESP-2', 'MSG-BODY-1'],
   level: 'MUST',
-  area: 'errors',
-  profile: 'default',
   untranslatable: 'the image block\'s bytes',
   protocol: 'messages',
   // Building, sending and comparing 46 MiB takes the event loop for a while: run alone, so

@@ -60,8 +60,6 @@ export default defineCheck({
   title: "A messages body of the provider's limit (32 MB), or of the gateway's declared limit, reaches the upstream byte for byte",
   requirements: ['MSG-SIZE-1'],
   level: 'MUST',
-  area: 'errors',
-  profile: 'default',
   untranslatable: 'the image block\'s bytes',
   protocol: 'messages',
   // 32 MB through the event loop: alone, so the timing checks of other areas are not disturbed.

@@ -87,8 +87,6 @@ export default defineCheck({
   title: "A fallback to a second upstream carries none of the first upstream's credential, headers or error, and neither does the answer it gives",
   requirements: ['XUP-1'],
   level: 'MUST',
-  area: 'errors',
-  profile: 'default',
   protocol: 'messages',
   requirement: `When the upstream answers 529 to a request for ${FALLBACK_MODEL} (its error with a distinctive detail, request-id and header) and the gateway falls back to its second upstream ({upstream_url}${SECOND_UPSTREAM_PREFIX}), the second upstream's request carries no credential the first upstream got and nothing of the first upstream's answer, and the client's answer from the second upstream carries none of the first upstream's headers, request-id or error detail. Skipped when nothing reaches a second upstream.`,
   async run(ctx) {

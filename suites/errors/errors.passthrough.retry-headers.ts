@@ -9,8 +9,6 @@ export default defineCheck({
   title: 'A 429 and a 529 keep retry-after, retry-after-ms, x-should-retry, request-id and the anthropic-ratelimit-* headers',
   requirements: ['ERR-PASS-2'],
   level: 'MUST',
-  area: 'errors',
-  profile: 'default',
   untranslatable: 'the messages protocol\'s own rate-limit and retry headers',
   protocol: 'messages',
   requirement:

@@ -14,8 +14,6 @@ export default defineCheck({
   title: 'Upstream errors 400, 401, 402, 403, 404, 409, 413, 429, 500, 504 and 529 reach the client with their status, type and message',
   requirements: ['ERR-PASS-1', 'MSG-RESP-2'],
   level: 'MUST',
-  area: 'errors',
-  profile: 'default',
   untranslatable: 'the upstream\'s error body, field for field',
   protocol: 'messages',
   requirement:

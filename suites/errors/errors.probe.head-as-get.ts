@@ -10,8 +10,6 @@ export default defineCheck({
   title: 'HEAD / is answered as GET / is: the same status and content type, no body; never 405 or 5xx',
   requirements: ['ERR-PROBE-2'],
   level: 'SHOULD',
-  area: 'errors',
-  profile: 'default',
   protocol: 'messages',
   requirement: "GET / and HEAD / (the client's start-up probe) get the same status and content type, HEAD without a body; a 405 or a 5xx to HEAD / is reported (ERR-PROBE-2). A probe that hangs is errors.probe.head-root's finding.",
   async run(ctx) {

@@ -20,8 +20,6 @@ export default defineCheck({
   title: "HEAD / and HEAD /api/hello (the client's start-up probes) are answered promptly, any status, and a messages request after them works",
   requirements: ['ERR-PROBE-1'],
   level: 'SHOULD',
-  area: 'errors',
-  profile: 'default',
   protocol: 'messages',
   requirement:
     "The client probes the gateway at start-up (HEAD /; Claude Code 2.1.330 sends HEAD /api/hello): a gateway may answer with any status, but it answers within 3 s, never hangs, and leaves the connection usable: a messages request sent after the probes succeeds. The 3 s are the gateway's: the harness's own holds (its process held by other work, a loaded machine) are not counted.",

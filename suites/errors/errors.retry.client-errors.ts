@@ -71,8 +71,6 @@ export default defineCheck({
   title: 'Client errors (400, 401, 403, 404, 413, 422) are never retried; 429, 529 and 503 at most twice, each after retry-after',
   requirements: ['ERR-RETRY-2'],
   level: 'MUST',
-  area: 'errors',
-  profile: 'default',
   protocol: 'messages',
   requirement: `The upstream sees a request it answered 400, 401, 403, 404, 413 or 422 exactly once, except that a model-not-found 404 may advance a failover chain the gateway declares (--failover-chain N, not under --strict): at most N more attempts, each with a model not tried before; one it answered 429, 529 or 503 (with retry-after: ${RETRY_AFTER_S}) at most 1 + the declared retry bound (--retry-bound, default ${RETRY_BOUND}) times, each retry at least ${RETRY_AFTER_S} s after the one before (ERR-RETRY-2).`,
   async run(ctx) {

@@ -13,8 +13,6 @@ export default defineCheck({
   title: 'A request for an unknown model, answered 404 not_found_error by the upstream, is not sent again and again',
   requirements: ['ERR-RETRY-1'],
   level: 'MUST',
-  area: 'errors',
-  profile: 'default',
   protocol: 'messages',
   requirement:
     'An invalid model id (upstream 404 not_found_error) is not retried repeatedly: the upstream receives the request once, at most twice, and the 404 goes back to the client (ERR-RETRY-1).',

@@ -53,8 +53,6 @@ export default defineCheck({
   title: 'After the upstream closes an idle kept-alive connection or resets an HTTP/2 stream, the next messages requests still succeed',
   requirements: ['CONN-IDLE-1'],
   level: 'SHOULD',
-  area: 'errors',
-  profile: 'default',
   protocol: 'messages',
   exclusive: true,
   // The first answer, the upstream's idle second, then the reset request (over HTTP/2) and each follow-up within the run's limit.

@@ -25,8 +25,6 @@ export default defineCheck({
   title: 'After the upstream was down (connection refused) and is back, the gateway serves messages requests again within 5 s',
   requirements: ['ERR-RECOVER-1'],
   level: 'SHOULD',
-  area: 'errors',
-  profile: 'default',
   protocol: 'messages',
   // The upstream is stopped for every check while this one runs: the outage window at the end.
   outage: true,

@@ -9,8 +9,6 @@ export default defineCheck({
   title: 'When the upstream resets the connection after reading a messages request, the client gets a JSON error',
   requirements: ['ERR-DOWN-1', 'MSG-RESP-2'],
   level: 'MUST',
-  area: 'errors',
-  profile: 'default',
   protocol: 'messages',
   requirement: 'An upstream that drops the connection (TCP reset) before answering leaves the client with an error status and a JSON error body, never an HTML page or a dropped connection; the status and the time taken are reported (ERR-DOWN-1, MSG-RESP-2).',
   async run(ctx) {

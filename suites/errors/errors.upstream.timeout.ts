@@ -13,8 +13,6 @@ export default defineCheck({
   title: 'When the upstream accepts a messages request and never answers, the gateway\'s own time-out gives the client a JSON error',
   requirements: ['ERR-DOWN-1', 'MSG-RESP-2'],
   level: 'MUST',
-  area: 'errors',
-  profile: 'default',
   protocol: 'messages',
   // Only this check's request hangs (its case token): it waits beside every other check.
   background: true,

@@ -10,8 +10,6 @@ export default defineCheck({
   title: 'With the upstream down (connection refused), a messages request gets a JSON error',
   requirements: ['ERR-DOWN-1', 'MSG-RESP-2'],
   level: 'MUST',
-  area: 'errors',
-  profile: 'default',
   protocol: 'messages',
   // The upstream is stopped for every check while this one runs: the outage window at the end.
   outage: true,

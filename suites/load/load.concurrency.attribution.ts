@@ -7,7 +7,6 @@ export default defineCheck({
   title: 'Under concurrent load (many clients, every protocol, streamed and not), every answer reaches the client that asked, once, and every request reaches the upstream once',
   requirements: ['LOAD-1'],
   level: 'MUST',
-  area: 'load',
   profile: 'load',
   requirement:
     'Under concurrency every answer reaches the client that sent the request: no answer crosses to another client, none is lost or duplicated, and every request reaches the upstream exactly once. Each request carries its own case token and the upstream answers with it, so a crossed answer shows as another request\'s token.',

@@ -11,7 +11,6 @@ export default defineCheck({
   title: 'Over a declared gateway limit (per credential), the request gets 429 with a JSON error and retry-after and never reaches the upstream; requests within it, and another credential\'s, are served',
   requirements: ['LIMIT-1'],
   level: 'MUST',
-  area: 'load',
   profile: 'load',
   credential: true,
   // Alone: a limit is a shared budget, so no other check's requests may count against it.

@@ -11,7 +11,6 @@ export default defineCheck({
   title: 'A request retried after the retry-after of a 429 is served',
   requirements: ['LIMIT-2'],
   level: 'SHOULD',
-  area: 'load',
   profile: 'load',
   credential: true,
   // Alone: a limit is a shared budget, so no other check's requests may count against it.

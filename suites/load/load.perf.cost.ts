@@ -16,7 +16,6 @@ export default defineCheck({
   title: "The gateway's cost: added latency (p50, p95, p99, p99.9) and added time to first byte against the same requests straight to the upstream, and the rate where it starts to fail",
   requirements: ['LOAD-PERF-1'],
   level: 'INFO',
-  area: 'load',
   profile: 'load',
   // Alone: it measures time, and another check's load would be in its figures.
   exclusive: true,

@@ -15,7 +15,6 @@ export default defineCheck({
   title: `A slow upstream answer does not delay the others: with every ${SLOW_EVERY}th request held ${HOLD_MS} ms, the fast requests' p99 grows by at most ${BOUND_MS} ms`,
   requirements: ['LOAD-3'],
   level: 'SHOULD',
-  area: 'load',
   profile: 'load',
   // Alone: it measures time, and another check's load would be in its figures.
   exclusive: true,

@@ -13,7 +13,6 @@ export default defineCheck({
   title: `${STREAMS} streams open at once (every protocol), events ${GAP_MS} ms apart: each stays incremental`,
   requirements: ['LOAD-2'],
   level: 'MUST',
-  area: 'load',
   profile: 'load',
   // Alone: it measures time, and another check's load would be in its figures.
   exclusive: true,

@@ -58,7 +58,6 @@ export default defineCheck({
   title: 'Under concurrent load, upstream 429 and 529 answers with retry-after reach their clients unchanged, within the declared retry bound, and the other requests are unaffected',
   requirements: ['LOAD-4'],
   level: 'MUST',
-  area: 'load',
   profile: 'load',
   // Alone: its figures and the gateway's error path must not share the load of another check.
   exclusive: true,

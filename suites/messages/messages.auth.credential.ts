@@ -10,8 +10,6 @@ export default defineCheck({
   title: 'A request with Authorization: Bearer, and one with x-api-key, is accepted and forwarded with a credential',
   requirements: ['MSG-AUTH-1'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   credential: true,
   protocol: 'messages',
   requirement: 'The messages credential (Bearer or x-api-key) is accepted, and the upstream receives a credential, the client\'s or the gateway\'s own.',

@@ -12,8 +12,6 @@ export default defineCheck({
   title: 'Duplicate blocks, duplicate messages and empty arrays arrive as sent',
   requirements: ['MSG-BODY-4'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   untranslatable: 'the body\'s arrays',
   protocol: 'messages',
   requirement: 'Arrays are not flattened, sorted or de-duplicated: repeated blocks and messages and empty arrays arrive in order and in number.',

@@ -16,8 +16,6 @@ export default defineCheck({
   title: 'Generated and real-looking messages bodies arrive byte for byte',
   requirements: ['MSG-BODY-2'],
   level: 'SHOULD',
-  area: 'messages',
-  profile: 'default',
   untranslatable: 'the body\'s bytes',
   protocol: 'messages',
   requirement: 'The request body reaches the upstream byte for byte; a gateway that re-serialises must say so and audit it.',

@@ -7,8 +7,6 @@ export default defineCheck({
   title: 'Generated and real-looking messages bodies arrive with the same JSON content',
   requirements: ['MSG-BODY-1'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   untranslatable: 'the body\'s keys, values and order',
   protocol: 'messages',
   requirement: 'The request body reaches the upstream semantically unchanged: keys, key order, values (numbers compared exactly), array order and length.',

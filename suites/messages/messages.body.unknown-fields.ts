@@ -42,8 +42,6 @@ export default defineCheck({
   title: 'Unknown fields at every level of a messages body are forwarded or refused with a JSON error',
   requirements: ['MSG-BODY-3'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   untranslatable: 'fields the other protocol has no place for',
   protocol: 'messages',
   requirement: 'Fields the gateway does not know are forwarded unchanged, or the request is refused with a JSON error naming the field; they are never dropped silently.',

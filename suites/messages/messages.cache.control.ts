@@ -36,8 +36,6 @@ export default defineCheck({
   title: 'cache_control with and without ttl on system, tool, text, image, tool_use, tool_result and document blocks arrives unchanged',
   requirements: ['MSG-CACHE-1'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   untranslatable: '`cache_control` markers',
   protocol: 'messages',
   requirement: 'cache_control objects, ttl included, arrive unchanged wherever they stand: system, message and tool blocks.',

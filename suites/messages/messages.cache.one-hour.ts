@@ -13,8 +13,6 @@ export default defineCheck({
   title: 'A one-hour cached request (ttl 1h blocks, the extended-cache-ttl beta, 1h usage fields) passes intact',
   requirements: ['MSG-CACHE-2'],
   level: 'INFO',
-  area: 'messages',
-  profile: 'default',
   untranslatable: '`cache_control` with its `ttl` and the cache usage fields',
   protocol: 'messages',
   requirement: 'Every part one-hour caching needs passes: ttl "1h" blocks, the extended-cache-ttl beta value, and the creation and read usage fields.',

@@ -43,8 +43,6 @@ export default defineCheck({
   title: 'A browser\'s CORS preflight on /v1/messages and /v1/models is answered so that web clients can connect',
   requirements: ['CORS-1'],
   level: 'INFO',
-  area: 'messages',
-  profile: 'default',
   protocol: 'messages',
   requirement:
     'OPTIONS /v1/messages (for POST) and OPTIONS /v1/models (for GET), with Origin and the headers a browser client asks for, answered 2xx with Access-Control-Allow-Origin, -Methods and -Headers that allow them (CORS-1).',

@@ -14,8 +14,6 @@ export default defineCheck({
   title: 'An unsupported count_tokens reaches the client as 501 not_supported with x-should-retry: false',
   requirements: ['MSG-CT-2'],
   level: 'SHOULD',
-  area: 'messages',
-  profile: 'default',
   protocol: 'messages',
   requirement:
     'When the upstream answers POST /v1/messages/count_tokens with 501 `{"type":"error","error":{"type":"not_supported",…}}` and `x-should-retry: false`, the client receives status 501, error.type `not_supported` and `x-should-retry: false` (MSG-CT-2).',

@@ -21,8 +21,6 @@ export default defineCheck({
   title: 'POST /v1/messages/count_tokens returns the upstream\'s count, and a JSON error when the upstream answers 404 or 501',
   requirements: ['MSG-CT-1', 'MSG-RESP-2'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   protocol: 'messages',
   requirement:
     'count_tokens answers the upstream\'s real count unchanged; where the upstream does not support it (404, 501) the client gets an explicit JSON error: never an HTML page, never a count the gateway made up (MSG-CT-1, MSG-RESP-2).',

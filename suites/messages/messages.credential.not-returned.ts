@@ -60,8 +60,6 @@ export default defineCheck({
   title: 'The client\'s credential never comes back in a header or body, in any encoding, nor moves into the forwarded URL',
   requirements: ['CRED-1'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   protocol: 'messages',
   requirement:
     "On a JSON answer, a stream, an upstream error, the model list and a refused unknown key, no form of the credential the request carried (as is, URL-encoded, JSON-escaped, hex, base64) appears in the answer's headers or body, and the forwarded URL carries none.",

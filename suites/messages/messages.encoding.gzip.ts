@@ -15,8 +15,6 @@ export default defineCheck({
   title: 'gzip-encoded answers (a message and an error) and a gzip-encoded request body pass through the gateway intact',
   requirements: ['ENC-1'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   protocol: 'messages',
   untranslatable: 'the answer\'s bytes under their content-encoding',
   requirement:

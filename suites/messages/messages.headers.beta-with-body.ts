@@ -25,8 +25,6 @@ export default defineCheck({
   title: 'context_management, output_config and tools[].defer_loading travel with the beta values that enable them',
   requirements: ['MSG-HDR-3'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   untranslatable: 'the `anthropic-beta` header beside its body fields',
   protocol: 'messages',
   requirement: 'A beta value and the body field it enables reach the upstream together; the gateway never forwards one without the other.',

@@ -29,8 +29,6 @@ export default defineCheck({
   title: 'anthropic-beta lists with known, new and unknown values arrive complete and in order, on messages and on count_tokens',
   requirements: ['MSG-HDR-2'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   untranslatable: 'the `anthropic-beta` header',
   protocol: 'messages',
   requirement: 'anthropic-beta is forwarded as received, on POST /v1/messages and on POST /v1/messages/count_tokens: every value, unknown ones included, in order; never filtered by an allow-list or downgraded.',

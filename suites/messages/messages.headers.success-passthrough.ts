@@ -37,8 +37,6 @@ export default defineCheck({
   title: 'request-id and the rate-limit headers of a 200 answer, JSON and streamed, reach the client',
   requirements: ['HDR-OK-1'],
   level: 'SHOULD',
-  area: 'messages',
-  profile: 'default',
   untranslatable: 'the upstream\'s own request-id and rate-limit headers',
   protocol: 'messages',
   requirement: "On a successful messages answer, JSON or streamed, the upstream's request-id and every anthropic-ratelimit-* header (the unified ones included) reach the client unchanged.",

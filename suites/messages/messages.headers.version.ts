@@ -14,8 +14,6 @@ export default defineCheck({
   title: 'anthropic-version 2023-06-01 and a future value arrive exactly as sent, on messages and on count_tokens',
   requirements: ['MSG-HDR-1'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   untranslatable: 'the `anthropic-version` header',
   protocol: 'messages',
   requirement: 'anthropic-version is forwarded as received, whatever its value, never forced to another, on POST /v1/messages and on POST /v1/messages/count_tokens.',

@@ -13,8 +13,6 @@ export default defineCheck({
   title: 'The model the client asks for is the model the upstream receives',
   requirements: ['MSG-MODEL-1'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   protocol: 'messages',
   requirement: 'The upstream receives the requested model, unless the run declares a routing rule that maps it (config modelRoutes).',
   async run(ctx) {

@@ -9,8 +9,6 @@ export default defineCheck({
   title: 'POST /v1/messages, with and without ?beta=true, arrives at /v1/messages with its query',
   requirements: ['MSG-PATH-1'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   untranslatable: 'the path and query as the client sent them',
   protocol: 'messages',
   requirement: 'The messages path reaches the upstream as /v1/messages with the query kept: no /v1/v1, no lost or doubled segment.',

@@ -36,8 +36,6 @@ export default defineCheck({
   title: 'A cached messages answer is never served to a request that differs in a body field, in stream or in credential, and is replayed framed for its own connection',
   requirements: ['CACHE-KEY-1'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   untranslatable: "the upstream's cache-control on the answer",
   protocol: 'messages',
   requirement:

@@ -13,8 +13,6 @@ export default defineCheck({
   title: 'A messages answer the upstream marks cacheable is served neither to another key nor to a request without one',
   requirements: ['ISO-1'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   untranslatable: 'the upstream\'s cache-control on the answer',
   protocol: 'messages',
   requirement:

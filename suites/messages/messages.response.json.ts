@@ -9,8 +9,6 @@ export default defineCheck({
   title: 'A 200 message and a 400 error on /v1/messages reach the client as JSON',
   requirements: ['MSG-RESP-2'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   protocol: 'messages',
   requirement: 'Responses on messages paths are JSON (errors included), never an HTML, login or proxy page.',
   async run(ctx) {

@@ -18,8 +18,6 @@ export default defineCheck({
   title: 'A 200 message with new and unknown response fields reaches the client unchanged',
   requirements: ['MSG-RESP-1'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   untranslatable: 'the upstream\'s answer body, field for field',
   protocol: 'messages',
   requirement: "The upstream's JSON response reaches the client with the same status, content type and JSON body, unknown fields included.",

@@ -22,8 +22,6 @@ export default defineCheck({
   title: 'A system array whose first block is the attribution block gets no block inserted',
   requirements: ['MSG-SYS-2'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   untranslatable: 'the body\'s `system` field',
   protocol: 'messages',
   requirement: 'No block or text is prepended or inserted into system; the attribution block stays first.',

@@ -24,8 +24,6 @@ export default defineCheck({
   title: 'system as a string, a block array and a single block arrives unchanged',
   requirements: ['MSG-SYS-1'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   untranslatable: 'the form of `system` (string or blocks)',
   protocol: 'messages',
   requirement: 'system, as a string or an array, arrives with the same form, block order, block types and nested fields.',

@@ -10,8 +10,6 @@ export default defineCheck({
   title: 'Cache creation and cache read usage fields in a JSON response reach the client exactly',
   requirements: ['MSG-USAGE-1'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   untranslatable: 'the usage fields the other protocol has no place for (cache creation)',
   protocol: 'messages',
   requirement: 'Usage fields, including cache_creation_input_tokens, cache_read_input_tokens and the nested cache_creation object, reach the client as the upstream sent them.',

@@ -13,8 +13,6 @@ export default defineCheck({
   title: 'A reply with no cache reads reaches the client with no cache reads',
   requirements: ['MSG-USAGE-2'],
   level: 'MUST',
-  area: 'messages',
-  profile: 'default',
   protocol: 'messages',
   requirement: 'The gateway never reports cache-read tokens the upstream did not report.',
   async run(ctx) {

@@ -14,8 +14,6 @@ export default defineCheck({
   title: 'A native request with x-goog-api-key, and one with ?key=, is accepted and reaches the upstream with a credential',
   requirements: ['NAT-AUTH-1'],
   level: 'MUST',
-  area: 'native',
-  profile: 'default',
   credential: true,
   protocol: 'native',
   requirement: "The native credential (the x-goog-api-key header, or the ?key= query) is accepted, and the forwarded request carries a credential, the client's or the gateway's own; the check reports which one arrived, never its value.",

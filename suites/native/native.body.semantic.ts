@@ -9,8 +9,6 @@ export default defineCheck({
   title: 'Generated and real-looking native bodies (contents, parts, generationConfig, unknown fields) arrive with the same JSON content',
   requirements: ['NAT-BODY-1'],
   level: 'MUST',
-  area: 'native',
-  profile: 'default',
   untranslatable: 'the body\'s keys, values and order',
   protocol: 'native',
   requirement: 'A native request body, sent to generateContent or to streamGenerateContent, reaches the upstream unchanged: contents with their role, parts and text, generationConfig, systemInstruction, tools and every field the gateway does not know, with key order, values (numbers compared exactly) and array order kept.',

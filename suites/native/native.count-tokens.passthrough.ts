@@ -15,8 +15,6 @@ export default defineCheck({
   title: 'POST /v1beta/models/{model}:countTokens reaches the upstream at that path and its count comes back unchanged, or is refused with a JSON error',
   requirements: ['NAT-CT-1'],
   level: 'MUST',
-  area: 'native',
-  profile: 'default',
   untranslatable: 'the countTokens path and answer',
   protocol: 'native',
   requirement:

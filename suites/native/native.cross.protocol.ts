@@ -46,8 +46,6 @@ export default defineCheck({
   title: 'A native body arrives only on the native endpoint and a chat body only on the chat endpoint',
   requirements: ['NAT-X-1'],
   level: 'MUST',
-  area: 'native',
-  profile: 'default',
   protocol: 'native',
   requirement: 'The gateway never sends a native body (contents) to the chat-completions endpoint, nor a chat body (messages) to the native one: each request reaches the upstream on its own protocol\'s endpoint.',
   async run(ctx) {

@@ -16,8 +16,6 @@ export default defineCheck({
   title: 'Native errors (400, a bad key, 403, 404, 429, 500, 503, 504) reach the client with their status and JSON error',
   requirements: ['ERR-PASS-1'],
   level: 'MUST',
-  area: 'native',
-  profile: 'default',
   untranslatable: 'the upstream\'s error body, field for field',
   protocol: 'native',
   requirement: "An error of the native upstream reaches the client with the same HTTP status and the same JSON error (error.code, error.status, error.message, details), so a client can tell a bad key from a quota from an outage.",

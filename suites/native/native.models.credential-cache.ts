@@ -22,8 +22,6 @@ export default defineCheck({
   title: 'A native model list the upstream marks cacheable, fetched with one key, is served neither to another key nor to a request without one',
   requirements: ['ISO-1'],
   level: 'MUST',
-  area: 'native',
-  profile: 'default',
   protocol: 'native',
   requirement:
     "GET /v1beta/models with the run's key (as x-goog-api-key, and as ?key=), answered with cache-control: max-age, then the same request with another key in the same style, and with no credential: each later request reaches the upstream with its own credential (or is refused), never answered from what the first key got (ISO-1).",

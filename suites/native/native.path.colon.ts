@@ -13,8 +13,6 @@ export default defineCheck({
   title: 'POST /v1beta/models/{model}:generateContent arrives at that path, the ":" not encoded',
   requirements: ['NAT-PATH-1'],
   level: 'MUST',
-  area: 'native',
-  profile: 'default',
   untranslatable: 'the path as the client sent it',
   protocol: 'native',
   requirement: 'A native request reaches the upstream at /v1beta/models/{model}:generateContent: the model id intact and the ":" before the method not percent-encoded.',

@@ -28,8 +28,6 @@ export default defineCheck({
   title: 'Native answers with text, with a blocked candidate, with a blocked prompt, and a streamed answer ending blocked reach the client unchanged',
   requirements: ['NAT-RESP-1'],
   level: 'MUST',
-  area: 'native',
-  profile: 'default',
   untranslatable: 'the upstream\'s candidates and frames, field for field',
   protocol: 'native',
   requirement:

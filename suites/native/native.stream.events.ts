@@ -7,8 +7,6 @@ export default defineCheck({
   title: "A native stream's events arrive all, in order, with nothing added (no data: [DONE], no event the upstream did not send)",
   requirements: ['NAT-STREAM-4'],
   level: 'MUST',
-  area: 'native',
-  profile: 'default',
   untranslatable: "the upstream's events one for one",
   protocol: 'native',
   requirement:

@@ -24,8 +24,6 @@ export default defineCheck({
   title: 'A native stream reaches the client as server-sent events: text/event-stream, one data: line per event, blank lines between',
   requirements: ['NAT-STREAM-3'],
   level: 'MUST',
-  area: 'native',
-  profile: 'default',
   untranslatable: "the upstream's events one for one",
   protocol: 'native',
   requirement:

@@ -10,8 +10,6 @@ export default defineCheck({
   title: 'A native stream of 4 events sent 300 ms apart reaches the client event by event',
   requirements: ['NAT-STREAM-2'],
   level: 'MUST',
-  area: 'native',
-  profile: 'default',
   untranslatable: "the upstream's events one for one",
   timing: true,
   protocol: 'native',

@@ -23,8 +23,6 @@ export default defineCheck({
   title: 'POST /v1beta/models/{model}:streamGenerateContent?alt=sse arrives upstream with its model, its ":" and its alt=sse query',
   requirements: ['NAT-STREAM-1'],
   level: 'MUST',
-  area: 'native',
-  profile: 'default',
   untranslatable: 'the path and query as the client sent them',
   protocol: 'native',
   requirement:

@@ -16,8 +16,6 @@ export default defineCheck({
   title: 'A gzip-compressed request body (Content-Encoding: gzip) reaches the upstream as sent, header included, or is refused with a JSON 415',
   requirements: ['RESP-BODY-2'],
   level: 'MUST',
-  area: 'responses',
-  profile: 'default',
   untranslatable: 'the compressed body\'s bytes',
   protocol: 'responses',
   requirement:

@@ -11,8 +11,6 @@ export default defineCheck({
   title: 'Generated and real-looking Responses API bodies (input items, tools, reasoning, previous_response_id, text.format) arrive with the same JSON content',
   requirements: ['RESP-BODY-1'],
   level: 'MUST',
-  area: 'responses',
-  profile: 'default',
   untranslatable: 'the body\'s keys, values and order',
   protocol: 'responses',
   requirement:

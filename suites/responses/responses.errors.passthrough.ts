@@ -15,8 +15,6 @@ export default defineCheck({
   title: 'Responses API errors (400, 401, 404, 429, 500, 503) reach the client with their status and OpenAI JSON error',
   requirements: ['RESP-ERR-1'],
   level: 'MUST',
-  area: 'responses',
-  profile: 'default',
   untranslatable: 'the upstream\'s error body, field for field',
   protocol: 'responses',
   requirement: 'An error of the Responses API upstream reaches the client with the same HTTP status and the same OpenAI error body ({"error": {"message", "type", "param", "code"}}), so a client can retry, wait or give up as the upstream meant.',

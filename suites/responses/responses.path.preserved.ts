@@ -13,8 +13,6 @@ export default defineCheck({
   title: 'POST /v1/responses?api-version=... arrives at the same path with the same query',
   requirements: ['RESP-PATH-1'],
   level: 'MUST',
-  area: 'responses',
-  profile: 'default',
   untranslatable: 'the path as the client sent it',
   protocol: 'responses',
   requirement: 'A Responses API request sent to {base}/v1/responses reaches the upstream at /v1/responses with its query string unchanged: no doubled or lost /v1, no segment added, no query parameter dropped, added or re-encoded.',

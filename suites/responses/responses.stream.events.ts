@@ -19,8 +19,6 @@ export default defineCheck({
   title: 'A streamed response arrives whole: every named event from response.created to response.completed, sequence_number and order kept, function-call argument deltas included',
   requirements: ['RESP-SSE-1'],
   level: 'MUST',
-  area: 'responses',
-  profile: 'default',
   untranslatable: 'the upstream\'s events one for one',
   protocol: 'responses',
   requirement:

@@ -12,8 +12,6 @@ export default defineCheck({
   title: 'A stream that fails midway reaches the client as a response.failed event carrying the upstream\'s error',
   requirements: ['RESP-SSE-3'],
   level: 'MUST',
-  area: 'responses',
-  profile: 'default',
   untranslatable: 'the upstream\'s failure event as sent',
   protocol: 'responses',
   requirement:

@@ -13,8 +13,6 @@ export default defineCheck({
   title: 'A streamed response whose events are sent 300 ms apart reaches the client event by event',
   requirements: ['RESP-SSE-2'],
   level: 'MUST',
-  area: 'responses',
-  profile: 'default',
   untranslatable: 'the upstream\'s events one for one',
   timing: true,
   protocol: 'responses',

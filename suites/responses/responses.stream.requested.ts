@@ -11,8 +11,6 @@ export default defineCheck({
   title: 'A request with "stream": true reaches the upstream with "stream": true and is answered with the upstream\'s event stream',
   requirements: ['RESP-SSE-4'],
   level: 'MUST',
-  area: 'responses',
-  profile: 'default',
   untranslatable: 'the request\'s `stream` field as sent',
   protocol: 'responses',
   requirement:

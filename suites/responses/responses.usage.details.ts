@@ -27,8 +27,6 @@ export default defineCheck({
   title: 'Usage with cached input tokens and reasoning tokens arrives unchanged, in a response object and in response.completed',
   requirements: ['RESP-USAGE-1'],
   level: 'MUST',
-  area: 'responses',
-  profile: 'default',
   untranslatable: 'the upstream\'s usage object as sent',
   protocol: 'responses',
   requirement:

@@ -14,7 +14,6 @@ export default defineCheck({
   title: 'A bad key on each protocol is refused with a JSON error, and with 401 on chat completions',
   requirements: ['SVC-2'],
   level: 'MUST',
-  area: 'service',
   profile: 'service',
   requirement: 'A key the service did not issue is refused on every protocol with a JSON error body (the native protocol answers 400 INVALID_ARGUMENT, the messages protocol 401), and with HTTP 401 on the chat-completions protocol; never a success, a redirect or an HTML page.',
   async run(ctx) {

@@ -9,7 +9,6 @@ export default defineCheck({
   title: 'The chat-completions protocol answers under the service key, as JSON and as a stream ending [DONE]',
   requirements: ['SVC-1'],
   level: 'MUST',
-  area: 'service',
   profile: 'service',
   protocol: 'chat',
   requirement: 'POST /v1/chat/completions with Authorization: Bearer <service key> answers 200 with choices[].message, and with stream true a data-only stream of chunks ending data: [DONE].',

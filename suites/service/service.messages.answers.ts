@@ -9,7 +9,6 @@ export default defineCheck({
   title: 'The messages protocol answers under the service key, as JSON and as a stream',
   requirements: ['SVC-1'],
   level: 'MUST',
-  area: 'service',
   profile: 'service',
   protocol: 'messages',
   requirement: 'POST /v1/messages with Authorization: Bearer <service key> and the configured model answers 200 with a JSON message, and with stream true an event stream from message_start to message_stop.',

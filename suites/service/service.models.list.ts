@@ -23,7 +23,6 @@ export default defineCheck({
   title: 'GET /v1/models?limit=1000 answers JSON within 3 s without a redirect, with the key and without one',
   requirements: ['SVC-3'],
   level: 'MUST',
-  area: 'service',
   profile: 'service',
   requirement: 'The model list answers JSON (a list with the key; a list or a JSON 401/403 without one) within 3 s on every call, and never with a redirect of any kind. The time is the service\'s: a call over 3 s only with the harness\'s own holds counted (its process held by other work, a loaded machine) is made again.',
   async run(ctx) {

@@ -10,7 +10,6 @@ export default defineCheck({
   title: 'The native protocol answers under the service key, as JSON and as a stream (alt=sse)',
   requirements: ['SVC-1'],
   level: 'MUST',
-  area: 'service',
   profile: 'service',
   protocol: 'native',
   requirement:

@@ -24,7 +24,6 @@ export default defineCheck({
   title: 'A native answer without text is reported with its finish reason (SAFETY, MAX_TOKENS, a block reason), not as a success',
   requirements: ['SVC-4'],
   level: 'MUST',
-  area: 'service',
   profile: 'service',
   protocol: 'native',
   requirement:

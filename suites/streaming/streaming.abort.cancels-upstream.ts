@@ -36,8 +36,6 @@ export default defineCheck({
   title: 'When the client disconnects 1 s into a 10 s stream, the upstream request is closed within 2 s',
   requirements: ['SSE-ABORT-1'],
   level: 'SHOULD',
-  area: 'streaming',
-  profile: 'default',
   timing: true,
   protocol: 'messages',
   // Room for the measurements a held process may need (the client leaves at 1 s, then the wait).

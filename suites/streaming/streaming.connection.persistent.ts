@@ -9,8 +9,6 @@ export default defineCheck({
   title: 'Three streams sent one after another on one client connection all complete on that connection',
   requirements: ['SSE-CONN-1'],
   level: 'SHOULD',
-  area: 'streaming',
-  profile: 'default',
   protocol: 'messages',
   requirement: 'Several requests work on one persistent client connection.',
   async run(ctx) {

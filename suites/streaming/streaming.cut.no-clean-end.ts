@@ -13,8 +13,6 @@ export default defineCheck({
   title: 'A stream the upstream breaks off before message_stop is not ended cleanly, completed or retried',
   requirements: ['SSE-CUT-1'],
   level: 'MUST',
-  area: 'streaming',
-  profile: 'default',
   untranslatable: 'the upstream\'s broken-off stream',
   protocol: 'messages',
   requirement:

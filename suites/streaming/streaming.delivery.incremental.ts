@@ -10,8 +10,6 @@ export default defineCheck({
   title: 'A stream of 12 events sent 300 ms apart (text deltas of 1.4 KiB) reaches the client event by event: no buffering, no event later than the coarse bound',
   requirements: ['SSE-INC-1'],
   level: 'MUST',
-  area: 'streaming',
-  profile: 'default',
   untranslatable: 'the upstream\'s events one for one',
   timing: true,
   protocol: 'messages',

@@ -11,8 +11,6 @@ export default defineCheck({
   title: 'A stream of 20 small events sent 100 ms apart: the median lag the gateway adds per event is small, and its likely cause is named',
   requirements: ['SSE-LAT-1'],
   level: 'SHOULD',
-  area: 'streaming',
-  profile: 'default',
   untranslatable: 'the upstream\'s events one for one',
   timing: true,
   protocol: 'messages',

@@ -7,8 +7,6 @@ export default defineCheck({
   title: 'An overloaded_error event sent mid-stream reaches the client unchanged',
   requirements: ['SSE-ERR-1'],
   level: 'MUST',
-  area: 'streaming',
-  profile: 'default',
   untranslatable: 'the upstream\'s error event',
   protocol: 'messages',
   requirement: 'An error event in the middle of a stream reaches the client as sent, so it can retry or report.',

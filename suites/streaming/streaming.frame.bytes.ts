@@ -8,8 +8,6 @@ export default defineCheck({
   title: 'A full stream with \\n and with \\r\\n framing arrives byte for byte',
   requirements: ['SSE-FRAME-2'],
   level: 'SHOULD',
-  area: 'streaming',
-  profile: 'default',
   untranslatable: 'the stream\'s bytes',
   protocol: 'messages',
   requirement: 'The stream body reaches the client byte for byte: framing, line endings and spacing as the upstream wrote them.',

@@ -7,8 +7,6 @@ export default defineCheck({
   title: 'A full stream (thinking, text, tool input, ping, an unknown event type) arrives with the same events, data and order, with \\n and \\r\\n framing',
   requirements: ['SSE-FRAME-1'],
   level: 'MUST',
-  area: 'streaming',
-  profile: 'default',
   untranslatable: 'the upstream\'s events',
   protocol: 'messages',
   requirement: 'Event names, data payloads and their order reach the client unchanged, unknown event types included.',

@@ -7,8 +7,6 @@ export default defineCheck({
   title: 'A stream keeps content-type text/event-stream and is not compressed or transformed',
   requirements: ['SSE-HDR-1'],
   level: 'MUST',
-  area: 'streaming',
-  profile: 'default',
   protocol: 'messages',
   requirement: 'The stream keeps content-type text/event-stream; no content encoding or transformation that can hold events back.',
   async run(ctx) {

@@ -18,8 +18,6 @@ export default defineCheck({
   title: `A stream that falls silent for ${SILENCE_S} s after message_start is not cut`,
   requirements: ['SSE-IDLE-1'],
   level: 'MUST',
-  area: 'streaming',
-  profile: 'default',
   protocol: 'messages',
   // It only waits: it starts first and runs beside every other check, adding nothing beyond its silence.
   background: true,

@@ -7,7 +7,6 @@ export default defineCheck({
   title: 'Streams that fall silent after message_start (with and without pings) survive the configured silence',
   requirements: ['SSE-IDLE-1'],
   level: 'MUST',
-  area: 'streaming',
   profile: 'slow',
   protocol: 'messages',
   requirement: 'A stream that is silent for a while (a long think before the first token) is not cut by an idle time-out shorter than the configured minimum.',

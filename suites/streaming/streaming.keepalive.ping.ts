@@ -14,8 +14,6 @@ export default defineCheck({
   title: `While the model is silent for ${SILENCE_S} s and the upstream pings every ${PING_EVERY_S} s, the client receives bytes at least every ${MAX_GAP_S} s`,
   requirements: ['SSE-KEEP-1'],
   level: 'SHOULD',
-  area: 'streaming',
-  profile: 'default',
   untranslatable: 'ping events (another protocol has none)',
   protocol: 'messages',
   // It only waits, beside the idle probe and every other check, adding about a second to the run.

@@ -11,8 +11,6 @@ export default defineCheck({
   title: 'A stream of more than 5,000 events and 2 MiB arrives complete and in order',
   requirements: ['SSE-LONG-1'],
   level: 'MUST',
-  area: 'streaming',
-  profile: 'default',
   untranslatable: 'the upstream\'s events one for one',
   protocol: 'messages',
   requirement: 'A long stream (thousands of events) reaches the client complete, every event in order.',

@@ -14,8 +14,6 @@ export default defineCheck({
   title: 'Cache usage in message_start and cumulative usage in message_delta reach the client exactly',
   requirements: ['MSG-USAGE-1'],
   level: 'MUST',
-  area: 'streaming',
-  profile: 'default',
   untranslatable: 'the usage of `message_start` (another protocol states usage at the end only)',
   protocol: 'messages',
   requirement: 'Usage fields in stream events, the cache creation and read fields and the nested cache_creation object included, reach the client as the upstream sent them.',

@@ -11,7 +11,7 @@ import { norm } from '../shared/route.js';
 const WEATHER_TOOL = { name: 'get_weather', description: 'The weather in a city.', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
 
 /** What every check of a translated route declares: a MUST on the messages protocol, picked where the gateway translates it. */
-export const ON_TRANSLATED_ROUTE = { level: 'MUST', area: 'translate', profile: 'default', protocol: 'messages', translatedRoute: true } as const;
+export const ON_TRANSLATED_ROUTE = { level: 'MUST', protocol: 'messages', translatedRoute: true } as const;
 
 /** A messages request with all a translation must keep; the first user turn carries the case placeholder. */
 export function richBody(extra: Record<string, unknown> = {}): string {

@@ -47,8 +47,6 @@ export default defineCheck({
   title: 'A rawPredict body (anthropic_version, no model) reaches the upstream byte for byte',
   requirements: ['VTX-BODY-1'],
   level: 'MUST',
-  area: 'vertex',
-  profile: 'default',
   untranslatable: 'the request body byte for byte',
   protocol: 'vertex',
   requirement: 'A Vertex request body reaches the upstream byte for byte: its anthropic_version kept, no "model" field added (the model is in the path), nothing removed, reordered or re-serialised.',

@@ -15,8 +15,6 @@ export default defineCheck({
   title: 'POST .../models/count-tokens:rawPredict (the model in the body) is forwarded unchanged and answered with the upstream\'s count',
   requirements: ['VTX-COUNT-1'],
   level: 'MUST',
-  area: 'vertex',
-  profile: 'default',
   untranslatable: 'the path and body as the client sent them',
   protocol: 'vertex',
   requirement: "A Vertex token count (POST .../publishers/anthropic/models/count-tokens:rawPredict, its body naming the model) reaches the upstream at that path with its body unchanged, and the upstream's count reaches the client unchanged.",

@@ -17,8 +17,6 @@ export default defineCheck({
   title: "Vertex errors (Anthropic's 400, 429, 500, 529; Google's 403, 404, 429) reach the client with their status and JSON body",
   requirements: ['VTX-ERR-1'],
   level: 'MUST',
-  area: 'vertex',
-  profile: 'default',
   untranslatable: "the upstream's error body, field for field",
   protocol: 'vertex',
   requirement: "An error of a Vertex upstream reaches the client with its HTTP status and its JSON body unchanged: the model's errors in Anthropic's shape ({\"type\":\"error\",\"error\":{...}}) and the front end's in Google's ({\"error\":{\"code\",\"message\",\"status\"}}).",

@@ -18,8 +18,6 @@ export default defineCheck({
   title: 'anthropic-version and anthropic-beta (known and unknown values) reach the upstream of a rawPredict request unchanged',
   requirements: ['VTX-HDR-1'],
   level: 'MUST',
-  area: 'vertex',
-  profile: 'default',
   untranslatable: 'the `anthropic-beta` and `anthropic-version` headers',
   protocol: 'vertex',
   requirement: 'The anthropic-version and anthropic-beta headers of a Vertex request reach the upstream as the client sent them: every beta value, unknown ones included, in order.',

@@ -39,8 +39,6 @@ export default defineCheck({
   title: 'POST .../publishers/anthropic/models/{model}@{version}:rawPredict (and :streamRawPredict) arrives at that path: project, region, model and method intact',
   requirements: ['VTX-PATH-1'],
   level: 'MUST',
-  area: 'vertex',
-  profile: 'default',
   untranslatable: 'the path as the client sent it',
   protocol: 'vertex',
   requirement:

@@ -12,8 +12,6 @@ export default defineCheck({
   title: 'A streamRawPredict answer arrives whole: every event (thinking, text, tool use, ping, an unknown type) unchanged and in order, through message_stop',
   requirements: ['VTX-SSE-2'],
   level: 'MUST',
-  area: 'vertex',
-  profile: 'default',
   untranslatable: "the upstream's events one for one",
   protocol: 'vertex',
   requirement: 'Every event of a streamRawPredict answer reaches the client with its event name and data unchanged and in order, events of types the gateway does not know included, ending with message_stop.',

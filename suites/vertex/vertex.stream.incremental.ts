@@ -11,8 +11,6 @@ export default defineCheck({
   title: 'A streamRawPredict answer of 12 events sent 300 ms apart (text deltas of 1.4 KiB) reaches the client event by event',
   requirements: ['VTX-SSE-1'],
   level: 'MUST',
-  area: 'vertex',
-  profile: 'default',
   untranslatable: "the upstream's events one for one",
   timing: true,
   protocol: 'vertex',
