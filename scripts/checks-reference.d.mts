@@ -8,10 +8,11 @@ export interface CheckFacts {
   protocol?: string;
   requirements: string[];
   requirement: string;
+  /** How to fix a failure (CheckDef.fix). */
+  fix: string;
 }
 
 export function checksReference(
   checks: readonly CheckFacts[],
   catalog: { requirements: Array<{ id: string; level: string; text: string }> },
-  fixes: Readonly<Record<string, string>>,
 ): string;

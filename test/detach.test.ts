@@ -75,6 +75,7 @@ describe('detached results', () => {
       profile: 'default',
       protocol: 'messages',
       requirement: 'cuts',
+      fix: 'cut less',
       run: async () => {
         const body = `data: ${Math.random()}`.padEnd(1024 * 1024, 'x');
         return pass(body.slice(0, 100), { client: { body: body.slice(0, 200) } });

@@ -1,6 +1,7 @@
 // The fix of every finding reaches report.json (schema-valid), junit.xml's failure text and
-// report.html, not only the console and the github reporter: the advice of suites/fixes.ts and
-// its anchor in docs/checks.md. A pass, a skip and the harness's own error carry none.
+// report.html, not only the console and the github reporter: the advice of the finding's check
+// (its `fix`) and its anchor in docs/checks.md. A pass, a skip and the harness's own error carry
+// none.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +13,11 @@ import { assertValidReport } from '../src/report/validate.js';
 import { htmlReport } from '../src/reporters/html/page.js';
 import { junitXml } from '../src/reporters/junit.js';
 import { fixLink } from '../src/reporters/links.js';
-import { CHECK_FIXES } from '../suites/fixes.js';
+import { CHECKS } from '../suites/index.js';
 import { cli } from './helpers/cli.js';
+
+/** The advice a check's own file states. */
+const fixOf = (id: string): string => CHECKS.find((c) => c.id === id)!.fix;
 
 const result = (id: string, outcome: CheckResult['outcome']): CheckResult => ({ id, title: id, area: 'messages', requirements: ['MSG-PATH-1'], level: 'MUST', outcome, message: `${outcome} message`, expected: null, actual: null, evidence: {}, durationMs: 1 });
 
@@ -26,8 +30,8 @@ describe('the fix of a finding in every report file', () => {
 
   it('report.json: each finding has the advice and its link, valid against the schema; a pass, an error and a skip have none', () => {
     assertValidReport(r);
-    expect(r.results[0].fix).toEqual({ text: CHECK_FIXES['messages.path.preserved'], link: fixLink('messages.path.preserved') });
-    expect(r.results[1].fix?.text).toBe(CHECK_FIXES['messages.headers.version']);
+    expect(r.results[0].fix).toEqual({ text: fixOf('messages.path.preserved'), link: fixLink('messages.path.preserved') });
+    expect(r.results[1].fix?.text).toBe(fixOf('messages.headers.version'));
     expect(r.results.slice(2).map((x) => x.fix)).toEqual([undefined, undefined, undefined]);
   });
 
@@ -40,7 +44,7 @@ describe('the fix of a finding in every report file', () => {
     const xml = junitXml(r);
     const failure = /<failure[^>]*>([\s\S]*?)<\/failure>/.exec(xml)![1];
     // The advice's start ("Forward the path as received. In nginx, `proxy_pass ...") holds no character XML escapes.
-    expect(failure).toContain(`fix: ${CHECK_FIXES['messages.path.preserved'].slice(0, 50)}`);
+    expect(failure).toContain(`fix: ${fixOf('messages.path.preserved').slice(0, 50)}`);
     expect(failure).toContain(`see: ${fixLink('messages.path.preserved')}`);
   });
 
@@ -58,7 +62,7 @@ describe('the fix of a finding in every report file', () => {
     const run = await cli(['demo', '--fault', 'double-v1-path', '--only', 'messages.path.preserved', '--out', out], { timeoutMs: 60_000 });
     expect(run.code, run.stderr).toBe(1);
     const json = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunReport;
-    expect(json.results[0].fix?.text).toBe(CHECK_FIXES['messages.path.preserved']);
+    expect(json.results[0].fix?.text).toBe(fixOf('messages.path.preserved'));
     expect(json.results[0].fix?.link).toMatch(/docs\/checks\.md#messages\.path\.preserved$/);
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/see: \S*docs\/checks\.md#messages\.path\.preserved/);
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<h3>How to fix</h3>');

@@ -60,6 +60,7 @@ describe('the failure policy', () => {
       area: 'messages',
       profile: 'default',
       requirement: 'none',
+      fix: 'none',
       async run() {
         throw new TypeError('cannot read properties of undefined');
       },

@@ -146,7 +146,7 @@ describe('DISC-3 and SVC-3 judge the gateway\'s time, not this process\'s holds'
 describe('the runner\'s time limit of a check counts the check\'s time, not this process\'s holds', () => {
   const env = { gateway: {} as GatewayClient, upstream: null as Upstream | null, settings, declared: new Set<string>(['messages']) };
   const fetching = (url: string) =>
-    defineCheck({ id: 'held', title: 'held', requirements: ['X-1'], level: 'MUST', area: 'test', profile: 'default', protocol: 'messages', requirement: 'held', run: async (ctx) => pass(`${(await fetch(url, { signal: ctx.signal })).status}`) });
+    defineCheck({ id: 'held', title: 'held', requirements: ['X-1'], level: 'MUST', area: 'test', profile: 'default', protocol: 'messages', requirement: 'held', fix: 'held', run: async (ctx) => pass(`${(await fetch(url, { signal: ctx.signal })).status}`) });
 
   it('this process held past the 1 s limit while the answer was on its way: pass, not a timeout', async () => {
     // Held just as the answer is written: after the hold the timers run before the answer is read.

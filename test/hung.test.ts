@@ -26,7 +26,7 @@ function checks() {
   const waiters: Array<{ n: number; go: () => void }> = [];
   const onStart = () => waiters.filter((w) => started.length >= w.n).forEach((w) => w.go());
   const make = (id: string, run: () => Promise<Verdict>, extra: Partial<CheckDef> = {}): CheckDef =>
-    defineCheck({ id, title: id, requirements: ['X-1'], level: 'MUST', area: 'test', profile: 'default', protocol: 'messages', requirement: id, ...extra, run: () => (started.push(id), onStart(), run()) });
+    defineCheck({ id, title: id, requirements: ['X-1'], level: 'MUST', area: 'test', profile: 'default', protocol: 'messages', requirement: id, ...extra, fix: id, run: () => (started.push(id), onStart(), run()) });
   return {
     started,
     startedCount: (n: number) => new Promise<void>((go) => (started.length >= n ? go() : waiters.push({ n, go }))),
@@ -58,7 +58,7 @@ describe('the hang breaker', () => {
     expect(b.tripped).toBeNull();
     b.note({ id: 'h.3', outcome: 'timeout' });
     expect(b.tripped).toEqual(['h.0', 'h.1', 'h.2', 'h.3']);
-    expect(b.notRun(defineCheck({ id: 'later', title: 'later', requirements: ['X-1'], level: 'MUST', area: 'test', profile: 'default', protocol: 'messages', requirement: 'later', run: async () => pass('later') })).message).toMatch(new RegExp(`^${HUNG_NOT_RUN} on 4 of the 7 checks that ended since its first hang \\(h\\.0, h\\.1, h\\.2, h\\.3\\)`));
+    expect(b.notRun(defineCheck({ id: 'later', title: 'later', requirements: ['X-1'], level: 'MUST', area: 'test', profile: 'default', protocol: 'messages', requirement: 'later', fix: 'later', run: async () => pass('later') })).message).toMatch(new RegExp(`^${HUNG_NOT_RUN} on 4 of the 7 checks that ended since its first hang \\(h\\.0, h\\.1, h\\.2, h\\.3\\)`));
   });
 
   it('does not trip on a few hangs among many answers', () => {
@@ -76,7 +76,7 @@ describe('the hang breaker', () => {
 describe("a check's signal", () => {
   it('is aborted with TimeLimitReached at the time limit (an answer cut then counts toward a hanging gateway), and without it when the check ends', async () => {
     const signals: Record<string, AbortSignal> = {};
-    const keep = (id: string, run: () => Promise<Verdict>) => defineCheck({ id, title: id, requirements: ['X-1'], level: 'MUST', area: 'test', profile: 'default', protocol: 'messages', requirement: id, run: (ctx) => ((signals[id] = ctx.signal), run()) });
+    const keep = (id: string, run: () => Promise<Verdict>) => defineCheck({ id, title: id, requirements: ['X-1'], level: 'MUST', area: 'test', profile: 'default', protocol: 'messages', requirement: id, fix: id, run: (ctx) => ((signals[id] = ctx.signal), run()) });
     await runChecks([keep('limit', () => new Promise(() => undefined)), keep('ends', async () => pass('ends'))], env, { concurrency: 1 });
     expect(signals.limit.reason).toBeInstanceOf(TimeLimitReached);
     expect(signals.ends.aborted).toBe(true);

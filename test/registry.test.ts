@@ -9,7 +9,7 @@ import type { Profile } from '../src/core/features.js';
 import { selectChecks } from '../src/runner/registry.js';
 
 const check = (id: string, profile: Profile, requirements: string[]): CheckDef =>
-  defineCheck({ id, title: id, requirements, level: 'MUST', area: id.split('.')[0], profile, requirement: id, run: async () => pass('ok') });
+  defineCheck({ id, title: id, requirements, level: 'MUST', area: id.split('.')[0], profile, requirement: id, fix: id, run: async () => pass('ok') });
 
 const ALL = [
   check('messages.a', 'default', ['MSG-1']),

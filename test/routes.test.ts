@@ -58,6 +58,7 @@ const bytes = (untranslatable?: string): CheckDef =>
     protocol: 'messages',
     ...(untranslatable ? { untranslatable } : {}),
     requirement: 'bytes',
+    fix: 'bytes',
     async run(ctx) {
       const e = ctx.upstream.next().json(messageBody());
       const res = await ctx.gateway.messages(withToken(JSON.stringify({ model: 'm', max_tokens: 8, messages: [{ role: 'user', content: `${CASE_PLACEHOLDER} hi` }] }), e.token), { caseToken: e.token });

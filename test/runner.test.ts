@@ -44,7 +44,7 @@ function stubs() {
 }
 
 const check = (id: string, extra: Partial<CheckDef>, run: CheckDef['run']): CheckDef =>
-  defineCheck({ id, title: id, requirements: ['X-1'], level: 'MUST', area: 'test', profile: 'default', protocol: 'messages', requirement: id, run, ...extra });
+  defineCheck({ id, title: id, requirements: ['X-1'], level: 'MUST', area: 'test', profile: 'default', protocol: 'messages', requirement: id, run, ...extra, fix: id });
 
 /**
  * Checks that count the moments a `work` check and a `timing` check run at once (`overlaps`),

@@ -138,6 +138,12 @@ export interface CheckDef {
   outage?: boolean;
   /** What must hold, in our own words (`list --json` prints it). */
   requirement: string;
+  /**
+   * How to fix a failure, in Markdown (one paragraph), for the gateway's operator: what to change
+   * in the gateway, not in the harness; nginx directives are those of
+   * examples/nginx/hardened.conf. A finding's report carries it, and docs/checks.md is made from it.
+   */
+  fix: string;
   run(ctx: CheckContext): Promise<Verdict>;
 }
 

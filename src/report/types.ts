@@ -27,7 +27,7 @@ export interface CheckResult {
   waiver?: AppliedWaiver;
   /** Per client protocol, the protocol this check's requests reached the upstream in (absent when none reached it). */
   routes?: RouteCount[];
-  /** How to fix a finding (a check that did not pass, skip or break the harness): the advice of suites/fixes.ts and its anchor in docs/checks.md. */
+  /** How to fix a finding (a check that did not pass, skip or break the harness): the advice of its check (CheckDef.fix) and its anchor in docs/checks.md. */
   fix?: { text: string; link: string };
 }
 

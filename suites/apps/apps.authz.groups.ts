@@ -8,6 +8,7 @@ export default defineCheck({
   level: 'MUST',
   profile: 'apps',
   requirement: 'A user outside allowed_groups is refused with a JSON 401/403 (at the device flow: an RFC 8628 JSON error such as access_denied, never a token); a user inside is served.',
+  fix: 'Refuse users outside `allowed_groups` at sign-in with an RFC 8628 JSON error (`access_denied`); never issue them a token.',
   run: appsRun(async (fx) => {
     const carol = await signIn(fx, 'carol');
     if (carol.ok) return fail('carol (in no allowed group) was given a session token', { expected: 'a JSON error (access_denied) at the token endpoint', actual: 'tokens', evidence: { steps: carol.steps } });

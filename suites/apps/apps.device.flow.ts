@@ -11,6 +11,7 @@ export default defineCheck({
   profile: 'apps',
   requirement:
     "The device authorization flow through the gateway login and callback yields a session token; polling before approval answers authorization_pending; every URL handed out on the way (verification_uri, verification_uri_complete, the redirects' targets) is on server.public_url (scheme, host, port) and the link the user opens answers; the device code is single use (polled again, it yields no token).",
+  fix: 'Implement the device authorization grant (RFC 8628) through the OIDC code flow with PKCE, state and nonce; answer `authorization_pending` before approval, make device codes single use, and build every link and redirect from `server.public_url`, never from the address the gateway listens on.',
   run: appsRun(async (fx) => {
     const s = await signIn(fx, 'erin');
     const evidence = { steps: s.steps, handedOut: s.handedOut.map((u) => `${u.what}: ${u.url}`) };

@@ -49,6 +49,7 @@ export default defineCheck({
   timeLimitMs: (s) => allowanceOf(s) + 90_000,
   requirement:
     'After the IdP signs with a new key and withdraws the old one, the device flow still yields a session token (the gateway goes back to the jwks_uri on an unfamiliar kid, OIDC Core 10.1.1; a refetch throttle of up to 60 s is allowed); an ID token signed with the withdrawn key yields none.',
+  fix: 'On an ID token with an unfamiliar `kid`, fetch the IdP\'s JWKS again (a throttle up to `--jwks-refetch-s`, 60 s by default, is allowed), and drop keys the JWKS no longer lists.',
   run: appsRun(async (fx, ctx) => {
     const allowanceMs = allowanceOf(ctx.settings);
     // Sign-in works before the roll, and the gateway has fetched the IdP's keys (it verified an ID token).

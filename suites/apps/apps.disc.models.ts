@@ -35,6 +35,7 @@ export default defineCheck({
   level: 'MUST',
   profile: 'apps',
   requirement: 'Model discovery is not put behind OIDC login.',
+  fix: 'Keep `/v1/models` out of the login flow: JSON list with a session token, JSON 401 without one, no redirect to the IdP, within 3 s.',
   run: appsRun(async (fx) => {
     const token = await session(fx, 'alice');
     let p = await pair(fx, token);

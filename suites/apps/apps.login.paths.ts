@@ -11,6 +11,7 @@ export default defineCheck({
   profile: 'apps',
   requirement:
     'Login, callback and health paths exist and answer; paths come from the metadata document and the device authorization answer, and every URL these hand out (issuer, endpoints, verification_uri, verification_uri_complete) is on server.public_url (scheme, host, port); both verification links answer 200.',
+  fix: 'Serve the authorization-server metadata, the device verification page, `/oauth/callback` and a health path, and advertise them in the metadata document, every URL (issuer, endpoints, verification links) on `server.public_url`.',
   run: appsRun(async (fx) => {
     const meta = await call(`${fx.gatewayUrl}/.well-known/oauth-authorization-server`);
     if (meta.status !== 200 || !isJson(meta)) return fail('the OAuth authorization-server metadata is not served as JSON', { expected: '200 JSON', actual: brief(meta) });

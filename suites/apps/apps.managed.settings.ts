@@ -8,6 +8,7 @@ export default defineCheck({
   level: 'SHOULD',
   profile: 'apps',
   requirement: 'Managed settings are delivered per group with a validator (ETag); "no policy" and "an empty policy" are told apart (5 rule 6). eng has a policy, contractors an empty one, ops none.',
+  fix: 'Serve managed settings per group with an ETag (304 on `If-None-Match`); answer 404 for no policy and 200 `{}` for an empty one.',
   run: appsRun(async (fx) => {
     const get = async (user: string, extra: Record<string, string> = {}) => call(`${fx.gatewayUrl}/managed/settings`, { headers: { ...bearer(await session(fx, user)), ...extra } });
     const alice = await get('alice');

@@ -11,6 +11,7 @@ export default defineCheck({
   profile: 'apps',
   requirement:
     "A model outside the caller's policy is refused with a JSON 400 invalid_request_error, and the model list of each caller shows only the models its policy allows. The harness's policy gives eng claude-sonnet-4-6 and claude-haiku-4-5, and contractors no model limit: alice (eng) and bob (contractors) each ask for the list, alice twice (before and after bob), so one user's list served to another shows.",
+  fix: 'Enforce the group policy\'s models: a model outside it gets a JSON 400 `invalid_request_error` and is left out of that caller\'s model list; build (or cache) the model list per caller\'s policy, never one list for everyone.',
   run: appsRun(async (fx) => {
     const token = await session(fx, 'alice');
     const denied = await messages(fx, token, 'claude-opus-4-7');

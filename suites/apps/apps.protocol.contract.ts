@@ -15,6 +15,7 @@ export default defineCheck({
   level: 'INFO',
   profile: 'apps',
   requirement: `Reports the sha256 of the contract served at GET ${EXPECTED_APPS_CONTRACT.path} (unauthenticated) and, against ${EXPECTED_APPS_CONTRACT.source}, the statements requirements rely on that it no longer makes and the sections it adds or drops.`,
+  fix: 'Nothing to fix in the gateway: the contract it serves at `/protocol` moved from the one the catalog was written against. Read the statements named: where the client\'s handling changed, the requirement that relies on the statement needs review.',
   run: appsRun(async (fx) => {
     const got = await call(`${fx.gatewayUrl}${EXPECTED_APPS_CONTRACT.path}`);
     if (got.status !== 200) return { ok: true, skip: true, message: `the gateway serves no contract at GET ${EXPECTED_APPS_CONTRACT.path} (${got.status})`, evidence: { protocol: brief(got) } };

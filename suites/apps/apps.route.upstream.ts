@@ -8,6 +8,7 @@ export default defineCheck({
   level: 'MUST',
   profile: 'apps',
   requirement: 'Requests of a group (and listed models) go to the upstream its rule names; others go to the default upstream. The harness configures eng-up for eng, haiku-up for claude-haiku-4-5, default-up for the rest.',
+  fix: 'Route by the configured rules (`upstreams[].groups`, `upstreams[].models`), the rest to the default upstream.',
   run: appsRun(async (fx) => {
     const alice = await session(fx, 'alice');
     const bob = await session(fx, 'bob');

@@ -29,6 +29,7 @@ export default defineCheck({
   profile: 'apps',
   requirement:
     'Over the limit: a stable JSON error, HTTP 402, 403 or 429, stating the limit, the window and the reset (7). The limit is set through the Admin API (1 cent, daily); the upstream reports large usage once. Done twice, by two users: with JSON requests, and with streamed requests (as Claude Code sends them: the usage is in the stream).',
+  fix: 'Over the limit, answer a stable JSON error (402, 403 or 429) that states the limit, the window and the reset, and count spend (of streamed answers too) before serving the next request.',
   // The reset may be a date, a Unix time or a day written out ("resets Nov 23", as the Claude apps gateway words it).
   run: appsRun(async (fx) => {
     const verdicts: [SpendDenial, Verdict][] = [];

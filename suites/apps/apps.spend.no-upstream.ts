@@ -8,6 +8,7 @@ export default defineCheck({
   level: 'MUST',
   profile: 'apps',
   requirement: 'A denied request never reaches an upstream; no cheaper or different model is substituted (7). Judged on the spend denials of JSON and of streamed requests.',
+  fix: 'A request denied for spend must not reach any upstream, and must not be served by another model instead.',
   run: appsRun(async (fx) => {
     for (const d of await spendDenials(fx)) {
       const evidence = { requests: d.how.label, denied: brief(d.denied), reached: d.reached };

@@ -11,6 +11,7 @@ export default defineCheck({
   profile: 'apps',
   exclusive: true,
   requirement: 'Spend state survives a gateway restart (relational database, 2.7). Judged on every spend denial there was (JSON and streamed requests): after the restart the same request is still refused.',
+  fix: 'Keep spend state in the database (not in memory) so it survives a restart.',
   run: appsRun(async (fx) => {
     if (!fx.restart) return { ok: true, skip: true, message: 'not run: needs --gateway-cmd to restart the gateway (this run checks a gateway it did not start)' };
     const all = await spendDenials(fx);

@@ -69,6 +69,7 @@ export default defineCheck({
   profile: 'apps',
   requirement:
     "The gateway accounts the counts the upstream reported (input, output, cache creation, cache read) from a JSON body, from message_start plus message_delta of a stream, and from a stream cut short; it estimates only when nothing was reported, and marks the estimate. Seen by the spend limit (a cut stream reporting only cache reads must take a 1-cent limit over) and by each request's span.",
+  fix: 'Account the usage the upstream reports: all four counts (input, output, `cache_creation_input_tokens`, `cache_read_input_tokens`), from the JSON body or from `message_start` and `message_delta` of a stream, and keep what a stream reported when it breaks off. Estimate only when nothing was reported, and mark the estimate in the span and the spend record.',
   run: appsRun(async (fx) => {
     const [limit, telemetry] = await Promise.all([byLimit(fx), byTelemetry(fx)]);
     // Both ways failing: the limit's verdict, with what the telemetry shows of the cause.

@@ -11,6 +11,7 @@ export default defineCheck({
   profile: 'apps',
   exclusive: true,
   requirement: "The gateway's telemetry ingestion answers the client (2xx) even when the configured collector is down: telemetry never breaks inference.",
+  fix: 'Answer the client\'s telemetry posts (2xx) even when the collector is down, and never let telemetry failures affect inference.',
   run: appsRun(async (fx) => {
     const token = await session(fx, 'alice');
     const seen: string[] = [];

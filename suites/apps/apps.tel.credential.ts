@@ -59,6 +59,7 @@ export default defineCheck({
   profile: 'apps',
   requirement:
     "When alice's managed settings name an OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT in `env`) that refuses an export without a credential, the same settings carry headers (OTEL_EXPORTER_OTLP_HEADERS or its traces variant) with which an export is taken; with no such endpoint, the gateway's own /v1/traces takes the session token.",
+  fix: 'When the managed settings name an OTLP endpoint that needs a credential, serve the headers that carry it in the same settings (`OTEL_EXPORTER_OTLP_HEADERS`, from a secret of the gateway\'s environment, never from the YAML in clear); a client connected to the gateway uses no header of its own for that endpoint and never sends its session token there.',
   run: appsRun(async (fx) => {
     const token = await session(fx, 'alice');
     const got = await call(`${fx.gatewayUrl}/managed/settings`, { headers: bearer(token) });

@@ -26,6 +26,7 @@ export default defineCheck({
   level: 'MUST',
   profile: 'apps',
   requirement: `No raw prompt or completion text in telemetry by default. No run of ${PIECE} characters of a random canary in the prompt (echoed in the completion) may appear in any span, log or metric the collector receives, in any attribute type (bytes, arrays, key-value lists, nested) and either encoding (protobuf, JSON).`,
+  fix: 'Keep prompt and completion text out of spans, logs and metrics by default, on JSON, stream and error paths, in every form: whole, in pieces, as bytes or nested in arrays and maps.',
   run: appsRun(async (fx) => {
     const token = await session(fx, 'alice');
     const c = canary();

@@ -8,6 +8,7 @@ export default defineCheck({
   level: 'SHOULD',
   profile: 'apps',
   requirement: 'A spend denial emits attributable telemetry (7): a span naming the user and the spend decision. Judged on every spend denial there was (JSON and streamed requests, each by its own user).',
+  fix: 'Emit a span (or log record) for a spend denial that names the user and the decision.',
   run: appsRun(async (fx) => {
     const all = await spendDenials(fx);
     const denials = all.filter((d) => [402, 403, 429].includes(d.denied.status));

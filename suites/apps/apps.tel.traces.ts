@@ -8,6 +8,7 @@ export default defineCheck({
   level: 'MUST',
   profile: 'apps',
   requirement: 'Traces reach the configured OTLP endpoint with request, latency, error, route, spend and policy data. A span belongs to a request when an attribute equals the request-id the gateway answered.',
+  fix: 'Export spans of the gateway\'s own requests to the OTLP endpoint, with request id, latency, route, spend, policy and error attributes.',
   run: appsRun(async (fx) => {
     const token = await session(fx, 'alice');
     const ok = await messages(fx, token, 'claude-sonnet-4-6');

@@ -15,6 +15,7 @@ export default defineCheck({
   level: 'MUST',
   profile: 'apps',
   requirement: 'Once the IdP has deprovisioned a user, refreshing their session answers a JSON 400/401 invalid_grant and yields no token: the gateway asks the IdP when it refreshes (5, 7).',
+  fix: 'Ask the IdP when refreshing a session (its refresh grant), so a deprovisioned user gets JSON `invalid_grant`.',
   run: appsRun(async (fx) => {
     const s = await signIn(fx, 'erin');
     if (!s.ok || !s.tokens) throw new AppsPrecondition(`sign-in of erin failed (${s.error}): ${s.steps.join('; ')}`);

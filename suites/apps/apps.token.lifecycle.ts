@@ -8,6 +8,7 @@ export default defineCheck({
   level: 'MUST',
   profile: 'apps',
   requirement: 'Session tokens are short-lived and refresh rotates them; an expired, forged or revoked token gets a JSON 401 on API paths (invalid_grant on refresh), never an HTML login page.',
+  fix: 'Keep session tokens short-lived, rotate refresh tokens (a reused one is `invalid_grant`) and answer expired, forged, wrong-audience and `alg: none` tokens with a JSON 401, never an HTML login page.',
   run: appsRun(async (fx) => {
     const s = await signIn(fx, 'alice');
     if (!s.ok || !s.tokens) throw new AppsPrecondition(`sign-in failed (${s.error})`);

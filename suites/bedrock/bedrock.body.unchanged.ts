@@ -45,6 +45,7 @@ export default defineCheck({
   untranslatable: 'the body byte for byte',
   protocol: 'bedrock',
   requirement: 'The body of a Bedrock InvokeModel request reaches the upstream byte for byte as the client sent it: `anthropic_version`, the `anthropic_beta` list, tools, thinking and fields the gateway does not know all kept where they are, and no `model` field added.',
+  fix: 'Forward the InvokeModel body unchanged: keep `anthropic_beta` in the body (Bedrock reads betas only there; a header is not enough), keep `anthropic_version`, and add no `model` field.',
   async run(ctx) {
     // The body above, then the one Claude Code really sent (fixtures/bedrock/, from its capture).
     const bodies = [{ name: 'a Claude Code-like body', text: BODY }, ...fixtureTexts('bedrock').map((f) => ({ name: `the captured ${f.name}`, text: f.text }))];

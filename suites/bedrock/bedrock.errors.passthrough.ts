@@ -17,6 +17,7 @@ export default defineCheck({
   untranslatable: "the upstream's error body and its x-amzn-errortype header",
   protocol: 'bedrock',
   requirement: 'An error of the Bedrock upstream reaches the client with the same HTTP status, the same `x-amzn-errortype` header (the AWS SDK names the exception from it) and the same JSON body `{"message": ...}`, so a client throttles, retries or reports it as the service meant.',
+  fix: 'Pass Bedrock errors through with their status, the `x-amzn-errortype` header and the JSON `{"message": ...}` body; never replace them with an HTML error page.',
   async run(ctx) {
     for (const status of STATUSES) {
       const x = await exchange(ctx, bedrockBody(), bedrockSend({ reply: bedrockErrorReply(status) }));

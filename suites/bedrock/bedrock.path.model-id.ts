@@ -28,6 +28,7 @@ export default defineCheck({
   untranslatable: 'the path as the client sent it',
   protocol: 'bedrock',
   requirement: 'A Bedrock InvokeModel request reaches the upstream on the route it was sent to (/model/{modelId}/invoke or /invoke-with-response-stream) with the same model id: its dots and its ":" version suffix kept, whether the client sent the ":" literally or percent-encoded as %3A.',
+  fix: 'Forward `/model/{modelId}/...` with the model id as the client sent it: keep its dots and its `:` version suffix (literal or `%3A`), do not cut the path at the `:` or map the id to another. In nginx, `proxy_pass` without a URI part keeps the path as received.',
   async run(ctx) {
     const seen: string[] = [];
     for (const model of MODELS) {

@@ -13,6 +13,7 @@ export default defineCheck({
   untranslatable: "the upstream's event-stream messages one for one",
   protocol: 'bedrock',
   requirement: 'When the Bedrock upstream ends a stream with an exception message (`:message-type` exception, its `:exception-type` and a JSON `message`), the client receives that exception message with its type and message, valid, after the events sent before it: the stream is not ended as if complete, nor the exception dropped or turned into an event.',
+  fix: 'Pass exception messages of a Bedrock stream (`:message-type` exception) through as they came, after the events before them; a gateway that re-encodes the stream must re-encode exceptions too, never drop them or end the stream as if complete.',
   async run(ctx) {
     // The events up to the first text delta, then the exception.
     const events = bedrockStream({ textDeltas: 2 }).slice(0, 4);

@@ -14,6 +14,7 @@ export default defineCheck({
   protocol: 'bedrock',
   requirement:
     'An InvokeModelWithResponseStream answer reaches the client as application/vnd.amazon.eventstream whose binary messages each pass their prelude and message checksums, are `:message-type` event with `:event-type` chunk, and carry in their `bytes` exactly one of the upstream\'s events, all of them in order: none merged with another, split, re-encoded or cut short.',
+  fix: 'Pass the `application/vnd.amazon.eventstream` answer through as bytes: do not decode it as text, re-chunk it into messages of your own or merge events; if the gateway must read it, decode and re-encode each message with an AWS event-stream codec (valid lengths and CRC32 checksums), one upstream event per message.',
   async run(ctx) {
     const x = await bedrockStreamExchange(ctx);
     const frames = x.res.events.map((e) => ({ ...e.frame!, event: eventName(e.data) }));

@@ -16,6 +16,7 @@ export default defineCheck({
   protocol: 'bedrock',
   requirement:
     'The messages of an InvokeModelWithResponseStream answer reach the client incrementally: the stream is not held back until its end or until a buffer fills, messages sent apart are not delivered together, and none arrives later than a coarse bound (default 1 s) after the upstream sent it.',
+  fix: 'Turn response buffering off for Bedrock streams too: they are `application/vnd.amazon.eventstream`, not `text/event-stream`, so a rule that streams only SSE buffers them (nginx: `proxy_buffering off;` on the `/model/` location).',
   run: (ctx) =>
     // Near a bound, 20 messages instead of 8. Timing is judged on the messages that arrived whole
     // (scripted and received paired by position where they carry the same event); their content

@@ -9,5 +9,6 @@ export default defineCheck({
   level: 'INFO',
   protocol: 'messages',
   requirement: 'Each feature beyond protocol compatibility reaches the upstream and comes back intact on every route, JSON and streamed, or the gateway refuses it explicitly.',
+  fix: 'Forward every content block and field as received (image, document, thinking with its `signature`, redacted_thinking, tool_use and tool_result, `cache_control` with its `ttl`, server tools) and every `anthropic-beta` value; pass the answer through unchanged, streamed deltas (`input_json_delta`, `signature_delta`, `citations_delta`) and usage fields included. A feature the gateway will not carry is refused with a JSON 400 that names it, never dropped silently.',
   run: (ctx) => capabilityMatrix(ctx, 'messages', MESSAGES_PROBES),
 });

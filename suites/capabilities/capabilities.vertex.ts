@@ -9,5 +9,6 @@ export default defineCheck({
   level: 'INFO',
   protocol: 'vertex',
   requirement: 'Each feature beyond protocol compatibility reaches the upstream and comes back intact on every route, JSON and streamed, or the gateway refuses it explicitly.',
+  fix: 'Forward the rawPredict body as received (image, document, thinking with its `signature`, tool_use and tool_result, `cache_control` with its `ttl`, server tools) and every `anthropic-beta` value, and pass the answer and the streamed events back unchanged. Refuse a feature you do not carry with a JSON 400 that names it, never drop it silently.',
   run: (ctx) => capabilityMatrix(ctx, 'vertex', VERTEX_PROBES),
 });

@@ -13,6 +13,7 @@ export default defineCheck({
   protocol: 'chat',
   requirement:
     'A bad key on the chat-completions protocol ends in HTTP 401 with a JSON error body, whether the gateway refuses the key itself or forwards the provider\'s 401 (here the upstream answers 401 invalid_api_key); never a 500, a 200 or an HTML page.',
+  fix: 'Answer a bad key with HTTP 401 and a JSON error (or forward the provider\'s 401); never a 500, a 200 or an HTML page.',
   async run(ctx) {
     const x = await exchange(ctx, chatBody(), chatSend({ auth: 'none', headers: [['authorization', 'Bearer gwc-bad-key-0000000000000000']], reply: chatJsonReply(chatError(401), 401) }));
     const ev = { forwarded: x.seen !== null, ...exchangeEvidence(x) };

@@ -12,6 +12,7 @@ export default defineCheck({
   credential: true,
   protocol: 'chat',
   requirement: "`Authorization: Bearer <service key>` is accepted on the chat-completions endpoint and the forwarded request carries a credential, the client's or the gateway's own; the check reports which one arrived, never its value.",
+  fix: 'Accept `Authorization: Bearer` on chat completions and send a credential upstream.',
   async run(ctx) {
     const x = await exchange(ctx, chatBody(), chatSend({ reply: chatJsonReply(chatCompletion()) }));
     if (x.res.status >= 300) return fail(`a chat request with a Bearer credential was refused with ${x.res.status}`, { expected: '2xx', actual: String(x.res.status), evidence: exchangeEvidence(x) });

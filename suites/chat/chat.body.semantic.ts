@@ -13,6 +13,7 @@ export default defineCheck({
   untranslatable: 'the body\'s keys, values and order',
   protocol: 'chat',
   requirement: 'A chat-completions request body, streaming or not, reaches the upstream unchanged: messages of every role, tools, tool_choice, response_format, sampling fields and fields the gateway does not know, with key order, values (numbers compared exactly) and array order kept.',
+  fix: 'Forward chat bodies unchanged: messages, tools, `tool_choice`, `response_format`, sampling fields and unknown fields, in order and with exact numbers.',
   async run(ctx) {
     return fixturesAndProperty(ctx, fixtureTexts('chat'), judgeSemantic, 'semantic equality of chat bodies', { bodies: generatedChatRequest, send: chatSend({ reply: chatJsonReply(chatCompletion()) }) });
   },

@@ -14,6 +14,7 @@ export default defineCheck({
   untranslatable: 'the upstream\'s error body, field for field',
   protocol: 'chat',
   requirement: 'An error of the chat-completions upstream reaches the client with the same HTTP status and the same JSON error (error.message, error.type, error.code, error.param), so a client can retry or fall back.',
+  fix: 'Pass chat errors through with their status and JSON (`error.message`, `error.type`, `error.code`, `error.param`).',
   async run(ctx) {
     const cases = STATUSES.map((status) => ({ status, name: String(status) }));
     const failed = await errorsPassedThrough({ cases, send: (c) => exchange(ctx, chatBody(), chatSend({ reply: chatJsonReply(chatError(c.status), c.status) })) });

@@ -30,6 +30,7 @@ export default defineCheck({
   untranslatable: 'the upstream\'s own x-request-id and rate-limit headers',
   protocol: 'chat',
   requirement: "On a successful chat-completions answer, JSON or streamed, the upstream's x-request-id and every x-ratelimit-* header reach the client unchanged.",
+  fix: 'Forward the upstream\'s response headers on successful chat answers as on errors: `x-request-id` and every `x-ratelimit-*` header, on JSON answers and on streams. OpenAI clients read the remaining requests and tokens from a 200 to pace themselves; a gateway that rebuilds the headers of a 2xx from a list of its own must let these through.',
   async run(ctx) {
     const jsonHeaders = [...CHAT_JSON_HEADERS, ...RATE_LIMITS];
     const json = await exchange(ctx, chatBody(), chatSend({ reply: { kind: 'json', protocol: 'chat', status: 200, headers: jsonHeaders, body: chatCompletion() } }));

@@ -13,6 +13,7 @@ export default defineCheck({
   untranslatable: 'the path as the client sent it',
   protocol: 'chat',
   requirement: 'A chat-completions request sent to {base}/v1/chat/completions reaches the upstream at /v1/chat/completions: no doubled /v1, no lost or added segment.',
+  fix: 'Forward `/v1/chat/completions` as received; set the OpenAI base URL to the host root so `/v1` is not doubled or lost.',
   async run(ctx) {
     const x = await exchange(ctx, chatBody(), chatSend({ reply: chatJsonReply(chatCompletion()) }));
     if (!x.seen) return notForwarded(x);

@@ -17,6 +17,7 @@ export default defineCheck({
   untranslatable: 'the upstream\'s completion, field for field',
   protocol: 'chat',
   requirement: "The upstream's chat completion reaches the client unchanged: status, JSON content type, and above all choices[].message.content exactly as generated, leading and trailing whitespace included.",
+  fix: 'Forward the completion unchanged; `choices[].message.content` exactly as generated, leading and trailing whitespace and `null` included.',
   async run(ctx) {
     for (const content of CONTENTS) {
       const reply = chatJsonReply(chatCompletion({ content, finishReason: content === null ? 'tool_calls' : 'stop', extra: { gwc_future_field: { nested: [1, 2.5] } } }));

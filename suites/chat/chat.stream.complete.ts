@@ -13,6 +13,7 @@ export default defineCheck({
   untranslatable: 'the upstream\'s chunks one for one',
   protocol: 'chat',
   requirement: 'Every chunk of a chat-completions stream reaches the client unchanged and in order, including the chunk whose choices is empty (the usage chunk of stream_options.include_usage) and the data: [DONE] terminator.',
+  fix: 'Forward every chunk: the usage chunk with empty `choices` (`stream_options.include_usage`) and the final `data: [DONE]` included.',
   async run(ctx) {
     const x = await chatStreamExchange(ctx);
     const ev = streamEvidenceOf(x);

@@ -16,6 +16,7 @@ export default defineCheck({
   protocol: 'chat',
   requirement:
     'Chat-completions chunks reach the client incrementally: the stream is not held back until its end or until a buffer fills, chunks sent apart are not delivered together, and no chunk arrives later than a coarse bound (default 1 s) after the upstream sent it.',
+  fix: 'Turn response buffering off for streams (nginx: `proxy_buffering off;`), as for streaming.delivery.incremental.',
   run: (ctx) =>
     // Near a bound, 19 chunks instead of 9. A lost chunk is chat.stream.complete's finding.
     judgeIncremental(ctx, {

@@ -56,6 +56,7 @@ export default defineCheck({
   protocol: 'chat',
   requirement:
     'Streaming requests with include_usage true, false and without stream_options, and a JSON request: the upstream receives stream_options as sent (none added), the client gets the usage chunk whole (cached and reasoning token details included) when one was asked for and sent, no usage chunk when none was, and the JSON answer\'s usage unchanged.',
+  fix: 'Forward `stream_options` as the client sent it (never add `include_usage`: clients that did not ask for it crash on the extra chunk with empty `choices`), pass the usage chunk and the JSON `usage` through whole, details included, and never emit usage the upstream did not send.',
   async run(ctx) {
     const streams = await Promise.all(STREAM_CASES.map((c) => streamCase(ctx, c)));
     const body = chatCompletion();

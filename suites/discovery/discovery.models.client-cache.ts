@@ -10,6 +10,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     'Reports the models Claude Code would keep from the gateway\'s list (ids that contain claude or anthropic in any case, provider-prefixed Claude ids such as us.anthropic.claude-… included, with their display names) and how they differ from the upstream\'s list. Listing a model establishes none of its features: search, 1M context, thinking and one-hour caching are checked on their own (DISC-7).',
+  fix: 'Informational: it lists what the client would keep. Models it leaves out need ids that contain `claude` or `anthropic` (any case; a provider prefix such as `us.anthropic.` is fine).',
   async run(ctx) {
     const d = await discover(ctx, 'bearer');
     const evidence = discoveryEvidence(d, 600);

@@ -14,6 +14,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     "GET /v1/models with the run's key (as Bearer, and as x-api-key), answered with cache-control: max-age, then the same request with another key in the same style, and with no credential: each later request reaches the upstream with its own credential (or is refused), never answered from what the first key got (ISO-1).",
+  fix: 'Key any cache of upstream answers on the credential (or do not cache answers to authenticated requests in a shared cache): add the `Authorization` and `x-api-key` values, or a hash of them, to the cache key (both: Claude Code sends ANTHROPIC_API_KEY as `x-api-key`, so a key made of `Authorization` alone shares one entry among all those clients), and never serve a cached answer to a request that carries no credential. In nginx, `proxy_cache_key` must include `$http_authorization$http_x_api_key`, or `proxy_no_cache $http_authorization` must be set.',
   async run(ctx) {
     const req = { method: 'GET' as const, path: DISCOVERY_PATH, headers: [['anthropic-version', ANTHROPIC_VERSION]] as Array<[string, string]> };
     const results = await isolationPairs(ctx, req, CLAUDE_CODE_PAIRS, () => replyFor(ctx, 'bearer'));

@@ -46,6 +46,7 @@ export default defineCheck({
   // Two answers, and the declared lifetime waited out.
   timeLimitMs: (s) => s.timeoutMs * 2 + MAX_LIFETIME_S * 1000,
   requirement: `GET /v1/models twice; between the two the upstream withdraws one model and adds another (its answers declare no cache lifetime). The second request goes at once when the gateway's first answer declares no cache lifetime, and once it has run out when it declares one (cache-control max-age less Age, up to ${MAX_LIFETIME_S} s; a longer one is not judged); the second answer lists the added model and not the withdrawn one (DISC-9).`,
+  fix: 'Let the model list follow the upstream\'s: cache it no longer than the lifetime you declare to the client (`Cache-Control: max-age` on your answer), or re-fetch it on each request when you declare none. A model the upstream added must appear, and one it withdrew must go, once that lifetime has run out; a list cached for ever keeps offering a model that fails on every request.',
   async run(ctx) {
     const e = ctx.upstream.register({ kind: 'json', protocol: 'messages', status: 200, headers: JSON_HEADERS, body: modelListBody(), later: [{ kind: 'json', protocol: 'messages', status: 200, headers: JSON_HEADERS, body: modelListBody(AFTER) }] });
     const first = await discover(ctx, 'bearer', e);

@@ -11,6 +11,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     'When the gateway forwards discovery, the upstream receives the query limit=1000 (without it the list may be cut to the default page) and the anthropic-version header as sent (DISC-5).',
+  fix: 'Forward the query (`limit=1000`) and the `anthropic-version` header of discovery; without `limit` the list may be cut to the default page.',
   async run(ctx) {
     const d = await discover(ctx, 'bearer');
     const evidence = discoveryEvidence(d);

@@ -9,6 +9,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     'Model discovery answers JSON: a model list (a `data` array of models with string ids), a JSON 401/403 when the credential is missing, bad or without access, or a JSON 404 (discovery not offered: Claude Code falls back to its built-in list; a failure under --strict, the letter of the interface); never a page, a redirect or an error of another status (DISC-1).',
+  fix: 'Serve `GET /v1/models` as JSON: the upstream\'s list, or a JSON 401/403 for a missing or bad credential. No HTML pages, no other status.',
   async run(ctx) {
     const strict = ctx.settings.strict === true;
     const calls = await Promise.all(ALL.map((cred) => discover(ctx, cred)));

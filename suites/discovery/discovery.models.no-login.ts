@@ -9,6 +9,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     'No identity-provider login is put in front of discovery: a request carrying a bearer token or an x-api-key is never answered with a login page, a sign-in redirect or a password form (DISC-4).',
+  fix: 'Keep single sign-on out of the API paths: no `auth_request`, OIDC module or login redirect in front of `/v1/models` (nginx: a separate `location` for the site that needs a login).',
   async run(ctx) {
     const calls = await Promise.all(VALID.map((cred) => discover(ctx, cred)));
     const found = calls.map((d) => ({ d, signs: loginSigns(d) })).filter((x) => x.signs.length);

@@ -9,6 +9,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     'Discovery never answers a 3xx, with or without a credential, http-to-https included: the client does not follow redirects and counts one as a failed discovery (DISC-2).',
+  fix: 'Answer `/v1/models` directly: no `return 301` to https, no trailing-slash redirect, no redirect to a login page. The client does not follow redirects.',
   async run(ctx) {
     const calls = await Promise.all(ALL.map((cred) => discover(ctx, cred)));
     const redirects = calls.filter((d) => d.res && d.res.status >= 300 && d.res.status < 400);

@@ -28,6 +28,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     "Reports whether the model list is in the messages protocol's shape (data[] of {type: \"model\", id, display_name, created_at}, has_more, first_id, last_id) or in another one (OpenAI's object: list, for one) that the client must translate (DISC-8).",
+  fix: 'Serve `GET /v1/models` in the messages protocol\'s shape (`data[]` of `{type: "model", id, display_name, created_at}`, `has_more`, `first_id`, `last_id`), or translate another provider\'s list into it, so the client\'s model picker reads it.',
   async run(ctx) {
     const d = await discover(ctx, 'bearer');
     if (uncorrelated(d)) return uncorrelatedSkip(d);

@@ -11,6 +11,7 @@ export default defineCheck({
   level: 'SHOULD',
   protocol: 'messages',
   requirement: 'Repeated discovery calls give the same models (id and display name) in the same order, so the client\'s cached list and model picker do not change between runs (DISC-6).',
+  fix: 'Return the same models in the same order on every call (sort deterministically; do not shuffle between upstreams).',
   async run(ctx) {
     const reply = replyFor(ctx, 'bearer');
     const calls = [];

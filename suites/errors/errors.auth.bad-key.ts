@@ -14,6 +14,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     'A bad key gets HTTP 401 with a JSON error body, whether the gateway refuses it itself or the upstream does (the upstream here answers 401 authentication_error as the real API does). A gateway that forwards the request under another credential has accepted the bad key (ERR-AUTH-1 as it applies to the messages protocol).',
+  fix: 'Answer a bad key with HTTP 401 and a JSON error (or forward the upstream\'s 401). Never forward the request under another credential, which accepts the bad key.',
   async run(ctx) {
     const cases: Array<[string, Array<[string, string]>]> = [
       ['x-api-key', [['x-api-key', BAD_CREDENTIAL]]],

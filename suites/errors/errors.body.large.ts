@@ -205,6 +205,7 @@ export default defineCheck({
   exclusive: true,
   requirement:
     'A large request (an image pasted into a conversation) reaches the upstream with its image data intact, or is refused with an error status and a JSON error body; an HTML 413 page (nginx\'s default client_max_body_size 1m) or a cut body fails. The largest size forwarded is reported (MSG-RESP-2, MSG-BODY-1).',
+  fix: 'Raise the body size limit above the API\'s own (nginx: `client_max_body_size 64m;`, the default 1m refuses a screenshot) and make the limit\'s answer JSON (`error_page 413` to a JSON location). `proxy_request_buffering off;` forwards large bodies as they arrive.',
   async run(ctx) {
     const results: SizeResult[] = [];
     for (const mib of SIZES_MIB) {

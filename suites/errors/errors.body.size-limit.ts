@@ -66,6 +66,7 @@ export default defineCheck({
   exclusive: true,
   requirement:
     "A messages body of 32 MB (the provider's limit; a base64 image block), or of the lower limit the gateway declares (--body-limit-bytes), reaches the upstream byte for byte and the client gets the upstream's answer; a body over a declared limit gets a JSON 413 request_too_large and is not forwarded. A JSON 413 under the limit is an undeclared lower limit; an HTML page, a reset or a time-out fails as well (MSG-SIZE-1).",
+  fix: 'Accept request bodies up to the provider\'s 32 MB (nginx: `client_max_body_size 32m;`) and stream them through. If the gateway must have a lower limit, answer bodies over it with a JSON 413 `{"type":"error","error":{"type":"request_too_large",...}}` and declare it to the run with `--body-limit-bytes N` (`body-limit-bytes:` in gwc.yaml), so bodies up to it must arrive byte for byte and one over it must get that 413.',
   async run(ctx) {
     const limit = Math.min(ctx.settings.bodyLimitBytes ?? PROVIDER_LIMIT_BYTES, PROVIDER_LIMIT_BYTES);
     const declared = limit < PROVIDER_LIMIT_BYTES;

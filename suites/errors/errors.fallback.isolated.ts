@@ -89,6 +89,7 @@ export default defineCheck({
   level: 'MUST',
   protocol: 'messages',
   requirement: `When the upstream answers 529 to a request for ${FALLBACK_MODEL} (its error with a distinctive detail, request-id and header) and the gateway falls back to its second upstream ({upstream_url}${SECOND_UPSTREAM_PREFIX}), the second upstream's request carries no credential the first upstream got and nothing of the first upstream's answer, and the client's answer from the second upstream carries none of the first upstream's headers, request-id or error detail. Skipped when nothing reaches a second upstream.`,
+  fix: 'Build the fallback\'s request afresh for the upstream it goes to: take the credential headers (`Authorization`, `x-api-key`, `x-goog-api-key`, `api-key`, a `key` parameter) off the request and set that upstream\'s own, and never copy anything of the failed answer into it. Answer the client from the upstream that answered: its status, headers and body alone, none of the first upstream\'s headers, `request-id` or error message merged in. To have the harness judge the fallback, declare a fallback chain for the model `claude-sonnet-4-5-gwc-fallback` from the upstream to `{upstream_url}/gwc-second`, taken on a 5xx.',
   async run(ctx) {
     // Distinctive, and the same in every run: a run's transcript (certify, verify) is reproducible.
     const n = '5e60fa11';

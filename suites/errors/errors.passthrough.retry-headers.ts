@@ -13,6 +13,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     'On a rate-limit (429) or overloaded (529) error the retry guidance reaches the client with its values unchanged: retry-after, retry-after-ms, x-should-retry, request-id and every anthropic-ratelimit-* header the upstream sent (ERR-PASS-2).',
+  fix: 'Forward the retry guidance of 429 and 529 answers: `retry-after`, `retry-after-ms`, `x-should-retry`, `request-id` and every `anthropic-ratelimit-*` header. Do not strip unknown response headers.',
   async run(ctx) {
     const lost: string[] = [];
     const kept: Record<string, number> = {};

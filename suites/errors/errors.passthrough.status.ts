@@ -18,6 +18,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     'Every upstream error of the catalog reaches the client as JSON with the same HTTP status, the same error.type and the same error.message, so the client can retry or fall back (ERR-PASS-1, MSG-RESP-2). Byte equality of the body is reported, not required.',
+  fix: 'Pass upstream errors through: the same status and JSON body (`error.type`, `error.message`). nginx: `proxy_intercept_errors off;` so `error_page` applies only to nginx\'s own errors.',
   async run(ctx) {
     const broken: string[] = [];
     const byteIdentical: number[] = [];

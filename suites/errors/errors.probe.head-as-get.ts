@@ -12,6 +12,7 @@ export default defineCheck({
   level: 'SHOULD',
   protocol: 'messages',
   requirement: "GET / and HEAD / (the client's start-up probe) get the same status and content type, HEAD without a body; a 405 or a 5xx to HEAD / is reported (ERR-PROBE-2). A probe that hangs is errors.probe.head-root's finding.",
+  fix: 'Answer `HEAD /` as `GET /`: the same status and headers, no body. Routers that serve GET only answer 405; register the root for HEAD too (most frameworks do so for GET routes when asked).',
   async run(ctx) {
     // A gateway may pass the root on: the upstream answers it as the API root does (404), tied to this check.
     const probe = (method: 'GET' | 'HEAD') => {

@@ -23,6 +23,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     "The client probes the gateway at start-up (HEAD /; Claude Code 2.1.330 sends HEAD /api/hello): a gateway may answer with any status, but it answers within 3 s, never hangs, and leaves the connection usable: a messages request sent after the probes succeeds. The 3 s are the gateway's: the harness's own holds (its process held by other work, a loaded machine) are not counted.",
+  fix: 'Answer `HEAD /` and `HEAD /api/hello` promptly with any status, and keep the connection usable afterwards.',
   async run(ctx) {
     // A gateway may pass a probe on: the upstream answers it as the API root does (404), tied to this check.
     const probes = await Promise.all(

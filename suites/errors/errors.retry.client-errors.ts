@@ -73,6 +73,7 @@ export default defineCheck({
   level: 'MUST',
   protocol: 'messages',
   requirement: `The upstream sees a request it answered 400, 401, 403, 404, 413 or 422 exactly once, except that a model-not-found 404 may advance a failover chain the gateway declares (--failover-chain N, not under --strict): at most N more attempts, each with a model not tried before; one it answered 429, 529 or 503 (with retry-after: ${RETRY_AFTER_S}) at most 1 + the declared retry bound (--retry-bound, default ${RETRY_BOUND}) times, each retry at least ${RETRY_AFTER_S} s after the one before (ERR-RETRY-2).`,
+  fix: 'Retry only 429, 529 and 5xx answers, a bounded number of times (declare the bound with `--retry-bound N`; default 2, what the SDKs do), each after the upstream\'s `retry-after`; never retry or fail over a 400, 401, 403, 404, 413 or 422 (nginx: `proxy_next_upstream error timeout;` without `http_4xx`, and `proxy_next_upstream_tries` set).',
   async run(ctx) {
     const bound = ctx.settings.retryBound ?? RETRY_BOUND;
     const chain = ctx.settings.failoverChain ?? 0;

@@ -16,6 +16,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     'An invalid model id (upstream 404 not_found_error) is not retried repeatedly: the upstream receives the request once, at most twice, and the 404 goes back to the client (ERR-RETRY-1).',
+  fix: 'Do not retry a 404 `not_found_error` (an invalid model) upstream; return it to the client. nginx: `proxy_next_upstream off;`.',
   async run(ctx) {
     const x = await exchange(ctx, messagesBody({ model: MODEL }), { reply: (c) => c.upstream.next().error(404, { message: ERROR_MESSAGES[404] }) });
     if (!x.seen) return notForwarded(x);

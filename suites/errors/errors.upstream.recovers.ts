@@ -33,6 +33,7 @@ export default defineCheck({
   // Room for the outage to be made again while holds of this process leave the time undecided.
   timeLimitMs: () => MEASUREMENTS * WATCH_MS + 10_000,
   requirement: `After an upstream outage ends, the gateway forwards requests again within ${RECOVER_MS / 1000} s, with no sticky "backend down" state that keeps failing healthy requests; the time until the first forwarded, successful request is reported (ERR-RECOVER-1). The time is the gateway's: a wait over 5 s only with the harness's own holds counted is measured again, with a new outage.`,
+  fix: 'Do not keep an upstream marked down after it is back: with one server nginx never marks it down; otherwise shorten `fail_timeout` or the health-check interval.',
   async run(ctx) {
     const { last, measured } = await judged('the time to serve again', RECOVER_MS, () => outage(ctx));
     const { rec, during, heldMs } = last;

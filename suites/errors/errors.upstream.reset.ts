@@ -11,6 +11,7 @@ export default defineCheck({
   level: 'MUST',
   protocol: 'messages',
   requirement: 'An upstream that drops the connection (TCP reset) before answering leaves the client with an error status and a JSON error body, never an HTML page or a dropped connection; the status and the time taken are reported (ERR-DOWN-1, MSG-RESP-2).',
+  fix: 'Answer a JSON error when the upstream drops the connection, as for an unreachable upstream (nginx: the JSON `error_page 502`).',
   async run(ctx) {
     const r = await attempt(() => exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().reset() }));
     if (!r.ok) return fail(`after the upstream reset the connection, the gateway gave no answer: ${r.error}`, { expected: 'a JSON error (e.g. 502)', actual: r.error });

@@ -19,6 +19,7 @@ export default defineCheck({
   timeLimitMs: (s) => s.hangWaitMs + MARGIN_MS,
   requirement:
     'When the upstream hangs past the gateway\'s own time-out, the client gets an error status (typically 504) with a JSON error body, never an HTML page or a dropped connection; the status and the time taken are reported (ERR-DOWN-1, MSG-RESP-2). The check waits --hang-wait-ms (only its own request hangs, so it runs beside the other checks); a gateway whose time-out is longer is reported as not observed (skip).',
+  fix: 'Give up on a silent upstream with a JSON error (typically 504). nginx: a JSON `error_page 504`. A skip means the gateway\'s time-out is longer than `--hang-wait-ms`: raise it to see what the gateway answers then.',
   async run(ctx) {
     const e = ctx.upstream.next().hang();
     // Within the client's own time-out (--timeout-ms), which would otherwise end the wait first.

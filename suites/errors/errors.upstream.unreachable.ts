@@ -14,6 +14,7 @@ export default defineCheck({
   // The upstream is stopped for every check while this one runs: the outage window at the end.
   outage: true,
   requirement: 'When the upstream refuses connections, the client gets an error status with a JSON error body, never an HTML proxy page or a dropped connection; the status and the time taken are reported (ERR-DOWN-1, MSG-RESP-2).',
+  fix: 'Answer your own JSON error when the upstream cannot be reached. nginx: `error_page 502 @bad_gateway;` with a named location that returns JSON (see examples/nginx/hardened.conf).',
   async run(ctx) {
     // A case all the same: a request that reached the upstream would show it was not down.
     const e = ctx.upstream.next().json(messageBody());

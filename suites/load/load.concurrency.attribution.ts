@@ -10,6 +10,7 @@ export default defineCheck({
   profile: 'load',
   requirement:
     'Under concurrency every answer reaches the client that sent the request: no answer crosses to another client, none is lost or duplicated, and every request reaches the upstream exactly once. Each request carries its own case token and the upstream answers with it, so a crossed answer shows as another request\'s token.',
+  fix: 'Keep every exchange to its own connection pair: no response cache keyed on less than the whole request (a cache keyed on the model alone serves one user\'s answer to another), no buffer or state shared between requests in flight, and no retry that sends a request upstream twice. The evidence names each request that got another\'s answer, none, or reached the upstream more or less than once.',
   async run(ctx) {
     const limited = limitedSkip(ctx);
     if (limited) return limited;

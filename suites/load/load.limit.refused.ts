@@ -17,6 +17,7 @@ export default defineCheck({
   exclusive: true,
   requirement:
     'When a gateway-level limit the user declares (requests per window, or requests open at once, per credential) is exceeded, the over-limit request gets HTTP 429 with a JSON error and retry-after, and never reaches the upstream; requests within the limit, and other credentials\' requests, are unaffected.',
+  fix: 'Decide the limit before forwarding, per credential, and refuse with a JSON 429 that carries `retry-after` (nginx: `limit_req_status 429;` / `limit_conn_status 429;` and a JSON `error_page 429`; the default is an HTML 503). Key the limit on the credential (e.g. `$http_x_api_key`), not on one shared zone for everyone.',
   async run(ctx): Promise<Verdict> {
     const limit = declared(ctx);
     if (!limit) return { ok: true, skip: true, message: 'no gateway-level limit declared (--declared-limit rps=N or concurrency=N)' };

@@ -17,6 +17,7 @@ export default defineCheck({
   exclusive: true,
   timeLimitMs: () => (MAX_WAIT_S + 15) * 1000,
   requirement: 'The retry-after a gateway gives with a 429 is honest: a request retried once that time has passed is served, when nothing else has used the budget meanwhile.',
+  fix: 'Compute `retry-after` from the limit\'s own window or queue: at least the time until the window resets or a slot frees, rounded up to whole seconds; never a fixed 0 or 1 s.',
   async run(ctx): Promise<Verdict> {
     const limit = declared(ctx);
     if (!limit) return { ok: true, skip: true, message: 'no gateway-level limit declared (--declared-limit rps=N or concurrency=N)' };

@@ -22,6 +22,7 @@ export default defineCheck({
   timeLimitMs: (s) => ((s.load?.durationS ?? 2) * 4 + STEPS * 4 + 20) * 1000,
   requirement:
     "The gateway's cost is measured, not claimed: added latency (p50, p95, p99, p99.9) for JSON answers and added time to first byte for streams, each the difference between the same requests through the gateway and straight to the recording upstream in the same run at declared rates, and the rate at which the gateway starts to fail or its p99 doubles. A declared budget (--budget added-p99-ms=N) turns the added p99 into a finding.",
+  fix: 'Take work off the request path (logging, authentication lookups, body rewriting), keep connections to the upstream alive and unbounded, and compare with the harness ceiling in the evidence: a figure near it is the harness\'s limit, not the gateway\'s. The evidence has the percentiles straight and through, the step-up and the histograms.',
   async run(ctx): Promise<Verdict> {
     const limited = limitedSkip(ctx);
     if (limited) return limited;

@@ -20,6 +20,7 @@ export default defineCheck({
   exclusive: true,
   requirement:
     'A slow upstream answer does not delay the others: with a share of requests held by a slow upstream (a long time to first token), the fast requests\' latency grows by no more than a small bound over the same traffic without them (no head-of-line blocking, no exhausted connection pool).',
+  fix: 'Do not bound the upstream connection pool below the concurrency you serve (a pool of a few sockets queues every request behind the slow ones), and do not serialise requests per client or per upstream. nginx: no `keepalive` cap used as a limit, no `max_conns` on the upstream server. The evidence shows the fast requests\' percentiles alone and beside the held ones.',
   async run(ctx) {
     const limited = limitedSkip(ctx);
     if (limited) return limited;

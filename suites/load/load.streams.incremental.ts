@@ -18,6 +18,7 @@ export default defineCheck({
   exclusive: true,
   requirement:
     'Streams stay incremental under concurrency: with many streams open at once, the stream oracle finds no stream held until its end or delivered in blocks, and no event later than its bound, as it does for a single stream.',
+  fix: 'Stream without buffering whatever the number of open streams: no buffer pool that streams fall back to when busy, no worker that batches writes under load (nginx: `proxy_buffering off;` holds at any concurrency). The evidence counts each delivery verdict and shows the first streams that were not incremental.',
   async run(ctx) {
     const limited = limitedSkip(ctx);
     if (limited) return limited;

@@ -63,6 +63,7 @@ export default defineCheck({
   exclusive: true,
   timeLimitMs: (s) => ((s.load?.durationS ?? 3) + (s.retryBound ?? DEFAULT_BOUND) * RETRY_AFTER_S + 25) * 1000,
   requirement: `Under concurrent load, with every ${ERROR_EVERY}th request answered 429 (or 529 on the messages protocol) with retry-after: ${RETRY_AFTER_S} by the upstream, each of those reaches its client with the same status, the same error body and the same retry-after, and reaches the upstream at most 1 + the declared retry bound (--retry-bound, default ${DEFAULT_BOUND}) times; every other request gets its own answer and reaches the upstream once. The case token in each answer ties it to its request.`,
+  fix: 'Pass an upstream 429 or 529 on as it came, on the busy path too: its status, its error body and its `retry-after` (no circuit breaker or overload handler that answers its own 500, 502 or 503 in its place, no error page rebuilt from the status alone). If the gateway retries such an answer, it retries at most the bound it declares (`--retry-bound N`), each after the upstream\'s `retry-after`, and then passes the last answer on. The evidence names each request whose error changed, lost its `retry-after`, reached the upstream too often, or whose neighbour lost its own answer.',
   async run(ctx) {
     const limited = limitedSkip(ctx);
     if (limited) return limited;

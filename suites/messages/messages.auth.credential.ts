@@ -13,6 +13,7 @@ export default defineCheck({
   credential: true,
   protocol: 'messages',
   requirement: 'The messages credential (Bearer or x-api-key) is accepted, and the upstream receives a credential, the client\'s or the gateway\'s own.',
+  fix: 'Accept both `Authorization: Bearer` and `x-api-key` on the messages protocol, and send a credential upstream (the client\'s or the gateway\'s own).',
   async run(ctx) {
     const reached: string[] = [];
     for (const auth of ['bearer', 'x-api-key'] as AuthStyle[]) {

@@ -15,6 +15,7 @@ export default defineCheck({
   untranslatable: 'the body\'s arrays',
   protocol: 'messages',
   requirement: 'Arrays are not flattened, sorted or de-duplicated: repeated blocks and messages and empty arrays arrive in order and in number.',
+  fix: 'Do not merge, sort or de-duplicate arrays (messages, content blocks, tools); empty arrays stay empty arrays.',
   async run(ctx) {
     const x = await exchange(ctx, fixture('duplicates.json'));
     if (!x.seen) return notForwarded(x);

@@ -19,6 +19,7 @@ export default defineCheck({
   untranslatable: 'the body\'s bytes',
   protocol: 'messages',
   requirement: 'The request body reaches the upstream byte for byte; a gateway that re-serialises must say so and audit it.',
+  fix: 'Stream the request body through unchanged instead of re-serialising it. A gateway that must edit the body should say so and audit what it changes (the evidence names the first differing byte).',
   async run(ctx) {
     return messagesBodyProperty(ctx, judgeBytes, 'byte equality');
   },

@@ -10,6 +10,7 @@ export default defineCheck({
   untranslatable: 'the body\'s keys, values and order',
   protocol: 'messages',
   requirement: 'The request body reaches the upstream semantically unchanged: keys, key order, values (numbers compared exactly), array order and length.',
+  fix: 'Forward the body without parsing and re-encoding it, or use a JSON library that keeps key order, unknown keys and numbers exactly (no float rounding of large integers). Never drop or default fields.',
   async run(ctx) {
     return messagesBodyProperty(ctx, judgeSemantic, 'semantic equality');
   },

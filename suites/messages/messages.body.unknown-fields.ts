@@ -45,6 +45,7 @@ export default defineCheck({
   untranslatable: 'fields the other protocol has no place for',
   protocol: 'messages',
   requirement: 'Fields the gateway does not know are forwarded unchanged, or the request is refused with a JSON error naming the field; they are never dropped silently.',
+  fix: 'Do not validate the body against a fixed schema that strips fields: pass unknown fields through, or refuse the request with a JSON 400 that names the field.',
   async run(ctx) {
     const x = await exchange(ctx, BODY, { headers: [['anthropic-beta', 'context-management-2025-06-27']] });
     if (!x.seen) {

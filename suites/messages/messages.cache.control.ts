@@ -39,6 +39,7 @@ export default defineCheck({
   untranslatable: '`cache_control` markers',
   protocol: 'messages',
   requirement: 'cache_control objects, ttl included, arrive unchanged wherever they stand: system, message and tool blocks.',
+  fix: 'Forward `cache_control` objects unchanged wherever they stand, `ttl` included; do not strip them from tools, images or documents.',
   async run(ctx) {
     const x = await exchange(ctx, BODY);
     if (!x.seen) return notForwarded(x);

@@ -16,6 +16,7 @@ export default defineCheck({
   untranslatable: '`cache_control` with its `ttl` and the cache usage fields',
   protocol: 'messages',
   requirement: 'Every part one-hour caching needs passes: ttl "1h" blocks, the extended-cache-ttl beta value, and the creation and read usage fields.',
+  fix: 'For one-hour caching to work, forward `ttl: "1h"` blocks, the `extended-cache-ttl-*` value of `anthropic-beta` and the one-hour usage fields unchanged.',
   async run(ctx) {
     const sent = messagesBody({
       system: [{ type: 'text', text: 'long stable prefix', cache_control: { type: 'ephemeral', ttl: '1h' } }],

@@ -46,6 +46,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     'OPTIONS /v1/messages (for POST) and OPTIONS /v1/models (for GET), with Origin and the headers a browser client asks for, answered 2xx with Access-Control-Allow-Origin, -Methods and -Headers that allow them (CORS-1).',
+  fix: 'To serve browser clients, answer `OPTIONS` preflights on the API paths with a 2xx carrying `Access-Control-Allow-Origin` (the origin, or `*`), `Access-Control-Allow-Methods` with GET and POST, and `Access-Control-Allow-Headers` with every header the browser asked for (`x-api-key`, `anthropic-version`, `anthropic-dangerous-direct-browser-access`, `content-type`), or pass the preflight to the upstream unchanged. A router that serves only GET and POST answers 405 and no browser gets further.',
   async run(ctx) {
     const results = [];
     for (const p of PREFLIGHTS) {

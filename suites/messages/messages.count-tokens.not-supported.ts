@@ -17,6 +17,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     'When the upstream answers POST /v1/messages/count_tokens with 501 `{"type":"error","error":{"type":"not_supported",…}}` and `x-should-retry: false`, the client receives status 501, error.type `not_supported` and `x-should-retry: false` (MSG-CT-2).',
+  fix: 'When count_tokens cannot be served (the upstream answers 501, or the backend has no counting), answer 501 `{"type":"error","error":{"type":"not_supported",…}}` with `x-should-retry: false`, never a 500 or a 502: Claude Code then counts with an ordinary request instead of reporting an outage.',
   async run(ctx) {
     const reply = ctx.upstream.next().json(UNSUPPORTED, { status: 501, headers: [['x-should-retry', 'false']] });
     const { res, seen } = await countTokensExchange(ctx, reply, messagesBody({}));

@@ -24,6 +24,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     'count_tokens answers the upstream\'s real count unchanged; where the upstream does not support it (404, 501) the client gets an explicit JSON error: never an HTML page, never a count the gateway made up (MSG-CT-1, MSG-RESP-2).',
+  fix: 'Forward `POST /v1/messages/count_tokens` to the upstream and return its count. Where the upstream has no such endpoint, answer a JSON error; never an HTML page or an estimate of your own.',
   async run(ctx) {
     // The upstream counts.
     const ok = ctx.upstream.next().json(countTokensBody(REAL_COUNT));

@@ -63,6 +63,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     "On a JSON answer, a stream, an upstream error, the model list and a refused unknown key, no form of the credential the request carried (as is, URL-encoded, JSON-escaped, hex, base64) appears in the answer's headers or body, and the forwarded URL carries none.",
+  fix: 'Never echo a request\'s credential back to the client: no debug or tracing header that copies `Authorization`, `x-api-key` or `x-goog-api-key` (encoded or not), no error message that quotes the key it refused, no body that reflects the request headers. Forward a credential in the header it came in; never move it into the URL, where access logs and proxies keep it.',
   async run(ctx) {
     const key = ctx.gateway.credentialHeaders('x-api-key')[0]?.[1];
     if (!key) return { ok: true, skip: true, message: 'the run has no credential (--no-token): there is none to leak' };

@@ -19,6 +19,7 @@ export default defineCheck({
   untranslatable: 'the answer\'s bytes under their content-encoding',
   requirement:
     'The client asks for gzip; the upstream compresses its answer (a 200 message, then a 400 error) when the forwarded request accepts gzip. The client gets each either still encoded with `Content-Encoding: gzip` or decoded without it, never decoded with the header left on, encoded without it, or corrupted. A request body sent gzip-encoded (`Content-Encoding: gzip`) reaches the upstream as sent (the same bytes under the same header), or is refused with a JSON 415 (as RESP-BODY-2 for the Responses API).',
+  fix: 'Keep the body and its `Content-Encoding` together: pass a gzip answer through with its header, or decode it and remove the header (and any `Content-Length` of the encoded bytes); never decode and keep the header, and never strip the header from bytes still encoded. For requests: forward a gzip request body as sent, bytes and `Content-Encoding` together, or refuse it with a JSON 415. A gateway that does not want to handle compression can send `Accept-Encoding: identity` upstream.',
   async run(ctx) {
     const hows: string[] = [];
     const answers: Array<[string, number | null]> = [['200 message', null], ['400 error', 400]];

@@ -28,6 +28,7 @@ export default defineCheck({
   untranslatable: 'the `anthropic-beta` header beside its body fields',
   protocol: 'messages',
   requirement: 'A beta value and the body field it enables reach the upstream together; the gateway never forwards one without the other.',
+  fix: 'Forward the body fields and the `anthropic-beta` values together, or drop neither. Usually the fix is to stop filtering `anthropic-beta` (see messages.headers.beta).',
   async run(ctx) {
     const sent = messagesBody({ tools: TOOLS, context_management: { edits: [{ type: 'clear_tool_uses_20250919' }] }, output_config: { effort: 'high' } });
     const x = await exchange(ctx, sent, {

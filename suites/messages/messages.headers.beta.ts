@@ -32,6 +32,7 @@ export default defineCheck({
   untranslatable: 'the `anthropic-beta` header',
   protocol: 'messages',
   requirement: 'anthropic-beta is forwarded as received, on POST /v1/messages and on POST /v1/messages/count_tokens: every value, unknown ones included, in order; never filtered by an allow-list or downgraded.',
+  fix: 'Forward `anthropic-beta` as received, every value and in order. Remove any allow-list of beta values: a dropped value silently turns off a feature the body still asks for.',
   async run(ctx) {
     const notes: string[] = [];
     for (const [where, send] of SENDS) for (const beta of CASES) {

@@ -40,6 +40,7 @@ export default defineCheck({
   untranslatable: 'the upstream\'s own request-id and rate-limit headers',
   protocol: 'messages',
   requirement: "On a successful messages answer, JSON or streamed, the upstream's request-id and every anthropic-ratelimit-* header (the unified ones included) reach the client unchanged.",
+  fix: 'Forward the upstream\'s response headers on successful answers as on errors: `request-id` and every `anthropic-ratelimit-*` header (the `anthropic-ratelimit-unified-*` ones included), on JSON answers and on streams. A gateway that rebuilds the headers of a 2xx from a list of its own must let these through (nginx passes them unless `proxy_hide_header` names them).',
   async run(ctx) {
     const answers: Array<{ what: string; sent: HeaderList; status: number; got: Array<[string, string]> }> = [];
     const json = await exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().json(messageBody(), { headers: MESSAGES_HEADERS }) });

@@ -17,6 +17,7 @@ export default defineCheck({
   untranslatable: 'the `anthropic-version` header',
   protocol: 'messages',
   requirement: 'anthropic-version is forwarded as received, whatever its value, never forced to another, on POST /v1/messages and on POST /v1/messages/count_tokens.',
+  fix: 'Forward `anthropic-version` as received; do not pin or overwrite it.',
   async run(ctx) {
     const count = (version: string): SendOptions => ({ endpoint: { path: COUNT_PATH, headers: [['anthropic-version', version]] }, reply: (c) => c.upstream.next().json(countTokensBody(17)) });
     const unforwarded = new Set<number>();

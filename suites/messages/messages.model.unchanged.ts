@@ -15,6 +15,7 @@ export default defineCheck({
   level: 'MUST',
   protocol: 'messages',
   requirement: 'The upstream receives the requested model, unless the run declares a routing rule that maps it (config modelRoutes).',
+  fix: 'Forward the model the client asked for. If the gateway maps models on purpose, declare the mapping to the harness (`--model-routes requested=routed`) so it is not counted as a substitution.',
   async run(ctx) {
     for (const model of MODELS) {
       const x = await exchange(ctx, messagesBody({ model }));

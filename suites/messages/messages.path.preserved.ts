@@ -12,6 +12,7 @@ export default defineCheck({
   untranslatable: 'the path and query as the client sent them',
   protocol: 'messages',
   requirement: 'The messages path reaches the upstream as /v1/messages with the query kept: no /v1/v1, no lost or doubled segment.',
+  fix: 'Forward the path as received. In nginx, `proxy_pass http://upstream;` with no URI part keeps path and query; a URI part (`proxy_pass http://upstream/v1/;`) rewrites them. Set the gateway\'s upstream to the host root, without `/v1`, so it does not become `/v1/v1/messages`.',
   async run(ctx) {
     for (const query of ['', '?beta=true']) {
       const x = await exchange(ctx, messagesBody({}), { query });

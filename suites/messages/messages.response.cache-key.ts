@@ -40,6 +40,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     "POST /v1/messages answered with cache-control: max-age, then a request that differs from it only in the prompt, in max_tokens, in stream or in its x-api-key: each reaches the upstream (or is refused), never answered from the first one's entry; the same request sent again may be answered from a cache, but with an answer the client reads (no Content-Length beside Transfer-Encoding, none that the body does not have) (CACHE-KEY-1).",
+  fix: 'Key a response cache on everything that shapes the answer: the whole request body (every field, `stream` included, or a hash of the exact bytes), the path and query, and the credential in whichever header or parameter it came (`Authorization`, `x-api-key`, `x-goog-api-key`, `?key=`). Never answer a streaming request from a JSON entry or the reverse. When replaying an entry, write the framing for the new connection: drop the stored `Transfer-Encoding`, `Connection`, `Keep-Alive` and `Content-Length` and send the length of the body you send. In nginx, a `proxy_cache_key` for POST needs `$request_body` and the credential headers (`$http_authorization$http_x_api_key`); nginx writes the framing itself.',
   async run(ctx) {
     const results = await Promise.all(PAIRS.map((p) => keyPair(ctx, p, () => ctx.upstream.register(replies(p)))));
     return judgeKeyPairs(results);

@@ -17,6 +17,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     "The same POST /v1/messages body sent with the run's key (as Bearer, and as x-api-key), answered with cache-control: max-age, then with another key in the same style, and with no credential: each later request reaches the upstream with its own credential (or is refused), never answered from what the first key got (ISO-1).",
+  fix: 'Key every cached answer on the full credential, whichever header or parameter carries it (`Authorization`, `x-api-key`, `x-goog-api-key`, `?key=`), and never serve a cached answer to a request without one; better, cache no answer to a POST at all. A key made of the body, or of the `Authorization` header alone, hands one user\'s answer to every `x-api-key` client (Claude Code sends ANTHROPIC_API_KEY as `x-api-key`).',
   async run(ctx) {
     const req = { method: 'POST' as const, path: MESSAGES_PATH, headers: messagesHeaders(), body: messagesBody({}) };
     const reply = () => ctx.upstream.next().json(messageBody(), { headers: [['cache-control', 'max-age=300']] });

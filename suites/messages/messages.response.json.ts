@@ -11,6 +11,7 @@ export default defineCheck({
   level: 'MUST',
   protocol: 'messages',
   requirement: 'Responses on messages paths are JSON (errors included), never an HTML, login or proxy page.',
+  fix: 'Answer JSON on messages paths, errors included. Replace HTML error pages of the proxy with JSON ones (nginx: `error_page` to a named location that returns `{"type":"error",...}` with `default_type application/json`).',
   async run(ctx) {
     const cases: Array<[string, number | null]> = [['success', null], ['error', 400]];
     for (const [name, status] of cases) {

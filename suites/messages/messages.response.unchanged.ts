@@ -21,6 +21,7 @@ export default defineCheck({
   untranslatable: 'the upstream\'s answer body, field for field',
   protocol: 'messages',
   requirement: "The upstream's JSON response reaches the client with the same status, content type and JSON body, unknown fields included.",
+  fix: 'Pass the upstream\'s response through: status, content type and body, unknown fields included. Add fields only if your clients expect them (an added field such as `cost` is reported, a changed one fails).',
   async run(ctx) {
     const x = await exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().json(messageBody({ usage: { ...DEFAULT_USAGE, server_tool_use: { web_search_requests: 0 } }, extra: EXTRA })) });
     const ev = exchangeEvidence(x);

@@ -25,6 +25,7 @@ export default defineCheck({
   untranslatable: 'the body\'s `system` field',
   protocol: 'messages',
   requirement: 'No block or text is prepended or inserted into system; the attribution block stays first.',
+  fix: 'Do not inject a system prompt of your own. If a policy requires one, put it after the client\'s first block, never before the attribution block.',
   async run(ctx) {
     for (const system of [SENT, 'You are a plain string system prompt.'] as const) {
       const x = await exchange(ctx, messagesBody({ system }));

@@ -27,6 +27,7 @@ export default defineCheck({
   untranslatable: 'the form of `system` (string or blocks)',
   protocol: 'messages',
   requirement: 'system, as a string or an array, arrives with the same form, block order, block types and nested fields.',
+  fix: 'Keep `system` in the form the client sent: a string stays a string, an array keeps its blocks, their order and their nested fields (`cache_control` included).',
   async run(ctx) {
     for (const [name, system] of VARIANTS) {
       const x = await exchange(ctx, messagesBody({ system }));

@@ -13,6 +13,7 @@ export default defineCheck({
   untranslatable: 'the usage fields the other protocol has no place for (cache creation)',
   protocol: 'messages',
   requirement: 'Usage fields, including cache_creation_input_tokens, cache_read_input_tokens and the nested cache_creation object, reach the client as the upstream sent them.',
+  fix: 'Pass the `usage` object through as the upstream sent it, including `cache_creation_input_tokens`, `cache_read_input_tokens` and the nested `cache_creation` object.',
   async run(ctx) {
     const x = await exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().json(messageBody({ usage: CACHE_USAGE })) });
     const { diffs: all, parseError } = responseDiffs(x, '/usage');

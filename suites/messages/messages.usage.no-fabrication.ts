@@ -15,6 +15,7 @@ export default defineCheck({
   level: 'MUST',
   protocol: 'messages',
   requirement: 'The gateway never reports cache-read tokens the upstream did not report.',
+  fix: 'Report only the usage the upstream reported; never compute or fill in cache-read tokens.',
   async run(ctx) {
     for (const usage of [COLD, NO_CACHE_FIELDS]) {
       const x = await exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().json(messageBody({ usage: usage as never })) });

@@ -17,6 +17,7 @@ export default defineCheck({
   credential: true,
   protocol: 'native',
   requirement: "The native credential (the x-goog-api-key header, or the ?key= query) is accepted, and the forwarded request carries a credential, the client's or the gateway's own; the check reports which one arrived, never its value.",
+  fix: 'Accept both `x-goog-api-key` and `?key=` on the native protocol and send a credential upstream.',
   async run(ctx) {
     const reached: string[] = [];
     for (const [auth, label] of STYLES) {

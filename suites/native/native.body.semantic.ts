@@ -12,6 +12,7 @@ export default defineCheck({
   untranslatable: 'the body\'s keys, values and order',
   protocol: 'native',
   requirement: 'A native request body, sent to generateContent or to streamGenerateContent, reaches the upstream unchanged: contents with their role, parts and text, generationConfig, systemInstruction, tools and every field the gateway does not know, with key order, values (numbers compared exactly) and array order kept.',
+  fix: 'Forward native bodies unchanged: contents, parts, `generationConfig`, `systemInstruction`, tools and unknown fields, in order and with exact numbers.',
   async run(ctx) {
     return fixturesAndProperty(ctx, fixtureTexts('native'), judgeSemantic, 'semantic equality of native bodies', { bodies: generatedNativeRequest, send: nativeSend() });
   },

@@ -19,6 +19,7 @@ export default defineCheck({
   protocol: 'native',
   requirement:
     'A native countTokens request arrives upstream at /v1beta/models/{model}:countTokens (the ":" not encoded, the model intact) and the client gets the upstream\'s totalTokens unchanged; a gateway that does not serve it answers an error status with a JSON body; a count the upstream never gave fails.',
+  fix: 'Route `POST /v1beta/models/{model}:countTokens` to the upstream like generateContent (keep the `:` unencoded), and return its `totalTokens` as it came; if the gateway cannot serve it, answer a JSON error, never an estimate of its own.',
   async run(ctx) {
     const body = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: `${CASE_PLACEHOLDER} How many tokens is this?` }] }] });
     const send = nativeSend({ reply: nativeJsonReply(nativeCountTokensBody(COUNT)) });

@@ -48,6 +48,7 @@ export default defineCheck({
   level: 'MUST',
   protocol: 'native',
   requirement: 'The gateway never sends a native body (contents) to the chat-completions endpoint, nor a chat body (messages) to the native one: each request reaches the upstream on its own protocol\'s endpoint.',
+  fix: 'Route each request by its path to its own protocol\'s upstream: a native body never to chat completions, a chat body never to the native endpoint.',
   async run(ctx) {
     const nat = await exchange(ctx, nativeBody(), nativeSend());
     const v1 = judge(nat, 'native');

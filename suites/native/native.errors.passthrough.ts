@@ -19,6 +19,7 @@ export default defineCheck({
   untranslatable: 'the upstream\'s error body, field for field',
   protocol: 'native',
   requirement: "An error of the native upstream reaches the client with the same HTTP status and the same JSON error (error.code, error.status, error.message, details), so a client can tell a bad key from a quota from an outage.",
+  fix: 'Pass native errors through with their status and JSON (`error.code`, `error.status`, `error.message`, `details`).',
   async run(ctx) {
     const failed = await errorsPassedThrough({ cases: CASES, send: (c) => exchange(ctx, nativeBody(), nativeSend({ reply: nativeJsonReply(c.body(), c.status) })) });
     return failed ?? pass(`all ${CASES.length} native errors reached the client with their status and JSON body`);

@@ -25,6 +25,7 @@ export default defineCheck({
   protocol: 'native',
   requirement:
     "GET /v1beta/models with the run's key (as x-goog-api-key, and as ?key=), answered with cache-control: max-age, then the same request with another key in the same style, and with no credential: each later request reaches the upstream with its own credential (or is refused), never answered from what the first key got (ISO-1).",
+  fix: 'Key a cached `GET /v1beta/models` on the credential in whichever form it came (`x-goog-api-key` or the `key` query parameter); a cache that drops `key` from its URL key, or keys only on `Authorization`, serves one key\'s list to every other Gemini client and to requests with no key.',
   async run(ctx) {
     const codec = RECORDS.native.replies;
     const body = codec.models(MODELS.map((m) => ({ id: m.id, displayName: m.display_name, created: m.created_at })));

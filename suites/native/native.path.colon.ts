@@ -16,6 +16,7 @@ export default defineCheck({
   untranslatable: 'the path as the client sent it',
   protocol: 'native',
   requirement: 'A native request reaches the upstream at /v1beta/models/{model}:generateContent: the model id intact and the ":" before the method not percent-encoded.',
+  fix: 'Keep the `:` of `:generateContent` unencoded and the model id intact: forward the raw path (nginx: `proxy_pass` without a URI part).',
   async run(ctx) {
     const seenPaths: string[] = [];
     for (const model of MODELS) {

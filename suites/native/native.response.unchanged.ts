@@ -32,6 +32,7 @@ export default defineCheck({
   protocol: 'native',
   requirement:
     "candidates[].content.parts[].text and finishReason reach the client as the upstream sent them, in JSON answers and streamed frames; an empty candidate (finishReason SAFETY or MAX_TOKENS, no parts) or a prompt blocked by promptFeedback stays empty, never becomes a success or gets invented text.",
+  fix: 'Forward candidates as the upstream sent them; an empty candidate (finishReason `SAFETY`, `MAX_TOKENS`) or a blocked prompt stays empty. Never invent text or turn a block into a success.',
   async run(ctx) {
     for (const c of CASES) {
       const x = await exchange(ctx, nativeBody(), nativeSend({ reply: nativeJsonReply(c.body()) }));

@@ -11,6 +11,7 @@ export default defineCheck({
   protocol: 'native',
   requirement:
     "Every event of a native stream reaches the client once, in the upstream's order, with its JSON payload, and the gateway adds none: no data: [DONE] terminator or other event the upstream did not send (the stream ends where the body ends).",
+  fix: 'Forward every native stream event once and in order, and add none: the native protocol has no `data: [DONE]` terminator (a Gemini client parses every `data:` line as JSON), the stream ends with the body.',
   async run(ctx) {
     const x = await nativeStreamExchange(ctx);
     const none = noStream(x);

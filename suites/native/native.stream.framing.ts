@@ -28,6 +28,7 @@ export default defineCheck({
   protocol: 'native',
   requirement:
     'A native stream reaches the client as server-sent events with content-type text/event-stream, each event a single data: line holding one JSON object and ended by a blank line; never as a JSON array, never with events merged into one block or given event: or other field lines.',
+  fix: 'Pass the native event stream through as it came (`text/event-stream`, one `data: {...}` line per event, a blank line after each): do not convert it to a JSON array, merge events into one block or add `event:` lines, which the Gemini SDKs do not read.',
   async run(ctx) {
     const x = await nativeStreamExchange(ctx);
     const none = noStream(x);

@@ -15,6 +15,7 @@ export default defineCheck({
   protocol: 'native',
   requirement:
     'The events of a native stream reach the client incrementally: the stream is not held back until its end or until a buffer fills, events sent apart are not delivered together, and no event arrives later than a coarse bound (default 1 s) after the upstream sent it.',
+  fix: 'Turn response buffering off for native streams too (nginx: `proxy_buffering off;`), and write each event to the client as it arrives, as for streaming.delivery.incremental.',
   run: (ctx) =>
     // Near a bound, 12 events instead of 4. A lost or merged event is native.stream.events' finding.
     judgeIncremental(ctx, {

@@ -27,6 +27,7 @@ export default defineCheck({
   protocol: 'native',
   requirement:
     'A streamed native request reaches the upstream at /v1beta/models/{model}:streamGenerateContent?alt=sse: the model id intact, the ":" before the method not percent-encoded, and the alt=sse query kept.',
+  fix: 'Forward `:streamGenerateContent?alt=sse` with its path and query as received: the `:` unencoded, the model id intact, `alt=sse` kept (without it the API answers one JSON array and Gemini clients, which read `data:` events, fail). nginx: `proxy_pass` without a URI part keeps both.',
   async run(ctx) {
     const seen: string[] = [];
     for (const model of MODELS) {

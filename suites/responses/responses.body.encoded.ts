@@ -20,6 +20,7 @@ export default defineCheck({
   protocol: 'responses',
   requirement:
     'A Responses API request whose body is compressed (Content-Encoding: gzip, as OpenAI clients may send large inputs) either reaches the upstream with the same compressed bytes and the same Content-Encoding header, or is refused with 415 and a JSON error without reaching the upstream; the gateway never forwards the body decoded, mangled, or decoded under a header that still says gzip. (Checked with gzip only: Node 20\'s zlib has no zstd.)',
+  fix: 'Forward a compressed request body as it came, bytes and `Content-Encoding` header together, or refuse it with a JSON 415. A gateway that must read the body decompresses it fully and then removes the `Content-Encoding` header (and fixes `Content-Length`); never read compressed bytes as text.',
   async run(ctx) {
     const expectation = ctx.upstream.register(responsesJsonReply(responsesAnswer()));
     const body = gzipSync(Buffer.from(withToken(responsesBody({}, 'Compressed hello.'), expectation.token)));

@@ -18,6 +18,7 @@ export default defineCheck({
   untranslatable: 'the upstream\'s error body, field for field',
   protocol: 'responses',
   requirement: 'An error of the Responses API upstream reaches the client with the same HTTP status and the same OpenAI error body ({"error": {"message", "type", "param", "code"}}), so a client can retry, wait or give up as the upstream meant.',
+  fix: 'Pass upstream errors on /v1/responses with their status and OpenAI error body (`error.message`, `type`, `param`, `code`); do not rewrite them into the gateway\'s own error shape.',
   async run(ctx) {
     for (const status of STATUSES) {
       // OpenAI's error shape is the same on /v1/responses as on /v1/chat/completions.

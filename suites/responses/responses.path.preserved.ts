@@ -16,6 +16,7 @@ export default defineCheck({
   untranslatable: 'the path as the client sent it',
   protocol: 'responses',
   requirement: 'A Responses API request sent to {base}/v1/responses reaches the upstream at /v1/responses with its query string unchanged: no doubled or lost /v1, no segment added, no query parameter dropped, added or re-encoded.',
+  fix: 'Forward `/v1/responses` as received, query string included; set the OpenAI base URL to the host root so `/v1` is not doubled or lost, and pass parameters such as `api-version` on unchanged.',
   async run(ctx) {
     const x = await exchange(ctx, responsesBody(), responsesSend({ reply: responsesJsonReply(responsesAnswer()), path: PATH }));
     if (!x.seen) return notForwarded(x);

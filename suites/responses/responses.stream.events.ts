@@ -23,6 +23,7 @@ export default defineCheck({
   protocol: 'responses',
   requirement:
     'Every event of a Responses API stream reaches the client unchanged and in order: its `event:` name, its data, and its sequence_number as the upstream numbered it; none of the lifecycle events (response.created, response.in_progress, response.output_item.added, response.content_part.added, the deltas, the .done events, response.completed) and none of the function-call argument deltas is dropped, merged or added.',
+  fix: 'Pass every Responses API event through as the upstream sent it: its `event:` line, its data and its `sequence_number`. Do not drop events a parser does not need (`response.in_progress`, `response.content_part.added`), do not renumber them, and do not rebuild the stream from parsed pieces.',
   async run(ctx) {
     const x = await responsesStreamExchange(ctx, { toolArgs: ['{"city":', ' "Z\\u00fcrich",', ' "unit": "celsius"}'] });
     const ev = streamEvidenceOf(x);

@@ -16,6 +16,7 @@ export default defineCheck({
   protocol: 'responses',
   requirement:
     'When the upstream ends a Responses API stream with response.failed, the client receives that event after the deltas sent before it: named response.failed, its data of type response.failed with the response\'s status "failed" and the upstream\'s error (code and message); it is not turned into another protocol\'s error frame, a plain close, or a completed response.',
+  fix: 'Pass `response.failed` through as the upstream sent it (event name, status and `error`); do not translate it into a chat-completions `data: {"error": ...}` frame or close the stream without it.',
   async run(ctx) {
     const x = await responsesStreamExchange(ctx, { pieces: ['Partial ', 'answer '], failWith: ERROR });
     const ev = streamEvidenceOf(x);

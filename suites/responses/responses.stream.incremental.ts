@@ -18,6 +18,7 @@ export default defineCheck({
   protocol: 'responses',
   requirement:
     'Responses API events reach the client incrementally: the stream is not held back until response.completed or until a buffer fills, events sent apart are not delivered together, and no event arrives later than a coarse bound (default 1 s) after the upstream sent it.',
+  fix: 'Stream Responses API events as they arrive: no response buffering on `text/event-stream` (in nginx, `proxy_buffering off;` or the upstream\'s `X-Accel-Buffering: no`), no compression of the stream, no collecting until `response.completed`.',
   run: (ctx) =>
     // A lost or renumbered event is responses.stream.events' finding.
     judgeIncremental(ctx, {

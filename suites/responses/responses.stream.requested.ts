@@ -15,6 +15,7 @@ export default defineCheck({
   protocol: 'responses',
   requirement:
     'A Responses API request whose body says "stream": true reaches the upstream with "stream": true, and the client gets a text/event-stream answer: the gateway does not ask the upstream for a whole answer ("stream": false or absent) and replay it as events.',
+  fix: 'Forward `"stream": true` as the client sent it and pipe the upstream\'s event stream back; never ask the upstream for a whole answer and replay it as events.',
   async run(ctx) {
     const x = await responsesStreamExchange(ctx);
     const ev = streamEvidenceOf(x, 600);

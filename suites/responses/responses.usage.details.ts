@@ -31,6 +31,7 @@ export default defineCheck({
   protocol: 'responses',
   requirement:
     'The usage of a Responses API answer reaches the client as the upstream sent it, in a JSON response and in the response of the stream\'s response.completed event: input_tokens, input_tokens_details.cached_tokens, output_tokens, output_tokens_details.reasoning_tokens and total_tokens, none dropped, zeroed or recomputed.',
+  fix: 'Pass `usage` through whole, in JSON answers and in `response.completed`: `input_tokens_details.cached_tokens` and `output_tokens_details.reasoning_tokens` included; do not rebuild usage from the top-level counts.',
   async run(ctx) {
     const x = await exchange(ctx, responsesBody({}, 'Say hello (usage).'), responsesSend({ reply: responsesJsonReply(responsesAnswer()) }));
     const s = await responsesStreamExchange(ctx);

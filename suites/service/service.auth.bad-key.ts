@@ -16,6 +16,7 @@ export default defineCheck({
   level: 'MUST',
   profile: 'service',
   requirement: 'A key the service did not issue is refused on every protocol with a JSON error body (the native protocol answers 400 INVALID_ARGUMENT, the messages protocol 401), and with HTTP 401 on the chat-completions protocol; never a success, a redirect or an HTML page.',
+  fix: 'Refuse keys the service did not issue, on every protocol, with a JSON error (HTTP 401 on chat completions).',
   async run(ctx) {
     const models = modelsOf(ctx);
     const cases = [

@@ -12,6 +12,7 @@ export default defineCheck({
   profile: 'service',
   protocol: 'chat',
   requirement: 'POST /v1/chat/completions with Authorization: Bearer <service key> answers 200 with choices[].message, and with stream true a data-only stream of chunks ending data: [DONE].',
+  fix: 'Check the service key and `GWC_CHAT_MODEL`; the service must answer `/v1/chat/completions` with JSON and with a stream ending `data: [DONE]`.',
   async run(ctx) {
     const models = modelsOf(ctx);
     const res = await ctx.gateway.send({ ...chatRequest(models.chat, false), signal: ctx.signal });

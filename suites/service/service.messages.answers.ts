@@ -12,6 +12,7 @@ export default defineCheck({
   profile: 'service',
   protocol: 'messages',
   requirement: 'POST /v1/messages with Authorization: Bearer <service key> and the configured model answers 200 with a JSON message, and with stream true an event stream from message_start to message_stop.',
+  fix: 'Check the service key (`GWC_SERVICE_KEY`) and model (`GWC_MESSAGES_MODEL`); the service must answer `POST /v1/messages` with JSON and with an event stream.',
   async run(ctx) {
     const models = modelsOf(ctx);
     const res = await ctx.gateway.send({ ...messagesRequest(models.messages, false), signal: ctx.signal });

@@ -25,6 +25,7 @@ export default defineCheck({
   level: 'MUST',
   profile: 'service',
   requirement: 'The model list answers JSON (a list with the key; a list or a JSON 401/403 without one) within 3 s on every call, and never with a redirect of any kind. The time is the service\'s: a call over 3 s only with the harness\'s own holds counted (its process held by other work, a loaded machine) is made again.',
+  fix: 'Serve `/v1/models` as JSON within 3 s, with and without the key, and never redirect it.',
   async run(ctx) {
     const times: number[] = [];
     const remeasured: Array<{ call: string; measured: Array<{ ms: number; heldMs: number }> }> = [];

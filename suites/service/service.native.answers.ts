@@ -14,6 +14,7 @@ export default defineCheck({
   protocol: 'native',
   requirement:
     'POST /v1beta/models/{model}:generateContent with x-goog-api-key: <service key> answers 200 with a JSON answer (candidates, or promptFeedback), and :streamGenerateContent?alt=sse answers 200 with data-only frames of JSON; whether the answer has text is SVC-4.',
+  fix: 'Check the service key and `GWC_NATIVE_MODEL`; the service must answer `:generateContent` with JSON and `:streamGenerateContent?alt=sse` with data-only frames.',
   async run(ctx) {
     const models = modelsOf(ctx);
     const req = nativeRequest(models.native, false);

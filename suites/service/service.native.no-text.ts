@@ -28,6 +28,7 @@ export default defineCheck({
   protocol: 'native',
   requirement:
     'The native answer (JSON and streamed) carries text in candidates[].content.parts; when it does not, the run fails and names the finish reason or promptFeedback.blockReason the service gave, and says when there is none or when STOP claims a success with no text (an empty candidate is not a successful connection).',
+  fix: 'An answer without text names its cause: look at the finish reason or block reason the evidence reports (safety settings, `maxOutputTokens`) and at the model configured.',
   async run(ctx) {
     const models = modelsOf(ctx);
     const req = nativeRequest(models.native, false);

@@ -41,6 +41,7 @@ export default defineCheck({
   // Room for the measurements a held process may need (the client leaves at 1 s, then the wait).
   timeLimitMs: (s) => Math.max(s.timeoutMs, MEASUREMENTS * (1000 + WAIT_MS) + 2000),
   requirement: 'A client that goes away makes the gateway cancel the upstream request promptly, so no tokens are paid for nobody (cost control). The time is the gateway\'s: a close later than 2 s only with the harness\'s own holds counted is measured again.',
+  fix: 'When the client disconnects, close the upstream request (nginx does so with `proxy_buffering off`; application gateways must propagate the abort).',
   async run(ctx) {
     const { last, measured } = await judged('the upstream request\'s close', BOUND_MS, () => exchange(ctx));
     const { x, closedAt } = last;

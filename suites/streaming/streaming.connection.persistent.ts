@@ -11,6 +11,7 @@ export default defineCheck({
   level: 'SHOULD',
   protocol: 'messages',
   requirement: 'Several requests work on one persistent client connection.',
+  fix: 'Support keep-alive on client connections: answer with a correct length or chunked framing and do not close the connection after each stream.',
   async run(ctx) {
     const { client, connects } = singleConnection(ctx.gateway);
     try {

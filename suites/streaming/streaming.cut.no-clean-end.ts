@@ -17,6 +17,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     "When the upstream closes its stream before the terminal event, the client's stream is aborted or ends with an error event: never a clean end, never a message_stop the upstream did not send, and the request is sent upstream once.",
+  fix: 'When the upstream\'s stream breaks off before its end, break the client\'s stream off too (close or reset the connection without the last chunk), or end it with the protocol\'s `event: error`; never write the last chunk as if the answer were complete, never add a `message_stop` of your own, and never retry a request once bytes of its answer reached the client. nginx 1.22 ends the client\'s chunked body without its last chunk on a broken upstream (it logs "upstream prematurely closed connection").',
   async run(ctx) {
     const events = messageStream({ full: false, textDeltas: 4 }).slice(0, BEFORE_CUT);
     const x = await streamExchange(ctx, frames(events), { cut: true });

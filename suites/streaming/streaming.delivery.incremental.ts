@@ -15,6 +15,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     'Stream events reach the client incrementally: the stream is not held until its end or until a buffer fills, events sent apart are not delivered together, and no event arrives later than a coarse bound (default 1 s) after the upstream sent it. A small constant delay per event is SSE-LAT-1 (streaming.delivery.latency), not this.',
+  fix: 'Turn response buffering off for streams. nginx: `proxy_buffering off;` (and `proxy_cache off;`, no gzip of `text/event-stream`); other proxies: flush each chunk as it arrives. The evidence shows the bursts and the lag of each event.',
   async run(ctx) {
     // 1.4 KiB events: a 4 KiB proxy buffer releases every third event, which shows as bursts.
     // Near a bound, 22 events instead of 12.

@@ -16,6 +16,7 @@ export default defineCheck({
   protocol: 'messages',
   requirement:
     'The gateway adds little latency per stream event: the median lag (arrival at the client minus sending by the upstream) stays within the bound (default 50 ms); a constant offset of about 200 ms or 40 ms is TCP coalescing (MSG_MORE/TCP_CORK, Nagle with delayed ACK) and is named as such.',
+  fix: 'Remove per-event delay: a constant offset of about 40 or 200 ms is TCP coalescing (set `TCP_NODELAY`, do not cork or use `MSG_MORE` on stream writes); a larger one is pacing or processing per event; bursts are buffering (see streaming.delivery.incremental).',
   async run(ctx) {
     // Near the bound, 60 events instead of 20.
     const make = (more: boolean) => messageStream({ full: false, textDeltas: more ? 55 : 15, deltaChars: 40 });

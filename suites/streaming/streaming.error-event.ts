@@ -10,6 +10,7 @@ export default defineCheck({
   untranslatable: 'the upstream\'s error event',
   protocol: 'messages',
   requirement: 'An error event in the middle of a stream reaches the client as sent, so it can retry or report.',
+  fix: 'Forward an `error` event in the middle of a stream as it came; do not end the stream, rewrite it or swallow it.',
   async run(ctx) {
     const events = messageStream({ full: false, textDeltas: 4, errorAfter: 2 });
     const x = await streamExchange(ctx, frames(events, { gapMs: 20 }));

@@ -11,6 +11,7 @@ export default defineCheck({
   untranslatable: 'the stream\'s bytes',
   protocol: 'messages',
   requirement: 'The stream body reaches the client byte for byte: framing, line endings and spacing as the upstream wrote them.',
+  fix: 'Pass the stream through byte for byte instead of re-framing it (line endings and spacing as the upstream wrote them).',
   async run(ctx) {
     for (const eol of ['\n', '\r\n']) {
       const f = frames(messageStream({ full: true, textDeltas: 5 }), { eol });

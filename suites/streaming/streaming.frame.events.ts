@@ -10,6 +10,7 @@ export default defineCheck({
   untranslatable: 'the upstream\'s events',
   protocol: 'messages',
   requirement: 'Event names, data payloads and their order reach the client unchanged, unknown event types included.',
+  fix: 'Forward the stream as bytes, or parse and re-emit every event: event names, data, order and unknown event types included, with `\\n` and `\\r\\n` framing.',
   async run(ctx) {
     for (const eol of ['\n', '\r\n']) {
       const events = messageStream({ full: true, textDeltas: 5 });

@@ -9,6 +9,7 @@ export default defineCheck({
   level: 'MUST',
   protocol: 'messages',
   requirement: 'The stream keeps content-type text/event-stream; no content encoding or transformation that can hold events back.',
+  fix: 'Keep `content-type: text/event-stream` and do not compress or transform streams (nginx: leave `gzip` off for `text/event-stream`).',
   async run(ctx) {
     // streamExchange says it accepts gzip, as fetch-based clients do: a compressing proxy compresses now.
     const x = await streamExchange(ctx, frames(messageStream({ full: false, textDeltas: 3 })));

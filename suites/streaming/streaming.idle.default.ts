@@ -23,6 +23,7 @@ export default defineCheck({
   background: true,
   timeLimitMs: (s) => SILENCE_S * 1000 + Math.max(s.timeoutMs, 15_000),
   requirement: `A stream silent for ${SILENCE_S} s without a byte (a long think before the first token) is neither cut nor ended early: the client gets the rest of the stream after the silence. ${SILENCE_S} s stays clear of ${CLEAR_OF} and of nginx's 60 s proxy_read_timeout, so a gateway with either default passes by seconds, not milliseconds, and one that cuts a silence of a few seconds fails; the slow profile's streaming.idle.tolerance probes longer silences.`,
+  fix: 'Raise the proxy\'s read (idle) time-out, and any time-out on the whole response (Envoy\'s route `timeout`, 15 s by default), well above 10 s; a model may think for minutes before the first token. nginx: `proxy_read_timeout 600s;`.',
   async run(ctx) {
     const x = await silentExchange(ctx, silentTimeline(SILENCE_S * 1000), { idleTimeoutMs: SILENCE_S * 1000 + 10_000 });
     const t = tolerance(x, SILENCE_S);

@@ -13,6 +13,7 @@ export default defineCheck({
   // It only waits: it starts first and runs beside every other check.
   background: true,
   timeLimitMs: (s) => s.idle.maxS * 1000 + 30_000,
+  fix: 'Raise the idle time-out above the configured minimum (`--idle-min-s`). nginx: `proxy_read_timeout` (default 60 s) to 600 s or more; load balancers have their own idle time-out too.',
   async run(ctx) {
     const { maxS, minS } = ctx.settings.idle;
     const pingEveryMs = Math.min(10_000, Math.floor((maxS * 1000) / 3));

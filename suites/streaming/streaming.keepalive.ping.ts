@@ -20,6 +20,7 @@ export default defineCheck({
   background: true,
   timeLimitMs: (s) => SILENCE_S * 1000 + Math.max(s.timeoutMs, 15_000),
   requirement: `A messages stream silent for ${SILENCE_S} s after content_block_start, the upstream sending a ping every ${PING_EVERY_S} s: the client's longest time without a byte, from the request to the end of the stream, stays under ${MAX_GAP_S} s (SSE-KEEP-1).`,
+  fix: 'Forward the upstream\'s `ping` events as they come (or, on a translating route, send an SSE comment such as `: keepalive` at least every 15 s while the model is silent), and flush each one to the client at once.',
   async run(ctx) {
     const x = await silentExchange(ctx, silentTimeline(SILENCE_S * 1000, PING_EVERY_S * 1000), { idleTimeoutMs: SILENCE_S * 1000 + 10_000 });
     const times = [x.res.startedAt, ...x.res.chunks.map((c) => c.at), x.res.endedAt];

@@ -14,6 +14,7 @@ export default defineCheck({
   untranslatable: 'the upstream\'s events one for one',
   protocol: 'messages',
   requirement: 'A long stream (thousands of events) reaches the client complete, every event in order.',
+  fix: 'Do not cap the size or event count of a response: a stream of thousands of events and several MiB must arrive whole (check buffer limits and response size limits of the proxy).',
   async run(ctx) {
     const events = messageStream({ full: false, textDeltas: DELTAS, deltaChars: CHARS });
     const f = frames(events);

@@ -17,6 +17,7 @@ export default defineCheck({
   untranslatable: 'the usage of `message_start` (another protocol states usage at the end only)',
   protocol: 'messages',
   requirement: 'Usage fields in stream events, the cache creation and read fields and the nested cache_creation object included, reach the client as the upstream sent them.',
+  fix: 'Forward the `usage` of `message_start` and `message_delta` events unchanged, cache fields and the nested `cache_creation` object included.',
   async run(ctx) {
     const events = messageStream({ full: false, textDeltas: 2 });
     const x = await streamExchange(ctx, frames(events));

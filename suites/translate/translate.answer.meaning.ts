@@ -23,6 +23,7 @@ export default defineCheck({
   ...ON_TRANSLATED_ROUTE,
   requirement:
     "On a translated route the answer the client gets, in its own protocol, carries the upstream's answer unchanged in meaning: the same text, the same tool calls (names and arguments), the stop reason mapped to its counterpart, and the usage with the same numbers (all prompt tokens, the cached part, the output).",
+  fix: 'Map the answer back whole: every text part, every tool call with its arguments, the stop reason to its counterpart (`tool_calls` → `tool_use`, `length` → `max_tokens`), and usage with the cached part apart (`input_tokens` = prompt tokens less cached, `cache_read_input_tokens` = cached).',
   async run(ctx) {
     const body = RECORDS.messages.replies.answer(ANSWER);
     const x = await exchange(ctx, richBody(), { reply: (c) => c.upstream.register({ ...jsonReply(RECORDS.messages.replies, body), protocol: 'messages' }) });

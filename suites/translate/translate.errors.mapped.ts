@@ -42,6 +42,7 @@ export default defineCheck({
   ...ON_TRANSLATED_ROUTE,
   requirement:
     "On a translated route an upstream error reaches the client in the client protocol's error shape, with the upstream's status (a 429 stays a 429, with its retry-after) and its message; from a cloud upstream (Bedrock, Vertex) the messages protocol's error.type for the status, and the message may be generic (ERR-PASS-1; the upstream's message is required under --strict).",
+  fix: 'Map an upstream error to the client protocol\'s error shape (`{"type":"error","error":{"type","message"}}`) with the upstream\'s status and message; pass `retry-after` with a 429. Never turn a 4xx into a 500.',
   async run(ctx) {
     const seenRoutes: string[] = [];
     /** The statuses whose message reached the client generic: allowed from a cloud upstream without --strict. */

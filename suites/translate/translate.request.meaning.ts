@@ -12,6 +12,7 @@ export default defineCheck({
   ...ON_TRANSLATED_ROUTE,
   requirement:
     'When the gateway forwards a request of one protocol upstream as another, the request keeps its meaning: the same model unless a model route is declared, the system text and the turns in order, the tool calls of the history, the tools offered, and the parameters every protocol has (output limit, temperature, top_p, stop sequences) with their values.',
+  fix: 'Map every part of the request to the upstream protocol: the system text (all its blocks), every turn in order (tool results as the other protocol\'s tool messages), tool calls with their arguments, the tools offered, and output limit, temperature, top_p and stop sequences. Keep the client\'s model unless a route to another is configured (declare it with `--model-route`).',
   async run(ctx) {
     const x = await exchange(ctx, richBody());
     if (!x.seen) return notForwarded(x);

@@ -33,6 +33,7 @@ export default defineCheck({
   timing: true,
   requirement:
     "On a translated route a streamed answer reaches the client in the client protocol incrementally: each upstream event is translated and passed on when it arrives (no piece later than the oracle's bound, none sent apart delivered together), the text complete and in order, ending with the client protocol's own end of stream.",
+  fix: 'Translate the upstream\'s stream event by event and write each translated event as soon as its upstream event arrives; never collect the upstream stream first. End with the client protocol\'s own end (`message_stop`).',
   async run(ctx) {
     const measure = async (deltas: number): Promise<Timed> => {
       const reply = { kind: 'sse' as const, protocol: 'messages' as const, status: 200, headers: SSE_HEADERS, frames: frames(messageStream({ full: false, textDeltas: deltas }), { gapMs: GAP_MS }) };

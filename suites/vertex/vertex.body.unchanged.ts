@@ -50,6 +50,7 @@ export default defineCheck({
   untranslatable: 'the request body byte for byte',
   protocol: 'vertex',
   requirement: 'A Vertex request body reaches the upstream byte for byte: its anthropic_version kept, no "model" field added (the model is in the path), nothing removed, reordered or re-serialised.',
+  fix: 'Forward the rawPredict body as received: keep `anthropic_version` and add no `model` field (Vertex takes the model from the path and refuses one in the body). A gateway that reads the body must forward the original bytes, not a re-serialised copy.',
   async run(ctx) {
     const captured = fixtureTexts('vertex').map((f) => f.text);
     const bodies = [...BODIES, ...captured];

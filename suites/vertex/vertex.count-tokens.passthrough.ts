@@ -18,6 +18,7 @@ export default defineCheck({
   untranslatable: 'the path and body as the client sent them',
   protocol: 'vertex',
   requirement: "A Vertex token count (POST .../publishers/anthropic/models/count-tokens:rawPredict, its body naming the model) reaches the upstream at that path with its body unchanged, and the upstream's count reaches the client unchanged.",
+  fix: 'Route `POST .../publishers/anthropic/models/count-tokens:rawPredict` like the other Vertex methods: forward it with its body (which names the model) and pass the count back.',
   async run(ctx) {
     const body = vertexBody({ model: VERTEX_MODEL, system: 'You are a careful assistant.' });
     const x = await exchange(ctx, body, vertexSend({ count: true, reply: vertexJsonReply(countTokensBody(REAL_COUNT)) }));

@@ -20,6 +20,7 @@ export default defineCheck({
   untranslatable: "the upstream's error body, field for field",
   protocol: 'vertex',
   requirement: "An error of a Vertex upstream reaches the client with its HTTP status and its JSON body unchanged: the model's errors in Anthropic's shape ({\"type\":\"error\",\"error\":{...}}) and the front end's in Google's ({\"error\":{\"code\",\"message\",\"status\"}}).",
+  fix: 'Pass the upstream\'s error status and JSON body on unchanged, both the model\'s errors (Anthropic\'s `{"type":"error",...}`) and Google\'s (`{"error":{"code","message","status"}}`); no HTML error page (nginx: no `proxy_intercept_errors on;`), no 502 in place of a 4xx or a 429.',
   async run(ctx) {
     // A case's name says which body it is (Anthropic's or Google's): a changed one is named by it alone.
     const failed = await errorsPassedThrough({ cases: CASES, send: (c) => exchange(ctx, vertexBody(), vertexSend({ reply: vertexJsonReply(c.body(), c.status) })), changed: (c) => c.name });

@@ -21,6 +21,7 @@ export default defineCheck({
   untranslatable: 'the `anthropic-beta` and `anthropic-version` headers',
   protocol: 'vertex',
   requirement: 'The anthropic-version and anthropic-beta headers of a Vertex request reach the upstream as the client sent them: every beta value, unknown ones included, in order.',
+  fix: 'Forward `anthropic-version` and `anthropic-beta` on the Vertex routes as on `/v1/messages`: every value, unknown ones included; no header allow-list that keeps only Google\'s headers.',
   async run(ctx) {
     for (const beta of CASES) {
       const x = await exchange(ctx, vertexBody(), vertexSend({ headers: [['anthropic-beta', beta]] }));

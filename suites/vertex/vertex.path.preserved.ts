@@ -43,6 +43,7 @@ export default defineCheck({
   protocol: 'vertex',
   requirement:
     'A Vertex request reaches the upstream at the path the client sent: /v1/projects/{project}/locations/{region}/publishers/anthropic/models/{model}:rawPredict or :streamRawPredict, with the project and region, the model id with its "@" version, and the ":" before the method neither percent-encoded nor stripped.',
+  fix: 'Forward the Vertex path as received, after your own prefix: `/v1/projects/{project}/locations/{region}/publishers/anthropic/models/{model}:rawPredict` (or `:streamRawPredict`). Do not percent-encode the `:` or the `@` (nginx: `proxy_pass` without a URI part, so the request URI goes on unnormalised), do not map `@` versions to `-` dated ids, and send a stream to `:streamRawPredict`, never `:rawPredict`.',
   async run(ctx) {
     for (const model of MODELS) {
       const bad = await arrived(ctx, model, false);

@@ -15,6 +15,7 @@ export default defineCheck({
   untranslatable: "the upstream's events one for one",
   protocol: 'vertex',
   requirement: 'Every event of a streamRawPredict answer reaches the client with its event name and data unchanged and in order, events of types the gateway does not know included, ending with message_stop.',
+  fix: 'Pass every event of `:streamRawPredict` on unchanged, `event:` line and data, unknown event types included, through `message_stop`; do not parse and rebuild the stream.',
   async run(ctx) {
     const x = await vertexStream(ctx, messageStream({ full: true, textDeltas: 4 }));
     const ev = streamEvidenceOf(x);

@@ -16,6 +16,7 @@ export default defineCheck({
   protocol: 'vertex',
   requirement:
     'The events of a streamRawPredict answer reach the client incrementally: the stream is not held until its end or until a buffer fills, events sent apart are not delivered together, and no event arrives later than a coarse bound (default 1 s) after the upstream sent it.',
+  fix: 'Turn response buffering off for `:streamRawPredict` (nginx: `proxy_buffering off;` in the location that serves it), as for streaming.delivery.incremental.',
   run: (ctx) =>
     // Near a bound, 22 events instead of 12. A lost one is vertex.stream.complete's finding.
     judgeIncremental(ctx, {
