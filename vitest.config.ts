@@ -43,12 +43,35 @@ const LONG_FIRST = [
 ];
 
 /**
+ * GWC_SHUFFLE=SEED (a whole number) runs the files in an order shuffled by that seed instead of
+ * the longest first: no verdict of the suite may depend on the order of its files. Said once at
+ * the start, so an order that fails can be run again.
+ */
+const SHUFFLE = Number(process.env.GWC_SHUFFLE ?? 0) || 0;
+const said = globalThis as { gwcShuffleSaid?: boolean };
+if (SHUFFLE && !said.gwcShuffleSaid) console.log(`GWC_SHUFFLE=${SHUFFLE}: the test files in a shuffled order`);
+said.gwcShuffleSaid = true;
+
+/** The files in an order drawn from `seed` (a small linear congruential generator: the same seed, the same order). */
+function shuffled<T>(files: T[], seed: number): T[] {
+  const out = [...files];
+  let x = seed >>> 0 || 1;
+  const next = () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/**
  * Longest first, and the lane's files spread out: its first LANES.timing files at the front,
  * the others one every few places, so that a file of the lane seldom waits for a place (a
  * waiting file holds its worker, idle).
  */
 class Schedule extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    if (SHUFFLE) return shuffled(files, SHUFFLE);
     const rank = (f: TestSpecification) => {
       const i = LONG_FIRST.findIndex((p) => f.moduleId.endsWith(p));
       return i < 0 ? LONG_FIRST.length : i;
