@@ -92,8 +92,12 @@ class Schedule extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    testTimeout: 60_000,
-    hookTimeout: 30_000,
+    // A guard against a test that hangs, not a measure of its speed: a test's own work is at most
+    // about a minute on a quiet machine, and the suite must pass with both cores taken by two other
+    // programs and eight files at once (each process then gets a fifth of a core or less): three
+    // times that, and two minutes for a hook (a gateway's or a database's start).
+    testTimeout: 180_000,
+    hookTimeout: 120_000,
     sequence: { sequencer: Schedule },
     // What each file costs (CPU of its worker and of the worker's children, wall time, child
     // processes started): measured in the file's worker by the setup file, written by the
