@@ -1,0 +1,53 @@
+// Bad input to the CLI ends in one clear line and exit 2, before anything starts: a credential a
+// header cannot carry, malformed or misplaced gwc.yaml, mistyped flags and keys, an overridden
+// environment value, report folders that do not add up. Run in process through main().
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main, type Io } from '../src/cli/program.js';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'gwc-bad-'));
+
+/** Runs the CLI in process; what it printed on each stream, its exit code and how long it took. */
+async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string[]; err: string[]; ms: number }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: Io = { out: (s) => out.push(s), err: (s) => err.push(s), env, untilStopped: async () => {} };
+  const t0 = Date.now();
+  const code = await main(args, io);
+  return { code, out, err, ms: Date.now() - t0 };
+}
+
+/** The one line on standard error (no stack trace, nothing else). */
+function oneLine(r: { err: string[] }): string {
+  const lines = r.err.join('\n').trim().split('\n');
+  expect(lines, r.err.join('\n')).toHaveLength(1);
+  expect(lines[0]).not.toMatch(/\n\s+at /);
+  return lines[0];
+}
+
+// Nothing listens on port 1: a run that got past the setup would say "unreachable" instead.
+const TARGET = ['--target', 'http://127.0.0.1:1', '--reporter', 'console'];
+
+describe('a credential a request header cannot carry is refused before the run', () => {
+  it('--token with a line break, and GWC_TOKEN with one: one line, exit 2, the secret not repeated', async () => {
+    const flag = await run(['run', ...TARGET, '--token', 'sk-abc\ndef']);
+    expect(flag.code).toBe(2);
+    expect(oneLine(flag)).toBe('gw-conformance: --token holds a line break (read from a file with its newline?): a request header carries one line; give the credential without it');
+    const env = await run(['run', ...TARGET], { GWC_TOKEN: 'sk-abc\r\n' });
+    expect(oneLine(env)).toMatch(/^gw-conformance: GWC_TOKEN holds a line break/);
+    expect([...flag.err, ...env.err].join('\n')).not.toContain('sk-abc');
+  });
+
+  it('a token of spaces only, a control character, a token-env variable with a line break', async () => {
+    const spaces = await run(['run', ...TARGET, '--token', '   ']);
+    expect(spaces.code).toBe(2);
+    expect(oneLine(spaces)).toBe("gw-conformance: --token is only spaces: give the gateway's credential, or, if the gateway takes no credential, --no-token (`token: none` in gwc.yaml)");
+    expect(oneLine(await run(['run', ...TARGET, '--token', 'sk\u0007x']))).toMatch(/^gw-conformance: --token holds a control character/);
+    const dir = tmp();
+    writeFileSync(join(dir, 'gwc.yaml'), 'token-env: MY_KEY\n');
+    const named = await run(['run', ...TARGET, '--config', join(dir, 'gwc.yaml')], { MY_KEY: 'k\n' });
+    expect(oneLine(named)).toMatch(/^gw-conformance: token-env: the variable MY_KEY holds a line break/);
+  });
+});
