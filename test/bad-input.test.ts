@@ -51,3 +51,28 @@ describe('a credential a request header cannot carry is refused before the run',
     expect(oneLine(named)).toMatch(/^gw-conformance: token-env: the variable MY_KEY holds a line break/);
   });
 });
+
+describe('gwc.yaml and other YAML the harness reads: one line with the file, line, column and reason', () => {
+  it('a malformed --config file: file:line:col and the YAML library reason, no dangling colon', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'gwc.yaml'), 'target: http://127.0.0.1:1\nonly: [a\n  b: c\n');
+    const r = await run(['run', '--config', join(dir, 'gwc.yaml')]);
+    expect(r.code).toBe(2);
+    expect(oneLine(r)).toBe(`gw-conformance: ${join(dir, 'gwc.yaml')}:2:8: not valid YAML: Implicit keys of flow sequence pairs need to be on a single line`);
+  });
+
+  it("verify of a folder whose conformance-report.yaml is malformed: the reason, not the library's error code", async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'conformance-report.yaml'), 'kind: ConformanceReport\nprofiles: [1, 2\n');
+    const r = await run(['verify', dir]);
+    expect(r.code).toBe(2);
+    expect(oneLine(r)).toBe(`gw-conformance: ${join(dir, 'conformance-report.yaml')}:3:1: not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]`);
+  });
+
+  it('a waivers file: the column too, in the same form', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'waivers.yaml'), 'waivers:\n  - check: a\n   reason: b\n');
+    expect(oneLine(await run(['run', ...TARGET, '--waivers', join(dir, 'waivers.yaml')]))).toBe(`gw-conformance: ${join(dir, 'waivers.yaml')}:3:1: not valid YAML: Sequence item without - indicator`);
+  });
+
+});

@@ -1,10 +1,7 @@
 // Run settings from flags, environment and an optional gwc.yaml (flags win, then the
 // environment, then the file). Every option is described once, in src/config/options.ts.
-import { existsSync, readFileSync } from 'node:fs';
-import { Ajv, type ValidateFunction } from 'ajv';
-import YAML from 'yaml';
 import { HarnessError } from '../core/errors.js';
-import { configSchema, NO_CREDENTIAL, PROTOCOLS, type OptionValues, type ProtocolName } from './options.js';
+import { NO_CREDENTIAL, PROTOCOLS, type OptionValues, type ProtocolName } from './options.js';
 import { resolveOptions, type FlagValues } from './option-values.js';
 import { expandTargeting, resolveTargeting, type Targeting } from './targeting.js';
 import type { TransportSettings } from '../client/transport.js';
@@ -123,37 +120,8 @@ export function serviceConfig(env: NodeJS.ProcessEnv): ServiceConfig {
   return { key: sendable(v(SERVICE_ENV.key), SERVICE_ENV.key, 'BAD_CONFIG'), models: Object.fromEntries(PROTOCOLS.map((p) => [p, model(p)])) as Record<Protocol, string> };
 }
 
-export const CONFIG_SCHEMA = configSchema();
-export type FileConfig = Record<string, unknown>;
-
-/** gwc.yaml's validator, compiled when a file is first read (compiling costs a start-up that reads none ~0.3 s of CPU). */
-let compiled: ValidateFunction<FileConfig> | undefined;
-const validator = (): ValidateFunction<FileConfig> => (compiled ??= new Ajv({ allErrors: true }).compile<FileConfig>(CONFIG_SCHEMA));
-
-/** Reads and validates gwc.yaml; errors name the file and the key. */
-export function loadConfigFile(path: string, required: boolean): FileConfig {
-  if (!existsSync(path)) {
-    if (required) throw new HarnessError('BAD_CONFIG', `config file ${path} does not exist`);
-    return {};
-  }
-  let data: unknown;
-  try {
-    data = YAML.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    throw new HarnessError('BAD_CONFIG', `${path}: not valid YAML: ${(e as Error).message.split('\n')[0]}`);
-  }
-  if (data === null || data === undefined) return {};
-  const validate = validator();
-  if (!validate(data)) {
-    // With alternatives (`protocols:` a list or a map) the deepest error says the most.
-    const rank = (k: string) => (k === 'anyOf' || k === 'type' ? 1 : 0);
-    const e = [...validate.errors!].sort((a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length || rank(a.keyword) - rank(b.keyword))[0];
-    const key = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    if (e.keyword === 'additionalProperties') throw new HarnessError('BAD_CONFIG', `${path}: unknown key "${[key, (e.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.')}"`);
-    throw new HarnessError('BAD_CONFIG', `${path}: key "${key || '(root)'}" ${e.message}${e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : ''}`);
-  }
-  return data;
-}
+export { CONFIG_SCHEMA, loadConfigFile, type FileConfig } from './config-file.js';
+import type { FileConfig } from './config-file.js';
 
 export type { FlagValues };
 
