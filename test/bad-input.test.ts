@@ -75,4 +75,11 @@ describe('gwc.yaml and other YAML the harness reads: one line with the file, lin
     expect(oneLine(await run(['run', ...TARGET, '--waivers', join(dir, 'waivers.yaml')]))).toBe(`gw-conformance: ${join(dir, 'waivers.yaml')}:3:1: not valid YAML: Sequence item without - indicator`);
   });
 
+  it('--config given a folder says it is a folder', async () => {
+    const dir = tmp();
+    const r = await run(['run', '--config', dir]);
+    expect(r.code).toBe(2);
+    expect(oneLine(r)).toBe(`gw-conformance: config file ${dir} is a folder, not a file: give the YAML file itself (e.g. ${dir}/gwc.yaml)`);
+  });
+
 });

@@ -1,7 +1,8 @@
 // gwc.yaml (or the --config file): read, parsed and checked against the schema made from the
-// option table (src/config/options.ts). Every problem is one line naming the file: YAML the
-// library cannot parse (with its line and column), an unknown key, a value of the wrong type.
-import { existsSync, readFileSync } from 'node:fs';
+// option table (src/config/options.ts). Every problem is one line naming the file: a folder given
+// for the file, YAML the library cannot parse (with its line and column), an unknown key, a value
+// of the wrong type.
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import YAML from 'yaml';
 import { HarnessError } from '../core/errors.js';
@@ -15,8 +16,9 @@ export type FileConfig = Record<string, unknown>;
 let compiled: ValidateFunction<FileConfig> | undefined;
 const validator = (): ValidateFunction<FileConfig> => (compiled ??= new Ajv({ allErrors: true }).compile<FileConfig>(CONFIG_SCHEMA));
 
-/** The file's text; a file that cannot be read is one line saying why. */
+/** The file's text; a folder, or a file that cannot be read, is one line saying which. */
 function readConfigText(path: string): string {
+  if (statSync(path).isDirectory()) throw new HarnessError('BAD_CONFIG', `config file ${path} is a folder, not a file: give the YAML file itself (e.g. ${path.replace(/\/+$/, '')}/gwc.yaml)`);
   try {
     return readFileSync(path, 'utf8');
   } catch (e) {
