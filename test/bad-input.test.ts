@@ -82,4 +82,14 @@ describe('gwc.yaml and other YAML the harness reads: one line with the file, lin
     expect(oneLine(r)).toBe(`gw-conformance: config file ${dir} is a folder, not a file: give the YAML file itself (e.g. ${dir}/gwc.yaml)`);
   });
 
+  it('an unknown key gets the closest known one, at the top and inside protocols:', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'top.yaml'), 'targte: http://127.0.0.1:1\n');
+    writeFileSync(join(dir, 'nested.yaml'), 'protocols:\n  messages:\n    base-pth: /x\n');
+    writeFileSync(join(dir, 'far.yaml'), 'zzzzzz: 1\n');
+    expect(oneLine(await run(['run', '--config', join(dir, 'top.yaml')]))).toBe(`gw-conformance: ${join(dir, 'top.yaml')}: unknown key "targte"; did you mean "target"?`);
+    expect(oneLine(await run(['run', '--config', join(dir, 'nested.yaml')]))).toBe(`gw-conformance: ${join(dir, 'nested.yaml')}: unknown key "protocols.messages.base-pth"; did you mean "base-path"?`);
+    // Nothing close: no guess.
+    expect(oneLine(await run(['run', '--config', join(dir, 'far.yaml')]))).toBe(`gw-conformance: ${join(dir, 'far.yaml')}: unknown key "zzzzzz"`);
+  });
 });

@@ -1,11 +1,12 @@
 // gwc.yaml (or the --config file): read, parsed and checked against the schema made from the
 // option table (src/config/options.ts). Every problem is one line naming the file: a folder given
-// for the file, YAML the library cannot parse (with its line and column), an unknown key, a value
-// of the wrong type.
+// for the file, YAML the library cannot parse (with its line and column), an unknown key (with the
+// closest known one), a value of the wrong type.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import YAML from 'yaml';
 import { HarnessError } from '../core/errors.js';
+import { didYouMean } from '../core/suggest.js';
 import { yamlErrorLine } from '../core/yaml-error.js';
 import { configSchema } from './options.js';
 
@@ -14,7 +15,8 @@ export type FileConfig = Record<string, unknown>;
 
 /** gwc.yaml's validator, compiled when a file is first read (compiling costs a start-up that reads none ~0.3 s of CPU). */
 let compiled: ValidateFunction<FileConfig> | undefined;
-const validator = (): ValidateFunction<FileConfig> => (compiled ??= new Ajv({ allErrors: true }).compile<FileConfig>(CONFIG_SCHEMA));
+// verbose: each error carries the schema it broke, whose keys the did-you-mean of an unknown key is chosen from.
+const validator = (): ValidateFunction<FileConfig> => (compiled ??= new Ajv({ allErrors: true, verbose: true }).compile<FileConfig>(CONFIG_SCHEMA));
 
 /** The file's text; a folder, or a file that cannot be read, is one line saying which. */
 function readConfigText(path: string): string {
@@ -52,7 +54,8 @@ function schemaProblem(errors: ErrorObject[]): string {
   const key = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
   if (e.keyword === 'additionalProperties') {
     const extra = (e.params as { additionalProperty: string }).additionalProperty;
-    return `unknown key "${[key, extra].filter(Boolean).join('.')}"`;
+    const known = Object.keys((e.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
+    return `unknown key "${[key, extra].filter(Boolean).join('.')}"${didYouMean(extra, known)}`;
   }
   return `key "${key || '(root)'}" ${e.message}${e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : ''}`;
 }
