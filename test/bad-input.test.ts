@@ -93,3 +93,13 @@ describe('gwc.yaml and other YAML the harness reads: one line with the file, lin
     expect(oneLine(await run(['run', '--config', join(dir, 'far.yaml')]))).toBe(`gw-conformance: ${join(dir, 'far.yaml')}: unknown key "zzzzzz"`);
   });
 });
+
+describe('an environment value a flag overrides is not read', () => {
+  it('a bad GWC_SEED beside --seed is not refused; alone it still is; lists that add up still read both', async () => {
+    const overridden = await run(['run', ...TARGET, '--seed', '3'], { GWC_SEED: 'abc' });
+    // Past the setup: the run got as far as the (unreachable) target.
+    expect(oneLine(overridden)).toMatch(/^gw-conformance: target http:\/\/127\.0\.0\.1:1 is unreachable/);
+    expect(oneLine(await run(['run', ...TARGET], { GWC_SEED: 'abc' }))).toBe('gw-conformance: GWC_SEED: expected a whole number from -2147483648 to 2147483647, got "abc"');
+    expect(oneLine(await run(['run', ...TARGET, '--skip', 'messages'], { GWC_SKIP: 'no-such-check' }))).toMatch(/^gw-conformance: --skip.*no-such-check/);
+  });
+});
