@@ -103,3 +103,22 @@ describe('an environment value a flag overrides is not read', () => {
     expect(oneLine(await run(['run', ...TARGET, '--skip', 'messages'], { GWC_SKIP: 'no-such-check' }))).toMatch(/^gw-conformance: --skip.*no-such-check/);
   });
 });
+
+describe("commander's errors in the tool's words", () => {
+  it("an unknown flag: the tool's prefix, the closest flags of the command (those the short help hides too), where the flags are", async () => {
+    const typo = await run(['run', '--targte', 'http://127.0.0.1:1']);
+    expect(typo.code).toBe(2);
+    expect(oneLine(typo)).toBe("gw-conformance: unknown option '--targte' (did you mean --target?); see `gw-conformance run --help`");
+    // --upstream-tls is in a group plain --help leaves out: commander suggested nothing for it.
+    expect(oneLine(await run(['run', '--upstream-tl']))).toBe("gw-conformance: unknown option '--upstream-tl' (did you mean --upstream-tls?); see `gw-conformance run --help`");
+    expect(oneLine(await run(['list', '--jsn']))).toBe("gw-conformance: unknown option '--jsn' (did you mean --json?); see `gw-conformance list --help`");
+    expect(oneLine(await run(['list', '--zzzzzzzz']))).toBe("gw-conformance: unknown option '--zzzzzzzz'; see `gw-conformance list --help`");
+  });
+
+  it('the other usage errors: one line with the prefix and where the flags are', async () => {
+    const missing = await run(['merge-reports', tmp()]);
+    expect(missing.code).toBe(2);
+    expect(oneLine(missing)).toBe("gw-conformance: required option '--out <dir>' not specified; see `gw-conformance merge-reports --help`");
+    expect(oneLine(await run(['run', '--target']))).toBe("gw-conformance: option '--target <url>' argument missing; see `gw-conformance run --help`");
+  });
+});
