@@ -1,11 +1,12 @@
 // Bad input to the CLI ends in one clear line and exit 2, before anything starts: a credential a
 // header cannot carry, malformed or misplaced gwc.yaml, mistyped flags and keys, an overridden
 // environment value, report folders that do not add up. Run in process through main().
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type Io } from '../src/cli/program.js';
+import { summarize, type RunReport } from '../src/report/types.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'gwc-bad-'));
 
@@ -120,5 +121,36 @@ describe("commander's errors in the tool's words", () => {
     expect(missing.code).toBe(2);
     expect(oneLine(missing)).toBe("gw-conformance: required option '--out <dir>' not specified; see `gw-conformance merge-reports --help`");
     expect(oneLine(await run(['run', '--target']))).toBe("gw-conformance: option '--target <url>' argument missing; see `gw-conformance run --help`");
+  });
+});
+
+describe('merge-reports refuses reports that do not add up to one run', () => {
+  const ONLY = ['messages.path.preserved', 'chat.path.preserved'].flatMap((id) => ['--only', id]);
+
+  it('one folder given twice (however spelt, even with --force), and one shard of two (unless --force)', { timeout: 60_000 }, async () => {
+    const root = tmp();
+    const s1 = join(root, 's1');
+    const r = await run(['demo', '--seed', '4', '--shard', '1/2', ...ONLY, '--reporter', 'json', '--out', s1]);
+    expect(r.code, r.err.join('\n')).toBe(0);
+    // Its other half, as shard 2 of the same run would write it (no check of its own).
+    const first = JSON.parse(readFileSync(join(s1, 'report.json'), 'utf8')) as RunReport;
+    const s2 = join(root, 's2');
+    mkdirSync(s2);
+    writeFileSync(join(s2, 'report.json'), JSON.stringify({ ...first, shard: { ...first.shard, index: 2 }, results: [], summary: summarize([]), exitCode: 0 }));
+    const merged = join(root, 'merged');
+    const twice = await run(['merge-reports', s1, s1, '--out', merged]);
+    expect(twice.code).toBe(2);
+    expect(oneLine(twice)).toBe(`gw-conformance: merge-reports: ${s1} is given twice; name each report once`);
+    const spelt = await run(['merge-reports', s1, `${s1}/report.json`, '--out', merged, '--force']);
+    expect(oneLine(spelt)).toBe(`gw-conformance: merge-reports: ${s1} and ${s1}/report.json are the same report (${s1}/report.json); name each report once`);
+    const half = await run(['merge-reports', s1, '--out', merged]);
+    expect(half.code).toBe(2);
+    expect(oneLine(half)).toBe(`gw-conformance: merge-reports: refusing to merge: shard 2/2 is missing (given: 1/2 in ${s1}) (--force merges anyway)`);
+    // Both shards merge; one alone merges when forced, saying what is missing.
+    const both = await run(['merge-reports', s1, s2, '--out', merged, '--reporter', 'json']);
+    expect([both.code, both.err]).toEqual([0, []]);
+    const forced = await run(['merge-reports', s1, '--out', merged, '--force', '--reporter', 'json']);
+    expect(forced.code).toBe(0);
+    expect(forced.err).toEqual([`gw-conformance: merge-reports --force: shard 2/2 is missing (given: 1/2 in ${s1})`]);
   });
 });

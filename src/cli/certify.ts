@@ -17,7 +17,7 @@ import { withFixes } from './fixes.js';
 import { firstDifference, transcriptDigest, transcriptLines, type Transcript } from '../report/transcript.js';
 import { compareVerdicts, CONFORMANCE_FILE, conformanceReport, readCertifyDir, writeCertifyFiles, type ConformanceReport, type Implementation } from '../report/certify.js';
 import { conformanceMismatch } from '../report/certify-match.js';
-import { mergeReports, readReport } from '../report/merge.js';
+import { assertDistinct, mergeReports, readReport } from '../report/merge.js';
 import { predicateOf, signingKeyOf, STATEMENT_FILE, writeStatement } from '../report/statement.js';
 import { publicKeyOf, StatementRefusal, verifyStatement } from '../report/statement-verify.js';
 import { secretsOf, type SuiteExtras } from './run.js';
@@ -198,6 +198,7 @@ export async function verify(dir: string, flags: VerifyFlags, io: Io, run: Suite
 
 /** `reporter`: the formats to write (all when absent). */
 export async function mergeCommand(dirs: string[], opts: { out: string; force?: boolean; reporter?: ReporterName[]; junitFormat?: JunitFormat }, order: string[], io: Io): Promise<number> {
+  assertDistinct(dirs);
   const named = dirs.map((d) => ({ name: d, report: readReport(d) }));
   const { report, notes } = mergeReports(named, { force: opts.force, order });
   for (const n of notes) io.err(`gw-conformance: merge-reports --force: ${n}`);

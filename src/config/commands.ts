@@ -95,7 +95,7 @@ export const COMMAND_OPTIONS: readonly OptionSpec[] = [
     ['merge-reports'],
     [
       { name: 'out', kind: 'string', arg: '<dir>', required: true, help: 'where to write the merged reports (required)', defaultText: '' },
-      { name: 'force', kind: 'bool', help: 'merge runs of different harness versions, seeds, targets, profiles or declared features anyway', defaultText: 'off' },
+      { name: 'force', kind: 'bool', help: 'merge runs of different harness versions, seeds, targets, profiles or declared features anyway, and the shards given when one is missing (never one report given twice)', defaultText: 'off' },
     ],
   ),
   ...own(
