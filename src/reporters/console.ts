@@ -1,5 +1,6 @@
-// The console reporter: a line per check as the run goes, a summary with the findings (each with
-// how to reproduce it and where the fix is described), and the one-line result. Columns are as
+// The console reporter: a line per check as the run goes, a summary with the findings (what fails
+// the run first; each with how to reproduce it and where the fix is described), and the one-line
+// result. Columns are as
 // wide as the run's longest id and requirement list. What the gateway sent (messages, expected
 // and actual, unmatched URLs) is made inert here, so no escape sequence of a gateway acts on the
 // terminal or the CI log whoever prints this; colour is added afterwards by `colourConsole`, on
@@ -9,6 +10,7 @@ import { basename } from 'node:path';
 import { terminalSafe } from '../core/inert.js';
 import type { CheckResult, RunReport } from '../report/types.js';
 import { waiverLines } from '../report/waivers.js';
+import { findingsInOrder } from '../report/policy.js';
 import { capabilityLines } from './capabilities.js';
 import { fixLink } from './links.js';
 import type { Colour } from './style.js';
@@ -55,7 +57,7 @@ export function findingHelp(r: CheckResult, files: readonly string[]): string[] 
 }
 
 function findings(report: RunReport, files: readonly string[]): string[] {
-  const bad = report.results.filter((r) => r.outcome !== 'pass' && r.outcome !== 'skip');
+  const bad = findingsInOrder(report.results, { strict: report.strict, allowFlaky: report.allowFlaky });
   if (!bad.length) return [];
   const lines = ['', 'Findings:'];
   for (const r of bad) {

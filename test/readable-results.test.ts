@@ -1,0 +1,35 @@
+// Reading the results as a user does: the console's findings in the order that matters (what
+// fails the run first), words instead of machine tokens, a quoted HTML error page on one line
+// with its line breaks shown, numbers that agree with their nouns, the list's JSON versioned.
+import { describe, expect, it } from 'vitest';
+import { consoleSummary } from '../src/reporters/console.js';
+import { jobSummary } from '../src/reporters/github.js';
+import { summarize, type CheckResult, type RunReport } from '../src/report/types.js';
+
+const result = (id: string, outcome: CheckResult['outcome'], level: CheckResult['level']): CheckResult => ({ id, title: 't', area: 'x', requirements: ['MSG-PATH-1'], level, outcome, message: `${id} went wrong`, expected: null, actual: null, evidence: {}, durationMs: 1 });
+
+/** A report of these results, in this (the run's) order. */
+const reportOf = (results: CheckResult[], over: Partial<RunReport> = {}) =>
+  ({ harness: { name: 'gw-conformance', version: '0' }, target: 'http://t', profile: 'default', seed: 1, strict: false, declared: { protocols: ['messages'] }, durationMs: 1, summary: summarize(results), exitCode: 1, results, unmatchedRequests: [], ...over }) as unknown as RunReport;
+
+describe('findings in the order that matters', () => {
+  // The run's order: registry order, which says nothing of severity.
+  const results = [result('a.info', 'info', 'INFO'), result('b.warn', 'warn', 'SHOULD'), result('c.fail', 'fail', 'MUST'), result('d.error', 'error', 'MUST'), result('e.timeout', 'timeout', 'MUST'), result('f.waived', 'waived', 'MUST'), result('g.fail', 'fail', 'MUST'), result('h.pass', 'pass', 'MUST')];
+  const ids = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].map((m) => m[1]);
+
+  it('the console: what fails the run first (MUST failures, time-outs), then harness errors, SHOULD, INFO, waived', () => {
+    const out = consoleSummary(reportOf(results), []);
+    expect(ids(out, /^ {2}[A-Z]+ ([a-z]\.[a-z]+) \[/gm)).toEqual(['c.fail', 'g.fail', 'e.timeout', 'd.error', 'b.warn', 'a.info', 'f.waived']);
+  });
+
+  it('under --strict a SHOULD failure fails the run, and comes before the harness errors', () => {
+    const out = consoleSummary(reportOf(results, { strict: true }), []);
+    expect(ids(out, /^ {2}[A-Z]+ ([a-z]\.[a-z]+) \[/gm)).toEqual(['c.fail', 'g.fail', 'e.timeout', 'b.warn', 'd.error', 'a.info', 'f.waived']);
+  });
+
+  it('the job summary the same way; report.json keeps the run order', () => {
+    const report = reportOf(results);
+    expect(ids(jobSummary(report, []), /^\| [A-Z]+ \| ([a-z]\.[a-z]+) \|/gm)).toEqual(['c.fail', 'g.fail', 'e.timeout', 'd.error', 'b.warn', 'a.info', 'f.waived']);
+    expect(report.results.map((r) => r.id)).toEqual(['a.info', 'b.warn', 'c.fail', 'd.error', 'e.timeout', 'f.waived', 'g.fail', 'h.pass']);
+  });
+});
