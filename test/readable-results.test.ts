@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { consoleSummary } from '../src/reporters/console.js';
 import { jobSummary } from '../src/reporters/github.js';
 import { summarize, type CheckResult, type RunReport } from '../src/report/types.js';
+import { DELIVERY_WORDS, type Delivery } from '../src/core/oracle.js';
+import { demoRun } from './helpers/demo.js';
 
 const result = (id: string, outcome: CheckResult['outcome'], level: CheckResult['level']): CheckResult => ({ id, title: 't', area: 'x', requirements: ['MSG-PATH-1'], level, outcome, message: `${id} went wrong`, expected: null, actual: null, evidence: {}, durationMs: 1 });
 
@@ -31,5 +33,19 @@ describe('findings in the order that matters', () => {
     const report = reportOf(results);
     expect(ids(jobSummary(report, []), /^\| [A-Z]+ \| ([a-z]\.[a-z]+) \|/gm)).toEqual(['c.fail', 'g.fail', 'e.timeout', 'd.error', 'b.warn', 'a.info', 'f.waived']);
     expect(report.results.map((r) => r.id)).toEqual(['a.info', 'b.warn', 'c.fail', 'd.error', 'e.timeout', 'f.waived', 'g.fail', 'h.pass']);
+  });
+});
+
+describe('results say in words what happened', () => {
+  it('a buffered stream: `actual` says how it was delivered in words, not the oracle token', { timeout: 60_000 }, async () => {
+    // What the checks say, not whether they fail: a 4 KiB buffer makes the stream arrive in blocks.
+    const report = await demoRun('buffer-4k', { only: ['streaming.delivery.incremental', 'chat.stream.incremental'] });
+    expect(report.results).toHaveLength(2);
+    for (const r of report.results) {
+      const token = (r.evidence as { delivery?: Delivery }).delivery!;
+      expect(Object.keys(DELIVERY_WORDS)).toContain(token);
+      expect(r.actual, r.id).toBe(DELIVERY_WORDS[token]);
+      expect(r.actual, r.id).not.toMatch(/\b[a-z]+-[a-z]+-[a-z]+\b/);
+    }
   });
 });

@@ -27,6 +27,15 @@ export const MARGIN = 0.25;
 
 export type Delivery = 'incremental' | 'buffered-until-end' | 'buffered-in-blocks' | 'late' | 'incomplete';
 
+/** Each delivery in words, for a result's `actual` (the evidence keeps the token, `delivery`). */
+export const DELIVERY_WORDS: Record<Delivery, string> = {
+  incremental: 'incremental: no burst, every event in time',
+  'buffered-until-end': 'buffered until the end: every event arrived together',
+  'buffered-in-blocks': 'buffered in blocks: events sent apart arrived together',
+  late: 'late: the events arrived one by one, but past the lag bound',
+  incomplete: 'incomplete: not every event arrived',
+};
+
 export interface TimelineRow {
   index: number;
   name: string;

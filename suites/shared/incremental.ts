@@ -3,7 +3,7 @@
 // measure again with a longer stream when the first measurement was near a bound, and judge.
 // Each check brings only its exchange and how it pairs what was sent with what arrived.
 import { fail, type CheckContext, type Verdict } from '../../src/check/check.js';
-import { judgeDelivery, oracleEvidence, withMargin, type OracleResult } from '../../src/core/oracle.js';
+import { DELIVERY_WORDS, judgeDelivery, oracleEvidence, withMargin, type OracleResult } from '../../src/core/oracle.js';
 import { stallMeter } from '../../src/core/stall.js';
 import { streamEvidenceOf, type StreamExchange } from './exchange.js';
 import type { Pair } from './pairing.js';
@@ -69,7 +69,7 @@ export async function judgeIncremental(ctx: CheckContext, s: IncrementalStream):
     ok: result.delivery === 'incremental',
     message: result.summary + (remeasured ? ' (measured twice: the first measurement was within 25% of a bound)' : ''),
     expected: `no burst of ${unit}s sent apart, every ${unit} within ${ctx.settings.sse.maxLagMs} ms of its sending`,
-    actual: result.delivery,
+    actual: DELIVERY_WORDS[result.delivery],
     evidence,
   };
 }
