@@ -7,6 +7,8 @@ import { jobSummary } from '../src/reporters/github.js';
 import { summarize, type CheckResult, type RunReport } from '../src/report/types.js';
 import { DELIVERY_WORDS, type Delivery } from '../src/core/oracle.js';
 import { demoRun } from './helpers/demo.js';
+import { htmlReport } from '../src/reporters/html/page.js';
+import { oneLine, xmlText } from '../src/core/inert.js';
 
 const result = (id: string, outcome: CheckResult['outcome'], level: CheckResult['level']): CheckResult => ({ id, title: 't', area: 'x', requirements: ['MSG-PATH-1'], level, outcome, message: `${id} went wrong`, expected: null, actual: null, evidence: {}, durationMs: 1 });
 
@@ -47,5 +49,27 @@ describe('results say in words what happened', () => {
       expect(r.actual, r.id).toBe(DELIVERY_WORDS[token]);
       expect(r.actual, r.id).not.toMatch(/\b[a-z]+-[a-z]+-[a-z]+\b/);
     }
+  });
+});
+
+describe('a quoted HTML error page stays on its line, its control characters shown alike everywhere', () => {
+  it('oneLine: line breaks, tabs and invisible characters as the escapes the HTML report uses', () => {
+    expect(oneLine('<html>\r\n<head>\tx\x1b[2J\u202e')).toBe('<html>\\r\\n<head>\\tx\\e[2J\\u202e');
+    expect(oneLine('plain text — ünïcode')).toBe('plain text — ünïcode');
+  });
+
+  it("a gateway's HTML 502 page: the message and actual quote it on one line, and the console, HTML and JUnit show the same", { timeout: 60_000 }, async () => {
+    const report = await demoRun('html-502-upstream-down', { only: ['errors.upstream.unreachable'] });
+    const [r] = report.results;
+    expect(r.outcome).toBe('fail');
+    const page = '<html>\\r\\n<head><title>502 Bad Gateway</title></head>\\r\\n<body>';
+    expect(r.message).toContain(page);
+    expect(r.actual).toContain(page);
+    expect(`${r.message}${r.actual}`).not.toMatch(/[\r\n]/);
+    const console = consoleSummary(report, []);
+    expect(console).not.toContain('\\x0d');
+    expect(console).toContain(`    actual:   502 an HTML page (content-type text/html): ${page}`);
+    expect(htmlReport(report, [])).toContain('&lt;html&gt;\\r\\n&lt;head&gt;&lt;title&gt;502 Bad Gateway');
+    expect(xmlText(r.message)).toContain('&lt;html&gt;\\r\\n&lt;head&gt;');
   });
 });
