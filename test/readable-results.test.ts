@@ -1,6 +1,9 @@
 // Reading the results as a user does: the console's findings in the order that matters (what
 // fails the run first), words instead of machine tokens, a quoted HTML error page on one line
 // with its line breaks shown, numbers that agree with their nouns, the list's JSON versioned.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { consoleSummary } from '../src/reporters/console.js';
 import { jobSummary } from '../src/reporters/github.js';
@@ -9,12 +12,16 @@ import { DELIVERY_WORDS, type Delivery } from '../src/core/oracle.js';
 import { demoRun } from './helpers/demo.js';
 import { htmlReport } from '../src/reporters/html/page.js';
 import { oneLine, xmlText } from '../src/core/inert.js';
+import { plural } from '../src/core/words.js';
+import { percentilesText } from '../src/core/histogram.js';
+import { limitText } from '../src/core/limits.js';
+import { main } from '../src/cli/program.js';
 
 const result = (id: string, outcome: CheckResult['outcome'], level: CheckResult['level']): CheckResult => ({ id, title: 't', area: 'x', requirements: ['MSG-PATH-1'], level, outcome, message: `${id} went wrong`, expected: null, actual: null, evidence: {}, durationMs: 1 });
 
 /** A report of these results, in this (the run's) order. */
 const reportOf = (results: CheckResult[], over: Partial<RunReport> = {}) =>
-  ({ harness: { name: 'gw-conformance', version: '0' }, target: 'http://t', profile: 'default', seed: 1, strict: false, declared: { protocols: ['messages'] }, durationMs: 1, summary: summarize(results), exitCode: 1, results, unmatchedRequests: [], ...over }) as unknown as RunReport;
+  ({ schemaVersion: '1.7.0', harness: { name: 'gw-conformance', version: '0' }, target: 'http://t', upstream: null, profile: 'default', seed: 1, startedAt: 'now', strict: false, declared: { protocols: ['messages'] }, durationMs: 1, summary: summarize(results), exitCode: 1, results, unmatchedRequests: [], ...over }) as unknown as RunReport;
 
 describe('findings in the order that matters', () => {
   // The run's order: registry order, which says nothing of severity.
@@ -71,5 +78,31 @@ describe('a quoted HTML error page stays on its line, its control characters sho
     expect(console).toContain(`    actual:   502 an HTML page (content-type text/html): ${page}`);
     expect(htmlReport(report, [])).toContain('&lt;html&gt;\\r\\n&lt;head&gt;&lt;title&gt;502 Bad Gateway');
     expect(xmlText(r.message)).toContain('&lt;html&gt;\\r\\n&lt;head&gt;');
+  });
+});
+
+describe('numbers agree with their nouns', () => {
+  it('plural: one, many, a plural of its own, a number written otherwise', () => {
+    expect([plural(1, 'request'), plural(2, 'request'), plural(0, 'check'), plural(1, 'try', 'tries'), plural(3, 'try', 'tries'), plural(1200, 'answer', 'answers', '1,200')]).toEqual(['1 request', '2 requests', '0 checks', '1 try', '3 tries', '1,200 answers']);
+  });
+
+  it('the console, the HTML title, the load figures and the declared limit say "1 request", "1 check"', () => {
+    const one = reportOf([result('c.fail', 'fail', 'MUST')], { unmatchedRequests: [{ method: 'GET', url: '/x', reason: 'no case token', receivedWall: 'w' }] } as unknown as Partial<RunReport>);
+    const out = consoleSummary(one, []);
+    expect(out).toContain('gw-conformance 0: 1 check against http://t');
+    expect(out).toContain('The upstream received 1 request it could not tie to a check:');
+    expect(htmlReport(one, [])).toContain('<title>gw-conformance: failed, 1 check against http://t</title>');
+    expect(percentilesText({ count: 1, p50: 1, p95: 1, p99: 1, p999: 1, max: 1 } as Parameters<typeof percentilesText>[0])).toMatch(/\(1 request\)$/);
+    expect(limitText({ kind: 'rps', count: 1, windowS: 1 })).toBe('1 request per 1 s per credential');
+  });
+
+  it('merge-reports of one report: "1 report, 1 check"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gwc-plural-'));
+    mkdirSync(join(dir, 'a'));
+    writeFileSync(join(dir, 'a', 'report.json'), JSON.stringify(await demoRun(undefined, { only: ['messages.path.preserved'] })));
+    const out: string[] = [];
+    const code = await main(['merge-reports', join(dir, 'a'), '--out', join(dir, 'merged'), '--reporter', 'json'], { out: (x) => out.push(x), err: () => {}, env: {}, untilStopped: async () => {} });
+    expect(code).toBe(0);
+    expect(out[0]).toBe('merge-reports: 1 report, 1 check');
   });
 });

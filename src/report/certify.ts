@@ -16,6 +16,7 @@ import { shellQuote } from './replay.js';
 import { capabilityMarkdown, cellsOf, type CapabilityCell } from '../core/capabilities.js';
 import type { CheckResult, ExitCode, RunReport } from './types.js';
 import type { CanonicalExchange } from './transcript.js';
+import { plural } from '../core/words.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (a: Ajv) => Ajv;
 
@@ -85,10 +86,10 @@ export function profileResult(report: RunReport): ProfileResult {
   const result = report.exitCode !== 0 ? 'failure' : checks.skipped.length || checks.waived.length || checks.flaky.length ? 'partial' : 'success';
   const summary =
     result === 'failure'
-      ? `${statistics.failed} failed, ${statistics.timedOut} timed out, ${statistics.flaky} flaky, ${statistics.errored} harness errors of ${statistics.total}`
+      ? `${statistics.failed} failed, ${statistics.timedOut} timed out, ${statistics.flaky} flaky, ${plural(statistics.errored, 'harness error')} of ${statistics.total}`
       : result === 'partial'
         ? `no failure; ${statistics.skipped} skipped, ${statistics.waived} waived, ${statistics.flaky} flaky (allowed) of ${statistics.total}`
-        : `all ${statistics.total} checks held`;
+        : statistics.total === 1 ? 'the one check held' : `all ${statistics.total} checks held`;
   return { name: report.profile, result, summary, statistics, checks };
 }
 

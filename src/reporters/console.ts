@@ -14,6 +14,7 @@ import { findingsInOrder } from '../report/policy.js';
 import { capabilityLines } from './capabilities.js';
 import { fixLink } from './links.js';
 import type { Colour } from './style.js';
+import { plural } from '../core/words.js';
 
 const MARK: Record<CheckResult['outcome'], string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', info: 'INFO', skip: 'SKIP', error: 'ERROR', timeout: 'TIMEOUT', waived: 'WAIVED', flaky: 'FLAKY' };
 const MARK_COLOUR: Record<string, Colour> = { PASS: 'green', FAIL: 'red', WARN: 'yellow', INFO: 'blue', SKIP: 'gray', ERROR: 'magenta', TIMEOUT: 'red', WAIVED: 'cyan', FLAKY: 'yellow' };
@@ -84,7 +85,7 @@ export function consoleSummary(report: RunReport, files: string[]): string {
   const s = report.summary;
   const lines = [
     '',
-    `gw-conformance ${report.harness.version}: ${s.total} checks against ${report.target} (profile ${report.profile}, seed ${report.seed})`,
+    `gw-conformance ${report.harness.version}: ${plural(s.total, 'check')} against ${report.target} (profile ${report.profile}, seed ${report.seed})`,
     `  declared: ${[...report.declared.protocols, ...(report.declared.features ?? [])].join(', ') || 'no protocol'} (checks that need anything else are skipped as not declared)`,
     `  ${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.info} info, ${s.timeout} timeout, ${s.error} error, ${s.skip} skip${s.waived ? `, ${s.waived} waived` : ''}${s.flaky ? `, ${s.flaky} flaky${report.allowFlaky ? ' (allowed)' : ''}` : ''}  (${(report.durationMs / 1000).toFixed(1)} s)`,
   ];
@@ -95,7 +96,7 @@ export function consoleSummary(report: RunReport, files: string[]): string {
   lines.push(...capabilityLines(report));
   lines.push(...findings(report, files));
   if (report.unmatchedRequests.length) {
-    lines.push('', `The upstream received ${report.unmatchedRequests.length} request(s) it could not tie to a check:`);
+    lines.push('', `The upstream received ${plural(report.unmatchedRequests.length, 'request')} it could not tie to a check:`);
     for (const u of report.unmatchedRequests.slice(0, 10)) lines.push(`  ${u.method} ${u.url}: ${u.reason}`);
   }
   if (files.length) lines.push('', `Reports: ${files.join(', ')}`);

@@ -8,6 +8,7 @@ import { ANTHROPIC_VERSION, type AuthStyle } from '../../src/client/gateway.js';
 import { responseEvidence } from './common.js';
 import { isJsonType, jsonOf } from '../shared/shape.js';
 import { excerpt } from '../shared/evidence.js';
+import { plural } from '../../src/core/words.js';
 
 /** The client gives up on discovery after about 3 s. */
 const LIMIT_MS = 3000;
@@ -47,6 +48,6 @@ export default defineCheck({
       if (Array.isArray(body.data)) listed = body.data.length;
     }
     const again = remeasured.length ? `; measured again: ${remeasured.map((r) => r.call).join(', ')} (this process was held)` : '';
-    return pass(`JSON on every call, no redirect, ${listed} models listed; times ${times.join(', ')} ms (limit ${LIMIT_MS})${again}`, { times, ...(remeasured.length ? { remeasured } : {}) });
+    return pass(`JSON on every call, no redirect, ${plural(listed, 'model')} listed; times ${times.join(', ')} ms (limit ${LIMIT_MS})${again}`, { times, ...(remeasured.length ? { remeasured } : {}) });
   },
 });
