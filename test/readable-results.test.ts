@@ -16,6 +16,8 @@ import { plural } from '../src/core/words.js';
 import { percentilesText } from '../src/core/histogram.js';
 import { limitText } from '../src/core/limits.js';
 import { main } from '../src/cli/program.js';
+import { LIST_SCHEMA_VERSION } from '../src/cli/list.js';
+import { COMMAND_OPTIONS } from '../src/config/commands.js';
 
 const result = (id: string, outcome: CheckResult['outcome'], level: CheckResult['level']): CheckResult => ({ id, title: 't', area: 'x', requirements: ['MSG-PATH-1'], level, outcome, message: `${id} went wrong`, expected: null, actual: null, evidence: {}, durationMs: 1 });
 
@@ -104,5 +106,18 @@ describe('numbers agree with their nouns', () => {
     const code = await main(['merge-reports', join(dir, 'a'), '--out', join(dir, 'merged'), '--reporter', 'json'], { out: (x) => out.push(x), err: () => {}, env: {}, untilStopped: async () => {} });
     expect(code).toBe(0);
     expect(out[0]).toBe('merge-reports: 1 report, 1 check');
+  });
+});
+
+describe('list --json says which shape it is', () => {
+  it('a schemaVersion beside the checks and the coverage, the one its --json help (docs/cli.md) states', async () => {
+    const out: string[] = [];
+    expect(await main(['list', '--json'], { out: (x) => out.push(x), err: () => {}, env: {}, untilStopped: async () => {} })).toBe(0);
+    const doc = JSON.parse(out.join('\n')) as { schemaVersion: string; checks: unknown[]; coverage: object };
+    expect(Object.keys(doc)).toEqual(['schemaVersion', 'checks', 'coverage']);
+    expect(doc.schemaVersion).toBe(LIST_SCHEMA_VERSION);
+    expect(LIST_SCHEMA_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
+    const help = COMMAND_OPTIONS.find((o) => o.name === 'json' && o.commands!.includes('list'))!.help;
+    expect(help).toContain(`\`schemaVersion\` ${LIST_SCHEMA_VERSION}`);
   });
 });

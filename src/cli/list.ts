@@ -49,8 +49,16 @@ export function listText(checks: CheckDef[], other: OtherCoverage[] = []): strin
   return lines.join('\n');
 }
 
+/**
+ * The version of `list --json`'s document (semantic: a new field is a minor, a changed or
+ * removed one a major), so a script can tell which shape it reads. Stated in the --json flag's
+ * help (src/config/commands.ts, docs/cli.md).
+ */
+export const LIST_SCHEMA_VERSION = '1.0.0';
+
 export function listJson(checks: CheckDef[], other: OtherCoverage[] = []) {
   return {
+    schemaVersion: LIST_SCHEMA_VERSION,
     checks: checks.map((c) => ({ id: c.id, title: c.title, area: c.area, level: c.level, profile: c.profile, optIn: optInFlag(c), protocol: c.protocol ?? null, requirements: c.requirements, requirement: c.requirement })),
     coverage: coverage(checks, other),
   };

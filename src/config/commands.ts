@@ -135,7 +135,7 @@ export const COMMAND_OPTIONS: readonly OptionSpec[] = [
   ...own(
     ['list'],
     [
-      { name: 'json', kind: 'bool', help: 'machine-readable output', defaultText: 'off' },
+      { name: 'json', kind: 'bool', help: 'machine-readable output: `{ schemaVersion, checks, coverage }`, `schemaVersion` 1.0.0 (a minor adds fields, a major changes them); with --faults a list of `{ name, breaks, description }`', defaultText: 'off' },
       { name: 'faults', kind: 'bool', help: 'list the reference gateway faults instead (those of the reference apps gateway too, named apps-*)', defaultText: 'off' },
     ],
   ),
