@@ -121,3 +121,15 @@ describe('list --json says which shape it is', () => {
     expect(help).toContain(`\`schemaVersion\` ${LIST_SCHEMA_VERSION}`);
   });
 });
+
+describe("each command's help says what holds for it", () => {
+  it('certify --help: --target is required unless the harness starts the gateway, not "required for run"', async () => {
+    for (const command of ['certify', 'run']) {
+      const out: string[] = [];
+      expect(await main([command, '--help'], { out: (x) => out.push(x), err: () => {}, env: {}, untilStopped: async () => {} })).toBe(0);
+      const help = out.join('\n').replace(/\s+/g, ' ');
+      expect(help, command).not.toContain('required for run');
+      expect(help, command).toContain('--target <url> base URL of the gateway under test [env GWC_TARGET] (required, unless --gateway-cmd or --gateway-image starts the gateway)');
+    }
+  });
+});
