@@ -1,7 +1,7 @@
 // Reading the results as a user does: the console's findings in the order that matters (what
 // fails the run first), words instead of machine tokens, a quoted HTML error page on one line
 // with its line breaks shown, numbers that agree with their nouns, the list's JSON versioned.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,8 @@ import { limitText } from '../src/core/limits.js';
 import { main } from '../src/cli/program.js';
 import { LIST_SCHEMA_VERSION } from '../src/cli/list.js';
 import { COMMAND_OPTIONS } from '../src/config/commands.js';
+import { SCRIPT } from '../src/reporters/html/script.js';
+import { ROOT } from './helpers/cli.js';
 
 const result = (id: string, outcome: CheckResult['outcome'], level: CheckResult['level']): CheckResult => ({ id, title: 't', area: 'x', requirements: ['MSG-PATH-1'], level, outcome, message: `${id} went wrong`, expected: null, actual: null, evidence: {}, durationMs: 1 });
 
@@ -130,6 +132,22 @@ describe("each command's help says what holds for it", () => {
       const help = out.join('\n').replace(/\s+/g, ' ');
       expect(help, command).not.toContain('required for run');
       expect(help, command).toContain('--target <url> base URL of the gateway under test [env GWC_TARGET] (required, unless --gateway-cmd or --gateway-image starts the gateway)');
+    }
+  });
+});
+
+describe("docs/reports.md describes the HTML report's search, address and copy buttons as the page's script has them", () => {
+  it('the search, the address parameters, the presets and the copy button words are in both', () => {
+    const doc = readFileSync(join(ROOT, 'docs/reports.md'), 'utf8');
+    const html = doc.slice(doc.indexOf('## The HTML report'), doc.indexOf('## Routes'));
+    expect(html).toMatch(/\*\*Search\*\*: a row stays when every word typed/);
+    expect(html).toContain('report.html?q=stream&outcome=fail,warn&level=MUST');
+    for (const param of ["'q'", "'outcome'", "'area'", "'level'"]) expect(SCRIPT).toContain(param === "'q'" ? "p.set('q'" : param);
+    expect(html).toContain('"problems only"');
+    expect(htmlReport(reportOf([result('c.fail', 'fail', 'MUST')]), [])).toContain('>problems only</button>');
+    for (const words of ['copied', 'select the text', 'checks shown']) {
+      expect(html, words).toContain(words);
+      expect(SCRIPT, words).toContain(words);
     }
   });
 });
