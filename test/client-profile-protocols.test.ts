@@ -50,7 +50,7 @@ describe.skipIf(!existsSync(CODEX) && !codexRequired)('the client profile with C
     const { code, report, stdout } = await client('codex');
     expect(outcomes(report), JSON.stringify(report.results.map((r) => r.message))).toEqual(CLEAN);
     expect(code).toBe(0);
-    expect(stdout).toContain('client codex 0.171.0: 1 requests straight, 1 through the gateway; exit 0 / 0');
+    expect(stdout).toContain('client codex 0.171.0: 1 request straight, 1 through the gateway; exit 0 / 0');
     const ev = result(report, 'client.answers.same').evidence as { network: string };
     expect(ev.network).toBe('loopback-only network namespace (unshare -n; interfaces: lo)');
   }, 120_000);

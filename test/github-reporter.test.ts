@@ -68,7 +68,8 @@ describe('github reporter: the job summary', () => {
     const head = lines.findIndex((l) => l.startsWith('| outcome |'));
     const rows = lines.slice(head + 2).filter((l) => l.startsWith('|')).map(cells);
     expect(rows.map((r) => r.length)).toEqual([5, 5, 5, 5]);
-    expect(rows.map((r) => r[0])).toEqual(['FAIL', 'WARN', 'INFO', 'ERROR']);
+    // What fails the run first, then the harness's error, then SHOULD and INFO (the run's order was FAIL, WARN, INFO, ERROR).
+    expect(rows.map((r) => r[0])).toEqual(['FAIL', 'ERROR', 'WARN', 'INFO']);
     expect(rows[0][2]).toBe('MUST MSG-HDR-2, MSG-HDR-3');
     expect(decode(rows[0][4])).toMatch(/docs\/checks\.md#a\.fail$/);
     // The hostile message: on one line, every character Markdown or HTML acts on escaped.

@@ -209,7 +209,7 @@ describe('the mock command: attached load runs and runs of other profiles do not
     const remote = await RemoteUpstream.attach(url);
     const r = await cli(['run', '--target', 'http://127.0.0.1:9', '--upstream-listen', `127.0.0.1:${port}`]);
     expect(r.code, r.stdout + r.stderr).toBe(2);
-    expect(r.stderr.trim()).toBe('gw-conformance: the mock is already serving 1 attached load run(s); wait for it to finish, or start another mock');
+    expect(r.stderr.trim()).toBe('gw-conformance: the mock is already serving 1 attached load run; wait for it to finish, or start another mock');
     await remote.detach();
     const again = await attach(url);
     expect(again.url).toBe(url);

@@ -147,7 +147,7 @@ describe('timing oracle: added latency (SSE-LAT-1)', () => {
     const r = judge(sent.map((_, i) => sent[9] + 3 + i * 0.1));
     const l = judgeLatency(r.lags, r.bursts);
     expect(l.ok).toBe(false);
-    expect(l.cause).toMatch(/^buffering: 1 burst\(s\)/);
+    expect(l.cause).toMatch(/^buffering: 1 burst of events/);
   });
   it('the margin band is 25% of the bound on either side', () => {
     expect([37.4, 37.5, 50, 62.5, 62.6].map((v) => nearBound(v, 50))).toEqual([false, true, true, true, false]);

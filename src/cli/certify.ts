@@ -17,10 +17,11 @@ import { withFixes } from './fixes.js';
 import { firstDifference, transcriptDigest, transcriptLines, type Transcript } from '../report/transcript.js';
 import { compareVerdicts, CONFORMANCE_FILE, conformanceReport, readCertifyDir, writeCertifyFiles, type ConformanceReport, type Implementation } from '../report/certify.js';
 import { conformanceMismatch } from '../report/certify-match.js';
-import { mergeReports, readReport } from '../report/merge.js';
+import { assertDistinct, mergeReports, readReport } from '../report/merge.js';
 import { predicateOf, signingKeyOf, STATEMENT_FILE, writeStatement } from '../report/statement.js';
 import { publicKeyOf, StatementRefusal, verifyStatement } from '../report/statement-verify.js';
 import { secretsOf, type SuiteExtras } from './run.js';
+import { plural } from '../core/words.js';
 
 type Io = { out: (s: string) => void; err: (s: string) => void; env: NodeJS.ProcessEnv };
 /** Runs the selected checks against cfg.target with the run's own recording upstream. */
@@ -93,7 +94,7 @@ export async function certify(cfg: RunConfig, flags: CertifyFlags, io: Io, run: 
   const doc = conformanceReport({ report, transcript: lines, digest, implementation, settings: recordedSettings(cfg), argv: clean });
   files.push(...writeCertifyFiles(cfg.out, doc, lines, flags.signer !== undefined));
   const p = doc.profiles[0];
-  io.out(`certify: ${implementation.name} ${implementation.version}, profile ${p.name}: ${p.result} (${p.summary}); transcript digest ${digest} over ${lines.length} exchanges; written to ${cfg.out}/`);
+  io.out(`certify: ${implementation.name} ${implementation.version}, profile ${p.name}: ${p.result} (${p.summary}); transcript digest ${digest} over ${plural(lines.length, 'exchange')}; written to ${cfg.out}/`);
   io.out(signFolder(cfg, files, doc, report, flags.signer));
   return report.exitCode;
 }
@@ -103,7 +104,7 @@ function signFolder(cfg: RunConfig, files: string[], doc: ConformanceReport, rep
   if (!key) return `certify: not signed (no --signing-key or GWC_SIGNING_KEY): no ${STATEMENT_FILE} written`;
   const reportFiles = files.filter((f) => existsSync(f) && resolve(dirname(f)) === resolve(cfg.out));
   const s = writeStatement(cfg.out, reportFiles, predicateOf(doc, report, secretsOf(cfg)), key);
-  return `certify: signed ${STATEMENT_FILE} (in-toto statement in a DSSE envelope, Ed25519 key ${s.keyId}) over ${s.subjects} files`;
+  return `certify: signed ${STATEMENT_FILE} (in-toto statement in a DSSE envelope, Ed25519 key ${s.keyId}) over ${plural(s.subjects, 'file')}`;
 }
 
 /**
@@ -177,7 +178,7 @@ export async function verify(dir: string, flags: VerifyFlags, io: Io, run: Suite
     doc.settings,
     env,
   );
-  io.out(`verify: re-running ${recorded.results.length} checks of ${doc.implementation.name} ${doc.implementation.version} against ${cfg.target ?? `the gateway started by --gateway-cmd`} (seed ${cfg.seed}, profile ${cfg.profile})`);
+  io.out(`verify: re-running ${plural(recorded.results.length, 'check')} of ${doc.implementation.name} ${doc.implementation.version} against ${cfg.target ?? `the gateway started by --gateway-cmd`} (seed ${cfg.seed}, profile ${cfg.profile})`);
   const t: Transcript = new Map();
   const now = await run(cfg, { transcript: t });
   const cmp = compareVerdicts(recorded, now);
@@ -198,13 +199,14 @@ export async function verify(dir: string, flags: VerifyFlags, io: Io, run: Suite
 
 /** `reporter`: the formats to write (all when absent). */
 export async function mergeCommand(dirs: string[], opts: { out: string; force?: boolean; reporter?: ReporterName[]; junitFormat?: JunitFormat }, order: string[], io: Io): Promise<number> {
+  assertDistinct(dirs);
   const named = dirs.map((d) => ({ name: d, report: readReport(d) }));
   const { report, notes } = mergeReports(named, { force: opts.force, order });
   for (const n of notes) io.err(`gw-conformance: merge-reports --force: ${n}`);
   // As in run: `github` is added in GitHub Actions, and writes the job summary GITHUB_STEP_SUMMARY names.
   const names = reportersFor(opts.reporter ?? [...DEFAULT_REPORTERS], io.env);
   const stepSummary = names.includes('github') ? io.env.GITHUB_STEP_SUMMARY || undefined : undefined;
-  io.out(`merge-reports: ${named.length} reports, ${report.results.length} checks`);
+  io.out(`merge-reports: ${plural(named.length, 'report')}, ${plural(report.results.length, 'check')}`);
   writeReports(report, names, opts.out, io.out, { junitFormat: opts.junitFormat, stepSummary });
   return report.exitCode;
 }

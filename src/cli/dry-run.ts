@@ -8,6 +8,7 @@ import { profileFeature } from '../core/features.js';
 import { notDeclared } from '../runner/runner.js';
 import { runSelection } from './run.js';
 import type { Io } from './shared.js';
+import { plural } from '../core/words.js';
 
 /** Prints the selection, one check a line, then how many would run; exit 0. */
 export function dryRun(all: CheckDef[], cfg: RunConfig, io: Io): number {
@@ -21,6 +22,6 @@ export function dryRun(all: CheckDef[], cfg: RunConfig, io: Io): number {
     if (why) skipped++;
     io.out(`${c.id.padEnd(width)}  ${c.level.padEnd(6)} ${c.requirements.join(', ')}${why ? `  (would be skipped: ${why})` : ''}`);
   }
-  io.out(`dry run: ${checks.length - skipped} checks would run${skipped ? `, ${skipped} would be skipped as not declared` : ''} (profile ${cfg.profile}); nothing was started or sent`);
+  io.out(`dry run: ${plural(checks.length - skipped, 'check')} would run${skipped ? `, ${skipped} would be skipped as not declared` : ''} (profile ${cfg.profile}); nothing was started or sent`);
   return 0;
 }

@@ -2,6 +2,7 @@
 import type { CheckDef } from '../check/check.js';
 import { CAPABILITY_AREA } from '../core/capabilities.js';
 import { readText } from '../core/paths.js';
+import { plural } from '../core/words.js';
 
 export interface CatalogEntry {
   id: string;
@@ -31,7 +32,7 @@ export function coverage(checks: CheckDef[], other: OtherCoverage[] = []) {
 const optInFlag = (c: CheckDef): string | null => (c.area === CAPABILITY_AREA ? '--capabilities' : null);
 
 export function listText(checks: CheckDef[], other: OtherCoverage[] = []): string {
-  const lines = [`${checks.length} checks`, ''];
+  const lines = [plural(checks.length, 'check'), ''];
   lines.push(`${'id'.padEnd(36)} ${'level'.padEnd(6)} ${'profile'.padEnd(8)} ${'requirements'.padEnd(14)} title`);
   for (const c of checks) lines.push(`${c.id.padEnd(36)} ${c.level.padEnd(6)} ${(optInFlag(c) ? `${c.profile}*` : c.profile).padEnd(8)} ${c.requirements.join(',').padEnd(14)} ${c.title}`);
   if (checks.some(optInFlag)) lines.push('', '* opt-in: runs only with --capabilities or --require-capability (or when --only names it)');
@@ -48,8 +49,16 @@ export function listText(checks: CheckDef[], other: OtherCoverage[] = []): strin
   return lines.join('\n');
 }
 
+/**
+ * The version of `list --json`'s document (semantic: a new field is a minor, a changed or
+ * removed one a major), so a script can tell which shape it reads. Stated in the --json flag's
+ * help (src/config/commands.ts, docs/cli.md).
+ */
+export const LIST_SCHEMA_VERSION = '1.0.0';
+
 export function listJson(checks: CheckDef[], other: OtherCoverage[] = []) {
   return {
+    schemaVersion: LIST_SCHEMA_VERSION,
     checks: checks.map((c) => ({ id: c.id, title: c.title, area: c.area, level: c.level, profile: c.profile, optIn: optInFlag(c), protocol: c.protocol ?? null, requirements: c.requirements, requirement: c.requirement })),
     coverage: coverage(checks, other),
   };

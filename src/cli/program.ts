@@ -21,6 +21,7 @@ import { registerKeygen } from './commands/keygen.js';
 import { registerCompletion } from './commands/completion.js';
 import type { Io, RegisterCommand } from './shared.js';
 import { INTERRUPTED_EXIT } from './interrupt.js';
+import { usageLine } from './usage.js';
 
 export type { Io };
 
@@ -54,6 +55,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     cmd.addHelpText('after', () => (all ? '' : moreHelpText(cmd.name(), hidden)));
   }
   program.addHelpText('after', FIRST_STEPS);
+  for (const c of [program, ...program.commands]) c.configureOutput({ outputError: (s, write) => write(usageLine(c, s)) });
   const unknown = unknownCommand(program, argv[0]);
   if (unknown) {
     io.err(`gw-conformance: ${unknown}`);
@@ -88,7 +90,7 @@ function unknownCommand(program: Command, word: string | undefined): string | nu
   return null;
 }
 
-/** Every error ends as exit 2 (130 for Ctrl-C) with one line (commander prints its own); --help and --version are 0. */
+/** Every error ends as exit 2 (130 for Ctrl-C) with one line (commander's through usageLine); --help and --version are 0. */
 function exitCodeOf(e: unknown, io: Io): number {
   if (e instanceof CommanderError) return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? 0 : 2;
   if (!(e instanceof HarnessError)) {

@@ -11,6 +11,7 @@ import type { RunConfig } from '../config/config.js';
 import type { RunReport } from '../report/types.js';
 import type { CheckDef } from '../check/check.js';
 import { runSuite } from './run.js';
+import { plural } from '../core/words.js';
 
 export const CONTROL_PREFIX = '/__gwc/';
 
@@ -61,7 +62,7 @@ export function controlHandler(upstream: Upstream, checks: CheckDef[], log: (s: 
       }
       const { cfg, target } = asked;
       if (running.length || attached()) {
-        refuse(res, 409, 'PORT_IN_USE', `the mock is already serving ${running.length ? 'another run' : `${attached()} attached load run(s)`}; wait for it to finish, or start another mock`);
+        refuse(res, 409, 'PORT_IN_USE', `the mock is already serving ${running.length ? 'another run' : `${plural(attached(), 'attached load run')}`}; wait for it to finish, or start another mock`);
         return;
       }
       running.push(cfg.profile);

@@ -31,6 +31,7 @@ import type { RunProgress } from './progress.js';
 import { runReportOf } from './run-report.js';
 import { reachTarget } from './preflight.js';
 import { PROFILE_FACTS, profileFeature } from '../core/features.js';
+import { plural } from '../core/words.js';
 
 /** What a run may be given besides its configuration. */
 export interface SuiteExtras {
@@ -112,7 +113,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   const attempts = Math.max(cfg.repeat, cfg.repeatFailures);
   if (useConsole)
     print(
-      `gw-conformance ${VERSION}: ${checks.length} checks${cfg.shard ? ` (shard ${cfg.shard.index}/${cfg.shard.count})` : ''}, target ${target}, upstream ${upstream?.url ?? extras.upstreamWords ?? 'none (the service is checked directly)'}, declared ${[...cfg.protocols, ...features].join(', ')}, seed ${cfg.seed}${attempts > 1 ? `, ${attempts} attempts per ${cfg.repeat > 1 ? 'check' : 'check that does not pass'}` : ''}`,
+      `gw-conformance ${VERSION}: ${plural(checks.length, 'check')}${cfg.shard ? ` (shard ${cfg.shard.index}/${cfg.shard.count})` : ''}, target ${target}, upstream ${upstream?.url ?? extras.upstreamWords ?? 'none (the service is checked directly)'}, declared ${[...cfg.protocols, ...features].join(', ')}, seed ${cfg.seed}${attempts > 1 ? `, ${attempts} attempts per ${cfg.repeat > 1 ? 'check' : 'check that does not pass'}` : ''}`,
     );
   const settings = { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, hangWaitMs: cfg.hangWaitMs, bodyLimitBytes: cfg.bodyLimitBytes, retryBound: cfg.retryBound, failoverChain: cfg.failoverChain, strict: cfg.strict, apps: { jwksRefetchMs: cfg.apps.jwksRefetchMs }, service: cfg.service && { models: cfg.service.models }, ...(PROFILE_FACTS[cfg.profile].loadSettings ? { load: cfg.load } : {}), capabilities: { required: cfg.capabilities.required } };
   const runThem = () => runAttempts(checks, { gateway, upstream, declared, settings, fixture: extras.fixture, noCredential: !cfg.token, routes: routesOfCanaries(readiness) }, cfg, extras, secrets, useConsole ? print : undefined);

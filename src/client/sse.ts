@@ -14,6 +14,7 @@ import { isSizedBody, type GwRequest, type Route } from './request.js';
 import { pairsFromRecord } from './headers.js';
 import { collector, decoder, type Collector, type SseEvent } from './collect.js';
 import { isEventStreamType, type Framing } from '../core/framing.js';
+import { plural } from '../core/words.js';
 
 export type { FrameVerdict, SseEvent } from './collect.js';
 export { LINE_MAX, STREAM_MAX } from './collect.js';
@@ -185,7 +186,7 @@ async function readOn(s: Streaming, route: Route, dispatcher: Dispatcher): Promi
     else await readPlain(res, k, stop);
     const tooLong = k.tooLong();
     if (tooLong) {
-      result.error = `${req.path}: ${tooLong} (${k.events.length} events in ${Math.round(performance.now() - startedAt)} ms); the client stopped reading`;
+      result.error = `${req.path}: ${tooLong} (${plural(k.events.length, 'event')} in ${Math.round(performance.now() - startedAt)} ms); the client stopped reading`;
       controller.abort();
     } else if (enoughEvents() && result.abortedAt === undefined) {
       result.abortedAt = performance.now();

@@ -95,7 +95,7 @@ export const COMMAND_OPTIONS: readonly OptionSpec[] = [
     ['merge-reports'],
     [
       { name: 'out', kind: 'string', arg: '<dir>', required: true, help: 'where to write the merged reports (required)', defaultText: '' },
-      { name: 'force', kind: 'bool', help: 'merge runs of different harness versions, seeds, targets, profiles or declared features anyway', defaultText: 'off' },
+      { name: 'force', kind: 'bool', help: 'merge runs of different harness versions, seeds, targets, profiles or declared features anyway, and the shards given when one is missing (never one report given twice)', defaultText: 'off' },
     ],
   ),
   ...own(
@@ -135,7 +135,7 @@ export const COMMAND_OPTIONS: readonly OptionSpec[] = [
   ...own(
     ['list'],
     [
-      { name: 'json', kind: 'bool', help: 'machine-readable output', defaultText: 'off' },
+      { name: 'json', kind: 'bool', help: 'machine-readable output: `{ schemaVersion, checks, coverage }`, `schemaVersion` 1.0.0 (a minor adds fields, a major changes them); with --faults a list of `{ name, breaks, description }`', defaultText: 'off' },
       { name: 'faults', kind: 'bool', help: 'list the reference gateway faults instead (those of the reference apps gateway too, named apps-*)', defaultText: 'off' },
     ],
   ),

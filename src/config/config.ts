@@ -1,10 +1,7 @@
 // Run settings from flags, environment and an optional gwc.yaml (flags win, then the
 // environment, then the file). Every option is described once, in src/config/options.ts.
-import { existsSync, readFileSync } from 'node:fs';
-import { Ajv, type ValidateFunction } from 'ajv';
-import YAML from 'yaml';
 import { HarnessError } from '../core/errors.js';
-import { configSchema, NO_CREDENTIAL, PROTOCOLS, type OptionValues, type ProtocolName } from './options.js';
+import { NO_CREDENTIAL, PROTOCOLS, type OptionValues, type ProtocolName } from './options.js';
 import { resolveOptions, type FlagValues } from './option-values.js';
 import { expandTargeting, resolveTargeting, type Targeting } from './targeting.js';
 import type { TransportSettings } from '../client/transport.js';
@@ -120,40 +117,11 @@ export function serviceConfig(env: NodeJS.ProcessEnv): ServiceConfig {
   if (missing.length) throw new HarnessError('BAD_CONFIG', `the service profile needs ${missing.join(', ')} in the environment (the service key, and the model to use on each protocol)`);
   const v = (name: string) => env[name]!.trim();
   const model = (p: Protocol) => env[SERVICE_MODEL_ENV[p]]?.trim() || DEFAULT_MODEL[p];
-  return { key: v(SERVICE_ENV.key), models: Object.fromEntries(PROTOCOLS.map((p) => [p, model(p)])) as Record<Protocol, string> };
+  return { key: sendable(v(SERVICE_ENV.key), SERVICE_ENV.key, 'BAD_CONFIG'), models: Object.fromEntries(PROTOCOLS.map((p) => [p, model(p)])) as Record<Protocol, string> };
 }
 
-export const CONFIG_SCHEMA = configSchema();
-export type FileConfig = Record<string, unknown>;
-
-/** gwc.yaml's validator, compiled when a file is first read (compiling costs a start-up that reads none ~0.3 s of CPU). */
-let compiled: ValidateFunction<FileConfig> | undefined;
-const validator = (): ValidateFunction<FileConfig> => (compiled ??= new Ajv({ allErrors: true }).compile<FileConfig>(CONFIG_SCHEMA));
-
-/** Reads and validates gwc.yaml; errors name the file and the key. */
-export function loadConfigFile(path: string, required: boolean): FileConfig {
-  if (!existsSync(path)) {
-    if (required) throw new HarnessError('BAD_CONFIG', `config file ${path} does not exist`);
-    return {};
-  }
-  let data: unknown;
-  try {
-    data = YAML.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    throw new HarnessError('BAD_CONFIG', `${path}: not valid YAML: ${(e as Error).message.split('\n')[0]}`);
-  }
-  if (data === null || data === undefined) return {};
-  const validate = validator();
-  if (!validate(data)) {
-    // With alternatives (`protocols:` a list or a map) the deepest error says the most.
-    const rank = (k: string) => (k === 'anyOf' || k === 'type' ? 1 : 0);
-    const e = [...validate.errors!].sort((a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length || rank(a.keyword) - rank(b.keyword))[0];
-    const key = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    if (e.keyword === 'additionalProperties') throw new HarnessError('BAD_CONFIG', `${path}: unknown key "${[key, (e.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.')}"`);
-    throw new HarnessError('BAD_CONFIG', `${path}: key "${key || '(root)'}" ${e.message}${e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : ''}`);
-  }
-  return data;
-}
+export { CONFIG_SCHEMA, loadConfigFile, type FileConfig } from './config-file.js';
+import type { FileConfig } from './config-file.js';
 
 export type { FlagValues };
 
@@ -165,14 +133,27 @@ const SAY_NONE = 'or, if the gateway takes no credential, --no-token (`token: no
  * a dummy when none is named. An empty one is an error (an unset variable would otherwise send an
  * empty credential and fail the credential checks falsely); `none` says the gateway takes none ('').
  */
-function credentialOf(given: string | undefined, tokenEnv: string | undefined, env: NodeJS.ProcessEnv): string {
+function credentialOf(given: string | undefined, from: string, tokenEnv: string | undefined, env: NodeJS.ProcessEnv): string {
   if (given === NO_CREDENTIAL) return '';
   if (given === '') throw new HarnessError('BAD_FLAG', `--token is empty (an unset variable?): give the gateway's credential, ${SAY_NONE}`);
-  if (given !== undefined) return given;
+  if (given !== undefined) return sendable(given, from, 'BAD_FLAG');
   if (env.GWC_TOKEN === '') throw new HarnessError('BAD_FLAG', `GWC_TOKEN is set but empty: give the gateway's credential, ${SAY_NONE}`);
   if (!tokenEnv) return DUMMY_TOKEN;
   const v = env[tokenEnv];
   if (!v) throw new HarnessError('BAD_CONFIG', `token-env: the variable ${tokenEnv} is ${v === '' ? 'empty' : 'not set'}: set it to the gateway's credential, ${SAY_NONE}`);
+  return sendable(v, `token-env: the variable ${tokenEnv}`, 'BAD_CONFIG');
+}
+
+/**
+ * The credential as given, when a request header can carry it: one line of text that is not only
+ * spaces. A line break (a token read from a file with its newline) would make every request fail
+ * in the client, and the readiness gate would blame the gateway's upstream; it is refused here,
+ * before anything starts, without repeating the secret.
+ */
+function sendable(v: string, label: string, code: 'BAD_FLAG' | 'BAD_CONFIG'): string {
+  if (/[\r\n]/.test(v)) throw new HarnessError(code, `${label} holds a line break (read from a file with its newline?): a request header carries one line; give the credential without it`);
+  if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(v)) throw new HarnessError(code, `${label} holds a control character, which a request header cannot carry; give the credential as printable text`);
+  if (!v.trim()) throw new HarnessError(code, `${label} is only spaces: give the gateway's credential, ${SAY_NONE}`);
   return v;
 }
 
@@ -208,7 +189,7 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     reporter: [...new Set(v.reporter)],
     clients: [...new Set(v.clients)],
     out: v.out,
-    token: service?.key ?? credentialOf(v.token, tokenEnv, env),
+    token: service?.key ?? credentialOf(v.token, flags.token === undefined ? 'GWC_TOKEN' : '--token', tokenEnv, env),
     seed: v.seed ?? Math.floor(Math.random() * 2 ** 31),
     timeoutMs: v['timeout-ms'],
     strict: v.strict,

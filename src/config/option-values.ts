@@ -83,7 +83,8 @@ export function resolveOptions(flags: FlagValues, file: Record<string, unknown>,
     const envSet = envRaw !== undefined && envRaw !== '';
     const fileVal = inFile(o) ? file[o.name] : undefined;
     const fromFlag = flagSet ? fromText(o, flag, { from: 'flag', label: `--${o.name}` }) : undefined;
-    const fromEnv = envSet ? fromText(o, envRaw!, { from: 'env', label: o.env! }) : undefined;
+    // An environment value the flag overrides is not read, so not refused either (GWC_SEED=x beside --seed 3); lists that add up read both.
+    const fromEnv = envSet && (o.accumulate || !flagSet) ? fromText(o, envRaw!, { from: 'env', label: o.env! }) : undefined;
     if (o.accumulate) {
       out[o.name] = [...listOf(fileVal), ...listOf(fromEnv), ...listOf(fromFlag)];
       continue;

@@ -71,7 +71,7 @@ export type HelpGroup = (typeof HELP_GROUPS)[number];
 export const NO_CREDENTIAL = 'none';
 
 export const OPTIONS = [
-  { name: 'target', group: 'Targeting:', commands: ['run', 'certify', 'verify'], kind: 'url', arg: '<url>', help: 'base URL of the gateway under test', defaultText: '(required for `run`)', env: 'GWC_TARGET' },
+  { name: 'target', group: 'Targeting:', commands: ['run', 'certify', 'verify'], kind: 'url', arg: '<url>', help: 'base URL of the gateway under test', defaultText: '(required, unless --gateway-cmd or --gateway-image starts the gateway)', env: 'GWC_TARGET' },
   { name: 'config', group: 'Targeting:', kind: 'string', arg: '<file>', where: 'flag', help: 'YAML config file', defaultText: '`./gwc.yaml` when present' },
   { name: 'upstream-listen', group: 'Targeting:', commands: [...RUN_COMMANDS, 'verify'], kind: 'string', arg: '<host:port>', help: 'address of the recording upstream the gateway forwards to', default: '127.0.0.1:18080', defaultText: '`127.0.0.1:18080`', env: 'GWC_UPSTREAM_LISTEN' },
   { name: 'profile', group: 'Selection:', kind: 'enum', values: PROFILES, arg: '<name>', help: '`default`; `slow` adds the slow checks (the idle probe); `service` runs the hosted-service checks; `apps` runs the apps gateway checks (with `demo`, or `run` against a gateway of your own: see apps-config); `client` runs real clients straight and through the gateway and compares the two runs (docs/client-profile.md); `load` sends concurrent load, bounded (docs/load-profile.md)', default: 'default', defaultText: '`default`', env: 'GWC_PROFILE' },

@@ -6,6 +6,7 @@
 // resident memory (it carries a WebAssembly build) that a run without load checks never uses.
 import { createRequire } from 'node:module';
 import type * as Hdr from 'hdr-histogram-js';
+import { plural } from './words.js';
 
 let lib: typeof Hdr | undefined;
 const hdrLib = (): typeof Hdr => (lib ??= createRequire(import.meta.url)('hdr-histogram-js') as typeof Hdr);
@@ -85,5 +86,5 @@ export function belowZeroNote(figures: Record<string, number>): string | null {
 }
 
 export function percentilesText(p: Percentiles): string {
-  return `p50 ${p.p50} ms, p95 ${p.p95} ms, p99 ${p.p99} ms, p99.9 ${p.p999} ms (${p.count} requests)`;
+  return `p50 ${p.p50} ms, p95 ${p.p95} ms, p99 ${p.p99} ms, p99.9 ${p.p999} ms (${plural(p.count, 'request')})`;
 }

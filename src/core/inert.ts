@@ -65,6 +65,18 @@ export function escapeText(s: string, breaks = false): string {
 }
 
 // ---------------------------------------------------------------------------------------------
+// One line: gateway text quoted inside a message or an `actual` (a body excerpt such as an HTML
+// error page), made inert where it is quoted, so every sink shows the same line: line feeds, tabs
+// and the invisible characters in the HTML report's notation (\r, \n, \t, \e, \uNNNN). A CRLF
+// page reads `<html>\r\n<head>...` in the console, the HTML report, JUnit and report.json alike,
+// where the console cut it at its first line break and showed `<html>\x0d`.
+
+/** A quoted text on one line, every invisible character and line break shown as a visible escape. */
+export function oneLine(s: string): string {
+  return s.replace(INVISIBLE_AND_BREAKS, htmlCode);
+}
+
+// ---------------------------------------------------------------------------------------------
 // XML (JUnit of runs and of lint-config): text is escaped, never put in CDATA, so any number of
 // "]]>" is plain text; invisible characters (those XML 1.0 forbids among them) are written as
 // \uXXXX, which every XML reader accepts.

@@ -2,6 +2,7 @@
 // credential): the load profile's LIMIT checks hold the gateway to them, and the reference
 // gateway enforces them. One parser, so both read the declaration the same way.
 import { HarnessError } from './errors.js';
+import { plural } from './words.js';
 
 export type DeclaredLimit = { kind: 'rps'; count: number; windowS: number } | { kind: 'concurrency'; count: number };
 
@@ -21,5 +22,5 @@ export function parseDeclaredLimit(map: Record<string, string>): DeclaredLimit |
 }
 
 export function limitText(l: DeclaredLimit): string {
-  return l.kind === 'rps' ? `${l.count} requests per ${l.windowS} s per credential` : `${l.count} requests open at once per credential`;
+  return l.kind === 'rps' ? `${plural(l.count, 'request')} per ${l.windowS} s per credential` : `${plural(l.count, 'request')} open at once per credential`;
 }

@@ -6,6 +6,7 @@
 // (SSE-LAT-1, a SHOULD: the median lag per event, with its likely cause). A small constant
 // delay is latency, not buffering: a bound placed on a kernel timer value (40 ms, 200 ms) would
 // turn one into a MUST failure that flips from machine to machine.
+import { plural } from './words.js';
 
 export interface OracleBounds {
   /** Coarse bound of SSE-INC-1: no event may arrive later than this after it was sent. */
@@ -26,6 +27,15 @@ export const DEFAULT_BOUNDS: OracleBounds = { maxLagMs: 1000, burstWindowMs: 50,
 export const MARGIN = 0.25;
 
 export type Delivery = 'incremental' | 'buffered-until-end' | 'buffered-in-blocks' | 'late' | 'incomplete';
+
+/** Each delivery in words, for a result's `actual` (the evidence keeps the token, `delivery`). */
+export const DELIVERY_WORDS: Record<Delivery, string> = {
+  incremental: 'incremental: no burst, every event in time',
+  'buffered-until-end': 'buffered until the end: every event arrived together',
+  'buffered-in-blocks': 'buffered in blocks: events sent apart arrived together',
+  late: 'late: the events arrived one by one, but past the lag bound',
+  incomplete: 'incomplete: not every event arrived',
+};
 
 export interface TimelineRow {
   index: number;
@@ -113,7 +123,7 @@ export function judgeDelivery(sentAt: number[], arrivals: number[], startedAt: n
   if (bursts.length === 1 && bursts[0].length === n)
     return { ...base, delivery: 'buffered-until-end', summary: `buffered until the end: all ${n} events, sent over ${r1(sentAt[n - 1] - sentAt[0])} ms, arrived together ${r1(arrivals[n - 1] - sentAt[n - 1])} ms after the last was sent (first event lag ${lags[0]} ms)` };
   if (bursts.length >= 1)
-    return { ...base, delivery: 'buffered-in-blocks', summary: `buffered in blocks: ${bursts.length} burst(s) of ${bursts.map((g) => g.length).join(', ')} events that were sent apart arrived together; largest lag ${maxLag} ms` };
+    return { ...base, delivery: 'buffered-in-blocks', summary: `buffered in blocks: ${plural(bursts.length, 'burst')} of ${bursts.map((g) => g.length).join(', ')} events that were sent apart arrived together; largest lag ${maxLag} ms` };
   if (maxLag > bounds.maxLagMs)
     return { ...base, delivery: 'late', summary: `late: events arrived one by one, but lag ${Math.min(...lags)} to ${maxLag} ms, past the coarse bound of ${bounds.maxLagMs} ms` };
   return { ...base, delivery: 'incremental', summary: `incremental: no burst, every event within ${bounds.maxLagMs} ms of its sending (largest lag ${maxLag} ms, median ${p50} ms, first event after ${ttfe} ms)` };
@@ -158,7 +168,7 @@ export function judgeLatency(lags: number[], bursts: number, bounds: OracleBound
   const max = lags.length ? r1(Math.max(...lags)) : 0;
   const ok = p50 <= bounds.latP50Ms;
   let cause: string | null = null;
-  if (bursts > 0) cause = `buffering: ${bursts} burst(s) of events sent apart arrived together (SSE-INC-1)`;
+  if (bursts > 0) cause = `buffering: ${plural(bursts, 'burst')} of events sent apart arrived together (SSE-INC-1)`;
   else if (p50 > bounds.latP50Ms * (1 - MARGIN)) {
     const constant = p90 - p10 <= Math.max(10, 0.2 * p50);
     const timer = TIMERS.find((t) => p50 >= t.lo && p50 <= t.hi);
@@ -166,7 +176,7 @@ export function judgeLatency(lags: number[], bursts: number, bounds: OracleBound
     else if (constant) cause = `a constant per-event delay of about ${Math.round(p50)} ms, not a kernel timer value: a pacing or processing delay in the gateway`;
     else cause = `a variable delay (p10 ${p10} ms, p90 ${p90} ms): queueing or load in the gateway`;
   }
-  const figures = `median lag ${p50} ms per event (p10 ${p10}, p90 ${p90}, max ${max} ms, ${lags.length} events; bound ${bounds.latP50Ms} ms)`;
+  const figures = `median lag ${p50} ms per event (p10 ${p10}, p90 ${p90}, max ${max} ms, ${plural(lags.length, 'event')}; bound ${bounds.latP50Ms} ms)`;
   return {
     ok,
     p10Ms: p10,

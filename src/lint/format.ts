@@ -3,6 +3,7 @@
 // (src/core/inert.ts): the text and annotation lines as on the console, JUnit as XML.
 import { RULES, type FileResult, type Finding } from './rules.js';
 import { terminalSafe, workflowData, workflowProperty, xmlAttrs, xmlText } from '../core/inert.js';
+import { plural } from '../core/words.js';
 
 export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -23,8 +24,6 @@ export const exitCodeOf = (results: readonly FileResult[], strict: boolean): num
   const t = totals(results);
   return t.errors > 0 || (strict && t.warnings > 0) ? 1 : 0;
 };
-
-const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
 
 export function summaryLine(results: readonly FileResult[]): string {
   const t = totals(results);

@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Protocol } from '../core/protocols.js';
 import type { ClientDriver, ClientRun, UpstreamRequest } from './types.js';
+import { plural } from '../core/words.js';
 
 /** The recording upstream in session mode, as the composition root provides it. */
 export interface SessionUpstream {
@@ -64,7 +65,7 @@ export async function runSessions(drivers: ClientDriver[], o: SessionOptions): P
     const base = `${o.gateway}${target.basePath}`;
     const straight = await once(d, 'straight', o.upstream.url, [], o);
     const gateway = await once(d, 'gateway', base, target.headers, o);
-    o.print(`client ${d.name} ${straight.version}: ${straight.requests.length} requests straight, ${gateway.requests.length} through the gateway; exit ${straight.exit.code} / ${gateway.exit.code}`);
+    o.print(`client ${d.name} ${straight.version}: ${plural(straight.requests.length, 'request')} straight, ${gateway.requests.length} through the gateway; exit ${straight.exit.code} / ${gateway.exit.code}`);
     pairs.push({ client: d.name, version: straight.version, straight, gateway, bases: { straight: o.upstream.url, gateway: base }, targeting: target.headers.map(([k]) => k.toLowerCase()) });
   }
   return pairs;

@@ -8,13 +8,15 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSy
 import { dirname, join, relative, sep } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import YAML from 'yaml';
+import YAML, { YAMLError } from 'yaml';
 import { HarnessError } from '../core/errors.js';
+import { yamlErrorLine } from '../core/yaml-error.js';
 import { readText, ROOT, rootPath, VERSION } from '../core/paths.js';
 import { shellQuote } from './replay.js';
 import { capabilityMarkdown, cellsOf, type CapabilityCell } from '../core/capabilities.js';
 import type { CheckResult, ExitCode, RunReport } from './types.js';
 import type { CanonicalExchange } from './transcript.js';
+import { plural } from '../core/words.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (a: Ajv) => Ajv;
 
@@ -84,10 +86,10 @@ export function profileResult(report: RunReport): ProfileResult {
   const result = report.exitCode !== 0 ? 'failure' : checks.skipped.length || checks.waived.length || checks.flaky.length ? 'partial' : 'success';
   const summary =
     result === 'failure'
-      ? `${statistics.failed} failed, ${statistics.timedOut} timed out, ${statistics.flaky} flaky, ${statistics.errored} harness errors of ${statistics.total}`
+      ? `${statistics.failed} failed, ${statistics.timedOut} timed out, ${statistics.flaky} flaky, ${plural(statistics.errored, 'harness error')} of ${statistics.total}`
       : result === 'partial'
         ? `no failure; ${statistics.skipped} skipped, ${statistics.waived} waived, ${statistics.flaky} flaky (allowed) of ${statistics.total}`
-        : `all ${statistics.total} checks held`;
+        : statistics.total === 1 ? 'the one check held' : `all ${statistics.total} checks held`;
   return { name: report.profile, result, summary, statistics, checks };
 }
 
@@ -253,22 +255,21 @@ export function writeCertifyFiles(dir: string, doc: ConformanceReport, transcrip
 /** Reads a certify folder back: the conformance report (schema-checked) and the transcript. */
 export function readCertifyDir(dir: string): { doc: ConformanceReport; transcript: TranscriptLine[] } {
   const file = join(dir, CONFORMANCE_FILE);
-  let doc: ConformanceReport;
-  try {
-    doc = YAML.parse(readFileSync(file, 'utf8')) as ConformanceReport;
-  } catch (e) {
-    throw new HarnessError('BAD_REPORT', `${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0]})`);
-  }
+  const doc = readOf(file, (t) => YAML.parse(t) as ConformanceReport);
   const bad = conformanceErrors(doc);
   if (bad) throw new HarnessError('BAD_REPORT', `${file}: not a conformance report: ${bad}`);
   const tfile = join(dir, TRANSCRIPT_FILE);
-  let transcript: TranscriptLine[];
+  return { doc, transcript: readOf(tfile, (t) => t.split('\n').filter(Boolean).map((l) => JSON.parse(l) as TranscriptLine)) };
+}
+
+/** A file of the folder, read and made into what `as` makes of it; what cannot be is one line naming the file and why (YAML's with its line and column). */
+function readOf<T>(file: string, as: (text: string) => T): T {
   try {
-    transcript = readFileSync(tfile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as TranscriptLine);
+    return as(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new HarnessError('BAD_REPORT', `${tfile}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0]})`);
+    if (e instanceof YAMLError) throw new HarnessError('BAD_REPORT', yamlErrorLine(file, e));
+    throw new HarnessError('BAD_REPORT', `${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0]})`);
   }
-  return { doc, transcript };
 }
 
 /** A check's verdict as verify compares it: a waived result by the outcome it had. */

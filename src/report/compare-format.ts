@@ -6,6 +6,7 @@
 // markup or link of their own.
 import { markdownCell, terminalSafe, workflowData, workflowProperty } from '../core/inert.js';
 import { CHANGES, type CellRow, type Change, type CheckRow, type Comparison, type Counts, type RunSide } from './compare.js';
+import { plural } from '../core/words.js';
 
 export const COMPARE_FORMATS = ['console', 'json', 'markdown', 'github'] as const;
 export type CompareFormat = (typeof COMPARE_FORMATS)[number];
@@ -27,7 +28,7 @@ export function countsText(c: Counts): string {
   return parts.length ? parts.join(', ') : 'none';
 }
 
-const sideText = (s: RunSide) => `${s.source} (gw-conformance ${s.harness}, ${s.checks} checks, exit ${s.exitCode}${s.interrupted ? ', interrupted' : ''})`;
+const sideText = (s: RunSide) => `${s.source} (gw-conformance ${s.harness}, ${plural(s.checks, 'check')}, exit ${s.exitCode}${s.interrupted ? ', interrupted' : ''})`;
 
 /** The verdict in one line, as every text format ends. */
 export function resultText(c: Comparison): string {

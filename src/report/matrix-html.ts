@@ -7,6 +7,7 @@ import { escapeAttr, escapeText } from '../core/inert.js';
 import { htmlHead } from './html-head.js';
 import { MATRIX_CSP, MATRIX_SCRIPT, MATRIX_STYLE } from './matrix-assets.js';
 import { columnCounts, type Matrix, type MatrixRun } from './matrix.js';
+import { plural } from '../core/words.js';
 
 /** Sorting rank of a cell value: problems first. */
 const RANK = ['fail', 'error', 'timeout', 'flaky', 'warn', 'info', 'waived', 'not-offered', 'skip', 'pass', 'not-applicable'];
@@ -59,9 +60,9 @@ function capabilitiesTable(m: Matrix): string {
 
 /** The matrix as one HTML page. */
 export function matrixHtml(m: Matrix): string {
-  return `${htmlHead({ csp: MATRIX_CSP, title: `gw-conformance matrix: ${m.runs.length} runs, ${m.checks.length} checks`, style: MATRIX_STYLE })}
+  return `${htmlHead({ csp: MATRIX_CSP, title: `gw-conformance matrix: ${plural(m.runs.length, 'run')}, ${plural(m.checks.length, 'check')}`, style: MATRIX_STYLE })}
 <body>
-<header><h1>gw-conformance matrix</h1><p class="note">${m.runs.length} runs × ${m.checks.length} checks. A cell links to the check in that run's report; n/a: the run has no result for the check (not selected, or not in its harness), which is not a skip. Click a column head to sort.</p></header>
+<header><h1>gw-conformance matrix</h1><p class="note">${plural(m.runs.length, 'run')} × ${plural(m.checks.length, 'check')}. A cell links to the check in that run's report; n/a: the run has no result for the check (not selected, or not in its harness), which is not a skip. Click a column head to sort.</p></header>
 <main>
 <h2>Runs</h2>
 ${runsTable(m)}

@@ -1,8 +1,9 @@
 // merge-reports: the JSON reports of a sharded run (or of runs meant to add up) as one
-// RunReport. Runs of different harness versions, seeds, targets, profiles or declared features
-// are refused unless forced: their verdicts do not add up to one run.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// RunReport. Runs of different harness versions, seeds, targets, profiles or declared features,
+// and a sharded run with a shard missing, are refused unless forced: their verdicts do not add up
+// to one run. One report given twice is refused even so.
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { exitCodeOf } from './policy.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from './types.js';
@@ -19,7 +20,7 @@ const majorMinor = (v: unknown): [number, number] | null => (typeof v === 'strin
  * runs needs it (compare, matrix): results with an id, an outcome and requirement IDs.
  */
 export function readReport(where: string, opts: { older?: boolean } = {}): RunReport {
-  const file = where.endsWith('.json') ? where : join(where, 'report.json');
+  const file = reportFile(where);
   let data: RunReport;
   try {
     data = JSON.parse(readFileSync(file, 'utf8')) as RunReport;
@@ -43,6 +44,36 @@ export function readReport(where: string, opts: { older?: boolean } = {}): RunRe
   return data;
 }
 
+/** The report file of a folder, or the .json file given. */
+const reportFile = (where: string) => (where.endsWith('.json') ? where : join(where, 'report.json'));
+
+/**
+ * Refuses one report given twice, however it was spelt (`a`, `./a/`, `a/report.json`, a link):
+ * merged with itself, its checks would be in both or its load counted twice. Not even --force.
+ */
+export function assertDistinct(wheres: readonly string[]): void {
+  const seen = new Map<string, string>();
+  for (const w of wheres) {
+    const file = reportFile(w);
+    const key = existsSync(file) ? realpathSync(file) : resolve(file);
+    const first = seen.get(key);
+    if (first !== undefined) throw new HarnessError('MERGE_REFUSED', `merge-reports: ${first === w ? `${w} is given twice` : `${first} and ${w} are the same report (${key})`}; name each report once`);
+    seen.set(key, w);
+  }
+}
+
+/** The shards a sharded run is missing: `shard 2/3 is missing (given: 1/3 in a, 3/3 in b)`, or nothing when each of 1..n is there. */
+function missingShards(named: Array<{ name: string; report: RunReport }>): string[] {
+  const shards = named.map((n) => n.report.shard);
+  if (shards.some((s) => !s) || new Set(shards.map((s) => s!.count)).size > 1) return [];
+  const count = shards[0]!.count;
+  const have = new Set(shards.map((s) => s!.index));
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !have.has(i));
+  if (!missing.length) return [];
+  const given = named.map((n) => `${n.report.shard!.index}/${count} in ${n.name}`).join(', ');
+  return [`${missing.length === 1 ? 'shard' : 'shards'} ${missing.map((i) => `${i}/${count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing (given: ${given})`];
+}
+
 /** Why the reports do not add up to one run (empty when they do). */
 export function mergeConflicts(named: Array<{ name: string; report: RunReport }>): string[] {
   const out: string[] = [];
@@ -59,9 +90,13 @@ export function mergeConflicts(named: Array<{ name: string; report: RunReport }>
   differ('targets', (r) => r.target);
   differ('profiles', (r) => r.profile);
   differ('declared features', (r) => r.declared.protocols);
+  // A sharded run is whole only with every shard: one of two merged alone passes on half the checks.
+  if (named.some((n) => n.report.shard)) {
+    differ('shard counts', (r) => r.shard?.count ?? 'not sharded');
+    out.push(...missingShards(named));
+  }
   // Load shards each run every load check: their results combine (src/report/load-merge.ts).
   if (named.every((n) => isLoadShard(n.report))) {
-    differ('shard counts', (r) => r.shard?.count);
     if (!areLoadShards(named.map((n) => n.report)) && named.length > 1) out.push(`load shards given twice: ${named.map((n) => `${n.report.shard!.index} in ${n.name}`).join(', ')}`);
     return out;
   }

@@ -20,6 +20,24 @@ export function isFailure(r: Pick<CheckResult, 'outcome' | 'level'>, how: boolea
   return r.outcome === 'fail' || (r.outcome === 'timeout' && r.level !== 'INFO') || (strict && r.outcome === 'warn');
 }
 
+/** The order of the findings' outcomes, and of the levels within one. */
+const FINDING_ORDER: ReadonlyArray<CheckResult['outcome']> = ['fail', 'timeout', 'flaky', 'error', 'warn', 'info', 'waived'];
+const LEVEL_ORDER: readonly string[] = ['MUST', 'SHOULD', 'INFO'];
+
+/**
+ * The findings (results that did not pass or skip) in the order a reader wants them: first what
+ * fails the run (a MUST broken, timed out or flaky; a SHOULD too under --strict), then the
+ * harness's own errors, the SHOULD findings, the INFO findings and the waived ones; within each
+ * by outcome, then MUST, SHOULD, INFO, then the run's order. For the console and the job summary;
+ * report.json and JUnit keep the run's order.
+ */
+export function findingsInOrder<R extends Pick<CheckResult, 'outcome' | 'level'>>(results: readonly R[], how: boolean | Judgement): R[] {
+  const key = (r: R) => [isFailure(r, how) ? 0 : 1, FINDING_ORDER.indexOf(r.outcome), LEVEL_ORDER.indexOf(r.level)];
+  const keyed = results.filter((r) => r.outcome !== 'pass' && r.outcome !== 'skip').map((r) => ({ r, k: key(r) }));
+  // Array.prototype.sort is stable: equal keys keep the run's order.
+  return keyed.sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1] || a.k[2] - b.k[2]).map((x) => x.r);
+}
+
 /** The harness itself broke on this check: never the gateway's fault. */
 export const isHarnessError = (r: Pick<CheckResult, 'outcome'>) => r.outcome === 'error';
 

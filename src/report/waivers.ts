@@ -7,6 +7,7 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import YAML, { LineCounter, isNode } from 'yaml';
 import { HarnessError } from '../core/errors.js';
+import { yamlErrorLine } from '../core/yaml-error.js';
 import { readText } from '../core/paths.js';
 import type { Outcome } from '../core/outcome.js';
 import type { AppliedWaiver, CheckResult, Waiver, WaiverSummary } from './types.js';
@@ -36,8 +37,7 @@ export function parseWaivers(text: string, path: string): Waiver[] {
   const lineCounter = new LineCounter();
   const doc = YAML.parseDocument(text, { lineCounter });
   if (doc.errors.length) {
-    const e = doc.errors[0];
-    throw new HarnessError('BAD_CONFIG', `${path}:${e.linePos?.[0].line ?? '?'}: not valid YAML: ${e.message.split('\n')[0]}`);
+    throw new HarnessError('BAD_CONFIG', yamlErrorLine(path, doc.errors[0]));
   }
   let data = doc.toJS() as unknown;
   const topList = Array.isArray(data);

@@ -1,5 +1,6 @@
-// The console reporter: a line per check as the run goes, a summary with the findings (each with
-// how to reproduce it and where the fix is described), and the one-line result. Columns are as
+// The console reporter: a line per check as the run goes, a summary with the findings (what fails
+// the run first; each with how to reproduce it and where the fix is described), and the one-line
+// result. Columns are as
 // wide as the run's longest id and requirement list. What the gateway sent (messages, expected
 // and actual, unmatched URLs) is made inert here, so no escape sequence of a gateway acts on the
 // terminal or the CI log whoever prints this; colour is added afterwards by `colourConsole`, on
@@ -9,9 +10,11 @@ import { basename } from 'node:path';
 import { terminalSafe } from '../core/inert.js';
 import type { CheckResult, RunReport } from '../report/types.js';
 import { waiverLines } from '../report/waivers.js';
+import { findingsInOrder } from '../report/policy.js';
 import { capabilityLines } from './capabilities.js';
 import { fixLink } from './links.js';
 import type { Colour } from './style.js';
+import { plural } from '../core/words.js';
 
 const MARK: Record<CheckResult['outcome'], string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', info: 'INFO', skip: 'SKIP', error: 'ERROR', timeout: 'TIMEOUT', waived: 'WAIVED', flaky: 'FLAKY' };
 const MARK_COLOUR: Record<string, Colour> = { PASS: 'green', FAIL: 'red', WARN: 'yellow', INFO: 'blue', SKIP: 'gray', ERROR: 'magenta', TIMEOUT: 'red', WAIVED: 'cyan', FLAKY: 'yellow' };
@@ -55,7 +58,7 @@ export function findingHelp(r: CheckResult, files: readonly string[]): string[] 
 }
 
 function findings(report: RunReport, files: readonly string[]): string[] {
-  const bad = report.results.filter((r) => r.outcome !== 'pass' && r.outcome !== 'skip');
+  const bad = findingsInOrder(report.results, { strict: report.strict, allowFlaky: report.allowFlaky });
   if (!bad.length) return [];
   const lines = ['', 'Findings:'];
   for (const r of bad) {
@@ -82,7 +85,7 @@ export function consoleSummary(report: RunReport, files: string[]): string {
   const s = report.summary;
   const lines = [
     '',
-    `gw-conformance ${report.harness.version}: ${s.total} checks against ${report.target} (profile ${report.profile}, seed ${report.seed})`,
+    `gw-conformance ${report.harness.version}: ${plural(s.total, 'check')} against ${report.target} (profile ${report.profile}, seed ${report.seed})`,
     `  declared: ${[...report.declared.protocols, ...(report.declared.features ?? [])].join(', ') || 'no protocol'} (checks that need anything else are skipped as not declared)`,
     `  ${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.info} info, ${s.timeout} timeout, ${s.error} error, ${s.skip} skip${s.waived ? `, ${s.waived} waived` : ''}${s.flaky ? `, ${s.flaky} flaky${report.allowFlaky ? ' (allowed)' : ''}` : ''}  (${(report.durationMs / 1000).toFixed(1)} s)`,
   ];
@@ -93,7 +96,7 @@ export function consoleSummary(report: RunReport, files: string[]): string {
   lines.push(...capabilityLines(report));
   lines.push(...findings(report, files));
   if (report.unmatchedRequests.length) {
-    lines.push('', `The upstream received ${report.unmatchedRequests.length} request(s) it could not tie to a check:`);
+    lines.push('', `The upstream received ${plural(report.unmatchedRequests.length, 'request')} it could not tie to a check:`);
     for (const u of report.unmatchedRequests.slice(0, 10)) lines.push(`  ${u.method} ${u.url}: ${u.reason}`);
   }
   if (files.length) lines.push('', `Reports: ${files.join(', ')}`);

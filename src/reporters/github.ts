@@ -1,16 +1,17 @@
 // The GitHub Actions reporter: an annotation per check that did not pass (`::error` for a MUST
 // that failed, timed out or was flaky, and for the harness's own errors; `::warning` for a SHOULD;
 // `::notice` for INFO), printed on standard output where the runner reads workflow commands, and a
-// job summary (Markdown: the counts, then a table of the checks that did not pass, with their
-// requirement, message and fix link) appended to the file GITHUB_STEP_SUMMARY names. It is on by
-// default when GITHUB_ACTIONS=true, beside the chosen reporters. The report it is given is masked
+// job summary (Markdown: the counts, then a table of the checks that did not pass, what fails the
+// run first, with their requirement, message and fix link) appended to the file
+// GITHUB_STEP_SUMMARY names. It is on by default when GITHUB_ACTIONS=true, beside the chosen
+// reporters. The report it is given is masked
 // already; what the gateway sent is made inert for each sink by src/core/inert.ts, so a message
 // can neither start a workflow command of its own nor add markup to the summary.
 import { markdownCell, workflowData, workflowProperty } from '../core/inert.js';
 import type { CheckResult, RunReport } from '../report/types.js';
 import { fixLink } from './links.js';
 import { resultLine } from './console.js';
-import { isNotRun } from '../report/policy.js';
+import { findingsInOrder, isNotRun } from '../report/policy.js';
 
 type Command = 'error' | 'warning' | 'notice';
 const COMMAND: Partial<Record<CheckResult['outcome'], Command>> = { fail: 'error', timeout: 'error', flaky: 'error', error: 'error', warn: 'warning', info: 'notice' };
@@ -49,7 +50,7 @@ export function jobSummary(report: RunReport, files: readonly string[]): string 
     `|${kinds.map(() => '---:|').join('')}---:|`,
     `| ${kinds.map((k) => s[k]).join(' | ')} | ${(report.durationMs / 1000).toFixed(1)} |`,
   ];
-  const bad = report.results.filter((r) => r.outcome !== 'pass' && r.outcome !== 'skip');
+  const bad = findingsInOrder(report.results, { strict: report.strict, allowFlaky: report.allowFlaky });
   if (bad.length) {
     lines.push('', '| outcome | check | requirement | message | how to fix |', '|---|---|---|---|---|');
     for (const r of bad.slice(0, ROWS_MAX))

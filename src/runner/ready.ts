@@ -14,6 +14,7 @@ import type { Reply } from '../upstream/scenario.js';
 
 // What the gate found is part of the report: its types live with the report's.
 import type { CanaryAnswer, ProtocolReadiness, Readiness } from '../report/readiness.js';
+import { plural } from '../core/words.js';
 export type { CanaryAnswer, ProtocolReadiness, Readiness };
 
 /** Backoff between canaries the gateway answered without forwarding: polling a remote system, bounded. */
@@ -78,7 +79,7 @@ export async function awaitReady(
     if (nothingArrived && last?.status && last.status >= 500)
       throw new HarnessError(
         'NOT_READY',
-        `gateway not ready: ${inTime} the gateway answers (${stuck.protocol} canary POST ${gateway.url(path)}: ${stuck.attempts} tries, the last ${answerLine(last)}) but nothing reached the recording upstream at ${upstream.url}${same}: is its upstream set to ${upstream.url}? (--upstream-listen sets this address)`,
+        `gateway not ready: ${inTime} the gateway answers (${stuck.protocol} canary POST ${gateway.url(path)}: ${plural(stuck.attempts, 'try', 'tries')}, the last ${answerLine(last)}) but nothing reached the recording upstream at ${upstream.url}${same}: is its upstream set to ${upstream.url}? (--upstream-listen sets this address)`,
       );
     const hint =
       last?.status && last.status >= 400 && last.status < 500
@@ -86,7 +87,7 @@ export async function awaitReady(
         : '';
     throw new HarnessError(
       'NOT_READY',
-      `gateway not ready: ${inTime} no ${stuck.protocol} canary (POST ${gateway.url(path)}) reached the recording upstream; ${stuck.attempts} tries, the last answered ${answerLine(last)}${hint}${same}; is its upstream set to ${upstream.url}?`,
+      `gateway not ready: ${inTime} no ${stuck.protocol} canary (POST ${gateway.url(path)}) reached the recording upstream; ${plural(stuck.attempts, 'try', 'tries')}, the last answered ${answerLine(last)}${hint}${same}; is its upstream set to ${upstream.url}?`,
     );
   }
   opts.print?.(`gateway ready: forwarded ${protocols.join(', ')} after ${readiness.waitedMs} ms`);

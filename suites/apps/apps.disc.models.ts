@@ -7,6 +7,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { against, MEASUREMENTS } from '../../src/core/stall.js';
 import { appsRun, bearer, brief, call, isJson, session, type AppsFixture, type Reply } from './common.js';
+import { plural } from '../../src/core/words.js';
 
 /** Claude Code gives up on discovery after this long. */
 export const CLIENT_TIMEOUT_MS = 3000;
@@ -57,6 +58,6 @@ export default defineCheck({
     }
     // The harness could not tell: its own holds explain the time in every measurement. Not the gateway's verdict.
     if (time === 'undecided') throw new Error(`model discovery's time could not be judged: this process's event loop was held for most of it in each of ${MEASUREMENTS} measurements (${JSON.stringify(measured)})`);
-    return pass(`JSON list of ${data.length} models with a token, JSON 401 without, no redirect, within ${CLIENT_TIMEOUT_MS} ms${measured.length > 1 ? ` (measured ${measured.length} times: this process was held during the first)` : ''}`, evidence);
+    return pass(`JSON list of ${plural(data.length, 'model')} with a token, JSON 401 without, no redirect, within ${CLIENT_TIMEOUT_MS} ms${measured.length > 1 ? ` (measured ${measured.length} times: this process was held during the first)` : ''}`, evidence);
   }),
 });

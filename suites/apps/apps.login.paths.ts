@@ -1,7 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { appsRun, brief, call, isJson, metadata } from './common.js';
 import { deviceUrls, metadataUrls, offPublic } from './urls.js';
-import { cut } from '../shared/evidence.js';
+import { excerpt } from '../shared/evidence.js';
 
 export default defineCheck({
   id: 'apps.login.paths',
@@ -16,7 +16,7 @@ export default defineCheck({
     const meta = await call(`${fx.gatewayUrl}/.well-known/oauth-authorization-server`);
     if (meta.status !== 200 || !isJson(meta)) return fail('the OAuth authorization-server metadata is not served as JSON', { expected: '200 JSON', actual: brief(meta) });
     const m = await metadata(fx);
-    if (!m.device_authorization_endpoint || !m.token_endpoint) return fail('the metadata names no device_authorization_endpoint or token_endpoint', { actual: cut(meta.text, 300) });
+    if (!m.device_authorization_endpoint || !m.token_endpoint) return fail('the metadata names no device_authorization_endpoint or token_endpoint', { actual: excerpt(meta.text, 300) });
     const da = await call(m.device_authorization_endpoint, { method: 'POST', form: { surface: 'claude_code' } });
     const d = da.json as { verification_uri?: string; verification_uri_complete?: string } | undefined;
     if (da.status !== 200 || !d?.verification_uri) return fail('device authorization gave no verification_uri', { actual: brief(da) });

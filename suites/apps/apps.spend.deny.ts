@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass, type Verdict } from '../../src/check/check.js';
 import { appsRun, brief, errorType, isJson, messages, spendDenials, type AppsFixture, type SpendDenial } from './common.js';
-import { cut } from '../shared/evidence.js';
+import { excerpt } from '../shared/evidence.js';
 
 /** The verdict on one spend denial (JSON or streamed requests). */
 async function judge(fx: AppsFixture, d: SpendDenial): Promise<Verdict> {
@@ -14,7 +14,7 @@ async function judge(fx: AppsFixture, d: SpendDenial): Promise<Verdict> {
   const text = r.text;
   const states = { limit: /"limit"|\b1 ?(us )?cents?\b|\$0\.01/i.test(text), window: /daily|day\b/i.test(text), reset: /reset/i.test(text) && /\d{4}-\d{2}-\d{2}|\b\d{10}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b/i.test(text) };
   const missing = Object.entries(states).filter(([, v]) => !v).map(([k]) => k);
-  if (missing.length) return fail([`the spend denial does not state the ${missing.join(', ')}`, late].filter(Boolean).join('; '), { expected: 'limit, window and reset in the JSON body', actual: cut(text, 300), evidence: { ...evidence, next: brief(d.next) } });
+  if (missing.length) return fail([`the spend denial does not state the ${missing.join(', ')}`, late].filter(Boolean).join('; '), { expected: 'limit, window and reset in the JSON body', actual: excerpt(text, 300), evidence: { ...evidence, next: brief(d.next) } });
   if (late) return fail(late, { expected: 'the next request refused', actual: brief(d.next), evidence });
   const again = await messages(fx, d.token, 'claude-sonnet-4-6', { stream: d.how.stream });
   if (again.status !== r.status || errorType(again) !== errorType(r)) return fail('the spend denial is not stable: a second request got another answer', { actual: brief(again), evidence });

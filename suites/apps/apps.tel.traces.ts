@@ -1,5 +1,6 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { appsRun, brief, messages, session, spansOf } from './common.js';
+import { plural } from '../../src/core/words.js';
 
 export default defineCheck({
   id: 'apps.tel.traces',
@@ -15,7 +16,7 @@ export default defineCheck({
     const bad = await messages(fx, token, 'claude-sonnet-4-6', { prompt: 'gwc-status=500' });
     const okSpans = await spansOf(fx, ok.headers.get('request-id'));
     const badSpans = await spansOf(fx, bad.headers.get('request-id'));
-    if (!okSpans.length) return fail('no span of the served request reached the collector', { actual: `request-id ${ok.headers.get('request-id') ?? 'none'}, ${fx.collector.spans.length} spans in all`, evidence: { ok: brief(ok) } });
+    if (!okSpans.length) return fail('no span of the served request reached the collector', { actual: `request-id ${ok.headers.get('request-id') ?? 'none'}, ${plural(fx.collector.spans.length, 'span')} in all`, evidence: { ok: brief(ok) } });
     const keys = okSpans.flatMap((s) => Object.keys(s.attributes)).join(' ');
     const values = okSpans.flatMap((s) => Object.values(s.attributes).map(String));
     const has = { request: /route|url|path|method/.test(keys), latency: /latency|duration/.test(keys), route: values.includes('eng-up'), spend: /spend|cost|usage/.test(keys), policy: /policy/.test(keys) };

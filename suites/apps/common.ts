@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { AppsPrecondition, once, type AppsFixture, type AppsSpan } from './fixture.js';
 import { session } from './sign-in.js';
 import { bearer, call, type Reply } from './wire.js';
-import { cut } from '../shared/evidence.js';
+import { excerpt } from '../shared/evidence.js';
 
 export { AppsPrecondition, appsRun, fixtureOf, once, type AppsFixture, type AppsSpan } from './fixture.js';
 export { forge, holdingIdp, metadata, refresh, session, signIn, type SignIn, type Tokens } from './sign-in.js';
@@ -70,7 +70,7 @@ const LATER_WAITS_MS = [50, 100, 200, 400, 800];
 export async function limitedSession(fx: AppsFixture, user: string): Promise<string> {
   const token = await session(fx, user);
   const limit = await setSpendLimit(fx, `user-${user}`, 1);
-  if (limit.status !== 200) throw new AppsPrecondition(`the Admin API refused the spend limit: ${limit.status} ${cut(limit.text, 200)}`);
+  if (limit.status !== 200) throw new AppsPrecondition(`the Admin API refused the spend limit: ${limit.status} ${excerpt(limit.text, 200)}`);
   return token;
 }
 

@@ -9,7 +9,7 @@ import { maskTokens } from '../../src/core/mask.js';
 import { parseJson } from '../../src/core/json.js';
 import { patientTimeout, stallMeter } from '../../src/core/stall.js';
 import { GatewayTransportError } from '../../src/client/gateway.js';
-import { cut } from '../shared/evidence.js';
+import { excerpt } from '../shared/evidence.js';
 
 export { maskTokens };
 
@@ -112,4 +112,4 @@ export const errorType = (r: Reply) => ((r.json as { error?: { type?: string } }
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}`, 'anthropic-version': '2023-06-01' });
 
 /** The evidence form of a reply: status, type and the first of the body (inert text, tokens masked). */
-export const brief = (r: Reply) => `${r.status} ${r.contentType || '-'} ${cut(maskTokens(r.text), 300)}`;
+export const brief = (r: Reply) => `${r.status} ${r.contentType || '-'} ${excerpt(maskTokens(r.text), 300)}`;

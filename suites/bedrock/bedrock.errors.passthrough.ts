@@ -3,7 +3,7 @@ import { describeDiff } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
 import { bedrockErrorReply, bedrockErrorType } from '../../src/upstream/replies/bedrock.js';
 import { exchange, responseDiffs } from '../shared/exchange.js';
-import { exchangeEvidence } from '../shared/evidence.js';
+import { exchangeEvidence, excerpt } from '../shared/evidence.js';
 import { bedrockBody } from '../shared/protocols.js';
 import { bedrockSend } from './common.js';
 
@@ -27,7 +27,7 @@ export default defineCheck({
         const html = /<html|<!doctype/i.test(x.res.text());
         return fail(`the upstream's ${status} reached the client as ${x.res.status}${!got.ok ? (html ? ' with an HTML page' : ' with a body that is not JSON') : ''}: the AWS SDK cannot name the exception`, {
           expected: `${status} with {"message": ...} and x-amzn-errortype`,
-          actual: `${x.res.status} ${x.res.header('content-type') ?? ''}: ${x.res.text().slice(0, 200)}`,
+          actual: `${x.res.status} ${x.res.header('content-type') ?? ''}: ${excerpt(x.res.text(), 200)}`,
           evidence: ev,
         });
       }

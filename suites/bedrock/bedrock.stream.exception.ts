@@ -2,6 +2,7 @@ import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { bedrockException, bedrockStream } from '../../src/upstream/replies/bedrock.js';
 import { streamEvidenceOf } from '../shared/exchange.js';
 import { bedrockStreamExchange, eventName } from './common.js';
+import { plural } from '../../src/core/words.js';
 
 const EXCEPTION = { type: 'throttlingException', message: 'Too many tokens, please wait before trying again.' };
 
@@ -25,7 +26,7 @@ export default defineCheck({
     const at = x.res.events.findIndex((e) => e.frame?.messageType === 'exception');
     if (at < 0) {
       const last = x.res.events.at(-1);
-      return fail(`the upstream's ${EXCEPTION.type} never reached the client: the stream ended after ${x.res.events.length} message(s)${last ? ` (the last: ${eventName(last.data)})` : ''}, so the client takes a cut answer for a whole one`, { expected: `an exception message of type ${EXCEPTION.type}`, actual: x.res.events.map((e) => e.frame?.messageType ?? '?').join(' | '), evidence: ev });
+      return fail(`the upstream's ${EXCEPTION.type} never reached the client: the stream ended after ${plural(x.res.events.length, 'message')}${last ? ` (the last: ${eventName(last.data)})` : ''}, so the client takes a cut answer for a whole one`, { expected: `an exception message of type ${EXCEPTION.type}`, actual: x.res.events.map((e) => e.frame?.messageType ?? '?').join(' | '), evidence: ev });
     }
     const f = x.res.events[at];
     if (!f.frame?.ok) return fail(`the exception message fails the client's codec: ${f.frame?.problem}`, { expected: 'a valid exception message', actual: f.frame?.problem, evidence: ev });

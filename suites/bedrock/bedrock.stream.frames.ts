@@ -4,6 +4,7 @@ import { isEventStreamType, messageHexDump } from '../../src/core/framing.js';
 import { tryParse } from '../../src/core/json.js';
 import { streamEvidenceOf } from '../shared/exchange.js';
 import { bedrockStreamExchange, eventName } from './common.js';
+import { plural } from '../../src/core/words.js';
 
 export default defineCheck({
   id: 'bedrock.stream.frames',
@@ -36,7 +37,7 @@ export default defineCheck({
     const got = x.res.events.map((e) => e.data);
     for (let i = 0; i < Math.max(got.length, x.sent.length); i++) {
       if (i >= got.length) return fail(`${x.sent.length - got.length} of ${x.sent.length} events never arrived as messages of their own (the first missing: ${eventName(x.sent[i])})`, { expected: x.sent.map(eventName).join(' | '), actual: got.map(eventName).join(' | '), evidence: ev });
-      if (i >= x.sent.length) return fail(`${got.length - x.sent.length} message(s) the upstream never sent were added`, { expected: `${x.sent.length} messages`, actual: got.map(eventName).join(' | '), evidence: ev });
+      if (i >= x.sent.length) return fail(`${plural(got.length - x.sent.length, 'message')} the upstream never sent were added`, { expected: `${x.sent.length} messages`, actual: got.map(eventName).join(' | '), evidence: ev });
       const b = tryParse(got[i]);
       if (!b.ok) return fail(`message ${i} carries ${got[i].length} bytes that are not one JSON event (events merged into one message, or cut): the client cannot parse it`, { expected: x.sent[i], actual: got[i].slice(0, 600), evidence: at(i) });
       const a = tryParse(x.sent[i]);

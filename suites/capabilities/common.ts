@@ -12,7 +12,7 @@ import { DEFAULT_MODEL, type Protocol } from '../../src/protocol/index.js';
 import { withToken } from '../../src/upstream/contract.js';
 import type { Reply, SseReply } from '../../src/upstream/scenario.js';
 import { exchange, isExplicitRefusal, parseSeen, responseDiffs, streamThrough, type Exchange, type StreamExchange } from '../shared/exchange.js';
-import { cut } from '../shared/evidence.js';
+import { cut, excerpt } from '../shared/evidence.js';
 import { listValues } from '../shared/headers.js';
 
 export interface Probe {
@@ -82,7 +82,7 @@ function streamLosses(p: Probe, x: StreamExchange): string[] {
     const near = got.findIndex((g, k) => k >= from && sameKind(want, g));
     const kind = typeOf(want);
     const label = kind?.t === 'str' ? kind.v : 'event';
-    if (near < 0) out.push(`answer ${label}: never reached the client (${cut(payload, 120)})`);
+    if (near < 0) out.push(`answer ${label}: never reached the client (${excerpt(payload, 120)})`);
     else {
       for (const d of diffJson(want, got[near], '', [], { keyOrder: false, limit: 2 })) out.push(`answer ${label} ${describeDiff(d)}`);
       from = near + 1;
@@ -92,7 +92,7 @@ function streamLosses(p: Probe, x: StreamExchange): string[] {
 }
 
 function refusal(status: number, body: string): string[] {
-  return [`the gateway refused the request itself: status ${status}, ${cut(body, 200)}`];
+  return [`the gateway refused the request itself: status ${status}, ${excerpt(body, 200)}`];
 }
 
 async function probeJson(ctx: CheckContext, p: Probe, model: string): Promise<Pick<CapabilityCell, 'state' | 'evidence'>> {

@@ -3,7 +3,7 @@ import { tryParse } from '../../src/core/json.js';
 import { chatError, chatJsonReply } from '../../src/upstream/replies/chat.js';
 import { chatSend, exchange } from '../shared/exchange.js';
 import { chatBody } from '../shared/protocols.js';
-import { exchangeEvidence, cut } from '../shared/evidence.js';
+import { exchangeEvidence, excerpt } from '../shared/evidence.js';
 
 export default defineCheck({
   id: 'chat.auth.bad-key',
@@ -23,7 +23,7 @@ export default defineCheck({
       const html = /<html|<!doctype/i.test(x.res.text());
       return fail(`a bad key got ${x.res.status}${isJsonError ? ' with a JSON error' : html ? ' with an HTML page' : ' without a JSON error body'}`, {
         expected: '401 with a JSON error body',
-        actual: `${x.res.status} ${x.res.header('content-type') ?? ''}: ${cut(x.res.text(), 200)}`,
+        actual: `${x.res.status} ${x.res.header('content-type') ?? ''}: ${excerpt(x.res.text(), 200)}`,
         evidence: ev,
       });
     }

@@ -4,6 +4,7 @@ import { tryParse } from '../../src/core/json.js';
 import { DONE } from '../../src/upstream/replies/chat.js';
 import { chatStreamExchange, chunkName, pairEvents } from './common.js';
 import { streamEvidenceOf } from '../shared/exchange.js';
+import { plural } from '../../src/core/words.js';
 
 export default defineCheck({
   id: 'chat.stream.complete',
@@ -24,7 +25,7 @@ export default defineCheck({
     const lost = x.sent.map((_, i) => i).filter((i) => !pairs.some((p) => p.sent === i));
     if (lost.length) {
       const names = lost.map((i) => chunkName(x.sent[i]));
-      return fail(`${lost.length} chunk(s) never reached the client: ${names.join(', ')}`, {
+      return fail(`${plural(lost.length, 'chunk')} never reached the client: ${names.join(', ')}`, {
         expected: x.sent.map(chunkName).join(' | '),
         actual: got.map(chunkName).join(' | '),
         evidence: { lost: names, ...ev },
@@ -42,7 +43,7 @@ export default defineCheck({
       const diffs = diffJson(a.node, b.node);
       if (diffs.length) return fail(`chunk ${p.sent} (${chunkName(x.sent[p.sent])}) changed: ${describeDiff(diffs[0])}`, { expected: x.sent[p.sent], actual: got[p.got], evidence: { diffs, ...ev } });
     }
-    if (got.length > x.sent.length) return fail(`${got.length - x.sent.length} event(s) the upstream never sent were added`, { expected: `${x.sent.length} chunks`, actual: got.map(chunkName).join(' | '), evidence: ev });
+    if (got.length > x.sent.length) return fail(`${plural(got.length - x.sent.length, 'event')} the upstream never sent were added`, { expected: `${x.sent.length} chunks`, actual: got.map(chunkName).join(' | '), evidence: ev });
     if (got[got.length - 1] !== DONE) return fail('the stream did not end with data: [DONE]', { expected: DONE, actual: got[got.length - 1] ?? '(no events)', evidence: ev });
     return pass(`all ${x.sent.length} chunks arrived unchanged and in order, the usage chunk and [DONE] included`);
   },

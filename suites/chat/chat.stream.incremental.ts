@@ -1,6 +1,7 @@
 import { defineCheck } from '../../src/check/check.js';
 import { chatStreamExchange, chunkName, pairEvents } from './common.js';
 import { judgeIncremental } from '../shared/incremental.js';
+import { plural } from '../../src/core/words.js';
 
 /** Gap between scripted chunks: far above loopback lag and the burst window, so a buffer shows as chunks arriving together. */
 export const GAP_MS = 300;
@@ -24,6 +25,6 @@ export default defineCheck({
       exchange: (more) => chatStreamExchange(ctx, { pieces: more ? [...PIECES, ...PIECES, ...PIECES] : PIECES, gapMs: GAP_MS }),
       pair: (x) => pairEvents(x.sent, x.res.events.map((e) => e.data)),
       name: chunkName,
-      tooFew: { actual: (x) => `${x.res.events.length} events` },
+      tooFew: { actual: (x) => `${plural(x.res.events.length, 'event')}` },
     }),
 });

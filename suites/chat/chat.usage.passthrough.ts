@@ -5,6 +5,7 @@ import { chatCompletion, chatFrames, chatJsonReply, chatSseReply, chatStream, DO
 import { CHAT_PATH, chatBody } from '../shared/protocols.js';
 import { chatSend, exchange, streamEvidenceOf, streamThrough } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
+import { plural } from '../../src/core/words.js';
 
 /** Usage with every detail a client reads, cached and reasoning tokens not zero (a gateway must keep them, not rebuild them). */
 const USAGE = {
@@ -39,7 +40,7 @@ async function streamCase(ctx: CheckContext, c: (typeof STREAM_CASES)[number]): 
   const gotOpts = opts ? JSON.stringify(toPlain(opts)) : 'null';
   if (sentOpts !== gotOpts) return { problem: `${c.name}: the upstream received stream_options ${gotOpts}, the client sent ${c.options ? sentOpts : 'none'}`, evidence };
   const usages = x.res.events.map((e) => tryParse(e.data)).flatMap((p) => (p.ok ? [at(p.node, '/usage')] : [])).filter((u) => u && u.t !== 'null');
-  if (!asked) return { problem: usages.length ? `${c.name}: the client got ${usages.length} usage chunk(s) the upstream never sent` : null, evidence };
+  if (!asked) return { problem: usages.length ? `${c.name}: the client got ${plural(usages.length, 'usage chunk')} the upstream never sent` : null, evidence };
   const want = tryParse(JSON.stringify(USAGE));
   if (!want.ok) throw new Error('harness bug: usage is not JSON');
   if (usages.length !== 1) return { problem: `${c.name}: the client got ${usages.length} usage values, the upstream sent one`, evidence };

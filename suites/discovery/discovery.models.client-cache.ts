@@ -1,6 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { MODELS } from '../../src/upstream/replies/discovery.js';
 import { describe, discover, discoveryEvidence, keptByClient, parseModelList, uncorrelated, uncorrelatedSkip } from './common.js';
+import { plural } from '../../src/core/words.js';
 
 export default defineCheck({
   id: 'discovery.models.client-cache',
@@ -22,17 +23,17 @@ export default defineCheck({
     const cache = kept.map((m) => ({ id: m.id, display_name: m.display_name ?? null }));
     const facts = { ...evidence, wouldCache: cache, ignoredIds: ignored, note: 'listing establishes no feature (search, 1M context, thinking, 1h caching)' };
     const findings: string[] = [];
-    if (ignored.length) findings.push(`the client would ignore ${ignored.length} listed id(s) that contain neither claude nor anthropic: ${ignored.slice(0, 5).join(', ')}`);
+    if (ignored.length) findings.push(`the client would ignore ${plural(ignored.length, 'listed id')} that contain neither claude nor anthropic: ${ignored.slice(0, 5).join(', ')}`);
     if (!kept.length) findings.push('the client would keep no model');
     if (d.expectation.hits.length) {
       const upstream = MODELS.map((m) => m.id);
       const got = kept.map((m) => m.id);
       const missing = upstream.filter((id) => !got.includes(id));
       const added = got.filter((id) => !upstream.includes(id));
-      if (missing.length) findings.push(`${missing.length} model(s) the upstream listed are missing: ${missing.join(', ')}`);
-      if (added.length) findings.push(`${added.length} model(s) the upstream did not list were added: ${added.join(', ')}`);
+      if (missing.length) findings.push(`${plural(missing.length, 'model')} the upstream listed are missing: ${missing.join(', ')}`);
+      if (added.length) findings.push(`${plural(added.length, 'model')} the upstream did not list were added: ${added.join(', ')}`);
     }
     if (findings.length) return fail(findings.join('; '), { expected: `the upstream's ${MODELS.length} models, all kept by the client`, actual: kept.map((m) => m.id).join(', ') || '(none)', evidence: facts });
-    return pass(`the client would cache ${kept.length} models: ${kept.map((m) => m.id).join(', ')} (listing establishes no feature)`, facts);
+    return pass(`the client would cache ${plural(kept.length, 'model')}: ${kept.map((m) => m.id).join(', ')} (listing establishes no feature)`, facts);
   },
 });

@@ -11,6 +11,7 @@ import { JSON_HEADERS } from '../../src/upstream/scenario.js';
 import { MODELS, modelListBody, type ListedModel } from '../../src/upstream/replies/discovery.js';
 import { setTimeout as pause } from 'node:timers/promises';
 import { describe, discover, discoveryEvidence, parseModelList, uncorrelated, uncorrelatedSkip, type Discovery } from './common.js';
+import { plural } from '../../src/core/words.js';
 
 /** The model the upstream withdraws between the two requests, and the one it adds. */
 const WITHDRAWN = MODELS[MODELS.length - 1];
@@ -66,7 +67,7 @@ export default defineCheck({
     const stale = [...(after.includes(ADDED.id) ? [] : [`${ADDED.id}, added upstream, is missing`]), ...(after.includes(WITHDRAWN.id) ? [`${WITHDRAWN.id}, withdrawn upstream, is still listed`] : [])];
     const when = lifetime > 0 ? `after the ${lifetime} s cache lifetime the gateway declared` : 'with no cache lifetime declared';
     if (!stale.length) return pass(`the second list, ${when}, shows the upstream's change: ${ADDED.id} added, ${WITHDRAWN.id} withdrawn`, evidence);
-    return fail(`the model list does not follow the upstream's ${when}: ${stale.join('; ')} (the upstream saw ${e.hits.length} request(s) for 2)`, {
+    return fail(`the model list does not follow the upstream's ${when}: ${stale.join('; ')} (the upstream saw ${plural(e.hits.length, 'request')} for 2)`, {
       expected: `the second list with ${ADDED.id} and without ${WITHDRAWN.id}${lifetime > 0 ? `, ${lifetime} s after the first answer` : ''}`,
       actual: after.join(', '),
       evidence,

@@ -1,5 +1,6 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describe, discover, discoveryEvidence, parseModelList, replyFor, uncorrelated, uncorrelatedSkip, type ModelItem } from './common.js';
+import { plural } from '../../src/core/words.js';
 
 const CALLS = 3;
 const line = (items: ModelItem[]) => items.map((m) => m.id).join(', ');
@@ -35,6 +36,6 @@ export default defineCheck({
         });
       }
     }
-    return pass(`${CALLS} calls listed the same ${items[0].length} models in the same order`, evidence);
+    return pass(`${CALLS} calls listed the same ${plural(items[0].length, 'model')} in the same order`, evidence);
   },
 });

@@ -10,7 +10,7 @@ import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
 import { withToken } from '../../src/upstream/contract.js';
 import { attempt, describeShape, isJsonError, shapeOf } from '../shared/shape.js';
-import { clientEvidence, cut } from '../shared/evidence.js';
+import { clientEvidence, excerpt } from '../shared/evidence.js';
 import { parseJson } from '../../src/core/json.js';
 
 const MIB = 1024 * 1024;
@@ -222,7 +222,7 @@ export default defineCheck({
         const problem = judgeForwarded(x) ?? judgeClient(x);
         const bytesIdentical = x.seen ? x.seen.bodyBytes === x.sentBytes && x.seen.bodySha256 === x.sentSha256 : false;
         results.push(problem ? { mib, outcome: 'broken', status: x.res.status, ms, detail: problem, bytesIdentical } : { mib, outcome: 'forwarded', status: x.res.status, ms, detail: 'forwarded intact', bytesIdentical });
-      } else if (isJsonError(shape)) results.push({ mib, outcome: 'refused-json', status: x.res.status, ms, detail: `refused: ${cut(x.res.text(), 200)}` });
+      } else if (isJsonError(shape)) results.push({ mib, outcome: 'refused-json', status: x.res.status, ms, detail: `refused: ${excerpt(x.res.text(), 200)}` });
       else results.push({ mib, outcome: 'broken', status: x.res.status, ms, detail: describeShape(shape, x.res.text()) });
       if (results[results.length - 1].outcome === 'broken') {
         (results[results.length - 1] as SizeResult & { client?: unknown }).client = clientEvidence(x.res, 400);

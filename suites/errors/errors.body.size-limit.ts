@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass, type CheckContext, type Verdict } from '../../src/check/check.js';
 import { attempt, describeShape, errorFields, isJsonError, shapeOf } from '../shared/shape.js';
-import { clientEvidence, cut } from '../shared/evidence.js';
+import { clientEvidence, excerpt } from '../shared/evidence.js';
 import { judgeClient, judgeForwarded, sendLarge } from './errors.body.large.js';
 
 /**
@@ -33,7 +33,7 @@ async function underTheLimit(ctx: CheckContext, bytes: number, declared: boolean
     return {
       failed: fail(`the gateway refused a ${size} body with a JSON 413 request_too_large: its limit is below ${declared ? 'the one declared (--body-limit-bytes)' : "the provider's, and was not declared (--body-limit-bytes)"}`, {
         expected: `bodies up to ${size} forwarded`,
-        actual: `413 ${cut(x.res.text(), 200)}`,
+        actual: `413 ${excerpt(x.res.text(), 200)}`,
         evidence,
       }),
     };

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
 import { runLoad, type LoadOutcome, type LoadRequest, type LoadResult } from '../../src/load/engine.js';
 import { cut } from '../shared/evidence.js';
+import { plural } from '../../src/core/words.js';
 
 export interface Kind {
   protocol: Protocol;
@@ -194,7 +195,7 @@ export function attribution(o: LoadOutcome, p: Planned): string | null {
 export function answerText(o: LoadOutcome): string {
   const type = o.headers['content-type'];
   const head = cut(o.body, 160);
-  return `status ${o.status}${type ? `, ${String(type)}` : ''}, ${o.body.length} characters in ${o.chunks.length} piece(s)${head ? `, beginning ${JSON.stringify(head)}` : ''}`;
+  return `status ${o.status}${type ? `, ${String(type)}` : ''}, ${o.body.length} characters in ${plural(o.chunks.length, 'piece')}${head ? `, beginning ${JSON.stringify(head)}` : ''}`;
 }
 
 /** What the recording upstream saw of a request and wrote back: the other side of a wrong answer. */

@@ -1,6 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { encodeHistogram, percentiles, percentilesText } from '../../src/core/histogram.js';
 import { attribution, concurrencyOf, kindsOf, loadSettings, OVERLAP_BATCH, sendMix, limitedSkip } from './common.js';
+import { plural } from '../../src/core/words.js';
 
 export default defineCheck({
   id: 'load.concurrency.attribution',
@@ -29,6 +30,6 @@ export default defineCheck({
         actual: `${wrong.length} misattributed, lost or duplicated`,
         evidence,
       });
-    return pass(`${count} requests from ${s.clients} clients at ${s.rate}/s, every answer its own; ${c.text} (${percentilesText(percentiles(result.latency))})`, evidence);
+    return pass(`${plural(count, 'request')} from ${plural(s.clients, 'client')} at ${s.rate}/s, every answer its own; ${c.text} (${percentilesText(percentiles(result.latency))})`, evidence);
   },
 });

@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { judgeDelivery } from '../../src/core/oracle.js';
+import { DELIVERY_WORDS, judgeDelivery, type Delivery } from '../../src/core/oracle.js';
 import { eventArrivals, loadSettings, sendMix, type Kind, limitedSkip } from './common.js';
 
 /** Streams open at once, and the gap between their events: far above loopback lag and the burst window. */
@@ -27,14 +27,14 @@ export default defineCheck({
     const { result, planned } = await sendMix(ctx, { route: 'gateway', kinds: (i) => kinds[i % kinds.length], rate: STREAMS * 20, count: STREAMS, clients: STREAMS, deadlineMs: DEADLINE_MS, plan: () => ({ firstGapMs: GAP_MS, gapMs: GAP_MS }) });
     const verdicts = result.outcomes.map((o) => {
       const seen = planned[o.index].expectation.hits[0];
-      if (o.error || o.status !== 200 || !seen) return { o, delivery: 'incomplete', summary: o.error ?? `status ${o.status}${seen ? '' : ', never reached the upstream'}` };
+      if (o.error || o.status !== 200 || !seen) return { o, delivery: 'incomplete' as Delivery, summary: o.error ?? `status ${o.status}${seen ? '' : ', never reached the upstream'}` };
       const arrivals = eventArrivals(o);
       const r = judgeDelivery(seen.sentAt, arrivals, seen.receivedAt, arrivals.map((_, i) => `event ${i}`), ctx.settings.sse);
       return { o, delivery: r.delivery, summary: r.summary };
     });
     const bad = verdicts.filter((v) => v.delivery !== 'incremental');
     const evidence = { streams: STREAMS, gapMs: GAP_MS, deliveries: Object.fromEntries([...new Set(verdicts.map((v) => v.delivery))].map((d) => [d, verdicts.filter((v) => v.delivery === d).length])), first: bad.slice(0, 5).map((v) => `stream ${v.o.index} (${planned[v.o.index].kind.protocol}): ${v.summary}`) };
-    if (bad.length) return fail(`${bad.length} of ${STREAMS} streams open at once were not incremental: stream ${bad[0].o.index}: ${bad[0].summary}`, { expected: 'every stream incremental', actual: bad[0].delivery, evidence });
+    if (bad.length) return fail(`${bad.length} of ${STREAMS} streams open at once were not incremental: stream ${bad[0].o.index}: ${bad[0].summary}`, { expected: 'every stream incremental', actual: DELIVERY_WORDS[bad[0].delivery], evidence });
     return pass(`${STREAMS} streams open at once, each incremental`, evidence);
   },
 });

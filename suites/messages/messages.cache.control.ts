@@ -4,6 +4,7 @@ import { compareField } from './common.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
+import { plural } from '../../src/core/words.js';
 
 const H1 = { type: 'ephemeral', ttl: '1h' };
 const M5 = { type: 'ephemeral', ttl: '5m' };
@@ -45,6 +46,6 @@ export default defineCheck({
     if (!x.seen) return notForwarded(x);
     const diffs = POINTERS.flatMap((p) => compareField(x, p).diffs);
     if (!diffs.length) return pass(`all ${POINTERS.length} cache_control objects arrived unchanged`);
-    return fail(`${diffs.length} cache_control difference(s): ${diffs.map((d) => d.path).join(', ')}`, { expected: POINTERS.join('\n'), actual: diffs.map(describeDiff).join('\n'), evidence: exchangeEvidence(x) });
+    return fail(`${plural(diffs.length, 'cache_control difference')}: ${diffs.map((d) => d.path).join(', ')}`, { expected: POINTERS.join('\n'), actual: diffs.map(describeDiff).join('\n'), evidence: exchangeEvidence(x) });
   },
 });

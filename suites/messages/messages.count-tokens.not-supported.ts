@@ -2,7 +2,7 @@
 // `x-should-retry: false`: the answer Claude Code's fallback (counting with an ordinary request)
 // keys on. The upstream here says just that; the gateway keeps it so.
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { cut } from '../shared/evidence.js';
+import { cut, excerpt } from '../shared/evidence.js';
 import { countTokensExchange } from '../shared/exchange.js';
 import { messagesBody } from '../shared/protocols.js';
 import { errorFields, shapeOf } from '../shared/shape.js';
@@ -33,7 +33,7 @@ export default defineCheck({
     if (problems.length)
       return fail(`an unsupported count_tokens reached the client with ${problems.join(', ')}: Claude Code falls back to counting on its own only on a 501 not_supported (without x-should-retry: false it first asks once more)`, {
         expected: '501, error.type "not_supported", x-should-retry: false',
-        actual: `${res.status} ${cut(res.text(), 200)}; x-should-retry ${retry ?? 'missing'}`,
+        actual: `${res.status} ${excerpt(res.text(), 200)}; x-should-retry ${retry ?? 'missing'}`,
         evidence,
       });
     return pass('an unsupported count_tokens reached the client as 501 not_supported with x-should-retry: false', evidence);

@@ -5,7 +5,7 @@ import { errorBody } from '../../src/upstream/replies/messages.js';
 import { describeDiff, diffJson } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
 import { maskHeaders } from '../../src/core/mask.js';
-import { cut } from '../shared/evidence.js';
+import { cut, excerpt } from '../shared/evidence.js';
 import { describeShape, isJsonError, shapeOf } from '../shared/shape.js';
 import { countTokensExchange } from '../shared/exchange.js';
 import { messagesBody } from '../shared/protocols.js';
@@ -37,9 +37,9 @@ export default defineCheck({
     if (!want.ok || !got.ok) throw new Error('harness bug: a JSON body did not parse losslessly');
     const diffs = diffJson(want.node, got.node, '', [], { keyOrder: false });
     if (!a.seen || diffs.length)
-      return fail(`count_tokens returned ${a.res.text()} ${a.seen ? 'instead of the upstream\'s count' : 'without asking the upstream (an invented count)'}`, {
+      return fail(`count_tokens returned ${excerpt(a.res.text(), 200)} ${a.seen ? 'instead of the upstream\'s count' : 'without asking the upstream (an invented count)'}`, {
         expected: countTokensBody(REAL_COUNT),
-        actual: a.res.text(),
+        actual: excerpt(a.res.text(), 2000),
         evidence: { ...aEvidence, diffs: diffs.map(describeDiff) },
       });
     // The upstream does not support it.
@@ -50,7 +50,7 @@ export default defineCheck({
       const shape = shapeOf(b.res);
       const evidence = { upstreamStatus: status, client: { status: b.res.status, contentType: b.res.header('content-type') ?? null, body: cut(b.res.text(), 600) }, forwarded: !!b.seen };
       const invented = shape.json && shape.parsed && typeof shape.parsed === 'object' && 'input_tokens' in (shape.parsed as object);
-      if (invented) return fail(`with the upstream answering ${status}, count_tokens returned a count: ${cut(b.res.text(), 100)} (invented)`, { expected: 'an explicit JSON error', actual: `${b.res.status} ${b.res.text()}`, evidence });
+      if (invented) return fail(`with the upstream answering ${status}, count_tokens returned a count: ${excerpt(b.res.text(), 100)} (invented)`, { expected: 'an explicit JSON error', actual: `${b.res.status} ${excerpt(b.res.text(), 2000)}`, evidence });
       if (!isJsonError(shape)) return fail(`with the upstream answering ${status}, count_tokens answered ${describeShape(shape, b.res.text())}`, { expected: 'an error status with a JSON error body', actual: describeShape(shape, b.res.text()), evidence });
       refused.push(`${status} -> ${b.res.status} JSON`);
     }

@@ -2,7 +2,7 @@ import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { tryParse } from '../../src/core/json.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange } from '../shared/exchange.js';
-import { exchangeEvidence, cut } from '../shared/evidence.js';
+import { exchangeEvidence, excerpt } from '../shared/evidence.js';
 
 export default defineCheck({
   id: 'messages.response.json',
@@ -20,7 +20,7 @@ export default defineCheck({
       const parsed = tryParse(x.res.text());
       if (!/json/i.test(ct) || !parsed.ok) {
         const html = /<html|<!doctype/i.test(x.res.text());
-        return fail(`the ${name} response is ${html ? 'an HTML page' : 'not JSON'} (content-type ${ct || 'absent'})`, { expected: 'application/json body', actual: `${x.res.status} ${ct}: ${cut(x.res.text(), 200)}`, evidence: exchangeEvidence(x) });
+        return fail(`the ${name} response is ${html ? 'an HTML page' : 'not JSON'} (content-type ${ct || 'absent'})`, { expected: 'application/json body', actual: `${x.res.status} ${ct}: ${excerpt(x.res.text(), 200)}`, evidence: exchangeEvidence(x) });
       }
     }
     return pass('the success and the error response were JSON');

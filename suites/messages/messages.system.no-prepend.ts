@@ -4,6 +4,7 @@ import { ATTRIBUTION } from './gen.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, notForwarded, parseSeen } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
+import { plural } from '../../src/core/words.js';
 
 type Block = { type?: string; text?: string };
 const SENT: Block[] = [
@@ -34,7 +35,7 @@ export default defineCheck({
       const got = seen ? toPlain(at(seen, '/system') ?? { t: 'null' }) : undefined;
       const ev = exchangeEvidence(x);
       if (Array.isArray(system) && Array.isArray(got)) {
-        if (got.length > system.length) return fail(`${got.length - system.length} block(s) inserted into system`, { expected: `${system.length} blocks, the attribution block first`, actual: JSON.stringify(got), evidence: ev });
+        if (got.length > system.length) return fail(`${plural(got.length - system.length, 'block')} inserted into system`, { expected: `${system.length} blocks, the attribution block first`, actual: JSON.stringify(got), evidence: ev });
         if ((got[0] as Block)?.text !== ATTRIBUTION) return fail('the attribution block is no longer first', { expected: ATTRIBUTION, actual: JSON.stringify(got[0]), evidence: ev });
         continue;
       }

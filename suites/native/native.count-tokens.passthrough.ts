@@ -4,7 +4,7 @@ import { maskUrl } from '../../src/core/mask.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { nativeCountTokensBody, nativeJsonReply, NATIVE_MODEL } from '../../src/upstream/replies/native.js';
 import { exchange, isExplicitRefusal, nativeSend, responseDiffs } from '../shared/exchange.js';
-import { exchangeEvidence, cut } from '../shared/evidence.js';
+import { exchangeEvidence, excerpt } from '../shared/evidence.js';
 
 /** A count no estimate from the body's length gives. */
 const COUNT = 4711;
@@ -27,8 +27,8 @@ export default defineCheck({
     const evidence = exchangeEvidence(x, 600);
     if (!x.seen) {
       if (isExplicitRefusal(x)) return pass(`the gateway refused countTokens with ${x.res.status} and a JSON error (it does not serve it)`, evidence);
-      if (x.res.status < 300) return fail(`the client got a count (status ${x.res.status}) the upstream never gave: the request never reached it`, { expected: `the upstream's totalTokens ${COUNT}, or a JSON error`, actual: cut(x.res.text(), 200), evidence });
-      return fail(`countTokens was neither forwarded nor refused with a JSON error: status ${x.res.status}`, { expected: 'forwarded, or a JSON error', actual: cut(x.res.text(), 200), evidence });
+      if (x.res.status < 300) return fail(`the client got a count (status ${x.res.status}) the upstream never gave: the request never reached it`, { expected: `the upstream's totalTokens ${COUNT}, or a JSON error`, actual: excerpt(x.res.text(), 200), evidence });
+      return fail(`countTokens was neither forwarded nor refused with a JSON error: status ${x.res.status}`, { expected: 'forwarded, or a JSON error', actual: excerpt(x.res.text(), 200), evidence });
     }
     if (x.seen.url !== PATH) return fail(`countTokens arrived at ${maskUrl(x.seen.url)}${/%3A/i.test(x.seen.url) ? ' (the ":" percent-encoded)' : ''}`, { expected: PATH, actual: maskUrl(x.seen.url), evidence });
     if (x.res.status !== 200) return fail(`the upstream answered 200 but the client got ${x.res.status}`, { expected: '200', actual: String(x.res.status), evidence });

@@ -5,6 +5,7 @@ import { blockedResponse, nativeAnswer, nativeFrames, nativeJsonReply, nativeRes
 import { exchange, nativeSend, responseDiffs, streamEvidenceOf, streamThrough } from '../shared/exchange.js';
 import { exchangeEvidence, cut } from '../shared/evidence.js';
 import { nativeBody, nativePath } from '../shared/protocols.js';
+import { plural } from '../../src/core/words.js';
 
 const answerOf = (text: string) => {
   try {
@@ -67,12 +68,12 @@ async function streamCase(ctx: CheckContext): Promise<Verdict> {
     const want = tryParse(payloads[i]);
     const have = got[i] === undefined ? null : tryParse(got[i]);
     if (!want.ok) throw new Error('harness bug: scripted frame is not JSON');
-    if (!have) return fail(`streamed answer: frame ${i} of ${payloads.length} never arrived`, { expected: payloads[i], actual: `${got.length} frames`, evidence: ev });
+    if (!have) return fail(`streamed answer: frame ${i} of ${payloads.length} never arrived`, { expected: payloads[i], actual: `${plural(got.length, 'frame')}`, evidence: ev });
     if (!have.ok) return fail(`streamed answer: frame ${i} is not JSON: ${have.error}`, { expected: payloads[i], actual: got[i], evidence: ev });
     const diffs = diffJson(want.node, have.node);
     if (diffs.length)
       return fail(`streamed answer: frame ${i} changed: ${describeDiff(diffs[0])}`, { expected: payloads[i], actual: got[i], evidence: { diffs, frame: i, ...ev } });
   }
-  if (got.length > payloads.length) return fail(`streamed answer: ${got.length - payloads.length} frame(s) the upstream never sent were added`, { expected: `${payloads.length} frames`, actual: got.slice(payloads.length).join('\n'), evidence: ev });
+  if (got.length > payloads.length) return fail(`streamed answer: ${plural(got.length - payloads.length, 'frame')} the upstream never sent were added`, { expected: `${payloads.length} frames`, actual: got.slice(payloads.length).join('\n'), evidence: ev });
   return { ok: true, message: 'stream unchanged' };
 }

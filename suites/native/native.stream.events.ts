@@ -1,6 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { streamEvidenceOf } from '../shared/exchange.js';
 import { nativeStreamExchange, noStream, pairPayloads, payloadName } from './common.js';
+import { plural } from '../../src/core/words.js';
 
 export default defineCheck({
   id: 'native.stream.events',
@@ -26,7 +27,7 @@ export default defineCheck({
     const added = got.map((_, k) => k).filter((k) => !pairs.some((p) => p.got === k));
     if (added.length) {
       const done = added.some((k) => got[k].trim() === '[DONE]');
-      return fail(`${added.length} event(s) the upstream never sent were added${done ? ': a data: [DONE] terminator, which the native protocol does not have (a Gemini client fails to parse it as JSON)' : ''}`, { expected, actual, evidence: { added: added.map((k) => got[k].slice(0, 200)), ...ev } });
+      return fail(`${plural(added.length, 'event')} the upstream never sent were added${done ? ': a data: [DONE] terminator, which the native protocol does not have (a Gemini client fails to parse it as JSON)' : ''}`, { expected, actual, evidence: { added: added.map((k) => got[k].slice(0, 200)), ...ev } });
     }
     return pass(`all ${x.sent.length} events arrived once, in order, nothing added`);
   },

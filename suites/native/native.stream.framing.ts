@@ -1,6 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { streamEvidenceOf } from '../shared/exchange.js';
 import { nativeStreamExchange, noStream } from './common.js';
+import { plural } from '../../src/core/words.js';
 
 /** The blocks of an event stream: text up to each blank line (CRLF, LF or CR line ends), and what is left after the last. */
 function blocksOf(body: string): { blocks: string[]; rest: string } {
@@ -14,7 +15,7 @@ function blockFault(block: string): string | null {
   if (lines.length === 0) return null;
   const fields = lines.map((l) => l.split(':')[0]);
   const other = fields.filter((f) => f !== 'data');
-  if (other.length) return `it has ${other.map((f) => `"${f}:"`).join(', ')} line(s): a Gemini client reads only blocks that start with "data:" and skips the others`;
+  if (other.length) return `it has ${other.map((f) => `"${f}:"`).join(', ')} ${other.length === 1 ? 'line' : 'lines'}: a Gemini client reads only blocks that start with "data:" and skips the others`;
   if (lines.length > 1) return `it holds ${lines.length} data: lines (events merged into one): a Gemini client parses the whole block as one JSON value and fails`;
   return null;
 }
@@ -48,6 +49,6 @@ export default defineCheck({
     const whole = x.res.rawBytes === x.res.raw.length;
     if (rest.trim() && whole) return fail('the stream ended inside an event (no blank line after its last data: line): a Gemini client reports an incomplete JSON segment', { expected: 'a blank line after the last event', actual: JSON.stringify(rest.slice(0, 300)), evidence: ev });
     const events = blocks.filter((b) => blockFault(b) === null && b.split(/\r\n|\n|\r/).some((l) => l.startsWith('data:'))).length;
-    return pass(`${events} events, each one data: line ended by a blank line, content-type ${type}`);
+    return pass(`${plural(events, 'event')}, each one data: line ended by a blank line, content-type ${type}`);
   },
 });

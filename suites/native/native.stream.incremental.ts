@@ -1,6 +1,7 @@
 import { defineCheck } from '../../src/check/check.js';
 import { judgeIncremental } from '../shared/incremental.js';
 import { nativeStreamExchange, noStream, PIECES, pairPayloads, payloadName } from './common.js';
+import { plural } from '../../src/core/words.js';
 
 /** Gap between scripted events: far above loopback lag and the burst window, so a buffer shows as events arriving together. */
 const GAP_MS = 300;
@@ -24,6 +25,6 @@ export default defineCheck({
       pair: (x) => pairPayloads(x.sent, x.res.events.map((e) => e.data)),
       name: payloadName,
       noStream,
-      tooFew: { arrived: "as server-sent events carrying the upstream's payloads", actual: (x) => `${x.res.events.length} events, content-type ${x.res.header('content-type') ?? '(none)'}` },
+      tooFew: { arrived: "as server-sent events carrying the upstream's payloads", actual: (x) => `${plural(x.res.events.length, 'event')}, content-type ${x.res.header('content-type') ?? '(none)'}` },
     }),
 });

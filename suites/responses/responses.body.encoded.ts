@@ -9,7 +9,7 @@ import { withToken } from '../../src/upstream/contract.js';
 import { headerValues } from '../../src/upstream/record.js';
 import { responsesAnswer, responsesJsonReply } from '../../src/upstream/replies/responses.js';
 import { RESPONSES_PATH, responsesBody } from '../shared/protocols.js';
-import { exchangeEvidence, cut } from '../shared/evidence.js';
+import { exchangeEvidence, excerpt } from '../shared/evidence.js';
 
 export default defineCheck({
   id: 'responses.body.encoded',
@@ -31,7 +31,7 @@ export default defineCheck({
     if (!seen) {
       const json = tryParse(res.text());
       if (res.status === 415 && json.ok) return pass('the gateway refused the compressed body with a JSON 415', ev);
-      return fail(`the request never reached the upstream and the gateway answered ${res.status}${json.ok ? '' : ' without a JSON body'}`, { expected: 'the body forwarded as sent, or a JSON 415', actual: `${res.status}: ${cut(res.text(), 200)}`, evidence: ev });
+      return fail(`the request never reached the upstream and the gateway answered ${res.status}${json.ok ? '' : ' without a JSON body'}`, { expected: 'the body forwarded as sent, or a JSON 415', actual: `${res.status}: ${excerpt(res.text(), 200)}`, evidence: ev });
     }
     const encoding = headerValues(seen, 'content-encoding').join(', ');
     const d = diffBytes(body, seen.body);

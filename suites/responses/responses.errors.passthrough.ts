@@ -6,7 +6,7 @@ import { chatError } from '../../src/upstream/replies/chat.js';
 import { responsesJsonReply } from '../../src/upstream/replies/responses.js';
 import { exchange, responseDiffs, responsesSend } from '../shared/exchange.js';
 import { responsesBody } from '../shared/protocols.js';
-import { exchangeEvidence, cut } from '../shared/evidence.js';
+import { exchangeEvidence, excerpt } from '../shared/evidence.js';
 
 const STATUSES = [400, 401, 404, 429, 500, 503];
 
@@ -26,7 +26,7 @@ export default defineCheck({
       const ev = exchangeEvidence(x);
       const got = tryParse(x.res.text());
       if (x.res.status !== status || !got.ok)
-        return fail(`the upstream's ${status} reached the client as ${x.res.status}${got.ok ? '' : ' with a body that is not JSON'}`, { expected: `${status} with the upstream's JSON error`, actual: `${x.res.status} ${x.res.header('content-type') ?? ''}: ${cut(x.res.text(), 200)}`, evidence: ev });
+        return fail(`the upstream's ${status} reached the client as ${x.res.status}${got.ok ? '' : ' with a body that is not JSON'}`, { expected: `${status} with the upstream's JSON error`, actual: `${x.res.status} ${x.res.header('content-type') ?? ''}: ${excerpt(x.res.text(), 200)}`, evidence: ev });
       const { diffs } = responseDiffs(x);
       if (diffs.length) return fail(`the upstream's ${status} error body changed on the way: ${describeDiff(diffs[0])}`, { expected: "the upstream's OpenAI error body", actual: diffs.map(describeDiff).join('\n'), evidence: { diffs, ...ev } });
     }

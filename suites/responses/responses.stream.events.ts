@@ -5,6 +5,7 @@ import { describeDiff, diffJson } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
 import { eventName, noStream, pairEvents, responsesStreamExchange, unnumbered } from './common.js';
 import { streamEvidenceOf } from '../shared/exchange.js';
+import { plural } from '../../src/core/words.js';
 
 const seqOf = (data: string): unknown => {
   try {
@@ -32,11 +33,11 @@ export default defineCheck({
     const pairs = pairEvents(x.sent.map(unnumbered), got.map(unnumbered));
     const timeline = { expected: x.sent.map(eventName).join(' | '), actual: got.map(eventName).join(' | ') };
     const lost = x.sent.map((_, i) => i).filter((i) => !pairs.some((p) => p.sent === i));
-    if (lost.length) return fail(`${lost.length} event(s) never reached the client: ${lost.map((i) => eventName(x.sent[i])).join(', ')}`, { ...timeline, evidence: { lost: lost.map((i) => eventName(x.sent[i])), ...ev } });
+    if (lost.length) return fail(`${plural(lost.length, 'event')} never reached the client: ${lost.map((i) => eventName(x.sent[i])).join(', ')}`, { ...timeline, evidence: { lost: lost.map((i) => eventName(x.sent[i])), ...ev } });
     const renumbered = pairs.filter((p) => seqOf(x.sent[p.sent]) !== seqOf(got[p.got]));
     if (renumbered.length) {
       const first = renumbered[0];
-      return fail(`${renumbered.length} event(s) arrived with another sequence_number (first: ${eventName(x.sent[first.sent])} arrived as #${String(seqOf(got[first.got]))})`, { ...timeline, evidence: ev });
+      return fail(`${plural(renumbered.length, 'event')} arrived with another sequence_number (first: ${eventName(x.sent[first.sent])} arrived as #${String(seqOf(got[first.got]))})`, { ...timeline, evidence: ev });
     }
     for (const p of pairs) {
       const name = x.events[p.sent].event;
@@ -48,7 +49,7 @@ export default defineCheck({
       const diffs = diffJson(a.node, b.node);
       if (diffs.length) return fail(`${eventName(x.sent[p.sent])} changed: ${describeDiff(diffs[0])}`, { expected: x.sent[p.sent], actual: got[p.got], evidence: { diffs, ...ev } });
     }
-    if (got.length > x.sent.length) return fail(`${got.length - x.sent.length} event(s) the upstream never sent were added`, { ...timeline, evidence: ev });
+    if (got.length > x.sent.length) return fail(`${plural(got.length - x.sent.length, 'event')} the upstream never sent were added`, { ...timeline, evidence: ev });
     return pass(`all ${x.sent.length} events arrived with their names, sequence numbers and data, in order, response.completed last`);
   },
 });

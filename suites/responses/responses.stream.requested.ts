@@ -4,7 +4,7 @@ import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { at, toPlain, tryParse } from '../../src/core/json.js';
 import { noStream, responsesStreamExchange } from './common.js';
 import { streamEvidenceOf } from '../shared/exchange.js';
-import { cut } from '../shared/evidence.js';
+import { excerpt } from '../shared/evidence.js';
 
 export default defineCheck({
   id: 'responses.stream.requested',
@@ -21,7 +21,7 @@ export default defineCheck({
     const ev = streamEvidenceOf(x, 600);
     if (!x.seen) return fail(noStream(x), { evidence: ev });
     const body = tryParse(x.seen.body.toString('utf8'));
-    if (!body.ok) return fail('the upstream received a body that is not JSON', { expected: 'the JSON body with "stream": true', actual: cut(x.seen.body.toString('utf8'), 200), evidence: ev });
+    if (!body.ok) return fail('the upstream received a body that is not JSON', { expected: 'the JSON body with "stream": true', actual: excerpt(x.seen.body.toString('utf8'), 200), evidence: ev });
     const stream = at(body.node, '/stream');
     const seen = stream ? JSON.stringify(toPlain(stream)) : '(absent)';
     if (seen !== 'true') return fail(`the upstream received "stream": ${seen}: the gateway asked for a whole answer instead of a stream`, { expected: '"stream": true', actual: `"stream": ${seen}`, evidence: ev });

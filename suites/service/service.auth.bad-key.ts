@@ -2,7 +2,7 @@ import { defineCheck, fail, pass } from '../../src/check/check.js';
 import type { GwRequest } from '../../src/client/gateway.js';
 import { BAD_KEY, chatRequest, messagesRequest, modelsOf, nativeRequest, responseEvidence } from './common.js';
 import { isJsonType, jsonOf } from '../shared/shape.js';
-import { cut } from '../shared/evidence.js';
+import { excerpt } from '../shared/evidence.js';
 
 /** The same request with the run's credential replaced by a bad key in the same place. */
 function withBadKey(req: Omit<GwRequest, 'signal'>, header: string, value: string): Omit<GwRequest, 'signal'> {
@@ -34,7 +34,7 @@ export default defineCheck({
         const html = /<html|<!doctype/i.test(res.text());
         return fail(`${c.name}: a bad key got ${res.status}${jsonError ? ' with a JSON error' : html ? ' with an HTML page' : ' without a JSON error body'}`, {
           expected: c.want401 ? '401 with a JSON error' : 'a 4xx JSON error',
-          actual: `${res.status} ${res.header('content-type') ?? ''}: ${cut(res.text(), 200)}`,
+          actual: `${res.status} ${res.header('content-type') ?? ''}: ${excerpt(res.text(), 200)}`,
           evidence: responseEvidence(c.name, res),
         });
       }

@@ -3,6 +3,7 @@ import { readStream } from '../../src/client/sse.js';
 import { chatRequest, modelsOf, responseEvidence, streamResultEvidence } from './common.js';
 import { isJsonType, jsonOf } from '../shared/shape.js';
 import { cut } from '../shared/evidence.js';
+import { plural } from '../../src/core/words.js';
 
 export default defineCheck({
   id: 'service.chat.answers',
@@ -28,6 +29,6 @@ export default defineCheck({
     if (s.error || data[data.length - 1] !== '[DONE]' || data.slice(0, -1).some((d) => jsonOf(d) === undefined))
       return fail(`the chat stream ${s.error ? `ended with an error (${s.error})` : data[data.length - 1] !== '[DONE]' ? 'did not end with data: [DONE]' : 'has a chunk that is not JSON'}`, { expected: 'JSON chunks, then data: [DONE]', actual: `${data.length} events, last ${JSON.stringify(data[data.length - 1] ?? null)}`, evidence: sev });
     const content = typeof msg.content === 'string' ? msg.content : '';
-    return pass(`answered under the service key: JSON 200 (${JSON.stringify(cut(content, 40))}, finish_reason ${body?.choices?.[0]?.finish_reason ?? '?'}) and a stream of ${data.length - 1} chunks ending [DONE]`);
+    return pass(`answered under the service key: JSON 200 (${JSON.stringify(cut(content, 40))}, finish_reason ${body?.choices?.[0]?.finish_reason ?? '?'}) and a stream of ${plural(data.length - 1, 'chunk')} ending [DONE]`);
   },
 });

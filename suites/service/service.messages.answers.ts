@@ -3,6 +3,7 @@ import { readStream } from '../../src/client/sse.js';
 import { messagesRequest, modelsOf, responseEvidence, streamResultEvidence } from './common.js';
 import { isJsonType, jsonOf } from '../shared/shape.js';
 import { cut } from '../shared/evidence.js';
+import { plural } from '../../src/core/words.js';
 
 export default defineCheck({
   id: 'service.messages.answers',
@@ -27,6 +28,6 @@ export default defineCheck({
       return fail(`the streamed messages request answered ${s.status} ${s.header('content-type') ?? ''}`, { expected: '200 text/event-stream', actual: `${s.status} ${s.header('content-type') ?? ''}`, evidence: sev });
     if (s.error || names[0] !== 'message_start' || !names.includes('message_stop') || names.includes('error'))
       return fail(`the messages stream did not run from message_start to message_stop${s.error ? ` (${s.error})` : ''}: ${names.slice(0, 12).join(', ')}`, { expected: 'message_start ... message_stop', actual: names.join(', '), evidence: sev });
-    return pass(`answered under the service key: JSON 200 (${JSON.stringify(cut(text, 40))}, stop_reason ${body.stop_reason ?? '?'}) and a stream of ${s.events.length} events ending message_stop`);
+    return pass(`answered under the service key: JSON 200 (${JSON.stringify(cut(text, 40))}, stop_reason ${body.stop_reason ?? '?'}) and a stream of ${plural(s.events.length, 'event')} ending message_stop`);
   },
 });

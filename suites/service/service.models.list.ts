@@ -7,7 +7,8 @@ import { judged, metered } from '../../src/core/stall.js';
 import { ANTHROPIC_VERSION, type AuthStyle } from '../../src/client/gateway.js';
 import { responseEvidence } from './common.js';
 import { isJsonType, jsonOf } from '../shared/shape.js';
-import { cut } from '../shared/evidence.js';
+import { excerpt } from '../shared/evidence.js';
+import { plural } from '../../src/core/words.js';
 
 /** The client gives up on discovery after about 3 s. */
 const LIMIT_MS = 3000;
@@ -41,12 +42,12 @@ export default defineCheck({
       if (res.status >= 300 && res.status < 400) return fail(`${name}: the model list redirected (${res.status} to ${res.header('location') ?? '(no location)'})`, { expected: 'no redirect', actual: `${res.status} ${res.header('location') ?? ''}`, evidence: ev });
       if (time === 'over') return fail(`${name}: the model list took ${ms} ms`, { expected: `within ${LIMIT_MS} ms`, actual: `${ms} ms (${Math.round(last.ms - last.heldMs)} ms with this process's holds taken off)`, evidence: ev });
       const body = jsonOf(res.text()) as { data?: unknown; error?: unknown } | undefined;
-      if (!isJsonType(res.header('content-type')) || !body) return fail(`${name}: the model list answered ${res.status} without a JSON body`, { expected: 'JSON', actual: `${res.status} ${res.header('content-type') ?? ''}: ${cut(res.text(), 200)}`, evidence: ev });
-      if (auth !== 'none' && (res.status !== 200 || !Array.isArray(body.data))) return fail(`${name}: the model list answered ${res.status} without a data array`, { expected: '200 with data[]', actual: `${res.status}: ${cut(res.text(), 200)}`, evidence: ev });
+      if (!isJsonType(res.header('content-type')) || !body) return fail(`${name}: the model list answered ${res.status} without a JSON body`, { expected: 'JSON', actual: `${res.status} ${res.header('content-type') ?? ''}: ${excerpt(res.text(), 200)}`, evidence: ev });
+      if (auth !== 'none' && (res.status !== 200 || !Array.isArray(body.data))) return fail(`${name}: the model list answered ${res.status} without a data array`, { expected: '200 with data[]', actual: `${res.status}: ${excerpt(res.text(), 200)}`, evidence: ev });
       if (auth === 'none' && !(res.status === 200 || res.status === 401 || res.status === 403)) return fail(`${name}: the model list answered ${res.status}`, { expected: '200, or a JSON 401/403', actual: String(res.status), evidence: ev });
       if (Array.isArray(body.data)) listed = body.data.length;
     }
     const again = remeasured.length ? `; measured again: ${remeasured.map((r) => r.call).join(', ')} (this process was held)` : '';
-    return pass(`JSON on every call, no redirect, ${listed} models listed; times ${times.join(', ')} ms (limit ${LIMIT_MS})${again}`, { times, ...(remeasured.length ? { remeasured } : {}) });
+    return pass(`JSON on every call, no redirect, ${plural(listed, 'model')} listed; times ${times.join(', ')} ms (limit ${LIMIT_MS})${again}`, { times, ...(remeasured.length ? { remeasured } : {}) });
   },
 });

@@ -4,6 +4,7 @@ import { nativeAnswer } from '../../src/upstream/replies/native.js';
 import { modelsOf, nativeRequest, responseEvidence, streamResultEvidence } from './common.js';
 import { isJsonType, jsonOf } from '../shared/shape.js';
 import { cut } from '../shared/evidence.js';
+import { plural } from '../../src/core/words.js';
 
 export default defineCheck({
   id: 'service.native.answers',
@@ -30,8 +31,8 @@ export default defineCheck({
       return fail(`POST ${sreq.path} answered ${s.status} ${s.header('content-type') ?? ''}`, { expected: '200 text/event-stream', actual: `${s.status} ${s.header('content-type') ?? ''}`, evidence: sev });
     const bad = s.events.findIndex((e) => jsonOf(e.data) === undefined);
     if (s.error || !s.events.length || bad >= 0)
-      return fail(`the native stream ${s.error ? `ended with an error (${s.error})` : !s.events.length ? 'carried no frame' : `has a frame that is not JSON (frame ${bad})`}`, { expected: 'data frames of JSON', actual: `${s.events.length} frames`, evidence: sev });
+      return fail(`the native stream ${s.error ? `ended with an error (${s.error})` : !s.events.length ? 'carried no frame' : `has a frame that is not JSON (frame ${bad})`}`, { expected: 'data frames of JSON', actual: `${plural(s.events.length, 'frame')}`, evidence: sev });
     const textNote = a.text ? `text ${JSON.stringify(cut(a.text, 40))}` : `no text (finishReason ${a.finishReasons.join(',') || a.blockReason || 'none'}: see service.native.no-text)`;
-    return pass(`answered under the service key: JSON 200 (${textNote}) and a stream of ${s.events.length} frames`);
+    return pass(`answered under the service key: JSON 200 (${textNote}) and a stream of ${plural(s.events.length, 'frame')}`);
   },
 });

@@ -3,6 +3,7 @@ import { readStream } from '../../src/client/sse.js';
 import { nativeAnswer } from '../../src/upstream/replies/native.js';
 import { modelsOf, nativeRequest, responseEvidence, streamResultEvidence } from './common.js';
 import { jsonOf } from '../shared/shape.js';
+import { plural } from '../../src/core/words.js';
 
 type Answer = ReturnType<typeof nativeAnswer>;
 
@@ -14,7 +15,7 @@ function judge(what: string, a: Answer, evidence: Verdict['evidence']): Verdict 
   const why = !reasons.length ? 'no finish reason and no block reason either' : claimsSuccess ? `${reasons.join(', ')}: an empty answer presented as a success` : reasons.join(', ');
   return fail(`the native ${what} has no text (${why}); it is reported, not counted as a working connection`, {
     expected: 'an answer with text',
-    actual: `no text; ${reasons.join(', ') || 'no finish reason'}; ${a.candidates} candidate(s)`,
+    actual: `no text; ${reasons.join(', ') || 'no finish reason'}; ${plural(a.candidates, 'candidate')}`,
     evidence: { finishReasons: a.finishReasons, blockReason: a.blockReason, ...evidence },
   });
 }

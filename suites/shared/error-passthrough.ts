@@ -4,7 +4,7 @@
 import { fail, type Verdict } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
-import { cut, exchangeEvidence } from './evidence.js';
+import { exchangeEvidence, excerpt } from './evidence.js';
 import { responseDiffs, type Exchange } from './exchange.js';
 
 /** One error the upstream answers with: its status and how messages name it (`400 INVALID_ARGUMENT`). */
@@ -31,7 +31,7 @@ export async function errorsPassedThrough<C extends ErrorCase>(p: ErrorPassthrou
       const html = /<html|<!doctype/i.test(x.res.text());
       return fail(`the upstream's ${c.name} reached the client as ${x.res.status}${!got.ok ? (html ? ' with an HTML page' : ' with a body that is not JSON') : ''}`, {
         expected: `${c.status} with the upstream's JSON error`,
-        actual: `${x.res.status} ${x.res.header('content-type') ?? ''}: ${cut(x.res.text(), 200)}`,
+        actual: `${x.res.status} ${x.res.header('content-type') ?? ''}: ${excerpt(x.res.text(), 200)}`,
         evidence: ev,
       });
     }

@@ -7,12 +7,22 @@ import type { ClientSide, EvidenceParts, UpstreamSide } from '../../src/core/evi
 import type { GwResponse } from '../../src/client/gateway.js';
 import type { SseResult } from '../../src/client/sse.js';
 import { maskCut, maskHeaders, maskUrl } from '../../src/core/mask.js';
+import { oneLine } from '../../src/core/inert.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 
 /** A text cut to `max` characters, saying how long it was. */
 export function cut(t: string, max = 2000): string {
   // The credential is masked before the cut, and a piece of it left at the cut too.
   return maskCut(t, max);
+}
+
+/**
+ * A body quoted in a message or an `actual`: cut like cut(), on one line, its line breaks and
+ * invisible characters shown as escapes (src/core/inert.ts), so an HTML error page is not cut at
+ * its first CRLF.
+ */
+export function excerpt(t: string, max = 160): string {
+  return oneLine(cut(t, max));
 }
 
 /**

@@ -3,7 +3,8 @@
 // measure again with a longer stream when the first measurement was near a bound, and judge.
 // Each check brings only its exchange and how it pairs what was sent with what arrived.
 import { fail, type CheckContext, type Verdict } from '../../src/check/check.js';
-import { judgeDelivery, oracleEvidence, withMargin, type OracleResult } from '../../src/core/oracle.js';
+import { DELIVERY_WORDS, judgeDelivery, oracleEvidence, withMargin, type OracleResult } from '../../src/core/oracle.js';
+import { plural } from '../../src/core/words.js';
 import { stallMeter } from '../../src/core/stall.js';
 import { streamEvidenceOf, type StreamExchange } from './exchange.js';
 import type { Pair } from './pairing.js';
@@ -64,12 +65,12 @@ export async function judgeIncremental(ctx: CheckContext, s: IncrementalStream):
   const requests = x.expectation.hits.length;
   const evidence = { ...oracleEvidence(result, ctx.settings.sse), paired: `${pairs.length} of ${x.sent.length} ${unit}s`, ...(requests > 1 ? { upstreamRequests: requests } : {}), ...(remeasured ? { remeasured } : {}), ...streamEvidenceOf(x, 300) };
   if (pairs.length < 2)
-    return fail(`only ${pairs.length} of ${x.sent.length} ${unit}s arrived ${s.tooFew?.arrived ?? 'as sent'}${x.res.timedOut ? `, then the client stopped reading (${x.res.error})` : ''}${requests > 1 ? ` (the upstream got ${requests} requests for it; timed against the first)` : ''}: nothing to time`, { expected: `the ${unit}s, one by one`, actual: s.tooFew?.actual ? s.tooFew.actual(x) : `${x.res.events.length} ${unit}s`, evidence });
+    return fail(`only ${pairs.length} of ${x.sent.length} ${unit}s arrived ${s.tooFew?.arrived ?? 'as sent'}${x.res.timedOut ? `, then the client stopped reading (${x.res.error})` : ''}${requests > 1 ? ` (the upstream got ${requests} requests for it; timed against the first)` : ''}: nothing to time`, { expected: `the ${unit}s, one by one`, actual: s.tooFew?.actual ? s.tooFew.actual(x) : plural(x.res.events.length, unit), evidence });
   return {
     ok: result.delivery === 'incremental',
     message: result.summary + (remeasured ? ' (measured twice: the first measurement was within 25% of a bound)' : ''),
     expected: `no burst of ${unit}s sent apart, every ${unit} within ${ctx.settings.sse.maxLagMs} ms of its sending`,
-    actual: result.delivery,
+    actual: DELIVERY_WORDS[result.delivery],
     evidence,
   };
 }

@@ -2,7 +2,7 @@
 // would see it; and how to keep a failed or bounded request as a result, not an exception.
 import type { GwResponse } from '../../src/client/gateway.js';
 import { GatewayTimeoutError, GatewayTransportError } from '../../src/client/gateway.js';
-import { cut } from './evidence.js';
+import { excerpt } from './evidence.js';
 import { parseJson } from '../../src/core/json.js';
 import { patientTimeout } from '../../src/core/stall.js';
 
@@ -83,7 +83,7 @@ export function isJsonError(s: Shape): boolean {
 export function describeShape(s: Shape, text: string): string {
   const what = s.decodeError ? `a body no client can read (${s.decodeError})` : s.html ? 'an HTML page' : s.json ? 'JSON' : `a non-JSON body`;
   const where = s.location ? ` to ${s.location}` : '';
-  return `${s.status}${where} ${what} (content-type ${s.contentType || 'absent'}): ${cut(text, 160)}`;
+  return `${s.status}${where} ${what} (content-type ${s.contentType || 'absent'}): ${excerpt(text, 160)}`;
 }
 
 /** Runs a request and keeps a failed connection or a bounded wait as a result, not an exception. */

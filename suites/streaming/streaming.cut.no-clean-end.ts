@@ -4,6 +4,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { isStop, notStreamed, streamEvidence, streamExchange } from './common.js';
+import { plural } from '../../src/core/words.js';
 
 /** Events the upstream sends before it breaks off: message_start, the text block's start, two deltas. */
 const BEFORE_CUT = 4;
@@ -33,13 +34,13 @@ export default defineCheck({
     const stop = x.res.events.find((e) => isStop(e));
     if (stop) return fail('the client received a message_stop the upstream never sent', { expected: `${events.length} events, then an aborted stream or an error event`, actual: `${stop.event}: ${stop.data}`, evidence: ev });
     const errorEvent = x.res.events.find((e) => e.event === 'error');
-    if (errorEvent) return pass(`the client got ${x.res.events.length} events and an error event: ${errorEvent.data}`, ev);
+    if (errorEvent) return pass(`the client got ${plural(x.res.events.length, 'event')} and an error event: ${errorEvent.data}`, ev);
     if (x.res.timedOut)
-      return fail(`the client's stream stayed open after the upstream broke off: neither ended nor broken off until the client gave up (${x.res.error})`, { expected: 'an aborted stream (reset, incomplete chunked body) or an error event', actual: `${x.res.events.length} events, then silence`, evidence: ev });
-    if (x.res.error) return pass(`the client's stream was broken off after ${x.res.events.length} events (${x.res.error})`, ev);
-    return fail(`the client's stream ended cleanly after ${x.res.events.length} events: the upstream broke off before message_stop, and the client cannot tell a cut answer from a whole one`, {
+      return fail(`the client's stream stayed open after the upstream broke off: neither ended nor broken off until the client gave up (${x.res.error})`, { expected: 'an aborted stream (reset, incomplete chunked body) or an error event', actual: `${plural(x.res.events.length, 'event')}, then silence`, evidence: ev });
+    if (x.res.error) return pass(`the client's stream was broken off after ${plural(x.res.events.length, 'event')} (${x.res.error})`, ev);
+    return fail(`the client's stream ended cleanly after ${plural(x.res.events.length, 'event')}: the upstream broke off before message_stop, and the client cannot tell a cut answer from a whole one`, {
       expected: 'an aborted stream (reset, incomplete chunked body) or an error event',
-      actual: `a clean end after ${x.res.events.length} events, no error`,
+      actual: `a clean end after ${plural(x.res.events.length, 'event')}, no error`,
       evidence: ev,
     });
   },

@@ -1,6 +1,7 @@
 import { defineCheck } from '../../src/check/check.js';
 import { messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, timedWithMargin } from './common.js';
+import { DELIVERY_WORDS } from '../../src/core/oracle.js';
 
 /** Gap between scripted events: far above loopback lag and the burst window, so a buffer shows as events arriving together. */
 export const GAP_MS = 300;
@@ -27,7 +28,7 @@ export default defineCheck({
       ok: result.delivery === 'incremental',
       message: result.summary + (remeasured ? ' (measured twice: the first measurement was within 25% of a bound)' : ''),
       expected: `no burst of events sent apart, every event within ${ctx.settings.sse.maxLagMs} ms of its sending`,
-      actual: result.delivery,
+      actual: DELIVERY_WORDS[result.delivery],
       evidence: { ...evidence, ...(remeasured ? { remeasured } : {}) },
     };
   },

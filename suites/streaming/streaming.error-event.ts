@@ -1,6 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, streamEvidence, streamExchange } from './common.js';
+import { plural } from '../../src/core/words.js';
 
 export default defineCheck({
   id: 'streaming.error-event',
@@ -17,7 +18,7 @@ export default defineCheck({
     if (x.res.status !== 200 || !x.seen) return notStreamed(x);
     const sent = events[events.length - 1];
     const got = x.res.events.find((e) => e.event === 'error' || e.data.includes('"error"'));
-    if (!got) return fail('the error event never reached the client', { expected: `event: error / data: ${sent.data}`, actual: `${x.res.events.length} events, none an error${x.res.error ? `; stream ended with ${x.res.error}` : ''}`, evidence: streamEvidence(x) });
+    if (!got) return fail('the error event never reached the client', { expected: `event: error / data: ${sent.data}`, actual: `${plural(x.res.events.length, 'event')}, none an error${x.res.error ? `; stream ended with ${x.res.error}` : ''}`, evidence: streamEvidence(x) });
     if (got.event !== 'error' || got.data !== sent.data) return fail('the error event changed', { expected: `error: ${sent.data}`, actual: `${got.event}: ${got.data}`, evidence: streamEvidence(x) });
     return pass('the mid-stream error event arrived unchanged');
   },

@@ -2,7 +2,7 @@ import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { RECORDS, type Answer } from '../../src/protocol/index.js';
 import { jsonReply } from '../../src/protocol/record.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
-import { exchangeEvidence, cut } from '../shared/evidence.js';
+import { exchangeEvidence, excerpt } from '../shared/evidence.js';
 import { notTranslated, translation } from '../shared/route.js';
 import { answerDiffs, richBody, routeEvidence, ON_TRANSLATED_ROUTE } from './common.js';
 import { MESSAGES_MODEL } from '../shared/protocols.js';
@@ -33,7 +33,7 @@ export default defineCheck({
     const evidence = { ...routeEvidence(ctx, x.seen), ...exchangeEvidence(x) };
     const got = x.res.status === 200 ? RECORDS.messages.replies.readAnswer(x.res.text()) : null;
     if (!got)
-      return fail(`the client got ${x.res.status === 200 ? 'a body that is not a messages answer' : `status ${x.res.status}`} where the upstream answered 200 in ${t.to}`, { expected: 'a messages answer (type message)', actual: cut(x.res.text(), 300), evidence });
+      return fail(`the client got ${x.res.status === 200 ? 'a body that is not a messages answer' : `status ${x.res.status}`} where the upstream answered 200 in ${t.to}`, { expected: 'a messages answer (type message)', actual: excerpt(x.res.text(), 300), evidence });
     const diffs = answerDiffs(ANSWER, got);
     if (diffs.length)
       return fail(`the answer mapped back from ${t.to} lost or changed ${diffs.map((d) => d.field).join(', ')}`, {

@@ -4,7 +4,7 @@ import { obj, parseJson, str } from '../../src/protocol/read.js';
 import { ERROR_TYPES } from '../../src/upstream/replies/messages.js';
 import { retryGuidanceHeaders } from '../../src/upstream/replies/errors.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
-import { exchangeEvidence, cut } from '../shared/evidence.js';
+import { exchangeEvidence, excerpt } from '../shared/evidence.js';
 import { notTranslated, translation } from '../shared/route.js';
 import { richBody, routeEvidence, ON_TRANSLATED_ROUTE } from './common.js';
 
@@ -60,7 +60,7 @@ export default defineCheck({
       if (problems.length)
         return fail(`an upstream ${status} answered in ${t.to} reached the client as ${problems.join('; ')}`, {
           expected: `status ${status}, {"type":"error","error":{"type":…,"message":"…${message}…"}}${status === 429 ? ', retry-after 17' : ''}`,
-          actual: `status ${x.res.status}, ${cut(x.res.text(), 300)}`,
+          actual: `status ${x.res.status}, ${excerpt(x.res.text(), 300)}`,
           evidence,
         });
       if (!str(obj(obj(parseJson(x.res.text())).error).message).includes(message)) generic.push(status);

@@ -1,7 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { RECORDS } from '../../src/protocol/index.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
-import { exchangeEvidence, cut } from '../shared/evidence.js';
+import { exchangeEvidence, excerpt } from '../shared/evidence.js';
 import { notTranslated, translation } from '../shared/route.js';
 import { requestDiffs, richBody, routeEvidence, seenMeaning, ON_TRANSLATED_ROUTE } from './common.js';
 
@@ -21,7 +21,7 @@ export default defineCheck({
     const sent = RECORDS.messages.readRequest('/v1/messages', x.sent)!;
     const seen = seenMeaning(x.seen);
     const evidence = { ...routeEvidence(ctx, x.seen), ...exchangeEvidence(x) };
-    if (!seen) return fail(`the request reached the ${t.to} path with a body that is not a ${t.to} request`, { expected: `a ${t.to} request`, actual: cut(x.seen.body.toString('utf8'), 200), evidence });
+    if (!seen) return fail(`the request reached the ${t.to} path with a body that is not a ${t.to} request`, { expected: `a ${t.to} request`, actual: excerpt(x.seen.body.toString('utf8'), 200), evidence });
     const diffs = requestDiffs(sent, seen, ctx.settings.modelRoutes);
     if (diffs.length)
       return fail(`the translation ${t.from} → ${t.to} lost or changed ${diffs.map((d) => d.field).join(', ')}`, {

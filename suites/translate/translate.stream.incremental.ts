@@ -1,5 +1,5 @@
 import { defineCheck, fail } from '../../src/check/check.js';
-import { judgeDelivery, oracleEvidence, withMargin, type OracleResult } from '../../src/core/oracle.js';
+import { DELIVERY_WORDS, judgeDelivery, oracleEvidence, withMargin, type OracleResult } from '../../src/core/oracle.js';
 import { stallMeter } from '../../src/core/stall.js';
 import { RECORDS, type StreamStep } from '../../src/protocol/index.js';
 import { SSE_HEADERS } from '../../src/upstream/scenario.js';
@@ -69,7 +69,7 @@ export default defineCheck({
       ok: result.delivery === 'incremental',
       message: `messages → ${to}: ${result.summary}${remeasured ? ' (measured twice: the first measurement was within 25% of a bound)' : ''}`,
       expected: `no burst of pieces sent apart, every piece within ${ctx.settings.sse.maxLagMs} ms of the upstream writing it`,
-      actual: result.delivery,
+      actual: DELIVERY_WORDS[result.delivery],
       evidence,
     };
   },

@@ -3,7 +3,7 @@ import { maskUrl } from '../../src/core/mask.js';
 import { countTokensBody } from '../../src/upstream/replies/discovery.js';
 import { vertexJsonReply } from '../../src/upstream/replies/vertex.js';
 import { exchange, notForwarded, responseDiffs } from '../shared/exchange.js';
-import { exchangeEvidence } from '../shared/evidence.js';
+import { exchangeEvidence, excerpt } from '../shared/evidence.js';
 import { vertexBody, vertexCountPath } from '../shared/protocols.js';
 import { VERTEX_MODEL, vertexSend, wantPath } from './common.js';
 
@@ -27,9 +27,9 @@ export default defineCheck({
     const want = wantPath(ctx, vertexCountPath());
     if (x.seen.url !== want) return fail(`the count arrived at ${maskUrl(x.seen.url)}`, { expected: want, actual: maskUrl(x.seen.url), evidence: ev });
     if (x.seen.body.toString('utf8') !== x.sent) return fail('the count\'s body changed on the way (its model and anthropic_version must arrive as sent)', { expected: x.sent, actual: x.seen.body.toString('utf8'), evidence: ev });
-    if (x.res.status !== 200) return fail(`the client got ${x.res.status} where the upstream counted ${REAL_COUNT}`, { expected: `200 ${countTokensBody(REAL_COUNT)}`, actual: `${x.res.status} ${x.res.text().slice(0, 200)}`, evidence: ev });
+    if (x.res.status !== 200) return fail(`the client got ${x.res.status} where the upstream counted ${REAL_COUNT}`, { expected: `200 ${countTokensBody(REAL_COUNT)}`, actual: `${x.res.status} ${excerpt(x.res.text(), 200)}`, evidence: ev });
     const { diffs, parseError } = responseDiffs(x);
-    if (parseError || diffs.length) return fail(`the count reached the client changed: ${parseError ?? JSON.stringify(diffs[0])}`, { expected: countTokensBody(REAL_COUNT), actual: x.res.text().slice(0, 200), evidence: ev });
+    if (parseError || diffs.length) return fail(`the count reached the client changed: ${parseError ?? JSON.stringify(diffs[0])}`, { expected: countTokensBody(REAL_COUNT), actual: excerpt(x.res.text(), 200), evidence: ev });
     return pass(`count-tokens:rawPredict was forwarded unchanged and answered ${REAL_COUNT}`);
   },
 });

@@ -4,6 +4,7 @@ import { tryParse } from '../../src/core/json.js';
 import { messageStream } from '../../src/upstream/replies/streams.js';
 import { streamEvidenceOf } from '../shared/exchange.js';
 import { dataOf, pairEvents, vertexStream } from './common.js';
+import { plural } from '../../src/core/words.js';
 
 const nameOf = (frame: string) => /^event: (.*)$/m.exec(frame)?.[1] ?? '(no event line)';
 
@@ -27,7 +28,7 @@ export default defineCheck({
     const lost = sent.map((_, i) => i).filter((i) => !pairs.some((p) => p.sent === i));
     if (lost.length) {
       const names = lost.map((i) => nameOf(x.sent[i]));
-      return fail(`${lost.length} event(s) never reached the client: ${names.join(', ')}`, { expected: x.sent.map(nameOf).join(' | '), actual: got.map((e) => e.event ?? '(none)').join(' | '), evidence: { lost: names, ...ev } });
+      return fail(`${plural(lost.length, 'event')} never reached the client: ${names.join(', ')}`, { expected: x.sent.map(nameOf).join(' | '), actual: got.map((e) => e.event ?? '(none)').join(' | '), evidence: { lost: names, ...ev } });
     }
     for (const p of pairs) {
       const want = nameOf(x.sent[p.sent]);
@@ -39,7 +40,7 @@ export default defineCheck({
       const diffs = diffJson(a.node, b.node);
       if (diffs.length) return fail(`event ${p.sent} (${want}) changed: ${describeDiff(diffs[0])}`, { expected: sent[p.sent], actual: got[p.got].data, evidence: { diffs, ...ev } });
     }
-    if (got.length > sent.length) return fail(`${got.length - sent.length} event(s) the upstream never sent were added`, { expected: `${sent.length} events`, actual: got.map((e) => e.event ?? '(none)').join(' | '), evidence: ev });
+    if (got.length > sent.length) return fail(`${plural(got.length - sent.length, 'event')} the upstream never sent were added`, { expected: `${sent.length} events`, actual: got.map((e) => e.event ?? '(none)').join(' | '), evidence: ev });
     return pass(`all ${sent.length} events arrived unchanged and in order, message_stop last`);
   },
 });

@@ -15,6 +15,7 @@ import { matrixHtml } from '../../report/matrix-html.js';
 import { matrixMarkdown } from '../../report/matrix-markdown.js';
 import { assertWritableDir } from '../out-dir.js';
 import { withOptions, type Io, type RegisterCommand } from '../shared.js';
+import { plural } from '../../core/words.js';
 
 export type MatrixFormat = 'html' | 'json' | 'markdown';
 const FILE: Record<MatrixFormat, string> = { html: 'matrix.html', json: 'matrix.json', markdown: 'matrix.md' };
@@ -60,7 +61,7 @@ export function matrixCommand(where: string[], o: { out: string; format: MatrixF
   const m = buildMatrix(matrixInputs(where, o.label, o.out), { name: 'gw-conformance', version: VERSION });
   const file = join(o.out, FILE[o.format]);
   writeFileSync(file, renderMatrix(m, o.format));
-  io.out(`matrix: ${m.runs.length} runs × ${m.checks.length} checks${m.capabilities.length ? `, ${m.capabilities.length} capability cells` : ''}: ${file}`);
+  io.out(`matrix: ${plural(m.runs.length, 'run')} × ${plural(m.checks.length, 'check')}${m.capabilities.length ? `, ${plural(m.capabilities.length, 'capability cell')}` : ''}: ${file}`);
   return 0;
 }
 

@@ -7,6 +7,7 @@ import { evidenceKey as K } from '../../core/evidence.js';
 import { PER_SECOND_MAX } from '../../core/histogram.js';
 import { barChart, drawable, lineChart, num, type Series } from './chart.js';
 import { isObj, thousands, type Json } from './escape.js';
+import { plural } from '../../core/words.js';
 
 const PCTS = [['p50', 'p50'], ['p95', 'p95'], ['p99', 'p99'], ['p999', 'p99.9']] as const;
 type Pct = Record<(typeof PCTS)[number][0], number> & { count?: number; max?: number };
@@ -40,7 +41,7 @@ export function hasLoadCharts(v: Json): boolean {
 const td = (v: number | undefined | null) => `<td>${typeof v === 'number' && Number.isFinite(v) ? num(v) : '-'}</td>`;
 
 function latencyPart(d: Pct, t: Pct, rate: number | null): string {
-  const count = (p: Pct) => (drawable(p.count) ? `${thousands(p.count)} requests` : 'requests');
+  const count = (p: Pct) => (drawable(p.count) ? plural(p.count, 'request', 'requests', thousands(p.count)) : 'requests');
   const series: Series[] = [
     { name: STRAIGHT, cls: 'direct', values: PCTS.map(([k]) => d[k]) },
     { name: THROUGH, cls: 'through', values: PCTS.map(([k]) => t[k]) },
@@ -83,7 +84,7 @@ function throughputPart(tp: PerSecond, failures: PerSecond | null, rate: number 
   const chart = lineChart(
     {
       title: `Answers per second over ${n} s, ${STRAIGHT} and ${THROUGH}`,
-      desc: `${STRAIGHT}: ${thousands(sum(tp.direct))} answers, at most ${peak(tp.direct)} in a second; ${THROUGH}: ${thousands(sum(tp.through))}, at most ${peak(tp.through)} in a second; ${failures ? `${thousands(failed)} failures` : 'failures not recorded'}.${rate === null ? '' : ` The declared rate is ${num(rate)} per second.`}`,
+      desc: `${STRAIGHT}: ${plural(sum(tp.direct), 'answer', 'answers', thousands(sum(tp.direct)))}, at most ${peak(tp.direct)} in a second; ${THROUGH}: ${thousands(sum(tp.through))}, at most ${peak(tp.through)} in a second; ${failures ? `${thousands(failed)} failures` : 'failures not recorded'}.${rate === null ? '' : ` The declared rate is ${num(rate)} per second.`}`,
       xLabel: 'second of the phase',
       yLabel: 'answers per second',
       unit: ' answers',

@@ -18,6 +18,7 @@ import { CSP, SCRIPT, STYLE } from './assets.js';
 import { clip, cutNote, HTML_LIMITS } from './escape.js';
 import { Budget, details } from './evidence.js';
 import { capabilityHtml } from '../capabilities.js';
+import { plural } from '../../core/words.js';
 
 export interface CatalogText {
   id: string;
@@ -168,11 +169,11 @@ export function* htmlParts(report: RunReport, catalog: CatalogText[] = loadCatal
   const budget = new Budget(HTML_LIMITS.maxBytes - 120_000 - 4_000 * results.length);
   const s = report.summary;
   const ok = report.exitCode === 0;
-  yield `${htmlHead({ csp: CSP, title: `gw-conformance: ${ok ? 'passed' : 'failed'}, ${s.total} checks against ${report.target}`, style: STYLE })}
+  yield `${htmlHead({ csp: CSP, title: `gw-conformance: ${ok ? 'passed' : 'failed'}, ${plural(s.total, 'check')} against ${report.target}`, style: STYLE })}
 <body>
 ${pageHeader(report, ok)}
 <main>
-<h2>Summary: ${s.total} checks, ${OUTCOMES.filter((o) => s[o]).map((o) => `${s[o]} ${o}`).join(', ') || 'none run'}</h2>
+<h2>Summary: ${plural(s.total, 'check')}, ${OUTCOMES.filter((o) => s[o]).map((o) => `${s[o]} ${o}`).join(', ') || 'none run'}</h2>
 <div class="tables">${countsTable('area', areas, (r) => r.area, results, cols)}${countsTable('level', levels, (r) => r.level, results, cols)}</div>
 ${capabilityHtml(report)}${routesTable(report.routes)}${waiversTable(report.waivers)}${unmatchedTable(report.unmatchedRequests)}
 <h2>Checks</h2>

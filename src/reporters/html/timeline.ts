@@ -3,6 +3,7 @@
 import { escapeAttr, escapeText } from '../../core/inert.js';
 import { tickStep } from './chart.js';
 import { isObj, type Json } from './escape.js';
+import { plural } from '../../core/words.js';
 
 export interface Row {
   index: number;
@@ -62,6 +63,6 @@ export function timelineSvg(rows: Row[], boundMs: number | null): string {
   const bound = deadline.length ? `<polyline class="bound" points="${deadline.join(' ')}"/>` : '';
   const ly = H - 10;
   const legend = `<g class="legend"><circle class="sent" cx="${L + 4}" cy="${ly - 4}" r="4"/><text x="${L + 12}" y="${ly}">sent by the upstream</text><rect class="arrived" x="${L + 150}" y="${ly - 8}" width="8" height="8"/><text x="${L + 162}" y="${ly}">arrived at the client</text><rect class="arrived late" x="${L + 290}" y="${ly - 8}" width="8" height="8"/><text x="${L + 302}" y="${ly}">arrived late</text>${boundMs === null ? '' : `<line class="bound" x1="${L + 390}" x2="${L + 414}" y1="${ly - 4}" y2="${ly - 4}"/><text x="${L + 420}" y="${ly}">sent + ${boundMs} ms (lag bound)</text>`}</g>`;
-  const caption = `${rows.length} events; ${boundMs === null ? 'no lag bound recorded' : `${late} arrived later than the ${boundMs} ms lag bound`}`;
+  const caption = `${plural(rows.length, 'event')}; ${boundMs === null ? 'no lag bound recorded' : `${late} arrived later than the ${boundMs} ms lag bound`}`;
   return `<figure class="chart"><svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeAttr(caption)}">${ticks.join('')}${xt.join('')}<text class="axis" x="${L + (W - L - R) / 2}" y="${H - B + 32}" text-anchor="middle">event</text><text class="axis" transform="translate(14,${T + (H - T - B) / 2}) rotate(-90)" text-anchor="middle">ms since the request</text>${bound}${marks.join('')}${legend}</svg><figcaption>${escapeText(caption)}</figcaption></figure>`;
 }
