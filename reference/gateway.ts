@@ -19,15 +19,8 @@ import { H2Pool, type UpstreamRequest } from './h2.js';
 /** A path some protocol serves (its record says): forwarded; any other is a JSON 404. */
 const routed = (method: string, path: string) => routeOfRequest(method === 'HEAD' ? 'GET' : method, path, []) !== null;
 
-/**
- * The upstream time-out of the gateway that `demo` and the self-tests run: short, so the check
- * of an upstream that never answers (errors.upstream.timeout, ERR-DOWN-1) sees the gateway
- * give up well within a check's time limit. It bounds only the wait for response headers once
- * the request has been sent, and counts only the upstream's silence, not this process's holds
- * (src/core/stall.ts: the gateway shares its process with the harness and the upstream). Bound
- * to the upload instead, it reset a 32 MB upload whenever the process was held 2 s mid-body.
- */
-export const DEMO_UPSTREAM_TIMEOUT_MS = 2000;
+/** The demo's upstream time-out (./defaults.ts says why it is short). */
+export { DEMO_UPSTREAM_TIMEOUT_MS } from './defaults.js';
 /** While the request body goes out: the most the upstream may leave the connection without progress. */
 const UPLOAD_IDLE_MS = 60_000;
 

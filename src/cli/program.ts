@@ -1,5 +1,6 @@
 // The composition root: the program, its commands (one file each under ./commands/, each
-// registering itself), and the error -> exit-code mapping. Only this file decides exit codes:
+// registering itself; each action loads its own modules when it runs, so start-up loads only
+// commander and the option table), and the error -> exit-code mapping. Only this file decides exit codes:
 // 0 every MUST check passed, 1 a MUST check failed, 2 the harness could not run, 130 Ctrl-C.
 import { Command, CommanderError, Help, type Option } from 'commander';
 import { HarnessError } from '../core/errors.js';
