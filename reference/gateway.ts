@@ -56,8 +56,11 @@ export class ReferenceGateway extends LoopbackServer {
   private agent: http.Agent | undefined;
   /** A fault's HTTP/2 hop to a TLS upstream (h2.ts); null: HTTP/1.1. */
   private h2: H2Pool | null;
-  constructor(private readonly opts: ReferenceOptions) {
+  private readonly opts: ReferenceOptions;
+  constructor(given: ReferenceOptions) {
     super('reference gateway');
+    // A fault with state serves a copy of its own (Fault.fresh): the state lasts as long as this gateway.
+    const opts = (this.opts = { ...given, fault: given.fault?.fresh?.() ?? given.fault });
     this.upstream = new URL(opts.upstream);
     this.limiter = opts.limit ? new Limiter(opts.limit, opts.fault?.limit) : null;
     this.agent = opts.fault?.upstreamPool?.() ?? (opts.fault?.upstreamSockets ? new http.Agent({ keepAlive: true, maxSockets: opts.fault.upstreamSockets }) : undefined);
