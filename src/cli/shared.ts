@@ -24,6 +24,8 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   /** Resolves when the user asks a long-running command (mock, reference) to stop. */
   untilStopped: () => Promise<void>;
+  /** Standard input, read whole (`lint-config -`); absent: the process's. */
+  stdin?: () => Promise<string>;
   /** Which streams are terminals, and a raw writer for the status line (src/cli/progress.ts); absent: none is. */
   term?: Terminal;
 }

@@ -21,6 +21,8 @@ export interface InProcessOptions {
   env?: NodeJS.ProcessEnv;
   /** Only this process's own (ROOT): the CLI reads relative paths against process.cwd(). */
   cwd?: string;
+  /** Its standard input (`lint-config -`); without it, an empty one. */
+  input?: string;
   /** Then the call is given up: its result has code null (a killed process's), and a long-running command is stopped. */
   timeoutMs?: number;
 }
@@ -54,6 +56,7 @@ export function startInProcess(args: string[], opts: InProcessOptions = {}): Sta
     err: (s: string) => ((stderr += `${s}\n`), changed()),
     env: cliEnv(opts.env),
     untilStopped: () => stopped,
+    stdin: async () => opts.input ?? '',
     // As bin fills it for pipes: no terminal.
     term: { outIsTTY: false, errIsTTY: false, columns: () => 80, writeErr: (s: string) => ((stderr += s), changed()) },
   };
