@@ -40,7 +40,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .description('Conformance test harness for LLM API gateways')
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .configureOutput({
+      writeOut: (s) => io.out(s.trimEnd()),
+      writeErr: (s) => io.err(s.trimEnd()),
+      // Help is wrapped to the terminal it goes to (io.term), else at commander's 80 columns, whatever this process's own streams are.
+      getOutHelpWidth: () => (io.term?.outIsTTY ? io.term.columns() : 80),
+      getErrHelpWidth: () => (io.term?.errIsTTY ? io.term.columns() : 80),
+    })
     // Each flag's help already says its values and default (src/config/help.ts): commander adds nothing.
     .configureHelp({
       optionDescription: (o) => o.description,
