@@ -13,7 +13,7 @@ import { htmlReport } from '../src/reporters/html/page.js';
 import { junitXml } from '../src/reporters/junit.js';
 import { fixLink } from '../src/reporters/links.js';
 import { CHECK_FIXES } from '../suites/fixes.js';
-import { cli } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 
 const result = (id: string, outcome: CheckResult['outcome']): CheckResult => ({ id, title: id, area: 'messages', requirements: ['MSG-PATH-1'], level: 'MUST', outcome, message: `${outcome} message`, expected: null, actual: null, evidence: {}, durationMs: 1 });
 
@@ -55,7 +55,7 @@ describe('the fix of a finding in every report file', () => {
 
   it('a demo run writes them: report.json, junit.xml and report.html of a fault', async () => {
     const out = mkdtempSync(join(tmpdir(), 'gwc-fix-'));
-    const run = await cli(['demo', '--fault', 'double-v1-path', '--only', 'messages.path.preserved', '--out', out], { timeoutMs: 60_000 });
+    const run = await cliInProcess(['demo', '--fault', 'double-v1-path', '--only', 'messages.path.preserved', '--out', out], { timeoutMs: 60_000 });
     expect(run.code, run.stderr).toBe(1);
     const json = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunReport;
     expect(json.results[0].fix?.text).toBe(CHECK_FIXES['messages.path.preserved']);
