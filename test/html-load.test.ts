@@ -14,7 +14,6 @@ import { barChart, FRAME, lineChart, pointX, yAxis, type ChartSpec } from '../sr
 import { hasLoadCharts, loadCharts } from '../src/reporters/html/load.js';
 import { htmlReport } from '../src/reporters/html/page.js';
 import type { RunReport } from '../src/report/types.js';
-import { ROOT } from './helpers/cli.js';
 import { cliInProcess } from './helpers/in-process.js';
 import { hasChromium, launchChromium, requireChromium, watchPage } from './helpers/chromium.js';
 

@@ -21,7 +21,6 @@ import { writeReports } from '../src/reporters/index.js';
 import { parseTimeline } from '../src/reporters/html/timeline.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../src/report/types.js';
 import { exitCodeOf } from '../src/report/policy.js';
-import { ROOT } from './helpers/cli.js';
 import { cliInProcess } from './helpers/in-process.js';
 import { hasChromium, launchChromium, requireChromium, watchPage } from './helpers/chromium.js';
 import { NO_IDLE_PROBE } from './helpers/untimed.js';
