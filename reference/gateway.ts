@@ -20,15 +20,8 @@ import { traceAnswer, traceRequest, type Tracer } from './trace.js';
 /** A path some protocol serves (its record says): forwarded; any other is a JSON 404. */
 const routed = (method: string, path: string) => routeOfRequest(method === 'HEAD' ? 'GET' : method, path, []) !== null;
 
-/**
- * The upstream time-out of the gateway that `demo` and the self-tests run: short, so the check
- * of an upstream that never answers (errors.upstream.timeout, ERR-DOWN-1) sees the gateway
- * give up well within a check's time limit. It bounds only the wait for response headers once
- * the request has been sent, and counts only the upstream's silence, not this process's holds
- * (src/core/stall.ts: the gateway shares its process with the harness and the upstream). Bound
- * to the upload instead, it reset a 32 MB upload whenever the process was held 2 s mid-body.
- */
-export const DEMO_UPSTREAM_TIMEOUT_MS = 2000;
+/** The demo's upstream time-out (./defaults.ts says why it is short). */
+export { DEMO_UPSTREAM_TIMEOUT_MS } from './defaults.js';
 /** While the request body goes out: the most the upstream may leave the connection without progress. */
 const UPLOAD_IDLE_MS = 60_000;
 
@@ -66,8 +59,11 @@ export class ReferenceGateway extends LoopbackServer {
   private agent: http.Agent | undefined;
   /** A fault's HTTP/2 hop to a TLS upstream (h2.ts); null: HTTP/1.1. */
   private h2: H2Pool | null;
-  constructor(private readonly opts: ReferenceOptions) {
+  private readonly opts: ReferenceOptions;
+  constructor(given: ReferenceOptions) {
     super('reference gateway');
+    // A fault with state serves a copy of its own (Fault.fresh): the state lasts as long as this gateway.
+    const opts = (this.opts = { ...given, fault: given.fault?.fresh?.() ?? given.fault });
     this.upstream = new URL(opts.upstream);
     this.limiter = opts.limit ? new Limiter(opts.limit, opts.fault?.limit) : null;
     this.agent = opts.fault?.upstreamPool?.() ?? (opts.fault?.upstreamSockets ? new http.Agent({ keepAlive: true, maxSockets: opts.fault.upstreamSockets }) : undefined);

@@ -9,7 +9,8 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, ROOT } from './helpers/cli.js';
+import { ROOT } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 import { main } from '../src/cli.js';
 import { APPS_CHECKS } from '../suites/apps/index.js';
 
@@ -110,7 +111,7 @@ describe('apps-config', () => {
 describe('run --profile apps --gateway-cmd (the reference, PGlite in {workdir})', () => {
   it('passes every apps check, the restart included', { timeout: 120_000 }, async () => {
     const out = join(tmp(), 'r');
-    const r = await cli(['run', '--profile', 'apps', '--gateway-cmd', reference, '--seed', '1', '--reporter', 'json', '--out', out], { timeoutMs: 110_000 });
+    const r = await cliInProcess(['run', '--profile', 'apps', '--gateway-cmd', reference, '--seed', '1', '--reporter', 'json', '--out', out], { timeoutMs: 110_000 });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/started the gateway \(--gateway-cmd\) at http:\/\/127\.0\.0\.1:\d+ with .*gateway\.yaml/);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
@@ -123,7 +124,7 @@ describe('run --profile apps --gateway-cmd (the reference, PGlite in {workdir})'
   });
 
   it('a gateway that refuses its configuration at start: exit 2, one line with its output', { timeout: 60_000 }, async () => {
-    const r = await cli(['run', '--profile', 'apps', '--gateway-cmd', reference, '--gateway-env', 'GW_JWT_SECRET=', '--reporter', 'json', '--out', join(tmp(), 'r')], { timeoutMs: 50_000 });
+    const r = await cliInProcess(['run', '--profile', 'apps', '--gateway-cmd', reference, '--gateway-env', 'GW_JWT_SECRET=', '--reporter', 'json', '--out', join(tmp(), 'r')], { timeoutMs: 50_000 });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^gw-conformance: --gateway-cmd exited with 2 before listening on 127\.0\.0\.1:\d+; last output: gw-conformance: apps gateway configuration: session\.jwt_secret: expected a non-empty string\n$/);
@@ -132,7 +133,7 @@ describe('run --profile apps --gateway-cmd (the reference, PGlite in {workdir})'
   it('a gateway that never finishes sign-in: the sign-in check fails with the steps as evidence, within its limit', { timeout: 90_000 }, async () => {
     const out = join(tmp(), 'r');
     const stuck = `${node} "${join(ROOT, 'test/helpers/apps-stuck-gateway.mjs')}" {listen_port}`;
-    const r = await cli(['run', '--profile', 'apps', '--gateway-cmd', stuck, '--only', 'apps.device.flow', '--reporter', 'json', '--out', out], { timeoutMs: 80_000 });
+    const r = await cliInProcess(['run', '--profile', 'apps', '--gateway-cmd', stuck, '--only', 'apps.device.flow', '--reporter', 'json', '--out', out], { timeoutMs: 80_000 });
     expect(r.code, r.stderr).toBe(1);
     const [res] = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')).results;
     // A fail, not a timeout: the check's own wait for the step ended it, before the runner's limit
@@ -147,7 +148,7 @@ describe('run --profile apps --target --apps-config (the reference started by th
     const dir = tmp();
     const c = await writeConfig(dir);
     const out = join(dir, 'r');
-    const run = cli(['run', '--profile', 'apps', '--apps-config', join(dir, 'gateway.yaml'), '--target', `http://127.0.0.1:${c.gateway}`, '--seed', '2', '--reporter', 'json', '--reporter', 'junit', '--reporter', 'html', '--out', out], { timeoutMs: 110_000 });
+    const run = cliInProcess(['run', '--profile', 'apps', '--apps-config', join(dir, 'gateway.yaml'), '--target', `http://127.0.0.1:${c.gateway}`, '--seed', '2', '--reporter', 'json', '--reporter', 'junit', '--reporter', 'html', '--out', out], { timeoutMs: 110_000 });
     // The gateway starts after the harness (it reads the IdP's discovery document at boot): the harness waits for it.
     // Polls the IdP's port (the harness gives no other sign), until it listens or the run ended.
     let ended = false;
@@ -178,7 +179,7 @@ describe('run --profile apps --target --apps-config (the reference started by th
     const blocker = net.createServer();
     await new Promise<void>((r) => blocker.listen(c.base + 1, '127.0.0.1', r));
     try {
-      const r = await cli(['run', '--profile', 'apps', '--apps-config', join(dir, 'gateway.yaml'), '--target', `http://127.0.0.1:${c.gateway}`, '--reporter', 'json', '--out', join(dir, 'r')], { timeoutMs: 50_000 });
+      const r = await cliInProcess(['run', '--profile', 'apps', '--apps-config', join(dir, 'gateway.yaml'), '--target', `http://127.0.0.1:${c.gateway}`, '--reporter', 'json', '--out', join(dir, 'r')], { timeoutMs: 50_000 });
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(`gw-conformance: telemetry collector: 127.0.0.1:${c.base + 1} is already in use\n`);
     } finally {
@@ -189,7 +190,7 @@ describe('run --profile apps --target --apps-config (the reference started by th
   it('no gateway within --ready-timeout-s: exit 2, one line with the diagnosis', { timeout: 60_000 }, async () => {
     const dir = tmp();
     const c = await writeConfig(dir);
-    const r = await cli(['run', '--profile', 'apps', '--apps-config', join(dir, 'gateway.yaml'), '--ready-timeout-s', '1', '--reporter', 'json', '--out', join(dir, 'r')], { timeoutMs: 50_000 });
+    const r = await cliInProcess(['run', '--profile', 'apps', '--apps-config', join(dir, 'gateway.yaml'), '--ready-timeout-s', '1', '--reporter', 'json', '--out', join(dir, 'r')], { timeoutMs: 50_000 });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`gw-conformance: the apps gateway at http://127.0.0.1:${c.gateway} was not ready within 1 s (GET /.well-known/oauth-authorization-server: ECONNREFUSED); start it with the configuration apps-config wrote, or raise --ready-timeout-s\n`);
   });

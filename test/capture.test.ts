@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
 import { Capture, CAPTURE_MODELS, CAPTURE_REPLY_TEXT, parseDelays, type CapturedRequest } from '../mocks/upstream/capture.js';
 import { messageBody } from '../src/upstream/replies/messages.js';
-import { cli } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 
 const SECRET = 'gwc-capture-secret-7f3a9c';
 
@@ -165,7 +165,7 @@ describe('mock --capture flags', () => {
       [['mock', '--listen', '127.0.0.1:0', '--capture', file, '--capture-delay', 'soon'], /--capture-delay: expected PATH=MS/],
     ];
     for (const [args, msg] of cases) {
-      const r = await cli(args, { timeoutMs: 20_000 });
+      const r = await cliInProcess(args, { timeoutMs: 20_000 });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(msg);

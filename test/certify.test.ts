@@ -19,6 +19,7 @@ import type { RunReport } from '../src/report/types.js';
 import { PhaseGate } from '../src/runner/gate.js';
 import { CHECKS } from '../suites/index.js';
 import { cli, freePort } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 import { NO_IDLE_PROBE } from './helpers/untimed.js';
 import { nginxAvailable, startNginx } from './helpers/nginx.js';
 import { ROOT } from './helpers/cli.js';
@@ -107,7 +108,7 @@ describe('certify and verify (CLI, reference gateway)', () => {
     const up = await freePort();
     const args = ['--upstream-listen', `127.0.0.1:${up}`];
     const certified = await withReference(undefined, up, (target) =>
-      cli(['certify', '--target', target, ...args, '--seed', '9', '--only', 'messages', '--implementation-name', 'Reference', '--implementation-version', '0.1.0', '--organization', 'gw-conformance', '--contact', 'dev@example.invalid', '--out', out, '--token', 'sk-never-written']),
+      cliInProcess(['certify', '--target', target, ...args, '--seed', '9', '--only', 'messages', '--implementation-name', 'Reference', '--implementation-version', '0.1.0', '--organization', 'gw-conformance', '--contact', 'dev@example.invalid', '--out', out, '--token', 'sk-never-written']),
     );
     expect(certified.stderr).toBe('');
     expect(certified.code).toBe(0);
@@ -123,11 +124,11 @@ describe('certify and verify (CLI, reference gateway)', () => {
     expect(readme).toMatch(/## Reproduce\n[\s\S]*gw-conformance verify \. --target http:\/\/127\.0\.0\.1:\d+/);
     for (const f of ['conformance-report.yaml', 'report.json', 'README.md', 'junit.xml', 'report.html']) expect(readFileSync(join(out, f), 'utf8')).not.toContain('sk-never-written');
 
-    const same = await withReference(undefined, up, (target) => cli(['verify', out, '--target', target]));
+    const same = await withReference(undefined, up, (target) => cliInProcess(['verify', out, '--target', target]));
     expect(same.stdout).toMatch(/verdicts: 26 of 26 reproduced\ntranscript digest matches: [0-9a-f]{64}\nResult: reproduced\./);
     expect(same.code).toBe(0);
 
-    const other = await withReference('count-tokens-invented', up, (target) => cli(['verify', out, '--target', target]));
+    const other = await withReference('count-tokens-invented', up, (target) => cliInProcess(['verify', out, '--target', target]));
     expect(other.stdout).toMatch(/DIFFERS {4}messages\.count-tokens\.passthrough +recorded pass, now fail: with the upstream answering 404, count_tokens returned a count/);
     expect(other.stdout).toMatch(/transcript digest differs: recorded [0-9a-f]{64}, now [0-9a-f]{64}; first difference: exchange \d+: messages\.count-tokens\.(passthrough|not-supported) #\d+ \(client\): the response differs/);
     expect(other.code).toBe(1);
@@ -135,12 +136,12 @@ describe('certify and verify (CLI, reference gateway)', () => {
     // An edited count in conformance-report.yaml: refused before anything runs, in one line naming the file.
     const yaml = readFileSync(join(out, 'conformance-report.yaml'), 'utf8');
     writeFileSync(join(out, 'conformance-report.yaml'), yaml.replace(/^(\s+)failed: 0$/m, '$1failed: 1'));
-    const edited = await cli(['verify', out, '--target', 'http://127.0.0.1:1']);
+    const edited = await cliInProcess(['verify', out, '--target', 'http://127.0.0.1:1']);
     expect(edited.code).toBe(2);
     expect(edited.stderr).toMatch(/^gw-conformance: verify: \S*conformance-report\.yaml does not match the run it reports: profiles\[0\]\.statistics\.failed is 1, but report\.json gives 0\n$/);
 
     writeFileSync(join(out, 'conformance-report.yaml'), 'kind: Something\n');
-    const broken = await cli(['verify', out, '--target', 'http://127.0.0.1:1']);
+    const broken = await cliInProcess(['verify', out, '--target', 'http://127.0.0.1:1']);
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/^gw-conformance: .*conformance-report\.yaml: not a conformance report: /);
   });
@@ -148,19 +149,21 @@ describe('certify and verify (CLI, reference gateway)', () => {
   it('certify and verify start the gateway themselves with --gateway-cmd; a faulty command is not reproduced', { timeout: 180_000 }, async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'gwc-certify-cmd-')), 'cert');
     const gateway = (fault?: string) => `"${process.execPath}" "${join(ROOT, 'bin/gw-conformance.js')}" reference --listen 127.0.0.1:{listen_port} --upstream {upstream_url}${fault ? ` --fault ${fault}` : ''}`;
-    const certified = await cli(['certify', '--gateway-cmd', gateway(), '--seed', '9', '--only', 'messages', '--implementation-name', 'Reference', '--implementation-version', '0.1.0', '--out', out], { timeoutMs: 120_000 });
+    const certified = await cliInProcess(['certify', '--gateway-cmd', gateway(), '--seed', '9', '--only', 'messages', '--implementation-name', 'Reference', '--implementation-version', '0.1.0', '--out', out], { timeoutMs: 120_000 });
     expect(certified.code, certified.stdout + certified.stderr).toBe(0);
     expect(certified.stdout).toMatch(/started the gateway \(--gateway-cmd\) at http:\/\/127\.0\.0\.1:\d+/);
-    const same = await cli(['verify', out, '--gateway-cmd', gateway()], { timeoutMs: 120_000 });
+    const same = await cliInProcess(['verify', out, '--gateway-cmd', gateway()], { timeoutMs: 120_000 });
     expect(same.stdout).toMatch(/verdicts: 26 of 26 reproduced\ntranscript digest matches: [0-9a-f]{64}\nResult: reproduced\./);
     expect(same.code).toBe(0);
-    const other = await cli(['verify', out, '--gateway-cmd', gateway('count-tokens-invented')], { timeoutMs: 120_000 });
+    const other = await cliInProcess(['verify', out, '--gateway-cmd', gateway('count-tokens-invented')], { timeoutMs: 120_000 });
     expect(other.stdout).toMatch(/DIFFERS {4}messages\.count-tokens\.passthrough +recorded pass, now fail/);
     expect(other.code).toBe(1);
   });
 });
 
-// nginx: a real gateway. Skipped without nginx, mandatory in CI (GWC_REQUIRE_NGINX=1).
+// nginx: a real gateway. Skipped without nginx, mandatory in CI (GWC_REQUIRE_NGINX=1). The runs are
+// processes of their own: what differs between plain and streaming nginx is timing verdicts, judged
+// in a process that runs nothing but the harness, as a user's run is.
 const haveNginx = nginxAvailable();
 describe.skipIf(!haveNginx && process.env.GWC_REQUIRE_NGINX !== '1')('certify nginx (examples/nginx/plain.conf), verify against plain and streaming', () => {
   it('plain reproduces; streaming does not, and verify names the differing checks', { timeout: 240_000 }, async () => {

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { parseOutputFile, readAction, type ActionStep as Step } from './helpers/action-runner.js';
-import { cli, ROOT } from './helpers/cli.js';
+import { ROOT } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 
 const action = readAction(join(ROOT, 'action.yml'));
 const step = (id: string) => action.runs.steps.find((s) => s.id === id)!;
@@ -86,7 +87,7 @@ describe('action.yml', () => {
   });
 
   it("its inputs are the CLI's flags (checked against `gw-conformance run --help-all`), plus args and node-version", async () => {
-    const help = await cli(['run', '--help-all']);
+    const help = await cliInProcess(['run', '--help-all']);
     expect(help.code).toBe(0);
     const flags = new Set([...help.stdout.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]));
     const inputs = Object.keys(action.inputs);

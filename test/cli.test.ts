@@ -1,4 +1,6 @@
-// The real CLI, run as a user would: exit codes, one-line errors, reports on disk.
+// The CLI as a user runs it: exit codes, one-line errors, reports on disk. Called in this process
+// (test/helpers/in-process.ts) but where the process is the subject: a pipe's reader, and gwc.yaml
+// read from the working directory.
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { cli, freePort, ROOT } from './helpers/cli.js';
+import { cliInProcess, startInProcess } from './helpers/in-process.js';
 import { TIME_JUDGED, UNTIMED } from './helpers/untimed.js';
 import { CAPABILITY_AREA } from '../src/core/capabilities.js';
 import { CHECKS } from '../suites/index.js';
@@ -36,7 +39,7 @@ function oneLine(stderr: string) {
 describe('gw-conformance CLI', () => {
   it('demo: every check passes, exit 0, reports written and valid', async () => {
     const out = tmp();
-    const r = await cli(['demo', '--seed', '5', '--out', out, '--token', 'sk-gwc-SECRET-123', ...UNTIMED]);
+    const r = await cliInProcess(['demo', '--seed', '5', '--out', out, '--token', 'sk-gwc-SECRET-123', ...UNTIMED]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`${DEFAULT_CHECKS.length} pass, 0 fail`));
     const json = readFileSync(join(out, 'report.json'), 'utf8');
@@ -60,7 +63,7 @@ describe('gw-conformance CLI', () => {
 
   it('demo --fault: exit 1, the failing check named with its evidence', async () => {
     const out = tmp();
-    const r = await cli(['demo', '--fault', 'drop-anthropic-beta', '--seed', '5', '--out', out, ...UNTIMED]);
+    const r = await cliInProcess(['demo', '--fault', 'drop-anthropic-beta', '--seed', '5', '--out', out, ...UNTIMED]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/FAIL\s+messages\.headers\.beta /);
     expect(r.stdout).toMatch(/anthropic-beta lost claude-code-20250219/);
@@ -70,7 +73,7 @@ describe('gw-conformance CLI', () => {
   it('--seed reproduces the shrunk counterexample of a failed property', async () => {
     const runs = await Promise.all([1, 2].map(async () => {
       const out = tmp();
-      await cli(['demo', '--fault', 'reserialize-body', '--seed', '42', '--only', 'messages.body.bytes', '--reporter', 'json', '--out', out]);
+      await cliInProcess(['demo', '--fault', 'reserialize-body', '--seed', '42', '--only', 'messages.body.bytes', '--reporter', 'json', '--out', out]);
       return JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')).results[0].evidence.property;
     }));
     expect(runs[0].counterexample).toBeTypeOf('string');
@@ -80,12 +83,12 @@ describe('gw-conformance CLI', () => {
   });
 
   it('list: every check and the catalog coverage', async () => {
-    const r = await cli(['list', '--json']);
+    const r = await cliInProcess(['list', '--json']);
     expect(r.code).toBe(0);
     const l = JSON.parse(r.stdout);
     expect(l.checks.map((c: { id: string }) => c.id)).toEqual(CHECKS.map((c) => c.id));
     expect(l.coverage.total).toBe(147);
-    const text = await cli(['list']);
+    const text = await cliInProcess(['list']);
     expect(text.stdout).toMatch(/Catalog coverage: \d+ of 147/);
     expect(text.stdout).toMatch(/covered\s+CFG-SECRET-1\s+MUST\s+lint-config:CFG-SECRET-1/);
     expect(text.stdout).toMatch(/covered\s+APP-DISC-1\s+MUST\s+apps.disc.models/);
@@ -95,7 +98,7 @@ describe('gw-conformance CLI', () => {
     expect(text.stdout).toMatch(/^\* opt-in: runs only with --capabilities/m);
     expect(text.stdout).toMatch(/messages\.path\.preserved\s+MUST\s+default\s/);
     // list --faults names every fault demo takes, the load and apps profiles' too.
-    const faults = JSON.parse((await cli(['list', '--faults', '--json'])).stdout).map((f: { name: string }) => f.name);
+    const faults = JSON.parse((await cliInProcess(['list', '--faults', '--json'])).stdout).map((f: { name: string }) => f.name);
     for (const f of ['drop-anthropic-beta', 'load-added-delay', 'limit-503-html', 'apps-device-code-reused']) expect(faults, f).toContain(f);
     const optIn = Object.fromEntries(l.checks.map((c: { id: string; optIn: string | null }) => [c.id, c.optIn]));
     expect(optIn['capabilities.chat']).toBe('--capabilities');
@@ -118,10 +121,10 @@ describe('gw-conformance CLI', () => {
 
   it('unreachable target: exit 2, one line, well before the readiness gate (30 s) would give up', async () => {
     const port = await freePort();
-    const r = await cli(['--target', `http://127.0.0.1:${port}`, '--upstream-listen', '127.0.0.1:0']);
+    const r = await cliInProcess(['--target', `http://127.0.0.1:${port}`, '--upstream-listen', '127.0.0.1:0']);
     expect(r.code).toBe(2);
     expect(oneLine(r.stderr)).toMatch(/unreachable \(ECONNREFUSED\)/);
-    // The preflight's refusal, not the 30 s gate: the process's start-up (seconds on a loaded machine) and one connect.
+    // The preflight's refusal, not the 30 s gate: one connect (and, on a loaded machine, seconds of waiting for the cores).
     expect(r.ms).toBeLessThan(20_000);
   });
 
@@ -129,14 +132,14 @@ describe('gw-conformance CLI', () => {
     const s = net.createServer((c) => c.end('SSH-2.0-OpenSSH_9.2\r\n'));
     servers.push(s);
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-    const r = await cli(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`, '--upstream-listen', '127.0.0.1:0']);
+    const r = await cliInProcess(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`, '--upstream-listen', '127.0.0.1:0']);
     expect(r.code).toBe(2);
     expect(oneLine(r.stderr)).toMatch(/did not answer HTTP \(\w+\)/);
     // The parser's refusal of the first answer, not a time-out and not the 30 s gate.
     expect(r.ms).toBeLessThan(20_000);
   });
 
-  it('an invalid config key: exit 2 naming the key', async () => {
+  it('an invalid config key: exit 2 naming the key (gwc.yaml of the working directory: a process started there)', async () => {
     const dir = tmp();
     writeFileSync(join(dir, 'gwc.yaml'), 'target: http://127.0.0.1:1\nupstream_listen: 127.0.0.1:18080\n');
     const r = await cli([], { cwd: dir });
@@ -149,14 +152,14 @@ describe('gw-conformance CLI', () => {
     servers.push(s);
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     const port = (s.address() as net.AddressInfo).port;
-    const r = await cli(['--target', 'http://127.0.0.1:9', '--upstream-listen', `127.0.0.1:${port}`]);
+    const r = await cliInProcess(['--target', 'http://127.0.0.1:9', '--upstream-listen', `127.0.0.1:${port}`]);
     expect(r.code).toBe(2);
     expect(oneLine(r.stderr)).toMatch(/already in use/);
   });
 
   it('an unknown check id in --only, an unknown flag, an unknown fault: exit 2, one line', async () => {
     for (const args of [['demo', '--only', 'messages.nope'], ['demo', '--bogus'], ['demo', '--fault', 'nope'], ['--upstream-listen', '127.0.0.1:1']]) {
-      const r = await cli(args);
+      const r = await cliInProcess(args);
       expect(r.code, args.join(' ')).toBe(2);
       oneLine(r.stderr);
     }
@@ -174,14 +177,14 @@ describe('gw-conformance CLI', () => {
       [['lint-config', bin], `${bin}: not a text file (it is not UTF-8: a binary file, or another encoding)`],
     ];
     for (const [args, line] of cases) {
-      const r = await cli(args);
+      const r = await cliInProcess(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(oneLine(r.stderr)).toContain(line);
     }
   });
 
   it('--dry-run lists the selection with what would be skipped, needs no --target, starts and sends nothing', async () => {
-    const r = await cli(['--dry-run', '--only', 'vertex.body.unchanged', '--only', 'messages.headers.beta*', '--protocols', 'messages']);
+    const r = await cliInProcess(['--dry-run', '--only', 'vertex.body.unchanged', '--only', 'messages.headers.beta*', '--protocols', 'messages']);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(['messages.headers.beta', 'messages.headers.beta-with-body', 'vertex.body.unchanged', 'dry']);
@@ -197,11 +200,11 @@ describe('gw-conformance CLI', () => {
     servers.push(s);
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     const out = tmp();
-    const r = await cli(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`, '--upstream-listen', '127.0.0.1:0', '--ready-timeout-s', '2', '--reporter', 'json', '--out', out], { timeoutMs: 30_000 });
+    const r = await cliInProcess(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`, '--upstream-listen', '127.0.0.1:0', '--ready-timeout-s', '2', '--reporter', 'json', '--out', out], { timeoutMs: 30_000 });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/gateway not ready: in 2 s no \w+ canary .*the last answered no answer \(time-out\)/);
-    // The 2 s gate and the process's start-up (seconds on a loaded machine), not a time-out per check (minutes).
+    // The 2 s gate (and seconds on a loaded machine), not a time-out per check (minutes).
     expect(r.ms).toBeLessThan(25_000);
     expect(existsSync(join(out, 'report.json'))).toBe(false);
     s.closeAllConnections();
@@ -215,7 +218,7 @@ describe('gw-conformance CLI', () => {
     });
     servers.push(s);
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-    const r = await cli(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}/v1`, '--upstream-listen', '127.0.0.1:0', '--protocols', 'messages', '--ready-timeout-s', '120'], { timeoutMs: 90_000 });
+    const r = await cliInProcess(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}/v1`, '--upstream-listen', '127.0.0.1:0', '--protocols', 'messages', '--ready-timeout-s', '120'], { timeoutMs: 90_000 });
     expect(r.code).toBe(2);
     const line = oneLine(r.stderr);
     expect(line).toMatch(/^gw-conformance: gateway not ready: in [5-9] s no messages canary \(POST http:\/\/127\.0\.0\.1:\d+\/v1\/v1\/messages\) reached the recording upstream; \d+ tries, the last answered 404 application\/json .*; the same answer every time, so the gate stopped before its 120 s;/);
@@ -226,28 +229,20 @@ describe('gw-conformance CLI', () => {
 
   it('mock, then run: the run uses the mock already holding the port', async () => {
     const port = await freePort();
-    const { spawn } = await import('node:child_process');
-    const mock = spawn(process.execPath, [`${ROOT}/bin/gw-conformance.js`, 'mock', '--listen', `127.0.0.1:${port}`]);
+    const mock = startInProcess(['mock', '--listen', `127.0.0.1:${port}`]);
     try {
-      await new Promise<void>((resolve, reject) => {
-        let buf = '';
-        mock.stdout.on('data', (d) => {
-          buf += d;
-          if (buf.includes('listening')) resolve();
-        });
-        mock.on('exit', () => reject(new Error(`mock exited: ${buf}`)));
-      });
+      await mock.line(/listening/);
       const { ReferenceGateway, DEMO_UPSTREAM_TIMEOUT_MS } = await import('../reference/gateway.js');
       const gw = new ReferenceGateway({ upstream: `http://127.0.0.1:${port}`, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
       const target = await gw.start();
       const out = tmp();
-      const r = await cli(['run', '--target', target, '--upstream-listen', `127.0.0.1:${port}`, '--out', out, '--seed', '3', ...UNTIMED]);
+      const r = await cliInProcess(['run', '--target', target, '--upstream-listen', `127.0.0.1:${port}`, '--out', out, '--seed', '3', ...UNTIMED]);
       await gw.stop();
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(r.stdout).toMatch(/using the recording upstream of the running `gw-conformance mock`/);
       expect(existsSync(join(out, 'report.json'))).toBe(true);
     } finally {
-      mock.kill('SIGTERM');
+      expect((await mock.stop()).code).toBe(0);
     }
   });
 });

@@ -1,7 +1,7 @@
 // `gw-conformance compare BASE NEW`: every transition of a check and of a capability cell on
 // synthetic report pairs, the exit codes, the ignore options, checks renamed between harness
 // versions, gateway text kept inert in every format, bad input in one line; then two real demo
-// runs (clean, and with a fault) compared through the built CLI. (test/compare.test.ts is the
+// runs (clean, and with a fault) compared through the CLI, in this process. (test/compare.test.ts is the
 // lossless JSON comparison of src/core/compare.ts.)
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,8 @@ import { exitCodeOf, NOT_RUN } from '../src/report/policy.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../src/report/types.js';
 import { assertValidReport } from '../src/report/validate.js';
 import { main } from '../src/cli/program.js';
-import { cli, ROOT } from './helpers/cli.js';
+import { ROOT } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'gwc-compare-'));
 
@@ -215,7 +216,7 @@ describe('gw-conformance compare (the command line)', () => {
 
   it('exit 1 on a regression, 0 without; --format json matches its published schema', async () => {
     const f = folders(clean, broken);
-    const r = await cli(['compare', f.base, f.now]);
+    const r = await cliInProcess(['compare', f.base, f.now]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/REGRESSION g\.two \[MUST REQ-TWO-1\]: pass -> fail\n\s+g\.two lost its header/);
     expect(r.stdout.trim()).toMatch(/Result: REGRESSED: 1 check that passed now fails\.$/);
@@ -283,7 +284,7 @@ describe('gw-conformance compare (the command line)', () => {
       expect(r.stdout).toBe('');
     }
     // And as a process of its own: the same one line, no stack trace.
-    const r = await cli(cases[1][0]);
+    const r = await cliInProcess(cases[1][0]);
     expect(r.code).toBe(2);
     expect(oneLine(r.stderr)).toMatch(cases[1][1]);
   });
@@ -303,9 +304,9 @@ describe('gw-conformance compare (the command line)', () => {
   it('two real demo runs, clean and with a fault: exit 1, the regression named with its message', { timeout: 120_000 }, async () => {
     const dir = tmp();
     const only = ['--only', 'messages.headers.beta', '--only', 'messages.body.semantic', '--reporter', 'json', '--seed', '7'];
-    const [a, b] = await Promise.all([cli(['demo', ...only, '--out', join(dir, 'clean')]), cli(['demo', '--fault', 'drop-anthropic-beta', ...only, '--out', join(dir, 'fault')])]);
+    const [a, b] = await Promise.all([cliInProcess(['demo', ...only, '--out', join(dir, 'clean')]), cliInProcess(['demo', '--fault', 'drop-anthropic-beta', ...only, '--out', join(dir, 'fault')])]);
     expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 1]);
-    const r = await cli(['compare', join(dir, 'clean'), join(dir, 'fault')]);
+    const r = await cliInProcess(['compare', join(dir, 'clean'), join(dir, 'fault')]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/REGRESSION messages\.headers\.beta \[MUST MSG-HDR-2\]: pass -> fail\n\s+.*anthropic-beta lost claude-code-20250219/);
     expect(r.stdout).toMatch(/checks: 1 regression, 1 unchanged/);

@@ -12,7 +12,7 @@ import { COMMANDS, optionsOf } from '../src/config/commands.js';
 import { COMMAND_NAMES, PROFILES } from '../src/config/options.js';
 import { FAULTS } from '../reference/faults/index.js';
 import { CHECKS } from '../suites/index.js';
-import { cli } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 
 /** The flags the table gives a command (with --no-NAME), and commander's and the project's help flags. */
 const tableFlags = (name: (typeof COMMAND_NAMES)[number]) => [...optionsOf(name).flatMap((o) => [`--${o.name}`, ...(o.negate ? [`--no-${o.name}`] : [])]), '--help', '--help-all'].sort();
@@ -36,7 +36,7 @@ ${calls}
 
 describe('completion bash, loaded in bash', () => {
   beforeAll(async () => {
-    const r = await cli(['completion', 'bash']);
+    const r = await cliInProcess(['completion', 'bash']);
     expect(r.code, r.stderr).toBe(0);
     script = r.stdout;
     // A folder with files a glob or a file completion could offer.
@@ -148,7 +148,7 @@ async function typed(shell: 'zsh' | 'fish', lines: string[]): Promise<string[][]
 
 describe.each(['zsh', 'fish'] as const)('completion %s, typed into the shell', (shell) => {
   beforeAll(async () => {
-    const r = await cli(['completion', shell]);
+    const r = await cliInProcess(['completion', shell]);
     expect(r.code, r.stderr).toBe(0);
     dir = mkdtempSync(join(tmpdir(), `gwc-completion-${shell}-`));
     writeFileSync(join(dir, `completion.${shell}`), r.stdout);
@@ -183,7 +183,7 @@ describe.each(['zsh', 'fish'] as const)('completion %s, typed into the shell', (
 
 describe('completion zsh and fish', () => {
   it('refuses a shell it has no script for, naming the ones it has', async () => {
-    const r = await cli(['completion', 'tcsh']);
+    const r = await cliInProcess(['completion', 'tcsh']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe("gw-conformance: command-argument value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish; see `gw-conformance completion --help`");
     expect(COMMANDS.completion.description).toContain('bash, zsh, fish');

@@ -11,12 +11,12 @@ import { describe, expect, it } from 'vitest';
 import { notFoundProblems } from '../suites/errors/errors.retry.client-errors.js';
 import { nextInChain } from '../reference/faults/contract.js';
 import { errorProblems } from '../suites/translate/translate.errors.mapped.js';
-import { cli } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 
 /** One check against the reference gateway with a fault: its outcome and message. */
 async function verdict(fault: string, check: string, extra: string[] = []): Promise<{ outcome: string; message: string }> {
   const out = mkdtempSync(join(tmpdir(), 'gwc-reconcile-'));
-  const r = await cli(['demo', '--fault', fault, '--only', check, '--seed', '1', '--reporter', 'json', '--out', out, ...extra], { timeoutMs: 60_000 });
+  const r = await cliInProcess(['demo', '--fault', fault, '--only', check, '--seed', '1', '--reporter', 'json', '--out', out, ...extra], { timeoutMs: 60_000 });
   const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { results: { id: string; outcome: string; message: string }[] };
   const x = report.results.find((y) => y.id === check);
   if (!x) throw new Error(`${check} did not run: ${r.stdout}${r.stderr}`);

@@ -14,7 +14,7 @@ import { htmlReport } from '../src/reporters/html/page.js';
 import { junitXml } from '../src/reporters/junit.js';
 import { fixLink } from '../src/reporters/links.js';
 import { CHECKS } from '../suites/index.js';
-import { cli } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 
 /** The advice a check's own file states. */
 const fixOf = (id: string): string => CHECKS.find((c) => c.id === id)!.fix;
@@ -59,7 +59,7 @@ describe('the fix of a finding in every report file', () => {
 
   it('a demo run writes them: report.json, junit.xml and report.html of a fault', async () => {
     const out = mkdtempSync(join(tmpdir(), 'gwc-fix-'));
-    const run = await cli(['demo', '--fault', 'double-v1-path', '--only', 'messages.path.preserved', '--out', out], { timeoutMs: 60_000 });
+    const run = await cliInProcess(['demo', '--fault', 'double-v1-path', '--only', 'messages.path.preserved', '--out', out], { timeoutMs: 60_000 });
     expect(run.code, run.stderr).toBe(1);
     const json = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunReport;
     expect(json.results[0].fix?.text).toBe(fixOf('messages.path.preserved'));

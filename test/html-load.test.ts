@@ -4,8 +4,8 @@
 // evidence's own numbers; then the page in chromium, where the charts are visible images with
 // their names. No assertion here depends on the figures the run measured, only on the evidence.
 //
-// Needs the built CLI (`npx tsc -p .`); the browser part needs /usr/bin/chromium (as html.test.ts).
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+// The run is the CLI called in this process; the browser part needs /usr/bin/chromium (as html.test.ts).
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,7 +14,7 @@ import { barChart, FRAME, lineChart, pointX, yAxis, type ChartSpec } from '../sr
 import { hasLoadCharts, loadCharts } from '../src/reporters/html/load.js';
 import { htmlReport } from '../src/reporters/html/page.js';
 import type { RunReport } from '../src/report/types.js';
-import { cli, ROOT } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 import { hasChromium, launchChromium, requireChromium, watchPage } from './helpers/chromium.js';
 
 const spec = (over: Partial<ChartSpec> = {}): ChartSpec => ({
@@ -157,9 +157,8 @@ describe('a load run of the reference gateway (load.perf.cost at 20 requests per
   let ev: PerfEvidence;
   let html = '';
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'src', 'cli.js'))) throw new Error('the CLI is not built: run `npx tsc -p .` first');
     dir = mkdtempSync(join(tmpdir(), 'gwc-html-load-'));
-    const r = await cli(['demo', '--profile', 'load', '--only', 'load.perf.cost', '--load-rate', '20', '--load-duration-s', '2', '--out', dir], { timeoutMs: 110_000 });
+    const r = await cliInProcess(['demo', '--profile', 'load', '--only', 'load.perf.cost', '--load-rate', '20', '--load-duration-s', '2', '--out', dir], { timeoutMs: 110_000 });
     // The verdict is the measured figures' (no failure, no budget): the page is what is tested here.
     expect(r.code, r.stdout + r.stderr).not.toBe(2);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunReport;

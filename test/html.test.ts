@@ -2,10 +2,10 @@
 // the size bound, what a failure shows; then the page in a real browser (Debian's chromium via
 // playwright-core) opened from file://: no console error, no dialog, no request but the page.
 //
-// The browser test needs /usr/bin/chromium and the built CLI (`npx tsc -p .`). Without chromium
+// The browser test needs /usr/bin/chromium (the run is the CLI called in this process). Without chromium
 // it is skipped, unless GWC_REQUIRE_CHROMIUM=1 (CI), where it fails.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,7 +21,7 @@ import { writeReports } from '../src/reporters/index.js';
 import { parseTimeline } from '../src/reporters/html/timeline.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../src/report/types.js';
 import { exitCodeOf } from '../src/report/policy.js';
-import { cli, ROOT } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 import { hasChromium, launchChromium, requireChromium, watchPage } from './helpers/chromium.js';
 import { NO_IDLE_PROBE } from './helpers/untimed.js';
 
@@ -376,10 +376,9 @@ function hostileVariant(dir: string, name: string) {
 describe('a default run with a fault (the demo with buffer-stream)', () => {
   let dir = '';
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'src', 'cli.js'))) throw new Error('the CLI is not built: run `npx tsc -p .` first');
     dir = mkdtempSync(join(tmpdir(), 'gwc-html-'));
     // The idle probe left out (NO_IDLE_PROBE): this is about the page, not idle streams.
-    const r = await cli(['demo', '--fault', 'buffer-stream', '--out', dir, '--token', SECRET, ...NO_IDLE_PROBE], { timeoutMs: 90_000 });
+    const r = await cliInProcess(['demo', '--fault', 'buffer-stream', '--out', dir, '--token', SECRET, ...NO_IDLE_PROBE], { timeoutMs: 90_000 });
     expect(r.code, r.stdout + r.stderr).toBe(1);
   }, 100_000);
 

@@ -1,7 +1,7 @@
 // The harness starts the gateway (--gateway-cmd, src/launch/launch.ts), the mock-first path
-// with file reporters only, and bad input: each a one-line exit 2, fast. Uses the built CLI
-// (`npx tsc -p tsconfig.json` first).
-import { spawn } from 'node:child_process';
+// with file reporters only, and bad input: each a one-line exit 2, fast. The harness is called in
+// this process (test/helpers/in-process.ts); the gateway it starts is the built CLI's reference
+// gateway (`npx tsc -p tsconfig.json` first), a process, as a user's gateway is.
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { launchGateway } from '../src/launch/launch.js';
 import { GatewayClient } from '../src/client/gateway.js';
 import { ReferenceGateway } from '../reference/gateway.js';
-import { cli, freePort, ROOT } from './helpers/cli.js';
+import { freePort, ROOT } from './helpers/cli.js';
+import { cliInProcess, startInProcess } from './helpers/in-process.js';
 import { cleanupAfterAll } from './helpers/cleanup.js';
 import { NO_TIMING_CHECKS } from './helpers/untimed.js';
 
@@ -26,7 +27,7 @@ describe('--gateway-cmd', () => {
     const out = outDir();
     const SECRET = 'sk-gwc-LAUNCH-SECRET-99';
     const cmd = `echo "starting with token ${SECRET} in {workdir} env=$GW_EXTRA"; exec ${REFERENCE_CMD}`;
-    const r = await cli(['run', '--gateway-cmd', cmd, '--gateway-env', 'GW_EXTRA=port-{upstream_port}', '--token', SECRET, '--only', 'messages.path.preserved', '--only', 'chat.path.preserved', '--reporter', 'json', '--out', out], { timeoutMs: 60_000 });
+    const r = await cliInProcess(['run', '--gateway-cmd', cmd, '--gateway-env', 'GW_EXTRA=port-{upstream_port}', '--token', SECRET, '--only', 'messages.path.preserved', '--only', 'chat.path.preserved', '--reporter', 'json', '--out', out], { timeoutMs: 60_000 });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/started the gateway \(--gateway-cmd\) at http:\/\/127\.0\.0\.1:\d+, forwarding to http:\/\/127\.0\.0\.1:\d+/);
     const report = readReport(out);
@@ -77,16 +78,9 @@ describe('--gateway-cmd', () => {
 describe('the mock-first path with file reporters only', () => {
   it('mock, then run --reporter json --reporter junit for more than 10 s: a report and exit 0', async () => {
     const port = await freePort();
-    const mock = spawn(process.execPath, [CLI, 'mock', '--listen', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
-    cleanup.push(() => mock.kill('SIGINT'));
-    let mockOut = '';
-    await new Promise<void>((resolve, reject) => {
-      mock.stdout.on('data', (d: Buffer) => {
-        mockOut += d.toString();
-        if (mockOut.includes('recording upstream listening')) resolve();
-      });
-      mock.once('exit', () => reject(new Error(`mock exited: ${mockOut}`)));
-    });
+    const mock = startInProcess(['mock', '--listen', `127.0.0.1:${port}`], { timeoutMs: 190_000 });
+    cleanup.push(() => mock.stop());
+    await mock.line(/recording upstream listening/);
     // The gateway is configured for the mock's address.
     const gw = new ReferenceGateway({ upstream: `http://127.0.0.1:${port}`, upstreamTimeoutMs: 2000 });
     const target = await gw.start('127.0.0.1', 0);
@@ -95,7 +89,7 @@ describe('the mock-first path with file reporters only', () => {
     // One check at a time and the idle probes (10 s, and 16 s with pings) make the run long enough to outlast the 10 s
     // header time-out of old; the stream timing checks are left out (NO_TIMING_CHECKS): exit 0
     // must not depend on how loaded the machine is.
-    const r = await cli(['run', '--target', target, '--upstream-listen', `127.0.0.1:${port}`, '--reporter', 'json', '--reporter', 'junit', '--concurrency', '1', '--out', out, ...NO_TIMING_CHECKS], { timeoutMs: 180_000 });
+    const r = await cliInProcess(['run', '--target', target, '--upstream-listen', `127.0.0.1:${port}`, '--reporter', 'json', '--reporter', 'junit', '--concurrency', '1', '--out', out, ...NO_TIMING_CHECKS], { timeoutMs: 180_000 });
     // File reporters only: the result in one line on stderr, nothing else.
     expect(r.stderr).toMatch(/^gw-conformance: \d+ pass(, \d+ skip)? in \d+\.\d s: every MUST check passed; report: \S+report\.json\n$/);
     expect(r.code, r.stdout).toBe(0);
@@ -129,7 +123,7 @@ describe('bad input: one line, exit 2, caught before the run starts', () => {
   for (const [what, args, re] of cases) {
     it(what, async () => {
       const out = outDir();
-      const r = await cli(['run', ...args, '--reporter', 'json', '--out', out], { timeoutMs: 20_000, env: { GWC_TARGET: '' } });
+      const r = await cliInProcess(['run', ...args, '--reporter', 'json', '--out', out], { timeoutMs: 20_000, env: { GWC_TARGET: '' } });
       expect(r.code, r.stdout + r.stderr).toBe(2);
       const lines = r.stderr.trim().split('\n');
       expect(lines, r.stderr).toHaveLength(1);
@@ -145,7 +139,7 @@ describe('bad input: one line, exit 2, caught before the run starts', () => {
     cleanup.push(() => holder.close());
     const port = (holder.address() as net.AddressInfo).port;
     const out = outDir();
-    const r = await cli(['run', '--gateway-cmd', REFERENCE_CMD, '--upstream-listen', `127.0.0.1:${port}`, '--reporter', 'json', '--out', out], { timeoutMs: 20_000 });
+    const r = await cliInProcess(['run', '--gateway-cmd', REFERENCE_CMD, '--upstream-listen', `127.0.0.1:${port}`, '--reporter', 'json', '--out', out], { timeoutMs: 20_000 });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(new RegExp(`127\\.0\\.0\\.1:${port}.*(in use|taken)`, 'i'));

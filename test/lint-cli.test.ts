@@ -1,12 +1,14 @@
-// `gw-conformance lint-config` run as a user would (the built CLI): each output format on a
-// broken file, exit codes, several files, standard input, --out, and bad input (one line, exit 2).
+// `gw-conformance lint-config` as a user runs it: each output format on a broken file, exit codes,
+// several files, standard input, --out, and bad input (one line, exit 2). Called in this process
+// (test/helpers/in-process.ts), but for the reading of the process's own standard input.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { cli, ROOT } from './helpers/cli.js';
+import { ROOT } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 import { RULES } from '../src/lint/rules.js';
 
 const fx = (f: string) => `fixtures/apps-config/${f}`;
@@ -20,7 +22,7 @@ function oneLine(stderr: string): string {
   return lines[0];
 }
 
-/** The CLI with standard input (spawnSync bounds the run in time). */
+/** The built CLI in a process, given standard input (spawnSync bounds the run in time). */
 function cliStdin(args: string[], input: string) {
   const r = spawnSync(process.execPath, [join(ROOT, 'bin/gw-conformance.js'), ...args], { cwd: ROOT, input, encoding: 'utf8', timeout: 30_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -28,7 +30,7 @@ function cliStdin(args: string[], input: string) {
 
 describe('gw-conformance lint-config', () => {
   it('text: file:line:col: severity RULE message, a fix line, a summary; exit 1 on errors', async () => {
-    const r = await cli(['lint-config', BROKEN]);
+    const r = await cliInProcess(['lint-config', BROKEN]);
     expect(r.code, r.stderr).toBe(1);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toBe(`${BROKEN}:7:3: error CFG-SECRET-1 \`oidc.client_secret\` holds the OIDC client secret in plaintext; reference it as \${VAR} or \${file:/path} instead`);
@@ -38,7 +40,7 @@ describe('gw-conformance lint-config', () => {
   });
 
   it('json: valid against src/lint/schemas/lint-report.schema.json', async () => {
-    const r = await cli(['lint-config', '--format', 'json', BROKEN, fx('valid-outline.yaml')]);
+    const r = await cliInProcess(['lint-config', '--format', 'json', BROKEN, fx('valid-outline.yaml')]);
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout);
     const validate = new Ajv({ allErrors: true }).compile(JSON.parse(readFileSync(join(ROOT, 'src/lint/schemas/lint-report.schema.json'), 'utf8')));
@@ -51,7 +53,7 @@ describe('gw-conformance lint-config', () => {
 
   it('junit: one testcase per rule per file, a failure for the rule with errors; well-formed XML', async () => {
     const out = join(tmp(), 'lint.xml');
-    const r = await cli(['lint-config', '--format', 'junit', '--out', out, BROKEN]);
+    const r = await cliInProcess(['lint-config', '--format', 'junit', '--out', out, BROKEN]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/3 errors, 0 warnings in 1 file; junit report written to /);
     const xml = readFileSync(out, 'utf8');
@@ -63,7 +65,7 @@ describe('gw-conformance lint-config', () => {
   });
 
   it('sarif: SARIF 2.1.0 with the rule catalog and one located result per finding', async () => {
-    const r = await cli(['lint-config', '--format', 'sarif', BROKEN]);
+    const r = await cliInProcess(['lint-config', '--format', 'sarif', BROKEN]);
     expect(r.code).toBe(1);
     const sarif = JSON.parse(r.stdout);
     expect(sarif.version).toBe('2.1.0');
@@ -82,7 +84,7 @@ describe('gw-conformance lint-config', () => {
   });
 
   it('github: workflow annotations with file, line and column', async () => {
-    const r = await cli(['lint-config', '--format', 'github', fx('pub-url-2.yaml'), BROKEN]);
+    const r = await cliInProcess(['lint-config', '--format', 'github', fx('pub-url-2.yaml'), BROKEN]);
     expect(r.code).toBe(1);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^::warning file=fixtures\/apps-config\/pub-url-2.yaml,line=3,col=3,title=CFG-URL-2::`listen.public_url` is a loopback/);
@@ -92,22 +94,22 @@ describe('gw-conformance lint-config', () => {
   });
 
   it('exit codes: 0 clean, 0 with warnings, 1 with warnings under --strict, 1 with errors', async () => {
-    expect((await cli(['lint-config', fx('valid-claude-apps-gateway.yaml'), fx('valid-outline.yaml')])).code).toBe(0);
-    const warn = await cli(['lint-config', fx('pub-session-2.yaml')]);
+    expect((await cliInProcess(['lint-config', fx('valid-claude-apps-gateway.yaml'), fx('valid-outline.yaml')])).code).toBe(0);
+    const warn = await cliInProcess(['lint-config', fx('pub-session-2.yaml')]);
     expect(warn.code).toBe(0);
     expect(warn.stdout).toMatch(/warning CFG-SESSION-2/);
-    expect((await cli(['lint-config', '--strict', fx('pub-session-2.yaml')])).code).toBe(1);
-    expect((await cli(['lint-config', fx('valid-outline.yaml'), fx('outline-ref-1.yaml')])).code).toBe(1);
+    expect((await cliInProcess(['lint-config', '--strict', fx('pub-session-2.yaml')])).code).toBe(1);
+    expect((await cliInProcess(['lint-config', fx('valid-outline.yaml'), fx('outline-ref-1.yaml')])).code).toBe(1);
   });
 
   it('a file mixing both dialects: exit 1, naming which keys belong where', async () => {
-    const r = await cli(['lint-config', fx('pub-mixed.yaml')]);
+    const r = await cliInProcess(['lint-config', fx('pub-mixed.yaml')]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/error CFG-SCHEMA-1 the file mixes both dialects: `server`, `routing` belong to the outline .*; `listen`, `oidc`, `session`, `store` belong to the claude-apps-gateway schema/);
   });
 
   it('--dialect forces the schema', async () => {
-    const r = await cli(['lint-config', '--dialect', 'outline', fx('valid-claude-apps-gateway.yaml')]);
+    const r = await cliInProcess(['lint-config', '--dialect', 'outline', fx('valid-claude-apps-gateway.yaml')]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/`listen` is not a known key: it belongs to the claude-apps-gateway dialect \(here: server\)/);
   });
@@ -125,28 +127,28 @@ describe('gw-conformance lint-config', () => {
     const dir = tmp();
     const bad = join(dir, 'gateway.yaml');
     writeFileSync(bad, 'listen:\n  public_url: https://g.corp.example\noidc: [\n  issuer: x\n');
-    const r = await cli(['lint-config', fx('valid-outline.yaml'), bad]);
+    const r = await cliInProcess(['lint-config', fx('valid-outline.yaml'), bad]);
     expect(r.code).toBe(2);
     expect(oneLine(r.stderr)).toMatch(new RegExp(`^gw-conformance: ${bad}:\\d+:\\d+: not valid YAML: `));
     expect(r.stdout).toBe('');
     const dup = join(dir, 'dup.yaml');
     writeFileSync(dup, 'listen: {}\noidc: {}\nlisten: {}\n');
-    const d = await cli(['lint-config', dup]);
+    const d = await cliInProcess(['lint-config', dup]);
     expect(d.code).toBe(2);
     expect(oneLine(d.stderr)).toMatch(/dup.yaml:3:1: not valid YAML: Map keys must be unique/);
-    const stdin = cliStdin(['lint-config', '-'], 'a: b: c\n');
+    const stdin = await cliInProcess(['lint-config', '-'], { input: 'a: b: c\n' });
     expect(stdin.code).toBe(2);
     expect(oneLine(stdin.stderr)).toMatch(/^gw-conformance: <stdin>:1:\d+: not valid YAML: /);
   });
 
   it('unreadable file, bad flags: one line, exit 2', async () => {
-    // Five processes of their own, side by side (each is a whole start-up of the CLI).
+    // Five calls side by side.
     const [missing, dir, fmt, none, out] = await Promise.all([
-      cli(['lint-config', 'no/such/gateway.yaml']),
-      cli(['lint-config', 'fixtures']),
-      cli(['lint-config', '--format', 'xml', BROKEN]),
-      cli(['lint-config']),
-      cli(['lint-config', '--out', '/no/such/dir/x.json', BROKEN]),
+      cliInProcess(['lint-config', 'no/such/gateway.yaml']),
+      cliInProcess(['lint-config', 'fixtures']),
+      cliInProcess(['lint-config', '--format', 'xml', BROKEN]),
+      cliInProcess(['lint-config']),
+      cliInProcess(['lint-config', '--out', '/no/such/dir/x.json', BROKEN]),
     ]);
     expect(missing.code).toBe(2);
     expect(oneLine(missing.stderr)).toBe('gw-conformance: no/such/gateway.yaml: cannot read the file (ENOENT)');

@@ -9,14 +9,14 @@ import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Attachments } from '../mocks/upstream/attach.js';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
-import { attachFrom } from '../src/cli/commands/mock.js';
+import { attachFrom } from '../src/cli/actions/mock.js';
 import { HarnessError } from '../src/core/errors.js';
 import { RemoteUpstream } from '../src/upstream/remote.js';
 import { JSON_HEADERS, SSE_HEADERS } from '../src/upstream/scenario.js';
 import type { RunReport } from '../src/report/types.js';
 import { LOAD_CHECKS } from '../suites/load/index.js';
-import { spawn } from 'node:child_process';
-import { cli, freePort, ROOT } from './helpers/cli.js';
+import { freePort } from './helpers/cli.js';
+import { cliInProcess, startInProcess } from './helpers/in-process.js';
 import { throughReference, type Flags } from './helpers/load-suite.js';
 
 const stops: Array<() => Promise<void>> = [];
@@ -187,7 +187,7 @@ describe('bad input to --attach and --attach-from: one line, exit 2, before anyt
     [['mock', '--listen', '127.0.0.1:0', '--attach-from', '10.0.0.0/40'], /^--attach-from: expected an address or a CIDR block such as 10\.0\.0\.0\/8, got "10\.0\.0\.0\/40"$/],
   ] as const)
     it(args.join(' '), async () => {
-      const r = await cli([...args]);
+      const r = await cliInProcess([...args]);
       expect(r.code, r.stdout + r.stderr).toBe(2);
       const lines = r.stderr.trim().split('\n');
       expect(lines, r.stderr).toHaveLength(1);
@@ -198,16 +198,12 @@ describe('bad input to --attach and --attach-from: one line, exit 2, before anyt
 describe('the mock command: attached load runs and runs of other profiles do not share it', () => {
   it('while a load run is attached, a default run on its address is refused in one line, and attaches again once it left', async () => {
     const port = await freePort();
-    const p = spawn(process.execPath, [`${ROOT}/bin/gw-conformance.js`, 'mock', '--listen', `127.0.0.1:${port}`]);
-    stops.push(async () => void p.kill('SIGTERM'));
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      p.stdout.on('data', (d) => (out += d) && out.includes('listening') && resolve());
-      p.on('exit', () => reject(new Error(out)));
-    });
+    const mock = startInProcess(['mock', '--listen', `127.0.0.1:${port}`]);
+    stops.push(async () => void (await mock.stop()));
+    await mock.line(/listening/);
     const url = `http://127.0.0.1:${port}`;
     const remote = await RemoteUpstream.attach(url);
-    const r = await cli(['run', '--target', 'http://127.0.0.1:9', '--upstream-listen', `127.0.0.1:${port}`]);
+    const r = await cliInProcess(['run', '--target', 'http://127.0.0.1:9', '--upstream-listen', `127.0.0.1:${port}`]);
     expect(r.code, r.stdout + r.stderr).toBe(2);
     expect(r.stderr.trim()).toBe('gw-conformance: the mock is already serving 1 attached load run; wait for it to finish, or start another mock');
     await remote.detach();

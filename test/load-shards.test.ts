@@ -1,7 +1,7 @@
 // Load beyond one process: three `run --profile load --shard i/3` processes of the built CLI attach
 // to one `gw-conformance mock` and load the reference gateway each from its own process (the mock
 // only records), each writes its shard report, and
-// merge-reports combines them: histograms merged exactly (checked here against hdr-histogram-js
+// merge-reports (called in this process) combines them: histograms merged exactly (checked here against hdr-histogram-js
 // itself), counts summed, verdicts the worst of the shards'. Small rates: the machine is shared.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { mergeConflicts } from '../src/report/merge.js';
 import { encodeHistogram, newHistogram, recordMs } from '../src/core/histogram.js';
 import type { CheckResult, RunReport } from '../src/report/types.js';
 import { cli, freePort, ROOT } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 
 const started: ChildProcess[] = [];
 afterAll(() => {
@@ -80,7 +81,7 @@ describe('load shards: three processes, one mock, one gateway', () => {
     expect(said).not.toMatch(/run requested/);
     const shards = [1, 2, 3].map((i) => JSON.parse(readFileSync(join(dir, `s${i}`, 'report.json'), 'utf8')) as RunReport);
     expect(shards.map((s) => s.shard)).toEqual([1, 2, 3].map((index) => ({ index, count: 3, balancedBy: 'load' })));
-    const m = await cli(['merge-reports', ...[1, 2, 3].map((i) => join(dir, `s${i}`)), '--out', join(dir, 'merged'), '--reporter', 'json']);
+    const m = await cliInProcess(['merge-reports', ...[1, 2, 3].map((i) => join(dir, `s${i}`)), '--out', join(dir, 'merged'), '--reporter', 'json']);
     expect(m.stderr).toBe('');
     const merged = JSON.parse(readFileSync(join(dir, 'merged', 'report.json'), 'utf8')) as RunReport;
     const result = (r: RunReport, id: string) => r.results.find((x) => x.id === id)!;
@@ -107,7 +108,7 @@ describe('load shards: three processes, one mock, one gateway', () => {
     expect(merged.exitCode).toBe(Math.max(...shards.map((s) => s.exitCode)));
     // In GitHub Actions merge-reports adds the github reporter, as run does: the job summary is written.
     const summary = join(dir, 'step-summary.md');
-    const gh = await cli(['merge-reports', ...[1, 2, 3].map((i) => join(dir, `s${i}`)), '--out', join(dir, 'merged-gh'), '--reporter', 'json'], { env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
+    const gh = await cliInProcess(['merge-reports', ...[1, 2, 3].map((i) => join(dir, `s${i}`)), '--out', join(dir, 'merged-gh'), '--reporter', 'json'], { env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
     expect(gh.code, gh.stderr).toBe(merged.exitCode);
     expect(existsSync(summary) ? readFileSync(summary, 'utf8') : '').toMatch(/gw-conformance/);
   });

@@ -1,6 +1,6 @@
 // `gw-conformance matrix`: synthetic reports of three gateways (one named by its report, one by a
 // label, one by its folder; different harness versions; a check one run lacks; capability cells in
-// one run only) through the built CLI: the JSON against its published schema, the HTML inert,
+// one run only) through the CLI (called in this process): the JSON against its published schema, the HTML inert,
 // sortable and linked to each run's report.html anchors by relative paths, the Markdown's shape,
 // and bad input as one line and exit 2.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,9 @@ import { exitCodeOf } from '../src/report/policy.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../src/report/types.js';
 import { htmlReport } from '../src/reporters/html/page.js';
 import { hasChromium, launchChromium, requireChromium, watchPage } from './helpers/chromium.js';
-import { cli, ROOT } from './helpers/cli.js';
+import { freePort, ROOT } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
+import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../reference/gateway.js';
 import { cleanupAfterAll } from './helpers/cleanup.js';
 
 const { tempDir } = cleanupAfterAll();
@@ -51,7 +53,7 @@ const LABEL = () => `--label=${path.join(base, 'runs', 'beta')}=beta-proxy@${EVI
 
 describe('matrix: the JSON output', () => {
   it('matches src/report/matrix.schema.json; runs keyed by gateway, version, harness, catalog and date; n/a is not a skip', async () => {
-    const r = await cli(['matrix', ...DIRS(), LABEL(), '--format', 'json', '--out', out]);
+    const r = await cliInProcess(['matrix', ...DIRS(), LABEL(), '--format', 'json', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const m = JSON.parse(readFileSync(path.join(out, 'matrix.json'), 'utf8')) as Matrix;
     const validate = new Ajv({ allErrors: true }).compile(JSON.parse(readFileSync(path.join(ROOT, 'src', 'report', 'matrix.schema.json'), 'utf8')));
@@ -78,7 +80,7 @@ describe('matrix: the JSON output', () => {
 describe('matrix: the HTML page', () => {
   let html = '';
   beforeAll(async () => {
-    const r = await cli(['matrix', ...DIRS(), LABEL(), '--out', out]);
+    const r = await cliInProcess(['matrix', ...DIRS(), LABEL(), '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^matrix: 3 runs × 3 checks, 2 capability cells: .*matrix\.html\n$/);
     html = readFileSync(path.join(out, 'matrix.html'), 'utf8');
@@ -118,7 +120,7 @@ describe('matrix: the HTML page', () => {
 
 describe('matrix: the HTML page in chromium (file://)', () => {
   it.skipIf(!hasChromium && !requireChromium)('sorts by a column, filters rows, runs no gateway text, loads nothing, logs no error', async () => {
-    const r = await cli(['matrix', ...DIRS(), LABEL(), '--out', out]);
+    const r = await cliInProcess(['matrix', ...DIRS(), LABEL(), '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const browser = await launchChromium();
     try {
@@ -145,7 +147,7 @@ describe('matrix: the HTML page in chromium (file://)', () => {
 
 describe('matrix: the Markdown output', () => {
   it('one row per check, a column per run; gateway text escaped so it cannot split a cell or add markup', async () => {
-    const r = await cli(['matrix', ...DIRS(), '--format', 'markdown', '--out', out]);
+    const r = await cliInProcess(['matrix', ...DIRS(), '--format', 'markdown', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const md = readFileSync(path.join(out, 'matrix.md'), 'utf8');
     const table = md.split('\n').filter((l) => l.startsWith('| `') || l.startsWith('| check'));
@@ -164,7 +166,7 @@ describe('matrix: bad input', () => {
   ];
   for (const [what, args, line] of cases)
     it(`${what}: one line, exit 2`, async () => {
-      const r = await cli(['matrix', ...args.map((a) => (a === 'alpha' || a === 'nowhere' ? path.join(base, 'runs', a) : a)), '--out', out]);
+      const r = await cliInProcess(['matrix', ...args.map((a) => (a === 'alpha' || a === 'nowhere' ? path.join(base, 'runs', a) : a)), '--out', out]);
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
       expect(r.stderr.trim().replace(`${path.join(base, 'runs')}/`, '')).toMatch(line);
@@ -174,7 +176,7 @@ describe('matrix: bad input', () => {
     const dir = path.join(base, 'runs', 'broken');
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'report.json'), JSON.stringify({ schemaVersion: SCHEMA_VERSION, results: 'x' }));
-    const r = await cli(['matrix', dir, '--out', out]);
+    const r = await cliInProcess(['matrix', dir, '--out', out]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/report\.json: the report does not match its schema/);
@@ -184,10 +186,10 @@ describe('matrix: bad input', () => {
 describe('run --gateway-name, --gateway-version: the report names its gateway, and the matrix takes it', () => {
   it('a demo run records them in report.json; the matrix names its column by them', async () => {
     const run = path.join(base, 'runs', 'named');
-    const r = await cli(['demo', '--only', 'messages.path.preserved', '--seed', '1', '--reporter', 'json', '--out', run, '--gateway-name', 'reference', '--gateway-version', '9.9']);
+    const r = await cliInProcess(['demo', '--only', 'messages.path.preserved', '--seed', '1', '--reporter', 'json', '--out', run, '--gateway-name', 'reference', '--gateway-version', '9.9']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(readFileSync(path.join(run, 'report.json'), 'utf8')).gateway).toEqual({ name: 'reference', version: '9.9' });
-    const m = await cli(['matrix', run, '--format', 'json', '--out', out]);
+    const m = await cliInProcess(['matrix', run, '--format', 'json', '--out', out]);
     expect(m.code, m.stderr).toBe(0);
     const runs = (JSON.parse(readFileSync(path.join(out, 'matrix.json'), 'utf8')) as Matrix).runs;
     expect(runs.map((x) => [x.gateway, x.evidence])).toEqual([[{ name: 'reference', version: '9.9' }, null]]);
@@ -195,17 +197,20 @@ describe('run --gateway-name, --gateway-version: the report names its gateway, a
 
   it('a certify folder without them is named by its implementation', async () => {
     const run = path.join(base, 'runs', 'certified');
-    const gateway = `node ${path.join(ROOT, 'bin', 'gw-conformance.js')} reference --listen 127.0.0.1:{listen_port} --upstream {upstream_url}`;
-    const c = await cli(['certify', '--gateway-cmd', gateway, '--only', 'messages.path.preserved', '--seed', '1', '--implementation-name', 'refgw', '--implementation-version', '3.0', '--out', run]);
+    // The reference gateway in this process, forwarding to the port the certify run's recording upstream takes.
+    const port = await freePort();
+    const gw = new ReferenceGateway({ upstream: `http://127.0.0.1:${port}`, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
+    const target = await gw.start();
+    const c = await cliInProcess(['certify', '--target', target, '--upstream-listen', `127.0.0.1:${port}`, '--only', 'messages.path.preserved', '--seed', '1', '--implementation-name', 'refgw', '--implementation-version', '3.0', '--out', run]).finally(() => gw.stop());
     expect(c.code, c.stderr).toBe(0);
-    const m = await cli(['matrix', run, '--format', 'json', '--out', out]);
+    const m = await cliInProcess(['matrix', run, '--format', 'json', '--out', out]);
     expect(m.code, m.stderr).toBe(0);
     const [r] = (JSON.parse(readFileSync(path.join(out, 'matrix.json'), 'utf8')) as Matrix).runs;
     expect([r.gateway, r.catalog, r.evidence]).toEqual([{ name: 'refgw', version: '3.0' }, r.harness, '../runs/certified/report.html']);
   });
 
   it('a version without a name: one line, exit 2', async () => {
-    const r = await cli(['demo', '--only', 'messages.path.preserved', '--gateway-version', '9.9', '--reporter', 'json', '--out', path.join(base, 'unused')]);
+    const r = await cliInProcess(['demo', '--only', 'messages.path.preserved', '--gateway-version', '9.9', '--reporter', 'json', '--out', path.join(base, 'unused')]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe('gw-conformance: --gateway-version: give --gateway-name too (the version of which gateway?)');
   });

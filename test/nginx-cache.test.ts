@@ -7,14 +7,15 @@
 // 10 minutes when the upstream declares no lifetime (proxy_cache_valid), and declare none to
 // the client: the model list does not follow the upstream's (DISC-9, a warning).
 //
-// Needs `nginx` on PATH and the built CLI (`npx tsc -p .`). Without nginx the test is skipped,
-// unless GWC_REQUIRE_NGINX=1 (CI), where it fails.
+// Needs `nginx` on PATH (the harness is called in this process; its checks here judge no time).
+// Without nginx the test is skipped, unless GWC_REQUIRE_NGINX=1 (CI), where it fails.
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, ROOT } from './helpers/cli.js';
+import { ROOT } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 import { nginxAvailable } from './helpers/nginx.js';
 
 const required = process.env.GWC_REQUIRE_NGINX === '1';
@@ -33,7 +34,7 @@ async function throughCache(conf: string): Promise<{ byId: Record<string, Result
   const out = await mkdtemp(path.join(os.tmpdir(), 'gwc-nginx-cache-'));
   try {
     const command = `sh ${path.join(ROOT, 'scripts', 'nginx-gateway.sh')} ${path.join(ROOT, 'examples', 'nginx', conf)} {listen_port} {upstream_port} {workdir}`;
-    const run = await cli(['run', '--gateway-cmd', command, '--seed', '1', '--reporter', 'json', '--out', out, ...CHECKS.flatMap((c) => ['--only', c])], { timeoutMs: 40_000 });
+    const run = await cliInProcess(['run', '--gateway-cmd', command, '--seed', '1', '--reporter', 'json', '--out', out, ...CHECKS.flatMap((c) => ['--only', c])], { timeoutMs: 40_000 });
     const reportPath = path.join(out, 'report.json');
     const detail = `gw-conformance exited with ${run.code} after ${run.ms} ms\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
     if (!existsSync(reportPath)) expect.fail(`no report at ${reportPath}\n${detail}`);

@@ -11,20 +11,20 @@ import YAML from 'yaml';
 import { cliReferenceMarkdown, COMMAND_OPTIONS, COMMANDS, optionsOf } from '../src/config/commands.js';
 import { HELP_GROUPS, SHORT_HELP_GROUPS } from '../src/config/help.js';
 import { COMMAND_NAMES } from '../src/config/options.js';
-import { cli, ROOT } from './helpers/cli.js';
+import { ROOT } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 
 describe('the option table', () => {
   it('is docs/cli.md (regenerate with `npm run docs:cli`)', () => {
     expect(readFileSync(join(ROOT, 'docs/cli.md'), 'utf8')).toBe(cliReferenceMarkdown());
   });
 
-  // Eleven CLI processes one after another: allow for a busy machine (a time-out, not a measure).
-  it("is what every command's --help offers, each flag once, and the commands are the table's", { timeout: 180_000 }, async () => {
-    const top = await cli(['--help']);
+  it("is what every command's --help offers, each flag once, and the commands are the table's", async () => {
+    const top = await cliInProcess(['--help']);
     const listed = [...top.stdout.matchAll(/^\s{2}([a-z-]+)(?: \[options\]| <|\s)/gm)].map((m) => m[1]).filter((c) => c !== 'help');
     expect(listed).toEqual([...COMMAND_NAMES]);
     for (const name of COMMAND_NAMES) {
-      const r = await cli([name, '--help-all']);
+      const r = await cliInProcess([name, '--help-all']);
       expect(r.code, name).toBe(0);
       expect(r.stdout, name).toContain(COMMANDS[name].description.slice(0, 40));
       // An option's line starts with two spaces; wrapped help lines are indented further.
@@ -44,7 +44,7 @@ describe('the option table', () => {
   });
 
   it('is what `run --help-all` offers, each flag once', async () => {
-    const r = await cli(['run', '--help-all']);
+    const r = await cliInProcess(['run', '--help-all']);
     expect(r.code).toBe(0);
     // Each flag starts one line of the options (help texts and the examples may name it again).
     for (const o of FLAG_OPTIONS) expect(r.stdout.match(new RegExp(`^ {2}--${o.name}\\b(?!-)`, 'gm')), o.name).toHaveLength(1);
@@ -85,7 +85,7 @@ describe('the option table', () => {
 
 describe('--help', () => {
   it('run --help shows the common groups and names the others and --help-all; every flag it shows is in one of them', async () => {
-    const r = await cli(['run', '--help']);
+    const r = await cliInProcess(['run', '--help']);
     expect(r.code).toBe(0);
     const headings = [...r.stdout.matchAll(/^([A-Z][A-Za-z ]+):$/gm)].map((m) => `${m[1]}:`);
     expect(headings).toEqual([...[...HELP_GROUPS].filter((g) => SHORT_HELP_GROUPS.includes(g)), 'Options:', 'Examples:']);
@@ -94,11 +94,11 @@ describe('--help', () => {
     for (const f of ['--target', '--token', '--profile', '--reporter']) expect(r.stdout).toMatch(new RegExp(`^ {2}${f}\\b`, 'm'));
     for (const f of ['--load-rate', '--http2', '--timeout-ms']) expect(r.stdout).not.toMatch(new RegExp(`^ {2}${f}\\b`, 'm'));
     // A command whose flags are all common has no such line.
-    expect((await cli(['list', '--help'])).stdout).not.toContain('--help-all');
+    expect((await cliInProcess(['list', '--help'])).stdout).not.toContain('--help-all');
   });
 
   it('groups run --help-all by purpose, ends with examples, and never says "default default"', async () => {
-    const r = await cli(['run', '--help-all']);
+    const r = await cliInProcess(['run', '--help-all']);
     const headings = [...r.stdout.matchAll(/^([A-Z][A-Za-z ]+):$/gm)].map((m) => `${m[1]}:`);
     expect(headings).toEqual([...[...HELP_GROUPS], 'Options:', 'Examples:']);
     expect(r.stdout).not.toMatch(/default default/);
@@ -113,7 +113,7 @@ describe('--help', () => {
   });
 
   it('the top-level help shows the first three commands and --target', async () => {
-    const r = await cli(['--help']);
+    const r = await cliInProcess(['--help']);
     expect(r.stdout).toMatch(/First steps:\n {2}\$ gw-conformance demo .*\n {2}\$ gw-conformance mock .*\n {2}\$ gw-conformance run --target /);
   });
 });

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'gwc-prop-'));
 const PROPERTIES = ['messages.body.semantic', 'native.body.semantic', 'chat.body.semantic'];
@@ -18,7 +18,7 @@ describe('a property check at its time limit', () => {
     // One run after another: three at once on two shared cores left a body under way past the limit.
     const outs = [tmp(), tmp(), tmp()];
     const runs = [];
-    for (const out of outs) runs.push(await cli(['demo', ...PROPERTIES.flatMap((id) => ['--only', id]), '--timeout-ms', '3000', '--runs', '10000', '--reporter', 'json', '--out', out]));
+    for (const out of outs) runs.push(await cliInProcess(['demo', ...PROPERTIES.flatMap((id) => ['--only', id]), '--timeout-ms', '3000', '--runs', '10000', '--reporter', 'json', '--out', out]));
     for (const [i, run] of runs.entries()) {
       expect(run.code, run.stderr).toBe(0);
       const r = JSON.parse(readFileSync(join(outs[i], 'report.json'), 'utf8')) as { results: Array<{ message: string }>; unmatchedRequests: unknown[] };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { curlCommand, MAX_REPLAY_BODY, recordSent, replayCommand, shellQuote, withReplay, type SentRequest } from '../src/report/replay.js';
 import { SCHEMA_VERSION, type CheckResult, type RunReport } from '../src/report/types.js';
-import { cli } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 
 /** The words a POSIX shell makes of a command line (with GWC_TOKEN set), via /bin/sh itself. */
 function words(line: string, token = 'tok-from-env'): string[] {
@@ -80,7 +80,7 @@ describe('withReplay', () => {
 describe('a run without a credential (--no-token)', () => {
   it('puts no credential header in its curl lines and says it sent none', async () => {
     const out = mkdtempSync(join(tmpdir(), 'gwc-replay-'));
-    const r = await cli(['demo', '--fault', 'html-errors', '--only', 'messages.response.json', '--out', out, '--no-token'], { timeoutMs: 60_000 });
+    const r = await cliInProcess(['demo', '--fault', 'html-errors', '--only', 'messages.response.json', '--out', out, '--no-token'], { timeoutMs: 60_000 });
     expect(r.code, r.stderr).toBe(1);
     const failed = (JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunReport).results.find((x) => x.id === 'messages.response.json')!;
     const replay = failed.evidence.replay as { command: string; curl: string[]; credential: string };
@@ -96,7 +96,7 @@ describe('a run without a credential (--no-token)', () => {
 describe('a real failure, replayed', () => {
   it('the demo writes the replay of a failed check; running that command fails the same check the same way', async () => {
     const out = mkdtempSync(join(tmpdir(), 'gwc-replay-'));
-    const first = await cli(['demo', '--fault', 'html-errors', '--only', 'messages.response.json', '--only', 'messages.path.preserved', '--out', out, '--token', 'sk-gwc-SECRET-r1'], { timeoutMs: 60_000 });
+    const first = await cliInProcess(['demo', '--fault', 'html-errors', '--only', 'messages.response.json', '--only', 'messages.path.preserved', '--out', out, '--token', 'sk-gwc-SECRET-r1'], { timeoutMs: 60_000 });
     expect(first.code, first.stderr).toBe(1);
     const text = readFileSync(join(out, 'report.json'), 'utf8');
     expect(text).not.toContain('SECRET');
@@ -116,7 +116,7 @@ describe('a real failure, replayed', () => {
     expect(argv.slice(0, 2)).toEqual(['npx', 'gw-conformance']);
     expect(argv.slice(-4)).toEqual(['--only', 'messages.response.json', '--seed', String(report.seed)]);
     const out2 = mkdtempSync(join(tmpdir(), 'gwc-replay-'));
-    const again = await cli([...argv.slice(2).filter((a, i, all) => a !== '--out' && all[i - 1] !== '--out'), '--out', out2], { timeoutMs: 60_000 });
+    const again = await cliInProcess([...argv.slice(2).filter((a, i, all) => a !== '--out' && all[i - 1] !== '--out'), '--out', out2], { timeoutMs: 60_000 });
     expect(again.code, again.stderr).toBe(1);
     const second = JSON.parse(readFileSync(join(out2, 'report.json'), 'utf8')) as RunReport;
     expect(second.seed).toBe(report.seed);

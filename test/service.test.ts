@@ -1,4 +1,4 @@
-// The service profile (SVC-1..4) end to end through the real CLI, against the service emulator
+// The service profile (SVC-1..4) end to end through the CLI (in this process), against the service emulator
 // standing in for the hosted service: exit codes, the key kept out of every report, and each
 // service check proven to fail on a broken service (emulator settings, or a reference-gateway
 // fault placed in front of the emulator).
@@ -12,6 +12,7 @@ import { ReferenceGateway } from '../reference/gateway.js';
 import { faultByName } from '../reference/faults/index.js';
 import { SERVICE_CHECKS } from '../suites/service/index.js';
 import { cli } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 
 const KEY = 'sk-svc-SECRET-7f3a9c1e';
 const ENV = { GWC_SERVICE_KEY: KEY, GWC_MESSAGES_MODEL: 'claude-sonnet-4-5-20250929', GWC_NATIVE_MODEL: 'gemini-2.5-flash', GWC_CHAT_MODEL: 'gpt-4o-mini', GWC_RESPONSES_MODEL: 'gpt-4.1-mini', GWC_VERTEX_MODEL: 'claude-sonnet-4-5@20250929' };
@@ -23,9 +24,10 @@ interface Report {
   results: Array<{ id: string; outcome: string; message: string }>;
 }
 
-async function serviceRun(target: string, env: Record<string, string | undefined> = {}) {
+/** A service run against `target`, in this process unless `run` is cli (a process of its own). */
+async function serviceRun(target: string, env: Record<string, string | undefined> = {}, run: typeof cli = cliInProcess) {
   const out = mkdtempSync(join(tmpdir(), 'gwc-svc-'));
-  const r = await cli(['run', '--profile', 'service', '--target', target, '--out', out, '--reporter', 'json', '--reporter', 'junit', '--reporter', 'console'], { env: { ...ENV, ...env }, timeoutMs: 60_000 });
+  const r = await run(['run', '--profile', 'service', '--target', target, '--out', out, '--reporter', 'json', '--reporter', 'junit', '--reporter', 'console'], { env: { ...ENV, ...env }, timeoutMs: 60_000 });
   const json = readFileSync(join(out, 'report.json'), 'utf8');
   const xml = readFileSync(join(out, 'junit.xml'), 'utf8');
   const report = JSON.parse(json) as Report;
@@ -138,8 +140,11 @@ describe('gw-conformance run --profile service', () => {
   });
 
   it('a slow or redirecting model list fails SVC-3', async () => {
+    // The emulator's delay is timed in this process: a run beside it would count a hold of this
+    // process's event loop as the harness's own (taken off the time, src/core/stall.ts), not the service's.
+    // The run is a process of its own, so the delay is all the service's, as it is for a real one.
     await withEmulator({ modelListDelayMs: 4000 }, async (url) => {
-      const r = await serviceRun(url);
+      const r = await serviceRun(url, {}, cli);
       expect(r.outcomes).toEqual({ ...allPass, 'service.models.list': 'fail' });
       expect(r.message('service.models.list')).toMatch(/took \d+ ms/);
     });
@@ -196,7 +201,7 @@ describe('gw-conformance run --profile service', () => {
   });
 
   it('missing environment variables: exit 2 with one line naming them', async () => {
-    const r = await cli(['run', '--profile', 'service', '--target', 'http://127.0.0.1:9'], { env: { ...ENV, GWC_SERVICE_KEY: '', GWC_CHAT_MODEL: undefined } });
+    const r = await cliInProcess(['run', '--profile', 'service', '--target', 'http://127.0.0.1:9'], { env: { ...ENV, GWC_SERVICE_KEY: '', GWC_CHAT_MODEL: undefined } });
     expect(r.code).toBe(2);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -204,14 +209,14 @@ describe('gw-conformance run --profile service', () => {
   });
 
   it('mock --service without GWC_SERVICE_KEY: exit 2 with one line', async () => {
-    const r = await cli(['mock', '--service', '--listen', '127.0.0.1:0'], { env: { GWC_SERVICE_KEY: '' } });
+    const r = await cliInProcess(['mock', '--service', '--listen', '127.0.0.1:0'], { env: { GWC_SERVICE_KEY: '' } });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/mock --service needs GWC_SERVICE_KEY/)]);
   });
 
   it('outside the service profile a service check named by id is skipped, not failed', async () => {
     const out = mkdtempSync(join(tmpdir(), 'gwc-svc-'));
-    const r = await cli(['demo', '--only', 'service.native.no-text', '--reporter', 'json', '--out', out]);
+    const r = await cliInProcess(['demo', '--only', 'service.native.no-text', '--reporter', 'json', '--out', out]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
     expect(report.results.map((x) => [x.id, x.outcome])).toEqual([['service.native.no-text', 'skip']]);

@@ -2,6 +2,7 @@
 // unusable --out, an empty credential, a selection or fault that names nothing are one line and
 // exit 2 at once; --no-token skips the credential checks; a gateway whose upstream points
 // elsewhere is named at the readiness gate; Ctrl-C writes an interrupted report and exits 130.
+// The CLI is called in this process (test/helpers/in-process.ts), but for Ctrl-C: a signal to a process.
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,8 @@ import http from 'node:http';
 import net from 'node:net';
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { cli, freePort, ROOT } from './helpers/cli.js';
+import { freePort, ROOT } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 import { NO_TIMING_CHECKS } from './helpers/untimed.js';
 import { Interrupt, NOT_RUN } from '../src/cli/interrupt.js';
 import { recordedSettings } from '../src/cli/certify.js';
@@ -38,29 +40,29 @@ describe('--out is checked before any check runs', () => {
     ['under a file', join(file, 'sub'), /a-file is not a folder/],
     ['on /proc', '/proc/self/gwc-reports', /is a kernel file system, not storage/],
   ])('%s: one line, exit 2', async (_what, out, message) => {
-    expect(refusedAtOnce(await cli(['demo', '--out', out]))).toMatch(message);
+    expect(refusedAtOnce(await cliInProcess(['demo', '--out', out]))).toMatch(message);
   });
 
   it('a folder that does not exist yet is made; only console output needs none', async () => {
     const out = join(tmp(), 'new', 'reports');
-    const r = await cli(['demo', '--out', out, '--only', 'messages.headers.version', '--reporter', 'json']);
+    const r = await cliInProcess(['demo', '--out', out, '--only', 'messages.headers.version', '--reporter', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(out, 'report.json'))).toBe(true);
-    const console = await cli(['demo', '--out', '/dev/null/x', '--only', 'messages.headers.version', '--reporter', 'console']);
+    const console = await cliInProcess(['demo', '--out', '/dev/null/x', '--only', 'messages.headers.version', '--reporter', 'console']);
     expect(console.code, console.stderr).toBe(0);
   });
 });
 
 describe('the credential', () => {
   it('an empty --token (an unset variable) is one line saying how to declare none', async () => {
-    expect(refusedAtOnce(await cli(['demo', '--token', '']))).toBe(
+    expect(refusedAtOnce(await cliInProcess(['demo', '--token', '']))).toBe(
       "gw-conformance: --token is empty (an unset variable?): give the gateway's credential, or, if the gateway takes no credential, --no-token (`token: none` in gwc.yaml)",
     );
   });
 
   it('--no-token sends none: the credential checks are skipped with the reason, the bad-key check still runs', async () => {
     const out = tmp();
-    const r = await cli(['demo', '--no-token', '--only', '*.auth.*', '--reporter', 'json', '--out', out]);
+    const r = await cliInProcess(['demo', '--no-token', '--only', '*.auth.*', '--reporter', 'json', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     const by = Object.fromEntries(report.results.map((x: { id: string; outcome: string; message: string }) => [x.id, x]));
@@ -85,14 +87,14 @@ describe('invalid values: one short line with the closest names', () => {
     [['demo', '--profile', 'slwo'], 'gw-conformance: --profile: unknown profile "slwo"; did you mean "slow"? (default, slow, service, apps, client, load)'],
     [['demo', '--reporter', 'jsno'], 'gw-conformance: --reporter: unknown reporter "jsno"; did you mean "json"? (console, junit, json, html, github)'],
   ])('%j', async (args, line) => {
-    expect(refusedAtOnce(await cli(args))).toBe(line);
+    expect(refusedAtOnce(await cliInProcess(args))).toBe(line);
   });
 
   it('--only and --skip: a typo gets the closest ids, before anything starts', async () => {
-    const line = refusedAtOnce(await cli(['demo', '--only', 'mesages.auth.credential']));
+    const line = refusedAtOnce(await cliInProcess(['demo', '--only', 'mesages.auth.credential']));
     expect(line).toMatch(/^gw-conformance: --only: unknown check "mesages.auth.credential"; did you mean "messages.auth.credential"\?/);
     expect(line.length).toBeLessThan(300);
-    expect(refusedAtOnce(await cli(['demo', '--skip', 'streaming.*.nothing']))).toMatch(/--skip: unknown check "streaming\.\*\.nothing"/);
+    expect(refusedAtOnce(await cliInProcess(['demo', '--skip', 'streaming.*.nothing']))).toMatch(/--skip: unknown check "streaming\.\*\.nothing"/);
   });
 });
 
@@ -104,7 +106,7 @@ describe('the readiness gate', () => {
     servers.push(s);
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     const port = await freePort();
-    const r = await cli(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`, '--upstream-listen', `127.0.0.1:${port}`, '--ready-timeout-s', '2', '--reporter', 'console'], { timeoutMs: 30_000 });
+    const r = await cliInProcess(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}`, '--upstream-listen', `127.0.0.1:${port}`, '--ready-timeout-s', '2', '--reporter', 'console'], { timeoutMs: 30_000 });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(new RegExp(`the gateway answers \\(\\w+ canary .*the last 502 text/html .*\\) but nothing reached the recording upstream at http://127\\.0\\.0\\.1:${port}: is its upstream set to http://127\\.0\\.0\\.1:${port}\\?`));

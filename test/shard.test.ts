@@ -14,7 +14,7 @@ import { mergeConflicts, mergeReports } from '../src/report/merge.js';
 import type { RunReport } from '../src/report/types.js';
 import { NOT_RUN } from '../src/report/policy.js';
 import { CHECKS } from '../suites/index.js';
-import { cli } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 import { TIME_JUDGED } from './helpers/untimed.js';
 
 const ids = CHECKS.filter((c) => c.profile === 'default').map((c) => c.id);
@@ -93,7 +93,7 @@ describe('four shards merged equal the unsharded run', () => {
       return d;
     });
     const out = join(root, 'merged');
-    const ok = await cli(['merge-reports', ...dirs, '--out', out]);
+    const ok = await cliInProcess(['merge-reports', ...dirs, '--out', out]);
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(whole.exitCode);
     const written = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunReport;
@@ -106,10 +106,10 @@ describe('four shards merged equal the unsharded run', () => {
     const odd = join(root, 'odd');
     mkdirSync(odd);
     writeFileSync(join(odd, 'report.json'), JSON.stringify({ ...shards[3], seed: 99, target: 'http://127.0.0.1:1' }));
-    const refused = await cli(['merge-reports', dirs[0], dirs[1], dirs[2], odd, '--out', join(root, 'no')]);
+    const refused = await cliInProcess(['merge-reports', dirs[0], dirs[1], dirs[2], odd, '--out', join(root, 'no')]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/refusing to merge: different seeds: 3 in .*shard-1.*; 99 in .*odd; different targets: /);
-    const forced = await cli(['merge-reports', dirs[0], dirs[1], dirs[2], odd, '--out', join(root, 'forced'), '--force', '--reporter', 'json']);
+    const forced = await cliInProcess(['merge-reports', dirs[0], dirs[1], dirs[2], odd, '--out', join(root, 'forced'), '--force', '--reporter', 'json']);
     expect(forced.code).toBe(whole.exitCode);
     expect(forced.stderr).toMatch(/--force: different seeds/);
 

@@ -1,6 +1,6 @@
 // Per-protocol targeting (base path, headers, credential style, upstream base path) and the
-// readiness gate, through the built CLI (`npx tsc -p tsconfig.json` first) against the
-// reference gateway in its prefix-and-header mode.
+// readiness gate, through the CLI (called in this process, test/helpers/in-process.ts) against
+// the reference gateway in its prefix-and-header mode.
 import http from 'node:http';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,8 @@ import { expandTargeting, protocolOfPath } from '../src/config/targeting.js';
 import { GatewayClient } from '../src/client/gateway.js';
 import { readStream } from '../src/client/sse.js';
 import { curlCommand, replayCommand } from '../src/report/replay.js';
-import { cli, freePort } from './helpers/cli.js';
+import { freePort } from './helpers/cli.js';
+import { cliInProcess } from './helpers/in-process.js';
 import { cleanupAfterAll } from './helpers/cleanup.js';
 
 const { cleanup, tempDir } = cleanupAfterAll();
@@ -131,25 +132,25 @@ describe('the reference gateway in prefix-and-header mode', () => {
     const ref = await reference({ basePath: '/anthropic', requireHeaders: [['x-provider', 'anthropic']] });
     const common = ['run', '--target', ref.url, '--upstream-listen', `127.0.0.1:${ref.upstreamPort}`, '--reporter', 'json', ...only];
 
-    const bare = await cli([...common, '--ready-timeout-s', '3', '--out', outDir()], { timeoutMs: 40_000 });
+    const bare = await cliInProcess([...common, '--ready-timeout-s', '3', '--out', outDir()], { timeoutMs: 40_000 });
     expect(bare.code, bare.stderr).toBe(2);
     const line = bare.stderr.trim().split('\n');
     expect(line).toHaveLength(1);
     expect(line[0]).toMatch(/^gw-conformance: gateway not ready: in 3 s no (messages|native|chat|responses|vertex|bedrock) canary \(POST http:\/\/127\.0\.0\.1:\d+\/(v1|model)\/\S+\) reached the recording upstream; \d+ tries, the last answered 404 application\/json ".*serves under \/anthropic\/.*"/);
     expect(line[0]).toContain(`is its upstream set to http://127.0.0.1:${ref.upstreamPort}?`);
-    expect(bare.ms).toBeLessThan(30_000); // the 3 s gate and start-up, not a time-out per check (minutes)
+    expect(bare.ms).toBeLessThan(30_000); // the 3 s gate, not a time-out per check (minutes)
 
     // The header alone is not enough: the path is still wrong.
-    const headerOnly = await cli([...common, '--header', 'x-provider=anthropic', '--ready-timeout-s', '2', '--out', outDir()], { timeoutMs: 20_000 });
+    const headerOnly = await cliInProcess([...common, '--header', 'x-provider=anthropic', '--ready-timeout-s', '2', '--out', outDir()], { timeoutMs: 20_000 });
     expect(headerOnly.code, headerOnly.stderr).toBe(2);
     expect(headerOnly.stderr).toMatch(/the last answered 404/);
     // The path alone is not enough either: the gateway routes by the header.
-    const pathOnly = await cli([...common, '--base-path', 'messages=/anthropic', '--protocols', 'messages', '--ready-timeout-s', '2', '--out', outDir()], { timeoutMs: 20_000 });
+    const pathOnly = await cliInProcess([...common, '--base-path', 'messages=/anthropic', '--protocols', 'messages', '--ready-timeout-s', '2', '--out', outDir()], { timeoutMs: 20_000 });
     expect(pathOnly.code, pathOnly.stderr).toBe(2);
     expect(pathOnly.stderr).toMatch(/no messages canary \(POST http:\/\/127\.0\.0\.1:\d+\/anthropic\/v1\/messages\).*the last answered 400 application\/json ".*x-provider header/);
 
     const out = outDir();
-    const right = await cli([...common, '--header', 'x-provider=anthropic', ...['messages', 'native', 'chat', 'responses', 'vertex', 'bedrock'].flatMap((p) => ['--base-path', `${p}=/anthropic`]), '--out', out], { timeoutMs: 60_000 });
+    const right = await cliInProcess([...common, '--header', 'x-provider=anthropic', ...['messages', 'native', 'chat', 'responses', 'vertex', 'bedrock'].flatMap((p) => ['--base-path', `${p}=/anthropic`]), '--out', out], { timeoutMs: 60_000 });
     expect(right.code, right.stdout + right.stderr).toBe(0);
     const report = readReport(out);
     expect(report.summary).toMatchObject({ total: ONE_PER_PROTOCOL.length, pass: ONE_PER_PROTOCOL.length });
@@ -164,14 +165,14 @@ describe('the reference gateway in prefix-and-header mode', () => {
     const yaml = ['protocols:', '  messages: { base-path: /llm, upstream-base-path: /fwd }', '  chat: { base-path: /llm, upstream-base-path: /fwd }', '  native: false', ''].join('\n');
     writeFileSync(join(dir, 'gwc.yaml'), yaml);
     const args = ['run', '--target', ref.url, '--upstream-listen', `127.0.0.1:${ref.upstreamPort}`, '--reporter', 'json', '--only', 'messages.path.preserved', '--only', 'chat.path.preserved', '--only', 'native.path.colon'];
-    const ok = await cli([...args, '--config', join(dir, 'gwc.yaml'), '--out', join(dir, 'a')], { timeoutMs: 60_000 });
+    const ok = await cliInProcess([...args, '--config', join(dir, 'gwc.yaml'), '--out', join(dir, 'a')], { timeoutMs: 60_000 });
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     const report = readReport(join(dir, 'a'));
     expect(Object.fromEntries(report.results.map((r: { id: string; outcome: string }) => [r.id, r.outcome]))).toEqual({ 'messages.path.preserved': 'pass', 'chat.path.preserved': 'pass', 'native.path.colon': 'skip' });
     expect(report.declared.protocols).toEqual(['messages', 'chat']);
     // Without upstream-base-path the same gateway's forwarded path is not today's path.
     writeFileSync(join(dir, 'plain.yaml'), ['protocols:', '  messages: { base-path: /llm }', ''].join('\n'));
-    const bad = await cli([...args, '--config', join(dir, 'plain.yaml'), '--out', join(dir, 'b')], { timeoutMs: 60_000 });
+    const bad = await cliInProcess([...args, '--config', join(dir, 'plain.yaml'), '--out', join(dir, 'b')], { timeoutMs: 60_000 });
     expect(bad.code, bad.stdout + bad.stderr).toBe(1);
     const r2 = readReport(join(dir, 'b'));
     expect(r2.results.find((r: { id: string }) => r.id === 'messages.path.preserved').message).toContain('/fwd/v1/messages');
@@ -182,7 +183,7 @@ describe('the reference gateway in prefix-and-header mode', () => {
     const LITERAL = 'literal-provider-value-3141';
     const out = outDir();
     // A fault makes checks fail, so their evidence (with the upstream's headers) is in the reports.
-    const r = await cli(['demo', '--fault', 'drop-anthropic-beta', '--header', 'x-gw-key=${GW_HEADER_KEY}', '--header', `messages:x-route=${LITERAL}`, '--only', 'messages', '--reporter', 'json', '--reporter', 'junit', '--reporter', 'html', '--out', out], { env: { GW_HEADER_KEY: SECRET }, timeoutMs: 90_000 });
+    const r = await cliInProcess(['demo', '--fault', 'drop-anthropic-beta', '--header', 'x-gw-key=${GW_HEADER_KEY}', '--header', `messages:x-route=${LITERAL}`, '--only', 'messages', '--reporter', 'json', '--reporter', 'junit', '--reporter', 'html', '--out', out], { env: { GW_HEADER_KEY: SECRET }, timeoutMs: 90_000 });
     expect(r.code, r.stderr).toBe(1);
     const files = ['report.json', 'junit.xml', 'report.html'].map((f) => readFileSync(join(out, f), 'utf8'));
     for (const text of files) {
@@ -218,7 +219,7 @@ describe('the readiness gate', () => {
     await once(proxy, 'listening');
     cleanup.push(() => void proxy.close());
     const out = outDir();
-    const r = await cli(['run', '--target', `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`, '--upstream-listen', `127.0.0.1:${ref.upstreamPort}`, '--reporter', 'console', '--reporter', 'json', '--out', out, ...only], { timeoutMs: 60_000 });
+    const r = await cliInProcess(['run', '--target', `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`, '--upstream-listen', `127.0.0.1:${ref.upstreamPort}`, '--reporter', 'console', '--reporter', 'json', '--out', out, ...only], { timeoutMs: 60_000 });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/waiting up to 30 s for the gateway to forward a canary request \(messages, native, chat, responses, vertex, bedrock\) to the recording upstream http:\/\/127\.0\.0\.1:\d+/);
     const report = readReport(out);
@@ -243,7 +244,7 @@ describe('the readiness gate', () => {
       silent.close();
     });
     const up = await freePort();
-    const r = await cli(['run', '--target', `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`, '--upstream-listen', `127.0.0.1:${up}`, '--ready-timeout-s', '3', '--reporter', 'json', '--out', outDir()], { timeoutMs: 40_000 });
+    const r = await cliInProcess(['run', '--target', `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`, '--upstream-listen', `127.0.0.1:${up}`, '--ready-timeout-s', '3', '--reporter', 'json', '--out', outDir()], { timeoutMs: 40_000 });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/gateway not ready: in 3 s no \w+ canary .* the last answered no answer \(time-out\).*is its upstream set to/);

@@ -1,8 +1,7 @@
 // TLS and HTTP/2 on both sides, without a proxy package: the harness's transport options
 // against a TLS (or h2c) front on the reference gateway, the one-line TLS failures, bad files
 // caught before anything starts, and the recording upstream over TLS and HTTP/2 keeping its
-// case tokens and raw bodies. Through the built CLI (`npx tsc -p tsconfig.json` first).
-import { spawn } from 'node:child_process';
+// case tokens and raw bodies. Through the CLI, called in this process (test/helpers/in-process.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import { join } from 'node:path';
@@ -13,7 +12,8 @@ import { RecordingUpstream } from '../mocks/upstream/server.js';
 import { upstreamTls } from '../mocks/upstream/tls-ca.js';
 import { CASE_HEADER } from '../src/upstream/contract.js';
 import { JSON_HEADERS } from '../src/upstream/scenario.js';
-import { cli, freePort, ROOT } from './helpers/cli.js';
+import { freePort } from './helpers/cli.js';
+import { cliInProcess, startInProcess } from './helpers/in-process.js';
 import { cleanupAfterAll } from './helpers/cleanup.js';
 import { front, makeCerts, type TestCerts } from './helpers/tls.js';
 
@@ -44,7 +44,7 @@ const CHECKS = ['messages.body.bytes', 'native.path.colon', 'chat.path.preserved
 const only = CHECKS.flatMap((id) => ['--only', id]);
 const run = (target: string, upstreamPort: number, args: string[]) => {
   const out = tempDir('gwc-tls-out-');
-  return cli(['run', '--target', target, '--upstream-listen', `127.0.0.1:${upstreamPort}`, '--seed', '1', '--reporter', 'json', '--reporter', 'console', '--out', out, ...args]).then((r) => ({ ...r, out, report: () => JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) }));
+  return cliInProcess(['run', '--target', target, '--upstream-listen', `127.0.0.1:${upstreamPort}`, '--seed', '1', '--reporter', 'json', '--reporter', 'console', '--out', out, ...args]).then((r) => ({ ...r, out, report: () => JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) }));
 };
 /** A harness error: exit 2, one line on stderr, no OpenSSL text, nothing run. */
 function oneLine(r: { code: number | null; stderr: string; stdout: string }, pattern: RegExp) {
@@ -145,7 +145,7 @@ describe('bad transport input: one line, exit 2, before the upstream starts', ()
   ];
   for (const [name, args, want] of cases)
     it(name, async () => {
-      const r = await cli(['run', '--reporter', 'json', '--out', tempDir('gwc-tls-out-'), ...args()]);
+      const r = await cliInProcess(['run', '--reporter', 'json', '--out', tempDir('gwc-tls-out-'), ...args()]);
       oneLine(r, want);
       // Caught before the upstream starts or the gateway is waited for.
       expect(r.stdout).not.toMatch(/waiting|started the gateway/);
@@ -205,19 +205,11 @@ describe('the recording upstream over TLS and HTTP/2', () => {
   it(`mock --upstream-tls prints the CA file and serves https with it (set by ${how})`, async () => {
     const port = await freePort();
     const args = how === 'flags' ? ['--upstream-tls', '--upstream-http2'] : [];
-    const env = how === 'flags' ? process.env : { ...process.env, GWC_UPSTREAM_TLS: 'true', GWC_UPSTREAM_HTTP2: 'true' };
-    const p = spawn(process.execPath, [`${ROOT}/bin/gw-conformance.js`, 'mock', '--listen', `127.0.0.1:${port}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
-    cleanup.push(() => p.kill('SIGTERM'));
-    let out = '';
-    const ca = await new Promise<string>((resolve, reject) => {
-      p.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /the recording upstream's CA \(tell the gateway to trust it\): (\S+)\n/.exec(out);
-        if (m) resolve(m[1]);
-      });
-      p.once('close', () => reject(new Error(`mock ended: ${out}`)));
-    });
-    expect(out).toMatch(new RegExp(`recording upstream listening on https://127\\.0\\.0\\.1:${port}`));
+    const env = how === 'flags' ? {} : { GWC_UPSTREAM_TLS: 'true', GWC_UPSTREAM_HTTP2: 'true' };
+    const mock = startInProcess(['mock', '--listen', `127.0.0.1:${port}`, ...args], { env });
+    cleanup.push(() => mock.stop());
+    const ca = /: (\S+)$/.exec(await mock.line(/^the recording upstream's CA \(tell the gateway to trust it\): /))![1];
+    expect(mock.stdout).toMatch(new RegExp(`recording upstream listening on https://127\\.0\\.0\\.1:${port}`));
     const agent = new Agent({ allowH2: true, connect: { ca: readFileSync(ca, 'utf8') } });
     const res = await request(`https://127.0.0.1:${port}/v1/messages`, { method: 'POST', body: '{}', dispatcher: agent });
     // No check expects it: the upstream's own 404, over a verified TLS connection.

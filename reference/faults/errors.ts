@@ -48,15 +48,58 @@ const SIGN_IN = 'https://sso.example.com/oauth2/authorize?client_id=llm-gateway&
 
 /** How long sticky-backend-down keeps its backend marked down after a refused connection. */
 const STICKY_DOWN_MS = 12_000;
-/** Until when (epoch ms) sticky-backend-down answers without forwarding. */
-let stickyDownUntil = 0;
 
 function jsonReplacement(status: number, message: string): Replacement {
   return { status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ type: 'error', error: { type: 'api_error', message } })) };
 }
 
-/** Per case (x-gwc-case), how many discovery answers the shuffling fault has given: a deterministic order change per call. */
-const shuffleCalls = new Map<string, number>();
+/** discovery-unstable-order with its own counts of the answers it gave (Fault.fresh). */
+function discoveryUnstableOrder(): Fault {
+  /** Per case (x-gwc-case), how many discovery answers it has given: a deterministic order change per call. */
+  const shuffleCalls = new Map<string, number>();
+  return {
+    name: 'discovery-unstable-order',
+    breaks: ['DISC-6'],
+    description: 'lists the models in a different order on every call (a list merged from several providers as they answer)',
+    responseWhen: isDiscovery,
+    response: (status, headers, body, r) => {
+      if (status !== 200) return null;
+      try {
+        const list = JSON.parse(body.toString('utf8'));
+        if (!Array.isArray(list.data) || list.data.length < 2) return null;
+        const key = header(r, 'x-gwc-case') ?? '';
+        const n = shuffleCalls.get(key) ?? 0;
+        shuffleCalls.set(key, n + 1);
+        const k = n % list.data.length;
+        list.data = [...list.data.slice(k), ...list.data.slice(0, k)];
+        return { status, headers: plain(headers), body: Buffer.from(JSON.stringify(list)) };
+      } catch {
+        return null;
+      }
+    },
+    fresh: discoveryUnstableOrder,
+  };
+}
+
+/** sticky-backend-down with its own time its backend stays marked down (Fault.fresh). */
+function stickyBackendDown(): Fault {
+  /** Until when (epoch ms) it answers without forwarding. */
+  let stickyDownUntil = 0;
+  return {
+    name: 'sticky-backend-down',
+    breaks: ['ERR-RECOVER-1'],
+    description: 'marks its backend down for 12 s after a refused connection and answers a JSON 503 without forwarding meanwhile (a passive health check with a long fail time-out)',
+    upstreamDown: (status, reason) => {
+      if (/ECONNREFUSED/.test(reason)) stickyDownUntil = Date.now() + STICKY_DOWN_MS;
+      return jsonReplacement(status, reason);
+    },
+    intercept: (r, res) => {
+      if (!isMessages(r) || Date.now() >= stickyDownUntil) return false;
+      return answer(res, jsonReplacement(503, 'no healthy upstream'));
+    },
+    fresh: stickyBackendDown,
+  };
+}
 
 export const ERRORS_FAULTS: Fault[] = [
   {
@@ -99,27 +142,7 @@ export const ERRORS_FAULTS: Fault[] = [
       if (isDiscovery(r)) r.path = r.path.replace(/\?.*$/, '');
     },
   },
-  {
-    name: 'discovery-unstable-order',
-    breaks: ['DISC-6'],
-    description: 'lists the models in a different order on every call (a list merged from several providers as they answer)',
-    responseWhen: isDiscovery,
-    response: (status, headers, body, r) => {
-      if (status !== 200) return null;
-      try {
-        const list = JSON.parse(body.toString('utf8'));
-        if (!Array.isArray(list.data) || list.data.length < 2) return null;
-        const key = header(r, 'x-gwc-case') ?? '';
-        const n = shuffleCalls.get(key) ?? 0;
-        shuffleCalls.set(key, n + 1);
-        const k = n % list.data.length;
-        list.data = [...list.data.slice(k), ...list.data.slice(0, k)];
-        return { status, headers: plain(headers), body: Buffer.from(JSON.stringify(list)) };
-      } catch {
-        return null;
-      }
-    },
-  },
+  discoveryUnstableOrder(),
   {
     name: 'count-tokens-html-404',
     breaks: ['MSG-CT-1', 'MSG-RESP-2'],
@@ -178,19 +201,7 @@ export const ERRORS_FAULTS: Fault[] = [
     description: 'refuses request bodies over 1 MiB with an HTML 413 page (nginx\'s default client_max_body_size 1m)',
     intercept: (r, res) => r.body.length > 1024 * 1024 && answer(res, htmlPage(413, 'Request Entity Too Large')),
   },
-  {
-    name: 'sticky-backend-down',
-    breaks: ['ERR-RECOVER-1'],
-    description: 'marks its backend down for 12 s after a refused connection and answers a JSON 503 without forwarding meanwhile (a passive health check with a long fail time-out)',
-    upstreamDown: (status, reason) => {
-      if (/ECONNREFUSED/.test(reason)) stickyDownUntil = Date.now() + STICKY_DOWN_MS;
-      return jsonReplacement(status, reason);
-    },
-    intercept: (r, res) => {
-      if (!isMessages(r) || Date.now() >= stickyDownUntil) return false;
-      return answer(res, jsonReplacement(503, 'no healthy upstream'));
-    },
-  },
+  stickyBackendDown(),
   {
     name: 'html-200-over-1mib',
     breaks: ['MSG-RESP-2'],

@@ -37,8 +37,31 @@ function authorizationOnlyKey(r: RequestParts): string {
   return `${r.method} ${url.pathname}${url.search}\n${kept.sort().join('\n')}\n${createHash('sha256').update(r.body).digest('hex')}`;
 }
 
-/** What that cache holds: key -> answer and expiry. */
-const byAuthorization = new Map<string, { r: Replacement; until: number }>();
+/** cache-keyed-on-authorization with a cache of its own (Fault.fresh). */
+function cacheKeyedOnAuthorization(): Fault {
+  /** What that cache holds: key -> answer and expiry. */
+  const byAuthorization = new Map<string, { r: Replacement; until: number }>();
+  return {
+    name: 'cache-keyed-on-authorization',
+    breaks: ['ISO-1', 'CACHE-KEY-1'],
+    description: 'keeps answers the upstream marks cacheable (max-age: model lists, and POST answers) in a shared cache keyed on the request and its Authorization header alone, so requests with x-api-key, x-goog-api-key, ?key= or no credential share one entry',
+    intercept: (r, res) => {
+      const hit = cacheable(r) ? byAuthorization.get(authorizationOnlyKey(r)) : undefined;
+      if (!hit || hit.until <= Date.now()) return false;
+      res.writeHead(hit.r.status, { ...hit.r.headers, 'content-length': String(hit.r.body.length) });
+      res.end(hit.r.body);
+      return true;
+    },
+    responseWhen: cacheable,
+    response: (status, headers, body, r) => {
+      const maxAge = /max-age=(\d+)/.exec(String(headers['cache-control'] ?? ''));
+      const kept: Record<string, string> = { 'content-type': String(headers['content-type'] ?? 'application/json'), 'cache-control': String(headers['cache-control'] ?? '') };
+      if (status === 200 && maxAge) byAuthorization.set(authorizationOnlyKey(r), { r: { status, headers: kept, body }, until: Date.now() + Number(maxAge[1]) * 1000 });
+      return null;
+    },
+    fresh: cacheKeyedOnAuthorization,
+  };
+}
 
 export const FIELD_2_FAULTS: Fault[] = [
   {
@@ -71,25 +94,7 @@ export const FIELD_2_FAULTS: Fault[] = [
       });
     },
   },
-  {
-    name: 'cache-keyed-on-authorization',
-    breaks: ['ISO-1', 'CACHE-KEY-1'],
-    description: 'keeps answers the upstream marks cacheable (max-age: model lists, and POST answers) in a shared cache keyed on the request and its Authorization header alone, so requests with x-api-key, x-goog-api-key, ?key= or no credential share one entry',
-    intercept: (r, res) => {
-      const hit = cacheable(r) ? byAuthorization.get(authorizationOnlyKey(r)) : undefined;
-      if (!hit || hit.until <= Date.now()) return false;
-      res.writeHead(hit.r.status, { ...hit.r.headers, 'content-length': String(hit.r.body.length) });
-      res.end(hit.r.body);
-      return true;
-    },
-    responseWhen: cacheable,
-    response: (status, headers, body, r) => {
-      const maxAge = /max-age=(\d+)/.exec(String(headers['cache-control'] ?? ''));
-      const kept: Record<string, string> = { 'content-type': String(headers['content-type'] ?? 'application/json'), 'cache-control': String(headers['cache-control'] ?? '') };
-      if (status === 200 && maxAge) byAuthorization.set(authorizationOnlyKey(r), { r: { status, headers: kept, body }, until: Date.now() + Number(maxAge[1]) * 1000 });
-      return null;
-    },
-  },
+  cacheKeyedOnAuthorization(),
   {
     name: 'count-tokens-drop-headers',
     breaks: ['MSG-HDR-1', 'MSG-HDR-2'],

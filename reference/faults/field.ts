@@ -76,11 +76,34 @@ function jsonAnswer(res: http.ServerResponse, r: Replacement): true {
 /** The gateway's own body limit, lower than the provider's 32 MB, and not declared to the run. */
 const OWN_LIMIT = 16 * 1024 * 1024;
 
-/** The answers a cache keyed on everything but the credential holds: key -> answer and expiry. */
-const cache = new Map<string, { r: Replacement; until: number }>();
+/** The key of a cache keyed on everything but the credential. */
 function cacheKey(r: RequestParts): string {
   const kept = r.headers.filter(([k]) => !CREDENTIAL_HEADERS.has(k.toLowerCase())).map(([k, v]) => `${k.toLowerCase()}:${v}`);
   return `${r.method} ${r.path}\n${kept.sort().join('\n')}`;
+}
+
+/** cache-ignoring-credential with a cache of its own (Fault.fresh). */
+function cacheIgnoringCredential(): Fault {
+  /** What its cache holds: key -> answer and expiry. */
+  const cache = new Map<string, { r: Replacement; until: number }>();
+  return {
+    name: 'cache-ignoring-credential',
+    breaks: ['ISO-1'],
+    description: 'keeps GET /v1/models answers the upstream marks cacheable (max-age) in a shared cache keyed on the request without its credential headers, and serves them to any key',
+    intercept: (r, res) => {
+      const hit = isDiscovery(r) ? cache.get(cacheKey(r)) : undefined;
+      return !!hit && hit.until > Date.now() && jsonAnswer(res, hit.r);
+    },
+    responseWhen: isDiscovery,
+    response: (status, headers, body, r) => {
+      const maxAge = /max-age=(\d+)/.exec(String(headers['cache-control'] ?? ''));
+      const kept: Record<string, string> = { 'content-type': String(headers['content-type'] ?? 'application/json'), 'cache-control': String(headers['cache-control'] ?? '') };
+      const answer = { status, headers: kept, body };
+      if (status === 200 && maxAge) cache.set(cacheKey(r), { r: answer, until: Date.now() + Number(maxAge[1]) * 1000 });
+      return answer;
+    },
+    fresh: cacheIgnoringCredential,
+  };
 }
 
 export const FIELD_FAULTS: Fault[] = [
@@ -179,21 +202,5 @@ export const FIELD_FAULTS: Fault[] = [
       return { status, headers: { 'content-type': String(headers['content-type'] ?? 'application/json') }, body: Buffer.from(JSON.stringify({ object: 'list', data })) };
     },
   },
-  {
-    name: 'cache-ignoring-credential',
-    breaks: ['ISO-1'],
-    description: 'keeps GET /v1/models answers the upstream marks cacheable (max-age) in a shared cache keyed on the request without its credential headers, and serves them to any key',
-    intercept: (r, res) => {
-      const hit = isDiscovery(r) ? cache.get(cacheKey(r)) : undefined;
-      return !!hit && hit.until > Date.now() && jsonAnswer(res, hit.r);
-    },
-    responseWhen: isDiscovery,
-    response: (status, headers, body, r) => {
-      const maxAge = /max-age=(\d+)/.exec(String(headers['cache-control'] ?? ''));
-      const kept: Record<string, string> = { 'content-type': String(headers['content-type'] ?? 'application/json'), 'cache-control': String(headers['cache-control'] ?? '') };
-      const answer = { status, headers: kept, body };
-      if (status === 200 && maxAge) cache.set(cacheKey(r), { r: answer, until: Date.now() + Number(maxAge[1]) * 1000 });
-      return answer;
-    },
-  },
+  cacheIgnoringCredential(),
 ];

@@ -23,6 +23,7 @@ function modelCache(): Fault {
       cache.set(key, { at: Date.now(), status, body, type: String(headers['content-type'] ?? 'application/json') });
       return null;
     },
+    fresh: modelCache,
   };
 }
 

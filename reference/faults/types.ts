@@ -96,6 +96,11 @@ export interface Fault {
    * `demo` and the self-tests start the recording upstream so (src/cli/demo.ts demoUpstream).
    */
   upstreamHttp2?: Http2Fault;
+  /**
+   * A fault with state (a cache, a count, a backend it marks down) makes a copy of itself with its
+   * state new: each gateway serves its own copy, so no run meets the state of another in the same process.
+   */
+  fresh?(): Fault;
 }
 
 /** How the gateway's HTTP/2 upstream pool breaks (nothing: a clean HTTP/2 hop). */

@@ -155,7 +155,7 @@ export async function ownSetUp(cfg: RunConfig, io: Io): Promise<AppsSetUp> {
       const upstream = around.upstreams.get('default-up')!.url;
       const env: Array<[string, string]> = [...Object.entries({ ...around.env, ...harness.LOOPBACK_ENV }), ...parseEnvList(cfg.launch.env)];
       const values = { upstream_url: upstream, upstream_port: new URL(upstream).port, listen_port: String(listenPort), workdir: dir, upstream_ca: '' };
-      launched = await startCommand({ command: cmd, env, values, listenPort, startTimeoutMs: cfg.readyTimeoutS * 1000, secrets: [cfg.token, ...around.secrets] });
+      launched = await startCommand({ command: cmd, env, values, listenPort, startTimeoutMs: cfg.readyTimeoutS * 1000, secrets: [cfg.token, ...around.secrets], processEnv: io.env });
       target = launched.target;
       io.out(`started the gateway (--gateway-cmd) at ${target} with ${dir}/gateway.yaml`);
     }

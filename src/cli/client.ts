@@ -138,7 +138,7 @@ export async function runClientProfile(cfg: RunConfig, io: { out: (s: string) =>
   try {
     let gateway = cfg.target;
     if (reference) gateway = (ref = await referenceGateway(upstream.url, reference.fault)).url;
-    else if (cfg.launch.cmd) gateway = (launched = await launchGateway({ ...cfg.launch, upstreamUrl: upstream.url, upstreamPort: Number(new URL(upstream.url).port), startTimeoutMs: cfg.readyTimeoutS * 1000, secrets: [cfg.token] })).target;
+    else if (cfg.launch.cmd) gateway = (launched = await launchGateway({ ...cfg.launch, upstreamUrl: upstream.url, upstreamPort: Number(new URL(upstream.url).port), startTimeoutMs: cfg.readyTimeoutS * 1000, secrets: [cfg.token], processEnv: io.env })).target;
     const net = network(io.env);
     io.out(`client profile: ${chosen.map((d) => d.name).join(', ')}, straight at ${upstream.url} and through the gateway at ${gateway}, on ${net}`);
     // The targeting (base paths, headers) applies to the run through the gateway; its secrets are masked in the report.

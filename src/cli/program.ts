@@ -1,5 +1,6 @@
 // The composition root: the program, its commands (one file each under ./commands/, each
-// registering itself), and the error -> exit-code mapping. Only this file decides exit codes:
+// registering itself; each action loads its own modules when it runs, so start-up loads only
+// commander and the option table), and the error -> exit-code mapping. Only this file decides exit codes:
 // 0 every MUST check passed, 1 a MUST check failed, 2 the harness could not run, 130 Ctrl-C.
 import { Command, CommanderError, Help, type Option } from 'commander';
 import { HarnessError } from '../core/errors.js';
@@ -40,7 +41,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .description('Conformance test harness for LLM API gateways')
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .configureOutput({
+      writeOut: (s) => io.out(s.trimEnd()),
+      writeErr: (s) => io.err(s.trimEnd()),
+      // Help is wrapped to the terminal it goes to (io.term), else at commander's 80 columns, whatever this process's own streams are.
+      getOutHelpWidth: () => (io.term?.outIsTTY ? io.term.columns() : 80),
+      getErrHelpWidth: () => (io.term?.errIsTTY ? io.term.columns() : 80),
+    })
     // Each flag's help already says its values and default (src/config/help.ts): commander adds nothing.
     .configureHelp({
       optionDescription: (o) => o.description,

@@ -87,6 +87,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   const features: string[] = feature ? [feature] : [];
   const declared = new Set<string>([...cfg.protocols, ...features]);
   const { transport, negotiated } = await reachTarget(cfg, target, print, extras.transport);
+  // The CLI expands them against its io.env first (withExpandedTargeting); a caller that did not, against this process's.
   const expanded = cfg.expanded ?? expandTargeting(cfg.targeting, upstream?.url ?? null, process.env);
   const secrets = [cfg.token, cfg.service?.key ?? '', ...expanded.secrets, ...(extras.secrets ?? [])].filter(Boolean);
   print = (s) => printRaw(terminalSafe(scrubSecrets(s, secrets)));

@@ -1,16 +1,13 @@
 // What the command files share: the process's input and output, the command context, the
-// commander options made from the option table, the run configuration (checked before anything
-// starts) and the fault look-up.
+// commander options made from the option table and the fault look-up. Kept light (commander and
+// the option table): every command is registered at start-up, and its action loads the rest
+// (the run configuration is ./run-config.ts).
 import { Option, type Command } from 'commander';
 import { HarnessError } from '../core/errors.js';
 import { unknownValue } from '../core/suggest.js';
-import { loadConfigFile, resolveConfig, type FlagValues, type RunConfig } from '../config/config.js';
 import type { CommandName, OptionSpec } from '../config/options.js';
 import { optionsOf } from '../config/commands.js';
 import { examplesText, HELP_GROUPS, helpGroupOf, helpLine } from '../config/help.js';
-import { assertSelectors } from '../runner/registry.js';
-import { CHECKS } from '../../suites/index.js';
-import { assertWritableDir } from './out-dir.js';
 
 /** How the process's streams look (the bin fills it; without it nothing is a terminal). */
 export interface Terminal {
@@ -27,6 +24,8 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   /** Resolves when the user asks a long-running command (mock, reference) to stop. */
   untilStopped: () => Promise<void>;
+  /** Standard input, read whole (`lint-config -`); absent: the process's. */
+  stdin?: () => Promise<string>;
   /** Which streams are terminals, and a raw writer for the status line (src/cli/progress.ts); absent: none is. */
   term?: Terminal;
 }
@@ -76,24 +75,6 @@ export function withOptions(cmd: Command, name: CommandName, known: { choices?: 
   const examples = examplesText(name);
   if (examples) cmd.addHelpText('after', examples);
   return cmd;
-}
-
-/** The reporters that write into the report folder. */
-const FILE_REPORTERS: readonly string[] = ['junit', 'json', 'html'];
-
-/**
- * The run configuration: flags, environment, then gwc.yaml (or the --config file). The setup is
- * checked here, before anything starts: the selection names checks, and the report folder can be
- * written (always, with `alwaysWrites`: certify writes its folder whatever the reporters).
- */
-export function runConfig(opts: FlagValues & { config?: string }, io: Io, { alwaysWrites = false } = {}): RunConfig {
-  const path = opts.config ?? 'gwc.yaml';
-  const file = loadConfigFile(path, opts.config !== undefined);
-  const cfg = resolveConfig(opts, file, io.env, path);
-  assertSelectors(CHECKS, cfg.only, '--only');
-  assertSelectors(CHECKS, cfg.skip, '--skip');
-  if (alwaysWrites || cfg.reporter.some((r) => FILE_REPORTERS.includes(r))) assertWritableDir(cfg.out);
-  return cfg;
 }
 
 /** The fault of this name, or undefined when no name was given; an unknown name is a harness error naming the closest. */

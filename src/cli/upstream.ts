@@ -79,7 +79,7 @@ export async function withRecordingUpstream(cfg: RunConfig, io: Io, mock: MockUs
   let report: RunReport;
   try {
     if (launching) {
-      launched = await launchGateway({ ...cfg.launch, upstreamUrl: upstream.url, upstreamPort: Number(new URL(upstream.url).port), upstreamCa: tls?.caFile, startTimeoutMs: cfg.readyTimeoutS * 1000, secrets });
+      launched = await launchGateway({ ...cfg.launch, upstreamUrl: upstream.url, upstreamPort: Number(new URL(upstream.url).port), upstreamCa: tls?.caFile, startTimeoutMs: cfg.readyTimeoutS * 1000, secrets, processEnv: io.env });
       io.out(`started the gateway (${cfg.launch.cmd ? '--gateway-cmd' : `--gateway-image ${cfg.launch.image}`}) at ${launchedTarget(launched.target, cfg)}, forwarding to ${upstream.url}`);
     }
     if (tls) io.out(`the recording upstream serves https${cfg.upstreamTls.http2 ? ' and HTTP/2' : ''}; its CA (for the gateway to trust) is ${tls.caFile}`);

@@ -9,9 +9,9 @@ import { isIP } from 'node:net';
 import { Agent, Client, H2CClient } from 'undici';
 import { HarnessError } from '../core/errors.js';
 
-/** HTTP/2 to the gateway: `off` (HTTP/1.1), `h2` (ALPN over TLS, HTTP/1.1 when not offered), `h2c` (prior knowledge, plain text). */
-export const HTTP2_MODES = ['off', 'h2', 'h2c'] as const;
-export type Http2Mode = (typeof HTTP2_MODES)[number];
+import type { Http2Mode } from './http2-modes.js';
+
+export { HTTP2_MODES, type Http2Mode } from './http2-modes.js';
 
 /** The transport settings as the user gave them (file names). */
 export interface TransportSettings {

@@ -8,8 +8,8 @@ import { DEFAULT_BOUNDS } from '../core/oracle.js';
 
 import { PROFILES, PROTOCOLS, type Profile, type Protocol } from '../core/features.js';
 import { CAPABILITIES } from '../core/capabilities.js';
-import { CREDENTIAL_STYLES } from './targeting.js';
-import { HTTP2_MODES } from '../client/transport.js';
+import { CREDENTIAL_STYLES } from '../core/protocols.js';
+import { HTTP2_MODES } from '../client/http2-modes.js';
 
 export { PROFILES, PROTOCOLS };
 export type ProfileName = Profile;

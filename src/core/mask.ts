@@ -3,6 +3,8 @@
 // credential) is masked, any occurrence of a secret the harness was given is replaced in every
 // encoding a gateway might echo it in, credential-looking `name: value` pairs in free text (a
 // gateway's log) and OAuth tokens and JWTs in a body are masked.
+import { MIN_SECRET, remembered } from './remembered.js';
+
 const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'cookie', 'set-cookie', 'proxy-authorization']);
 
 /** What a masked value is shown as. */
@@ -25,8 +27,6 @@ export function maskUrl(url: string): string {
   return url.replace(KEY_QUERY, `$1${MASK}`);
 }
 
-/** Shorter secrets are not searched for: a 3-character string would blank out ordinary text. */
-const MIN_SECRET = 4;
 /** The shortest base64 run taken for a secret's own (a shorter run is too likely to occur by chance). */
 const MIN_B64 = 8;
 
@@ -214,11 +214,8 @@ function maskPieceAfter(text: string, start: number, forms: string[]): string {
   return best ? `${text.slice(0, start)}${MASK}${text.slice(start + best)}` : text;
 }
 
-/** Secrets the client was given: cuts made before the report's scrub (maskCut) mask them first. */
-const known = new Set<string>();
-export function rememberSecret(secret: string): void {
-  if (secret.length >= MIN_SECRET) known.add(secret);
-}
+/** Secrets the client was given (./remembered.ts): cuts made before the report's scrub (maskCut) mask them first. */
+export { rememberSecret, withOwnSecrets } from './remembered.js';
 
 /**
  * The one masking cut of gateway text: `t` cut to `max` characters, saying where. `t` is the text
@@ -227,7 +224,7 @@ export function rememberSecret(secret: string): void {
  * not end it. The secrets are masked before the cut (a whole secret is found whole), and a piece
  * of one left at either edge (or a part wholly inside one) is masked too.
  */
-export function maskCut(t: string, max: number, total = t.length, secrets: string[] = [...known], from = 0): string {
+export function maskCut(t: string, max: number, total = t.length, secrets: string[] = remembered(), from = 0): string {
   const masked = secrets.length ? replaceSecrets(from > 0 ? t.slice(0, max) : t, secrets) : t;
   const whole = from <= 0 && total === t.length;
   if (whole && masked.length <= max) return masked;

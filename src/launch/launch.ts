@@ -62,11 +62,13 @@ export interface CommandOptions {
   listenPort: number;
   startTimeoutMs: number;
   secrets: string[];
+  /** The harness's environment, which the command inherits (the CLI's io.env); this process's when absent. */
+  processEnv?: NodeJS.ProcessEnv;
 }
 
 /** The command's environment: ours, the placeholders as variables, then --gateway-env (placeholders expanded). */
 function commandEnv(opts: CommandOptions): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...(opts.processEnv ?? process.env) };
   for (const [k, p] of Object.entries(PLACEHOLDER_ENV)) env[p] = opts.values[k as keyof PlaceholderValues];
   for (const [k, v] of opts.env) env[k] = expandPlaceholders(v, opts.values);
   return env;
@@ -173,6 +175,8 @@ export interface LaunchRequest {
   upstreamCa?: string;
   startTimeoutMs: number;
   secrets: string[];
+  /** The harness's environment, which a --gateway-cmd inherits (the CLI's io.env); this process's when absent. */
+  processEnv?: NodeJS.ProcessEnv;
 }
 
 /** Checks the launch flags before anything starts: placeholders, env items, one of cmd and image. */
@@ -194,7 +198,7 @@ export async function launchGateway(req: LaunchRequest): Promise<LaunchedGateway
   const values: PlaceholderValues = { upstream_url: req.upstreamUrl, upstream_port: String(req.upstreamPort), listen_port: String(listenPort), workdir: dir, upstream_ca: req.upstreamCa ?? '' };
   const env = parseEnvList(req.env);
   try {
-    if (req.cmd) return await startCommand({ command: req.cmd, env, values, listenPort, startTimeoutMs: req.startTimeoutMs, secrets: req.secrets });
+    if (req.cmd) return await startCommand({ command: req.cmd, env, values, listenPort, startTimeoutMs: req.startTimeoutMs, secrets: req.secrets, processEnv: req.processEnv });
     return await startImageGateway(req, values, env, dir);
   } catch (e) {
     await rm(dir, { recursive: true, force: true });

@@ -1,4 +1,6 @@
-// Runs the built CLI as a user would (node bin/gw-conformance.js), bounded in time.
+// Runs the built CLI as a user would (node bin/gw-conformance.js), bounded in time: for the tests
+// about the process (signals, pipes, start-up, the working directory...); the others call the CLI in
+// their own process (./in-process.ts, CONTRIBUTING "The CLI in the tests").
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

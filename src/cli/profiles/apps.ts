@@ -3,11 +3,16 @@
 // --apps-config, or --gateway-cmd), `demo` around the reference apps gateway (--fault: an apps
 // fault); `certify` and `verify` run its suite beside the recording upstream, as the default
 // profile's.
+import { withExpandedTargeting, type RunConfig } from '../../config/config.js';
 import { ownSetUp, runApps, runAppsDemo } from '../apps.js';
+import type { Io } from '../shared.js';
 import { DRIVEN, live, recordingSuite, type ProfileModule } from './profile.js';
 
+/** The targeting's header values expanded against the command's environment (no recording upstream). */
+const expanded = (cfg: RunConfig, io: Io) => withExpandedTargeting(cfg, null, io.env);
+
 export const APPS: ProfileModule = {
-  run: (cfg, c) => live(cfg, c, async (l) => runApps(cfg, await ownSetUp(cfg, l.io), l.io.out)),
-  demo: (cfg, c) => live(cfg, c, (l) => runAppsDemo(cfg, c.fault, l.io.out)),
+  run: (cfg, c) => live(cfg, c, async (l) => runApps(expanded(cfg, c.io), await ownSetUp(cfg, l.io), l.io.out)),
+  demo: (cfg, c) => live(cfg, c, (l) => runAppsDemo(expanded(cfg, c.io), c.fault, l.io.out)),
   suite: recordingSuite(DRIVEN),
 };
