@@ -4,7 +4,8 @@
 // checks it reaches (its expected ones among them, held by a test) instead of with every
 // check. A fault whose effect goes beyond the requests it alters one by one (a translating
 // route, an HTTP/2 hop, a connection pool, an outage answer, a limit, a fallback, state kept
-// between requests) is run with every check: `full` says why.
+// between requests, declared by Fault.fresh or seen when its hooks are asked twice) is run with
+// every check: `full` says why.
 import { Writable } from 'node:stream';
 import type http from 'node:http';
 import type { Fault, RequestParts } from '../../reference/faults/index.js';
@@ -121,6 +122,8 @@ function pass(f: Fault, trace: TracedExchange[], owners: Owners): { checks: Set<
 export function reachOf(f: Fault, trace: TracedExchange[], owners: Owners): Reach {
   const beyond = BEYOND_REQUESTS.find(([k]) => f[k] !== undefined);
   if (beyond) return { full: beyond[1], checks: [], canary: false };
+  // A fault that makes a copy of itself for each gateway says it keeps state (Fault.fresh).
+  if (f.fresh) return { full: 'it keeps state between requests (its own copy for each gateway)', checks: [], canary: false };
   // The second time the small exchanges only: asking again of the large bodies (five, of 1 to
   // 32 MB) took two thirds of the time and tells no more of state than the others do.
   const small = trace.filter((x) => (x.parts.body?.length ?? Infinity) <= ASK_AGAIN_BYTES);
