@@ -67,18 +67,29 @@ export async function runApps(cfg: RunConfig, setUp: AppsSetUp, print: (s: strin
   return sealReport({ ...report, gatewayContract: contract, ...(setUp.launched ? { launched: setUp.launched.info() } : {}) }, [cfg.token, ...setUp.secrets], []);
 }
 
-/**
- * The apps profile against the reference apps gateway on PGlite (in memory, opened by the harness
- * and kept open across a restart of the gateway), or on the PostgreSQL server at `store.postgresUrl`.
- */
-export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined, print: (s: string) => void, store: { postgresUrl?: string } = {}): Promise<RunReport> {
-  return runApps(cfg, await referenceSetUp(faultName, store), print);
+/** Where the reference's run finds its store and surroundings (the demo: none given). */
+export interface AppsDemoOptions {
+  /** The PostgreSQL server to store in, instead of PGlite. */
+  postgresUrl?: string;
+  /**
+   * The run's surroundings, not started (they are started and stopped with the run): e.g. ones
+   * on servers that runs going on at once share (SharedServers). Default: servers of its own.
+   */
+  around?: Surroundings;
 }
 
-async function referenceSetUp(faultName: string | undefined, store: { postgresUrl?: string }): Promise<AppsSetUp> {
+/**
+ * The apps profile against the reference apps gateway on PGlite (in memory, opened by the harness
+ * and kept open across a restart of the gateway), or on the PostgreSQL server at `opts.postgresUrl`.
+ */
+export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined, print: (s: string) => void, opts: AppsDemoOptions = {}): Promise<RunReport> {
+  return runApps(cfg, await referenceSetUp(faultName, opts), print);
+}
+
+async function referenceSetUp(faultName: string | undefined, store: AppsDemoOptions): Promise<AppsSetUp> {
   const fault = faultNamed(faultName, APPS_FAULTS, 'apps fault');
   const { harness, AppsGateway, parseAppsConfig, openEmbeddedFromTemplate } = await appsModules();
-  const around = new harness.AppsSurroundings();
+  const around = store.around ?? new harness.AppsSurroundings();
   await around.start();
   let gw: InstanceType<typeof AppsGateway> | undefined;
   let db: Awaited<ReturnType<typeof openEmbeddedFromTemplate>> | undefined;
