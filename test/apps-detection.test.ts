@@ -11,6 +11,7 @@ import { APPS_FAULTS } from '../reference/apps/faults.js';
 import { APPS_CHECKS } from '../suites/apps/index.js';
 import type { RunReport } from '../src/report/types.js';
 import { runOf, startAtOnce } from './helpers/at-once.js';
+import { PglitePool } from './helpers/pglite-pool.js';
 
 const expected = JSON.parse(readFileSync(new URL('./detection/apps.json', import.meta.url), 'utf8')) as { faults: Record<string, Record<string, string>> };
 // The reference refetches the IdP's keys at once on an unfamiliar kid: an allowance of 3 s (not
@@ -21,6 +22,9 @@ const REFETCH_S = 3;
 // collector (its own address, records and mode), so no run sees another's sign-ins, keys or
 // spans (test/apps-shared.test.ts holds it of two realms and two tenants; PAIR below of whole runs).
 const shared = new SharedServers();
+// Each run's database is one an earlier run gave back, emptied and found as fresh as one from
+// the template (or a new one from it): at most CONCURRENCY are opened (test/helpers/pglite-pool.ts).
+const pool = new PglitePool();
 /**
  * Two runs that start first, side by side, whose traffic on the shared servers would be mixed up
  * if isolation failed: the first gateway exports no span of its own, the second does (and never
@@ -32,7 +36,7 @@ const kept = new Map<string, { around: AppsSurroundings; from: number; to: numbe
 const start = async (fault?: string) => {
   const around = new AppsSurroundings({ shared });
   const from = performance.now();
-  const r = await runAppsDemo(resolveConfig({ seed: '1', reporter: ['json'], profile: 'apps', jwksRefetchS: String(REFETCH_S) }, {}, {}), fault, () => {}, { around });
+  const r = await runAppsDemo(resolveConfig({ seed: '1', reporter: ['json'], profile: 'apps', jwksRefetchS: String(REFETCH_S) }, {}, {}), fault, () => {}, { around, openDb: () => pool.take() });
   if ((PAIR as readonly (string | undefined)[]).includes(fault)) kept.set(fault!, { around, from, to: performance.now() });
   return r;
 };
@@ -62,6 +66,7 @@ describe('apps detection matrix', () => {
   afterAll(async () => {
     await Promise.allSettled(runs.values());
     await shared.stop();
+    await pool.close();
   }, RUN_WAIT_MS);
 
   it('the clean reference apps gateway passes every apps check', async () => {
@@ -102,4 +107,10 @@ describe('apps detection matrix', () => {
       // A gateway that never refetches the IdP's keys is judged after the refetch allowance (REFETCH_S).
     }, RUN_WAIT_MS + REFETCH_S * 1000);
   }
+
+  it('opened at most one database per run going on at once, and handed each on from run to run', async () => {
+    await Promise.allSettled(runs.values());
+    expect(pool.counts.opened).toBeLessThanOrEqual(CONCURRENCY);
+    expect(pool.counts.opened + pool.counts.reused).toBe(runs.size);
+  }, RUN_WAIT_MS);
 });

@@ -18,6 +18,7 @@ import { faultNamed, type Io } from './shared.js';
 // What the apps checks get (ctx.fixture): their own view of it, so a field the checks need and a
 // set-up forgets is a compile error.
 import type { AppsFixture } from '../../suites/apps/fixture.js';
+import type { Db } from '../../reference/apps/store.js';
 
 // The apps profile's servers (IdP, collector, PGlite, the OpenTelemetry SDK) are loaded only when
 // a command needs them: every other run starts without their weight (peak RSS, start-up time),
@@ -76,6 +77,11 @@ export interface AppsDemoOptions {
    * on servers that runs going on at once share (SharedServers). Default: servers of its own.
    */
   around?: Surroundings;
+  /**
+   * Opens the run's PGlite database, migrated and empty (closing it ends the run's use of it):
+   * e.g. one a pool hands from run to run. Default: a new one from the template.
+   */
+  openDb?: () => Promise<Db>;
 }
 
 /**
@@ -100,7 +106,7 @@ async function referenceSetUp(faultName: string | undefined, store: AppsDemoOpti
   };
   try {
     // The database outlives the gateway, as a PostgreSQL server would: a restart reconnects to it.
-    db = store.postgresUrl ? undefined : await openEmbeddedFromTemplate();
+    db = store.postgresUrl ? undefined : await (store.openDb ?? openEmbeddedFromTemplate)();
     const boot = async (port: number) => {
       const g = new AppsGateway(parseAppsConfig(around.config({ port, postgresUrl: store.postgresUrl }), around.env), { fault, db });
       await g.start('127.0.0.1', port);
