@@ -1,8 +1,8 @@
 // The PGlite pool of the apps detection matrix (test/helpers/pglite-pool.ts): a database given
 // back after rows in every table and a session's leftovers (settings, a temporary table, a
 // prepared statement, a channel, an advisory lock) is taken again as fresh as one from the
-// template; what emptying does not undo (a table of its own, a row in the migrations' record)
-// makes take() throw, naming it; a run's handle answers nothing once given back.
+// template; what emptying does not undo (a table of its own, a row in the migrations' record, a
+// column added) makes take() throw, naming it; a run's handle answers nothing once given back.
 import { afterAll, describe, expect, it } from 'vitest';
 import { openEmbeddedFromTemplate } from '../reference/apps/store.js';
 import { PglitePool, stateOf } from './helpers/pglite-pool.js';
@@ -58,5 +58,9 @@ describe('PGlite pool', () => {
     await other.query("INSERT INTO schema_migrations (name, applied_at) VALUES ('999_extra.sql', 1)");
     await other.close();
     await expect(pool.take()).rejects.toThrow(/not as fresh.*rows public\.schema_migrations/);
+    const third = await pool.take();
+    await third.query('ALTER TABLE spend ADD COLUMN extra int');
+    await third.close();
+    await expect(pool.take()).rejects.toThrow(/not as fresh.*columns.*extra/);
   });
 });

@@ -29,7 +29,7 @@ export async function stateOf(db: Db): Promise<string> {
   const parts: Record<string, unknown> = {};
   const q = async (name: string, sql: string) => void (parts[name] = (await db.query(sql)).rows);
   await q('relations', `SELECT n.nspname, c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE ${USER_SCHEMAS} ORDER BY 1, 2`);
-  await q('columns', `SELECT table_schema, table_name, column_name, data_type, column_default, is_nullable FROM information_schema.columns WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2, 3`);
+  await q('columns', `SELECT c.oid::regclass::text AS rel, a.attname, format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull, pg_get_expr(d.adbin, d.adrelid) AS def FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum WHERE ${USER_SCHEMAS} AND a.attnum > 0 AND NOT a.attisdropped ORDER BY 1, 2`);
   await q('constraints', `SELECT c.conrelid::regclass::text AS rel, c.conname, pg_get_constraintdef(c.oid) AS def FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace WHERE ${USER_SCHEMAS} ORDER BY 1, 2`);
   await q('indexes', `SELECT schemaname, tablename, indexname, indexdef FROM pg_indexes WHERE schemaname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2, 3`);
   await q('functions', `SELECT n.nspname, p.proname, pg_get_function_identity_arguments(p.oid) AS args FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE ${USER_SCHEMAS} ORDER BY 1, 2, 3`);
@@ -59,12 +59,16 @@ async function empty(db: Db, fresh: Settings): Promise<void> {
   if (data.length) await db.query(`TRUNCATE TABLE ${data.join(', ')} RESTART IDENTITY`);
 }
 
-/** The first difference between two states (stateOf), for the error. */
+/** The first part in which two states (stateOf) differ, with what only the fresh one has and what only the other has, for the error. */
 function firstDifference(want: string, got: string): string {
-  const a = JSON.parse(want) as Record<string, unknown>;
-  const b = JSON.parse(got) as Record<string, unknown>;
+  const a = JSON.parse(want) as Record<string, unknown[]>;
+  const b = JSON.parse(got) as Record<string, unknown[]>;
   const key = [...new Set([...Object.keys(a), ...Object.keys(b)])].find((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
-  return key === undefined ? 'none found' : `${key}: fresh ${JSON.stringify(a[key]).slice(0, 300)}, given ${JSON.stringify(b[key]).slice(0, 300)}`;
+  if (key === undefined) return 'none found';
+  const items = (x: unknown[] | undefined) => (x ?? []).map((v) => JSON.stringify(v));
+  const [fa, fb] = [items(a[key]), items(b[key])];
+  const only = (xs: string[], ys: string[]) => xs.filter((x) => !ys.includes(x)).join(', ').slice(0, 300) || 'nothing';
+  return `${key}: only fresh has ${only(fa, fb)}; only the one given back has ${only(fb, fa)}`;
 }
 
 export class PglitePool {
