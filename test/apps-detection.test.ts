@@ -108,9 +108,10 @@ describe('apps detection matrix', () => {
     }, RUN_WAIT_MS + REFETCH_S * 1000);
   }
 
-  it('opened at most one database per run going on at once, and handed each on from run to run', async () => {
+  it('opened at most one database per run going on at once and handed each on; every run took its realm off the IdP', async () => {
     await Promise.allSettled(runs.values());
     expect(pool.counts.opened).toBeLessThanOrEqual(CONCURRENCY);
     expect(pool.counts.opened + pool.counts.reused).toBe(runs.size);
+    expect(shared.idp.open).toBe(0);
   }, RUN_WAIT_MS);
 });
