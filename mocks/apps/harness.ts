@@ -8,13 +8,16 @@
 // Two ways to place them: on free ports (demo, --gateway-cmd: the harness writes the
 // configuration after they started), or on fixed ports chosen before (apps-config writes the
 // configuration and its secrets first; `run --profile apps --apps-config` reads both back and
-// starts the servers where the configuration says they are).
+// starts the servers where the configuration says they are). Runs that go on at once may share
+// one IdP and one collector (`SharedServers`, the apps detection matrix): each run's
+// surroundings then take a realm of the IdP (its own issuer path, users, client secret, keys and
+// script) and a tenant of the collector (its own address, records, mode and token).
 import { randomBytes } from 'node:crypto';
 import { parse, stringify } from 'yaml';
 import { HarnessError } from '../../src/core/errors.js';
-import { MockIdp } from '../oidc/idp.js';
+import { MockIdp, SharedIdp, type IdpRealm } from '../oidc/idp.js';
 import type { TestUser } from '../oidc/users.js';
-import { OtlpCollector } from '../otlp/collector.js';
+import { OtlpCollector, SharedCollector } from '../otlp/collector.js';
 import { AppsRecordingUpstream } from './upstream.js';
 
 /**
@@ -68,8 +71,22 @@ export function newSecrets(): AppsSecrets {
   return { clientSecret: randomBytes(18).toString('base64url'), jwtSecret: randomBytes(33).toString('base64url'), adminKey: randomBytes(33).toString('base64url'), upstreamKey: randomBytes(18).toString('base64url'), otlpToken: randomBytes(18).toString('base64url') };
 }
 
+/** One IdP and one collector for runs that go on at once; each run's surroundings take their own realm and tenant of them. */
+export class SharedServers {
+  readonly idp = new SharedIdp();
+  readonly collector = new SharedCollector();
+
+  async start(): Promise<void> {
+    await this.idp.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.idp.stop();
+  }
+}
+
 export class AppsSurroundings {
-  readonly idp: MockIdp;
+  readonly idp: IdpRealm;
   readonly collector: OtlpCollector;
   readonly upstreams = new Map<string, AppsRecordingUpstream>(APPS_UPSTREAMS.map((u) => [u.name, new AppsRecordingUpstream(u.name)]));
   readonly clientSecret: string;
@@ -78,23 +95,36 @@ export class AppsSurroundings {
   readonly upstreamKey: string;
   readonly otlpToken: string;
   private readonly ports: AppsPorts;
+  private readonly startIdp: () => Promise<unknown>;
 
-  constructor(opts: { secrets?: AppsSecrets; ports?: AppsPorts } = {}) {
+  /** With `shared`, a realm of its IdP and a tenant of its collector (on free addresses: no `ports`). */
+  constructor(opts: { secrets?: AppsSecrets; ports?: AppsPorts; shared?: SharedServers } = {}) {
+    if (opts.shared && opts.ports) throw new Error('apps surroundings: shared servers have their own addresses; no fixed ports with them');
     const s = opts.secrets ?? newSecrets();
     this.clientSecret = s.clientSecret;
     this.jwtSecret = s.jwtSecret;
     this.adminKey = s.adminKey;
     this.upstreamKey = s.upstreamKey;
     this.otlpToken = s.otlpToken;
-    this.collector = new OtlpCollector({ prefix: DIRECT_OTLP_PREFIX, token: s.otlpToken });
+    const credential = { prefix: DIRECT_OTLP_PREFIX, token: s.otlpToken };
+    this.collector = opts.shared ? opts.shared.collector.tenant(credential) : new OtlpCollector(credential);
     this.ports = opts.ports ?? { idp: 0, collector: 0, upstreams: {} };
-    this.idp = new MockIdp({ users: appsUsers(), clients: { [APPS_CLIENT_ID]: this.clientSecret } });
+    const idpOpts = { users: appsUsers(), clients: { [APPS_CLIENT_ID]: this.clientSecret } };
+    if (opts.shared) {
+      const realm = opts.shared.idp.realm(idpOpts);
+      this.idp = realm;
+      this.startIdp = () => realm.start();
+    } else {
+      const idp = new MockIdp(idpOpts);
+      this.idp = idp;
+      this.startIdp = () => idp.start('127.0.0.1', this.ports.idp);
+    }
   }
 
   /** Starts every server on its port; a taken port stops the ones started and is a one-line harness error naming it. */
   async start(): Promise<void> {
     try {
-      await this.idp.start('127.0.0.1', this.ports.idp);
+      await this.startIdp();
       await this.collector.start('127.0.0.1', this.ports.collector);
       for (const u of this.upstreams.values()) await u.start('127.0.0.1', this.ports.upstreams[u.name] ?? 0);
     } catch (e) {
@@ -127,7 +157,7 @@ export class AppsSurroundings {
   /** What the harness needs to know of the surroundings, for people: issuer, upstream URLs, telemetry endpoint, users. */
   describe(): string[] {
     return [
-      `IdP issuer: ${this.at(this.idp.url, this.ports.idp)} (client ${APPS_CLIENT_ID})`,
+      `IdP issuer: ${this.at(this.idp.issuer, this.ports.idp)} (client ${APPS_CLIENT_ID})`,
       `telemetry collector (OTLP/HTTP): ${this.at(this.collector.url, this.ports.collector)}`,
       ...APPS_UPSTREAMS.map((u) => `upstream ${u.name}: ${this.at(this.upstreams.get(u.name)!.url, this.ports.upstreams[u.name])}${'groups' in u ? ` (groups ${u.groups.join(', ')})` : ''}${'models' in u ? ` (models ${u.models.join(', ')})` : ''}`),
       `test users: ${appsUsers().map((u) => `${u.name} (${u.groups.join(', ') || 'no group'})`).join(', ')}; allowed groups eng, contractors, ops`,
@@ -138,7 +168,7 @@ export class AppsSurroundings {
   config(opts: { port: number; postgresUrl?: string }): string {
     const doc = {
       listen: { host: '127.0.0.1', port: opts.port, public_url: publicUrlOf(opts.port) },
-      oidc: { issuer: this.at(this.idp.url, this.ports.idp), client_id: APPS_CLIENT_ID, client_secret: `\${${SECRET_ENV.clientSecret}}`, allowed_groups: ['eng', 'contractors', 'ops'] },
+      oidc: { issuer: this.at(this.idp.issuer, this.ports.idp), client_id: APPS_CLIENT_ID, client_secret: `\${${SECRET_ENV.clientSecret}}`, allowed_groups: ['eng', 'contractors', 'ops'] },
       session: { jwt_secret: `\${${SECRET_ENV.jwtSecret}}`, ttl_hours: 1 },
       ...(opts.postgresUrl ? { store: { postgres_url: opts.postgresUrl } } : {}),
       upstreams: APPS_UPSTREAMS.map((u) => ({ name: u.name, provider: 'anthropic', base_url: this.at(this.upstreams.get(u.name)!.url, this.ports.upstreams[u.name]), auth: { api_key: `\${${SECRET_ENV.upstreamKey}}` }, ...('groups' in u ? { groups: [...u.groups] } : {}), ...('models' in u ? { models: [...u.models] } : {}) })),

@@ -1,300 +1,91 @@
-// The mock OIDC identity provider the apps profile signs its test users in with. Built on
-// oauth2-mock-server (token signing, authorization codes, PKCE verification), behind a thin
-// loopback front that adds what a conformance run needs and the library leaves out:
-//  - scripted users: an authorization (by its state, else the next) signs in the user the
-//    harness chose, without a login page, and the tokens carry that user's sub, email and groups;
-//  - a strict token endpoint: codes are single use and must come from this IdP, a code issued
-//    with a PKCE challenge needs its verifier, confidential clients must authenticate;
-//  - key rotation (with or without the old public key kept in the JWKS), putting an earlier key
-//    back, signing one ID token with a withdrawn key (a stolen or stale key), and revocation of
-//    users and refresh tokens.
-// Rotation swaps in a fresh issuer and service from the library (its key store cannot drop
-// keys), so codes not yet redeemed at that moment are void, as after a real IdP key roll.
-// This file is the server and its script; keys.ts holds the keys, grants.ts the token
-// endpoint's checks, users.ts the test users.
-import http from 'node:http';
-import { randomUUID } from 'node:crypto';
-import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
-import type { MutableRedirectUri, MutableResponse, MutableToken, OAuth2Service, TokenRequestIncomingMessage } from 'oauth2-mock-server';
+// The mock OIDC identity provider the apps profile signs its test users in with, on loopback:
+// `MockIdp` serves one realm (realm.ts) at the root of its own server; `SharedIdp` is one server
+// for many realms at once, each under its own issuer path (`/realms/<n>`) with its own users,
+// clients, keys, codes, refresh tokens, script and record of requests, so runs that go on at
+// once can share it (the apps detection matrix) and none sees another's sign-ins or keys. A
+// request under no open realm's path answers 404.
+import type http from 'node:http';
 import { LoopbackServer } from '../../src/core/server.js';
-import { Grants, type CodeGrant } from './grants.js';
-import { KeyRing } from './keys.js';
-import { claimsOf, defaultUsers, type TestUser } from './users.js';
+import { IdpRealm, type MockIdpOptions } from './realm.js';
 
-export interface MockIdpOptions {
-  users?: TestUser[];
-  /** OAuth clients: id → secret (null for a public client). Default: `gwc-gateway` / a random secret. */
-  clients?: Record<string, string | null>;
-  /** Lifetime of ID and access tokens, seconds (default 3600). */
-  tokenTtlSeconds?: number;
-  /** The claim that carries group names (default `groups`). */
-  groupsClaim?: string;
-  /** Signing algorithm of the keys (default RS256). */
-  alg?: string;
-}
+export { IdpRealm, type IdpRequest, type MockIdpOptions } from './realm.js';
 
-export type IdpRequest = { method: string; path: string; at: number };
-
-function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
-}
-
-export class MockIdp extends LoopbackServer {
-  readonly users: ReadonlyMap<string, TestUser>;
-  readonly clients: Readonly<Record<string, string | null>>;
-  readonly requests: IdpRequest[] = [];
-  private readonly ttl: number;
-  private readonly groupsClaim: string;
-  private readonly alg: string;
-  private readonly keys: KeyRing;
-  private readonly grants: Grants;
-  private queue: string[] = [];
-  /** Users scripted for the authorization request with this `state` (taken before the queue). */
-  private byState = new Map<string, string>();
-  /** The authorizations answered with a code or a refusal of this IdP's: state, whom, why not. */
-  readonly authorizations: { state: string | null; user: string | null; refused?: string }[] = [];
-  private defaultUser: string | null;
-  private denyNextCount = 0;
-  private revokedUsers = new Set<string>();
-
-  constructor(opts: MockIdpOptions = {}) {
-    super('mock identity provider');
-    const users = opts.users ?? defaultUsers();
-    this.users = new Map(users.map((u) => [u.name, u]));
-    this.clients = opts.clients ?? { 'gwc-gateway': `gwc-secret-${randomUUID()}` };
-    this.ttl = opts.tokenTtlSeconds ?? 3600;
-    this.groupsClaim = opts.groupsClaim ?? 'groups';
-    this.alg = opts.alg ?? 'RS256';
-    this.defaultUser = users[0]?.name ?? null;
-    this.keys = new KeyRing(this.alg, () => this.url, (service) => this.wire(service));
-    this.grants = new Grants(this.clients, this.ttl, (user) => this.revokedUsers.has(user.name));
-  }
-
-  /** The issuer URL (equal to the server URL, no trailing slash). */
-  get issuer(): string {
-    return this.url;
-  }
-
-  /** The kid of the key that signs now. */
-  get currentKid(): string {
-    return this.keys.current.kid;
-  }
-
-  override async start(host = '127.0.0.1', port = 0): Promise<string> {
-    const url = await super.start(host, port);
-    await this.keys.start();
-    return url;
-  }
-
-  /**
-   * The user the next authorization signs in: the one whose request carries `state` when given
-   * (so a sign-in whose authorization never arrives leaves nothing for another), otherwise
-   * queued, one per sign-in, in order.
-   */
-  signInNext(name: string, opts: { state?: string } = {}): void {
-    this.mustUser(name);
-    if (opts.state) this.byState.set(opts.state, name);
-    else this.queue.push(name);
-  }
-
-  /** The user signed in when nothing is queued; null makes an unqueued authorization fail with access_denied. */
-  setDefaultUser(name: string | null): void {
-    if (name !== null) this.mustUser(name);
-    this.defaultUser = name;
-  }
-
-  /** The next authorization is refused (`error=access_denied` on the redirect), as when the user cancels. */
-  denyNext(): void {
-    this.denyNextCount++;
-  }
-
-  /**
-   * Rolls the signing key. Tokens signed before verify only while `keepOld` keeps the old
-   * public key in the JWKS; without it they fail at once (a revoked key).
-   */
-  async rotateKeys(opts: { keepOld?: boolean } = {}): Promise<string> {
-    return this.keys.rotate(!!opts.keepOld);
-  }
-
-  /**
-   * Puts an earlier key back: it signs again and is the only key published (as an IdP that backs
-   * out a key roll). Codes not yet redeemed are void, as after a rotation.
-   */
-  reinstateKey(kid: string): void {
-    this.keys.reinstate(kid);
-  }
-
-  /**
-   * The ID token of the next authorization (for whichever user it signs in) is signed with an
-   * earlier key, withdrawn or not, instead of the current one: a stolen or stale key. `null`
-   * calls it off (when that authorization never came).
-   */
-  signNextWith(kid: string | null): void {
-    this.keys.signNextWith(kid);
-  }
-
-  /** Drops a public key kept by an earlier rotation from the JWKS. */
-  revokeKey(kid: string): void {
-    this.keys.revoke(kid);
-  }
-
-  /** Deprovisions a user: authorization refused, refresh tokens and userinfo answer errors. */
-  revokeUser(name: string): void {
-    this.mustUser(name);
-    this.revokedUsers.add(name);
-  }
-
-  /** Provisions a deprovisioned user again (as an admin who lifts a suspension): they sign in again; a refresh token presented meanwhile stays spent. */
-  reinstateUser(name: string): void {
-    this.mustUser(name);
-    this.revokedUsers.delete(name);
-  }
-
-  /** Signs a token for a user outside any flow (e.g. to forge or to present an expired one). */
-  async mintIdToken(name: string, opts: { audience: string; expiresIn?: number }): Promise<string> {
-    const user = this.mustUser(name);
-    return this.keys.current.issuer.buildToken({
-      expiresIn: opts.expiresIn ?? this.ttl,
-      scopesOrTransform: (_h, p) => Object.assign(p, this.claimsOf(user), { aud: opts.audience }),
-    });
-  }
-
-  /** The JWKS as served. */
-  jwks(): { keys: Record<string, unknown>[] } {
-    return this.keys.jwks();
-  }
-
-  discovery(): Record<string, unknown> {
-    const i = this.issuer;
-    return {
-      issuer: i,
-      authorization_endpoint: `${i}/authorize`,
-      token_endpoint: `${i}/token`,
-      userinfo_endpoint: `${i}/userinfo`,
-      jwks_uri: `${i}/jwks`,
-      revocation_endpoint: `${i}/revoke`,
-      end_session_endpoint: `${i}/endsession`,
-      response_types_supported: ['code'],
-      response_modes_supported: ['query'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
-      subject_types_supported: ['public'],
-      id_token_signing_alg_values_supported: [this.alg],
-      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-      code_challenge_methods_supported: ['S256', 'plain'],
-      scopes_supported: ['openid', 'email', 'profile', 'groups', 'offline_access'],
-      claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'email', 'email_verified', 'name', 'preferred_username', this.groupsClaim],
-    };
-  }
-
-  private mustUser(name: string): TestUser {
-    const u = this.users.get(name);
-    if (!u) throw new Error(`mock IdP: no test user named ${name}`);
-    return u;
-  }
-
-  private claimsOf(user: TestUser): Record<string, unknown> {
-    return claimsOf(user, this.groupsClaim);
-  }
-
-  private wire(service: OAuth2Service): void {
-    service.on('beforeAuthorizeRedirect', (r: MutableRedirectUri, req: http.IncomingMessage) => this.onAuthorize(r, req));
-    service.on('beforeTokenSigning', (t: MutableToken, req: TokenRequestIncomingMessage) => this.onSign(t, req));
-    service.on('beforeResponse', (r: MutableResponse, req: TokenRequestIncomingMessage) => this.grants.onTokenResponse(r, req));
+/** A loopback server that hands each request to `serve`. */
+class Front extends LoopbackServer {
+  constructor(
+    what: string,
+    private readonly serve: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+  ) {
+    super(what);
   }
 
   protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    this.requests.push({ method: req.method ?? '', path, at: Date.now() });
-    if (req.method === 'GET' && path === '/.well-known/openid-configuration') return sendJson(res, 200, this.discovery());
-    if (req.method === 'GET' && path === '/jwks') return sendJson(res, 200, this.jwks());
-    if (path === '/authorize' && req.method === 'GET') {
-      const q = new URL(req.url ?? '/', 'http://x').searchParams;
-      const clientId = q.get('client_id');
-      if (clientId === null || !(clientId in this.clients)) {
-        return sendJson(res, 400, { error: 'invalid_client', error_description: 'unknown client_id' });
-      }
-    }
-    if (path === '/userinfo' && req.method === 'GET') {
-      void this.userinfo(req).then(([status, body]) => sendJson(res, status, body));
-      return;
-    }
-    if (path === '/revoke' && req.method === 'POST') {
-      void this.revoke(req).then(() => {
-        res.writeHead(200);
-        res.end();
-      });
-      return;
-    }
-    // A token request waits for ID tokens being signed with an earlier key (see onAuthorize).
-    const pending = path === '/token' ? this.keys.pending() : undefined;
-    if (pending) return void pending.then(() => this.keys.current.service.requestHandler(req, res));
-    // The library answers the rest (authorize, token, endsession).
-    this.keys.current.service.requestHandler(req, res);
+    this.serve(req, res);
+  }
+}
+
+function notFound(res: http.ServerResponse, what: string): void {
+  res.writeHead(404, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ error: 'not_found', error_description: what }));
+}
+
+/** One realm on a server of its own, its issuer the server's URL. */
+export class MockIdp extends IdpRealm {
+  private readonly front: Front;
+
+  constructor(opts: MockIdpOptions = {}) {
+    let self: MockIdp | undefined;
+    const front = new Front('mock identity provider', (req, res) => self!.serve(req, res));
+    super(opts, { base: () => front.url, prefix: '' });
+    self = this;
+    this.front = front;
   }
 
-  private onAuthorize(r: MutableRedirectUri, req: http.IncomingMessage): void {
-    const code = r.url.searchParams.get('code');
-    if (code === null) return; // the library already put an error on the redirect
-    const q = new URL(req.url ?? '/', 'http://x').searchParams;
-    const state = q.get('state');
-    const scripted = state !== null ? this.byState.get(state) : undefined;
-    this.byState.delete(state ?? '');
-    const deny = (user: string | null, error: string, description: string) => {
-      this.authorizations.push({ state, user, refused: description });
-      r.url.searchParams.delete('code');
-      r.url.searchParams.set('error', error);
-      r.url.searchParams.set('error_description', description);
-    };
-    if (this.denyNextCount > 0) {
-      this.denyNextCount--;
-      return deny(scripted ?? null, 'access_denied', 'sign-in refused by the test script');
-    }
-    const name = scripted ?? this.queue.shift() ?? this.defaultUser;
-    if (name === null) return deny(null, 'access_denied', 'no test user scripted for this sign-in');
-    if (this.revokedUsers.has(name)) return deny(name, 'access_denied', 'user deprovisioned');
-    this.authorizations.push({ state, user: name });
-    const grant: CodeGrant = {
-      user: this.mustUser(name),
-      clientId: q.get('client_id') ?? undefined,
-      redirectUri: q.get('redirect_uri') ?? '',
-      pkce: q.get('code_challenge') !== null,
-      used: false,
-    };
-    this.grants.addCode(code, grant);
-    // With the claims the token endpoint would give (this hook cannot wait; the token request
-    // for this code waits for the signature in handle()).
-    const nonce = q.get('nonce');
-    const claims = { ...this.claimsOf(grant.user), aud: grant.clientId, ...(nonce !== null ? { nonce } : {}) };
-    this.keys.signEarly(claims, this.ttl, (t) => void (grant.idTokenOverride = t));
+  /** The server's URL (the issuer). */
+  get url(): string {
+    return this.front.url;
   }
 
-  private onSign(t: MutableToken, req: TokenRequestIncomingMessage): void {
-    const user = this.grants.userOf(req);
-    t.payload.exp = t.payload.iat + this.ttl;
-    if (!user) return;
-    const isIdToken = t.payload.scope === undefined;
-    Object.assign(t.payload, isIdToken ? this.claimsOf(user) : { sub: user.sub, [this.groupsClaim]: [...user.groups] });
+  override async start(host = '127.0.0.1', port = 0): Promise<string> {
+    await this.front.start(host, port);
+    return super.start();
   }
 
-  /** Userinfo for an access token this IdP signed with a published key, of a user not deprovisioned. */
-  private async userinfo(req: http.IncomingMessage): Promise<[number, unknown]> {
-    const auth = req.headers.authorization ?? '';
-    if (!auth.startsWith('Bearer ')) return [401, { error: 'invalid_token' }];
-    try {
-      const { payload } = await jwtVerify(auth.slice(7), createLocalJWKSet(this.jwks() as JSONWebKeySet), { issuer: this.issuer });
-      const user = [...this.users.values()].find((u) => u.sub === payload.sub);
-      if (!user || this.revokedUsers.has(user.name)) return [401, { error: 'invalid_token' }];
-      return [200, this.claimsOf(user)];
-    } catch {
-      return [401, { error: 'invalid_token' }];
-    }
+  override async stop(): Promise<void> {
+    await this.front.stop();
+  }
+}
+
+const REALM_PATH = /^\/realms\/([^/?#]+)(.*)$/s;
+
+/** Many realms on one server, each under `/realms/<n>`: opened by `realm()`, taken off by the realm's `stop()`. */
+export class SharedIdp extends LoopbackServer {
+  private readonly realms = new Map<string, IdpRealm>();
+  private opened = 0;
+
+  constructor() {
+    super('shared mock identity provider');
   }
 
-  /** RFC 7009 revocation of a refresh token (form body `token=`); answers 200 whatever the token. */
-  private async revoke(req: http.IncomingMessage): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const token = new URLSearchParams(Buffer.concat(chunks).toString('utf8')).get('token');
-    if (token !== null) this.grants.revokeRefresh(token);
+  /** How many realms are open now. */
+  get open(): number {
+    return this.realms.size;
+  }
+
+  /** A new realm of its own (its issuer `${url}/realms/<n>`, never given twice); it answers once started (its first key). */
+  realm(opts: MockIdpOptions = {}): IdpRealm {
+    const id = `run-${++this.opened}`;
+    const realm = new IdpRealm(opts, { base: () => this.url, prefix: `/realms/${id}`, drop: () => void this.realms.delete(id) });
+    this.realms.set(id, realm);
+    return realm;
+  }
+
+  protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const m = REALM_PATH.exec(req.url ?? '/');
+    const realm = m ? this.realms.get(m[1]!) : undefined;
+    if (!m || !realm?.started) return notFound(res, 'no such realm on this identity provider');
+    // The realm answers as if it were the server's root: its own paths, its own query.
+    const rest = m[2]!;
+    req.url = rest.startsWith('/') ? rest : `/${rest}`;
+    realm.serve(req, res);
   }
 }

@@ -12,7 +12,7 @@ export interface Generation {
 }
 
 export class KeyRing {
-  private gen!: Generation;
+  private gen: Generation | undefined;
   /** Public keys still published after a rotation that kept them. */
   private retained: Record<string, unknown>[] = [];
   /** Every signing key this IdP has had, by kid. */
@@ -32,8 +32,14 @@ export class KeyRing {
     private readonly wire: (service: OAuth2Service) => void,
   ) {}
 
+  /** Whether the first key is made. */
+  get ready(): boolean {
+    return this.gen !== undefined;
+  }
+
   /** The key (and service) that signs now. */
   get current(): Generation {
+    if (!this.gen) throw new Error('mock IdP: no key yet (start the IdP first)');
     return this.gen;
   }
 
@@ -49,7 +55,7 @@ export class KeyRing {
 
   /** A fresh signing key; the old public key stays published only with `keepOld`. Returns the new kid. */
   async rotate(keepOld: boolean): Promise<string> {
-    const old = this.gen.issuer.keys.toJSON();
+    const old = this.current.issuer.keys.toJSON();
     this.gen = await this.newGeneration();
     this.retained = keepOld ? [...this.retained, ...old] : [];
     return this.gen.kid;
@@ -65,7 +71,7 @@ export class KeyRing {
 
   /** Drops a public key kept by an earlier rotation from the JWKS. */
   revoke(kid: string): void {
-    if (kid === this.gen.kid) throw new Error('mock IdP: rotate before revoking the current key');
+    if (kid === this.current.kid) throw new Error('mock IdP: rotate before revoking the current key');
     this.retained = this.retained.filter((k) => k.kid !== kid);
   }
 
@@ -94,7 +100,7 @@ export class KeyRing {
 
   /** The JWKS as served. */
   jwks(): { keys: Record<string, unknown>[] } {
-    return { keys: [...this.gen.issuer.keys.toJSON(), ...this.retained] };
+    return { keys: [...this.current.issuer.keys.toJSON(), ...this.retained] };
   }
 
   private async newGeneration(): Promise<Generation> {

@@ -6,11 +6,12 @@
 // answering an error status, stalling (accepting and never answering), or refusing connections,
 // and back up on the same port. Under a path prefix (`credential`) it takes exports only with a
 // bearer token: the endpoint with a credential that a gateway may hand clients in its settings.
-import http from 'node:http';
-import type { Socket } from 'node:net';
+// `SharedCollector` is one collector for runs that go on at once (the apps detection matrix):
+// each run gets a tenant of its own, with its own records, mode, credential and address (a
+// listener of its own on the shared HTTP server, host.ts), so a run sees only what was sent to
+// it, and a run's collector refusing connections leaves the others up.
+import type http from 'node:http';
 import zlib from 'node:zlib';
-import { listen } from '../../src/core/errors.js';
-import { LoopbackServer } from '../../src/core/server.js';
 import { patientTimeout } from '../../src/core/stall.js';
 import {
   DecodeError,
@@ -24,6 +25,7 @@ import {
   type Signal,
   type SpanRecord,
 } from './decode.js';
+import { ConnectionHost, type HostedListener } from './host.js';
 
 export type CollectorMode =
   | { kind: 'up' }
@@ -67,7 +69,7 @@ function decompress(body: Buffer, contentEncoding: string | undefined): Buffer {
   throw new DecodeError(`unsupported content-encoding ${ce}`);
 }
 
-export class OtlpCollector extends LoopbackServer {
+export class OtlpCollector {
   readonly spans: SpanRecord[] = [];
   readonly logs: LogRecord[] = [];
   readonly metrics: MetricRecord[] = [];
@@ -76,15 +78,24 @@ export class OtlpCollector extends LoopbackServer {
   readonly texts: (FieldText & { path: string })[] = [];
   private mode: CollectorMode = { kind: 'up' };
   private waiters = new Set<() => void>();
-  private sockets = new Set<Socket>();
   private stalled = new Map<http.ServerResponse, ExportAttempt>();
+  private readonly listener: HostedListener;
 
-  constructor(private readonly credential?: CollectorCredential) {
-    super('telemetry collector');
-    this.server.on('connection', (s) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-    });
+  /** On a server of its own, or on `host` (a SharedCollector's) beside other tenants. */
+  constructor(
+    private readonly credential?: CollectorCredential,
+    host: ConnectionHost = new ConnectionHost(),
+  ) {
+    this.listener = host.listener((req, res) => this.handle(req, res), 'telemetry collector');
+  }
+
+  /** Where it listens (once started; kept while it refuses connections). */
+  get url(): string {
+    return this.listener.url;
+  }
+
+  async start(host = '127.0.0.1', port = 0): Promise<string> {
+    return this.listener.listen(host, port);
   }
 
   get currentMode(): CollectorMode {
@@ -108,20 +119,17 @@ export class OtlpCollector extends LoopbackServer {
       this.stalled.clear();
       this.notify();
     }
-    if (mode.kind === 'refuse' && was.kind !== 'refuse') {
-      this.server.close();
-      for (const s of this.sockets) s.destroy();
-    } else if (was.kind === 'refuse' && mode.kind !== 'refuse') {
+    if (mode.kind === 'refuse' && was.kind !== 'refuse') await this.listener.close();
+    else if (was.kind === 'refuse' && mode.kind !== 'refuse') {
       const u = new URL(this.url);
-      await listen(this.server, u.hostname.replace(/^\[|\]$/g, ''), Number(u.port), 'telemetry collector');
+      await this.listener.listen(u.hostname.replace(/^\[|\]$/g, ''), Number(u.port));
     }
   }
 
-  override async stop(): Promise<void> {
+  async stop(): Promise<void> {
     for (const res of this.stalled.keys()) if (!res.writableEnded) res.destroy();
     this.stalled.clear();
-    if (this.mode.kind === 'refuse') return;
-    await super.stop();
+    await this.listener.close();
   }
 
   /** Forgets everything recorded. */
@@ -186,7 +194,7 @@ export class OtlpCollector extends LoopbackServer {
     for (const w of [...this.waiters]) w();
   }
 
-  protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0]!;
     const cred = this.credential;
     const secured = !!cred && path.startsWith(`${cred.prefix}/`);
@@ -258,5 +266,15 @@ export class OtlpCollector extends LoopbackServer {
       if (attempt.encoding === 'protobuf') answer(200, Buffer.alloc(0), 'application/x-protobuf');
       else answer(200, '{}', 'application/json');
     });
+  }
+}
+
+/** One collector for runs at once: each `tenant()` has its own records, mode, credential and address, on one HTTP server. */
+export class SharedCollector {
+  private readonly host = new ConnectionHost();
+
+  /** A tenant of its own (start it to give it its address; stop it when its run ends). */
+  tenant(credential?: CollectorCredential): OtlpCollector {
+    return new OtlpCollector(credential, this.host);
   }
 }

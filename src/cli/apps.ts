@@ -18,6 +18,7 @@ import { faultNamed, type Io } from './shared.js';
 // What the apps checks get (ctx.fixture): their own view of it, so a field the checks need and a
 // set-up forgets is a compile error.
 import type { AppsFixture } from '../../suites/apps/fixture.js';
+import type { Db } from '../../reference/apps/store.js';
 
 // The apps profile's servers (IdP, collector, PGlite, the OpenTelemetry SDK) are loaded only when
 // a command needs them: every other run starts without their weight (peak RSS, start-up time),
@@ -67,18 +68,34 @@ export async function runApps(cfg: RunConfig, setUp: AppsSetUp, print: (s: strin
   return sealReport({ ...report, gatewayContract: contract, ...(setUp.launched ? { launched: setUp.launched.info() } : {}) }, [cfg.token, ...setUp.secrets], []);
 }
 
-/**
- * The apps profile against the reference apps gateway on PGlite (in memory, opened by the harness
- * and kept open across a restart of the gateway), or on the PostgreSQL server at `store.postgresUrl`.
- */
-export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined, print: (s: string) => void, store: { postgresUrl?: string } = {}): Promise<RunReport> {
-  return runApps(cfg, await referenceSetUp(faultName, store), print);
+/** Where the reference's run finds its store and surroundings (the demo: none given). */
+export interface AppsDemoOptions {
+  /** The PostgreSQL server to store in, instead of PGlite. */
+  postgresUrl?: string;
+  /**
+   * The run's surroundings, not started (they are started and stopped with the run): e.g. ones
+   * on servers that runs going on at once share (SharedServers). Default: servers of its own.
+   */
+  around?: Surroundings;
+  /**
+   * Opens the run's PGlite database, migrated and empty (closing it ends the run's use of it):
+   * e.g. one a pool hands from run to run. Default: a new one from the template.
+   */
+  openDb?: () => Promise<Db>;
 }
 
-async function referenceSetUp(faultName: string | undefined, store: { postgresUrl?: string }): Promise<AppsSetUp> {
+/**
+ * The apps profile against the reference apps gateway on PGlite (in memory, opened by the harness
+ * and kept open across a restart of the gateway), or on the PostgreSQL server at `opts.postgresUrl`.
+ */
+export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined, print: (s: string) => void, opts: AppsDemoOptions = {}): Promise<RunReport> {
+  return runApps(cfg, await referenceSetUp(faultName, opts), print);
+}
+
+async function referenceSetUp(faultName: string | undefined, store: AppsDemoOptions): Promise<AppsSetUp> {
   const fault = faultNamed(faultName, APPS_FAULTS, 'apps fault');
   const { harness, AppsGateway, parseAppsConfig, openEmbeddedFromTemplate } = await appsModules();
-  const around = new harness.AppsSurroundings();
+  const around = store.around ?? new harness.AppsSurroundings();
   await around.start();
   let gw: InstanceType<typeof AppsGateway> | undefined;
   let db: Awaited<ReturnType<typeof openEmbeddedFromTemplate>> | undefined;
@@ -89,7 +106,7 @@ async function referenceSetUp(faultName: string | undefined, store: { postgresUr
   };
   try {
     // The database outlives the gateway, as a PostgreSQL server would: a restart reconnects to it.
-    db = store.postgresUrl ? undefined : await openEmbeddedFromTemplate();
+    db = store.postgresUrl ? undefined : await (store.openDb ?? openEmbeddedFromTemplate)();
     const boot = async (port: number) => {
       const g = new AppsGateway(parseAppsConfig(around.config({ port, postgresUrl: store.postgresUrl }), around.env), { fault, db });
       await g.start('127.0.0.1', port);
