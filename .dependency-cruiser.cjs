@@ -1,6 +1,6 @@
 // The import rules of the project, so each layer can be read, tested and changed without the
 // ones above it (README "Layout"). Checked in CI by `npm run lint:imports`, and by
-// test/architecture.test.ts, which also plants one breach of each rule to prove the rule fires.
+// test/project/architecture.test.ts, which also plants one breach of each rule to prove the rule fires.
 //
 // Imports run one way: commands (src/cli) -> runner -> checks (suites/, through the interface in
 // src/check/) -> (client, upstream interface) -> core. src/ stands alone; mocks/ and reference/

@@ -14,23 +14,23 @@ import { LANES } from './test/helpers/lane-setup.js';
 const WORKERS = 8;
 
 /**
- * The detection matrix (test/helpers/detection-matrix.ts): its fault runs are dealt out to
- * eight files (a test there holds the files to test/helpers/matrix-parts.ts), each doing one run
- * at a time in its own process, so no run meets another's work in its event loop. Each fault
- * runs with the checks it reaches (test/helpers/reach.ts), read off the clean run that the first
- * part to start traces for all (test/helpers/matrix-trace.ts, on the run's board).
+ * The projects follow the test tree's folders (test/README.md). The detection matrix,
+ * test/detection/ (test/helpers/detection-matrix.ts): its fault runs are dealt out to eight
+ * files, each doing one run at a time in its own process, so no run meets another's work in its
+ * event loop. Each fault runs with the checks it reaches (test/helpers/reach.ts), read off the
+ * clean run that the first part to start traces for all (test/helpers/matrix-trace.ts, on the
+ * run's board).
  */
-const MATRIX = ['test/detection.test.ts', 'test/detection-[0-9].test.ts'];
+const MATRIX = ['test/detection/**/*.test.ts'];
 /**
- * The files whose verdicts judge time at a fine grain: the stream timing oracle (nginx through
- * its configs, in a container, and certify's verify of plain against streaming nginx), real
- * clients' streams in the client profile (and through nginx in their cloud formats), the TLS
- * terminators' runs, HAProxy through its configs, the load profile through nginx and on an
- * attached upstream, and the tests that hold this process's event loop to show that a verdict
- * counts the gateway's time and not the holds. Each holds a place in the `timing` lane while it
- * runs; within a file a PhaseGate keeps each timing check apart from that file's other runs.
+ * The files whose verdicts judge time at a fine grain, and the other tests of real components
+ * beside them: real gateways and clients by product (test/real/: the stream timing oracle through
+ * nginx, HAProxy, Caddy and the container, real clients' streams), the load profile (test/load/)
+ * and the tests that hold this process's event loop (test/timing/). Each holds a place in the
+ * `timing` lane while it runs; within a file a PhaseGate keeps each timing check apart from that
+ * file's other runs.
  */
-const TIMING = ['test/nginx.test.ts', 'test/image.test.ts', 'test/certify.test.ts', 'test/client-profile.test.ts', 'test/client-profile-protocols.test.ts', 'test/tls-proxies.test.ts', 'test/load-detection.test.ts', 'test/haproxy.test.ts', 'test/proxies-load.test.ts', 'test/client-cloud-nginx.test.ts', 'test/load-attach.test.ts', 'test/held-process.test.ts', 'test/held-process-2.test.ts'];
+const TIMING = ['test/real/**/*.test.ts', 'test/load/**/*.test.ts', 'test/timing/**/*.test.ts'];
 
 /**
  * The longest files, started first so that the workers end together. vitest orders by the
@@ -38,8 +38,8 @@ const TIMING = ['test/nginx.test.ts', 'test/image.test.ts', 'test/certify.test.t
  * go first either way. A stale list only costs time, never a verdict.
  */
 const LONG_FIRST = [
-  'test/client-profile.test.ts', 'test/certify.test.ts', 'test/haproxy.test.ts',
-  'test/apps-real.test.ts', 'test/apps-detection.test.ts', 'test/detection.test.ts', 'test/package.test.ts', 'test/hostile.test.ts', 'test/tls-proxies.test.ts', 'test/apps-own.test.ts', 'test/launch.test.ts', 'test/cli.test.ts',
+  'test/real/clients/client-profile.test.ts', 'test/real/nginx/certify.test.ts', 'test/real/haproxy/haproxy.test.ts',
+  'test/apps/apps-real.test.ts', 'test/apps/apps-detection.test.ts', 'test/detection/detection.test.ts', 'test/project/package.test.ts', 'test/cli/hostile.test.ts', 'test/real/caddy/tls-proxies.test.ts', 'test/apps/apps-own.test.ts', 'test/unit/launch/launch.test.ts', 'test/cli/cli.test.ts',
 ];
 
 /**
@@ -66,8 +66,8 @@ function shuffled<T>(files: T[], seed: number): T[] {
 
 /**
  * Longest first, and the lane's files spread out: its first LANES.timing files at the front,
- * the others one every few places, so that a file of the lane seldom waits for a place (a
- * waiting file holds its worker, idle).
+ * the others one every few places within the first half, so that a file of the lane seldom
+ * waits for a place (a waiting file holds its worker, idle) and the lane ends with the rest.
  */
 class Schedule extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -80,7 +80,8 @@ class Schedule extends BaseSequencer {
     const sorted = (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
     const lane = sorted.filter((f) => f.project.name === 'timing');
     const rest = sorted.filter((f) => f.project.name !== 'timing');
-    const every = Math.max(1, Math.floor(rest.length / Math.max(1, lane.length - LANES.timing + 1)));
+    // The lane's files go out within the first half of the list, so that the lane is not the run's tail.
+    const every = Math.max(1, Math.floor(rest.length / 2 / Math.max(1, lane.length - LANES.timing + 1)));
     const out = lane.splice(0, LANES.timing);
     rest.forEach((f, i) => {
       out.push(f);

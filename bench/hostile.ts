@@ -1,4 +1,4 @@
-// The hostile-gateway corpus (test/hostile.test.ts) at the limits a user has: no --timeout-ms,
+// The hostile-gateway corpus (test/cli/hostile.test.ts) at the limits a user has: no --timeout-ms,
 // so every check gets the CLI's default per-check limit. Prints per case the process's wall
 // time, its longest check, peak RSS, exit code and where any piece of the credential showed up.
 // The goal: every run done within 60 s of its longest check, at most 150 MB, exit 1, no leak.
@@ -15,7 +15,7 @@ const cases = process.argv.slice(2).find((a) => a !== '--all');
 const vitest = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url));
 const env = { ...process.env, GWC_HOSTILE_TIMEOUT_MS: 'default', GWC_HOSTILE_TABLE: '1', ...(cases ? { GWC_HOSTILE_CASES: cases } : {}), ...(wholeProfile ? { GWC_HOSTILE_PROFILE: 'all' } : {}) };
 const t0 = Date.now();
-const p = spawn(process.execPath, [vitest, 'run', 'test/hostile.test.ts', '--reporter', 'dot'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+const p = spawn(process.execPath, [vitest, 'run', 'test/cli/hostile.test.ts', '--reporter', 'dot'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
 let out = '';
 p.stdout.on('data', (d: Buffer) => (out += d.toString()));
 p.on('close', (code) => {
@@ -23,6 +23,6 @@ p.on('close', (code) => {
   const failed = out.split('\n').filter((l) => /^\s*(FAIL|AssertionError|×)/.test(l) || /^ +(→|AssertionError)/.test(l));
   console.log(`hostile corpus at the default per-check limit (${cases ?? 'every case'}${wholeProfile ? ', the whole default profile' : ''}), ${((Date.now() - t0) / 1000).toFixed(0)} s in all:`);
   console.log(table.length ? table.join('\n') : out.slice(-4000));
-  if (failed.length) console.log(`\nassertions that failed (test/hostile.test.ts):\n${failed.slice(0, 60).join('\n')}`);
+  if (failed.length) console.log(`\nassertions that failed (test/cli/hostile.test.ts):\n${failed.slice(0, 60).join('\n')}`);
   process.exitCode = code ?? 1;
 });

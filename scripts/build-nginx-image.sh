@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the docker image gwc-nginx:bookworm (Debian bookworm, minbase, plus Debian's nginx)
 # without a registry: debootstrap makes a root filesystem, apt-get installs nginx into it,
-# the tree is tarred and `docker import`ed. Used by the gateway-image tests (test/image.test.ts).
+# the tree is tarred and `docker import`ed. Used by the gateway-image tests (test/real/nginx/image.test.ts).
 #
 # Idempotent: when the image exists, nothing is done; when only the cached root filesystem
 # tarball exists (.cache/images/, git-ignored), it is imported again without a download.

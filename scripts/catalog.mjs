@@ -4,7 +4,7 @@
 // described at the top of docs/requirements.md.
 //   node scripts/catalog.mjs            write catalog/requirements.json
 //   node scripts/catalog.mjs --check    exit 1 when the file differs from what the catalog gives
-// test/catalog.test.ts runs the check, so the tests fail when the two drift apart.
+// test/unit/suites/catalog.test.ts runs the check, so the tests fail when the two drift apart.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

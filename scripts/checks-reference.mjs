@@ -1,7 +1,7 @@
 // Writes docs/checks.md, the checks reference: one section per check (anchor `#<check-id>`)
 // with its level, profile, protocol, what it proves, the catalog text of its requirements and how
 // to fix a failure. Made from the checks (suites/index.ts; each check's file holds its fix) and
-// the catalog (catalog/requirements.json); test/checks-reference.test.ts fails when
+// the catalog (catalog/requirements.json); test/unit/suites/checks-reference.test.ts fails when
 // docs/checks.md differs from what this makes.
 //
 //   npm run build && node scripts/checks-reference.mjs

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Writes the generated matrix of docs/real-gateways.md (between its marker comments) from the
 // committed verdicts of the real gateways (examples/matrix/real-gateways.json). Run after
-// `npm run build` (`npm run docs:matrix` does both); test/matrix-docs.test.ts fails when they differ.
+// `npm run build` (`npm run docs:matrix` does both); test/unit/report/matrix-docs.test.ts fails when they differ.
 // `--html FILE` also writes the same matrix as the `matrix` command's HTML page.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { realGatewayMatrix, realGatewaySection, withSection } from '../dist/src/report/matrix-examples.js';

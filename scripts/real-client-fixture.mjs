@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Turns a capture of the real client (`gw-conformance mock --capture FILE`, see
-// test/real-client.test.ts) into the fixtures the suites and the real-client test read:
+// test/real/clients/real-client.test.ts) into the fixtures the suites and the real-client test read:
 //   fixtures/messages/claude-code-<version>.json   the messages body, as sent (key order kept)
 //   fixtures/real-client/claude-code-<version>.json the request lines and headers
 // The client's own prose (system prompt, reminders, tool descriptions) is replaced by short

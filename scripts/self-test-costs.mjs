@@ -2,7 +2,7 @@
 // Writes the generated section of docs/performance.md ("What the self-tests cost", between its
 // marker comments) from .cache/self-tests.json, which every vitest run writes
 // (test/helpers/self-costs-reporter.ts): the run's totals per project and the 15 files of most
-// CPU. test/self-test-costs.test.ts holds the section's format on a fixture.
+// CPU. test/project/self-test-costs.test.ts holds the section's format on a fixture.
 //
 //   npm test && node scripts/self-test-costs.mjs [--json FILE] [--doc FILE]
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // Faults a real client feels through the gateway more than a check of one request does: here,
 // a gateway that sheds load by refusing an SDK's first attempt, so that the client's own retry
-// logic carries every request (CLIENT-3, test/client-profile.test.ts). The generated request
+// logic carries every request (CLIENT-3, test/real/clients/client-profile.test.ts). The generated request
 // shapes carry the Stainless headers too, so the default run sees it on their bodies.
 import type { Fault, RequestParts } from './types.js';
 

@@ -27,7 +27,7 @@ export type { Fault, RequestParts } from './types.js';
 
 export const FAULTS: Fault[] = [...MESSAGES_FAULTS, ...STREAMING_FAULTS, ...PROTOCOL_FAULTS, ...ERRORS_FAULTS, ...FLAKY_FAULTS, ...CAPABILITY_FAULTS, ...FIELD_FAULTS, ...CLIENT_FAULTS, ...TRANSLATE_FAULTS, ...RESPONSES_FAULTS, ...NATIVE_FAULTS, ...VERTEX_FAULTS, ...BEDROCK_FAULTS, ...FIELD_2_FAULTS, ...CACHE_FAULTS, ...UPSTREAMS_FAULTS, ...CONTRACT_FAULTS, ...WIRE_FAULTS, ...H2_FAULTS];
 
-/** The load profile's faults: proven by test/load-detection.test.ts, not the default detection matrix. */
+/** The load profile's faults: proven by test/load/load-detection.test.ts, not the default detection matrix. */
 export { LOAD_FAULTS };
 
 export function faultByName(name: string): Fault | undefined {

@@ -1,5 +1,5 @@
 // Faults that show under load or with a declared limit (the load profile's checks,
-// test/load-detection.test.ts): answers crossing between concurrent requests (always, or only while they overlap), streams buffered
+// test/load/load-detection.test.ts): answers crossing between concurrent requests (always, or only while they overlap), streams buffered
 // when many are open, a tiny upstream pool, a per-request delay, upstream overload answers
 // changed or retried too often, and limits answered wrongly.
 import { Transform } from 'node:stream';

@@ -193,7 +193,7 @@ export function cliReferenceMarkdown(): string {
   const out = [
     '# gw-conformance command line',
     '',
-    '<!-- Generated from src/config/options.ts and src/config/commands.ts by `npm run docs:cli`; test/options.test.ts fails when they differ. -->',
+    '<!-- Generated from src/config/options.ts and src/config/commands.ts by `npm run docs:cli`; test/unit/config/options.test.ts fails when they differ. -->',
     '',
     'Flags win over environment variables, which win over `gwc.yaml` (`--config`), which wins over the default. Exit codes: 0 every MUST check passed, 1 a MUST check failed, 2 the harness could not run (one line on standard error says why).',
     '',

@@ -3,7 +3,7 @@
 // (the verdicts, the capability matrix, the harness and catalog, the seed and the settings),
 // wrapped in a DSSE envelope signed with Ed25519 and written as one JSON line to
 // statement.intoto.jsonl. Ed25519 and SHA-256 are node:crypto's; the pre-authentication encoding
-// (PAE) is the DSSE protocol's, held to the specification's test vectors (test/statement.test.ts).
+// (PAE) is the DSSE protocol's, held to the specification's test vectors (test/unit/report/statement.test.ts).
 import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';

@@ -3,7 +3,7 @@
 // reference ships in the package, so the link is the file of the installed harness (the version
 // that ran), shown relative to the working directory when it lies below it
 // (`node_modules/gw-conformance/docs/checks.md#id`), absolute otherwise; it needs no network and
-// no repository address. test/console-links.test.ts checks every link lands on a real anchor.
+// no repository address. test/unit/reporters/console-links.test.ts checks every link lands on a real anchor.
 import { isAbsolute, relative } from 'node:path';
 import { rootPath } from '../core/paths.js';
 

@@ -85,7 +85,7 @@ export const literal = fc.stringMatching(/^[A-Za-z0-9+/_.-]{8,40}$/);
 /**
  * One mutation per rule of a valid claude-apps-gateway configuration: it sets the file up so that
  * `rule` reports the returned key path. `gateway` is what the real gateway says of the result
- * (test/lint-oracle.test.ts checks it); `stricter` marks where lint-config fails a file the
+ * (test/real/clients/lint-oracle.test.ts checks it); `stricter` marks where lint-config fails a file the
  * gateway accepts: always (a MUST rule), or only under --strict (a SHOULD rule).
  */
 export interface Mutation {

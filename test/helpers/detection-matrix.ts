@@ -5,7 +5,7 @@
 // fault runs with the checks it can reach (test/helpers/reach.ts: those whose exchanges its
 // hooks alter), every check when it acts beyond single requests; GWC_MATRIX_FULL=1 (`npm run
 // test:matrix:full`) runs every fault with every check. The fault runs, costliest first, are
-// dealt out round-robin to PARTS test files (test/detection.test.ts, test/detection-2.test.ts, ...),
+// dealt out round-robin to PARTS test files (test/detection/detection.test.ts, test/detection/detection-2.test.ts, ...),
 // one vitest process each, so that the runs go on side by side in processes of their own. A run
 // mostly waits (the 16 s keep-alive probe, the hung upstream, scripted gaps), and within one
 // process the runs' timing checks would have to be kept apart from each other's work by a
@@ -31,7 +31,7 @@ import './lane-setup.js';
 const dir = new URL('../detection/', import.meta.url);
 type Flags = Parameters<typeof demoRun>[1];
 const expected: { faults: Record<string, Record<string, string>>; flags: Record<string, Flags> } = { faults: {}, flags: {} };
-// apps.json is the apps profile's matrix (test/apps-detection.test.ts), load.json the load profile's (test/load-detection.test.ts).
+// apps.json is the apps profile's matrix (test/apps/apps-detection.test.ts), load.json the load profile's (test/load/load-detection.test.ts).
 for (const f of readdirSync(dir).filter((n) => n.endsWith('.json') && n !== 'apps.json' && n !== 'load.json')) {
   const part = JSON.parse(readFileSync(new URL(f, dir), 'utf8')) as { faults: Record<string, Record<string, string>>; flags?: Record<string, Flags> };
   Object.assign(expected.flags, part.flags ?? {});
@@ -103,9 +103,9 @@ export async function detectionMatrix(part: number): Promise<void> {
     if (part === 0) {
       it('every part of the matrix has its test file, each running its own part', () => {
         const wanted = Array.from({ length: PARTS }, (_, i) => (i ? `detection-${i + 1}.test.ts` : 'detection.test.ts'));
-        const files = readdirSync(new URL('../', import.meta.url)).filter((n) => /^detection(-\d+)?\.test\.ts$/.test(n));
+        const files = readdirSync(new URL('../detection/', import.meta.url)).filter((n) => /^detection(-\d+)?\.test\.ts$/.test(n));
         expect(files.sort()).toEqual([...wanted].sort());
-        wanted.forEach((f, i) => expect(readFileSync(new URL(`../${f}`, import.meta.url), 'utf8'), f).toContain(`await detectionMatrix(${i});`));
+        wanted.forEach((f, i) => expect(readFileSync(new URL(`../detection/${f}`, import.meta.url), 'utf8'), f).toContain(`await detectionMatrix(${i});`));
       });
 
       it('names every fault, and every fault but a control is caught by at least one check', () => {
@@ -129,10 +129,10 @@ export async function detectionMatrix(part: number): Promise<void> {
 
       it('every check is proven by at least one fault', () => {
         const proven = new Set(Object.values(expected.faults).flatMap((o) => Object.keys(o)));
-        // Service-profile checks run against a hosted service, not the demo: test/service.test.ts proves them;
-        // apps-profile checks are proven by test/apps-detection.test.ts, client-profile checks (real
-        // clients, straight and through the gateway) by test/client-profile.test.ts, load-profile checks by
-        // test/load-detection.test.ts.
+        // Service-profile checks run against a hosted service, not the demo: test/unit/suites/service.test.ts proves them;
+        // apps-profile checks are proven by test/apps/apps-detection.test.ts, client-profile checks (real
+        // clients, straight and through the gateway) by test/real/clients/client-profile.test.ts, load-profile checks by
+        // test/load/load-detection.test.ts.
         expect(CHECKS.filter((c) => c.profile !== 'service' && c.profile !== 'apps' && c.profile !== 'client' && c.profile !== 'load').map((c) => c.id).filter((id) => !proven.has(id))).toEqual([]);
       });
     }

@@ -7,7 +7,7 @@
 // Each call is a run of its own: its environment is its io's (cliEnv(), as a process gets;
 // process.env is never changed), the secrets it remembers are its own (withOwnSecrets), a fault's
 // state is its gateway's (Fault.fresh), and what it adds to the process (the Ctrl-C handler, the
-// crash listeners of a run, a started gateway's) is removed when it ends (test/in-process.test.ts
+// crash listeners of a run, a started gateway's) is removed when it ends (test/cli/in-process.test.ts
 // proves each). What calls beside each other share: the event loop (and its hold meter,
 // src/core/stall.ts), the compiled schemas, and the counters of generated ids (ids differ between
 // two calls as between two processes' runs). A call runs without bin's V8 settings.

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { enterLane } from './lane.js';
 
-/** A file waits for a place while up to three others of the lane run: long (client-profile alone takes minutes), but bounded. */
+/** A file waits for a place while the lane is full: long (client-profile alone takes minutes), but bounded. */
 const LANE_WAIT_MS = 30 * 60_000;
 let leave: (() => void) | undefined;
 

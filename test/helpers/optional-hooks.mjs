@@ -1,5 +1,5 @@
 // Module hooks for the CLI under test (registered through NODE_OPTIONS=--import, see
-// test/optional.test.ts): GWC_HIDE_PACKAGES (comma-separated) resolve as a package that is not
+// test/unit/core/optional.test.ts): GWC_HIDE_PACKAGES (comma-separated) resolve as a package that is not
 // installed does (ERR_MODULE_NOT_FOUND), and every resolved URL is appended to the file
 // GWC_RESOLVED_LOG, so a test can tell which modules a command loaded.
 import { appendFileSync } from 'node:fs';

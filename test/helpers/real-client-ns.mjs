@@ -1,4 +1,4 @@
-// Runs inside a loopback-only network namespace (test/real-client.test.ts starts it with
+// Runs inside a loopback-only network namespace (test/real/clients/real-client.test.ts starts it with
 // `unshare -n`): the recording upstream in capture mode, the reference gateway in front of it,
 // and one `claude -p` pointed at the gateway. Prints one JSON line: how each part ended.
 //

@@ -2,7 +2,7 @@
 // packaging run the suite only to have a run: they leave out the checks that judge time, so
 // their verdicts cannot depend on how loaded the machine is (these files run two at a time,
 // vitest.config.ts), and so that the 10 s idle probe does not set each run's length. What they
-// leave out is proven elsewhere, after them: the detection matrix (test/detection.test.ts to
+// leave out is proven elsewhere, after them: the detection matrix (test/detection/detection.test.ts to
 // detection-8.test.ts: the clean gateway passes each of these checks, a fault fails each) and the nginx tests.
 import { CHECKS } from '../../suites/index.js';
 

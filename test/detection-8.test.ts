@@ -1,4 +1,0 @@
-// The detection matrix, part 8 of 8: every eighth run (test/helpers/detection-matrix.ts).
-import { detectionMatrix } from './helpers/detection-matrix.js';
-
-await detectionMatrix(7);

@@ -1,0 +1,4 @@
+// The detection matrix, part 4 of 8: every eighth run (test/helpers/detection-matrix.ts).
+import { detectionMatrix } from '../helpers/detection-matrix.js';
+
+await detectionMatrix(3);

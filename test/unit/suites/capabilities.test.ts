@@ -1,0 +1,78 @@
+// The capability matrix (CAP-1): the reference gateway carries every feature (every cell
+// passes); a fault that strips images or thinking signatures gives those cells "fail" with the
+// evidence of what was lost; a gateway that refuses images with a JSON 400 gives "not offered".
+// Required features (--require-capability) make their cells MUST and a JUnit testcase each; the
+// matrix runs only when asked for, and shows in every reporter and in certify's report.
+import { describe, expect, it } from 'vitest';
+import { CAPABILITY_AREA, cellsOf, type CapabilityCell } from '../../../src/core/capabilities.js';
+import { resolveConfig } from '../../../src/config/config.js';
+import { consoleSummary } from '../../../src/reporters/console.js';
+import { htmlReport } from '../../../src/reporters/html/page.js';
+import { junitXml } from '../../../src/reporters/junit.js';
+import { conformanceReport } from '../../../src/report/certify.js';
+import { selectChecks } from '../../../src/runner/registry.js';
+import { CHECKS } from '../../../suites/index.js';
+import { demoRun } from '../../helpers/demo.js';
+
+const MATRIX = { capabilities: true, only: [CAPABILITY_AREA] };
+const bad = (cells: CapabilityCell[]) => cells.filter((c) => c.state !== 'pass').map((c) => `${c.protocol} ${c.feature} ${c.mode} ${c.state}`).sort();
+
+describe('the capability matrix', () => {
+  it('runs only when asked for: the default selection has no capability check', () => {
+    const ids = (flags: Parameters<typeof resolveConfig>[0]) => selectChecks(CHECKS, resolveConfig({ seed: '1', ...flags }, {}, {})).map((c) => c.id).filter((id) => id.startsWith('capabilities.'));
+    expect(ids({})).toEqual([]);
+    expect(ids({ capabilities: true })).toEqual(['capabilities.messages', 'capabilities.chat', 'capabilities.native', 'capabilities.responses', 'capabilities.vertex', 'capabilities.bedrock']);
+    expect(ids({ requireCapability: ['images'] })).toHaveLength(6);
+  });
+
+  it('the reference gateway passes every cell of every protocol and route, JSON and streamed', { timeout: 60_000 }, async () => {
+    const r = await demoRun(undefined, { ...MATRIX, modelRoutes: ['claude-opus-4-1=claude-opus-4-1-20250805'] });
+    const cells = cellsOf(r.results);
+    expect(r.results.map((x) => `${x.id} ${x.outcome}`)).toEqual(['capabilities.messages pass', 'capabilities.chat pass', 'capabilities.native pass', 'capabilities.responses pass', 'capabilities.vertex pass', 'capabilities.bedrock pass']);
+    // 9 + 3 + 2 + 2 + 9 + 7 features, two routes each, JSON and streamed.
+    expect(cells).toHaveLength((9 + 3 + 2 + 2 + 9 + 7) * 2 * 2);
+    expect(new Set(cells.map((c) => c.route))).toEqual(new Set(['claude-sonnet-4-5-20250929', 'gpt-4o-mini', 'gemini-2.5-flash', 'gpt-4.1-mini', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', 'claude-sonnet-4-5@20250929', 'claude-opus-4-1']));
+    expect(bad(cells)).toEqual([]);
+  });
+
+  it('a gateway that strips images fails the images cells of every protocol, naming the lost block', { timeout: 60_000 }, async () => {
+    const r = await demoRun('strip-images', MATRIX);
+    const cells = cellsOf(r.results);
+    expect(bad(cells)).toEqual(['bedrock images json fail', 'bedrock images stream fail', 'chat images json fail', 'chat images stream fail', 'messages images json fail', 'messages images stream fail', 'native images json fail', 'native images stream fail', 'vertex images json fail', 'vertex images stream fail']);
+    expect(cells.find((c) => c.protocol === 'messages' && c.feature === 'images')!.evidence).toEqual(['request /messages/0/content/1: missing at the upstream']);
+    expect(r.results.find((x) => x.id === 'capabilities.messages')!.outcome).toBe('info');
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('a gateway that strips thinking signatures fails the thinking cells, JSON and streamed', { timeout: 60_000 }, async () => {
+    const cells = cellsOf((await demoRun('strip-thinking-signatures', MATRIX)).results);
+    expect(bad(cells)).toEqual(['messages thinking json fail', 'messages thinking stream fail', 'vertex thinking stream fail']);
+    const [json, stream] = ['json', 'stream'].map((m) => cells.find((c) => c.feature === 'thinking' && c.mode === m)!.evidence.join('\n'));
+    expect(json).toMatch(/\/content\/0\/signature: missing/);
+    expect(stream).toMatch(/signature_delta/);
+  });
+
+  it('a gateway that refuses images with a JSON 400 has them "not offered"; required, they fail the run in every reporter', { timeout: 60_000 }, async () => {
+    const r = await demoRun('refuse-images', { requireCapability: ['images'], only: [CAPABILITY_AREA] });
+    const cells = cellsOf(r.results);
+    expect(bad(cells)).toEqual(['messages images json not-offered', 'messages images stream not-offered']);
+    expect(cells.find((c) => c.state === 'not-offered')!.evidence[0]).toMatch(/status 400.*not supported/);
+    const messages = r.results.find((x) => x.id === 'capabilities.messages')!;
+    expect([messages.level, messages.outcome]).toEqual(['MUST', 'fail']);
+    // Chat, native, vertex and bedrock carry images: required there too, and passing; the Responses API's matrix has no image probe, so it stays INFO.
+    expect(r.results.filter((x) => x.id !== 'capabilities.messages').map((x) => `${x.id} ${x.level} ${x.outcome}`)).toEqual(['capabilities.chat MUST pass', 'capabilities.native MUST pass', 'capabilities.responses INFO pass', 'capabilities.vertex MUST pass', 'capabilities.bedrock MUST pass']);
+    expect(r.exitCode).toBe(1);
+
+    const text = consoleSummary(r, []);
+    expect(text).toMatch(/Capability matrix/);
+    expect(text).toMatch(/messages claude-sonnet-4-5-20250929\s+ok\s+n\/o\*/);
+    const xml = junitXml(r);
+    expect(xml.match(/<testcase classname="capabilities" name="capability images[^"]*"/g)).toHaveLength(10);
+    expect(xml).toMatch(/<failure message="images: not-offered" type="not-offered">/);
+    const html = htmlReport(r);
+    expect(html).toMatch(/<h2>Capability matrix<\/h2>/);
+    expect(html).toMatch(/class="cap o-skip" title="json: not-offered/);
+    const doc = conformanceReport({ report: r, implementation: { name: 'reference', version: '1' }, settings: {}, digest: 'a'.repeat(64), transcript: [], argv: [] });
+    expect(doc.capabilities?.filter((c) => c.state === 'not-offered')).toHaveLength(2);
+  });
+});
