@@ -7,12 +7,17 @@ const SLOW_EVERY = 10;
 const HOLD_MS = 1000;
 /** Requests not answered this long after the phase started count as failed. */
 const DEADLINE_MS = 4000;
-/** The fast requests' p99 may grow by this much beside the held ones. */
+/**
+ * The fast requests' p99 may grow by this much beside the held ones, or by their own p99 alone
+ * when that is larger: a growth within the traffic's own spread is not told from noise (a clean
+ * gateway's fast p99 went from 457 to 721 ms with both cores taken by two CPU hogs, where it is a
+ * few ms on a quiet machine). A request queued behind a held one waits its HOLD_MS, far past both.
+ */
 const BOUND_MS = 250;
 
 export default defineCheck({
   id: 'load.slow.isolation',
-  title: `A slow upstream answer does not delay the others: with every ${SLOW_EVERY}th request held ${HOLD_MS} ms, the fast requests' p99 grows by at most ${BOUND_MS} ms`,
+  title: `A slow upstream answer does not delay the others: with every ${SLOW_EVERY}th request held ${HOLD_MS} ms, the fast requests' p99 grows by at most ${BOUND_MS} ms (or by its own p99 alone, when larger)`,
   requirements: ['LOAD-3'],
   level: 'SHOULD',
   profile: 'load',
@@ -41,10 +46,11 @@ export default defineCheck({
     const before = percentiles(alone.result.latency);
     const beside = percentiles(fastMixed);
     const added = Math.round((beside.p99 - before.p99) * 1000) / 1000;
-    const evidence = { rate, requests: count, holdMs: HOLD_MS, fastAlone: before, fastBesideSlow: beside, addedP99Ms: added, failedFast: failed };
-    if (failed || added > BOUND_MS)
+    const bound = Math.max(BOUND_MS, before.p99);
+    const evidence = { rate, requests: count, holdMs: HOLD_MS, fastAlone: before, fastBesideSlow: beside, addedP99Ms: added, boundMs: bound, failedFast: failed };
+    if (failed || added > bound)
       return fail(`beside requests held ${HOLD_MS} ms by the upstream, the fast requests' p99 went from ${before.p99} ms to ${beside.p99} ms${failed ? ` and ${failed} of them failed` : ''}`, {
-        expected: `fast p99 grows by at most ${BOUND_MS} ms, none fails`,
+        expected: `fast p99 grows by at most ${bound} ms (${BOUND_MS} ms, or its p99 alone when larger), none fails`,
         actual: `+${added} ms`,
         evidence,
       });
