@@ -7,6 +7,8 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+import { LANES } from '../helpers/lane-setup.js';
+import { PARTS } from '../helpers/matrix-parts.js';
 
 const doc = readFileSync(path.join(ROOT, 'CONTRIBUTING.md'), 'utf8');
 /** The folders of the repository a path in the guide may start with (dist/ and .cache/ are made by runs). */
@@ -92,6 +94,22 @@ describe('CONTRIBUTING names what is there', () => {
     const named = [...new Set([...doc.matchAll(/GWC_[A-Z0-9_]+/g)].map((m) => m[0]))];
     expect(named.length).toBeGreaterThan(5);
     expect(named.filter((v) => !read.has(v))).toEqual([]);
+  });
+});
+
+describe('CONTRIBUTING states the schedule the config has', () => {
+  const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+  const said = (pattern: RegExp) => {
+    const m = pattern.exec(doc);
+    expect(m, String(pattern)).not.toBeNull();
+    return WORDS.indexOf(m![1]);
+  };
+
+  it('the worker pool, the matrix\'s parts and the timing lane', () => {
+    const workers = Number(/const WORKERS = (\d+);/.exec(readFileSync(path.join(ROOT, 'vitest.config.ts'), 'utf8'))?.[1]);
+    expect(said(/one pool of (\w+) worker processes/)).toBe(workers);
+    expect(said(/the detection matrix's (\w+) files/)).toBe(PARTS);
+    expect(said(/timing lane\*\* while it runs \((\w+) at once/)).toBe(LANES.timing);
   });
 });
 
