@@ -3,6 +3,7 @@
 // with the switch on a stale baseline is rewritten from the run, its note kept and each change
 // printed; with it off the same mismatch fails, naming the command that rewrites it; an
 // up-to-date baseline is left byte for byte. The same writer rewrites a detection row.
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -119,5 +120,21 @@ describe('a detection row rewritten from a run (node scripts/detection.mjs --wri
     const next = withRow(errors, 'new-fault', { 'b.check': 'fail', 'a.check': 'warn' });
     expect(Object.keys(next.faults).at(-1)).toBe('new-fault');
     expect(Object.keys(next.faults['new-fault'])).toEqual(['a.check', 'b.check']);
+  });
+});
+
+describe('node scripts/detection.mjs --write (the built tree)', () => {
+  const detection = (...args: string[]) => spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'detection.mjs'), ...args], { cwd: ROOT, encoding: 'utf8' });
+
+  it('rewrites only the faults it is named, or all with --all: without names it refuses in one line, exit 2', { timeout: 60_000 }, () => {
+    const r = detection('--write');
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe('detection: --write rewrites the rows of the faults it is given: name them (or --all for every fault)');
+  });
+
+  it('refuses an unknown fault, or one of the load matrix, in one line, exit 2, before any run', { timeout: 60_000 }, () => {
+    const r = detection('--write', 'no-such-fault', 'load-tiny-pool');
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^detection: unknown fault no-such-fault, load-tiny-pool /)]);
   });
 });
