@@ -1,20 +1,35 @@
 #!/usr/bin/env node
-// Prints what each reference-gateway fault actually fails (build first: npm run build).
-// Use it to review a new fault; the expectation files in test/detection/ are written by hand
-// from this output after reading each failure, never copied blindly.
-//   node scripts/detection.mjs [fault ...] [--seed N]
-import { readdirSync, readFileSync } from 'node:fs';
+// Prints what each reference-gateway fault actually fails (build first: npm run build), and with
+// --write records it: the rows of the named faults in test/detection/*.json are rewritten from
+// the run (a fault's row stays in the file that holds it; a new fault's goes to the file of its
+// area, test/detection/<area>.json for reference/faults/<area>.ts), every other row, the flags and
+// the description kept, and each change printed. Read each failure before committing a row: the
+// detection matrix (test/helpers/detection-matrix.ts) then holds every run to it.
+//   node scripts/detection.mjs [fault ...] [--seed N]     print
+//   node scripts/detection.mjs --write FAULT... | --all   record the named faults' rows (--all: every fault)
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../dist/reference/gateway.js';
 import { FAULTS } from '../dist/reference/faults/index.js';
 import { runSuite } from '../dist/src/cli/run.js';
 import { demoUpstream } from '../dist/src/cli/demo.js';
 import { resolveConfig } from '../dist/src/config/config.js';
 import { CHECKS } from '../dist/suites/index.js';
+import { outcomeChanges, readJson, rewrite, withRow } from './baselines.mjs';
 
 const args = process.argv.slice(2);
 const seedAt = args.indexOf('--seed');
 const seed = seedAt >= 0 ? args.splice(seedAt, 2)[1] : '1';
-const names = args.length ? args : FAULTS.map((f) => f.name);
+const take = (flag) => (args.includes(flag) ? (args.splice(args.indexOf(flag), 1), true) : false);
+const write = take('--write');
+const all = take('--all');
+const refuse = (why) => {
+  console.error(`detection: ${why}`);
+  process.exit(2);
+};
+if (write && !all && !args.length) refuse('--write rewrites the rows of the faults it is given: name them (or --all for every fault)');
+const unknown = args.filter((n) => !FAULTS.some((f) => f.name === n));
+if (unknown.length) refuse(`unknown fault ${unknown.join(', ')} (the default matrix's faults are reference/faults/*.ts but load.ts and the apps faults)`);
+const names = args.length && !all ? args : FAULTS.map((f) => f.name);
 // The flags a row runs with in the matrix (test/detection/*.json `flags`: `only`, `strict`), so this prints what the matrix judges.
 const dir = new URL('../test/detection/', import.meta.url);
 const flagsOf = Object.assign({}, ...readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(new URL(f, dir), 'utf8')).flags ?? {}));
@@ -31,8 +46,40 @@ for (const name of names) {
   const r = await runSuite(CHECKS, resolveConfig({ seed, reporter: ['json'], ...flags }, {}, {}), target, upstream, () => {});
   await gw.stop();
   await stop();
-  const bad = r.results.filter((x) => x.outcome !== 'pass').sort((a, b) => a.id.localeCompare(b.id));
+  // On a translated route the checks of bytes and forwarded headers skip, naming the route: the
+  // matrix leaves those out of the fault's row (translate.json `translatedSkips` holds them).
+  const routeSkip = (x) => fault.translate && x.outcome === 'skip' && x.message.startsWith('translated route: ');
+  const bad = r.results.filter((x) => x.outcome !== 'pass' && !routeSkip(x)).sort((a, b) => a.id.localeCompare(b.id));
   faults[name] = Object.fromEntries(bad.map((x) => [x.id, x.outcome]));
   for (const x of bad) process.stderr.write(`${name}: ${x.outcome} ${x.id}: ${x.message.slice(0, 200)}\n`);
 }
-console.log(JSON.stringify({ faults }, null, 2));
+if (write) for (const line of await record(faults)) console.log(line);
+else console.log(JSON.stringify({ faults }, null, 2));
+
+/** The file of test/detection/ whose rows hold `name`, else the one of the area whose module in reference/faults/ defines it. */
+async function fileOf(name) {
+  const held = readdirSync(dir).find((f) => f.endsWith('.json') && readJson(new URL(f, dir)).faults?.[name]);
+  if (held) return held;
+  const modules = new URL('../dist/reference/faults/', import.meta.url);
+  for (const f of readdirSync(modules).filter((n) => n.endsWith('.js') && n !== 'index.js')) {
+    const mod = await import(new URL(f, modules).href);
+    if (Object.values(mod).some((v) => Array.isArray(v) && v.some((x) => x?.name === name))) return f.replace(/\.js$/, '.json');
+  }
+  return refuse(`${name}: no module of reference/faults/ defines it`);
+}
+
+/** Rewrites the rows of `rows` (fault -> outcomes) in their files; returns what changed, one line each. */
+async function record(rows) {
+  const lines = [];
+  for (const [name, row] of Object.entries(rows)) {
+    const file = await fileOf(name);
+    const url = new URL(file, dir);
+    if (!existsSync(url)) refuse(`${name}: test/detection/${file} does not exist: create it with its description and an empty "faults" first`);
+    const before = readJson(url);
+    const changes = outcomeChanges(before.faults[name] ?? {}, row);
+    const next = withRow(before, name, row);
+    const changed = changes.length || !(name in before.faults) ? rewrite(url, `test/detection/${file} ${name}`, changes.length ? changes : ['(a new row: it fails nothing)'], next) : [];
+    lines.push(...(changed.length ? changed : [`test/detection/${file} ${name}: unchanged`]));
+  }
+  return lines;
+}

@@ -1,6 +1,7 @@
 // The detection matrix: the clean reference gateway passes every check, and each fault is
 // caught by exactly the checks test/detection/*.json names for it (and no other check it
-// reaches). One expectation file per area, so each area's faults are reviewed beside its checks.
+// reaches). One expectation file per area, so each area's faults are reviewed beside its checks;
+// a row is recorded from a run by `node scripts/detection.mjs --write FAULT...`, never typed.
 // The clean run is traced once, by the first part to get to it (test/helpers/matrix-trace.ts), and a
 // fault runs with the checks it can reach (test/helpers/reach.ts: those whose exchanges its
 // hooks alter), every check when it acts beyond single requests; GWC_MATRIX_FULL=1 (`npm run
@@ -158,7 +159,8 @@ export async function detectionMatrix(part: number): Promise<void> {
         const counted = r.results.filter((x) => x.outcome !== 'pass' && !(f.translate && isTranslatedSkip(x)));
         const got = Object.fromEntries(counted.map((x) => [x.id, x.outcome]));
         const why = counted.map((x) => `${x.id}: ${x.outcome}: ${x.message}`).join('\n');
-        expect(got, why).toEqual(expected.faults[f.name]);
+        const rewrite = `if the run is right, record its row with \`npm run build && node scripts/detection.mjs --write ${f.name}\` and review the diff`;
+        expect(got, `${why}\n${rewrite}`).toEqual(expected.faults[f.name]);
         expect(r.exitCode).toBe(Object.values(got).includes('fail') ? 1 : 0);
       });
     }

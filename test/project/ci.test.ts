@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { parseOutputFile, readAction, type ActionStep as Step } from '../helpers/action-runner.js';
+import { UPDATE_COMMAND, UPDATE_ENV } from '../helpers/baselines.js';
+import { updating } from '../../scripts/baselines.mjs';
 import { ROOT } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/in-process.js';
 
@@ -189,5 +191,24 @@ describe('workflow examples', () => {
     // What they use instead: the Action at a ref, or the repository from git at a tag.
     expect(recipes.filter(([, text]) => /uses: OWNER\/gw-conformance@|OWNER\/gw-conformance(?:\.git)?#/.test(text)).map(([f]) => f)).toEqual(recipes.map(([f]) => f));
     expect(fromRegistry.test('npx --yes -- gw-conformance@0.1.0 run')).toBe(true);
+  });
+});
+
+describe('the baselines\' update mode stays out of CI', () => {
+  it('.ci/run, `npm test`, the vitest config and the action never set GWC_UPDATE_BASELINES: there a stale baseline fails', () => {
+    // The name the writer reads (test/helpers/baselines.ts), not a copy of it typed here.
+    expect(updating({ [UPDATE_ENV]: '1' })).toBe(true);
+    expect(updating({})).toBe(false);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const sources: Array<[string, string]> = [
+      ['.ci/run', readFileSync(join(ROOT, '.ci', 'run'), 'utf8')],
+      ['vitest.config.ts', readFileSync(join(ROOT, 'vitest.config.ts'), 'utf8')],
+      ['action.yml', readFileSync(join(ROOT, 'action.yml'), 'utf8')],
+      ...Object.entries(pkg.scripts).filter(([name]) => name !== 'baselines:update').map(([name, s]): [string, string] => [`npm script ${name}`, s]),
+    ];
+    expect(sources.filter(([, text]) => text.includes(UPDATE_ENV)).map(([f]) => f)).toEqual([]);
+    // The one script that sets it runs the real gateways' tests and regenerates their docs table.
+    expect(pkg.scripts['baselines:update']).toMatch(new RegExp(`${UPDATE_ENV}=1 vitest run test/real/nginx/nginx.test.ts test/real/haproxy/haproxy.test.ts && node scripts/docs-matrix.mjs`));
+    expect(UPDATE_COMMAND).toBe('npm run baselines:update');
   });
 });

@@ -2,7 +2,8 @@
 // front of the recording upstream: the outcome of every check of the default suite, and the exit
 // code, must be those recorded beside it (haproxy.cfg: expected.json; streaming.cfg:
 // expected-streaming.json; json-errors.cfg: expected-json-errors.json), observed with a real
-// HAProxy. And the load profile's limit checks through a request-rate limit per credential as
+// HAProxy (GWC_UPDATE_BASELINES=1, `npm run baselines:update`, rewrites them from the run:
+// test/helpers/baselines.ts). And the load profile's limit checks through a request-rate limit per credential as
 // HAProxy's examples show it (limit.cfg: its default 429 page, HTML without retry-after, fails
 // LIMIT-1; limit-429.cfg, a JSON error and retry-after 2, passes LIMIT-1 and LIMIT-2).
 //
@@ -12,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkBaseline } from '../../helpers/baselines.js';
 import { cli, ROOT } from '../../helpers/cli.js';
 import { cleanupAfterAll } from '../../helpers/cleanup.js';
 import { loadRun } from '../../helpers/load-run.js';
@@ -37,7 +39,6 @@ describe('HAProxy (examples/haproxy/*.cfg) in front of the recording upstream', 
       async () => {
         if (!available) expect.fail('haproxy is required (GWC_REQUIRE_HAPROXY=1): apt-get install haproxy');
         if (!existsSync(path.join(ROOT, 'dist', 'src', 'cli.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
-        const expected = JSON.parse(readFileSync(path.join(ROOT, 'examples', 'haproxy', file), 'utf8')) as { exitCode: number; outcomes: Record<string, string> };
         const out = tempDir('gwc-haproxy-out-');
         const r = await cli(['run', '--gateway-cmd', haproxyCmd(cfg), '--seed', '1', '--reporter', 'json', '--out', out], { timeoutMs: TEST_TIMEOUT_MS - 10_000 });
         const reportFile = path.join(out, 'report.json');
@@ -47,8 +48,7 @@ describe('HAProxy (examples/haproxy/*.cfg) in front of the recording upstream', 
         const outcomes = Object.fromEntries(report.results.map((x) => [x.id, x.outcome]));
         const notPassed = report.results.filter((x) => x.outcome !== 'pass').map((x) => `  ${x.id}: ${x.outcome}: ${x.message}`);
         const detail = `checks that did not pass:\n${notPassed.join('\n')}\n${context}\nHAProxy log:\n${report.launched?.logTail.join('\n') ?? ''}`;
-        expect(outcomes, detail).toEqual(expected.outcomes);
-        expect(r.code, detail).toBe(expected.exitCode);
+        checkBaseline(path.join(ROOT, 'examples', 'haproxy', file), { exitCode: r.code, outcomes }, { test: 'test/real/haproxy/haproxy.test.ts', detail });
       },
       TEST_TIMEOUT_MS,
     );

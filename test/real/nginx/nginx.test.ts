@@ -1,6 +1,7 @@
 // The harness against a real gateway: Debian's nginx, with each config of examples/nginx/,
 // in front of the recording upstream. The outcome of every check, and the exit code, must be
-// those recorded in examples/nginx/expected-<config>.json, observed with a real nginx.
+// those recorded in examples/nginx/expected-<config>.json, observed with a real nginx; with
+// GWC_UPDATE_BASELINES=1 (`npm run baselines:update`) the run rewrites them (test/helpers/baselines.ts).
 //
 // Needs `nginx` on PATH and the built CLI (`npx tsc -p .`). Without nginx the test is skipped,
 // unless GWC_REQUIRE_NGINX=1 (CI), where it fails.
@@ -11,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { checkBaseline } from '../../helpers/baselines.js';
 import { nginxAvailable } from '../../helpers/nginx.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -21,11 +23,6 @@ const CLI_TIMEOUT_MS = 100_000;
 
 const required = process.env.GWC_REQUIRE_NGINX === '1';
 const available = nginxAvailable();
-
-interface Expected {
-  exitCode: number;
-  outcomes: Record<string, string>;
-}
 
 interface CliRun {
   code: number | null;
@@ -101,10 +98,8 @@ describe('nginx (examples/nginx/*.conf) in front of the recording upstream', () 
       `${name}.conf: every check has the outcome recorded in examples/nginx/expected-${name}.json`,
       async () => {
         preconditions();
-        const expected = JSON.parse(readFileSync(path.join(ROOT, 'examples', 'nginx', `expected-${name}.json`), 'utf8')) as Expected;
         const r = await throughNginx(`${name}.conf`, []);
-        expect(r.outcomes, r.detail).toEqual(expected.outcomes);
-        expect(r.code, r.detail).toBe(expected.exitCode);
+        checkBaseline(path.join(ROOT, 'examples', 'nginx', `expected-${name}.json`), { exitCode: r.code, outcomes: r.outcomes }, { test: 'test/real/nginx/nginx.test.ts', detail: r.detail });
       },
       TEST_TIMEOUT_MS,
     );

@@ -24,8 +24,11 @@ describe('the requirement catalog', () => {
 
   it('reads every requirement heading, each with a section, a text and a reason', () => {
     const entries = parsed();
+    // Counts from the catalog's files, never typed: every heading of docs/requirements.md is read,
+    // and catalog/requirements.json holds as many.
     expect(entries.length).toBe((md.match(/^### \S+ · /gm) ?? []).length);
-    expect(entries.length).toBe(147);
+    expect(entries.length).toBe((JSON.parse(readFileSync(TARGET, 'utf8')) as { requirements: unknown[] }).requirements.length);
+    expect(entries.length).toBeGreaterThan(0);
     for (const e of entries) {
       expect(e.section, e.id).not.toBe('');
       expect(e.text.length, e.id).toBeGreaterThan(10);
