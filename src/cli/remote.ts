@@ -8,7 +8,7 @@ import type { Upstream } from '../upstream/upstream.js';
 import { HarnessError } from '../core/errors.js';
 import { refuseNdjson } from '../core/server.js';
 import type { RunConfig } from '../config/config.js';
-import type { RunReport } from '../report/types.js';
+import type { RunReport } from '../report/shared/types.js';
 import type { CheckDef } from '../check/check.js';
 import { runSuite } from './run.js';
 import { plural } from '../core/words.js';

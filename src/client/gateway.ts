@@ -142,7 +142,7 @@ export class GatewayClient {
   /** Called with each answer in progress (the runner reports what arrived when a check times out). */
   onProgress?: (a: Arrived) => void;
 
-  /** Called with each request and what came back (a response, or the error that ended it): the runner's masked transcript (src/report/transcript.ts). */
+  /** Called with each request and what came back (a response, or the error that ended it): the runner's masked transcript (src/report/certify/transcript.ts). */
   onReceive?: (req: GwRequest, res: ReceivedResponse) => void;
 
   /** One answer's whole budget in this view: its check's limit (the runner sets it per check); the run's time limit when unset. */

@@ -15,7 +15,7 @@ import { cliInProcess, startInProcess } from '../helpers/in-process.js';
 import { TIME_JUDGED, UNTIMED } from '../helpers/untimed.js';
 import { CAPABILITY_AREA } from '../../src/core/capabilities.js';
 import { CHECKS } from '../../suites/index.js';
-import { SCHEMA_VERSION } from '../../src/report/types.js';
+import { SCHEMA_VERSION } from '../../src/report/shared/types.js';
 
 /**
  * The checks a run without --profile selects (slow and service checks need their profile), but
@@ -50,7 +50,7 @@ describe('gw-conformance CLI', () => {
     const report = JSON.parse(json);
     const ajv = new Ajv({ allErrors: true });
     addFormats.default(ajv);
-    const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'src/report/run-report.schema.json'), 'utf8')));
+    const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'src/report/shared/run-report.schema.json'), 'utf8')));
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
     expect(report).toMatchObject({ schemaVersion: SCHEMA_VERSION, seed: 5, exitCode: 0, declared: { protocols: ['messages', 'native', 'chat', 'responses', 'vertex', 'bedrock'] } });
     expect(xml.match(/<testcase /g)).toHaveLength(DEFAULT_CHECKS.length);

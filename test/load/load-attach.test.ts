@@ -13,7 +13,7 @@ import { attachFrom } from '../../src/cli/actions/mock.js';
 import { HarnessError } from '../../src/core/errors.js';
 import { RemoteUpstream } from '../../src/upstream/remote.js';
 import { JSON_HEADERS, SSE_HEADERS } from '../../src/upstream/scenario.js';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/report/shared/types.js';
 import { LOAD_CHECKS } from '../../suites/load/index.js';
 import { freePort } from '../helpers/cli.js';
 import { cliInProcess, startInProcess } from '../helpers/in-process.js';

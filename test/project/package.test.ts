@@ -86,7 +86,7 @@ const npx = (args: string[]) => run('npx', ['--no', '--', 'gw-conformance', ...a
 
 describe('the packed package', () => {
   it('holds the compiled runtime, its data files, README, the docs and the examples they use, LICENSE, and nothing of the development tree', () => {
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/gw-conformance.js', 'dist/src/cli.js', 'catalog/requirements.json', 'src/report/run-report.schema.json', 'src/report/compare.schema.json', 'src/lint/schemas/claude-apps-gateway.schema.json', 'src/lint/schemas/outline.schema.json']) {
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/gw-conformance.js', 'dist/src/cli.js', 'catalog/requirements.json', 'src/report/shared/run-report.schema.json', 'src/report/across-runs/compare.schema.json', 'src/lint/schemas/claude-apps-gateway.schema.json', 'src/lint/schemas/outline.schema.json']) {
       expect(files, f).toContain(f);
     }
     expect(files.some((f) => f.startsWith('fixtures/messages/') && f.endsWith('.json'))).toBe(true);

@@ -4,10 +4,10 @@
 // runner records what the client sent (`evidence.sent`); withReplay turns that into
 // `evidence.replay` when the report is written.
 import { isAbsolute } from 'node:path';
-import { isSizedBody, type AuthStyle, type GwRequest } from '../client/gateway.js';
-import { MASK, maskHeaders } from '../core/mask.js';
-import { DEFAULT_CREDENTIAL, protocolOfPath } from '../protocol/index.js';
-import type { CheckResult, RunReport } from './types.js';
+import { isSizedBody, type AuthStyle, type GwRequest } from '../../client/gateway.js';
+import { MASK, maskHeaders } from '../../core/mask.js';
+import { DEFAULT_CREDENTIAL, protocolOfPath } from '../../protocol/index.js';
+import type { CheckResult, RunReport } from '../shared/types.js';
 
 /** The environment variable the CLI reads the gateway credential from. */
 export const TOKEN_ENV = 'GWC_TOKEN';

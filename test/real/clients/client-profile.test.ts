@@ -22,9 +22,9 @@ import { cli, ROOT } from '../../helpers/cli.js';
 import { nginxAvailable } from '../../helpers/nginx.js';
 import { claudeBinary } from '../../../src/real-clients/claude-code.js';
 import { geminiCliScript } from '../../../src/real-clients/gemini-cli.js';
-import { compareRequests, compareTiming } from '../../../src/real-clients/compare.js';
+import { compareRequests, compareTiming } from '../../../src/real-clients/straight-vs-gateway.js';
 import { type ClientRun, type UpstreamRequest } from '../../../src/real-clients/types.js';
-import type { CheckResult, RunReport } from '../../../src/report/types.js';
+import type { CheckResult, RunReport } from '../../../src/report/shared/types.js';
 
 const SDKS = 'anthropic-sdk,openai,genai';
 const work = mkdtempSync(path.join(os.tmpdir(), 'gwc-client-test-'));

@@ -11,11 +11,11 @@ import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../../reference/g
 import { faultByName } from '../../../reference/faults/index.js';
 import { runSuite } from '../../../src/cli/run.js';
 import { resolveConfig } from '../../../src/config/config.js';
-import { firstDifference, masker, TIMING_EXCHANGE, transcriptDigest, transcriptLines, type Transcript } from '../../../src/report/transcript.js';
-import { conformanceErrors, harnessIntegrity, profileResult } from '../../../src/report/certify.js';
+import { firstDifference, masker, TIMING_EXCHANGE, transcriptDigest, transcriptLines, type Transcript } from '../../../src/report/certify/transcript.js';
+import { conformanceErrors, harnessIntegrity, profileResult } from '../../../src/report/certify/certify.js';
 import { mkdirSync } from 'node:fs';
 import { VERSION } from '../../../src/core/paths.js';
-import type { RunReport } from '../../../src/report/types.js';
+import type { RunReport } from '../../../src/report/shared/types.js';
 import { PhaseGate } from '../../../src/runner/gate.js';
 import { CHECKS } from '../../../suites/index.js';
 import { cli, freePort } from '../../helpers/cli.js';

@@ -13,7 +13,7 @@ import { loadConfigFile, resolveConfig } from '../../../src/config/config.js';
 import { expandTargeting, protocolOfPath } from '../../../src/config/targeting.js';
 import { GatewayClient } from '../../../src/client/gateway.js';
 import { readStream } from '../../../src/client/sse.js';
-import { curlCommand, replayCommand } from '../../../src/report/replay.js';
+import { curlCommand, replayCommand } from '../../../src/report/run/replay.js';
 import { freePort } from '../../helpers/cli.js';
 import { cliInProcess } from '../../helpers/in-process.js';
 import { cleanupAfterAll } from '../../helpers/cleanup.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunReport } from '../../../src/report/types.js';
+import type { RunReport } from '../../../src/report/shared/types.js';
 import { freePort } from '../../helpers/cli.js';
 import { cliInProcess, startInProcess } from '../../helpers/in-process.js';
 

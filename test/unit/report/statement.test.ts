@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../../reference/gateway.js';
 import { main } from '../../../src/cli/program.js';
-import { pae, PAYLOAD_TYPE, signStatement, STATEMENT_FILE, type Envelope, type Statement } from '../../../src/report/statement.js';
+import { pae, PAYLOAD_TYPE, signStatement, STATEMENT_FILE, type Envelope, type Statement } from '../../../src/report/certify/statement.js';
 import { freePort } from '../../helpers/cli.js';
 
 // The DSSE specification's vectors (secure-systems-lab/dsse, protocol.md and testvectors/vectors.json):
