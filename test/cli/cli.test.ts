@@ -221,7 +221,7 @@ describe('gw-conformance CLI', () => {
     const r = await cliInProcess(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}/v1`, '--upstream-listen', '127.0.0.1:0', '--protocols', 'messages', '--ready-timeout-s', '120'], { timeoutMs: 90_000 });
     expect(r.code).toBe(2);
     const line = oneLine(r.stderr);
-    expect(line).toMatch(/^gw-conformance: gateway not ready: in [5-9] s no messages canary \(POST http:\/\/127\.0\.0\.1:\d+\/v1\/v1\/messages\) reached the recording upstream; \d+ tries, the last answered 404 application\/json .*; the same answer every time, so the gate stopped before its 120 s;/);
+    expect(line).toMatch(/^gw-conformance: error GWC-NOT-READY: gateway not ready: in [5-9] s no messages canary \(POST http:\/\/127\.0\.0\.1:\d+\/v1\/v1\/messages\) reached the recording upstream; \d+ tries, the last answered 404 application\/json .*; the same answer every time, so the gate stopped before its 120 s;/);
     // Well before the 120 s it would otherwise wait out (start-up and the 5 s of identical answers included).
     expect(r.ms).toBeLessThan(60_000);
     s.closeAllConnections();

@@ -233,7 +233,7 @@ describe('hostile gateways', () => {
         expect(r.signal).toBeNull();
         expect(r.code, r.stderr).toBe(2);
         expect(r.stderr.trim().split('\n')).toHaveLength(1);
-        expect(r.stderr).toMatch(/^gw-conformance: gateway not ready: in \d+ s no messages canary .* reached the recording upstream/);
+        expect(r.stderr).toMatch(/^gw-conformance: error GWC-NOT-READY: gateway not ready: in \d+ s no messages canary .* reached the recording upstream/);
         expect(r.stderr).not.toMatch(/internal error|at .*\.js:\d+/);
         expect(r.stdout).not.toMatch(CONTROL);
         expect(r.stderr).not.toMatch(CONTROL);

@@ -171,7 +171,7 @@ describe('the packed package', () => {
     expect(install.code, install.stderr).toBe(0);
     const r = await run(join(prefix, 'bin', 'gw-conformance'), ['demo', '--profile', 'apps'], work, 60_000);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toMatch(/^gw-conformance: the apps profile .* not installed: npm install --global jose@\S+ oauth2-mock-server@\S+ /);
+    expect(r.stderr.trim()).toMatch(/^gw-conformance: error GWC-MISSING-PACKAGE: the apps profile .* not installed: npm install --global jose@\S+ oauth2-mock-server@\S+ /);
   });
 
   // Last: it installs packages into the project the tests above judged lean.

@@ -143,7 +143,7 @@ describe('certify and verify (CLI, reference gateway)', () => {
     writeFileSync(join(out, 'conformance-report.yaml'), 'kind: Something\n');
     const broken = await cliInProcess(['verify', out, '--target', 'http://127.0.0.1:1']);
     expect(broken.code).toBe(2);
-    expect(broken.stderr).toMatch(/^gw-conformance: .*conformance-report\.yaml: not a conformance report: /);
+    expect(broken.stderr).toMatch(/^gw-conformance: error GWC-BAD-REPORT: .*conformance-report\.yaml: not a conformance report: /);
   });
 
   it('certify and verify start the gateway themselves with --gateway-cmd; a faulty command is not reproduced', { timeout: 180_000 }, async () => {

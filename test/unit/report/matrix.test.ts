@@ -159,9 +159,9 @@ describe('matrix: the Markdown output', () => {
 
 describe('matrix: bad input', () => {
   const cases: Array<[string, string[], RegExp]> = [
-    ['a folder without report.json', ['nowhere'], /^gw-conformance: .*nowhere\/report\.json: not a readable JSON report \(ENOENT\)$/],
-    ['a label without NAME', ['alpha', '--label', 'alpha='], /^gw-conformance: --label: expected DIR=NAME@VERSION \(or DIR=NAME\), got "alpha="$/],
-    ['a label for no report given', ['alpha', '--label', 'zeta=z@1'], /^gw-conformance: --label zeta=\.\.\.: zeta is none of the reports given/],
+    ['a folder without report.json', ['nowhere'], /^gw-conformance: error GWC-BAD-REPORT: .*nowhere\/report\.json: not a readable JSON report \(ENOENT\)$/],
+    ['a label without NAME', ['alpha', '--label', 'alpha='], /^gw-conformance: error GWC-BAD-FLAG: --label: expected DIR=NAME@VERSION \(or DIR=NAME\), got "alpha="$/],
+    ['a label for no report given', ['alpha', '--label', 'zeta=z@1'], /^gw-conformance: error GWC-BAD-FLAG: --label zeta=\.\.\.: zeta is none of the reports given/],
     ['an unknown format', ['alpha', '--format', 'pdf'], /argument 'pdf' is invalid/],
   ];
   for (const [what, args, line] of cases)
@@ -212,6 +212,6 @@ describe('run --gateway-name, --gateway-version: the report names its gateway, a
   it('a version without a name: one line, exit 2', async () => {
     const r = await cliInProcess(['demo', '--only', 'messages.path.preserved', '--gateway-version', '9.9', '--reporter', 'json', '--out', path.join(base, 'unused')]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe('gw-conformance: --gateway-version: give --gateway-name too (the version of which gateway?)');
+    expect(r.stderr.trim()).toBe('gw-conformance: error GWC-BAD-FLAG: --gateway-version: give --gateway-name too (the version of which gateway?)');
   });
 });

@@ -154,11 +154,11 @@ describe('certify --signing-key, verify --public-key', () => {
     expect(await gwc(['verify', unsigned, '--target', 'http://127.0.0.1:1', '--public-key', pub])).toMatchObject(refused('statement.intoto.jsonl is missing: the folder is not signed (certify signs it when given --signing-key or GWC_SIGNING_KEY)'));
     // A variable holding no PEM and naming no file: exit 2 before the run, its value not shown.
     const odd = await gwc([...certifyArgs(join(root, 'odd')), '--target', 'http://127.0.0.1:1'], { GWC_SIGNING_KEY: 'MC4CAQAwBQYDK2VwBCIEIOddValue' });
-    expect(odd).toMatchObject({ code: 2, err: ['gw-conformance: GWC_SIGNING_KEY: neither a PEM key nor a file that can be read (ENOENT)'] });
+    expect(odd).toMatchObject({ code: 2, err: ['gw-conformance: error GWC-BAD-FLAG: GWC_SIGNING_KEY: neither a PEM key nor a file that can be read (ENOENT)'] });
     writeFileSync(join(root, 'bad.pub'), 'not a key\n');
     const bad = await gwc(['verify', signed, '--target', 'http://127.0.0.1:1', '--public-key', join(root, 'bad.pub')]);
     expect(bad.code).toBe(2);
-    expect(bad.err).toEqual([`gw-conformance: --public-key ${join(root, 'bad.pub')}: not a PEM public key (the Ed25519 public key \`gw-conformance keygen\` writes beside the private one)`]);
+    expect(bad.err).toEqual([`gw-conformance: error GWC-BAD-FLAG: --public-key ${join(root, 'bad.pub')}: not a PEM public key (the Ed25519 public key \`gw-conformance keygen\` writes beside the private one)`]);
 
     // The key in none of its forms in any file written or any line printed: the PEM's body, the raw
     // 32 bytes in base64 (standard and URL-safe) and in hex; nor the credential.
