@@ -49,7 +49,7 @@ describe('a credential a request header cannot carry is refused before the run',
     const dir = tmp();
     writeFileSync(join(dir, 'gwc.yaml'), 'token-env: MY_KEY\n');
     const named = await run(['run', ...TARGET, '--config', join(dir, 'gwc.yaml')], { MY_KEY: 'k\n' });
-    expect(oneLine(named)).toMatch(/^gw-conformance: error GWC-BAD-FLAG: token-env: the variable MY_KEY holds a line break/);
+    expect(oneLine(named)).toMatch(/^gw-conformance: error GWC-BAD-CONFIG: token-env: the variable MY_KEY holds a line break/);
   });
 });
 
