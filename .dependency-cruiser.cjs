@@ -104,6 +104,13 @@ module.exports = {
       to: { path: '^src/(runner|config)/' },
     },
     {
+      name: 'report-shared-below-its-parts',
+      severity: 'error',
+      comment: 'src/report/shared/ is what the report\'s parts all read (the RunReport, its schema, the failure policy, the HTML head); it never imports a part (run/, across-runs/, certify/), so each part can change without the others.',
+      from: { path: '^src/report/shared/' },
+      to: { path: '^src/report/(?!shared/)' },
+    },
+    {
       name: 'lint-sees-no-reports',
       severity: 'error',
       comment: 'lint-config judges a configuration file and renders its own findings; it shares only core (inert text, XML escaping) with the run reports, so neither can change the other.',

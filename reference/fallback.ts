@@ -8,6 +8,7 @@ import type http from 'node:http';
 import { FALLBACK_MODEL, SECOND_UPSTREAM_PREFIX } from '../src/core/second-upstream.js';
 import type { Fault, RequestParts } from './faults/types.js';
 import { translated, type Answerer } from './translate/route.js';
+import { CREDENTIAL_HEADER_NAMES } from '../src/core/protocols.js';
 
 export type { Answerer };
 
@@ -15,7 +16,7 @@ export type { Answerer };
 export const SECOND_UPSTREAM_KEY = 'sk-gwc-second-upstream-own-key';
 
 /** The request headers that carry a credential, in every style a protocol allows. */
-const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'api-key']);
+const CREDENTIAL_HEADERS = new Set([...CREDENTIAL_HEADER_NAMES, 'api-key']);
 /** Headers of the first answer a leaking fallback does not copy (they describe that answer's own body and connection). */
 const FRAMING = new Set(['content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
 const MODEL_BYTES = Buffer.from(FALLBACK_MODEL);

@@ -4,11 +4,10 @@
 import type http from 'node:http';
 import type { DeclaredLimit } from '../src/core/limits.js';
 import type { LimitFault, RequestParts } from './faults/types.js';
-
-const CREDENTIAL_HEADERS = new Set(['x-api-key', 'authorization', 'x-goog-api-key']);
+import { CREDENTIAL_HEADER_NAMES } from '../src/core/protocols.js';
 
 function credentialOf(r: RequestParts): string {
-  const h = r.headers.find(([k]) => CREDENTIAL_HEADERS.has(k.toLowerCase()));
+  const h = r.headers.find(([k]) => CREDENTIAL_HEADER_NAMES.has(k.toLowerCase()));
   return h?.[1] ?? new URLSearchParams(r.path.split('?')[1] ?? '').get('key') ?? '';
 }
 

@@ -4,8 +4,8 @@
 // `npm run build` (`npm run docs:matrix` does both); test/unit/report/matrix-docs.test.ts fails when they differ.
 // `--html FILE` also writes the same matrix as the `matrix` command's HTML page.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { realGatewayMatrix, realGatewaySection, withSection } from '../dist/src/report/matrix-examples.js';
-import { matrixHtml } from '../dist/src/report/matrix-html.js';
+import { realGatewayMatrix, realGatewaySection, withSection } from '../dist/src/report/across-runs/matrix-examples.js';
+import { matrixHtml } from '../dist/src/report/across-runs/matrix-html.js';
 import { CHECKS } from '../dist/suites/index.js';
 
 const doc = new URL('../docs/real-gateways.md', import.meta.url);

@@ -1,7 +1,7 @@
 // The CLI's entry (bin/gw-conformance.js loads it): the program lives in src/cli/program.ts. It
 // loads only what registers the commands; each command loads its own modules when it runs.
 import type { RunConfig } from './config/config.js';
-import type { RunReport } from './report/types.js';
+import type { RunReport } from './report/shared/types.js';
 import type { AppsDemoOptions } from './cli/apps.js';
 
 export { main, type Io } from './cli/program.js';

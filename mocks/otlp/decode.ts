@@ -7,6 +7,7 @@
 // decoded, arrays and key-value lists walked at any depth), so a search for a prompt sees what a
 // search of the raw body misses (base64, JSON escapes).
 import { createRequire } from 'node:module';
+import { isRecord } from '../../src/core/json.js';
 
 export type Signal = 'traces' | 'metrics' | 'logs';
 export type Encoding = 'protobuf' | 'json';
@@ -100,7 +101,7 @@ const REQUEST_TYPES: Record<Signal, PbType> = {
 export class DecodeError extends Error {}
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObj: (v: unknown) => v is Obj = isRecord;
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
 const num = (v: unknown): number => (v === undefined || v === null || v === '' ? 0 : Number(v));

@@ -9,6 +9,7 @@
 // the streamed text answer.
 import type http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { isRecord } from '../../src/core/json.js';
 import { maskHeaders } from '../../src/core/mask.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Reply, SseFrame } from '../../src/upstream/scenario.js';
@@ -21,7 +22,7 @@ import { SESSION_GAP_MS, SESSION_TOOLS, SESSION_USAGE, sessionDeltas } from '../
 import type { UpstreamRequest } from '../../src/real-clients/types.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
+const isObj: (v: unknown) => v is Obj = isRecord;
 const JSON_H: Array<[string, string]> = [['content-type', 'application/json']];
 const SSE_H: Array<[string, string]> = [['content-type', 'text/event-stream; charset=utf-8'], ['cache-control', 'no-cache']];
 

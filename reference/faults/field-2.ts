@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { routeOfRequest } from '../../src/protocol/index.js';
 import type { Fault, Replacement, RequestParts } from './types.js';
+import { CREDENTIAL_HEADER_NAMES } from '../../src/core/protocols.js';
 
 /** The headers a successful answer loses through a gateway that rebuilds 2xx headers from its own list. */
 const SUCCESS_ONLY = /^((x-)?request-id|anthropic-ratelimit-|x-ratelimit-)/i;
@@ -109,7 +110,7 @@ export const FIELD_2_FAULTS: Fault[] = [
     breaks: ['CRED-1'],
     description: "adds a debug header to every answer that carries the request's credential header, base64-encoded (x-gateway-debug-auth: base64 of `x-api-key: ...`)",
     stream: (r, _status, headers) => {
-      const cred = r.headers.find(([k]) => /^(authorization|x-api-key|x-goog-api-key)$/i.test(k));
+      const cred = r.headers.find(([k]) => CREDENTIAL_HEADER_NAMES.has(k.toLowerCase()));
       return cred ? { headers: [...headers, ['x-gateway-debug-auth', Buffer.from(`${cred[0]}: ${cred[1]}`).toString('base64')]], transform: new PassThrough() } : null;
     },
   },

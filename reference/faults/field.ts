@@ -9,13 +9,13 @@ import { FrameData } from './protocols.js';
 import { isOn } from './routes.js';
 import { isEventStream } from './streaming.js';
 import type { Fault, Json, Replacement, RequestParts } from './types.js';
+import { CREDENTIAL_HEADER_NAMES } from '../../src/core/protocols.js';
 
 const isNative = (r: RequestParts) => isOn(r, 'native', 'generate', 'stream');
 const isNativeCount = (r: RequestParts) => isOn(r, 'native', 'count');
 const isChat = (r: RequestParts) => isOn(r, 'chat', 'generate');
 const isMessages = (r: RequestParts) => isOn(r, 'messages', 'generate');
 const isDiscovery = (r: RequestParts) => r.method === 'GET' && /^\/v1\/models(\?|$)/.test(r.path);
-const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key', 'x-goog-api-key']);
 
 type Obj = Extract<JNode, { t: 'obj' }>;
 
@@ -78,7 +78,7 @@ const OWN_LIMIT = 16 * 1024 * 1024;
 
 /** The key of a cache keyed on everything but the credential. */
 function cacheKey(r: RequestParts): string {
-  const kept = r.headers.filter(([k]) => !CREDENTIAL_HEADERS.has(k.toLowerCase())).map(([k, v]) => `${k.toLowerCase()}:${v}`);
+  const kept = r.headers.filter(([k]) => !CREDENTIAL_HEADER_NAMES.has(k.toLowerCase())).map(([k, v]) => `${k.toLowerCase()}:${v}`);
   return `${r.method} ${r.path}\n${kept.sort().join('\n')}`;
 }
 

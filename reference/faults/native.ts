@@ -1,10 +1,8 @@
 // Faults of the native (Gemini) stream, streamGenerateContent?alt=sse: the ways a gateway that
 // passes JSON answers well still breaks the stream (its query, its timing, its framing, its events).
-import { StringDecoder } from 'node:string_decoder';
-import { Transform, type TransformCallback } from 'node:stream';
 import type { Fault, RequestParts } from './types.js';
 import { isOn } from './routes.js';
-import { HoldAll, isEventStream } from './streaming.js';
+import { frameDataOf, HoldAll, isEventStream, PerFrame } from './streaming.js';
 
 const isNativeStream = (r: RequestParts) => isOn(r, 'native', 'stream');
 const withType = (headers: Array<[string, string]>, type: string): Array<[string, string]> => [...headers.filter(([k]) => k.toLowerCase() !== 'content-type'), ['content-type', type]];
@@ -13,29 +11,9 @@ const withType = (headers: Array<[string, string]>, type: string): Array<[string
  * Rewrites an event stream frame by frame as it streams through: `each` gets the data of each
  * complete frame (text up to a blank line) and returns the text to write; `last` what to write at the end.
  */
-class Reframe extends Transform {
-  private buf = '';
-  private decoder = new StringDecoder('utf8');
-  constructor(
-    private readonly each: (data: string) => string,
-    private readonly last: () => string = () => '',
-  ) {
-    super();
-  }
-  _transform(c: Buffer, _e: BufferEncoding, cb: TransformCallback) {
-    this.buf += this.decoder.write(c);
-    let out = '';
-    let from = 0;
-    const end = /\r?\n\r?\n/g;
-    for (let m = end.exec(this.buf); m; m = end.exec(this.buf)) {
-      out += this.each(/^data: ?([^\r\n]*)/m.exec(this.buf.slice(from, m.index))?.[1] ?? '');
-      from = m.index + m[0].length;
-    }
-    this.buf = this.buf.slice(from);
-    cb(null, out);
-  }
-  _flush(cb: TransformCallback) {
-    cb(null, this.buf + this.decoder.end() + this.last());
+class Reframe extends PerFrame {
+  constructor(each: (data: string) => string, last?: () => string) {
+    super((frame) => each(frameDataOf(frame) ?? ''), last);
   }
 }
 

@@ -1,10 +1,8 @@
 // Faults of the native (Gemini) and chat-completions protocols: the ways gateways that handle
 // the messages protocol well still break the other two.
-import { StringDecoder } from 'node:string_decoder';
-import { Transform, type TransformCallback } from 'node:stream';
 import type { Fault, Json, RequestParts } from './types.js';
 import { isOn } from './routes.js';
-import { isEventStream } from './streaming.js';
+import { frameDataOf, isEventStream, PerFrame } from './streaming.js';
 
 const isNative = (r: RequestParts) => isOn(r, 'native', 'generate', 'stream');
 const isChat = (r: RequestParts) => isOn(r, 'chat', 'generate');
@@ -21,30 +19,14 @@ const wantsStream = (r: RequestParts) => {
  * Applies `fn` to the data of each complete SSE frame (text up to a blank line) as it streams
  * through: a string replaces the data, null drops the frame.
  */
-export class FrameData extends Transform {
-  private buf = '';
-  // A multi-byte character split across chunks is decoded whole.
-  private decoder = new StringDecoder('utf8');
-  constructor(private readonly fn: (data: string) => string | null) {
-    super();
-  }
-  _transform(c: Buffer, _e: BufferEncoding, cb: TransformCallback) {
-    this.buf += this.decoder.write(c);
-    let out = '';
-    let from = 0;
-    const end = /\r?\n\r?\n/g;
-    for (let m = end.exec(this.buf); m; m = end.exec(this.buf)) {
-      const frame = this.buf.slice(from, m.index + m[0].length);
-      const data = /^data: ?([^\r\n]*)/m.exec(frame);
-      const next = data ? this.fn(data[1]) : frame;
-      if (next !== null) out += data ? frame.replace(/^(data: ?)[^\r\n]*/m, (_, p: string) => `${p}${next}`) : frame;
-      from = m.index + m[0].length;
-    }
-    this.buf = this.buf.slice(from);
-    cb(null, out);
-  }
-  _flush(cb: TransformCallback) {
-    cb(null, this.buf + this.decoder.end());
+export class FrameData extends PerFrame {
+  constructor(fn: (data: string) => string | null) {
+    super((frame) => {
+      const data = frameDataOf(frame);
+      if (data === undefined) return frame;
+      const next = fn(data);
+      return next === null ? '' : frame.replace(/^(data: ?)[^\r\n]*/m, (_, p: string) => `${p}${next}`);
+    });
   }
 }
 

@@ -45,11 +45,19 @@ class Blocks extends Transform {
   }
 }
 
-/** Applies `fn` to each complete SSE frame (text up to a blank line), keeping bytes between frames. */
+/**
+ * Applies `fn` to each complete SSE frame (text up to a blank line, the blank line included),
+ * keeping bytes between frames; `last` is what to write at the end. The one frame splitter of the
+ * faults: FrameData (protocols.ts) and Reframe (native.ts) are made of it.
+ */
 export class PerFrame extends Transform {
   private buf = '';
+  // A multi-byte character split across chunks is decoded whole.
   private utf8 = new StringDecoder('utf8');
-  constructor(private readonly fn: (frame: string) => string) {
+  constructor(
+    private readonly fn: (frame: string) => string,
+    private readonly last: () => string = () => '',
+  ) {
     super();
   }
   _transform(c: Buffer, _e: BufferEncoding, cb: TransformCallback) {
@@ -66,9 +74,12 @@ export class PerFrame extends Transform {
     cb(null, out);
   }
   _flush(cb: TransformCallback) {
-    cb(null, this.buf + this.utf8.end());
+    cb(null, this.buf + this.utf8.end() + this.last());
   }
 }
+
+/** The data of an SSE frame's first `data:` line (undefined when it has none). */
+export const frameDataOf = (frame: string): string | undefined => /^data: ?([^\r\n]*)/m.exec(frame)?.[1];
 
 /** Passes each chunk on `ms` after it arrived (timers of one delay fire in order). */
 class Delay extends Transform {

@@ -2,7 +2,7 @@
 // token endpoint (the first thing a client reads). Polled, bounded; the last answer seen is
 // the diagnosis when it never becomes ready. And what the ready gateway serves at GET /protocol.
 import { EXPECTED_APPS_CONTRACT, sha256Of } from '../core/apps-contract.js';
-import type { GatewayContract } from '../report/types.js';
+import type { GatewayContract } from '../report/shared/types.js';
 import { HarnessError } from '../core/errors.js';
 import { maskCut } from '../core/mask.js';
 

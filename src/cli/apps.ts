@@ -11,7 +11,7 @@ import { CHECKS } from '../../suites/index.js';
 import { APPS_FAULTS } from '../../reference/apps/faults.js';
 import { checkLaunch, parseEnvList, startCommand, workdir, type LaunchedGateway } from '../launch/launch.js';
 import { freePort } from '../launch/ports.js';
-import type { GatewayContract, RunReport } from '../report/types.js';
+import type { GatewayContract, RunReport } from '../report/shared/types.js';
 import { awaitAppsGateway, fetchContract } from './apps-ready.js';
 import { runSuite, sealReport } from './run.js';
 import { faultNamed, type Io } from './shared.js';

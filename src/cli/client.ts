@@ -16,7 +16,7 @@ import { HarnessError, parseListen } from '../core/errors.js';
 import { rootPath } from '../core/paths.js';
 import type { RunConfig } from '../config/config.js';
 import { expandTargeting } from '../config/targeting.js';
-import type { RunReport } from '../report/types.js';
+import type { RunReport } from '../report/shared/types.js';
 import { anthropicSdk } from '../real-clients/anthropic-sdk.js';
 import { claudeCode } from '../real-clients/claude-code.js';
 import { BEDROCK_MODE, VERTEX_MODE } from '../real-clients/claude-code-cloud.js';

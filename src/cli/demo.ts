@@ -11,7 +11,7 @@ import { RecordingUpstream } from '../../mocks/upstream/server.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../reference/gateway.js';
 import type { Fault } from '../../reference/faults/index.js';
 import { CHECKS } from '../../suites/index.js';
-import type { RunReport } from '../report/types.js';
+import type { RunReport } from '../report/shared/types.js';
 import { runSuite, type SuiteExtras } from './run.js';
 import { faultNamed, type Io } from './shared.js';
 

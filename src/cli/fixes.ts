@@ -1,7 +1,7 @@
 // The fix of each finding, put into the report the files are written from: report.json,
 // junit.xml and report.html carry the advice of the finding's check (its `fix`) and its anchor
 // in the checks reference, as the console and the github reporter point to it.
-import type { RunReport } from '../report/types.js';
+import type { RunReport } from '../report/shared/types.js';
 import { fixLink } from '../reporters/links.js';
 import { CHECKS } from '../../suites/index.js';
 

@@ -3,8 +3,8 @@
 // run, and the process exits 130. A second SIGINT, or one while no check runs (starting the
 // gateway, the readiness gate), exits 130 at once.
 import type { CheckDef } from '../check/check.js';
-import type { CheckResult } from '../report/types.js';
-import { INTERRUPTED_EXIT, NOT_RUN } from '../report/policy.js';
+import type { CheckResult } from '../report/shared/types.js';
+import { INTERRUPTED_EXIT, NOT_RUN } from '../report/shared/policy.js';
 
 export { INTERRUPTED_EXIT, NOT_RUN };
 

@@ -3,7 +3,7 @@
 // commander and the option table), and the error -> exit-code mapping. Only this file decides exit codes:
 // 0 every MUST check passed, 1 a MUST check failed, 2 the harness could not run, 130 Ctrl-C.
 import { Command, CommanderError, Help, type Option } from 'commander';
-import { HarnessError } from '../core/errors.js';
+import { errorLine, HarnessError } from '../core/errors.js';
 import { VERSION } from '../core/paths.js';
 import { FIRST_STEPS, HELP_ALL, moreHelpText, SHORT_HELP_GROUPS } from '../config/help.js';
 import { registerAppsConfig } from './commands/apps-config.js';
@@ -104,6 +104,6 @@ function exitCodeOf(e: unknown, io: Io): number {
     io.err(`gw-conformance: internal error: ${(e as Error).stack ?? String(e)}`);
     return 2;
   }
-  io.err(`gw-conformance: ${e.message}`);
+  io.err(`gw-conformance: ${errorLine(e)}`);
   return e.code === 'INTERRUPTED' ? INTERRUPTED_EXIT : 2;
 }

@@ -5,10 +5,10 @@
 import type http from 'node:http';
 import { request } from 'undici';
 import type { Upstream } from '../upstream/upstream.js';
-import { HarnessError } from '../core/errors.js';
+import { errorFromWire, HarnessError } from '../core/errors.js';
 import { refuseNdjson } from '../core/server.js';
 import type { RunConfig } from '../config/config.js';
-import type { RunReport } from '../report/types.js';
+import type { RunReport } from '../report/shared/types.js';
 import type { CheckDef } from '../check/check.js';
 import { runSuite } from './run.js';
 import { plural } from '../core/words.js';
@@ -126,7 +126,7 @@ async function remote(base: string, cfg: RunConfig, target: string, print: (s: s
       buf = buf.slice(nl + 1);
       if (m.type === 'line') print(m.text);
       else if (m.type === 'report') report = m.report;
-      else if (m.type === 'error') throw new HarnessError(m.code as never, m.message);
+      else if (m.type === 'error') throw errorFromWire(m.code, m.message);
       // started, heartbeat: the mock is alive.
     }
   }

@@ -7,9 +7,9 @@ import { VERSION } from '../core/paths.js';
 import { PROFILE_FACTS } from '../core/features.js';
 import type { RunConfig } from '../config/config.js';
 import { describeTargeting } from '../config/targeting.js';
-import { exitCodeOf } from '../report/policy.js';
-import { routesOf } from '../report/routes.js';
-import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../report/types.js';
+import { exitCodeOf } from '../report/shared/policy.js';
+import { routesOf } from '../report/run/routes.js';
+import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../report/shared/types.js';
 import type { Readiness } from '../runner/ready.js';
 import type { Upstream } from '../upstream/upstream.js';
 

@@ -8,9 +8,9 @@ import { onRoutes, routesOfCanaries, selectChecks, translatedProtocols } from '.
 import { runChecks, type ExchangeSink } from '../runner/runner.js';
 import { combineAttempts, needsRetry } from '../runner/repeat.js';
 import { durationsFrom, shardIds } from '../runner/shard.js';
-import { applyWaivers, loadWaivers } from '../report/waivers.js';
-import { clientExchange, masker, ordered, TIMING_EXCHANGE, upstreamExchange, type Transcript } from '../report/transcript.js';
-import type { CheckResult } from '../report/types.js';
+import { applyWaivers, loadWaivers } from '../report/run/waivers.js';
+import { clientExchange, masker, ordered, TIMING_EXCHANGE, upstreamExchange, type Transcript } from '../report/certify/transcript.js';
+import type { CheckResult } from '../report/shared/types.js';
 import type { PhaseGate } from '../runner/gate.js';
 import { maskHeaderNamesDeep, scrubDeep, scrubSecrets, terminalSafe } from '../core/mask.js';
 import { awaitReady, type Readiness } from '../runner/ready.js';
@@ -18,11 +18,11 @@ import { expandTargeting, upstreamPrefixes } from '../config/targeting.js';
 import { VERSION } from '../core/paths.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { RunConfig } from '../config/config.js';
-import type { RunReport } from '../report/types.js';
-import { harnessErrorLine } from '../report/policy.js';
-import { assertValidReport } from '../report/validate.js';
+import type { RunReport } from '../report/shared/types.js';
+import { harnessErrorLine } from '../report/shared/policy.js';
+import { assertValidReport } from '../report/shared/validate.js';
 import { writeReports } from '../reporters/index.js';
-import { withReplay } from '../report/replay.js';
+import { withReplay } from '../report/run/replay.js';
 import { withFixes } from './fixes.js';
 import { columnsFor, progressLine, resultLine } from '../reporters/console.js';
 import { reportersFor } from '../reporters/names.js';
@@ -65,7 +65,7 @@ export interface SuiteExtras {
 export function runSelection(all: CheckDef[], cfg: RunConfig): CheckDef[] {
   const checks = selectChecks(all, cfg);
   // A load shard is one of several load processes: it runs every load check (the load is what
-  // is split), and merge-reports adds the shards' figures up (src/report/load-merge.ts).
+  // is split), and merge-reports adds the shards' figures up (src/report/run/load-merge.ts).
   if (!cfg.shard || PROFILE_FACTS[cfg.profile].shards !== 'checks') return checks;
   const mine = shardIds(checks.map((c) => c.id), cfg.shard.index, cfg.shard.count, cfg.shardDurations ? durationsFrom(cfg.shardDurations) : undefined);
   return checks.filter((c) => mine.has(c.id));

@@ -13,7 +13,7 @@ import type { ServerTls } from '../core/server.js';
 import { loadTransport } from '../client/transport.js';
 import { CHECKS } from '../../suites/index.js';
 import { checkLaunch, launchGateway, type LaunchedGateway } from '../launch/launch.js';
-import type { RunReport } from '../report/types.js';
+import type { RunReport } from '../report/shared/types.js';
 import { isOurMock, runRemote } from './remote.js';
 import { RemoteUpstream } from '../upstream/remote.js';
 import { runSuite, sealReport, type SuiteExtras } from './run.js';

@@ -11,6 +11,7 @@ import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, REC
 import { BoundedBody, decodeBody, textOf, unreadable } from './bounded.js';
 import { closeAgent, connectOptions, newDispatcher, type ConnectOptions, type Transport } from './transport.js';
 import { maskCut, rememberSecret } from '../core/mask.js';
+import { credentialHeader } from '../core/protocols.js';
 import { ANSWER_MAX, AnswerBound, GatewayTransportError, answerTooLarge, HangMemory, answerKindOf, asksStream, classify, errorKind, type AnswerKind, type Arrived } from './answer.js';
 import { isSizedBody, type ClientTargeting, type GwRequest, type GwResponse, type ReceivedResponse, type Route } from './request.js';
 
@@ -125,11 +126,8 @@ export class GatewayClient {
 
   /** The run's credential in this style; none when the run has none (the gateway takes none: --no-token). */
   credentialHeaders(style: AuthStyle): Array<[string, string]> {
-    if (!this.opts.token) return [];
-    if (style === 'bearer') return [['authorization', `Bearer ${this.opts.token}`]];
-    if (style === 'x-api-key') return [['x-api-key', this.opts.token]];
-    if (style === 'x-goog-api-key') return [['x-goog-api-key', this.opts.token]];
-    return [];
+    const header = this.opts.token ? credentialHeader(style, this.opts.token) : null;
+    return header ? [header] : [];
   }
 
   /** Whether a credential value seen at the upstream is the run's own (reports say so without showing it). */
@@ -142,7 +140,7 @@ export class GatewayClient {
   /** Called with each answer in progress (the runner reports what arrived when a check times out). */
   onProgress?: (a: Arrived) => void;
 
-  /** Called with each request and what came back (a response, or the error that ended it): the runner's masked transcript (src/report/transcript.ts). */
+  /** Called with each request and what came back (a response, or the error that ended it): the runner's masked transcript (src/report/certify/transcript.ts). */
   onReceive?: (req: GwRequest, res: ReceivedResponse) => void;
 
   /** One answer's whole budget in this view: its check's limit (the runner sets it per check); the run's time limit when unset. */

@@ -164,7 +164,7 @@ export const COMMAND_OPTIONS: readonly OptionSpec[] = [
     ['matrix'],
     [
       { name: 'out', kind: 'string', arg: '<dir>', help: 'where to write matrix.html, matrix.json or matrix.md', flagDefault: '.', defaultText: 'the current folder' },
-      { name: 'format', kind: 'enum', values: ['html', 'json', 'markdown'], choices: true, arg: '<name>', help: 'html (self-contained: sortable columns, a filter box), json (src/report/matrix.schema.json) or markdown', flagDefault: 'html', defaultText: '`html`' },
+      { name: 'format', kind: 'enum', values: ['html', 'json', 'markdown'], choices: true, arg: '<name>', help: 'html (self-contained: sortable columns, a filter box), json (src/report/across-runs/matrix.schema.json) or markdown', flagDefault: 'html', defaultText: '`html`' },
       { name: 'label', kind: 'list', arg: '<DIR=NAME@VERSION>', help: "name the gateway of the run in DIR (repeatable); without it, the report's gateway (`run --gateway-name`), else the folder's name", flagDefault: [], defaultText: '' },
     ],
   ),

@@ -249,7 +249,7 @@ export function configSchema(): Record<string, unknown> {
       case 'map':
         return { type: 'object', additionalProperties: { type: 'string' } };
       case 'waivers':
-        // A file name, or the entries themselves: src/report/waivers.ts checks them, naming the line.
+        // A file name, or the entries themselves: src/report/run/waivers.ts checks them, naming the line.
         return { anyOf: [{ type: 'string' }, { type: 'array' }] };
     }
   };

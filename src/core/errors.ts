@@ -1,27 +1,32 @@
-// Typed harness errors with stable codes. Only src/cli.ts turns them into an exit code
-// (one place decides how the process ends): every HarnessError means "the harness could not run" (exit 2).
-export type HarnessErrorCode =
-  | 'BAD_FLAG'
-  | 'BAD_CONFIG'
-  | 'UNKNOWN_CHECK'
-  | 'TARGET_UNREACHABLE'
-  | 'TARGET_NOT_HTTP'
-  | 'TARGET_TLS'
-  | 'PORT_IN_USE'
-  | 'BAD_ADDRESS'
-  | 'UNKNOWN_FAULT'
-  | 'INTERRUPTED'
-  // Gateway images (src/launch/image.ts)
-  | 'DOCKER_UNAVAILABLE'
-  | 'IMAGE_NOT_FOUND'
-  | 'GATEWAY_START'
-  // An optional package a feature needs is not installed (src/core/optional.ts)
-  | 'MISSING_PACKAGE'
-  // Readiness gate (src/runner/ready.ts)
-  | 'NOT_READY'
-  // Reports read back (merge-reports, verify: src/report/)
-  | 'BAD_REPORT'
-  | 'MERGE_REFUSED';
+// The one error class of the harness, with stable codes from one table (ERROR_CODES: each code
+// and its one-line meaning; docs/errors.md shows the table, and test/docs/error-codes.test.ts holds
+// the two the same). Only src/cli/program.ts turns one into an exit code and prints it, as one line
+// (`gw-conformance: error GWC-BAD-FLAG: <message>`, errorLine below): every HarnessError means
+// "the harness could not run" (exit 2; Ctrl-C's INTERRUPTED is 130).
+
+/** Every code a HarnessError can carry, with what it means (the docs' table is made of these lines). */
+export const ERROR_CODES = {
+  BAD_FLAG: 'a flag, an argument or an environment variable has a value the command does not take',
+  BAD_CONFIG: 'a configuration file (gwc.yaml, a gateway\'s config, a key, a certificate) cannot be read or does not hold what it must',
+  UNKNOWN_CHECK: '--only or --skip names no check, area or requirement',
+  TARGET_UNREACHABLE: 'the gateway, or the running `gw-conformance mock` a run uses, cannot be reached or stopped answering',
+  TARGET_NOT_HTTP: 'the target answers, but not in HTTP',
+  TARGET_TLS: 'the TLS handshake with the target failed (an untrusted or expired certificate, a refused handshake, no TLS)',
+  PORT_IN_USE: 'a port the harness would listen on is taken, or the mock is already serving a run',
+  BAD_ADDRESS: 'an address to listen on is not host:port, or cannot be listened on',
+  UNKNOWN_FAULT: 'the reference gateway was asked for a fault it does not have',
+  INTERRUPTED: 'Ctrl-C stopped the run (exit 130)',
+  DOCKER_UNAVAILABLE: '--gateway-image needs Docker, and none answers',
+  IMAGE_NOT_FOUND: 'the gateway image cannot be found or pulled',
+  GATEWAY_START: 'the gateway the harness starts did not start, or exited',
+  MISSING_PACKAGE: 'a feature needs an optional package that is not installed',
+  NOT_READY: 'the gateway did not forward a probe of each declared protocol in time (the readiness gate)',
+  BAD_REPORT: 'a report read back (merge-reports, compare, matrix, verify) is unreadable or not one this harness can read',
+  MERGE_REFUSED: 'reports that do not add up (other versions, seeds, targets, profiles) were given to merge-reports',
+  MOCK_FAILED: 'the running `gw-conformance mock` a run was sent to failed with an error whose code is none of these',
+} as const satisfies Record<string, string>;
+
+export type HarnessErrorCode = keyof typeof ERROR_CODES;
 
 export class HarnessError extends Error {
   constructor(
@@ -31,6 +36,25 @@ export class HarnessError extends Error {
     super(message);
     this.name = 'HarnessError';
   }
+}
+
+/** The code as printed and documented: `GWC-` and the table's key, dashes for underscores (BAD_FLAG is GWC-BAD-FLAG). */
+export const printedCode = (code: HarnessErrorCode): string => `GWC-${code.replace(/_/g, '-')}`;
+
+/** The one line a HarnessError is shown as, after the tool's `gw-conformance: ` prefix. */
+export const errorLine = (e: HarnessError): string => `error ${printedCode(e.code)}: ${e.message}`;
+
+/** Whether `code` is one of the table's (a code read from another process is checked, never cast). */
+export const isHarnessErrorCode = (code: unknown): code is HarnessErrorCode => typeof code === 'string' && Object.hasOwn(ERROR_CODES, code);
+
+/**
+ * The error a running `gw-conformance mock` sent over the wire (an `error` event of its NDJSON),
+ * as a HarnessError: its code when the table has it, else MOCK_FAILED with the message kept and
+ * the unknown code named (quoted, cut at 40 characters).
+ */
+export function errorFromWire(code: unknown, message: string): HarnessError {
+  if (isHarnessErrorCode(code)) return new HarnessError(code, message);
+  return new HarnessError('MOCK_FAILED', `${message} (the mock's error code ${JSON.stringify(String(code)).slice(0, 40)})`);
 }
 
 /** Parses "host:port" (or "[::1]:port", or a bare port) into parts; loopback host by default. */

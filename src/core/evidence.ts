@@ -3,7 +3,7 @@
 // the requests sent, and the reporters look for them at any depth to draw a diff table, a stream
 // chart or an exchange panel. Other keys are free-form and shown as JSON.
 import type { Outcome } from './outcome.js';
-import type { ByteDiff, JsonDiff } from './compare.js';
+import type { ByteDiff, JsonDiff } from './json-diff.js';
 import type { Percentiles } from './histogram.js';
 
 export type HeaderPairs = Array<[string, string]>;
@@ -63,7 +63,7 @@ export interface EvidenceParts {
   /** At the top level: the requests the client sent (the runner records them for replay). */
   sent?: object | object[];
   forwarded?: object;
-  /** The smallest JSON differences (src/core/compare.ts), or sentences. */
+  /** The smallest JSON differences (src/core/json-diff.ts), or sentences. */
   diffs?: Array<JsonDiff | string>;
   /** The first differing byte of a body sent and received. */
   byteDiff?: ByteDiff;

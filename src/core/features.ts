@@ -16,7 +16,7 @@ export interface ProfileFacts {
   /**
    * What `--shard i/n` splits: `checks` (each shard runs a slice of the selected checks) or
    * `load` (each shard is one of n load processes running every check; merge-reports adds
-   * their figures up, src/report/load-merge.ts).
+   * their figures up, src/report/run/load-merge.ts).
    */
   shards: 'checks' | 'load';
   /** Its checks talk to a hosted service, with the service's key (GWC_SERVICE_KEY) as the credential on every protocol. */

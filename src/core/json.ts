@@ -17,6 +17,9 @@ export type JNode =
  */
 export const MAX_DEPTH = 512;
 
+/** Whether `v` is an object of keys (not null, not an array): the one test of it; `T` is what its values are taken to be. */
+export const isRecord = <T = unknown>(v: unknown): v is Record<string, T> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** The offset where `text` nests deeper than `max` (strings skipped), or -1. One pass, no allocation. */
 export function tooDeepAt(text: string, max = MAX_DEPTH): number {
   let depth = 0;

@@ -5,7 +5,7 @@
 export type Level = 'MUST' | 'SHOULD' | 'INFO';
 /**
  * pass; fail (MUST broken); warn (SHOULD broken); info (INFO finding); skip; error (harness broke); timeout.
- * Two more are given by the run, never by a check: waived (a problem a waiver covers, src/report/waivers.ts)
+ * Two more are given by the run, never by a check: waived (a problem a waiver covers, src/report/run/waivers.ts)
  * and flaky (attempts of --repeat disagreed, src/runner/repeat.ts).
  */
 export type Outcome = 'pass' | 'fail' | 'warn' | 'info' | 'skip' | 'error' | 'timeout' | 'waived' | 'flaky';

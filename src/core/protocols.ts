@@ -13,5 +13,15 @@ export type Protocol = (typeof PROTOCOLS)[number];
 export const CREDENTIAL_STYLES = ['bearer', 'x-api-key', 'x-goog-api-key', 'key-query', 'none'] as const;
 export type AuthStyle = (typeof CREDENTIAL_STYLES)[number];
 
+/** The header names a credential style carries the credential in (lower case): credentialHeader's. */
+export const CREDENTIAL_HEADER_NAMES: ReadonlySet<string> = new Set(['authorization', 'x-api-key', 'x-goog-api-key']);
+
+/** The header that carries `credential` in `style` (`authorization: Bearer`, `x-api-key`, `x-goog-api-key`); null for `key-query` and `none`. */
+export function credentialHeader(style: AuthStyle, credential: string): [string, string] | null {
+  if (style === 'bearer') return ['authorization', `Bearer ${credential}`];
+  if (style === 'x-api-key' || style === 'x-goog-api-key') return [style, credential];
+  return null;
+}
+
 /** What a request path is in its protocol: an answer, a streamed answer, a token count, the model list. */
 export type RouteKind = 'generate' | 'stream' | 'count' | 'models';

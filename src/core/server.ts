@@ -6,7 +6,7 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import https from 'node:https';
 import type { Socket } from 'node:net';
-import { hostForUrl, listen } from './errors.js';
+import { hostForUrl, listen, type HarnessErrorCode } from './errors.js';
 
 /** A server's certificate and key (PEM), and whether it offers HTTP/2. */
 export interface ServerTls {
@@ -63,6 +63,6 @@ export abstract class LoopbackServer {
  * A refused request to the `mock` command's control endpoints (a run, an attach): one error
  * event as a whole NDJSON line, so the caller shows the mock's own words.
  */
-export function refuseNdjson(res: http.ServerResponse, status: number, code: string, message: string): void {
+export function refuseNdjson(res: http.ServerResponse, status: number, code: HarnessErrorCode, message: string): void {
   res.writeHead(status, { 'content-type': 'application/x-ndjson' }).end(`${JSON.stringify({ type: 'error', code, message })}\n`);
 }

@@ -11,7 +11,7 @@
 import type { Readable } from 'node:stream';
 import type { StartedTestContainer } from 'testcontainers';
 import { HarnessError } from '../core/errors.js';
-import { scrubSecrets } from '../core/mask.js';
+import { maskCredentialsInText } from '../core/mask.js';
 import { importOptional } from '../core/optional.js';
 import { connects } from './ports.js';
 
@@ -51,12 +51,9 @@ export interface RunningImage {
 const STOP_GRACE_MS = 5_000;
 /** How long stop() waits, after the removal, for the container's output stream to end. */
 const LOG_END_MS = 5_000;
-const CREDENTIAL_IN_TEXT = /\b(authorization|proxy-authorization|x-api-key|x-goog-api-key|api[-_]?key|token)(["']?\s*[:=]\s*["']?)(bearer\s+|basic\s+)?[^\s"',;]+/gi;
 
-/** One line of gateway output as it may appear in a report: secrets and credential values masked. */
-export function maskLogLine(line: string, secrets: string[]): string {
-  return scrubSecrets(line, secrets).replace(CREDENTIAL_IN_TEXT, (_m, name: string, sep: string, scheme: string | undefined) => `${name}${sep}${scheme ?? ''}***`);
-}
+/** One line of gateway output as it may appear in a report: secrets and credential values masked (the one masker's rule for free text). */
+export const maskLogLine = maskCredentialsInText;
 
 const firstLine = (err: unknown) => String((err as Error)?.message ?? err).split('\n')[0].trim();
 

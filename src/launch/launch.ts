@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { requireOptional } from '../core/optional.js';
-import type { LaunchInfo } from '../report/types.js';
+import type { LaunchInfo } from '../report/shared/types.js';
 import { maskLogLine } from './image.js';
 import { connects, freePort } from './ports.js';
 import { exitedOf, exitOf, stopGroup, killGroup } from './process-group.js';

@@ -1,6 +1,7 @@
 // What the lint rules share: reading untyped YAML values (objects, lists, strings), showing a
 // key path, telling a literal secret from a reference, and classifying URLs (loopback, cloud
 // metadata). Also the shape of a rule check, as the registry in checks.ts holds them.
+import { isRecord } from '../core/json.js';
 import { hasRef } from './schema.js';
 import type { KeyPath } from './source.js';
 
@@ -11,7 +12,7 @@ export type Report = (path: KeyPath, message: string, hint: string) => void;
 /** One rule of one dialect: reads the whole (parsed) file and reports what breaks the rule. */
 export type RuleCheck = (root: Obj, report: Report) => void;
 
-export const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isObj: (v: unknown) => v is Obj = isRecord;
 export const obj = (v: unknown): Obj => (isObj(v) ? v : {});
 export const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

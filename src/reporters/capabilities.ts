@@ -4,7 +4,7 @@
 // come from the capability checks' evidence (src/core/capabilities.ts).
 import { cellsOf, matrixRows, STATE_GLYPH, worstState, type CapabilityCell, type CellState } from '../core/capabilities.js';
 import { escapeAttr, escapeText, terminalSafe, xmlAttrs, xmlText } from '../core/inert.js';
-import type { RunReport } from '../report/types.js';
+import type { RunReport } from '../report/shared/types.js';
 
 /** One feature's cells as a short text: `ok`, `FAIL`, `n/o`, or `ok/FAIL` when JSON and stream differ (JSON first). */
 function glyphs(cells: readonly CapabilityCell[] | undefined): string {

@@ -5,12 +5,12 @@
 // and actual, unmatched URLs) is made inert here, so no escape sequence of a gateway acts on the
 // terminal or the CI log whoever prints this; colour is added afterwards by `colourConsole`, on
 // the console's own marks only, so no gateway text decides a colour.
-import { routeLines, translated } from '../report/routes.js';
+import { routeLines, translated } from '../report/run/routes.js';
 import { basename } from 'node:path';
 import { terminalSafe } from '../core/inert.js';
-import type { CheckResult, RunReport } from '../report/types.js';
-import { waiverLines } from '../report/waivers.js';
-import { findingsInOrder } from '../report/policy.js';
+import type { CheckResult, RunReport } from '../report/shared/types.js';
+import { waiverLines } from '../report/run/waivers.js';
+import { findingsInOrder } from '../report/shared/policy.js';
 import { capabilityLines } from './capabilities.js';
 import { fixLink } from './links.js';
 import type { Colour } from './style.js';

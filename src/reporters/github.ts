@@ -8,10 +8,10 @@
 // already; what the gateway sent is made inert for each sink by src/core/inert.ts, so a message
 // can neither start a workflow command of its own nor add markup to the summary.
 import { markdownCell, workflowData, workflowProperty } from '../core/inert.js';
-import type { CheckResult, RunReport } from '../report/types.js';
+import type { CheckResult, RunReport } from '../report/shared/types.js';
 import { fixLink } from './links.js';
 import { resultLine } from './console.js';
-import { findingsInOrder, isNotRun } from '../report/policy.js';
+import { findingsInOrder, isNotRun } from '../report/shared/policy.js';
 
 type Command = 'error' | 'warning' | 'notice';
 const COMMAND: Partial<Record<CheckResult['outcome'], Command>> = { fail: 'error', timeout: 'error', flaky: 'error', error: 'error', warn: 'warning', info: 'notice' };

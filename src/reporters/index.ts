@@ -3,7 +3,7 @@
 // prints it (and the github reporter also appends a job summary to the file GitHub names).
 import { appendFileSync, closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunReport } from '../report/types.js';
+import type { RunReport } from '../report/shared/types.js';
 import type { JunitFormat, ReporterName } from './names.js';
 import { consoleSummary } from './console.js';
 import { annotations, jobSummary } from './github.js';

@@ -17,8 +17,8 @@
 // xmlbuilder) split only the first "]]>" of a CDATA section and threw on control characters,
 // and both occur in evidence a gateway sends. Text is escaped, never put in CDATA, so any
 // number of "]]>" is plain text; characters XML 1.0 forbids are written visibly as \uXXXX.
-import type { CheckResult, RunReport } from '../report/types.js';
-import { isFailure, isHarnessError, isNotRun, type Judgement } from '../report/policy.js';
+import type { CheckResult, RunReport } from '../report/shared/types.js';
+import { isFailure, isHarnessError, isNotRun, type Judgement } from '../report/shared/policy.js';
 import type { Attempt } from '../core/evidence.js';
 import type { JunitFormat } from './names.js';
 import { xmlAttrs, xmlText } from '../core/inert.js';
@@ -28,7 +28,7 @@ const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
 
 type Verdict = { kind: 'failure' | 'error'; type: string } | { kind: 'skipped'; message: string } | { kind: 'out'; prefix: string };
 
-/** What a result becomes in JUnit; whether it fails the build is the policy's call (src/report/policy.ts). */
+/** What a result becomes in JUnit; whether it fails the build is the policy's call (src/report/shared/policy.ts). */
 function verdict(r: Pick<CheckResult, 'outcome' | 'level' | 'message' | 'waiver'>, how: Judgement): Verdict {
   if (isHarnessError(r)) return { kind: 'error', type: 'harness-error' };
   // Ctrl-C stopped it: the build must not read the run as passed.

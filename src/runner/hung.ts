@@ -11,8 +11,8 @@
 // the checks that ended since the first, the bound is met too (a gateway with a few hangs among
 // many answers never meets it).
 import type { CheckDef } from '../check/check.js';
-import type { CheckResult } from '../report/types.js';
-import { HUNG_NOT_RUN } from '../report/policy.js';
+import type { CheckResult } from '../report/shared/types.js';
+import { HUNG_NOT_RUN } from '../report/shared/policy.js';
 
 /**
  * How many checks in a row must end at their time limit: as many as run at once (the first

@@ -13,7 +13,7 @@ import type { Upstream } from '../upstream/upstream.js';
 import type { Reply } from '../upstream/scenario.js';
 
 // What the gate found is part of the report: its types live with the report's.
-import type { CanaryAnswer, ProtocolReadiness, Readiness } from '../report/readiness.js';
+import type { CanaryAnswer, ProtocolReadiness, Readiness } from '../report/shared/readiness.js';
 import { plural } from '../core/words.js';
 export type { CanaryAnswer, ProtocolReadiness, Readiness };
 

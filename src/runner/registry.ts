@@ -5,7 +5,7 @@
 // checks run only when it is asked for (withCapabilities).
 import type { CheckDef } from '../check/check.js';
 import { PROFILE_FACTS, type Profile, type Protocol } from '../core/features.js';
-import type { Readiness } from '../report/readiness.js';
+import type { Readiness } from '../report/shared/readiness.js';
 import { CAPABILITY_AREA, FEATURES_OF } from '../core/capabilities.js';
 import { HarnessError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';

@@ -1,7 +1,7 @@
 // Repeated attempts (--repeat N, --repeat-failures N): a check whose attempts disagree is
 // `flaky`, with every attempt's verdict in its evidence.
 import type { Attempt } from '../core/evidence.js';
-import type { CheckResult } from '../report/types.js';
+import type { CheckResult } from '../report/shared/types.js';
 
 /** One result from a check's attempts (in order). Agreeing attempts give the first attempt's result. */
 export function combineAttempts(attempts: CheckResult[]): CheckResult {

@@ -4,11 +4,11 @@ import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { featuresOf, type CheckDef, type RunSettings, type Verdict } from '../check/check.js';
 import { failedOutcome } from '../core/outcome.js';
-import type { CheckResult, RouteCount } from '../report/types.js';
+import type { CheckResult, RouteCount } from '../report/shared/types.js';
 import type { Protocol } from '../core/protocols.js';
 import { protocolOfPath } from '../protocol/index.js';
 import { describeArrived, GatewayTimeoutError, GatewayTransportError, TimeLimitReached, type Arrived, type GatewayClient, type GwRequest } from '../client/gateway.js';
-import { recordSent, type SentRequest } from '../report/replay.js';
+import { recordSent, type SentRequest } from '../report/run/replay.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { UpstreamHandle } from '../upstream/handle.js';
 import type { ReceivedResponse } from '../client/gateway.js';
@@ -135,7 +135,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
       return done('timeout', { message: `${head} (${limitMs} ms for this check): ${what}`, evidence: answers.length ? { arrived: answers.map((a) => ({ ...a })) } : {} });
     }
     if (e instanceof GatewayTransportError) return done(failedOutcome(check.level), { message: `the gateway's connection failed: ${e.message}`, actual: e.code });
-    // The harness broke (src/report/policy.ts: exit 2); the stack is for whoever fixes it.
+    // The harness broke (src/report/shared/policy.ts: exit 2); the stack is for whoever fixes it.
     const err = e instanceof Error ? e : new Error(String(e));
     return done('error', { message: `${err.name}: ${err.message}`, evidence: { stack: err.stack ?? null } });
   } finally {

@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Agent, request, type Dispatcher } from 'undici';
-import { HarnessError, type HarnessErrorCode } from '../core/errors.js';
+import { errorFromWire, HarnessError } from '../core/errors.js';
 import { ATTACH_PATH, fromWire, type AttachAnswer, type AttachEvent, type AttachOps } from './attach-wire.js';
 import { newCaseToken } from './contract.js';
 import { RecordedCase } from './expectation.js';
@@ -69,7 +69,7 @@ export class RemoteUpstream implements Upstream {
     if (res.statusCode !== 200 || ev?.type !== 'attached') {
       await agent.close();
       const why = ev?.type === 'error' ? ev : { code: 'TARGET_UNREACHABLE', message: `${url} did not answer as a \`gw-conformance mock\` (status ${res.statusCode}); start one with \`gw-conformance mock\`` };
-      throw new HarnessError(why.code as HarnessErrorCode, `attaching to the mock at ${url}: ${why.message}`);
+      throw errorFromWire(why.code, `attaching to the mock at ${url}: ${why.message}`);
     }
     const up = new RemoteUpstream(url, ev.id, agent, res.body);
     up.measured(t0, performance.now(), ev.now);

@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { describeByteDiff, diffBytes } from '../../src/core/compare.js';
+import { describeByteDiff, diffBytes } from '../../src/core/json-diff.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 import { fixtureTexts } from '../shared/fixtures.js';

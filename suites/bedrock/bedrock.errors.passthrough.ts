@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { describeDiff } from '../../src/core/compare.js';
+import { describeDiff } from '../../src/core/json-diff.js';
 import { tryParse } from '../../src/core/json.js';
 import { bedrockErrorReply, bedrockErrorType } from '../../src/upstream/replies/bedrock.js';
 import { exchange, responseDiffs } from '../shared/exchange.js';

@@ -6,7 +6,7 @@
 // refused the request itself with a JSON error; otherwise it fails, naming what was lost.
 import type { CheckContext, Verdict } from '../../src/check/check.js';
 import { type Capability, type CapabilityCell, type CellMode } from '../../src/core/capabilities.js';
-import { diffJson, describeDiff } from '../../src/core/compare.js';
+import { diffJson, describeDiff } from '../../src/core/json-diff.js';
 import { at, stringifyNode, tryParse, type JNode } from '../../src/core/json.js';
 import { DEFAULT_MODEL, type Protocol } from '../../src/protocol/index.js';
 import { withToken } from '../../src/upstream/contract.js';

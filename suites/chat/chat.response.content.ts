@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { describeDiff } from '../../src/core/compare.js';
+import { describeDiff } from '../../src/core/json-diff.js';
 import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
 import { chatSend, exchange, responseDiffs } from '../shared/exchange.js';
 import { chatBody } from '../shared/protocols.js';

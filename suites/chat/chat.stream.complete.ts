@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { describeDiff, diffJson } from '../../src/core/compare.js';
+import { describeDiff, diffJson } from '../../src/core/json-diff.js';
 import { tryParse } from '../../src/core/json.js';
 import { DONE } from '../../src/upstream/replies/chat.js';
 import { chatStreamExchange, chunkName, pairEvents } from './common.js';

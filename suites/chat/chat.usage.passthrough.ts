@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass, type CheckContext } from '../../src/check/check.js';
-import { describeDiff, diffJson } from '../../src/core/compare.js';
+import { describeDiff, diffJson } from '../../src/core/json-diff.js';
 import { at, toPlain, tryParse } from '../../src/core/json.js';
 import { chatCompletion, chatFrames, chatJsonReply, chatSseReply, chatStream, DONE } from '../../src/upstream/replies/chat.js';
 import { CHAT_PATH, chatBody } from '../shared/protocols.js';

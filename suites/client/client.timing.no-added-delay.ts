@@ -1,5 +1,5 @@
 import { defineCheck } from '../../src/check/check.js';
-import { compareTiming } from '../../src/real-clients/compare.js';
+import { compareTiming } from '../../src/real-clients/straight-vs-gateway.js';
 import { verdictOver } from './common.js';
 
 export default defineCheck({

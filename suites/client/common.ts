@@ -2,7 +2,7 @@
 // client's straight run and its run through the gateway) and the verdict they build from the
 // differences, client by client.
 import { fail, pass, type CheckContext, type Verdict } from '../../src/check/check.js';
-import type { Difference } from '../../src/real-clients/compare.js';
+import type { Difference } from '../../src/real-clients/straight-vs-gateway.js';
 import type { ClientFixture, ClientPair } from '../../src/real-clients/session.js';
 
 /** The most differences kept per client in a report. */

@@ -1,7 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { ERROR_TYPES } from '../../src/upstream/replies/messages.js';
 import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
-import { describeByteDiff, diffBytes, describeDiff } from '../../src/core/compare.js';
+import { describeByteDiff, diffBytes, describeDiff } from '../../src/core/json-diff.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, responseDiffs } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';

@@ -1,7 +1,7 @@
 // Shared steps of the messages checks alone: where a field of the sent body went in the
 // received one. What other areas share lives in suites/shared/.
 import { at, stringifyNode, tryParse, type JNode } from '../../src/core/json.js';
-import { diffJson, type JsonDiff } from '../../src/core/compare.js';
+import { diffJson, type JsonDiff } from '../../src/core/json-diff.js';
 import { fixturesAndProperty } from '../shared/property.js';
 import { parseSeen, type Exchange } from '../shared/exchange.js';
 import type { CheckContext, Verdict } from '../../src/check/check.js';

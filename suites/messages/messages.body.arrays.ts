@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { describeDiff } from '../../src/core/compare.js';
+import { describeDiff } from '../../src/core/json-diff.js';
 import { compareAt } from './common.js';
 import { fixture } from './fixtures.js';
 import { exchange, notForwarded } from '../shared/exchange.js';

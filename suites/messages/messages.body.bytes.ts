@@ -1,5 +1,5 @@
 import { defineCheck, type Verdict } from '../../src/check/check.js';
-import { describeByteDiff, diffBytes } from '../../src/core/compare.js';
+import { describeByteDiff, diffBytes } from '../../src/core/json-diff.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 import { type Exchange, isExplicitRefusal, notForwarded } from '../shared/exchange.js';
 import { messagesBodyProperty } from './common.js';

@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { describeDiff } from '../../src/core/compare.js';
+import { describeDiff } from '../../src/core/json-diff.js';
 import { compareField } from './common.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { exchange, notForwarded } from '../shared/exchange.js';

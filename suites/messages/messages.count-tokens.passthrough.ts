@@ -2,7 +2,7 @@ import { defineCheck, fail, pass, type CheckContext } from '../../src/check/chec
 import { countTokensBody } from '../../src/upstream/replies/discovery.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
 import { errorBody } from '../../src/upstream/replies/messages.js';
-import { describeDiff, diffJson } from '../../src/core/compare.js';
+import { describeDiff, diffJson } from '../../src/core/json-diff.js';
 import { tryParse } from '../../src/core/json.js';
 import { maskHeaders } from '../../src/core/mask.js';
 import { cut, excerpt } from '../shared/evidence.js';

@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { describeDiff } from '../../src/core/compare.js';
+import { describeDiff } from '../../src/core/json-diff.js';
 import { DEFAULT_USAGE, messageBody } from '../../src/upstream/replies/messages.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, responseDiffs } from '../shared/exchange.js';

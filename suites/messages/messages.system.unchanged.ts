@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { describeDiff } from '../../src/core/compare.js';
+import { describeDiff } from '../../src/core/json-diff.js';
 import { ATTRIBUTION } from './gen.js';
 import { compareAt } from './common.js';
 import { messagesBody } from '../shared/protocols.js';

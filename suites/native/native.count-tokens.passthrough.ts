@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { describeDiff } from '../../src/core/compare.js';
+import { describeDiff } from '../../src/core/json-diff.js';
 import { maskUrl } from '../../src/core/mask.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { nativeCountTokensBody, nativeJsonReply, NATIVE_MODEL } from '../../src/upstream/replies/native.js';

@@ -3,7 +3,7 @@
 // has no zstd, so a zstd body cannot be made here.
 import { gzipSync } from 'node:zlib';
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { describeByteDiff, diffBytes } from '../../src/core/compare.js';
+import { describeByteDiff, diffBytes } from '../../src/core/json-diff.js';
 import { tryParse } from '../../src/core/json.js';
 import { withToken } from '../../src/upstream/contract.js';
 import { headerValues } from '../../src/upstream/record.js';

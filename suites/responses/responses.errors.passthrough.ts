@@ -1,6 +1,6 @@
 // RESP-ERR-1: errors of the Responses API upstream reach the client with their status and OpenAI error body.
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { describeDiff } from '../../src/core/compare.js';
+import { describeDiff } from '../../src/core/json-diff.js';
 import { tryParse } from '../../src/core/json.js';
 import { chatError } from '../../src/upstream/replies/chat.js';
 import { responsesJsonReply } from '../../src/upstream/replies/responses.js';

@@ -1,7 +1,7 @@
 // RESP-SSE-1: every event of a Responses API stream reaches the client with its name, its data,
 // its sequence_number and its place: the lifecycle events and the function-call argument deltas included.
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { describeDiff, diffJson } from '../../src/core/compare.js';
+import { describeDiff, diffJson } from '../../src/core/json-diff.js';
 import { tryParse } from '../../src/core/json.js';
 import { eventName, noStream, pairEvents, responsesStreamExchange, unnumbered } from './common.js';
 import { streamEvidenceOf } from '../shared/exchange.js';

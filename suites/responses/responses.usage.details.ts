@@ -1,7 +1,7 @@
 // RESP-USAGE-1: usage reaches the client as the upstream counted it, the cached-token and
 // reasoning-token details included, in a response object and in the stream's response.completed.
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { describeDiff, diffJson } from '../../src/core/compare.js';
+import { describeDiff, diffJson } from '../../src/core/json-diff.js';
 import { at, tryParse } from '../../src/core/json.js';
 import { RESPONSES_USAGE, responsesAnswer, responsesJsonReply } from '../../src/upstream/replies/responses.js';
 import { exchange, responsesSend, streamEvidenceOf } from '../shared/exchange.js';

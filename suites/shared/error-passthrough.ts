@@ -2,7 +2,7 @@
 // protocol: each scripted error in turn, its status and its JSON body compared with what the
 // client got; the first that differs is the finding.
 import { fail, type Verdict } from '../../src/check/check.js';
-import { describeDiff } from '../../src/core/compare.js';
+import { describeDiff } from '../../src/core/json-diff.js';
 import { tryParse } from '../../src/core/json.js';
 import { exchangeEvidence, excerpt } from './evidence.js';
 import { responseDiffs, type Exchange } from './exchange.js';

@@ -10,7 +10,7 @@ import type { Expectation } from '../../src/upstream/upstream.js';
 import { messageBody } from '../../src/upstream/replies/messages.js';
 import { nativeFrames, nativeJsonReply, nativeResponse, nativeSseReply, nativeStream } from '../../src/upstream/replies/native.js';
 import { at, stringifyNode, tryParse, type JNode } from '../../src/core/json.js';
-import { diffJson, type JsonDiff } from '../../src/core/compare.js';
+import { diffJson, type JsonDiff } from '../../src/core/json-diff.js';
 import { exchangeEvidence, streamEvidence } from './evidence.js';
 import { CHAT_PATH, RESPONSES_PATH, nativePath } from './protocols.js';
 

@@ -8,6 +8,7 @@ import { withToken } from '../../src/upstream/contract.js';
 import { headerValues, type RecordedRequest } from '../../src/upstream/record.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
 import { maskHeaders, maskUrl } from '../../src/core/mask.js';
+import { credentialHeader } from '../../src/core/protocols.js';
 import { attempt, withBound } from './shape.js';
 
 /** A second, different credential: what another user of the same gateway sends. */
@@ -47,8 +48,8 @@ export interface PairResult {
 
 /** The second request's own credential: `OTHER_CREDENTIAL` in `style`, as headers or a `key` query parameter. */
 function otherCredential(style: AuthStyle, path: string): { path: string; headers: Array<[string, string]> } {
-  if (style === 'bearer') return { path, headers: [['authorization', `Bearer ${OTHER_CREDENTIAL}`]] };
-  if (style === 'x-api-key' || style === 'x-goog-api-key') return { path, headers: [[style, OTHER_CREDENTIAL]] };
+  const header = credentialHeader(style, OTHER_CREDENTIAL);
+  if (header) return { path, headers: [header] };
   return { path: `${path}${path.includes('?') ? '&' : '?'}key=${OTHER_CREDENTIAL}`, headers: [] };
 }
 

@@ -1,7 +1,7 @@
 // Pairing the pieces of a stream the upstream sent with the events the client received, on any
 // protocol: a piece and an event pair when they carry the same payload (the same text, or the
 // same JSON value re-serialised), found in order.
-import { diffJson } from '../../src/core/compare.js';
+import { diffJson } from '../../src/core/json-diff.js';
 import { tryParse } from '../../src/core/json.js';
 
 /** One sent piece (its index among those sent) and the received event (its index) that carries it. */

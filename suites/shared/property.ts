@@ -3,7 +3,7 @@
 // replay it. The semantic judge (MSG-BODY-1, NAT-BODY-1, CHAT-BODY-1) lives here too.
 import fc from 'fast-check';
 import type { CheckContext, Verdict } from '../../src/check/check.js';
-import { compareJsonText, describeDiff } from '../../src/core/compare.js';
+import { compareJsonText, describeDiff } from '../../src/core/json-diff.js';
 import { exchangeEvidence } from './evidence.js';
 import { GatewayTimeoutError, GatewayTransportError } from '../../src/client/gateway.js';
 import { exchange, isExplicitRefusal, notForwarded, type Exchange, type SendOptions } from './exchange.js';

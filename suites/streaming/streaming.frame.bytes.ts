@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { describeByteDiff, diffBytes } from '../../src/core/compare.js';
+import { describeByteDiff, diffBytes } from '../../src/core/json-diff.js';
 import { frames, messageStream } from '../../src/upstream/replies/streams.js';
 import { notStreamed, streamEvidence, streamExchange } from './common.js';
 

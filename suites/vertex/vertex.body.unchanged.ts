@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { describeDiff, diffJson } from '../../src/core/compare.js';
+import { describeDiff, diffJson } from '../../src/core/json-diff.js';
 import { tryParse } from '../../src/core/json.js';
 import { VERTEX_VERSION } from '../../src/protocol/index.js';
 import { exchange, notForwarded, type Exchange } from '../shared/exchange.js';

@@ -9,7 +9,7 @@ import { runAppsDemo } from '../../src/cli.js';
 import { resolveConfig } from '../../src/config/config.js';
 import { APPS_FAULTS } from '../../reference/apps/faults.js';
 import { APPS_CHECKS } from '../../suites/apps/index.js';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/report/shared/types.js';
 import { runOf, startAtOnce } from '../helpers/at-once.js';
 import { PglitePool } from '../helpers/pglite-pool.js';
 

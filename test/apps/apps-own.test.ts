@@ -93,7 +93,7 @@ describe('apps-config', () => {
     const err: string[] = [];
     const io = { out: () => {}, err: (s: string) => err.push(s), env: {}, untilStopped: async () => {} };
     expect(await main(['apps-config', '--out', out], io)).toBe(2);
-    expect(err).toEqual([`gw-conformance: apps-config: ${join(repo, 'sub', 'gateway.env')} would hold the gateway's secrets inside the git work tree ${repo}; write it elsewhere (--out), or give --force`]);
+    expect(err).toEqual([`gw-conformance: error GWC-BAD-FLAG: apps-config: ${join(repo, 'sub', 'gateway.env')} would hold the gateway's secrets inside the git work tree ${repo}; write it elsewhere (--out), or give --force`]);
     expect(existsSync(out) || existsSync(join(repo, 'sub', 'gateway.env'))).toBe(false);
     expect(await main(['apps-config', '--out', out, '--force'], io)).toBe(0);
     expect(statSync(join(repo, 'sub', 'gateway.env')).mode & 0o777).toBe(0o600);
@@ -104,7 +104,7 @@ describe('apps-config', () => {
     const io = { out: () => {}, err: (s: string) => err.push(s), env: {}, untilStopped: async () => {} };
     expect(await main(['apps-config', '--ports-base', '65533'], io)).toBe(2);
     expect(await main(['apps-config', '--port', '47002'], io)).toBe(2);
-    expect(err).toEqual(['gw-conformance: --ports-base: expected a port number up to 65531, got "65533"', "gw-conformance: --port 47002 is one of the harness's ports (47001-47005, from --ports-base)"]);
+    expect(err).toEqual(['gw-conformance: error GWC-BAD-FLAG: --ports-base: expected a port number up to 65531, got "65533"', "gw-conformance: error GWC-BAD-FLAG: --port 47002 is one of the harness's ports (47001-47005, from --ports-base)"]);
   });
 });
 
@@ -127,7 +127,7 @@ describe('run --profile apps --gateway-cmd (the reference, PGlite in {workdir})'
     const r = await cliInProcess(['run', '--profile', 'apps', '--gateway-cmd', reference, '--gateway-env', 'GW_JWT_SECRET=', '--reporter', 'json', '--out', join(tmp(), 'r')], { timeoutMs: 50_000 });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/^gw-conformance: --gateway-cmd exited with 2 before listening on 127\.0\.0\.1:\d+; last output: gw-conformance: apps gateway configuration: session\.jwt_secret: expected a non-empty string\n$/);
+    expect(r.stderr).toMatch(/^gw-conformance: error GWC-GATEWAY-START: --gateway-cmd exited with 2 before listening on 127\.0\.0\.1:\d+; last output: gw-conformance: error GWC-BAD-CONFIG: apps gateway configuration: session\.jwt_secret: expected a non-empty string\n$/);
   });
 
   it('a gateway that never finishes sign-in: the sign-in check fails with the steps as evidence, within its limit', { timeout: 90_000 }, async () => {
@@ -181,7 +181,7 @@ describe('run --profile apps --target --apps-config (the reference started by th
     try {
       const r = await cliInProcess(['run', '--profile', 'apps', '--apps-config', join(dir, 'gateway.yaml'), '--target', `http://127.0.0.1:${c.gateway}`, '--reporter', 'json', '--out', join(dir, 'r')], { timeoutMs: 50_000 });
       expect(r.code).toBe(2);
-      expect(r.stderr).toBe(`gw-conformance: telemetry collector: 127.0.0.1:${c.base + 1} is already in use\n`);
+      expect(r.stderr).toBe(`gw-conformance: error GWC-PORT-IN-USE: telemetry collector: 127.0.0.1:${c.base + 1} is already in use\n`);
     } finally {
       blocker.close();
     }
@@ -192,7 +192,7 @@ describe('run --profile apps --target --apps-config (the reference started by th
     const c = await writeConfig(dir);
     const r = await cliInProcess(['run', '--profile', 'apps', '--apps-config', join(dir, 'gateway.yaml'), '--ready-timeout-s', '1', '--reporter', 'json', '--out', join(dir, 'r')], { timeoutMs: 50_000 });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`gw-conformance: the apps gateway at http://127.0.0.1:${c.gateway} was not ready within 1 s (GET /.well-known/oauth-authorization-server: ECONNREFUSED); start it with the configuration apps-config wrote, or raise --ready-timeout-s\n`);
+    expect(r.stderr).toBe(`gw-conformance: error GWC-GATEWAY-START: the apps gateway at http://127.0.0.1:${c.gateway} was not ready within 1 s (GET /.well-known/oauth-authorization-server: ECONNREFUSED); start it with the configuration apps-config wrote, or raise --ready-timeout-s\n`);
   });
 
   it('bad input: no way to reach a gateway, a missing secrets file, both modes at once', async () => {
@@ -203,9 +203,9 @@ describe('run --profile apps --target --apps-config (the reference started by th
     expect(await main(['run', '--profile', 'apps', '--apps-config', join(dir, 'none.yaml')], io)).toBe(2);
     expect(await main(['run', '--profile', 'apps', '--apps-config', join(dir, 'none.yaml'), '--gateway-cmd', 'true'], io)).toBe(2);
     expect(err).toEqual([
-      'gw-conformance: --profile apps needs --gateway-cmd, or --target with --apps-config <gateway.yaml> (written by `gw-conformance apps-config --out gateway.yaml`); without a gateway: `gw-conformance demo --profile apps`',
-      `gw-conformance: cannot read ${join(dir, 'none.yaml')}: ENOENT`,
-      'gw-conformance: give --apps-config (with --target: a gateway you started) or --gateway-cmd (the harness writes {workdir}/gateway.yaml), not both',
+      'gw-conformance: error GWC-BAD-FLAG: --profile apps needs --gateway-cmd, or --target with --apps-config <gateway.yaml> (written by `gw-conformance apps-config --out gateway.yaml`); without a gateway: `gw-conformance demo --profile apps`',
+      `gw-conformance: error GWC-BAD-CONFIG: cannot read ${join(dir, 'none.yaml')}: ENOENT`,
+      'gw-conformance: error GWC-BAD-FLAG: give --apps-config (with --target: a gateway you started) or --gateway-cmd (the harness writes {workdir}/gateway.yaml), not both',
     ]);
   });
 });

@@ -139,6 +139,6 @@ describe.runIf(havePg && claude)('the apps profile against the real Claude apps 
   it('a configuration it refuses at start (no store): exit 2, one line with the start of its output', { timeout: 60_000 }, async () => {
     const r = await inNamespace(['run', '--profile', 'apps', '--gateway-cmd', gatewayCmd, '--reporter', 'json', '--out', join(dir, 'refused')], 50_000);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^gw-conformance: --gateway-cmd exited with 1 before listening on 127\.0\.0\.1:\d+; output: claude gateway: \[ \{ "code": "invalid_type", .*"path": \[ "store" \], "message": "Required" \} \]\n$/);
+    expect(r.stderr).toMatch(/^gw-conformance: error GWC-GATEWAY-START: --gateway-cmd exited with 1 before listening on 127\.0\.0\.1:\d+; output: claude gateway: \[ \{ "code": "invalid_type", .*"path": \[ "store" \], "message": "Required" \} \]\n$/);
   });
 });

@@ -76,12 +76,12 @@ describe('reference --apps bad input', () => {
   it('without --config: one line, exit 2', async () => {
     const t = io();
     expect(await main(['reference', '--apps'], t.io)).toBe(2);
-    expect(t.err).toEqual(['gw-conformance: reference --apps needs --config <gateway.yaml>']);
+    expect(t.err).toEqual(['gw-conformance: error GWC-BAD-FLAG: reference --apps needs --config <gateway.yaml>']);
   });
   it('an unreadable configuration: one line, exit 2', async () => {
     const t = io();
     expect(await main(['reference', '--apps', '--config', '/nonexistent/gateway.yaml'], t.io)).toBe(2);
-    expect(t.err).toEqual(['gw-conformance: cannot read /nonexistent/gateway.yaml: ENOENT']);
+    expect(t.err).toEqual(['gw-conformance: error GWC-BAD-CONFIG: cannot read /nonexistent/gateway.yaml: ENOENT']);
   });
 });
 
@@ -101,7 +101,7 @@ describe('apps-config', () => {
   it('a bad --postgres-url: one line, exit 2', async () => {
     const err: string[] = [];
     expect(await main(['apps-config', '--postgres-url', 'mysql://x'], { out: () => {}, err: (s) => err.push(s), env: {}, untilStopped: async () => {} })).toBe(2);
-    expect(err).toEqual(['gw-conformance: --postgres-url: expected a postgres:// URL, got "mysql://x"']);
+    expect(err).toEqual(['gw-conformance: error GWC-BAD-FLAG: --postgres-url: expected a postgres:// URL, got "mysql://x"']);
   });
 });
 

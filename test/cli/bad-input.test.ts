@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type Io } from '../../src/cli/program.js';
-import { summarize, type RunReport } from '../../src/report/types.js';
+import { summarize, type RunReport } from '../../src/report/shared/types.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'gwc-bad-'));
 
@@ -35,21 +35,21 @@ describe('a credential a request header cannot carry is refused before the run',
   it('--token with a line break, and GWC_TOKEN with one: one line, exit 2, the secret not repeated', async () => {
     const flag = await run(['run', ...TARGET, '--token', 'sk-abc\ndef']);
     expect(flag.code).toBe(2);
-    expect(oneLine(flag)).toBe('gw-conformance: --token holds a line break (read from a file with its newline?): a request header carries one line; give the credential without it');
+    expect(oneLine(flag)).toBe('gw-conformance: error GWC-BAD-FLAG: --token holds a line break (read from a file with its newline?): a request header carries one line; give the credential without it');
     const env = await run(['run', ...TARGET], { GWC_TOKEN: 'sk-abc\r\n' });
-    expect(oneLine(env)).toMatch(/^gw-conformance: GWC_TOKEN holds a line break/);
+    expect(oneLine(env)).toMatch(/^gw-conformance: error GWC-BAD-FLAG: GWC_TOKEN holds a line break/);
     expect([...flag.err, ...env.err].join('\n')).not.toContain('sk-abc');
   });
 
   it('a token of spaces only, a control character, a token-env variable with a line break', async () => {
     const spaces = await run(['run', ...TARGET, '--token', '   ']);
     expect(spaces.code).toBe(2);
-    expect(oneLine(spaces)).toBe("gw-conformance: --token is only spaces: give the gateway's credential, or, if the gateway takes no credential, --no-token (`token: none` in gwc.yaml)");
-    expect(oneLine(await run(['run', ...TARGET, '--token', 'sk\u0007x']))).toMatch(/^gw-conformance: --token holds a control character/);
+    expect(oneLine(spaces)).toBe("gw-conformance: error GWC-BAD-FLAG: --token is only spaces: give the gateway's credential, or, if the gateway takes no credential, --no-token (`token: none` in gwc.yaml)");
+    expect(oneLine(await run(['run', ...TARGET, '--token', 'sk\u0007x']))).toMatch(/^gw-conformance: error GWC-BAD-FLAG: --token holds a control character/);
     const dir = tmp();
     writeFileSync(join(dir, 'gwc.yaml'), 'token-env: MY_KEY\n');
     const named = await run(['run', ...TARGET, '--config', join(dir, 'gwc.yaml')], { MY_KEY: 'k\n' });
-    expect(oneLine(named)).toMatch(/^gw-conformance: token-env: the variable MY_KEY holds a line break/);
+    expect(oneLine(named)).toMatch(/^gw-conformance: error GWC-BAD-CONFIG: token-env: the variable MY_KEY holds a line break/);
   });
 });
 
@@ -59,7 +59,7 @@ describe('gwc.yaml and other YAML the harness reads: one line with the file, lin
     writeFileSync(join(dir, 'gwc.yaml'), 'target: http://127.0.0.1:1\nonly: [a\n  b: c\n');
     const r = await run(['run', '--config', join(dir, 'gwc.yaml')]);
     expect(r.code).toBe(2);
-    expect(oneLine(r)).toBe(`gw-conformance: ${join(dir, 'gwc.yaml')}:2:8: not valid YAML: Implicit keys of flow sequence pairs need to be on a single line`);
+    expect(oneLine(r)).toBe(`gw-conformance: error GWC-BAD-CONFIG: ${join(dir, 'gwc.yaml')}:2:8: not valid YAML: Implicit keys of flow sequence pairs need to be on a single line`);
   });
 
   it("verify of a folder whose conformance-report.yaml is malformed: the reason, not the library's error code", async () => {
@@ -67,20 +67,20 @@ describe('gwc.yaml and other YAML the harness reads: one line with the file, lin
     writeFileSync(join(dir, 'conformance-report.yaml'), 'kind: ConformanceReport\nprofiles: [1, 2\n');
     const r = await run(['verify', dir]);
     expect(r.code).toBe(2);
-    expect(oneLine(r)).toBe(`gw-conformance: ${join(dir, 'conformance-report.yaml')}:3:1: not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]`);
+    expect(oneLine(r)).toBe(`gw-conformance: error GWC-BAD-REPORT: ${join(dir, 'conformance-report.yaml')}:3:1: not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]`);
   });
 
   it('a waivers file: the column too, in the same form', async () => {
     const dir = tmp();
     writeFileSync(join(dir, 'waivers.yaml'), 'waivers:\n  - check: a\n   reason: b\n');
-    expect(oneLine(await run(['run', ...TARGET, '--waivers', join(dir, 'waivers.yaml')]))).toBe(`gw-conformance: ${join(dir, 'waivers.yaml')}:3:1: not valid YAML: Sequence item without - indicator`);
+    expect(oneLine(await run(['run', ...TARGET, '--waivers', join(dir, 'waivers.yaml')]))).toBe(`gw-conformance: error GWC-BAD-CONFIG: ${join(dir, 'waivers.yaml')}:3:1: not valid YAML: Sequence item without - indicator`);
   });
 
   it('--config given a folder says it is a folder', async () => {
     const dir = tmp();
     const r = await run(['run', '--config', dir]);
     expect(r.code).toBe(2);
-    expect(oneLine(r)).toBe(`gw-conformance: config file ${dir} is a folder, not a file: give the YAML file itself (e.g. ${dir}/gwc.yaml)`);
+    expect(oneLine(r)).toBe(`gw-conformance: error GWC-BAD-CONFIG: config file ${dir} is a folder, not a file: give the YAML file itself (e.g. ${dir}/gwc.yaml)`);
   });
 
   it('an unknown key gets the closest known one, at the top and inside protocols:', async () => {
@@ -88,10 +88,10 @@ describe('gwc.yaml and other YAML the harness reads: one line with the file, lin
     writeFileSync(join(dir, 'top.yaml'), 'targte: http://127.0.0.1:1\n');
     writeFileSync(join(dir, 'nested.yaml'), 'protocols:\n  messages:\n    base-pth: /x\n');
     writeFileSync(join(dir, 'far.yaml'), 'zzzzzz: 1\n');
-    expect(oneLine(await run(['run', '--config', join(dir, 'top.yaml')]))).toBe(`gw-conformance: ${join(dir, 'top.yaml')}: unknown key "targte"; did you mean "target"?`);
-    expect(oneLine(await run(['run', '--config', join(dir, 'nested.yaml')]))).toBe(`gw-conformance: ${join(dir, 'nested.yaml')}: unknown key "protocols.messages.base-pth"; did you mean "base-path"?`);
+    expect(oneLine(await run(['run', '--config', join(dir, 'top.yaml')]))).toBe(`gw-conformance: error GWC-BAD-CONFIG: ${join(dir, 'top.yaml')}: unknown key "targte"; did you mean "target"?`);
+    expect(oneLine(await run(['run', '--config', join(dir, 'nested.yaml')]))).toBe(`gw-conformance: error GWC-BAD-CONFIG: ${join(dir, 'nested.yaml')}: unknown key "protocols.messages.base-pth"; did you mean "base-path"?`);
     // Nothing close: no guess.
-    expect(oneLine(await run(['run', '--config', join(dir, 'far.yaml')]))).toBe(`gw-conformance: ${join(dir, 'far.yaml')}: unknown key "zzzzzz"`);
+    expect(oneLine(await run(['run', '--config', join(dir, 'far.yaml')]))).toBe(`gw-conformance: error GWC-BAD-CONFIG: ${join(dir, 'far.yaml')}: unknown key "zzzzzz"`);
   });
 });
 
@@ -99,9 +99,9 @@ describe('an environment value a flag overrides is not read', () => {
   it('a bad GWC_SEED beside --seed is not refused; alone it still is; lists that add up still read both', async () => {
     const overridden = await run(['run', ...TARGET, '--seed', '3'], { GWC_SEED: 'abc' });
     // Past the setup: the run got as far as the (unreachable) target.
-    expect(oneLine(overridden)).toMatch(/^gw-conformance: target http:\/\/127\.0\.0\.1:1 is unreachable/);
-    expect(oneLine(await run(['run', ...TARGET], { GWC_SEED: 'abc' }))).toBe('gw-conformance: GWC_SEED: expected a whole number from -2147483648 to 2147483647, got "abc"');
-    expect(oneLine(await run(['run', ...TARGET, '--skip', 'messages'], { GWC_SKIP: 'no-such-check' }))).toMatch(/^gw-conformance: --skip.*no-such-check/);
+    expect(oneLine(overridden)).toMatch(/^gw-conformance: error GWC-TARGET-UNREACHABLE: target http:\/\/127\.0\.0\.1:1 is unreachable/);
+    expect(oneLine(await run(['run', ...TARGET], { GWC_SEED: 'abc' }))).toBe('gw-conformance: error GWC-BAD-FLAG: GWC_SEED: expected a whole number from -2147483648 to 2147483647, got "abc"');
+    expect(oneLine(await run(['run', ...TARGET, '--skip', 'messages'], { GWC_SKIP: 'no-such-check' }))).toMatch(/^gw-conformance: error GWC-UNKNOWN-CHECK: --skip.*no-such-check/);
   });
 });
 
@@ -140,12 +140,12 @@ describe('merge-reports refuses reports that do not add up to one run', () => {
     const merged = join(root, 'merged');
     const twice = await run(['merge-reports', s1, s1, '--out', merged]);
     expect(twice.code).toBe(2);
-    expect(oneLine(twice)).toBe(`gw-conformance: merge-reports: ${s1} is given twice; name each report once`);
+    expect(oneLine(twice)).toBe(`gw-conformance: error GWC-MERGE-REFUSED: merge-reports: ${s1} is given twice; name each report once`);
     const spelt = await run(['merge-reports', s1, `${s1}/report.json`, '--out', merged, '--force']);
-    expect(oneLine(spelt)).toBe(`gw-conformance: merge-reports: ${s1} and ${s1}/report.json are the same report (${s1}/report.json); name each report once`);
+    expect(oneLine(spelt)).toBe(`gw-conformance: error GWC-MERGE-REFUSED: merge-reports: ${s1} and ${s1}/report.json are the same report (${s1}/report.json); name each report once`);
     const half = await run(['merge-reports', s1, '--out', merged]);
     expect(half.code).toBe(2);
-    expect(oneLine(half)).toBe(`gw-conformance: merge-reports: refusing to merge: shard 2/2 is missing (given: 1/2 in ${s1}) (--force merges anyway)`);
+    expect(oneLine(half)).toBe(`gw-conformance: error GWC-MERGE-REFUSED: merge-reports: refusing to merge: shard 2/2 is missing (given: 1/2 in ${s1}) (--force merges anyway)`);
     // Both shards merge; one alone merges when forced, saying what is missing.
     const both = await run(['merge-reports', s1, s2, '--out', merged, '--reporter', 'json']);
     expect([both.code, both.err]).toEqual([0, []]);

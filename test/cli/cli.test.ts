@@ -15,7 +15,7 @@ import { cliInProcess, startInProcess } from '../helpers/in-process.js';
 import { TIME_JUDGED, UNTIMED } from '../helpers/untimed.js';
 import { CAPABILITY_AREA } from '../../src/core/capabilities.js';
 import { CHECKS } from '../../suites/index.js';
-import { SCHEMA_VERSION } from '../../src/report/types.js';
+import { SCHEMA_VERSION } from '../../src/report/shared/types.js';
 
 /**
  * The checks a run without --profile selects (slow and service checks need their profile), but
@@ -50,7 +50,7 @@ describe('gw-conformance CLI', () => {
     const report = JSON.parse(json);
     const ajv = new Ajv({ allErrors: true });
     addFormats.default(ajv);
-    const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'src/report/run-report.schema.json'), 'utf8')));
+    const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'src/report/shared/run-report.schema.json'), 'utf8')));
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
     expect(report).toMatchObject({ schemaVersion: SCHEMA_VERSION, seed: 5, exitCode: 0, declared: { protocols: ['messages', 'native', 'chat', 'responses', 'vertex', 'bedrock'] } });
     expect(xml.match(/<testcase /g)).toHaveLength(DEFAULT_CHECKS.length);
@@ -224,7 +224,7 @@ describe('gw-conformance CLI', () => {
     const r = await cliInProcess(['--target', `http://127.0.0.1:${(s.address() as net.AddressInfo).port}/v1`, '--upstream-listen', '127.0.0.1:0', '--protocols', 'messages', '--ready-timeout-s', '120'], { timeoutMs: 90_000 });
     expect(r.code).toBe(2);
     const line = oneLine(r.stderr);
-    expect(line).toMatch(/^gw-conformance: gateway not ready: in [5-9] s no messages canary \(POST http:\/\/127\.0\.0\.1:\d+\/v1\/v1\/messages\) reached the recording upstream; \d+ tries, the last answered 404 application\/json .*; the same answer every time, so the gate stopped before its 120 s;/);
+    expect(line).toMatch(/^gw-conformance: error GWC-NOT-READY: gateway not ready: in [5-9] s no messages canary \(POST http:\/\/127\.0\.0\.1:\d+\/v1\/v1\/messages\) reached the recording upstream; \d+ tries, the last answered 404 application\/json .*; the same answer every time, so the gate stopped before its 120 s;/);
     // Well before the 120 s it would otherwise wait out (start-up and the 5 s of identical answers included).
     expect(r.ms).toBeLessThan(60_000);
     s.closeAllConnections();

@@ -3,7 +3,7 @@
 // requests, so the run is the gateway's failure, exit 1 with the parse error as the evidence,
 // never exit 2 ("could not run") at the preflight or the readiness gate.
 import { describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/report/shared/types.js';
 import { hostileRun } from '../helpers/hostile-run.js';
 
 const TOKEN = 'sk-header-flood-0123456789abcdef';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliInProcess, startInProcess } from '../helpers/in-process.js';
 import { freePort, ROOT } from '../helpers/cli.js';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/report/shared/types.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'gwc-in-process-'));
 const ID = 'messages.count-tokens.passthrough';

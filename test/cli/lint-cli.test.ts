@@ -129,7 +129,7 @@ describe('gw-conformance lint-config', () => {
     writeFileSync(bad, 'listen:\n  public_url: https://g.corp.example\noidc: [\n  issuer: x\n');
     const r = await cliInProcess(['lint-config', fx('valid-outline.yaml'), bad]);
     expect(r.code).toBe(2);
-    expect(oneLine(r.stderr)).toMatch(new RegExp(`^gw-conformance: ${bad}:\\d+:\\d+: not valid YAML: `));
+    expect(oneLine(r.stderr)).toMatch(new RegExp(`^gw-conformance: error GWC-BAD-CONFIG: ${bad}:\\d+:\\d+: not valid YAML: `));
     expect(r.stdout).toBe('');
     const dup = join(dir, 'dup.yaml');
     writeFileSync(dup, 'listen: {}\noidc: {}\nlisten: {}\n');
@@ -138,7 +138,7 @@ describe('gw-conformance lint-config', () => {
     expect(oneLine(d.stderr)).toMatch(/dup.yaml:3:1: not valid YAML: Map keys must be unique/);
     const stdin = await cliInProcess(['lint-config', '-'], { input: 'a: b: c\n' });
     expect(stdin.code).toBe(2);
-    expect(oneLine(stdin.stderr)).toMatch(/^gw-conformance: <stdin>:1:\d+: not valid YAML: /);
+    expect(oneLine(stdin.stderr)).toMatch(/^gw-conformance: error GWC-BAD-CONFIG: <stdin>:1:\d+: not valid YAML: /);
   });
 
   it('unreadable file, bad flags: one line, exit 2', async () => {
@@ -151,7 +151,7 @@ describe('gw-conformance lint-config', () => {
       cliInProcess(['lint-config', '--out', '/no/such/dir/x.json', BROKEN]),
     ]);
     expect(missing.code).toBe(2);
-    expect(oneLine(missing.stderr)).toBe('gw-conformance: no/such/gateway.yaml: cannot read the file (ENOENT)');
+    expect(oneLine(missing.stderr)).toBe('gw-conformance: error GWC-BAD-CONFIG: no/such/gateway.yaml: cannot read the file (ENOENT)');
     expect(dir.code).toBe(2);
     expect(oneLine(dir.stderr)).toMatch(/fixtures: cannot read the file \(EISDIR\)/);
     expect(fmt.code).toBe(2);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { consoleSummary } from '../../src/reporters/console.js';
 import { jobSummary } from '../../src/reporters/github.js';
-import { summarize, type CheckResult, type RunReport } from '../../src/report/types.js';
+import { summarize, type CheckResult, type RunReport } from '../../src/report/shared/types.js';
 import { DELIVERY_WORDS, type Delivery } from '../../src/core/oracle.js';
 import { demoRun } from '../helpers/demo.js';
 import { htmlReport } from '../../src/reporters/html/page.js';

@@ -56,7 +56,7 @@ describe('--out is checked before any check runs', () => {
 describe('the credential', () => {
   it('an empty --token (an unset variable) is one line saying how to declare none', async () => {
     expect(refusedAtOnce(await cliInProcess(['demo', '--token', '']))).toBe(
-      "gw-conformance: --token is empty (an unset variable?): give the gateway's credential, or, if the gateway takes no credential, --no-token (`token: none` in gwc.yaml)",
+      "gw-conformance: error GWC-BAD-FLAG: --token is empty (an unset variable?): give the gateway's credential, or, if the gateway takes no credential, --no-token (`token: none` in gwc.yaml)",
     );
   });
 
@@ -83,16 +83,16 @@ describe('the credential', () => {
 
 describe('invalid values: one short line with the closest names', () => {
   it.each([
-    [['demo', '--fault', 'buffr-stream'], 'gw-conformance: unknown fault "buffr-stream"; did you mean "buffer-stream"? (`gw-conformance list --faults` names them)'],
-    [['demo', '--profile', 'slwo'], 'gw-conformance: --profile: unknown profile "slwo"; did you mean "slow"? (default, slow, service, apps, client, load)'],
-    [['demo', '--reporter', 'jsno'], 'gw-conformance: --reporter: unknown reporter "jsno"; did you mean "json"? (console, junit, json, html, github)'],
+    [['demo', '--fault', 'buffr-stream'], 'gw-conformance: error GWC-UNKNOWN-FAULT: unknown fault "buffr-stream"; did you mean "buffer-stream"? (`gw-conformance list --faults` names them)'],
+    [['demo', '--profile', 'slwo'], 'gw-conformance: error GWC-BAD-FLAG: --profile: unknown profile "slwo"; did you mean "slow"? (default, slow, service, apps, client, load)'],
+    [['demo', '--reporter', 'jsno'], 'gw-conformance: error GWC-BAD-FLAG: --reporter: unknown reporter "jsno"; did you mean "json"? (console, junit, json, html, github)'],
   ])('%j', async (args, line) => {
     expect(refusedAtOnce(await cliInProcess(args))).toBe(line);
   });
 
   it('--only and --skip: a typo gets the closest ids, before anything starts', async () => {
     const line = refusedAtOnce(await cliInProcess(['demo', '--only', 'mesages.auth.credential']));
-    expect(line).toMatch(/^gw-conformance: --only: unknown check "mesages.auth.credential"; did you mean "messages.auth.credential"\?/);
+    expect(line).toMatch(/^gw-conformance: error GWC-UNKNOWN-CHECK: --only: unknown check "mesages.auth.credential"; did you mean "messages.auth.credential"\?/);
     expect(line.length).toBeLessThan(300);
     expect(refusedAtOnce(await cliInProcess(['demo', '--skip', 'streaming.*.nothing']))).toMatch(/--skip: unknown check "streaming\.\*\.nothing"/);
   });

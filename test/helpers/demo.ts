@@ -5,7 +5,7 @@ import { runSuite } from '../../src/cli/run.js';
 import { demoUpstream } from '../../src/cli/demo.js';
 import type { PhaseGate } from '../../src/runner/gate.js';
 import { resolveConfig } from '../../src/config/config.js';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/report/shared/types.js';
 import { CHECKS } from '../../suites/index.js';
 import type { Tracer } from '../../reference/trace.js';
 

@@ -22,7 +22,7 @@ import { FAULTS } from '../../reference/faults/index.js';
 import { CHECKS } from '../../suites/index.js';
 import { demoRun } from './demo.js';
 import { PhaseGate } from '../../src/runner/gate.js';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/report/shared/types.js';
 import { runOf, startAtOnce } from './at-once.js';
 import { PARTS } from './matrix-parts.js';
 import { tracedCleanRun } from './matrix-trace.js';

@@ -5,7 +5,7 @@ import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../reference/gate
 import { faultByName } from '../../reference/faults/index.js';
 import { runSuite } from '../../src/cli/run.js';
 import { resolveConfig } from '../../src/config/config.js';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/report/shared/types.js';
 import type { Upstream } from '../../src/upstream/upstream.js';
 import { CHECKS } from '../../suites/index.js';
 

@@ -13,7 +13,7 @@ import { attachFrom } from '../../src/cli/actions/mock.js';
 import { HarnessError } from '../../src/core/errors.js';
 import { RemoteUpstream } from '../../src/upstream/remote.js';
 import { JSON_HEADERS, SSE_HEADERS } from '../../src/upstream/scenario.js';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/report/shared/types.js';
 import { LOAD_CHECKS } from '../../suites/load/index.js';
 import { freePort } from '../helpers/cli.js';
 import { cliInProcess, startInProcess } from '../helpers/in-process.js';
@@ -191,7 +191,8 @@ describe('bad input to --attach and --attach-from: one line, exit 2, before anyt
       expect(r.code, r.stdout + r.stderr).toBe(2);
       const lines = r.stderr.trim().split('\n');
       expect(lines, r.stderr).toHaveLength(1);
-      expect(lines[0].replace(/^gw-conformance: /, '')).toMatch(line);
+      expect(lines[0]).toMatch(/^gw-conformance: error GWC-(BAD-FLAG|TARGET-UNREACHABLE): /);
+      expect(lines[0].replace(/^gw-conformance: error GWC-[A-Z-]+: /, '')).toMatch(line);
     });
 });
 
@@ -205,7 +206,7 @@ describe('the mock command: attached load runs and runs of other profiles do not
     const remote = await RemoteUpstream.attach(url);
     const r = await cliInProcess(['run', '--target', 'http://127.0.0.1:9', '--upstream-listen', `127.0.0.1:${port}`]);
     expect(r.code, r.stdout + r.stderr).toBe(2);
-    expect(r.stderr.trim()).toBe('gw-conformance: the mock is already serving 1 attached load run; wait for it to finish, or start another mock');
+    expect(r.stderr.trim()).toBe('gw-conformance: error GWC-PORT-IN-USE: the mock is already serving 1 attached load run; wait for it to finish, or start another mock');
     await remote.detach();
     const again = await attach(url);
     expect(again.url).toBe(url);

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { RecordingUpstream } from '../../mocks/upstream/server.js';
 import { LOAD_FAULTS } from '../../reference/faults/index.js';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/report/shared/types.js';
 import { LOAD_CHECKS } from '../../suites/load/index.js';
 import { throughReference, type Flags } from '../helpers/load-suite.js';
 /** The flag sets of test/detection/load.json: load, load with a latency budget, a declared limit. */

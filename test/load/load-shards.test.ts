@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mergeEvidence, sumSeries, combineShardResults } from '../../src/report/load-merge.js';
-import { mergeConflicts } from '../../src/report/merge.js';
+import { mergeEvidence, sumSeries, combineShardResults } from '../../src/report/run/load-merge.js';
+import { mergeConflicts } from '../../src/report/run/merge.js';
 import { encodeHistogram, newHistogram, recordMs } from '../../src/core/histogram.js';
-import type { CheckResult, RunReport } from '../../src/report/types.js';
+import type { CheckResult, RunReport } from '../../src/report/shared/types.js';
 import { cli, freePort, ROOT } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/in-process.js';
 

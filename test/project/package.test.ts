@@ -86,7 +86,7 @@ const npx = (args: string[]) => run('npx', ['--no', '--', 'gw-conformance', ...a
 
 describe('the packed package', () => {
   it('holds the compiled runtime, its data files, README, the docs and the examples they use, LICENSE, and nothing of the development tree', () => {
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/gw-conformance.js', 'dist/src/cli.js', 'catalog/requirements.json', 'src/report/run-report.schema.json', 'src/report/compare.schema.json', 'src/lint/schemas/claude-apps-gateway.schema.json', 'src/lint/schemas/outline.schema.json']) {
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/gw-conformance.js', 'dist/src/cli.js', 'catalog/requirements.json', 'src/report/shared/run-report.schema.json', 'src/report/across-runs/compare.schema.json', 'src/lint/schemas/claude-apps-gateway.schema.json', 'src/lint/schemas/outline.schema.json']) {
       expect(files, f).toContain(f);
     }
     expect(files.some((f) => f.startsWith('fixtures/messages/') && f.endsWith('.json'))).toBe(true);
@@ -171,7 +171,7 @@ describe('the packed package', () => {
     expect(install.code, install.stderr).toBe(0);
     const r = await run(join(prefix, 'bin', 'gw-conformance'), ['demo', '--profile', 'apps'], work, 60_000);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toMatch(/^gw-conformance: the apps profile .* not installed: npm install --global jose@\S+ oauth2-mock-server@\S+ /);
+    expect(r.stderr.trim()).toMatch(/^gw-conformance: error GWC-MISSING-PACKAGE: the apps profile .* not installed: npm install --global jose@\S+ oauth2-mock-server@\S+ /);
   });
 
   // Last: it installs packages into the project the tests above judged lean.

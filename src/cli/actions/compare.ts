@@ -1,16 +1,16 @@
 // What `gw-conformance compare <base> <new>` does (registered by ../commands/compare.ts, loaded
-// when it runs): two runs' reports compared (src/report/compare.ts) and shown in one format
-// (src/report/compare-format.ts). Everything that can be wrong with the input (an unreadable or
+// when it runs): two runs' reports compared (src/report/across-runs/compare.ts) and shown in one format
+// (src/report/across-runs/compare-format.ts). Everything that can be wrong with the input (an unreadable or
 // foreign file, an interrupted run, an unknown check or level, an --out that cannot be written) is found before the comparison, and ends in one line and exit 2.
 import { writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { HarnessError } from '../../core/errors.js';
 import type { Level } from '../../core/outcome.js';
 import { unknownValue } from '../../core/suggest.js';
-import { assertComplete, compareReports, type FailOn } from '../../report/compare.js';
-import { formatComparison, resultText, type CompareFormat } from '../../report/compare-format.js';
-import { readReport } from '../../report/merge.js';
-import type { RunReport } from '../../report/types.js';
+import { assertComplete, compareReports, type FailOn } from '../../report/across-runs/compare.js';
+import { formatComparison, resultText, type CompareFormat } from '../../report/across-runs/compare-format.js';
+import { readReport } from '../../report/run/merge.js';
+import type { RunReport } from '../../report/shared/types.js';
 import { assertWritableDir } from '../out-dir.js';
 import type { Io } from '../shared.js';
 

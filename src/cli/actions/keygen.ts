@@ -5,7 +5,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../../core/errors.js';
-import { keyIdOf } from '../../report/statement.js';
+import { keyIdOf } from '../../report/certify/statement.js';
 import type { Io } from '../shared.js';
 
 export const PRIVATE_KEY_FILE = 'gwc-signing.key';

@@ -6,7 +6,7 @@
 import { HarnessError } from '../../core/errors.js';
 import type { RunConfig } from '../../config/config.js';
 import type { Fault } from '../../../reference/faults/index.js';
-import type { RunReport } from '../../report/types.js';
+import type { RunReport } from '../../report/shared/types.js';
 import { demo } from '../demo.js';
 import { withInterrupt, type Interruption } from '../interrupt.js';
 import { liveConsole, type RunProgress } from '../progress.js';

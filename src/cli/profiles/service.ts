@@ -6,7 +6,7 @@ import { HarnessError } from '../../core/errors.js';
 import { withExpandedTargeting } from '../../config/config.js';
 import { checkLaunch } from '../../launch/launch.js';
 import { FAULTS } from '../../../reference/faults/index.js';
-import type { RunReport } from '../../report/types.js';
+import type { RunReport } from '../../report/shared/types.js';
 import { CHECKS } from '../../../suites/index.js';
 import { runSuite } from '../run.js';
 import { faultNamed } from '../shared.js';

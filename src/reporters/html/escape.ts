@@ -2,6 +2,7 @@
 // <pre> every long text is shown in (with a copy button when it is a command). The escaping
 // itself (markup and invisible characters) is src/core/inert.ts, shared with the console and JUnit.
 import { escapeText } from '../../core/inert.js';
+import { isRecord } from '../../core/json.js';
 
 /** Size limits: the file stays under maxBytes; long strings and large evidence are cut with a note. */
 export const HTML_LIMITS = {
@@ -15,7 +16,7 @@ export const HTML_LIMITS = {
 
 /** A JSON value as the report holds it. */
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-export const isObj = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObj = isRecord<Json>;
 
 /** The first n characters, never splitting a surrogate pair; `cut` counts what was left out. */
 export function clip(s: string, n: number): { s: string; cut: number } {

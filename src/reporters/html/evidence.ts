@@ -5,7 +5,7 @@
 import { SIDE_KEYS, evidenceKey as K } from '../../core/evidence.js';
 import { escapeText } from '../../core/inert.js';
 import { maskHeaders, maskUrl } from '../../core/mask.js';
-import type { CheckResult } from '../../report/types.js';
+import type { CheckResult } from '../../report/shared/types.js';
 import { clip, command, cutNote, HTML_LIMITS, isObj, pre, thousands, type Json } from './escape.js';
 import { hasLoadCharts, loadCharts } from './load.js';
 import { parseTimeline, timelineSvg } from './timeline.js';

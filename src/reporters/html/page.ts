@@ -7,13 +7,13 @@
 // and actual, the smallest diff highlighted, both sides of the exchange (masked) and, for
 // streams, the timeline as an SVG chart (evidence.ts, timeline.ts); for load runs, the latency
 // percentiles and the answers per second as SVG charts with their tables (load.ts, chart.ts).
-import { translated } from '../../report/routes.js';
+import { translated } from '../../report/run/routes.js';
 import { escapeAttr, escapeText } from '../../core/inert.js';
 import { maskUrl } from '../../core/mask.js';
 import { readText } from '../../core/paths.js';
-import type { CheckResult, RunReport } from '../../report/types.js';
-import { htmlHead } from '../../report/html-head.js';
-import { isNotRun } from '../../report/policy.js';
+import type { CheckResult, RunReport } from '../../report/shared/types.js';
+import { htmlHead } from '../../report/shared/html-head.js';
+import { isNotRun } from '../../report/shared/policy.js';
 import { CSP, SCRIPT, STYLE } from './assets.js';
 import { clip, cutNote, HTML_LIMITS } from './escape.js';
 import { Budget, details } from './evidence.js';

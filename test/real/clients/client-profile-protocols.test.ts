@@ -17,9 +17,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../../helpers/cli.js';
 import { claudeBinary } from '../../../src/real-clients/claude-code.js';
 import { codexBinary, codexConfig } from '../../../src/real-clients/codex.js';
-import { compareRequests, withSortedKeys } from '../../../src/real-clients/compare.js';
+import { compareRequests, withSortedKeys } from '../../../src/real-clients/straight-vs-gateway.js';
 import type { ClientRun, UpstreamRequest } from '../../../src/real-clients/types.js';
-import type { CheckResult, RunReport } from '../../../src/report/types.js';
+import type { CheckResult, RunReport } from '../../../src/report/shared/types.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'gwc-client-protocols-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

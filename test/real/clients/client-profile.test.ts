@@ -22,9 +22,9 @@ import { cli, ROOT } from '../../helpers/cli.js';
 import { nginxAvailable } from '../../helpers/nginx.js';
 import { claudeBinary } from '../../../src/real-clients/claude-code.js';
 import { geminiCliScript } from '../../../src/real-clients/gemini-cli.js';
-import { compareRequests, compareTiming } from '../../../src/real-clients/compare.js';
+import { compareRequests, compareTiming } from '../../../src/real-clients/straight-vs-gateway.js';
 import { type ClientRun, type UpstreamRequest } from '../../../src/real-clients/types.js';
-import type { CheckResult, RunReport } from '../../../src/report/types.js';
+import type { CheckResult, RunReport } from '../../../src/report/shared/types.js';
 
 const SDKS = 'anthropic-sdk,openai,genai';
 const work = mkdtempSync(path.join(os.tmpdir(), 'gwc-client-test-'));
@@ -153,7 +153,7 @@ describe('the client profile with the official SDKs (in this process)', () => {
   it('a client that is not installed is one line and exit 2 (the SDKs: test/unit/core/optional.test.ts)', async () => {
     const r = await cli(['demo', '--profile', 'client', '--clients', 'claude-code', '--reporter', 'json', '--out', path.join(work, 'absent')], { env: { GWC_CLAUDE_DIR: path.join(work, 'no-claude'), GWC_CLAUDE_BIN: '' } });
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')).toEqual([`gw-conformance: --clients claude-code: Claude Code is not installed at ${path.join(work, 'no-claude')}/node_modules/@anthropic-ai/claude-code-linux-x64/claude: npm install --prefix ${path.join(work, 'no-claude')} --save-exact @anthropic-ai/claude-code-linux-x64@2.1.330 (or set GWC_CLAUDE_DIR)`]);
+    expect(r.stderr.trim().split('\n')).toEqual([`gw-conformance: error GWC-BAD-FLAG: --clients claude-code: Claude Code is not installed at ${path.join(work, 'no-claude')}/node_modules/@anthropic-ai/claude-code-linux-x64/claude: npm install --prefix ${path.join(work, 'no-claude')} --save-exact @anthropic-ai/claude-code-linux-x64@2.1.330 (or set GWC_CLAUDE_DIR)`]);
   });
 });
 

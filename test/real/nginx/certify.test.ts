@@ -11,11 +11,11 @@ import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../../reference/g
 import { faultByName } from '../../../reference/faults/index.js';
 import { runSuite } from '../../../src/cli/run.js';
 import { resolveConfig } from '../../../src/config/config.js';
-import { firstDifference, masker, TIMING_EXCHANGE, transcriptDigest, transcriptLines, type Transcript } from '../../../src/report/transcript.js';
-import { conformanceErrors, harnessIntegrity, profileResult } from '../../../src/report/certify.js';
+import { firstDifference, masker, TIMING_EXCHANGE, transcriptDigest, transcriptLines, type Transcript } from '../../../src/report/certify/transcript.js';
+import { conformanceErrors, harnessIntegrity, profileResult } from '../../../src/report/certify/certify.js';
 import { mkdirSync } from 'node:fs';
 import { VERSION } from '../../../src/core/paths.js';
-import type { RunReport } from '../../../src/report/types.js';
+import type { RunReport } from '../../../src/report/shared/types.js';
 import { PhaseGate } from '../../../src/runner/gate.js';
 import { CHECKS } from '../../../suites/index.js';
 import { cli, freePort } from '../../helpers/cli.js';
@@ -143,7 +143,7 @@ describe('certify and verify (CLI, reference gateway)', () => {
     writeFileSync(join(out, 'conformance-report.yaml'), 'kind: Something\n');
     const broken = await cliInProcess(['verify', out, '--target', 'http://127.0.0.1:1']);
     expect(broken.code).toBe(2);
-    expect(broken.stderr).toMatch(/^gw-conformance: .*conformance-report\.yaml: not a conformance report: /);
+    expect(broken.stderr).toMatch(/^gw-conformance: error GWC-BAD-REPORT: .*conformance-report\.yaml: not a conformance report: /);
   });
 
   it('certify and verify start the gateway themselves with --gateway-cmd; a faulty command is not reproduced', { timeout: 180_000 }, async () => {

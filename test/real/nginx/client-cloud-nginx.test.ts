@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../../helpers/cli.js';
 import { nginxAvailable } from '../../helpers/nginx.js';
 import { claudeBinary } from '../../../src/real-clients/claude-code.js';
-import type { RunReport } from '../../../src/report/types.js';
+import type { RunReport } from '../../../src/report/shared/types.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CLIENTS = ['claude-code-bedrock', 'claude-code-vertex', 'anthropic-vertex'];

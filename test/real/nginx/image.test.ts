@@ -142,7 +142,7 @@ describe('gateway image (host networking)', () => {
       const r = await cli(['run', '--gateway-image', '127.0.0.1:9/gwc-no-such-image:none', '--reporter', 'json', '--out', mkdtempSync(join(tmpdir(), 'gwc-image-none-'))], { timeoutMs: 60_000 });
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
-      expect(r.stderr).toMatch(/^gw-conformance: --gateway-image: 127\.0\.0\.1:9\/gwc-no-such-image:none is not on this machine and cannot be pulled \(.+\)$/m);
+      expect(r.stderr).toMatch(/^gw-conformance: error GWC-IMAGE-NOT-FOUND: --gateway-image: 127\.0\.0\.1:9\/gwc-no-such-image:none is not on this machine and cannot be pulled \(.+\)$/m);
     },
     60_000,
   );

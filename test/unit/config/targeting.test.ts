@@ -13,7 +13,7 @@ import { loadConfigFile, resolveConfig } from '../../../src/config/config.js';
 import { expandTargeting, protocolOfPath } from '../../../src/config/targeting.js';
 import { GatewayClient } from '../../../src/client/gateway.js';
 import { readStream } from '../../../src/client/sse.js';
-import { curlCommand, replayCommand } from '../../../src/report/replay.js';
+import { curlCommand, replayCommand } from '../../../src/report/run/replay.js';
 import { freePort } from '../../helpers/cli.js';
 import { cliInProcess } from '../../helpers/in-process.js';
 import { cleanupAfterAll } from '../../helpers/cleanup.js';
@@ -136,7 +136,7 @@ describe('the reference gateway in prefix-and-header mode', () => {
     expect(bare.code, bare.stderr).toBe(2);
     const line = bare.stderr.trim().split('\n');
     expect(line).toHaveLength(1);
-    expect(line[0]).toMatch(/^gw-conformance: gateway not ready: in 3 s no (messages|native|chat|responses|vertex|bedrock) canary \(POST http:\/\/127\.0\.0\.1:\d+\/(v1|model)\/\S+\) reached the recording upstream; \d+ tries, the last answered 404 application\/json ".*serves under \/anthropic\/.*"/);
+    expect(line[0]).toMatch(/^gw-conformance: error GWC-NOT-READY: gateway not ready: in 3 s no (messages|native|chat|responses|vertex|bedrock) canary \(POST http:\/\/127\.0\.0\.1:\d+\/(v1|model)\/\S+\) reached the recording upstream; \d+ tries, the last answered 404 application\/json ".*serves under \/anthropic\/.*"/);
     expect(line[0]).toContain(`is its upstream set to http://127.0.0.1:${ref.upstreamPort}?`);
     expect(bare.ms).toBeLessThan(30_000); // the 3 s gate, not a time-out per check (minutes)
 

@@ -2,7 +2,7 @@
 // building a million nested arrays (hundreds of MB) or recursing out of the stack.
 import { describe, expect, it } from 'vitest';
 import { MAX_DEPTH, parseJson, tooDeepAt, tryParse } from '../../../src/core/json.js';
-import { compareJsonText } from '../../../src/core/compare.js';
+import { compareJsonText } from '../../../src/core/json-diff.js';
 
 const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
 

@@ -6,12 +6,12 @@
 // secret (as many `#` in its place) does not show it too.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeByteDiff, diffBytes } from '../../../src/core/compare.js';
+import { describeByteDiff, diffBytes } from '../../../src/core/json-diff.js';
 import { maskCut, rememberSecret, secretForms } from '../../../src/core/mask.js';
 import { sealReport } from '../../../src/cli/run.js';
-import { exitCodeOf } from '../../../src/report/policy.js';
-import { masker } from '../../../src/report/transcript.js';
-import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/types.js';
+import { exitCodeOf } from '../../../src/report/shared/policy.js';
+import { masker } from '../../../src/report/certify/transcript.js';
+import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
 import { progressLine } from '../../../src/reporters/console.js';
 import { REPORTERS } from '../../../src/reporters/index.js';
 import { cut, cutBytes } from '../../../suites/shared/evidence.js';

@@ -3,8 +3,8 @@
 // canonical text, and the replay lines.
 import { describe, expect, it } from 'vitest';
 import { maskCredentialsInText, maskTokens, maskUrl, replaceSecrets, scrubSecrets } from '../../../src/core/mask.js';
-import { masker } from '../../../src/report/transcript.js';
-import { curlCommand, maskHeaderSpec } from '../../../src/report/replay.js';
+import { masker } from '../../../src/report/certify/transcript.js';
+import { curlCommand, maskHeaderSpec } from '../../../src/report/run/replay.js';
 
 const SECRET = 'sk-run-Secret/Value+1';
 

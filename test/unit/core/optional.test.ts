@@ -49,7 +49,7 @@ describe('the optional packages', () => {
     const r = await cli(['demo', '--profile', 'apps'], { env: hiding(['jose']) });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr.trim().split('\n')).toEqual([`gw-conformance: the apps profile (--profile apps, apps-config, reference --apps) needs the optional package jose, not installed: npm install jose@${pkg.peerDependencies.jose}`]);
+    expect(r.stderr.trim().split('\n')).toEqual([`gw-conformance: error GWC-MISSING-PACKAGE: the apps profile (--profile apps, apps-config, reference --apps) needs the optional package jose, not installed: npm install jose@${pkg.peerDependencies.jose}`]);
   });
 
   it('run --profile apps without the IdP and the OpenTelemetry packages names every one missing', async () => {
@@ -64,13 +64,13 @@ describe('the optional packages', () => {
     const r = await cli(['run', '--gateway-image', 'example/gateway:1', '--upstream-listen', '127.0.0.1:0'], { env: hiding(['testcontainers']) });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr.trim().split('\n')).toEqual([`gw-conformance: --gateway-image needs the optional package testcontainers, not installed: npm install testcontainers@${pkg.peerDependencies.testcontainers}`]);
+    expect(r.stderr.trim().split('\n')).toEqual([`gw-conformance: error GWC-MISSING-PACKAGE: --gateway-image needs the optional package testcontainers, not installed: npm install testcontainers@${pkg.peerDependencies.testcontainers}`]);
   });
 
   it('the client profile without an SDK it drives: one line naming it, exit 2', async () => {
     const r = await cli(['demo', '--profile', 'client', '--clients', 'openai', '--reporter', 'json', '--out', join(work, 'no-openai')], { env: hiding(['openai']) });
     expect(r.code, r.stdout + r.stderr).toBe(2);
-    expect(r.stderr.trim().split('\n')).toEqual([`gw-conformance: --clients openai: the client profile with --clients openai needs the optional package openai, not installed: npm install openai@${pkg.peerDependencies.openai}`]);
+    expect(r.stderr.trim().split('\n')).toEqual([`gw-conformance: error GWC-BAD-FLAG: --clients openai: the client profile with --clients openai needs the optional package openai, not installed: npm install openai@${pkg.peerDependencies.openai}`]);
   });
 
   it('a package that passes the check but fails to load still gets the one line; other load errors pass through', async () => {

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunReport } from '../../../src/report/types.js';
+import type { RunReport } from '../../../src/report/shared/types.js';
 import { freePort } from '../../helpers/cli.js';
 import { cliInProcess, startInProcess } from '../../helpers/in-process.js';
 
@@ -62,10 +62,10 @@ describe('reference --declared-limit', () => {
   });
 
   for (const [args, line] of [
-    [['--declared-limit', 'rps=x'], 'gw-conformance: --declared-limit: rps must be a whole number from 1 to 1000, got "x"'],
-    [['--declared-limit', 'burst=3'], 'gw-conformance: --declared-limit: expected rps=N (with window-s=S, default 1) or concurrency=N, got burst'],
-    [['--declared-limit', 'rps'], 'gw-conformance: --declared-limit: expected key=n, got "rps"'],
-    [['--apps', '--config', 'gateway.yaml', '--declared-limit', 'rps=5'], 'gw-conformance: reference --apps takes no --declared-limit (a limit of the plain reference gateway)'],
+    [['--declared-limit', 'rps=x'], 'gw-conformance: error GWC-BAD-FLAG: --declared-limit: rps must be a whole number from 1 to 1000, got "x"'],
+    [['--declared-limit', 'burst=3'], 'gw-conformance: error GWC-BAD-FLAG: --declared-limit: expected rps=N (with window-s=S, default 1) or concurrency=N, got burst'],
+    [['--declared-limit', 'rps'], 'gw-conformance: error GWC-BAD-FLAG: --declared-limit: expected key=n, got "rps"'],
+    [['--apps', '--config', 'gateway.yaml', '--declared-limit', 'rps=5'], 'gw-conformance: error GWC-BAD-FLAG: reference --apps takes no --declared-limit (a limit of the plain reference gateway)'],
   ] as const)
     it(`bad input ${args.join(' ')}: one line, exit 2, nothing listens`, async () => {
       const r = await cliInProcess(['reference', '--listen', '127.0.0.1:0', ...args]);

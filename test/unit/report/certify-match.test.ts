@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { verify } from '../../../src/cli/certify.js';
 import { HarnessError } from '../../../src/core/errors.js';
-import { conformanceReport, writeCertifyFiles, type TranscriptLine } from '../../../src/report/certify.js';
-import { conformanceMismatch } from '../../../src/report/certify-match.js';
-import { exitCodeOf } from '../../../src/report/policy.js';
-import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/types.js';
+import { conformanceReport, writeCertifyFiles, type TranscriptLine } from '../../../src/report/certify/certify.js';
+import { conformanceMismatch } from '../../../src/report/certify/certify-match.js';
+import { exitCodeOf } from '../../../src/report/shared/policy.js';
+import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
 
 const result = (id: string, outcome: CheckResult['outcome']): CheckResult => ({ id, title: id, area: 'messages', requirements: ['MSG-BODY-1'], level: 'MUST', outcome, message: outcome, expected: null, actual: null, evidence: {}, durationMs: 1 });
 

@@ -2,18 +2,18 @@
 // synthetic report pairs, the exit codes, the ignore options, checks renamed between harness
 // versions, gateway text kept inert in every format, bad input in one line; then two real demo
 // runs (clean, and with a fault) compared through the CLI, in this process. (test/unit/core/compare.test.ts is the
-// lossless JSON comparison of src/core/compare.ts.)
+// lossless JSON comparison of src/core/json-diff.ts.)
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { compareReports, type CompareOptions } from '../../../src/report/compare.js';
-import { consoleText, githubText, markdownText } from '../../../src/report/compare-format.js';
-import { exitCodeOf, NOT_RUN } from '../../../src/report/policy.js';
-import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/types.js';
-import { assertValidReport } from '../../../src/report/validate.js';
+import { compareReports, type CompareOptions } from '../../../src/report/across-runs/compare.js';
+import { consoleText, githubText, markdownText } from '../../../src/report/across-runs/compare-format.js';
+import { exitCodeOf, NOT_RUN } from '../../../src/report/shared/policy.js';
+import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
+import { assertValidReport } from '../../../src/report/shared/validate.js';
 import { main } from '../../../src/cli/program.js';
 import { ROOT } from '../../helpers/cli.js';
 import { cliInProcess } from '../../helpers/in-process.js';
@@ -227,7 +227,7 @@ describe('gw-conformance compare (the command line)', () => {
     expect(json.code).toBe(1);
     const ajv = new Ajv({ allErrors: true, strict: true });
     addFormats.default(ajv);
-    const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'src/report/compare.schema.json'), 'utf8')));
+    const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'src/report/across-runs/compare.schema.json'), 'utf8')));
     const doc = JSON.parse(json.stdout);
     expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
     expect(doc).toMatchObject({ regressions: 1, exitCode: 1, checks: [{ id: 'g.two', change: 'regression', message: 'g.two lost its header' }, { id: 'g.one', change: 'unchanged' }] });

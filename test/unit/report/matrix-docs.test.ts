@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manifestRuns, realGatewayMatrix, realGatewaySection, sectionOf, withSection } from '../../../src/report/matrix-examples.js';
+import { manifestRuns, realGatewayMatrix, realGatewaySection, sectionOf, withSection } from '../../../src/report/across-runs/matrix-examples.js';
 import { CHECKS } from '../../../suites/index.js';
 import { ROOT } from '../../helpers/cli.js';
 

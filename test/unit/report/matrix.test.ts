@@ -7,10 +7,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MATRIX_SCRIPT } from '../../../src/report/matrix-assets.js';
-import type { Matrix } from '../../../src/report/matrix.js';
-import { exitCodeOf } from '../../../src/report/policy.js';
-import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/types.js';
+import { MATRIX_SCRIPT } from '../../../src/report/across-runs/matrix-assets.js';
+import type { Matrix } from '../../../src/report/across-runs/matrix.js';
+import { exitCodeOf } from '../../../src/report/shared/policy.js';
+import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
 import { htmlReport } from '../../../src/reporters/html/page.js';
 import { hasChromium, launchChromium, requireChromium, watchPage } from '../../helpers/chromium.js';
 import { freePort, ROOT } from '../../helpers/cli.js';
@@ -52,11 +52,11 @@ const DIRS = () => ['alpha', 'beta', 'gamma|<b>'].map((d) => path.join(base, 'ru
 const LABEL = () => `--label=${path.join(base, 'runs', 'beta')}=beta-proxy@${EVIL}`;
 
 describe('matrix: the JSON output', () => {
-  it('matches src/report/matrix.schema.json; runs keyed by gateway, version, harness, catalog and date; n/a is not a skip', async () => {
+  it('matches src/report/across-runs/matrix.schema.json; runs keyed by gateway, version, harness, catalog and date; n/a is not a skip', async () => {
     const r = await cliInProcess(['matrix', ...DIRS(), LABEL(), '--format', 'json', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const m = JSON.parse(readFileSync(path.join(out, 'matrix.json'), 'utf8')) as Matrix;
-    const validate = new Ajv({ allErrors: true }).compile(JSON.parse(readFileSync(path.join(ROOT, 'src', 'report', 'matrix.schema.json'), 'utf8')));
+    const validate = new Ajv({ allErrors: true }).compile(JSON.parse(readFileSync(path.join(ROOT, 'src', 'report', 'across-runs', 'matrix.schema.json'), 'utf8')));
     expect(validate(m), JSON.stringify(validate.errors)).toBe(true);
     expect(m.runs.map((x) => [x.gateway.name, x.gateway.version, x.harness, x.date])).toEqual([
       ['alpha-gw', '2.1', '0.1.0', '2026-11-20'],
@@ -159,9 +159,9 @@ describe('matrix: the Markdown output', () => {
 
 describe('matrix: bad input', () => {
   const cases: Array<[string, string[], RegExp]> = [
-    ['a folder without report.json', ['nowhere'], /^gw-conformance: .*nowhere\/report\.json: not a readable JSON report \(ENOENT\)$/],
-    ['a label without NAME', ['alpha', '--label', 'alpha='], /^gw-conformance: --label: expected DIR=NAME@VERSION \(or DIR=NAME\), got "alpha="$/],
-    ['a label for no report given', ['alpha', '--label', 'zeta=z@1'], /^gw-conformance: --label zeta=\.\.\.: zeta is none of the reports given/],
+    ['a folder without report.json', ['nowhere'], /^gw-conformance: error GWC-BAD-REPORT: .*nowhere\/report\.json: not a readable JSON report \(ENOENT\)$/],
+    ['a label without NAME', ['alpha', '--label', 'alpha='], /^gw-conformance: error GWC-BAD-FLAG: --label: expected DIR=NAME@VERSION \(or DIR=NAME\), got "alpha="$/],
+    ['a label for no report given', ['alpha', '--label', 'zeta=z@1'], /^gw-conformance: error GWC-BAD-FLAG: --label zeta=\.\.\.: zeta is none of the reports given/],
     ['an unknown format', ['alpha', '--format', 'pdf'], /argument 'pdf' is invalid/],
   ];
   for (const [what, args, line] of cases)
@@ -212,6 +212,6 @@ describe('run --gateway-name, --gateway-version: the report names its gateway, a
   it('a version without a name: one line, exit 2', async () => {
     const r = await cliInProcess(['demo', '--only', 'messages.path.preserved', '--gateway-version', '9.9', '--reporter', 'json', '--out', path.join(base, 'unused')]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe('gw-conformance: --gateway-version: give --gateway-name too (the version of which gateway?)');
+    expect(r.stderr.trim()).toBe('gw-conformance: error GWC-BAD-FLAG: --gateway-version: give --gateway-name too (the version of which gateway?)');
   });
 });

@@ -1,12 +1,12 @@
-// Replay of a failed check (src/report/replay.ts): the command that runs it again, and a curl
+// Replay of a failed check (src/report/run/replay.ts): the command that runs it again, and a curl
 // line per request the client sent, with the credential as "$GWC_TOKEN", never its value.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { curlCommand, MAX_REPLAY_BODY, recordSent, replayCommand, shellQuote, withReplay, type SentRequest } from '../../../src/report/replay.js';
-import { SCHEMA_VERSION, type CheckResult, type RunReport } from '../../../src/report/types.js';
+import { curlCommand, MAX_REPLAY_BODY, recordSent, replayCommand, shellQuote, withReplay, type SentRequest } from '../../../src/report/run/replay.js';
+import { SCHEMA_VERSION, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
 import { cliInProcess } from '../../helpers/in-process.js';
 
 /** The words a POSIX shell makes of a command line (with GWC_TOKEN set), via /bin/sh itself. */

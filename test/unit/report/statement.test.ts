@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../../reference/gateway.js';
 import { main } from '../../../src/cli/program.js';
-import { pae, PAYLOAD_TYPE, signStatement, STATEMENT_FILE, type Envelope, type Statement } from '../../../src/report/statement.js';
+import { pae, PAYLOAD_TYPE, signStatement, STATEMENT_FILE, type Envelope, type Statement } from '../../../src/report/certify/statement.js';
 import { freePort } from '../../helpers/cli.js';
 
 // The DSSE specification's vectors (secure-systems-lab/dsse, protocol.md and testvectors/vectors.json):
@@ -154,11 +154,11 @@ describe('certify --signing-key, verify --public-key', () => {
     expect(await gwc(['verify', unsigned, '--target', 'http://127.0.0.1:1', '--public-key', pub])).toMatchObject(refused('statement.intoto.jsonl is missing: the folder is not signed (certify signs it when given --signing-key or GWC_SIGNING_KEY)'));
     // A variable holding no PEM and naming no file: exit 2 before the run, its value not shown.
     const odd = await gwc([...certifyArgs(join(root, 'odd')), '--target', 'http://127.0.0.1:1'], { GWC_SIGNING_KEY: 'MC4CAQAwBQYDK2VwBCIEIOddValue' });
-    expect(odd).toMatchObject({ code: 2, err: ['gw-conformance: GWC_SIGNING_KEY: neither a PEM key nor a file that can be read (ENOENT)'] });
+    expect(odd).toMatchObject({ code: 2, err: ['gw-conformance: error GWC-BAD-FLAG: GWC_SIGNING_KEY: neither a PEM key nor a file that can be read (ENOENT)'] });
     writeFileSync(join(root, 'bad.pub'), 'not a key\n');
     const bad = await gwc(['verify', signed, '--target', 'http://127.0.0.1:1', '--public-key', join(root, 'bad.pub')]);
     expect(bad.code).toBe(2);
-    expect(bad.err).toEqual([`gw-conformance: --public-key ${join(root, 'bad.pub')}: not a PEM public key (the Ed25519 public key \`gw-conformance keygen\` writes beside the private one)`]);
+    expect(bad.err).toEqual([`gw-conformance: error GWC-BAD-FLAG: --public-key ${join(root, 'bad.pub')}: not a PEM public key (the Ed25519 public key \`gw-conformance keygen\` writes beside the private one)`]);
 
     // The key in none of its forms in any file written or any line printed: the PEM's body, the raw
     // 32 bytes in base64 (standard and URL-safe) and in hex; nor the credential.

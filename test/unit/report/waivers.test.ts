@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { applyWaivers, parseWaivers } from '../../../src/report/waivers.js';
-import { exitCodeOf, isFailure } from '../../../src/report/policy.js';
+import { applyWaivers, parseWaivers } from '../../../src/report/run/waivers.js';
+import { exitCodeOf, isFailure } from '../../../src/report/shared/policy.js';
 import { junitXml } from '../../../src/reporters/junit.js';
 import { htmlReport } from '../../../src/reporters/html/page.js';
 import { consoleSummary } from '../../../src/reporters/console.js';
-import type { CheckResult } from '../../../src/report/types.js';
+import type { CheckResult } from '../../../src/report/shared/types.js';
 import { demoRun } from '../../helpers/demo.js';
 import { ROOT } from '../../helpers/cli.js';
 

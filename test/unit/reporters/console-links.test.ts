@@ -7,7 +7,7 @@ import { CHECKS } from '../../../suites/index.js';
 import { consoleSummary } from '../../../src/reporters/console.js';
 import { annotations, jobSummary, ROWS_MAX } from '../../../src/reporters/github.js';
 import { CHECKS_DOC, fixLink } from '../../../src/reporters/links.js';
-import { summarize, type CheckResult, type RunReport } from '../../../src/report/types.js';
+import { summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
 import { anchors } from '../../helpers/markdown.js';
 import { ROOT } from '../../helpers/cli.js';
 

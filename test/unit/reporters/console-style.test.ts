@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { colourWanted, painter } from '../../../src/reporters/style.js';
 import { colourConsole, columnsFor, consoleSummary, findingHelp, progressLine, resultLine } from '../../../src/reporters/console.js';
-import { summarize, type CheckResult, type RunReport } from '../../../src/report/types.js';
+import { summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
 import { hasInvisible } from '../../../src/core/inert.js';
 
 const ESC = '\x1b[';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { hasInvisible } from '../../../src/core/inert.js';
 import { consoleSummary, progressLine } from '../../../src/reporters/console.js';
-import { summarize, type CheckResult, type RunReport } from '../../../src/report/types.js';
+import { summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
 
 const HOSTILE = 'boom\x1b]0;pwned\x07\x1b[2J\u202eevil\u200b\ud800\rFAIL';
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { junitXml } from '../../../src/reporters/junit.js';
 import { htmlReport } from '../../../src/reporters/html/page.js';
 import { combineAttempts } from '../../../src/runner/repeat.js';
-import type { CheckResult, RunReport } from '../../../src/report/types.js';
+import type { CheckResult, RunReport } from '../../../src/report/shared/types.js';
 import { demoRun } from '../../helpers/demo.js';
 import { ROOT } from '../../helpers/cli.js';
 

@@ -12,7 +12,7 @@ import { reportersFor } from '../../../src/reporters/names.js';
 import { finishRun } from '../../../src/cli/run.js';
 import { resolveConfig } from '../../../src/config/config.js';
 import { markdownCell, terminalSafe, workflowData } from '../../../src/core/inert.js';
-import { summarize, type CheckResult, type RunReport } from '../../../src/report/types.js';
+import { summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
 
 const HOSTILE = 'lost 50%\r\n::add-mask::x\n::error title=forged::injected\u2028::warning::x | <img src=x onerror=alert(1)> [link](http://evil.example) `code` *em* \x1b[2J';
 const res = (id: string, outcome: CheckResult['outcome'], level: CheckResult['level'], message = `m ${id}`): CheckResult => ({ id, title: 't', area: 'x', requirements: ['MSG-HDR-2', 'MSG-HDR-3'], level, outcome, message, expected: null, actual: null, evidence: {}, durationMs: 1 });

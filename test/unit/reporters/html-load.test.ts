@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { barChart, FRAME, lineChart, pointX, yAxis, type ChartSpec } from '../../../src/reporters/html/chart.js';
 import { hasLoadCharts, loadCharts } from '../../../src/reporters/html/load.js';
 import { htmlReport } from '../../../src/reporters/html/page.js';
-import type { RunReport } from '../../../src/report/types.js';
+import type { RunReport } from '../../../src/report/shared/types.js';
 import { cliInProcess } from '../../helpers/in-process.js';
 import { hasChromium, launchChromium, requireChromium, watchPage } from '../../helpers/chromium.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { junitXml } from '../../../src/reporters/junit.js';
 import { xmlAttr, xmlText } from '../../../src/core/inert.js';
-import { summarize, type CheckResult, type RunReport } from '../../../src/report/types.js';
+import { summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
 import { ROOT } from '../../helpers/cli.js';
 
 const XSD = join(ROOT, 'test', 'schemas', 'jenkins-junit.xsd');

@@ -10,7 +10,7 @@ import { GatewayTimeoutError, TimeLimitReached, type GatewayClient } from '../..
 import type { Upstream } from '../../../src/upstream/upstream.js';
 import { runChecks, type RunEnv } from '../../../src/runner/runner.js';
 import { HangBreaker, hungAfter } from '../../../src/runner/hung.js';
-import { exitCodeOf, HUNG_NOT_RUN, isHungNotRun } from '../../../src/report/policy.js';
+import { exitCodeOf, HUNG_NOT_RUN, isHungNotRun } from '../../../src/report/shared/policy.js';
 
 const settings: RunSettings = { seed: 1, numRuns: 1, timeoutMs: 100, modelRoutes: {}, sse: { maxLagMs: 200, burstWindowMs: 20, latP50Ms: 50 }, idle: { maxS: 120, minS: 65 }, hangWaitMs: 1000 };
 const env: RunEnv = { gateway: {} as GatewayClient, upstream: { release: () => undefined } as unknown as Upstream, settings, declared: new Set(['messages']) };

@@ -9,7 +9,7 @@ import { resolveConfig } from '../../../src/config/config.js';
 import { consoleSummary } from '../../../src/reporters/console.js';
 import { htmlReport } from '../../../src/reporters/html/page.js';
 import { junitXml } from '../../../src/reporters/junit.js';
-import { conformanceReport } from '../../../src/report/certify.js';
+import { conformanceReport } from '../../../src/report/certify/certify.js';
 import { selectChecks } from '../../../src/runner/registry.js';
 import { CHECKS } from '../../../suites/index.js';
 import { demoRun } from '../../helpers/demo.js';

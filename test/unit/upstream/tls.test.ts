@@ -104,25 +104,25 @@ describe('target over TLS and HTTP/2', () => {
 describe('a TLS failure is one line, exit 2, before any check', () => {
   it('unknown CA', async () => {
     const f = await fronted('https');
-    oneLine(await run(f.url, f.upstreamPort, only), /^gw-conformance: TLS: the gateway's certificate is not trusted \(unable to verify the first certificate\); give its CA with --ca-file/);
+    oneLine(await run(f.url, f.upstreamPort, only), /^gw-conformance: error GWC-TARGET-TLS: TLS: the gateway's certificate is not trusted \(unable to verify the first certificate\); give its CA with --ca-file/);
   });
   it('wrong host name', async () => {
     const f = await fronted('https', certs.wrongName);
-    oneLine(await run(f.url, f.upstreamPort, ['--ca-file', certs.ca, ...only]), /^gw-conformance: TLS: the gateway's certificate is not for this host name \(127\.0\.0\.1 is not among its names\)/);
+    oneLine(await run(f.url, f.upstreamPort, ['--ca-file', certs.ca, ...only]), /^gw-conformance: error GWC-TARGET-TLS: TLS: the gateway's certificate is not for this host name \(127\.0\.0\.1 is not among its names\)/);
   });
   it('expired', async () => {
     const f = await fronted('https', certs.expired);
-    oneLine(await run(f.url, f.upstreamPort, ['--ca-file', certs.ca, ...only]), /^gw-conformance: TLS: the gateway's certificate has expired/);
+    oneLine(await run(f.url, f.upstreamPort, ['--ca-file', certs.ca, ...only]), /^gw-conformance: error GWC-TARGET-TLS: TLS: the gateway's certificate has expired/);
   });
   // (A client certificate from another CA: Node's TLS server then closes the connection without an
   // alert, which a client cannot tell from any other close; OpenSSL-based servers send one.)
   it('client certificate required and none given', async () => {
     const f = await fronted('https', { ...certs.gateway, clientCa: certs.ca });
-    oneLine(await run(f.url, f.upstreamPort, ['--ca-file', certs.ca, ...only]), /^gw-conformance: TLS: the gateway refused the handshake: it asks for a client certificate it trusts \(mutual TLS\); give one with --client-cert and --client-key$/);
+    oneLine(await run(f.url, f.upstreamPort, ['--ca-file', certs.ca, ...only]), /^gw-conformance: error GWC-TARGET-TLS: TLS: the gateway refused the handshake: it asks for a client certificate it trusts \(mutual TLS\); give one with --client-cert and --client-key$/);
   });
   it('an https target that speaks plain HTTP', async () => {
     const ref = await reference();
-    oneLine(await run(ref.url.replace('http:', 'https:'), ref.upstreamPort, only), /^gw-conformance: TLS: the gateway does not speak TLS on this port/);
+    oneLine(await run(ref.url.replace('http:', 'https:'), ref.upstreamPort, only), /^gw-conformance: error GWC-TARGET-TLS: TLS: the gateway does not speak TLS on this port/);
   });
 });
 
@@ -133,15 +133,15 @@ describe('bad transport input: one line, exit 2, before the upstream starts', ()
     return p;
   };
   const cases: Array<[string, () => string[], RegExp]> = [
-    ['--ca-file missing', () => ['--target', 'https://127.0.0.1:1', '--ca-file', '/nonexistent/ca.pem'], /^gw-conformance: --ca-file \/nonexistent\/ca.pem: cannot be read \(ENOENT\)$/],
-    ['--ca-file not PEM', () => ['--target', 'https://127.0.0.1:1', '--ca-file', notPem()], /^gw-conformance: --ca-file .*: not a PEM file of the expected kind/],
-    ['--client-key not a key', () => ['--target', 'https://127.0.0.1:1', '--client-cert', certs.client.cert, '--client-key', certs.client.cert], /^gw-conformance: --client-key .*: not a PEM file of the expected kind \(no "-----BEGIN PRIVATE KEY-----" block\)$/],
-    ['--client-cert alone', () => ['--target', 'https://127.0.0.1:1', '--client-cert', certs.client.cert], /^gw-conformance: --client-cert and --client-key go together/],
-    ['h2c to https', () => ['--target', 'https://127.0.0.1:1', '--http2', 'h2c'], /^gw-conformance: --http2 h2c is HTTP\/2 over plain text/],
-    ['h2 to http', () => ['--target', 'http://127.0.0.1:1', '--http2', 'h2'], /^gw-conformance: --http2 h2 is negotiated in the TLS handshake/],
-    ['--ca-file with http', () => ['--target', 'http://127.0.0.1:1', '--ca-file', certs.ca], /^gw-conformance: --ca-file, --insecure, --client-cert and --client-key apply to an https:\/\/ target/],
-    ['--upstream-http2 alone', () => ['--target', 'http://127.0.0.1:1', '--upstream-http2'], /^gw-conformance: --upstream-http2 needs --upstream-tls/],
-    ['{upstream_ca} without --upstream-tls', () => ['--gateway-cmd', 'true {upstream_ca}'], /^gw-conformance: --gateway-cmd uses \{upstream_ca\}: give --upstream-tls/],
+    ['--ca-file missing', () => ['--target', 'https://127.0.0.1:1', '--ca-file', '/nonexistent/ca.pem'], /^gw-conformance: error GWC-BAD-FLAG: --ca-file \/nonexistent\/ca.pem: cannot be read \(ENOENT\)$/],
+    ['--ca-file not PEM', () => ['--target', 'https://127.0.0.1:1', '--ca-file', notPem()], /^gw-conformance: error GWC-BAD-FLAG: --ca-file .*: not a PEM file of the expected kind/],
+    ['--client-key not a key', () => ['--target', 'https://127.0.0.1:1', '--client-cert', certs.client.cert, '--client-key', certs.client.cert], /^gw-conformance: error GWC-BAD-FLAG: --client-key .*: not a PEM file of the expected kind \(no "-----BEGIN PRIVATE KEY-----" block\)$/],
+    ['--client-cert alone', () => ['--target', 'https://127.0.0.1:1', '--client-cert', certs.client.cert], /^gw-conformance: error GWC-BAD-FLAG: --client-cert and --client-key go together/],
+    ['h2c to https', () => ['--target', 'https://127.0.0.1:1', '--http2', 'h2c'], /^gw-conformance: error GWC-BAD-FLAG: --http2 h2c is HTTP\/2 over plain text/],
+    ['h2 to http', () => ['--target', 'http://127.0.0.1:1', '--http2', 'h2'], /^gw-conformance: error GWC-BAD-FLAG: --http2 h2 is negotiated in the TLS handshake/],
+    ['--ca-file with http', () => ['--target', 'http://127.0.0.1:1', '--ca-file', certs.ca], /^gw-conformance: error GWC-BAD-FLAG: --ca-file, --insecure, --client-cert and --client-key apply to an https:\/\/ target/],
+    ['--upstream-http2 alone', () => ['--target', 'http://127.0.0.1:1', '--upstream-http2'], /^gw-conformance: error GWC-BAD-FLAG: --upstream-http2 needs --upstream-tls/],
+    ['{upstream_ca} without --upstream-tls', () => ['--gateway-cmd', 'true {upstream_ca}'], /^gw-conformance: error GWC-BAD-FLAG: --gateway-cmd uses \{upstream_ca\}: give --upstream-tls/],
   ];
   for (const [name, args, want] of cases)
     it(name, async () => {

@@ -3,10 +3,10 @@
 // evidence are merged exactly (bucket by bucket, src/core/histogram.ts), the percentiles shown
 // beside them are recomputed from the merged histograms, request counts and rates are summed,
 // per-second throughput and failures are summed second by second, and the verdict is the worst of the shards'.
-import { addedLatency, decodeHistogram, mergeEncoded, percentiles, percentilesText } from '../core/histogram.js';
-import type { Outcome } from '../core/outcome.js';
-import { factsOfNamed } from '../core/features.js';
-import type { CheckResult, RunReport } from './types.js';
+import { addedLatency, decodeHistogram, mergeEncoded, percentiles, percentilesText } from '../../core/histogram.js';
+import type { Outcome } from '../../core/outcome.js';
+import { factsOfNamed } from '../../core/features.js';
+import type { CheckResult, RunReport } from '../shared/types.js';
 
 /** Worse outcomes rank higher: a fail in any shard fails the merged check. */
 const RANK: Record<Outcome, number> = { skip: 0, pass: 1, waived: 2, info: 3, warn: 4, flaky: 5, fail: 6, timeout: 7, error: 8 };

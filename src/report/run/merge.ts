@@ -4,10 +4,10 @@
 // to one run. One report given twice is refused even so.
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { HarnessError } from '../core/errors.js';
-import { exitCodeOf } from './policy.js';
-import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from './types.js';
-import { assertValidReport } from './validate.js';
+import { HarnessError } from '../../core/errors.js';
+import { exitCodeOf } from '../shared/policy.js';
+import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../shared/types.js';
+import { assertValidReport } from '../shared/validate.js';
 import { areLoadShards, combineShardResults, isLoadShard } from './load-merge.js';
 
 /** The major and minor of a schema version ("1.6.0" -> [1, 6]), or null. */
@@ -95,7 +95,7 @@ export function mergeConflicts(named: Array<{ name: string; report: RunReport }>
     differ('shard counts', (r) => r.shard?.count ?? 'not sharded');
     out.push(...missingShards(named));
   }
-  // Load shards each run every load check: their results combine (src/report/load-merge.ts).
+  // Load shards each run every load check: their results combine (src/report/run/load-merge.ts).
   if (named.every((n) => isLoadShard(n.report))) {
     if (!areLoadShards(named.map((n) => n.report)) && named.length > 1) out.push(`load shards given twice: ${named.map((n) => `${n.report.shard!.index} in ${n.name}`).join(', ')}`);
     return out;

@@ -2,7 +2,7 @@
 // probed capabilities, one of capability cells. Text from the reports (gateway names, folder
 // names) is made inert for a page that renders Markdown as HTML: markup as entities, invisible
 // characters as visible escapes (src/core/inert.ts), table pipes escaped.
-import { escapeAttr } from '../core/inert.js';
+import { escapeAttr } from '../../core/inert.js';
 import type { Matrix, MatrixRun } from './matrix.js';
 
 /** A table cell: inert, one line, no pipe that would split it. */

@@ -1,15 +1,15 @@
 // `gw-conformance compare BASE NEW`: what changed between two runs' reports, per check and per
 // capability cell (protocol, route, feature, JSON or streamed). Pure: two RunReports in, one
-// Comparison out; the renderers are src/report/compare-format.ts, the JSON form's schema
-// src/report/compare.schema.json. A regression is a check that passed (or only warned) and now
+// Comparison out; the renderers are src/report/across-runs/compare-format.ts, the JSON form's schema
+// src/report/across-runs/compare.schema.json. A regression is a check that passed (or only warned) and now
 // fails, or a capability cell that passed and now fails; only regressions make exit 1. An
 // interrupted run is refused (it is not a complete run) unless the caller allows a partial one,
 // and then its unfinished checks count as skipped, never as passes.
-import { cellsOf, type CellMode, type CellState } from '../core/capabilities.js';
-import { HarnessError } from '../core/errors.js';
-import type { Level } from '../core/outcome.js';
-import { isNotRun } from './policy.js';
-import type { CheckResult, RunReport } from './types.js';
+import { cellsOf, type CellMode, type CellState } from '../../core/capabilities.js';
+import { HarnessError } from '../../core/errors.js';
+import type { Level } from '../../core/outcome.js';
+import { isNotRun } from '../shared/policy.js';
+import type { CheckResult, RunReport } from '../shared/types.js';
 
 export const COMPARE_SCHEMA_VERSION = '1.0.0';
 

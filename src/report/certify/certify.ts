@@ -9,14 +9,14 @@ import { dirname, join, relative, sep } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import YAML, { YAMLError } from 'yaml';
-import { HarnessError } from '../core/errors.js';
-import { yamlErrorLine } from '../core/yaml-error.js';
-import { readText, ROOT, rootPath, VERSION } from '../core/paths.js';
-import { shellQuote } from './replay.js';
-import { capabilityMarkdown, cellsOf, type CapabilityCell } from '../core/capabilities.js';
-import type { CheckResult, ExitCode, RunReport } from './types.js';
+import { HarnessError } from '../../core/errors.js';
+import { yamlErrorLine } from '../../core/yaml-error.js';
+import { readText, ROOT, rootPath, VERSION } from '../../core/paths.js';
+import { shellQuote } from '../run/replay.js';
+import { capabilityMarkdown, cellsOf, type CapabilityCell } from '../../core/capabilities.js';
+import type { CheckResult, ExitCode, RunReport } from '../shared/types.js';
 import type { CanonicalExchange } from './transcript.js';
-import { plural } from '../core/words.js';
+import { plural } from '../../core/words.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (a: Ajv) => Ajv;
 
@@ -156,7 +156,7 @@ export function conformanceErrors(doc: unknown): string | null {
   if (!validator) {
     const ajv = new Ajv({ allErrors: true });
     addFormats(ajv);
-    validator = ajv.compile(JSON.parse(readText('src', 'report', 'conformance-report.schema.json')));
+    validator = ajv.compile(JSON.parse(readText('src', 'report', 'certify', 'conformance-report.schema.json')));
   }
   if (validator(doc)) return null;
   const e = validator.errors![0];
@@ -201,7 +201,7 @@ export function conformanceReport(i: CertifyInput): ConformanceReport {
   return doc;
 }
 
-/** `signed`: certify signs the folder (statement.intoto.jsonl, src/report/statement.ts). */
+/** `signed`: certify signs the folder (statement.intoto.jsonl, src/report/certify/statement.ts). */
 export function readmeText(doc: ConformanceReport, signed = false): string {
   const p = doc.profiles[0];
   const impl = doc.implementation;
@@ -219,7 +219,7 @@ export function readmeText(doc: ConformanceReport, signed = false): string {
     ...capabilityMarkdown(doc.capabilities ?? []),
     '## Files',
     '',
-    '- `conformance-report.yaml`: the summary a reviewer reads (schema: `src/report/conformance-report.schema.json` in the harness).',
+    '- `conformance-report.yaml`: the summary a reviewer reads (schema: `src/report/certify/conformance-report.schema.json` in the harness).',
     '- `report.json`: every check with its evidence (the RunReport); `junit.xml` and `report.html` render it.',
     `- \`transcript.jsonl\`: one line per exchange (masked hashes of both sides); its digest is \`${doc.transcript.digest}\`.`,
     ...(signed ? ['- `statement.intoto.jsonl`: an in-toto statement of these files and their SHA-256 with the verdicts, signed (DSSE, Ed25519); `verify . --public-key FILE` checks it offline with the signer\'s public key.'] : []),

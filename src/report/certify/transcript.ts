@@ -4,12 +4,12 @@
 // tokens, the credential, ports, dates, generated ids, and headers such as date or request ids.
 // A deterministic gateway gives the same digest run after run; a changed answer changes it.
 import { createHash } from 'node:crypto';
-import { replaceSecrets } from '../core/mask.js';
-import { isSizedBody, type GwRequest, type ReceivedResponse, type SizedBody } from '../client/gateway.js';
-import type { Expectation } from '../upstream/upstream.js';
-import type { Reply } from '../upstream/scenario.js';
-import { CASE_HEADER, TOKEN_LENGTH, TOKEN_RE } from '../upstream/contract.js';
-import { FrameDecoder, isEventStreamType } from '../core/framing.js';
+import { replaceSecrets } from '../../core/mask.js';
+import { isSizedBody, type GwRequest, type ReceivedResponse, type SizedBody } from '../../client/gateway.js';
+import type { Expectation } from '../../upstream/upstream.js';
+import type { Reply } from '../../upstream/scenario.js';
+import { CASE_HEADER, TOKEN_LENGTH, TOKEN_RE } from '../../upstream/contract.js';
+import { FrameDecoder, isEventStreamType } from '../../core/framing.js';
 import { gunzipSync } from 'node:zlib';
 
 /** Headers whose values vary between runs of the same build (or follow from the body). */

@@ -2,7 +2,7 @@
 // recording upstream in. A gateway that translates (messages in, chat upstream) shows a route
 // whose two protocols differ; the checks that cannot judge across it skip with that reason, and
 // the report lists the routes so a reader sees what the verdicts stand on.
-import type { CheckResult, RouteCount } from './types.js';
+import type { CheckResult, RouteCount } from '../shared/types.js';
 
 /** The run's routes from its results: requests per (client, upstream) pair, and how many checks sent them. */
 export function routesOf(results: CheckResult[]): RouteCount[] {

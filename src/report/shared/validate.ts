@@ -2,7 +2,7 @@
 // match is a harness bug, caught in the run that made it, not by the tool that reads it.
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { readText } from '../core/paths.js';
+import { readText } from '../../core/paths.js';
 import type { RunReport } from './types.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
@@ -15,7 +15,7 @@ export function assertValidReport(report: RunReport): void {
   if (!validator) {
     const ajv = new Ajv({ allErrors: true });
     addFormats(ajv);
-    validator = ajv.compile(JSON.parse(readText('src', 'report', 'run-report.schema.json')));
+    validator = ajv.compile(JSON.parse(readText('src', 'report', 'shared', 'run-report.schema.json')));
   }
   if (!validator(report)) {
     const errors = validator.errors!;

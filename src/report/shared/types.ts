@@ -1,11 +1,11 @@
 // The one versioned report every reporter renders: the run is judged once, and each format shows
-// the same verdicts. Its JSON Schema is src/report/run-report.schema.json; bump SCHEMA_VERSION on
+// the same verdicts. Its JSON Schema is src/report/shared/run-report.schema.json; bump SCHEMA_VERSION on
 // any change.
-import type { Level, Outcome } from '../core/outcome.js';
-import type { EvidenceParts } from '../core/evidence.js';
+import type { Level, Outcome } from '../../core/outcome.js';
+import type { EvidenceParts } from '../../core/evidence.js';
 import type { Readiness } from './readiness.js';
 
-/** How a run ended, as its process exits (src/report/policy.ts decides it): 130 is Ctrl-C's. */
+/** How a run ended, as its process exits (src/report/shared/policy.ts decides it): 130 is Ctrl-C's. */
 export type ExitCode = 0 | 1 | 2 | 130;
 
 export const SCHEMA_VERSION = '1.7.0';
@@ -92,7 +92,7 @@ export interface RunReport {
   finishedAt: string;
   durationMs: number;
   summary: Record<Outcome, number> & { total: number };
-  /** src/report/policy.ts: 0 every MUST check passed; 1 a check failed; 2 the harness broke on a check; 130 Ctrl-C stopped the run. */
+  /** src/report/shared/policy.ts: 0 every MUST check passed; 1 a check failed; 2 the harness broke on a check; 130 Ctrl-C stopped the run. */
   exitCode: ExitCode;
   results: CheckResult[];
   /** Requests the recording upstream could not tie to any check. */

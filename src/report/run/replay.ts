@@ -4,10 +4,11 @@
 // runner records what the client sent (`evidence.sent`); withReplay turns that into
 // `evidence.replay` when the report is written.
 import { isAbsolute } from 'node:path';
-import { isSizedBody, type AuthStyle, type GwRequest } from '../client/gateway.js';
-import { MASK, maskHeaders } from '../core/mask.js';
-import { DEFAULT_CREDENTIAL, protocolOfPath } from '../protocol/index.js';
-import type { CheckResult, RunReport } from './types.js';
+import { isSizedBody, type AuthStyle, type GwRequest } from '../../client/gateway.js';
+import { MASK, maskHeaders } from '../../core/mask.js';
+import { credentialHeader } from '../../core/protocols.js';
+import { DEFAULT_CREDENTIAL, protocolOfPath } from '../../protocol/index.js';
+import type { CheckResult, RunReport } from '../shared/types.js';
 
 /** The environment variable the CLI reads the gateway credential from. */
 export const TOKEN_ENV = 'GWC_TOKEN';
@@ -106,9 +107,8 @@ export function curlCommand(target: string, sent: SentRequest, t?: ReportTarget)
   let url = shellQuote(`${base}${r.path}`);
   if (r.auth === 'key-query') url = `${shellQuote(`${base}${r.path}${r.path.includes('?') ? '&' : '?'}key=`)}${key}`;
   const parts = ['curl', '-sS', '-N', '-X', shellQuote(r.method), url];
-  if (r.auth === 'bearer') parts.push('-H', `"authorization: Bearer $${TOKEN_ENV}"`);
-  if (r.auth === 'x-api-key') parts.push('-H', `"x-api-key: $${TOKEN_ENV}"`);
-  if (r.auth === 'x-goog-api-key') parts.push('-H', `"x-goog-api-key: $${TOKEN_ENV}"`);
+  const credential = credentialHeader(r.auth, `$${TOKEN_ENV}`);
+  if (credential) parts.push('-H', `"${credential[0]}: ${credential[1]}"`);
   for (const k of t?.headers ?? []) parts.push('-H', shellQuote(`${k}: ${MASK}`));
   for (const [k, v] of r.headers) parts.push('-H', shellQuote(`${k}: ${v}`));
   if (r.body !== null) parts.push('--data-binary', shellQuote(r.body));

@@ -3,11 +3,11 @@
 // Columns sort, a filter box narrows the rows, and each cell links to the check in that run's
 // HTML report (`report.html#<check-id>`, a relative path). Everything from the reports (gateway
 // names, messages, folder names) is inert text, escaped by src/core/inert.ts, never in the script.
-import { escapeAttr, escapeText } from '../core/inert.js';
-import { htmlHead } from './html-head.js';
+import { escapeAttr, escapeText } from '../../core/inert.js';
+import { htmlHead } from '../shared/html-head.js';
 import { MATRIX_CSP, MATRIX_SCRIPT, MATRIX_STYLE } from './matrix-assets.js';
 import { columnCounts, type Matrix, type MatrixRun } from './matrix.js';
-import { plural } from '../core/words.js';
+import { plural } from '../../core/words.js';
 
 /** Sorting rank of a cell value: problems first. */
 const RANK = ['fail', 'error', 'timeout', 'flaky', 'warn', 'info', 'waived', 'not-offered', 'skip', 'pass', 'not-applicable'];

@@ -6,11 +6,11 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import YAML, { LineCounter, isNode } from 'yaml';
-import { HarnessError } from '../core/errors.js';
-import { yamlErrorLine } from '../core/yaml-error.js';
-import { readText } from '../core/paths.js';
-import type { Outcome } from '../core/outcome.js';
-import type { AppliedWaiver, CheckResult, Waiver, WaiverSummary } from './types.js';
+import { HarnessError } from '../../core/errors.js';
+import { yamlErrorLine } from '../../core/yaml-error.js';
+import { readText } from '../../core/paths.js';
+import type { Outcome } from '../../core/outcome.js';
+import type { AppliedWaiver, CheckResult, Waiver, WaiverSummary } from '../shared/types.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (a: Ajv) => Ajv;
 
@@ -48,7 +48,7 @@ export function parseWaivers(text: string, path: string): Waiver[] {
   if (!validate) {
     const ajv = new Ajv({ allErrors: true });
     addFormats(ajv);
-    validate = ajv.compile(JSON.parse(readText('src', 'report', 'waivers.schema.json')));
+    validate = ajv.compile(JSON.parse(readText('src', 'report', 'run', 'waivers.schema.json')));
   }
   if (!validate(mine)) {
     // The most precise error: the deepest path; oneOf's own message only when nothing deeper.

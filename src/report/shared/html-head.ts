@@ -2,7 +2,7 @@
 // the page's Content-Security-Policy (its own style and script by hash, nothing else: gateway
 // text in the page can load and run nothing), no referrer, the viewport, the title (escaped
 // here) and the style.
-import { escapeText } from '../core/inert.js';
+import { escapeText } from '../../core/inert.js';
 
 export function htmlHead(o: { csp: string; title: string; style: string }): string {
   return `<!DOCTYPE html>

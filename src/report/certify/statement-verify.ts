@@ -7,10 +7,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import YAML from 'yaml';
-import { HarnessError } from '../core/errors.js';
+import { HarnessError } from '../../core/errors.js';
 import { CONFORMANCE_FILE, profileResult, type ConformanceReport } from './certify.js';
 import { keyIdOf, pae, PAYLOAD_TYPE, PREDICATE_TYPE, sha256, STATEMENT_FILE, STATEMENT_TYPE, verdictOfResult, type Envelope, type Statement } from './statement.js';
-import type { RunReport } from './types.js';
+import type { RunReport } from '../shared/types.js';
 
 /** The folder is not what was signed: the message is the one line verify prints. */
 export class StatementRefusal extends Error {}

@@ -1,12 +1,12 @@
 // The matrix across many runs: gateways (one column per run) × checks, and gateways × capability
 // cells (protocol, route, feature, JSON or streamed). A pure model built from finished reports (or
-// from committed verdicts, src/report/matrix-examples.ts); the HTML, Markdown and JSON outputs are
-// functions of it. Its JSON shape is published as src/report/matrix.schema.json.
+// from committed verdicts, src/report/across-runs/matrix-examples.ts); the HTML, Markdown and JSON outputs are
+// functions of it. Its JSON shape is published as src/report/across-runs/matrix.schema.json.
 // A check a run has no result for (not selected, not in that harness) is `not-applicable`, which
 // is not a skip: a skip is a verdict the run gave.
-import { cellsOf, type CellMode, type CellState } from '../core/capabilities.js';
-import type { Level, Outcome } from '../core/outcome.js';
-import type { RunReport } from './types.js';
+import { cellsOf, type CellMode, type CellState } from '../../core/capabilities.js';
+import type { Level, Outcome } from '../../core/outcome.js';
+import type { RunReport } from '../shared/types.js';
 
 export const MATRIX_SCHEMA_VERSION = '1.0.0';
 export const NOT_APPLICABLE = 'not-applicable';

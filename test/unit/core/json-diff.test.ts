@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalNumber, parseLossless, stringifyNode } from '../../../src/core/json.js';
-import { compareJsonText, diffBytes, diffJson } from '../../../src/core/compare.js';
+import { compareJsonText, diffBytes, diffJson } from '../../../src/core/json-diff.js';
 
 describe('lossless JSON', () => {
   it('keeps key order, integer-like keys included, and number text', () => {

@@ -3,9 +3,9 @@
 // declared features, the run's exit code, the capability cells, the waivers, the number of
 // exchanges). An edited verdict or count in either file is a folder that contradicts itself.
 import { isDeepStrictEqual } from 'node:util';
-import { cellsOf } from '../core/capabilities.js';
+import { cellsOf } from '../../core/capabilities.js';
 import { profileResult, type ConformanceReport, type TranscriptLine } from './certify.js';
-import type { RunReport } from './types.js';
+import type { RunReport } from '../shared/types.js';
 
 /** The parts of the conformance report that follow from the run's report and transcript, as certify wrote them. */
 function derived(recorded: RunReport, transcript: TranscriptLine[]): Record<string, unknown> {

@@ -7,11 +7,11 @@
 import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { HarnessError } from '../core/errors.js';
-import { scrubDeep } from '../core/mask.js';
-import type { CapabilityCell } from '../core/capabilities.js';
+import { HarnessError } from '../../core/errors.js';
+import { scrubDeep } from '../../core/mask.js';
+import type { CapabilityCell } from '../../core/capabilities.js';
 import { profileResult, type ConformanceReport, type Implementation } from './certify.js';
-import type { CheckResult, RunReport } from './types.js';
+import type { CheckResult, RunReport } from '../shared/types.js';
 
 export const STATEMENT_FILE = 'statement.intoto.jsonl';
 export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';

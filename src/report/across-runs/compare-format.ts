@@ -1,12 +1,12 @@
-// The renderers of a Comparison (src/report/compare.ts): console text, JSON (its schema is
-// src/report/compare.schema.json), Markdown for a pull-request comment or a job summary, and
+// The renderers of a Comparison (src/report/across-runs/compare.ts): console text, JSON (its schema is
+// src/report/across-runs/compare.schema.json), Markdown for a pull-request comment or a job summary, and
 // GitHub Actions annotations (one `::error` per regression). Unchanged rows are counted, not
 // listed. Messages and evidence came from a gateway: each sink makes them inert with the one
 // module for it (src/core/inert.ts), so they can start no escape sequence, workflow command,
 // markup or link of their own.
-import { markdownCell, terminalSafe, workflowData, workflowProperty } from '../core/inert.js';
+import { markdownCell, terminalSafe, workflowData, workflowProperty } from '../../core/inert.js';
 import { CHANGES, type CellRow, type Change, type CheckRow, type Comparison, type Counts, type RunSide } from './compare.js';
-import { plural } from '../core/words.js';
+import { plural } from '../../core/words.js';
 
 export const COMPARE_FORMATS = ['console', 'json', 'markdown', 'github'] as const;
 export type CompareFormat = (typeof COMPARE_FORMATS)[number];

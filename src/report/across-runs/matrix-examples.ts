@@ -2,9 +2,9 @@
 // its version and config, and the file of verdicts its test asserts, examples/<gateway>/expected-*.json),
 // and the section of docs/real-gateways.md made from it between marker comments. `npm run
 // docs:matrix` writes the section; test/unit/report/matrix-docs.test.ts fails when the doc differs from it.
-import { HarnessError } from '../core/errors.js';
-import type { Outcome } from '../core/outcome.js';
-import { readText, VERSION } from '../core/paths.js';
+import { HarnessError } from '../../core/errors.js';
+import type { Outcome } from '../../core/outcome.js';
+import { readText, VERSION } from '../../core/paths.js';
 import { buildMatrix, type Matrix, type RunInput } from './matrix.js';
 import { matrixMarkdown, runHead } from './matrix-markdown.js';
 
