@@ -1,12 +1,12 @@
-// The CLI's entry (bin/gw-conformance.js loads it): the program lives in src/cli/program.ts. It
+// The CLI's entry (bin/gw-conformance.js loads it): the program lives in cli/shared/program.ts. It
 // loads only what registers the commands; each command loads its own modules when it runs.
-import type { RunConfig } from './config/config.js';
-import type { RunReport } from './report/types.js';
-import type { AppsDemoOptions } from './cli/apps.js';
+import type { RunConfig } from '../src/config/config.js';
+import type { RunReport } from '../src/report/types.js';
+import type { AppsDemoOptions } from './profiles/apps/apps.js';
 
-export { main, type Io } from './cli/program.js';
+export { main, type Io } from './shared/program.js';
 
-/** The apps profile's demo run (src/cli/apps.ts), loaded when called. */
+/** The apps profile's demo run (cli/profiles/apps/apps.ts), loaded when called. */
 export async function runAppsDemo(cfg: RunConfig, faultName: string | undefined, print: (s: string) => void, opts: AppsDemoOptions = {}): Promise<RunReport> {
-  return (await import('./cli/apps.js')).runAppsDemo(cfg, faultName, print, opts);
+  return (await import('./profiles/apps/apps.js')).runAppsDemo(cfg, faultName, print, opts);
 }

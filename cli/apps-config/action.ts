@@ -1,13 +1,13 @@
-// What `gw-conformance apps-config` does (registered by ../commands/apps-config.ts, loaded when
+// What `gw-conformance apps-config` does (registered by ./command.ts, loaded when
 // it runs): writes a gateway configuration (public dialect) for the apps profile and its secrets
 // beside it (FILE.env, mode 0600). The secrets are generated values a
 // gateway trusts: inside a git work tree they could be committed by mistake, so writing them
 // there needs --force.
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { HarnessError } from '../../core/errors.js';
-import { appsEnvFileOf, appsModules } from '../apps.js';
-import type { Io } from '../shared.js';
+import { HarnessError } from '../../src/core/errors.js';
+import { appsEnvFileOf, appsModules } from '../profiles/apps/apps.js';
+import type { Io } from '../shared/context.js';
 
 export interface AppsConfigFlags {
   dialect: string;

@@ -1,27 +1,27 @@
 // certify, verify and merge-reports: the vendor conformance report, its reproduction, and the
-// merged reports of shards. The suite itself is run by the caller (src/cli/upstream.ts wires the
+// merged reports of shards. The suite itself is run by the caller (cli/profiles/upstream.ts wires the
 // checks and the recording upstream), so this file stands alone.
 import type { KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { RunConfig } from '../config/config.js';
-import { resolveConfig, SERVICE_ENV } from '../config/config.js';
-import { HarnessError } from '../core/errors.js';
-import { COMMANDS } from '../config/commands.js';
-import { DEFAULT_REPORTERS, NO_CREDENTIAL, type JunitFormat, type ReporterName } from '../config/options.js';
-import type { RunReport } from '../report/types.js';
-import { writeReports } from '../reporters/index.js';
-import { reportersFor } from '../reporters/names.js';
-import { withReplay } from '../report/replay.js';
-import { withFixes } from './fixes.js';
-import { firstDifference, transcriptDigest, transcriptLines, type Transcript } from '../report/transcript.js';
-import { compareVerdicts, CONFORMANCE_FILE, conformanceReport, readCertifyDir, writeCertifyFiles, type ConformanceReport, type Implementation } from '../report/certify.js';
-import { conformanceMismatch } from '../report/certify-match.js';
-import { assertDistinct, mergeReports, readReport } from '../report/merge.js';
-import { predicateOf, signingKeyOf, STATEMENT_FILE, writeStatement } from '../report/statement.js';
-import { publicKeyOf, StatementRefusal, verifyStatement } from '../report/statement-verify.js';
-import { secretsOf, type SuiteExtras } from './run.js';
-import { plural } from '../core/words.js';
+import type { RunConfig } from '../../src/config/config.js';
+import { resolveConfig, SERVICE_ENV } from '../../src/config/config.js';
+import { HarnessError } from '../../src/core/errors.js';
+import { COMMANDS } from '../../src/config/commands.js';
+import { DEFAULT_REPORTERS, NO_CREDENTIAL, type JunitFormat, type ReporterName } from '../../src/config/options.js';
+import type { RunReport } from '../../src/report/types.js';
+import { writeReports } from '../../src/reporters/index.js';
+import { reportersFor } from '../../src/reporters/names.js';
+import { withReplay } from '../../src/report/replay.js';
+import { withFixes } from '../shared/fixes.js';
+import { firstDifference, transcriptDigest, transcriptLines, type Transcript } from '../../src/report/transcript.js';
+import { compareVerdicts, CONFORMANCE_FILE, conformanceReport, readCertifyDir, writeCertifyFiles, type ConformanceReport, type Implementation } from '../../src/report/certify.js';
+import { conformanceMismatch } from '../../src/report/certify-match.js';
+import { assertDistinct, mergeReports, readReport } from '../../src/report/merge.js';
+import { predicateOf, signingKeyOf, STATEMENT_FILE, writeStatement } from '../../src/report/statement.js';
+import { publicKeyOf, StatementRefusal, verifyStatement } from '../../src/report/statement-verify.js';
+import { secretsOf, type SuiteExtras } from '../../src/runner/run.js';
+import { plural } from '../../src/core/words.js';
 
 type Io = { out: (s: string) => void; err: (s: string) => void; env: NodeJS.ProcessEnv };
 /** Runs the selected checks against cfg.target with the run's own recording upstream. */

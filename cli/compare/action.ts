@@ -1,18 +1,18 @@
-// What `gw-conformance compare <base> <new>` does (registered by ../commands/compare.ts, loaded
+// What `gw-conformance compare <base> <new>` does (registered by ./command.ts, loaded
 // when it runs): two runs' reports compared (src/report/compare.ts) and shown in one format
 // (src/report/compare-format.ts). Everything that can be wrong with the input (an unreadable or
 // foreign file, an interrupted run, an unknown check or level, an --out that cannot be written) is found before the comparison, and ends in one line and exit 2.
 import { writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { HarnessError } from '../../core/errors.js';
-import type { Level } from '../../core/outcome.js';
-import { unknownValue } from '../../core/suggest.js';
-import { assertComplete, compareReports, type FailOn } from '../../report/compare.js';
-import { formatComparison, resultText, type CompareFormat } from '../../report/compare-format.js';
-import { readReport } from '../../report/merge.js';
-import type { RunReport } from '../../report/types.js';
-import { assertWritableDir } from '../out-dir.js';
-import type { Io } from '../shared.js';
+import { HarnessError } from '../../src/core/errors.js';
+import type { Level } from '../../src/core/outcome.js';
+import { unknownValue } from '../../src/core/suggest.js';
+import { assertComplete, compareReports, type FailOn } from '../../src/report/compare.js';
+import { formatComparison, resultText, type CompareFormat } from '../../src/report/compare-format.js';
+import { readReport } from '../../src/report/merge.js';
+import type { RunReport } from '../../src/report/types.js';
+import { assertWritableDir } from '../shared/out-dir.js';
+import type { Io } from '../shared/context.js';
 
 export interface CompareFlags {
   format: CompareFormat;

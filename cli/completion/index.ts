@@ -1,5 +1,5 @@
 // The completion script of each shell `gw-conformance completion` writes, from one spec.
-import type { CompletionShell } from '../../config/commands.js';
+import type { CompletionShell } from '../../src/config/commands.js';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
 import type { CompletionSpec } from './spec.js';

@@ -4,9 +4,9 @@
 // values the table cannot hold (fault names, check ids) given by the caller. The scripts for bash,
 // zsh and fish (./bash.ts, ./zsh.ts, ./fish.ts) are written from this one description.
 import type { Command, Option } from 'commander';
-import { COMMANDS, optionsOf } from '../../config/commands.js';
-import { COMMAND_NAMES, type CommandName } from '../../config/options.js';
-import { HELP_ALL } from '../../config/help.js';
+import { COMMANDS, optionsOf } from '../../src/config/commands.js';
+import { COMMAND_NAMES, type CommandName } from '../../src/config/options.js';
+import { HELP_ALL } from '../../src/config/help.js';
 
 /** What follows a flag or stands as a positional argument. */
 export type ValueKind = { kind: 'none' } | { kind: 'any' } | { kind: 'file' } | { kind: 'dir' } | { kind: 'words'; words: string[] };

@@ -1,19 +1,19 @@
 // The suite against the built-in reference gateway (`demo`), optionally with one fault: a
 // recording upstream on a free port (or --upstream-listen), the reference in front of it, the
-// checks. The profile says which faults it may name (src/cli/profiles/). demoUpstream is the one
+// checks. The profile says which faults it may name (cli/profiles/). demoUpstream is the one
 // place that says which recording upstream a fault's gateway needs (also for the self-tests'
 // demo runs and scripts/detection.mjs).
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { parseListen } from '../core/errors.js';
-import { withExpandedTargeting, type RunConfig } from '../config/config.js';
+import { parseListen } from '../../src/core/errors.js';
+import { withExpandedTargeting, type RunConfig } from '../../src/config/config.js';
 import { RecordingUpstream } from '../../mocks/upstream/server.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../reference/gateway.js';
 import type { Fault } from '../../reference/faults/index.js';
 import { CHECKS } from '../../suites/index.js';
-import type { RunReport } from '../report/types.js';
-import { runSuite, type SuiteExtras } from './run.js';
-import { faultNamed, type Io } from './shared.js';
+import type { RunReport } from '../../src/report/types.js';
+import { runSuite, type SuiteExtras } from '../../src/runner/run.js';
+import { faultNamed, type Io } from '../shared/context.js';
 
 export interface DemoOptions {
   /** --fault, and the faults the profile knows. */

@@ -1,12 +1,12 @@
-// What `gw-conformance keygen --out DIR` does (registered by ../commands/keygen.ts, loaded when it
+// What `gw-conformance keygen --out DIR` does (registered by ./command.ts, loaded when it
 // runs): an Ed25519 key pair for signing certify folders (certify --signing-key, verify
 // --public-key): the private key in PEM PKCS#8 with mode 0600, the public key in PEM beside it. An existing key is never overwritten; neither key is printed.
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HarnessError } from '../../core/errors.js';
-import { keyIdOf } from '../../report/statement.js';
-import type { Io } from '../shared.js';
+import { HarnessError } from '../../src/core/errors.js';
+import { keyIdOf } from '../../src/report/statement.js';
+import type { Io } from '../shared/context.js';
 
 export const PRIVATE_KEY_FILE = 'gwc-signing.key';
 export const PUBLIC_KEY_FILE = 'gwc-signing.pub';

@@ -1,8 +1,8 @@
 // `gw-conformance list`: every check and the coverage of the requirement catalog.
-import type { CheckDef } from '../check/check.js';
-import { CAPABILITY_AREA } from '../core/capabilities.js';
-import { readText } from '../core/paths.js';
-import { plural } from '../core/words.js';
+import type { CheckDef } from '../../src/check/check.js';
+import { CAPABILITY_AREA } from '../../src/core/capabilities.js';
+import { readText } from '../../src/core/paths.js';
+import { plural } from '../../src/core/words.js';
 
 export interface CatalogEntry {
   id: string;

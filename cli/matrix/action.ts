@@ -1,20 +1,20 @@
-// What `gw-conformance matrix <dir...>` does (registered by ../commands/matrix.ts, loaded when it
+// What `gw-conformance matrix <dir...>` does (registered by ./command.ts, loaded when it
 // runs): many runs on one page. Reads each run's report.json (a folder, or the file itself), names
 // its gateway (--label DIR=NAME@VERSION, else the report's own gateway, else a certify folder's
 // implementation, else the folder's name), and writes the matrix as HTML, JSON or Markdown in --out.
 // The model and its outputs are src/report/matrix*.ts; bad input is one line and exit 2.
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { HarnessError } from '../../core/errors.js';
-import { VERSION } from '../../core/paths.js';
-import { CONFORMANCE_FILE, readCertifyDir } from '../../report/certify.js';
-import { readReport } from '../../report/merge.js';
-import { buildMatrix, inputOfReport, type Matrix, type RunInput } from '../../report/matrix.js';
-import { matrixHtml } from '../../report/matrix-html.js';
-import { matrixMarkdown } from '../../report/matrix-markdown.js';
-import { assertWritableDir } from '../out-dir.js';
-import type { Io } from '../shared.js';
-import { plural } from '../../core/words.js';
+import { HarnessError } from '../../src/core/errors.js';
+import { VERSION } from '../../src/core/paths.js';
+import { CONFORMANCE_FILE, readCertifyDir } from '../../src/report/certify.js';
+import { readReport } from '../../src/report/merge.js';
+import { buildMatrix, inputOfReport, type Matrix, type RunInput } from '../../src/report/matrix.js';
+import { matrixHtml } from '../../src/report/matrix-html.js';
+import { matrixMarkdown } from '../../src/report/matrix-markdown.js';
+import { assertWritableDir } from '../shared/out-dir.js';
+import type { Io } from '../shared/context.js';
+import { plural } from '../../src/core/words.js';
 
 export type MatrixFormat = 'html' | 'json' | 'markdown';
 const FILE: Record<MatrixFormat, string> = { html: 'matrix.html', json: 'matrix.json', markdown: 'matrix.md' };

@@ -1,21 +1,21 @@
-// What `gw-conformance mock` does (registered by ../commands/mock.ts, loaded when it runs): only
+// What `gw-conformance mock` does (registered by ./command.ts, loaded when it runs): only
 // the recording upstream (or, with --service, the service emulator), so a gateway can be
 // configured before the run; `run` then uses it.
-import { HarnessError, parseListen } from '../../core/errors.js';
-import { SERVICE_ENV } from '../../config/config.js';
-import { RecordingUpstream } from '../../../mocks/upstream/server.js';
-import { BLOCKED_NATIVE_MODEL, ServiceEmulator } from '../../../mocks/upstream/service.js';
-import { Capture, parseDelays } from '../../../mocks/upstream/capture.js';
-import { CHECKS } from '../../../suites/index.js';
-import { controlHandler } from '../remote.js';
+import { HarnessError, parseListen } from '../../src/core/errors.js';
+import { SERVICE_ENV } from '../../src/config/config.js';
+import { RecordingUpstream } from '../../mocks/upstream/server.js';
+import { BLOCKED_NATIVE_MODEL, ServiceEmulator } from '../../mocks/upstream/service.js';
+import { Capture, parseDelays } from '../../mocks/upstream/capture.js';
+import { CHECKS } from '../../suites/index.js';
+import { controlHandler } from '../../src/runner/remote.js';
 import { BlockList, isIP } from 'node:net';
-import { Attachments } from '../../../mocks/upstream/attach.js';
-import { ATTACH_PATH } from '../../upstream/attach-wire.js';
-import { recordingTls } from '../upstream.js';
+import { Attachments } from '../../mocks/upstream/attach.js';
+import { ATTACH_PATH } from '../../src/upstream/attach-wire.js';
+import { recordingTls } from '../profiles/upstream.js';
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Io } from '../shared.js';
-import { flagOrEnv } from '../../config/option-values.js';
+import type { Io } from '../shared/context.js';
+import { flagOrEnv } from '../../src/config/option-values.js';
 
 export type MockOptions = { listen: string; service?: boolean; capture?: string; captureDelay: string[]; attachFrom: string[]; upstreamTls?: boolean; upstreamHttp2?: boolean };
 

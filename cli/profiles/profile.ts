@@ -3,16 +3,16 @@
 // `certify` and `verify` run its suite, and what it refuses. What the layers below the commands
 // need of a profile (the checks it picks, what its shards split, its credential) is
 // PROFILE_FACTS in src/core/features.ts.
-import { HarnessError } from '../../core/errors.js';
-import type { RunConfig } from '../../config/config.js';
-import type { Fault } from '../../../reference/faults/index.js';
-import type { RunReport } from '../../report/types.js';
-import { demo } from '../demo.js';
-import { withInterrupt, type Interruption } from '../interrupt.js';
-import { liveConsole, type RunProgress } from '../progress.js';
-import { finishRun, type SuiteExtras } from '../run.js';
-import type { Io } from '../shared.js';
-import { driven, withRecordingUpstream, type MockRun, type MockUse, type RecordingOptions } from '../upstream.js';
+import { HarnessError } from '../../src/core/errors.js';
+import type { RunConfig } from '../../src/config/config.js';
+import type { Fault } from '../../reference/faults/index.js';
+import type { RunReport } from '../../src/report/types.js';
+import { demo } from '../demo/demo.js';
+import { withInterrupt, type Interruption } from '../shared/interrupt.js';
+import { liveConsole, type RunProgress } from '../shared/progress.js';
+import { finishRun, type SuiteExtras } from '../../src/runner/run.js';
+import type { Io } from '../shared/context.js';
+import { driven, withRecordingUpstream, type MockRun, type MockUse, type RecordingOptions } from './upstream.js';
 
 /** What a command hands a profile: the process's io and the arguments (for replay commands). */
 export interface Invocation {

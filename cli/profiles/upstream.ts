@@ -1,23 +1,23 @@
 // The suite with the run's own recording upstream: start it, start the gateway when the harness
 // is asked to (--gateway-cmd, --gateway-image), run the checks, stop both; or beside a running
 // `gw-conformance mock`, as the profile uses one (attached, driven). run, certify and verify come
-// here through their profile's module (src/cli/profiles/): all but the service profile, which
+// here through their profile's module (cli/profiles/): all but the service profile, which
 // checks the hosted service directly, and the client profile, which refuses them.
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { HarnessError, parseListen } from '../core/errors.js';
-import { withExpandedTargeting, type RunConfig } from '../config/config.js';
-import { optionByName } from '../config/options.js';
+import { HarnessError, parseListen } from '../../src/core/errors.js';
+import { withExpandedTargeting, type RunConfig } from '../../src/config/config.js';
+import { optionByName } from '../../src/config/options.js';
 import { RecordingUpstream } from '../../mocks/upstream/server.js';
-import type { ServerTls } from '../core/server.js';
-import { loadTransport } from '../client/transport.js';
+import type { ServerTls } from '../../src/core/server.js';
+import { loadTransport } from '../../src/client/transport.js';
 import { CHECKS } from '../../suites/index.js';
-import { checkLaunch, launchGateway, type LaunchedGateway } from '../launch/launch.js';
-import type { RunReport } from '../report/types.js';
-import { isOurMock, runRemote } from './remote.js';
-import { RemoteUpstream } from '../upstream/remote.js';
-import { runSuite, sealReport, type SuiteExtras } from './run.js';
-import type { Io } from './shared.js';
+import { checkLaunch, launchGateway, type LaunchedGateway } from '../../src/launch/launch.js';
+import type { RunReport } from '../../src/report/types.js';
+import { isOurMock, runRemote } from '../../src/runner/remote.js';
+import { RemoteUpstream } from '../../src/upstream/remote.js';
+import { runSuite, sealReport, type SuiteExtras } from '../../src/runner/run.js';
+import type { Io } from '../shared/context.js';
 
 const DEFAULT_LISTEN = optionByName('upstream-listen').default as string;
 
@@ -38,7 +38,7 @@ export interface RecordingOptions {
 /** A run beside a running `gw-conformance mock` at `base`. */
 export type MockRun = (cfg: RunConfig, io: Io, base: string, extras: SuiteExtras) => Promise<RunReport>;
 
-/** What a profile's runs do with a running `gw-conformance mock` (src/cli/profiles/). */
+/** What a profile's runs do with a running `gw-conformance mock` (cli/profiles/). */
 export interface MockUse {
   /** --attach: run here on the mock's recording upstream (attached), or refuse. */
   attach: MockRun;
@@ -130,7 +130,7 @@ export const attached: MockRun = async (cfg, io, base, extras) => {
   }
 };
 
-/** A `gw-conformance mock` already holding the address runs the suite for us (src/cli/remote.ts). */
+/** A `gw-conformance mock` already holding the address runs the suite for us (src/runner/remote.ts). */
 export const driven: MockRun = async (cfg, io, base) => {
   // The mock-driven run does not know the CI run options: refuse rather than ignore them
   // (load shards attach instead: docs/load-profile.md).

@@ -1,15 +1,15 @@
-// What `gw-conformance reference` does (registered by ../commands/reference.ts, loaded when it
+// What `gw-conformance reference` does (registered by ./command.ts, loaded when it
 // runs): the reference gateway on its own (or, with --apps, the reference apps gateway),
 // optionally with one fault and a gateway-level limit, until stopped.
-import { HarnessError, parseListen } from '../../core/errors.js';
-import { basePath as parseBasePath } from '../../config/targeting.js';
-import { ReferenceGateway } from '../../../reference/gateway.js';
-import { FAULTS, LOAD_FAULTS } from '../../../reference/faults/index.js';
-import { limitText, parseDeclaredLimit } from '../../core/limits.js';
-import { flagOrEnv } from '../../config/option-values.js';
-import { APPS_FAULTS } from '../../../reference/apps/faults.js';
-import { appsModules } from '../apps.js';
-import { faultNamed, type Io } from '../shared.js';
+import { HarnessError, parseListen } from '../../src/core/errors.js';
+import { basePath as parseBasePath } from '../../src/config/targeting.js';
+import { ReferenceGateway } from '../../reference/gateway.js';
+import { FAULTS, LOAD_FAULTS } from '../../reference/faults/index.js';
+import { limitText, parseDeclaredLimit } from '../../src/core/limits.js';
+import { flagOrEnv } from '../../src/config/option-values.js';
+import { APPS_FAULTS } from '../../reference/apps/faults.js';
+import { appsModules } from '../profiles/apps/apps.js';
+import { faultNamed, type Io } from '../shared/context.js';
 
 export interface ReferenceFlags {
   listen: string;

@@ -3,11 +3,11 @@
 // the option table): every command is registered at start-up, and its action loads the rest
 // (the run configuration is ./run-config.ts).
 import { Option, type Command } from 'commander';
-import { HarnessError } from '../core/errors.js';
-import { unknownValue } from '../core/suggest.js';
-import type { CommandName, OptionSpec } from '../config/options.js';
-import { optionsOf } from '../config/commands.js';
-import { examplesText, HELP_GROUPS, helpGroupOf, helpLine } from '../config/help.js';
+import { HarnessError } from '../../src/core/errors.js';
+import { unknownValue } from '../../src/core/suggest.js';
+import type { CommandName, OptionSpec } from '../../src/config/options.js';
+import { optionsOf } from '../../src/config/commands.js';
+import { examplesText, HELP_GROUPS, helpGroupOf, helpLine } from '../../src/config/help.js';
 
 /** How the process's streams look (the bin fills it; without it nothing is a terminal). */
 export interface Terminal {
@@ -26,7 +26,7 @@ export interface Io {
   untilStopped: () => Promise<void>;
   /** Standard input, read whole (`lint-config -`); absent: the process's. */
   stdin?: () => Promise<string>;
-  /** Which streams are terminals, and a raw writer for the status line (src/cli/progress.ts); absent: none is. */
+  /** Which streams are terminals, and a raw writer for the status line (cli/shared/progress.ts); absent: none is. */
   term?: Terminal;
 }
 

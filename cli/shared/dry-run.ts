@@ -2,13 +2,13 @@
 // --only, --skip, --shard, --capabilities) and its declared protocols applied, each with its level
 // and requirement IDs, and the ones that would be skipped as not declared with why. Nothing is
 // started and nothing is sent, so no --target is needed.
-import type { RunConfig } from '../config/config.js';
-import type { CheckDef } from '../check/check.js';
-import { profileFeature } from '../core/features.js';
-import { notDeclared } from '../runner/runner.js';
-import { runSelection } from './run.js';
-import type { Io } from './shared.js';
-import { plural } from '../core/words.js';
+import type { RunConfig } from '../../src/config/config.js';
+import type { CheckDef } from '../../src/check/check.js';
+import { profileFeature } from '../../src/core/features.js';
+import { notDeclared } from '../../src/runner/runner.js';
+import { runSelection } from '../../src/runner/run.js';
+import type { Io } from './context.js';
+import { plural } from '../../src/core/words.js';
 
 /** Prints the selection, one check a line, then how many would run; exit 0. */
 export function dryRun(all: CheckDef[], cfg: RunConfig, io: Io): number {

@@ -1,8 +1,8 @@
 // The fix of each finding, put into the report the files are written from: report.json,
 // junit.xml and report.html carry the advice of the finding's check (its `fix`) and its anchor
 // in the checks reference, as the console and the github reporter point to it.
-import type { RunReport } from '../report/types.js';
-import { fixLink } from '../reporters/links.js';
+import type { RunReport } from '../../src/report/types.js';
+import { fixLink } from '../../src/reporters/links.js';
 import { CHECKS } from '../../suites/index.js';
 
 /** A finding is a check that did not pass or skip; the harness's own error is not the gateway's to fix. */

@@ -2,9 +2,9 @@
 // where it is; the checks that finished are reported by every reporter, the others marked not
 // run, and the process exits 130. A second SIGINT, or one while no check runs (starting the
 // gateway, the readiness gate), exits 130 at once.
-import type { CheckDef } from '../check/check.js';
-import type { CheckResult } from '../report/types.js';
-import { INTERRUPTED_EXIT, NOT_RUN } from '../report/policy.js';
+import type { CheckDef } from '../../src/check/check.js';
+import type { CheckResult } from '../../src/report/types.js';
+import { INTERRUPTED_EXIT, NOT_RUN } from '../../src/report/policy.js';
 
 export { INTERRUPTED_EXIT, NOT_RUN };
 

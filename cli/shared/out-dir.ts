@@ -4,7 +4,7 @@
 // /sys), where a write can block or mean something else.
 import { closeSync, mkdirSync, openSync, rmSync, statfsSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { HarnessError } from '../core/errors.js';
+import { HarnessError } from '../../src/core/errors.js';
 
 /** statfs types of file systems that are not storage: proc, sysfs, debugfs, securityfs, cgroup, cgroup2. */
 const NOT_STORAGE = new Set([0x9fa0, 0x62656572, 0x64626720, 0x73636673, 0x27e0eb, 0x63677270]);

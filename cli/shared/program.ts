@@ -1,26 +1,26 @@
-// The composition root: the program, its commands (one file each under ./commands/, each
+// The composition root: the program, its commands (one folder each under cli/, its command.ts
 // registering itself; each action loads its own modules when it runs, so start-up loads only
 // commander and the option table), and the error -> exit-code mapping. Only this file decides exit codes:
 // 0 every MUST check passed, 1 a MUST check failed, 2 the harness could not run, 130 Ctrl-C.
 import { Command, CommanderError, Help, type Option } from 'commander';
-import { HarnessError } from '../core/errors.js';
-import { VERSION } from '../core/paths.js';
-import { FIRST_STEPS, HELP_ALL, moreHelpText, SHORT_HELP_GROUPS } from '../config/help.js';
-import { registerAppsConfig } from './commands/apps-config.js';
-import { registerCertify } from './commands/certify.js';
-import { registerCompare } from './commands/compare.js';
-import { registerDemo } from './commands/demo.js';
-import { registerLintConfig } from './commands/lint-config.js';
-import { registerList } from './commands/list.js';
-import { registerMatrix } from './commands/matrix.js';
-import { registerMergeReports } from './commands/merge-reports.js';
-import { registerMock } from './commands/mock.js';
-import { registerReference } from './commands/reference.js';
-import { registerRun } from './commands/run.js';
-import { registerVerify } from './commands/verify.js';
-import { registerKeygen } from './commands/keygen.js';
-import { registerCompletion } from './commands/completion.js';
-import type { Io, RegisterCommand } from './shared.js';
+import { HarnessError } from '../../src/core/errors.js';
+import { VERSION } from '../../src/core/paths.js';
+import { FIRST_STEPS, HELP_ALL, moreHelpText, SHORT_HELP_GROUPS } from '../../src/config/help.js';
+import { registerAppsConfig } from '../apps-config/command.js';
+import { registerCertify } from '../certify/command.js';
+import { registerCompare } from '../compare/command.js';
+import { registerDemo } from '../demo/command.js';
+import { registerLintConfig } from '../lint-config/command.js';
+import { registerList } from '../list/command.js';
+import { registerMatrix } from '../matrix/command.js';
+import { registerMergeReports } from '../merge-reports/command.js';
+import { registerMock } from '../mock/command.js';
+import { registerReference } from '../reference/command.js';
+import { registerRun } from '../run/command.js';
+import { registerVerify } from '../verify/command.js';
+import { registerKeygen } from '../keygen/command.js';
+import { registerCompletion } from '../completion/command.js';
+import type { Io, RegisterCommand } from './context.js';
 import { INTERRUPTED_EXIT } from './interrupt.js';
 import { usageLine } from './usage.js';
 

@@ -7,11 +7,11 @@
 // it, and the console's marks are coloured when the stream is a terminal (src/reporters/style.ts).
 // Nothing here reaches a report file; the one timer is unref'd and ends with stop().
 import { performance } from 'node:perf_hooks';
-import { terminalSafe } from '../core/inert.js';
-import { colourConsole } from '../reporters/console.js';
-import { colourWanted, painter } from '../reporters/style.js';
-import type { Io } from './shared.js';
-import { maskCut } from '../core/mask.js';
+import { terminalSafe } from '../../src/core/inert.js';
+import { colourConsole } from '../../src/reporters/console.js';
+import { colourWanted, painter } from '../../src/reporters/style.js';
+import type { Io } from './context.js';
+import { maskCut } from '../../src/core/mask.js';
 
 /** The run's progress, as the runner and the readiness gate report it. */
 export interface RunProgress {

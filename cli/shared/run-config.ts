@@ -1,11 +1,11 @@
 // The run configuration of the run commands (run, demo, certify): flags, environment, then
 // gwc.yaml, checked before anything starts. Loaded by those commands' actions, not at start-up:
 // it needs the checks (suites/) to check the selection.
-import { loadConfigFile, resolveConfig, type FlagValues, type RunConfig } from '../config/config.js';
-import { assertSelectors } from '../runner/registry.js';
+import { loadConfigFile, resolveConfig, type FlagValues, type RunConfig } from '../../src/config/config.js';
+import { assertSelectors } from '../../src/runner/registry.js';
 import { CHECKS } from '../../suites/index.js';
 import { assertWritableDir } from './out-dir.js';
-import type { Io } from './shared.js';
+import type { Io } from './context.js';
 
 /** The reporters that write into the report folder. */
 const FILE_REPORTERS: readonly string[] = ['junit', 'json', 'html'];

@@ -3,8 +3,8 @@
 // closest flags of the command (every group's, also those the short help leaves out), and where
 // the command's flags are listed.
 import type { Command } from 'commander';
-import { closest } from '../core/suggest.js';
-import { HELP_ALL } from '../config/help.js';
+import { closest } from '../../src/core/suggest.js';
+import { HELP_ALL } from '../../src/config/help.js';
 
 /** Every long flag `cmd` takes, without the dashes: its options (the `--no-` ones too) and the help flags. */
 function flagsOf(cmd: Command): string[] {

@@ -89,7 +89,7 @@ export async function startCommand(opts: CommandOptions): Promise<LaunchedGatewa
   const onProcessExit = () => child && killGroup(child, 'SIGKILL');
   process.once('exit', onProcessExit);
   // Stopped by a signal, the harness takes its gateway down with it (a default handler would not run
-  // 'exit'). A run that handles Ctrl-C itself (src/cli/interrupt.ts) writes its reports first, then
+  // 'exit'). A run that handles Ctrl-C itself (cli/shared/interrupt.ts) writes its reports first, then
   // exits, which stops the gateway through 'exit'.
   const onSignal = (sig: NodeJS.Signals) => {
     if (process.listenerCount(sig) > 1) return;

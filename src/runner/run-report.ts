@@ -10,7 +10,7 @@ import { describeTargeting } from '../config/targeting.js';
 import { exitCodeOf } from '../report/policy.js';
 import { routesOf } from '../report/routes.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../report/types.js';
-import type { Readiness } from '../runner/ready.js';
+import type { Readiness } from './ready.js';
 import type { Upstream } from '../upstream/upstream.js';
 
 export interface RunFacts {

@@ -1,19 +1,19 @@
-// One run: the selected checks (the target reached first, src/cli/preflight.ts), the report built and written.
+// One run: the selected checks (the target reached first, src/runner/preflight.ts), the report built and written.
 import { performance } from 'node:perf_hooks';
 import { GatewayClient } from '../client/gateway.js';
 import type { Transport } from '../client/transport.js';
 import { HarnessError } from '../core/errors.js';
 import type { CheckDef } from '../check/check.js';
-import { onRoutes, routesOfCanaries, selectChecks, translatedProtocols } from '../runner/registry.js';
-import { runChecks, type ExchangeSink } from '../runner/runner.js';
-import { combineAttempts, needsRetry } from '../runner/repeat.js';
-import { durationsFrom, shardIds } from '../runner/shard.js';
+import { onRoutes, routesOfCanaries, selectChecks, translatedProtocols } from './registry.js';
+import { runChecks, type ExchangeSink } from './runner.js';
+import { combineAttempts, needsRetry } from './repeat.js';
+import { durationsFrom, shardIds } from './shard.js';
 import { applyWaivers, loadWaivers } from '../report/waivers.js';
 import { clientExchange, masker, ordered, TIMING_EXCHANGE, upstreamExchange, type Transcript } from '../report/transcript.js';
 import type { CheckResult } from '../report/types.js';
-import type { PhaseGate } from '../runner/gate.js';
+import type { PhaseGate } from './gate.js';
 import { maskHeaderNamesDeep, scrubDeep, scrubSecrets, terminalSafe } from '../core/mask.js';
-import { awaitReady, type Readiness } from '../runner/ready.js';
+import { awaitReady, type Readiness } from './ready.js';
 import { expandTargeting, upstreamPrefixes } from '../config/targeting.js';
 import { VERSION } from '../core/paths.js';
 import type { Upstream } from '../upstream/upstream.js';
@@ -23,11 +23,11 @@ import { harnessErrorLine } from '../report/policy.js';
 import { assertValidReport } from '../report/validate.js';
 import { writeReports } from '../reporters/index.js';
 import { withReplay } from '../report/replay.js';
-import { withFixes } from './fixes.js';
+import { withFixes } from '../../cli/shared/fixes.js';
 import { columnsFor, progressLine, resultLine } from '../reporters/console.js';
 import { reportersFor } from '../reporters/names.js';
-import { INTERRUPTED_EXIT, NOT_RUN, notRun, type Interruption } from './interrupt.js';
-import type { RunProgress } from './progress.js';
+import { INTERRUPTED_EXIT, NOT_RUN, notRun, type Interruption } from '../../cli/shared/interrupt.js';
+import type { RunProgress } from '../../cli/shared/progress.js';
 import { runReportOf } from './run-report.js';
 import { reachTarget } from './preflight.js';
 import { PROFILE_FACTS, profileFeature } from '../core/features.js';
@@ -49,9 +49,9 @@ export interface SuiteExtras {
   secrets?: string[];
   /** Shared by runs in one process (the detection matrix): timing checks never share the event loop with another run's work. */
   gate?: PhaseGate;
-  /** Ctrl-C (src/cli/interrupt.ts): stops the checks; the report holds those that finished. */
+  /** Ctrl-C (cli/shared/interrupt.ts): stops the checks; the report holds those that finished. */
   interrupt?: Interruption;
-  /** The console's live progress (src/cli/progress.ts): the readiness gate's answers, checks started and finished. */
+  /** The console's live progress (cli/shared/progress.ts): the readiness gate's answers, checks started and finished. */
   progress?: RunProgress;
   /** TLS and HTTP/2 to the gateway, its files already read (src/client/transport.ts); else read from cfg.transport here. */
   transport?: Transport;

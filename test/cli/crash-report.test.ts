@@ -14,7 +14,7 @@ import { ROOT } from '../helpers/cli.js';
 const SCRIPT = `
 import { RecordingUpstream } from '${ROOT}/dist/mocks/upstream/server.js';
 import { ReferenceGateway } from '${ROOT}/dist/reference/gateway.js';
-import { finishRun, runSuite } from '${ROOT}/dist/src/cli/run.js';
+import { finishRun, runSuite } from '${ROOT}/dist/src/runner/run.js';
 import { resolveConfig } from '${ROOT}/dist/src/config/config.js';
 import { pass } from '${ROOT}/dist/src/check/check.js';
 const base = { requirements: ['MSG-RESP-1'], level: 'MUST', area: 'messages', profile: 'default', protocol: 'messages', requirement: 'x' };

@@ -1,8 +1,8 @@
 // Runs the suite in-process against the reference gateway (optionally with a fault).
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../reference/gateway.js';
 import { faultByName } from '../../reference/faults/index.js';
-import { runSuite } from '../../src/cli/run.js';
-import { demoUpstream } from '../../src/cli/demo.js';
+import { runSuite } from '../../src/runner/run.js';
+import { demoUpstream } from '../../cli/demo/demo.js';
 import type { PhaseGate } from '../../src/runner/gate.js';
 import { resolveConfig } from '../../src/config/config.js';
 import type { RunReport } from '../../src/report/types.js';

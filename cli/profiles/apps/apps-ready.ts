@@ -1,10 +1,10 @@
 // The apps gateway's readiness: its OAuth authorization-server metadata answers JSON with a
 // token endpoint (the first thing a client reads). Polled, bounded; the last answer seen is
 // the diagnosis when it never becomes ready. And what the ready gateway serves at GET /protocol.
-import { EXPECTED_APPS_CONTRACT, sha256Of } from '../core/apps-contract.js';
-import type { GatewayContract } from '../report/types.js';
-import { HarnessError } from '../core/errors.js';
-import { maskCut } from '../core/mask.js';
+import { EXPECTED_APPS_CONTRACT, sha256Of } from '../../../src/core/apps-contract.js';
+import type { GatewayContract } from '../../../src/report/types.js';
+import { HarnessError } from '../../../src/core/errors.js';
+import { maskCut } from '../../../src/core/mask.js';
 
 const METADATA = '/.well-known/oauth-authorization-server';
 

@@ -4,28 +4,28 @@
 // gives the same thing: where the gateway is, the checks' fixture, and how to tear it all down.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HarnessError } from '../core/errors.js';
-import { requireOptional } from '../core/optional.js';
-import type { RunConfig } from '../config/config.js';
-import { CHECKS } from '../../suites/index.js';
-import { APPS_FAULTS } from '../../reference/apps/faults.js';
-import { checkLaunch, parseEnvList, startCommand, workdir, type LaunchedGateway } from '../launch/launch.js';
-import { freePort } from '../launch/ports.js';
-import type { GatewayContract, RunReport } from '../report/types.js';
+import { HarnessError } from '../../../src/core/errors.js';
+import { requireOptional } from '../../../src/core/optional.js';
+import type { RunConfig } from '../../../src/config/config.js';
+import { CHECKS } from '../../../suites/index.js';
+import { APPS_FAULTS } from '../../../reference/apps/faults.js';
+import { checkLaunch, parseEnvList, startCommand, workdir, type LaunchedGateway } from '../../../src/launch/launch.js';
+import { freePort } from '../../../src/launch/ports.js';
+import type { GatewayContract, RunReport } from '../../../src/report/types.js';
 import { awaitAppsGateway, fetchContract } from './apps-ready.js';
-import { runSuite, sealReport } from './run.js';
-import { faultNamed, type Io } from './shared.js';
+import { runSuite, sealReport } from '../../../src/runner/run.js';
+import { faultNamed, type Io } from '../../shared/context.js';
 // What the apps checks get (ctx.fixture): their own view of it, so a field the checks need and a
 // set-up forgets is a compile error.
-import type { AppsFixture } from '../../suites/apps/fixture.js';
-import type { Db } from '../../reference/apps/store.js';
+import type { AppsFixture } from '../../../suites/apps/fixture.js';
+import type { Db } from '../../../reference/apps/store.js';
 
 // The apps profile's servers (IdP, collector, PGlite, the OpenTelemetry SDK) are loaded only when
 // a command needs them: every other run starts without their weight (peak RSS, start-up time),
 // and without their packages, which are optional (a missing one is named before anything starts).
 export const appsModules = async () => {
   requireOptional('apps');
-  const [harness, gateway, config, store] = await Promise.all([import('../../mocks/apps/harness.js'), import('../../reference/apps/gateway.js'), import('../../reference/apps/config.js'), import('../../reference/apps/store.js')]);
+  const [harness, gateway, config, store] = await Promise.all([import('../../../mocks/apps/harness.js'), import('../../../reference/apps/gateway.js'), import('../../../reference/apps/config.js'), import('../../../reference/apps/store.js')]);
   return { harness, AppsGateway: gateway.AppsGateway, loadAppsConfig: config.loadAppsConfig, parseAppsConfig: config.parseAppsConfig, openEmbeddedFromTemplate: store.openEmbeddedFromTemplate };
 };
 

@@ -1,12 +1,12 @@
 // The client profile (`--profile client`, docs/client-profile.md): real clients run straight and
-// through the gateway, and its checks compare the two runs (src/cli/client.ts). It runs with
+// through the gateway, and its checks compare the two runs (cli/profiles/client/client.ts). It runs with
 // `run` and `demo` only, itself again inside a loopback-only namespace where Claude Code needs
 // one, and prints its own progress (no live console).
-import { HarnessError } from '../../core/errors.js';
-import { checkLaunch } from '../../launch/launch.js';
-import { inNamespace, runClientProfile } from '../client.js';
-import { finishRun } from '../run.js';
-import type { ProfileModule } from './profile.js';
+import { HarnessError } from '../../../src/core/errors.js';
+import { checkLaunch } from '../../../src/launch/launch.js';
+import { inNamespace, runClientProfile } from './client.js';
+import { finishRun } from '../../../src/runner/run.js';
+import type { ProfileModule } from '../profile.js';
 
 export const CLIENT: ProfileModule = {
   run: async (cfg, c) => (await inNamespace(cfg, c.argv, c.io)) ?? finishRun(await runClientProfile(cfg, c.io), cfg, c.io, c.argv),

@@ -2,7 +2,7 @@
 // gateway beside the run's recording upstream (or a running mock holding its address, which
 // drives the run), any fault of the reference gateway in `demo`.
 import { FAULTS } from '../../../reference/faults/index.js';
-import { DRIVEN, demoWith, recordingSuite, runningSuite, type ProfileModule } from './profile.js';
+import { DRIVEN, demoWith, recordingSuite, runningSuite, type ProfileModule } from '../profile.js';
 
 const suite = recordingSuite(DRIVEN);
 

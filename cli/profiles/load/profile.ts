@@ -6,7 +6,7 @@
 // besides the others.
 import { FAULTS, LOAD_FAULTS } from '../../../reference/faults/index.js';
 import { attached } from '../upstream.js';
-import { demoWith, recordingSuite, runningSuite, type ProfileModule } from './profile.js';
+import { demoWith, recordingSuite, runningSuite, type ProfileModule } from '../profile.js';
 
 const suite = recordingSuite({ attach: attached, held: attached });
 

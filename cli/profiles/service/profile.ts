@@ -2,16 +2,16 @@
 // (no recording upstream, no gateway started; the service key is the credential:
 // PROFILE_FACTS.service in src/core/features.ts). `demo` refuses it: try it against
 // `gw-conformance mock --service`.
-import { HarnessError } from '../../core/errors.js';
-import { withExpandedTargeting } from '../../config/config.js';
-import { checkLaunch } from '../../launch/launch.js';
+import { HarnessError } from '../../../src/core/errors.js';
+import { withExpandedTargeting } from '../../../src/config/config.js';
+import { checkLaunch } from '../../../src/launch/launch.js';
 import { FAULTS } from '../../../reference/faults/index.js';
-import type { RunReport } from '../../report/types.js';
+import type { RunReport } from '../../../src/report/types.js';
 import { CHECKS } from '../../../suites/index.js';
-import { runSuite } from '../run.js';
-import { faultNamed } from '../shared.js';
+import { runSuite } from '../../../src/runner/run.js';
+import { faultNamed } from '../../shared/context.js';
 import { requireTarget, startsGateway } from '../upstream.js';
-import { live, runningSuite, type ProfileModule } from './profile.js';
+import { live, runningSuite, type ProfileModule } from '../profile.js';
 
 const suite: ProfileModule['suite'] = async (cfg, io, extras = {}) => {
   // Bad launch flags are found before anything starts (src/launch/launch.ts).

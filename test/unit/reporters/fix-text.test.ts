@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withFixes } from '../../../src/cli/fixes.js';
+import { withFixes } from '../../../cli/shared/fixes.js';
 import { exitCodeOf } from '../../../src/report/policy.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/types.js';
 import { assertValidReport } from '../../../src/report/validate.js';

@@ -1,7 +1,7 @@
 // Feature gating and the failure policy: what the gateway does not serve is skipped with the
 // reason, never failed; the harness breaking on a check is exit 2, never the gateway's fault.
 import { describe, expect, it } from 'vitest';
-import { runSuite, finishRun } from '../../../src/cli/run.js';
+import { runSuite, finishRun } from '../../../src/runner/run.js';
 import { resolveConfig } from '../../../src/config/config.js';
 import { defineCheck, type CheckDef } from '../../../src/check/check.js';
 import { exitCodeOf, harnessErrorLine, isFailure } from '../../../src/report/policy.js';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { annotations, jobSummary } from '../../../src/reporters/github.js';
 import { writeReports } from '../../../src/reporters/index.js';
 import { reportersFor } from '../../../src/reporters/names.js';
-import { finishRun } from '../../../src/cli/run.js';
+import { finishRun } from '../../../src/runner/run.js';
 import { resolveConfig } from '../../../src/config/config.js';
 import { markdownCell, terminalSafe, workflowData } from '../../../src/core/inert.js';
 import { summarize, type CheckResult, type RunReport } from '../../../src/report/types.js';

@@ -10,7 +10,7 @@ import { RecordingUpstream } from '../../../mocks/upstream/server.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../../reference/gateway.js';
 import { PerFrame } from '../../../reference/faults/streaming.js';
 import type { Fault } from '../../../reference/faults/index.js';
-import { finishRun, runSuite } from '../../../src/cli/run.js';
+import { finishRun, runSuite } from '../../../src/runner/run.js';
 import { resolveConfig } from '../../../src/config/config.js';
 import { secretForms } from '../../../src/core/mask.js';
 import { CHECKS } from '../../../suites/index.js';
