@@ -13,7 +13,8 @@ import type { RunReport } from '../../src/report/types.js';
 import { writeReports } from '../../src/reporters/index.js';
 import { reportersFor } from '../../src/reporters/names.js';
 import { withReplay } from '../../src/report/replay.js';
-import { withFixes } from '../shared/fixes.js';
+import { withFixes } from '../../src/runner/fixes.js';
+import { CHECKS } from '../../suites/index.js';
 import { firstDifference, transcriptDigest, transcriptLines, type Transcript } from '../../src/report/transcript.js';
 import { compareVerdicts, CONFORMANCE_FILE, conformanceReport, readCertifyDir, writeCertifyFiles, type ConformanceReport, type Implementation } from '../../src/report/certify.js';
 import { conformanceMismatch } from '../../src/report/certify-match.js';
@@ -90,7 +91,7 @@ export async function certify(cfg: RunConfig, flags: CertifyFlags, io: Io, run: 
   const lines = transcriptLines(transcript);
   const digest = transcriptDigest(transcript);
   const clean = withoutCredential(argv);
-  const files = writeReports(withFixes(withReplay(report, clean)), ['json', 'junit', 'html', ...(cfg.reporter.includes('console') ? (['console'] as ReporterName[]) : [])], cfg.out, io.out, { junitFormat: cfg.junitFormat });
+  const files = writeReports(withFixes(withReplay(report, clean), CHECKS), ['json', 'junit', 'html', ...(cfg.reporter.includes('console') ? (['console'] as ReporterName[]) : [])], cfg.out, io.out, { junitFormat: cfg.junitFormat });
   const doc = conformanceReport({ report, transcript: lines, digest, implementation, settings: recordedSettings(cfg), argv: clean });
   files.push(...writeCertifyFiles(cfg.out, doc, lines, flags.signer !== undefined));
   const p = doc.profiles[0];

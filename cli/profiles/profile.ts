@@ -10,7 +10,9 @@ import type { RunReport } from '../../src/report/types.js';
 import { demo } from '../demo/demo.js';
 import { withInterrupt, type Interruption } from '../shared/interrupt.js';
 import { liveConsole, type RunProgress } from '../shared/progress.js';
-import { finishRun, type SuiteExtras } from '../../src/runner/run.js';
+import type { SuiteExtras } from '../../src/runner/run.js';
+import { finishRun } from '../../src/runner/finish.js';
+import { CHECKS } from '../../suites/index.js';
 import type { Io } from '../shared/context.js';
 import { driven, withRecordingUpstream, type MockRun, type MockUse, type RecordingOptions } from './upstream.js';
 
@@ -48,7 +50,7 @@ export async function live(cfg: RunConfig, c: Invocation, body: (l: Live) => Pro
   try {
     const report = await withInterrupt(screen.io.err, (interrupt) => body({ io: screen.io, interrupt, progress: screen.progress }));
     screen.stop();
-    return finishRun(report, cfg, screen.io, c.argv);
+    return finishRun(report, cfg, screen.io, CHECKS, c.argv);
   } finally {
     screen.stop();
   }

@@ -2,23 +2,11 @@
 // where it is; the checks that finished are reported by every reporter, the others marked not
 // run, and the process exits 130. A second SIGINT, or one while no check runs (starting the
 // gateway, the readiness gate), exits 130 at once.
-import type { CheckDef } from '../../src/check/check.js';
-import type { CheckResult } from '../../src/report/types.js';
+// What the run is told of it (Interruption) is the runner's: src/runner/interruption.ts.
 import { INTERRUPTED_EXIT, NOT_RUN } from '../../src/report/policy.js';
+import type { Interruption } from '../../src/runner/interruption.js';
 
-export { INTERRUPTED_EXIT, NOT_RUN };
-
-/** What a run needs to know of Ctrl-C: whether it came, and where checks run. */
-export interface Interruption {
-  /** Aborted by the first SIGINT while checks run. */
-  readonly signal: AbortSignal;
-  /** Runs the checks: a SIGINT meanwhile ends them with a report instead of the process. */
-  during<T>(run: () => Promise<T>): Promise<T>;
-}
-
-
-/** The result of a check the Ctrl-C stopped before it finished: skipped, not failed. */
-export const notRun = (c: CheckDef): CheckResult => ({ id: c.id, title: c.title, area: c.area, requirements: c.requirements, level: c.level, outcome: 'skip', message: NOT_RUN, expected: null, actual: null, evidence: {}, durationMs: 0 });
+export { INTERRUPTED_EXIT, NOT_RUN, type Interruption };
 
 export class Interrupt implements Interruption {
   private readonly ac = new AbortController();
@@ -49,6 +37,9 @@ export class Interrupt implements Interruption {
     this.ac.abort();
   };
 }
+
+/** How the process ends on a signal that stopped a started gateway (src/launch/launch.ts gives the code: 130, 143). */
+export const exitOnSignal = (code: number): void => void process.exit(code);
 
 /** Runs `fn` with an Interrupt installed (removed afterwards). */
 export async function withInterrupt<T>(say: (line: string) => void, fn: (i: Interrupt) => Promise<T>): Promise<T> {

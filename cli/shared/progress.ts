@@ -12,18 +12,9 @@ import { colourConsole } from '../../src/reporters/console.js';
 import { colourWanted, painter } from '../../src/reporters/style.js';
 import type { Io } from './context.js';
 import { maskCut } from '../../src/core/mask.js';
+import type { RunProgress } from '../../src/runner/progress.js';
 
-/** The run's progress, as the runner and the readiness gate report it. */
-export interface RunProgress {
-  /** The checks about to run (their number is the total). */
-  planned(count: number): void;
-  started(check: { id: string; title: string }): void;
-  finished(id: string): void;
-  /** The readiness gate got an answer (gateway text: shown inert). */
-  readiness(protocol: string, answer: { status: number | null; contentType: string | null; error: string | null }): void;
-  /** The readiness gate is over. */
-  ready(): void;
-}
+export type { RunProgress };
 
 /** A "still running" line (piped) needs something running this long, and this long since the last such line. */
 export const STILL_RUNNING_MS = 5000;

@@ -1,4 +1,6 @@
-// One run: the selected checks (the target reached first, src/runner/preflight.ts), the report built and written.
+// One run: the selected checks (the target reached first, src/runner/preflight.ts), the report
+// built and sealed; written and summed up by ./finish.ts. A plan in, a report out: the CLI only
+// parses, prints and exits.
 import { performance } from 'node:perf_hooks';
 import { GatewayClient } from '../client/gateway.js';
 import type { Transport } from '../client/transport.js';
@@ -19,15 +21,10 @@ import { VERSION } from '../core/paths.js';
 import type { Upstream } from '../upstream/upstream.js';
 import type { RunConfig } from '../config/config.js';
 import type { RunReport } from '../report/types.js';
-import { harnessErrorLine } from '../report/policy.js';
 import { assertValidReport } from '../report/validate.js';
-import { writeReports } from '../reporters/index.js';
-import { withReplay } from '../report/replay.js';
-import { withFixes } from '../../cli/shared/fixes.js';
-import { columnsFor, progressLine, resultLine } from '../reporters/console.js';
-import { reportersFor } from '../reporters/names.js';
-import { INTERRUPTED_EXIT, NOT_RUN, notRun, type Interruption } from '../../cli/shared/interrupt.js';
-import type { RunProgress } from '../../cli/shared/progress.js';
+import { columnsFor, progressLine } from '../reporters/console.js';
+import { notRun, type Interruption } from './interruption.js';
+import type { RunProgress } from './progress.js';
 import { runReportOf } from './run-report.js';
 import { reachTarget } from './preflight.js';
 import { PROFILE_FACTS, profileFeature } from '../core/features.js';
@@ -49,9 +46,9 @@ export interface SuiteExtras {
   secrets?: string[];
   /** Shared by runs in one process (the detection matrix): timing checks never share the event loop with another run's work. */
   gate?: PhaseGate;
-  /** Ctrl-C (cli/shared/interrupt.ts): stops the checks; the report holds those that finished. */
+  /** Ctrl-C (./interruption.ts; the CLI hears it): stops the checks; the report holds those that finished. */
   interrupt?: Interruption;
-  /** The console's live progress (cli/shared/progress.ts): the readiness gate's answers, checks started and finished. */
+  /** The console's live progress (./progress.ts; the CLI shows it): the readiness gate's answers, checks started and finished. */
   progress?: RunProgress;
   /** TLS and HTTP/2 to the gateway, its files already read (src/client/transport.ts); else read from cfg.transport here. */
   transport?: Transport;
@@ -211,30 +208,6 @@ export function sealReport(raw: RunReport, secrets: string[], headerNames: strin
   const report: RunReport = { ...maskHeaderNamesDeep(rest, headerNames), ...(targeting ? { targeting } : {}) };
   assertValidReport(report);
   return report;
-}
-
-/**
- * Writes the report files, prints the summary and returns the exit code. `argv` (the CLI's
- * arguments) gives failures their replay command. In GitHub Actions the github reporter is added
- * (annotations, and the job summary GITHUB_STEP_SUMMARY names). Without the console reporter the
- * result still shows: one line on stderr. When the harness broke on a check (exit 2), one line on
- * stderr names the check: it is not the gateway's fault.
- */
-export function finishRun(report: RunReport, cfg: RunConfig, io: { out: (s: string) => void; err: (s: string) => void; env?: NodeJS.ProcessEnv }, argv: string[] = []): number {
-  const env = io.env ?? {};
-  const names = reportersFor(cfg.reporter, env);
-  const stepSummary = names.includes('github') ? env.GITHUB_STEP_SUMMARY || undefined : undefined;
-  const files = writeReports(scrubDeep(withFixes(withReplay(report, argv)), secretsOf(cfg)), names, cfg.out, safePrinter(io.out, cfg), { junitFormat: cfg.junitFormat, stepSummary });
-  const err = safePrinter(io.err, cfg);
-  if (report.interrupted) {
-    const left = report.results.filter((r) => r.outcome === 'skip' && r.message === NOT_RUN).length;
-    err(`gw-conformance: interrupted: ${report.results.length - left} of ${report.results.length} checks finished; the reports hold them, the rest marked not run`);
-    return INTERRUPTED_EXIT;
-  }
-  if (!cfg.reporter.includes('console')) err(resultLine(report, files));
-  const broke = harnessErrorLine(report.results);
-  if (broke) err(`gw-conformance: ${broke}`);
-  return report.exitCode;
 }
 
 /** The secrets of a run: the credential sent to the gateway and the service key. */

@@ -5,12 +5,13 @@
 import { HarnessError } from '../../../src/core/errors.js';
 import { checkLaunch } from '../../../src/launch/launch.js';
 import { inNamespace, runClientProfile } from './client.js';
-import { finishRun } from '../../../src/runner/run.js';
+import { finishRun } from '../../../src/runner/finish.js';
+import { CHECKS } from '../../../suites/index.js';
 import type { ProfileModule } from '../profile.js';
 
 export const CLIENT: ProfileModule = {
-  run: async (cfg, c) => (await inNamespace(cfg, c.argv, c.io)) ?? finishRun(await runClientProfile(cfg, c.io), cfg, c.io, c.argv),
-  demo: async (cfg, c) => (await inNamespace(cfg, c.argv, c.io)) ?? finishRun(await runClientProfile(cfg, c.io, { fault: c.fault }), cfg, c.io, c.argv),
+  run: async (cfg, c) => (await inNamespace(cfg, c.argv, c.io)) ?? finishRun(await runClientProfile(cfg, c.io), cfg, c.io, CHECKS, c.argv),
+  demo: async (cfg, c) => (await inNamespace(cfg, c.argv, c.io)) ?? finishRun(await runClientProfile(cfg, c.io, { fault: c.fault }), cfg, c.io, CHECKS, c.argv),
   suite: async (cfg) => {
     // Bad launch flags are found before anything starts (src/launch/launch.ts).
     checkLaunch(cfg.launch);
