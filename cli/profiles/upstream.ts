@@ -13,6 +13,7 @@ import type { ServerTls } from '../../src/core/server.js';
 import { loadTransport } from '../../src/client/transport.js';
 import { CHECKS } from '../../suites/index.js';
 import { checkLaunch, launchGateway, type LaunchedGateway } from '../../src/launch/launch.js';
+import { exitOnSignal } from '../shared/interrupt.js';
 import type { RunReport } from '../../src/report/types.js';
 import { isOurMock, runRemote } from '../../src/runner/remote.js';
 import { RemoteUpstream } from '../../src/upstream/remote.js';
@@ -79,7 +80,7 @@ export async function withRecordingUpstream(cfg: RunConfig, io: Io, mock: MockUs
   let report: RunReport;
   try {
     if (launching) {
-      launched = await launchGateway({ ...cfg.launch, upstreamUrl: upstream.url, upstreamPort: Number(new URL(upstream.url).port), upstreamCa: tls?.caFile, startTimeoutMs: cfg.readyTimeoutS * 1000, secrets, processEnv: io.env });
+      launched = await launchGateway({ ...cfg.launch, upstreamUrl: upstream.url, upstreamPort: Number(new URL(upstream.url).port), upstreamCa: tls?.caFile, startTimeoutMs: cfg.readyTimeoutS * 1000, secrets, processEnv: io.env, onSignal: exitOnSignal });
       io.out(`started the gateway (${cfg.launch.cmd ? '--gateway-cmd' : `--gateway-image ${cfg.launch.image}`}) at ${launchedTarget(launched.target, cfg)}, forwarding to ${upstream.url}`);
     }
     if (tls) io.out(`the recording upstream serves https${cfg.upstreamTls.http2 ? ' and HTTP/2' : ''}; its CA (for the gateway to trust) is ${tls.caFile}`);

@@ -10,6 +10,7 @@ import type { RunConfig } from '../../../src/config/config.js';
 import { CHECKS } from '../../../suites/index.js';
 import { APPS_FAULTS } from '../../../reference/apps/faults.js';
 import { checkLaunch, parseEnvList, startCommand, workdir, type LaunchedGateway } from '../../../src/launch/launch.js';
+import { exitOnSignal } from '../../shared/interrupt.js';
 import { freePort } from '../../../src/launch/ports.js';
 import type { GatewayContract, RunReport } from '../../../src/report/types.js';
 import { awaitAppsGateway, fetchContract } from './apps-ready.js';
@@ -172,7 +173,7 @@ export async function ownSetUp(cfg: RunConfig, io: Io): Promise<AppsSetUp> {
       const upstream = around.upstreams.get('default-up')!.url;
       const env: Array<[string, string]> = [...Object.entries({ ...around.env, ...harness.LOOPBACK_ENV }), ...parseEnvList(cfg.launch.env)];
       const values = { upstream_url: upstream, upstream_port: new URL(upstream).port, listen_port: String(listenPort), workdir: dir, upstream_ca: '' };
-      launched = await startCommand({ command: cmd, env, values, listenPort, startTimeoutMs: cfg.readyTimeoutS * 1000, secrets: [cfg.token, ...around.secrets], processEnv: io.env });
+      launched = await startCommand({ command: cmd, env, values, listenPort, startTimeoutMs: cfg.readyTimeoutS * 1000, secrets: [cfg.token, ...around.secrets], processEnv: io.env, onSignal: exitOnSignal });
       target = launched.target;
       io.out(`started the gateway (--gateway-cmd) at ${target} with ${dir}/gateway.yaml`);
     }

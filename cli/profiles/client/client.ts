@@ -36,6 +36,7 @@ import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../../reference/g
 import { FAULTS } from '../../../reference/faults/index.js';
 import { CHECKS } from '../../../suites/index.js';
 import { launchGateway, checkLaunch, type LaunchedGateway } from '../../../src/launch/launch.js';
+import { exitOnSignal } from '../../shared/interrupt.js';
 
 /** Set in the environment of the command run again inside the namespace. */
 const IN_NAMESPACE = 'GWC_CLIENT_NETNS';
@@ -138,7 +139,7 @@ export async function runClientProfile(cfg: RunConfig, io: { out: (s: string) =>
   try {
     let gateway = cfg.target;
     if (reference) gateway = (ref = await referenceGateway(upstream.url, reference.fault)).url;
-    else if (cfg.launch.cmd) gateway = (launched = await launchGateway({ ...cfg.launch, upstreamUrl: upstream.url, upstreamPort: Number(new URL(upstream.url).port), startTimeoutMs: cfg.readyTimeoutS * 1000, secrets: [cfg.token], processEnv: io.env })).target;
+    else if (cfg.launch.cmd) gateway = (launched = await launchGateway({ ...cfg.launch, upstreamUrl: upstream.url, upstreamPort: Number(new URL(upstream.url).port), startTimeoutMs: cfg.readyTimeoutS * 1000, secrets: [cfg.token], processEnv: io.env, onSignal: exitOnSignal })).target;
     const net = network(io.env);
     io.out(`client profile: ${chosen.map((d) => d.name).join(', ')}, straight at ${upstream.url} and through the gateway at ${gateway}, on ${net}`);
     // The targeting (base paths, headers) applies to the run through the gateway; its secrets are masked in the report.
