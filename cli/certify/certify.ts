@@ -1,30 +1,24 @@
-// certify, verify and merge-reports: the vendor conformance report, its reproduction, and the
-// merged reports of shards. The suite itself is run by the caller (cli/profiles/upstream.ts wires the
-// checks and the recording upstream), so this file stands alone.
+// certify: the vendor conformance report (and what verify reads back of it: the recorded
+// settings, the key's text). The suite itself is run by the caller (cli/profiles/upstream.ts wires
+// the checks and the recording upstream), so this file stands alone.
 import type { KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { RunConfig } from '../../src/config/config.js';
-import { resolveConfig, SERVICE_ENV } from '../../src/config/config.js';
 import { HarnessError } from '../../src/core/errors.js';
-import { COMMANDS } from '../../src/config/commands.js';
-import { DEFAULT_REPORTERS, NO_CREDENTIAL, type JunitFormat, type ReporterName } from '../../src/config/options.js';
+import { NO_CREDENTIAL, type ReporterName } from '../../src/config/options.js';
 import type { RunReport } from '../../src/report/types.js';
 import { writeReports } from '../../src/reporters/index.js';
-import { reportersFor } from '../../src/reporters/names.js';
 import { withReplay } from '../../src/report/replay.js';
 import { withFixes } from '../../src/runner/fixes.js';
 import { CHECKS } from '../../suites/index.js';
-import { firstDifference, transcriptDigest, transcriptLines, type Transcript } from '../../src/report/transcript.js';
-import { compareVerdicts, CONFORMANCE_FILE, conformanceReport, readCertifyDir, writeCertifyFiles, type ConformanceReport, type Implementation } from '../../src/report/certify.js';
-import { conformanceMismatch } from '../../src/report/certify-match.js';
-import { assertDistinct, mergeReports, readReport } from '../../src/report/merge.js';
+import { transcriptDigest, transcriptLines, type Transcript } from '../../src/report/transcript.js';
+import { conformanceReport, writeCertifyFiles, type ConformanceReport, type Implementation } from '../../src/report/certify.js';
 import { predicateOf, signingKeyOf, STATEMENT_FILE, writeStatement } from '../../src/report/statement.js';
-import { publicKeyOf, StatementRefusal, verifyStatement } from '../../src/report/statement-verify.js';
 import { secretsOf, type SuiteExtras } from '../../src/runner/run.js';
 import { plural } from '../../src/core/words.js';
 
-type Io = { out: (s: string) => void; err: (s: string) => void; env: NodeJS.ProcessEnv };
+export type Io = { out: (s: string) => void; err: (s: string) => void; env: NodeJS.ProcessEnv };
 /** Runs the selected checks against cfg.target with the run's own recording upstream. */
 export type SuiteRunner = (cfg: RunConfig, extras: SuiteExtras) => Promise<RunReport>;
 
@@ -128,86 +122,4 @@ export function readSigningKey(value: string | undefined, name: string): KeyObje
   if (value === undefined || value === '') return undefined;
   const { pem, from } = keyText(value, name);
   return signingKeyOf(pem, from);
-}
-
-/** With --public-key: the signed statement checked before anything runs; the line a refusal prints, or null. */
-function checkSigned(dir: string, publicKey: string | undefined, io: Io): string | null {
-  if (publicKey === undefined) {
-    if (existsSync(join(dir, STATEMENT_FILE))) io.out(`verify: ${STATEMENT_FILE} not checked (give --public-key to check its signature and digests)`);
-    return null;
-  }
-  const { pem, from } = keyText(publicKey, '--public-key');
-  const key = publicKeyOf(pem, from);
-  try {
-    io.out(verifyStatement(dir, key));
-    return null;
-  } catch (e) {
-    if (e instanceof StatementRefusal) return e.message;
-    throw e;
-  }
-}
-
-export interface VerifyFlags {
-  /** The Ed25519 public key (PEM file) that must have signed statement.intoto.jsonl. */
-  publicKey?: string;
-  target?: string;
-  upstreamListen?: string;
-  token?: string;
-  /** Start the gateway again with this command (and environment) instead of --target. */
-  gatewayCmd?: string;
-  gatewayEnv?: string[];
-}
-
-export async function verify(dir: string, flags: VerifyFlags, io: Io, run: SuiteRunner): Promise<number> {
-  // A folder that is not what was signed is not reproduced: one line naming the file, exit 1.
-  const refused = checkSigned(dir, flags.publicKey, io);
-  if (refused) {
-    io.err(`gw-conformance: ${refused}`);
-    return 1;
-  }
-  const { doc, transcript } = readCertifyDir(dir);
-  const recorded = readReport(dir);
-  // The conformance report is what a reader trusts: it must say what the run's files hold.
-  const mismatch = conformanceMismatch(doc, recorded, transcript);
-  if (mismatch) throw new HarnessError('BAD_REPORT', `verify: ${join(dir, CONFORMANCE_FILE)} does not match the run it reports: ${mismatch}`);
-  // The recorded settings, as a gwc.yaml; only the credential comes from the environment.
-  const env: NodeJS.ProcessEnv = {};
-  for (const k of [...(COMMANDS.verify.env ?? []), ...Object.values(SERVICE_ENV)]) if (io.env[k] !== undefined) env[k] = io.env[k];
-  // With --gateway-cmd the harness starts the gateway again (its address is new each time).
-  const cfg = resolveConfig(
-    { target: flags.gatewayCmd ? flags.target : (flags.target ?? doc.runReport.target), upstreamListen: flags.upstreamListen, token: flags.token, reporter: ['json'], gatewayCmd: flags.gatewayCmd, gatewayEnv: flags.gatewayEnv },
-    doc.settings,
-    env,
-  );
-  io.out(`verify: re-running ${plural(recorded.results.length, 'check')} of ${doc.implementation.name} ${doc.implementation.version} against ${cfg.target ?? `the gateway started by --gateway-cmd`} (seed ${cfg.seed}, profile ${cfg.profile})`);
-  const t: Transcript = new Map();
-  const now = await run(cfg, { transcript: t });
-  const cmp = compareVerdicts(recorded, now);
-  for (const c of cmp) io.out(`${c.reproduced ? 'REPRODUCED' : 'DIFFERS   '} ${c.id.padEnd(40)} ${c.reproduced ? c.recorded : `recorded ${c.recorded ?? '(absent)'}, now ${c.now ?? '(absent)'}${c.message ? `: ${c.message}` : ''}`}`);
-  const digest = transcriptDigest(t);
-  const same = digest === doc.transcript.digest;
-  const diff = same ? null : firstDifference(transcript, transcriptLines(t));
-  const differing = cmp.filter((c) => !c.reproduced).length;
-  io.out(`verdicts: ${cmp.length - differing} of ${cmp.length} reproduced${differing ? `, ${differing} differ` : ''}`);
-  io.out(same ? `transcript digest matches: ${digest}` : `transcript digest differs: recorded ${doc.transcript.digest}, now ${digest}; first difference: ${diff ?? 'none by exchange (the recorded transcript file does not match its digest)'}`);
-  if (now.results.some((r) => r.outcome === 'error')) {
-    io.err('gw-conformance: verify: the harness broke on a check in the re-run; its verdicts cannot be compared');
-    return 2;
-  }
-  io.out(differing === 0 && same ? 'Result: reproduced.' : 'Result: NOT reproduced.');
-  return differing === 0 && same ? 0 : 1;
-}
-
-/** `reporter`: the formats to write (all when absent). */
-export async function mergeCommand(dirs: string[], opts: { out: string; force?: boolean; reporter?: ReporterName[]; junitFormat?: JunitFormat }, order: string[], io: Io): Promise<number> {
-  assertDistinct(dirs);
-  const named = dirs.map((d) => ({ name: d, report: readReport(d) }));
-  const { report, notes } = mergeReports(named, { force: opts.force, order });
-  for (const n of notes) io.err(`gw-conformance: merge-reports --force: ${n}`);
-  // As in run: `github` is added in GitHub Actions, and writes the job summary GITHUB_STEP_SUMMARY names.
-  const names = reportersFor(opts.reporter ?? [...DEFAULT_REPORTERS], io.env);
-  const stepSummary = names.includes('github') ? io.env.GITHUB_STEP_SUMMARY || undefined : undefined;
-  io.out(`merge-reports: ${plural(named.length, 'report')}, ${plural(report.results.length, 'check')}`);
-  writeReports(report, names, opts.out, io.out, { junitFormat: opts.junitFormat, stepSummary });
-  return report.exitCode;
 }

@@ -11,7 +11,7 @@ export const registerMergeReports: RegisterCommand = (program, { io, exit }) => 
       // The same rows as `run`'s --reporter and --junit-format, parsed the same way.
       const junitFormat = o.junitFormat === undefined ? undefined : parseFlag('junit-format', o.junitFormat);
       const reporter = o.reporter?.length ? parseFlag('reporter', o.reporter) : undefined;
-      const [{ CHECKS }, { mergeCommand }] = await Promise.all([import('../../suites/index.js'), import('../certify/certify.js')]);
+      const [{ CHECKS }, { mergeCommand }] = await Promise.all([import('../../suites/index.js'), import('./merge.js')]);
       exit(await mergeCommand(d, { out: o.out, force: o.force, reporter, junitFormat }, CHECKS.map((c) => c.id), io));
     },
   );
