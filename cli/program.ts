@@ -3,26 +3,26 @@
 // commander and the option table), and the error -> exit-code mapping. Only this file decides exit codes:
 // 0 every MUST check passed, 1 a MUST check failed, 2 the harness could not run, 130 Ctrl-C.
 import { Command, CommanderError, Help, type Option } from 'commander';
-import { HarnessError } from '../../src/core/errors.js';
-import { VERSION } from '../../src/core/paths.js';
-import { FIRST_STEPS, HELP_ALL, moreHelpText, SHORT_HELP_GROUPS } from '../../src/config/help.js';
-import { registerAppsConfig } from '../apps-config/command.js';
-import { registerCertify } from '../certify/command.js';
-import { registerCompare } from '../compare/command.js';
-import { registerDemo } from '../demo/command.js';
-import { registerLintConfig } from '../lint-config/command.js';
-import { registerList } from '../list/command.js';
-import { registerMatrix } from '../matrix/command.js';
-import { registerMergeReports } from '../merge-reports/command.js';
-import { registerMock } from '../mock/command.js';
-import { registerReference } from '../reference/command.js';
-import { registerRun } from '../run/command.js';
-import { registerVerify } from '../verify/command.js';
-import { registerKeygen } from '../keygen/command.js';
-import { registerCompletion } from '../completion/command.js';
-import type { Io, RegisterCommand } from './context.js';
-import { INTERRUPTED_EXIT } from './interrupt.js';
-import { usageLine } from './usage.js';
+import { HarnessError } from '../src/core/errors.js';
+import { VERSION } from '../src/core/paths.js';
+import { FIRST_STEPS, HELP_ALL, moreHelpText, SHORT_HELP_GROUPS } from '../src/config/help.js';
+import { registerAppsConfig } from './apps-config/command.js';
+import { registerCertify } from './certify/command.js';
+import { registerCompare } from './compare/command.js';
+import { registerDemo } from './demo/command.js';
+import { registerLintConfig } from './lint-config/command.js';
+import { registerList } from './list/command.js';
+import { registerMatrix } from './matrix/command.js';
+import { registerMergeReports } from './merge-reports/command.js';
+import { registerMock } from './mock/command.js';
+import { registerReference } from './reference/command.js';
+import { registerRun } from './run/command.js';
+import { registerVerify } from './verify/command.js';
+import { registerKeygen } from './keygen/command.js';
+import { registerCompletion } from './completion/command.js';
+import type { Io, RegisterCommand } from './shared/context.js';
+import { INTERRUPTED_EXIT } from './shared/interrupt.js';
+import { usageLine } from './shared/usage.js';
 
 export type { Io };
 

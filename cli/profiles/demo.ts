@@ -1,6 +1,6 @@
 // The suite against the built-in reference gateway (`demo`), optionally with one fault: a
 // recording upstream on a free port (or --upstream-listen), the reference in front of it, the
-// checks. The profile says which faults it may name (cli/profiles/); which recording upstream a
+// checks. The profile says which faults it may name (its module, ./<profile>/profile.ts); which recording upstream a
 // fault's gateway needs is mocks/upstream/for-gateway.ts's to say.
 import { parseListen } from '../../src/core/errors.js';
 import { withExpandedTargeting, type RunConfig } from '../../src/config/config.js';

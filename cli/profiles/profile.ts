@@ -7,7 +7,7 @@ import { HarnessError } from '../../src/core/errors.js';
 import type { RunConfig } from '../../src/config/config.js';
 import type { Fault } from '../../reference/faults/index.js';
 import type { RunReport } from '../../src/report/types.js';
-import { demo } from '../demo/demo.js';
+import { demo } from './demo.js';
 import { withInterrupt, type Interruption } from '../shared/interrupt.js';
 import { liveConsole, type RunProgress } from '../shared/progress.js';
 import type { SuiteExtras } from '../../src/runner/run.js';

@@ -1,6 +1,6 @@
 // The recording upstream a gateway under test needs, told by what the gateway speaks upstream:
 // plain http, or https with HTTP/2 when it speaks HTTP/2 (a throw-away CA the gateway trusts;
-// node-forge loaded only then). The one place that says so, for `demo` (cli/demo/demo.ts), the
+// node-forge loaded only then). The one place that says so, for `demo` (cli/profiles/demo.ts), the
 // self-tests' demo runs (test/helpers/demo.ts) and the detection matrix (scripts/detection.mjs).
 // It is told the gateway's needs by shape (a reference fault has them): mocks/ never reads the
 // reference gateway.

@@ -1,4 +1,4 @@
-// Typed harness errors with stable codes. Only the CLI (cli/shared/program.ts) turns them into an exit code
+// Typed harness errors with stable codes. Only the CLI (cli/program.ts) turns them into an exit code
 // (one place decides how the process ends): every HarnessError means "the harness could not run" (exit 2).
 export type HarnessErrorCode =
   | 'BAD_FLAG'

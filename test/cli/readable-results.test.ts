@@ -15,7 +15,7 @@ import { oneLine, xmlText } from '../../src/core/inert.js';
 import { plural } from '../../src/core/words.js';
 import { percentilesText } from '../../src/core/histogram.js';
 import { limitText } from '../../src/core/limits.js';
-import { main } from '../../cli/shared/program.js';
+import { main } from '../../cli/program.js';
 import { LIST_SCHEMA_VERSION } from '../../cli/list/list.js';
 import { COMMAND_OPTIONS } from '../../src/config/commands.js';
 import { SCRIPT } from '../../src/reporters/html/script.js';

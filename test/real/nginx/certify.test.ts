@@ -213,7 +213,7 @@ describe.skipIf(!haveNginx && process.env.GWC_REQUIRE_NGINX !== '1')('certify ng
 // stderr with checks done of all (they printed nothing for minutes before).
 describe('certify and verify in a terminal', () => {
   it('draw the status line ([done/total]) on stderr while the checks run, and wipe it at the end', { timeout: 120_000 }, async () => {
-    const { main } = await import('../../../cli/shared/program.js');
+    const { main } = await import('../../../cli/program.js');
     const out = join(mkdtempSync(join(tmpdir(), 'gwc-certify-tty-')), 'cert');
     const term = (raw: string[]) => ({ outIsTTY: false, errIsTTY: true, columns: () => 100, writeErr: (s: string) => void raw.push(s) });
     const io = (raw: string[], lines: string[]) => ({ out: (s: string) => void lines.push(s), err: (s: string) => void lines.push(s), env: {}, untilStopped: async () => undefined, term: term(raw) });

@@ -14,7 +14,7 @@ import { consoleText, githubText, markdownText } from '../../../src/report/compa
 import { exitCodeOf, NOT_RUN } from '../../../src/report/policy.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/types.js';
 import { assertValidReport } from '../../../src/report/validate.js';
-import { main } from '../../../cli/shared/program.js';
+import { main } from '../../../cli/program.js';
 import { ROOT } from '../../helpers/cli.js';
 import { cliInProcess } from '../../helpers/in-process.js';
 
