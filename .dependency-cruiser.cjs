@@ -2,9 +2,10 @@
 // ones above it (README "Layout"). Checked in CI by `npm run lint:imports`, and by
 // test/project/architecture.test.ts, which also plants one breach of each rule to prove the rule fires.
 //
-// Imports run one way: commands (src/cli) -> runner -> checks (suites/, through the interface in
-// src/check/) -> (client, upstream interface) -> core. src/ stands alone; mocks/ and reference/
-// depend on src/, never the reverse; suites share through suites/shared/ only.
+// Imports run one way: commands (cli/, the composition root) -> runner -> checks (suites/,
+// through the interface in src/check/) -> (client, upstream interface) -> core. Nothing imports
+// the CLI; src/ stands alone; mocks/ and reference/ depend on src/, never the reverse; suites
+// share through suites/shared/ only.
 // dependency-cruiser reads the TypeScript import graph itself (type-only imports included),
 // names each breach with both files, and finds cycles of any length, which eslint's
 // no-restricted-paths does not do without a second plugin.
@@ -19,10 +20,17 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'nothing-imports-the-cli',
+      severity: 'error',
+      comment: 'cli/ parses, prints and exits: it wires src/, suites/, mocks/ and reference/ together, and no file of theirs (nor of bench/) imports it back. What a second caller needs of it belongs below it (a run: src/runner/).',
+      from: { path: '^(src|suites|mocks|reference|bench)/' },
+      to: { path: '^cli/' },
+    },
+    {
       name: 'src-stands-alone',
       severity: 'error',
-      comment: 'src/ never imports mocks/, reference/ or suites/; src/cli.ts is the one file that wires them together.',
-      from: { path: '^src/', pathNot: '^src/cli(\\.ts$|/)' },
+      comment: 'src/ never imports mocks/, reference/ or suites/: the CLI (cli/) is what wires them together.',
+      from: { path: '^src/' },
       to: { path: '^(mocks|reference|suites)/' },
     },
     {
@@ -120,14 +128,14 @@ module.exports = {
     {
       name: 'checks-see-no-run',
       severity: 'error',
-      comment: 'A check says what must hold and is given what it needs (src/check/); how it is scheduled, reported or started is the runner\'s, the reports\' and the commands\' (src/cli, the composition root), which import the checks, never the reverse.',
+      comment: 'A check says what must hold and is given what it needs (src/check/); how it is scheduled, reported or started is the runner\'s, the reports\' and the commands\' (cli/, the composition root: nothing-imports-the-cli), which import the checks, never the reverse.',
       from: { path: '^suites/' },
-      to: { path: '^src/(runner|report|cli)/|^src/cli\\.ts$' },
+      to: { path: '^src/(runner|report)/' },
     },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|node_modules|test|bench|scripts)/' },
+    exclude: { path: '^(dist|node_modules|test|scripts)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.js'] },

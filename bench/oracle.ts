@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { RecordingUpstream } from '../mocks/upstream/server.js';
 import { ReferenceGateway } from '../reference/gateway.js';
 import { faultByName } from '../reference/faults/index.js';
-import { runSuite } from '../src/cli/run.js';
+import { runSuite } from '../src/runner/run.js';
 import { resolveConfig } from '../src/config/config.js';
 import { CHECKS } from '../suites/index.js';
 

@@ -10,7 +10,7 @@
 import { RecordingUpstream } from '../mocks/upstream/server.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../reference/gateway.js';
 import { faultByName } from '../reference/faults/index.js';
-import { runSuite } from '../src/cli/run.js';
+import { runSuite } from '../src/runner/run.js';
 import { resolveConfig } from '../src/config/config.js';
 import type { RecordedCase } from '../src/upstream/expectation.js';
 import type { Reply } from '../src/upstream/scenario.js';

@@ -3,7 +3,7 @@
 import { applyHeapFlags } from '../dist/src/core/heap.js';
 
 applyHeapFlags();
-const { main } = await import('../dist/src/cli.js');
+const { main } = await import('../dist/cli/main.js');
 
 const io = {
   out: (s) => process.stdout.write(`${s}\n`),
@@ -13,7 +13,7 @@ const io = {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   }),
-  // Colour and the live status line are for terminals only (src/cli/progress.ts).
+  // Colour and the live status line are for terminals only (cli/shared/progress.ts).
   term: {
     outIsTTY: Boolean(process.stdout.isTTY),
     errIsTTY: Boolean(process.stderr.isTTY),

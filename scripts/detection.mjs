@@ -10,8 +10,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../dist/reference/gateway.js';
 import { FAULTS } from '../dist/reference/faults/index.js';
-import { runSuite } from '../dist/src/cli/run.js';
-import { demoUpstream } from '../dist/src/cli/demo.js';
+import { runSuite } from '../dist/src/runner/run.js';
+import { upstreamForGateway } from '../dist/mocks/upstream/for-gateway.js';
 import { resolveConfig } from '../dist/src/config/config.js';
 import { CHECKS } from '../dist/suites/index.js';
 import { outcomeChanges, readJson, rewrite, withRow } from './baselines.mjs';
@@ -37,8 +37,8 @@ const faults = {};
 for (const name of names) {
   const fault = FAULTS.find((f) => f.name === name);
   if (!fault) throw new Error(`unknown fault ${name}`);
-  // The upstream the fault's gateway needs (plain http, or TLS and HTTP/2): src/cli/demo.ts says.
-  const { upstream, gateway, stop } = await demoUpstream(fault);
+  // The upstream the fault's gateway needs (plain http, or TLS and HTTP/2): mocks/upstream/for-gateway.ts says.
+  const { upstream, gateway, stop } = await upstreamForGateway(fault);
   const gw = new ReferenceGateway({ ...gateway, fault, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS });
   const target = await gw.start('127.0.0.1', 0);
   const flags = flagsOf[name] ?? {};

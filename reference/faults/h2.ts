@@ -1,7 +1,7 @@
 // The reference gateway's HTTP/2 hop to a TLS upstream (reference/h2.ts): a control that speaks
 // HTTP/2 upstream and breaks nothing, and a pool that gives up its session after one reset
 // stream yet goes on handing it out (CONN-IDLE-1), a known class of bug in HTTP/2 client pools.
-// The run's recording upstream serves TLS and HTTP/2 for them (src/cli/demo.ts demoUpstream).
+// The run's recording upstream serves TLS and HTTP/2 for them (mocks/upstream/for-gateway.ts).
 import type { Fault } from './types.js';
 
 export const H2_FAULTS: Fault[] = [

@@ -93,7 +93,7 @@ export interface Fault {
   fallback?: FallbackFault;
   /**
    * The gateway speaks HTTP/2 to its upstream (reference/h2.ts), which then needs TLS and HTTP/2:
-   * `demo` and the self-tests start the recording upstream so (src/cli/demo.ts demoUpstream).
+   * `demo` and the self-tests start the recording upstream so (mocks/upstream/for-gateway.ts).
    */
   upstreamHttp2?: Http2Fault;
   /**

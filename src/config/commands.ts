@@ -1,6 +1,6 @@
 // The commands and the flags that belong to one command only (the run settings, shared by the
 // commands that run the suite, are in src/config/options.ts). With that table this is the whole
-// command line: what commander offers (src/cli/shared.ts) and the CLI reference (docs/cli.md,
+// command line: what commander offers (cli/shared/context.ts) and the CLI reference (docs/cli.md,
 // written by scripts/cli-reference.mjs; a test compares them).
 import { COMMAND_NAMES, ROWS, RUN_COMMANDS, type CommandName, type OptionSpec } from './options.js';
 

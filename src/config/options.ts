@@ -1,6 +1,6 @@
 // The one table of run settings. Each is described once, here: its flag, its gwc.yaml key (the
 // flag's name), its environment variable, type, bounds, default, help and the commands that take
-// it. From this table come the commander options (src/cli/shared.ts), the JSON Schema of gwc.yaml,
+// it. From this table come the commander options (cli/shared/context.ts), the JSON Schema of gwc.yaml,
 // the typed values (src/config/option-values.ts, src/config/config.ts) and the CLI reference
 // (src/config/commands.ts, docs/cli.md and the README's flag table; tests compare them).
 import { CLIENT_NAMES, DEFAULT_CLIENTS } from '../real-clients/types.js';
@@ -19,7 +19,7 @@ export { DEFAULT_REPORTERS, JUNIT_FORMATS, REPORTER_NAMES, type JunitFormat, typ
 
 export type OptionKind = 'string' | 'url' | 'int' | 'bool' | 'enum' | 'list' | 'enum-list' | 'map' | 'waivers';
 
-/** Every command of the CLI; each has its file under src/cli/commands/. */
+/** Every command of the CLI; each has its folder under cli/ (cli/<command>/command.ts). */
 export const COMMAND_NAMES = ['run', 'demo', 'certify', 'verify', 'merge-reports', 'mock', 'reference', 'apps-config', 'list', 'lint-config', 'compare', 'matrix', 'keygen', 'completion'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 /** The commands a run-settings row belongs to when it names none: those that run the suite from flags, environment and gwc.yaml. */

@@ -1,6 +1,6 @@
 // The one error class of the harness, with stable codes from one table (ERROR_CODES: each code
 // and its one-line meaning; docs/errors.md shows the table, and test/docs/error-codes.test.ts holds
-// the two the same). Only src/cli/program.ts turns one into an exit code and prints it, as one line
+// the two the same). Only cli/program.ts turns one into an exit code and prints it, as one line
 // (`gw-conformance: error GWC-BAD-FLAG: <message>`, errorLine below): every HarnessError means
 // "the harness could not run" (exit 2; Ctrl-C's INTERRUPTED is 130).
 

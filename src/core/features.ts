@@ -2,7 +2,7 @@
 // against this gateway (the features the gateway has). Kept in core (it imports only core) so the
 // options, the readiness gate and the checks share one list of each, and the layers below the
 // commands (selection, configuration, reports) one record of what each profile is to them
-// (PROFILE_FACTS); what a profile is to the commands is a module of src/cli/profiles/.
+// (PROFILE_FACTS); what a profile is to the commands is a module of cli/profiles/.
 import { PROTOCOLS, type Protocol } from './protocols.js';
 
 /** `default` runs by default; `slow` adds to it with --profile slow; `service` runs alone with --profile service; `apps` (the apps gateway) alone with --profile apps; `client` (real clients, straight and through the gateway) alone with --profile client; `load` (many requests at once, bounded) alone with --profile load. */

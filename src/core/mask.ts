@@ -273,7 +273,7 @@ export function scrubDeep<T>(value: T, secrets: string[]): T {
   return walk(value) as T;
 }
 
-// The console's escaper lives with the other sinks' in src/core/inert.ts; src/cli/run.ts still
+// The console's escaper lives with the other sinks' in src/core/inert.ts; src/runner/run.ts still
 // imports it from here.
 export { terminalSafe } from './inert.js';
 

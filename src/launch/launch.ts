@@ -64,6 +64,12 @@ export interface CommandOptions {
   secrets: string[];
   /** The harness's environment, which the command inherits (the CLI's io.env); this process's when absent. */
   processEnv?: NodeJS.ProcessEnv;
+  /**
+   * How the process ends when a SIGINT or SIGTERM no one else listens to stops it (the gateway
+   * already killed): the CLI exits with the code (130, 143). Absent: the signal is raised again,
+   * so the process ends as it would have without this gateway.
+   */
+  onSignal?: (code: number) => void;
 }
 
 /** The command's environment: ours, the placeholders as variables, then --gateway-env (placeholders expanded). */
@@ -89,12 +95,16 @@ export async function startCommand(opts: CommandOptions): Promise<LaunchedGatewa
   const onProcessExit = () => child && killGroup(child, 'SIGKILL');
   process.once('exit', onProcessExit);
   // Stopped by a signal, the harness takes its gateway down with it (a default handler would not run
-  // 'exit'). A run that handles Ctrl-C itself (src/cli/interrupt.ts) writes its reports first, then
-  // exits, which stops the gateway through 'exit'.
+  // 'exit'), then ends as the caller says (the CLI exits 130 or 143). A run that handles Ctrl-C
+  // itself (cli/shared/interrupt.ts) writes its reports first, then exits, which stops the gateway
+  // through 'exit'.
   const onSignal = (sig: NodeJS.Signals) => {
     if (process.listenerCount(sig) > 1) return;
     onProcessExit();
-    process.exit(sig === 'SIGINT' ? 130 : 143);
+    if (opts.onSignal) return opts.onSignal(sig === 'SIGINT' ? 130 : 143);
+    process.removeListener('SIGTERM', onSignal);
+    process.removeListener('SIGINT', onSignal);
+    process.kill(process.pid, sig);
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
@@ -177,6 +187,8 @@ export interface LaunchRequest {
   secrets: string[];
   /** The harness's environment, which a --gateway-cmd inherits (the CLI's io.env); this process's when absent. */
   processEnv?: NodeJS.ProcessEnv;
+  /** For a --gateway-cmd: how the process ends on a signal (CommandOptions.onSignal). */
+  onSignal?: (code: number) => void;
 }
 
 /** Checks the launch flags before anything starts: placeholders, env items, one of cmd and image. */
@@ -198,7 +210,7 @@ export async function launchGateway(req: LaunchRequest): Promise<LaunchedGateway
   const values: PlaceholderValues = { upstream_url: req.upstreamUrl, upstream_port: String(req.upstreamPort), listen_port: String(listenPort), workdir: dir, upstream_ca: req.upstreamCa ?? '' };
   const env = parseEnvList(req.env);
   try {
-    if (req.cmd) return await startCommand({ command: req.cmd, env, values, listenPort, startTimeoutMs: req.startTimeoutMs, secrets: req.secrets, processEnv: req.processEnv });
+    if (req.cmd) return await startCommand({ command: req.cmd, env, values, listenPort, startTimeoutMs: req.startTimeoutMs, secrets: req.secrets, processEnv: req.processEnv, onSignal: req.onSignal });
     return await startImageGateway(req, values, env, dir);
   } catch (e) {
     await rm(dir, { recursive: true, force: true });

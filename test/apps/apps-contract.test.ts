@@ -5,7 +5,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractDifferences, contractDocument, EXPECTED_APPS_CONTRACT, sha256Of } from '../../src/core/apps-contract.js';
-import { fetchContract } from '../../src/cli/apps-ready.js';
+import { fetchContract } from '../../cli/profiles/apps/apps-ready.js';
 import { OtlpCollector } from '../../mocks/otlp/collector.js';
 import { otlpHeaders, tracesEndpoint } from '../../suites/apps/apps.tel.credential.js';
 

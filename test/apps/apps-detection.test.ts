@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppsSurroundings, SharedServers } from '../../mocks/apps/harness.js';
-import { runAppsDemo } from '../../src/cli.js';
+import { runAppsDemo } from '../../cli/main.js';
 import { resolveConfig } from '../../src/config/config.js';
 import { APPS_FAULTS } from '../../reference/apps/faults.js';
 import { APPS_CHECKS } from '../../suites/apps/index.js';

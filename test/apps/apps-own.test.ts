@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/in-process.js';
-import { main } from '../../src/cli.js';
+import { main } from '../../cli/main.js';
 import { APPS_CHECKS } from '../../suites/apps/index.js';
 
 const BIN = join(ROOT, 'bin/gw-conformance.js');

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { runAppsDemo } from '../../src/cli.js';
+import { runAppsDemo } from '../../cli/main.js';
 import { resolveConfig } from '../../src/config/config.js';
 
 const BIN = process.env.GWC_PG_BIN ?? '/usr/lib/postgresql/15/bin';

@@ -6,7 +6,7 @@ import { parseAppsConfig } from '../../reference/apps/config.js';
 import { migrate, openStore } from '../../reference/apps/store.js';
 import { periodReset } from '../../reference/apps/gateway/spend.js';
 import { APPS_FAULTS, appsFaultByName, type AppsFaultName } from '../../reference/apps/faults.js';
-import { main } from '../../src/cli.js';
+import { main } from '../../cli/main.js';
 
 const minimal = (extra = '') => `listen: {host: 127.0.0.1, port: 0}
 oidc:

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main, type Io } from '../../src/cli/program.js';
+import { main, type Io } from '../../cli/program.js';
 import { summarize, type RunReport } from '../../src/report/shared/types.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'gwc-bad-'));

@@ -3,8 +3,8 @@
 // drawn again after it; piped, a "still running" line at most every 5 s and only while something
 // has run that long. The clock is the test's; the one timer ends with stop().
 import { describe, expect, it, vi } from 'vitest';
-import { liveConsole, STILL_RUNNING_MS } from '../../src/cli/progress.js';
-import type { Io } from '../../src/cli/shared.js';
+import { liveConsole, STILL_RUNNING_MS } from '../../cli/shared/progress.js';
+import type { Io } from '../../cli/shared/context.js';
 
 function fakeIo(tty: boolean) {
   const out: string[] = [];

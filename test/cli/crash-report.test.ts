@@ -14,7 +14,8 @@ import { ROOT } from '../helpers/cli.js';
 const SCRIPT = `
 import { RecordingUpstream } from '${ROOT}/dist/mocks/upstream/server.js';
 import { ReferenceGateway } from '${ROOT}/dist/reference/gateway.js';
-import { finishRun, runSuite } from '${ROOT}/dist/src/cli/run.js';
+import { runSuite } from '${ROOT}/dist/src/runner/run.js';
+import { finishRun } from '${ROOT}/dist/src/runner/finish.js';
 import { resolveConfig } from '${ROOT}/dist/src/config/config.js';
 import { pass } from '${ROOT}/dist/src/check/check.js';
 const base = { requirements: ['MSG-RESP-1'], level: 'MUST', area: 'messages', profile: 'default', protocol: 'messages', requirement: 'x' };
@@ -28,7 +29,7 @@ const gw = new ReferenceGateway({ upstream: upstream.url, upstreamTimeoutMs: 200
 const target = await gw.start('127.0.0.1', 0);
 const cfg = resolveConfig({ seed: '1', out: process.argv[1], concurrency: '1' }, {}, {});
 const report = await runSuite(checks, { ...cfg, only: [] }, target, upstream, (s) => process.stdout.write(s + '\\n'));
-const code = finishRun(report, cfg, { out: (s) => process.stdout.write(s + '\\n'), err: (s) => process.stderr.write(s + '\\n') });
+const code = finishRun(report, cfg, { out: (s) => process.stdout.write(s + '\\n'), err: (s) => process.stderr.write(s + '\\n') }, checks);
 await gw.stop();
 await upstream.stop();
 process.exit(code);

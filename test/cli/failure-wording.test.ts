@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RecordingUpstream } from '../../mocks/upstream/server.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../reference/gateway.js';
 import { faultByName, type Fault } from '../../reference/faults/index.js';
-import { runSuite } from '../../src/cli/run.js';
+import { runSuite } from '../../src/runner/run.js';
 import { resolveConfig } from '../../src/config/config.js';
 import { CHECKS } from '../../suites/index.js';
 

@@ -13,8 +13,8 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { freePort, ROOT } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/in-process.js';
 import { NO_TIMING_CHECKS } from '../helpers/untimed.js';
-import { Interrupt, NOT_RUN } from '../../src/cli/interrupt.js';
-import { recordedSettings } from '../../src/cli/certify.js';
+import { Interrupt, NOT_RUN } from '../../cli/shared/interrupt.js';
+import { recordedSettings } from '../../cli/certify/certify.js';
 import { resolveConfig } from '../../src/config/config.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'gwc-setup-'));

@@ -1,4 +1,4 @@
-// What the CLI loads at start-up (src/cli/program.ts): every command is registered with commander
+// What the CLI loads at start-up (cli/program.ts): every command is registered with commander
 // and the option table only, and its action loads its own modules (the checks, the reference
 // gateway, the recording upstream, the reports, the linter) when it runs. Measured from inside
 // the process (the bin, as a user starts it): the libraries in node's module cache at exit.

@@ -62,6 +62,14 @@ describe("CONTRIBUTING's layout is the code's", () => {
     expect(folders.filter((f) => !diagram.includes(f))).toEqual([]);
   });
 
+  it('the layer diagram names cli/, and the layout names every folder of cli/', () => {
+    const diagram = layout.slice(layout.indexOf('```text'), layout.indexOf('```', layout.indexOf('```text') + 7));
+    expect(diagram).toMatch(/^ 1  cli\//m);
+    const folders = readdirSync(join(ROOT, 'cli'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    expect(folders.length).toBeGreaterThan(10);
+    expect(folders.filter((f) => !layout.includes(`cli/${f}/`) && !layout.includes(`\`${f}/\``))).toEqual([]);
+  });
+
   it('the table of import rules is the rules dependency-cruiser enforces', () => {
     const rules = (createRequire(import.meta.url)(join(ROOT, '.dependency-cruiser.cjs')) as { forbidden: Array<{ name: string }> }).forbidden.map((r) => r.name);
     const table = [...layout.matchAll(/^\| ([a-z-]+) \| /gm)].map((m) => m[1]).filter((n) => n !== 'rule');

@@ -1,8 +1,8 @@
 // Runs the suite in-process against the reference gateway (optionally with a fault).
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../reference/gateway.js';
 import { faultByName } from '../../reference/faults/index.js';
-import { runSuite } from '../../src/cli/run.js';
-import { demoUpstream } from '../../src/cli/demo.js';
+import { runSuite } from '../../src/runner/run.js';
+import { upstreamForGateway } from '../../mocks/upstream/for-gateway.js';
 import type { PhaseGate } from '../../src/runner/gate.js';
 import { resolveConfig } from '../../src/config/config.js';
 import type { RunReport } from '../../src/report/shared/types.js';
@@ -18,7 +18,7 @@ export interface Tracing {
 /** `gate`: shared by runs going on at once in this process, so their timing checks meet no other run's work. */
 export async function demoRun(fault?: string, flags: Parameters<typeof resolveConfig>[0] = {}, gate?: PhaseGate, tracing?: Tracing): Promise<RunReport> {
   const f = fault ? faultByName(fault) : undefined;
-  const { upstream, gateway, stop } = await demoUpstream(f);
+  const { upstream, gateway, stop } = await upstreamForGateway(f);
   const gw = new ReferenceGateway({ ...gateway, fault: f, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS, trace: tracing?.trace });
   try {
     const target = await gw.start('127.0.0.1', 0);

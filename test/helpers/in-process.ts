@@ -1,4 +1,4 @@
-// The CLI called in this process: `main` of src/cli.ts with an io that keeps what it prints, as
+// The CLI called in this process: `main` of cli/main.ts with an io that keeps what it prints, as
 // cli() of ./cli.ts runs it in a process of its own (the same arguments, environment and result),
 // without a process's start-up (about 1 CPU-second each, most of it loading dist/). For the tests
 // whose subject is not the process; signals, pipes, start-up, the heap flags, the bin and the
@@ -12,7 +12,7 @@
 // src/core/stall.ts), the compiled schemas, and the counters of generated ids (ids differ between
 // two calls as between two processes' runs). A call runs without bin's V8 settings.
 import { resolve } from 'node:path';
-import { main } from '../../src/cli.js';
+import { main } from '../../cli/main.js';
 import { withOwnSecrets } from '../../src/core/remembered.js';
 import { cliEnv, ROOT, type CliResult } from './cli.js';
 

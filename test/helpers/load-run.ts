@@ -10,7 +10,7 @@ export type LoadResult = { id: string; outcome: string; message: string };
 
 /** Runs the load profile through `gatewayCmd` with `args`, its report written into `out`. */
 export async function loadRun(gatewayCmd: string, args: string[], out: string, timeoutMs: number) {
-  if (!existsSync(path.join(ROOT, 'dist', 'src', 'cli.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
+  if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
   const r = await cli(['run', '--profile', 'load', '--gateway-cmd', gatewayCmd, '--seed', '1', '--reporter', 'json', '--out', out, ...args], { timeoutMs });
   const file = path.join(out, 'report.json');
   if (!existsSync(file)) expect.fail(`no report\nexit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);

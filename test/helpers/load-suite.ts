@@ -3,7 +3,7 @@
 // this process or attached to it over HTTP.
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../reference/gateway.js';
 import { faultByName } from '../../reference/faults/index.js';
-import { runSuite } from '../../src/cli/run.js';
+import { runSuite } from '../../src/runner/run.js';
 import { resolveConfig } from '../../src/config/config.js';
 import type { RunReport } from '../../src/report/shared/types.js';
 import type { Upstream } from '../../src/upstream/upstream.js';

@@ -9,7 +9,7 @@ import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Attachments } from '../../mocks/upstream/attach.js';
 import { RecordingUpstream } from '../../mocks/upstream/server.js';
-import { attachFrom } from '../../src/cli/actions/mock.js';
+import { attachFrom } from '../../cli/mock/action.js';
 import { HarnessError } from '../../src/core/errors.js';
 import { RemoteUpstream } from '../../src/upstream/remote.js';
 import { JSON_HEADERS, SSE_HEADERS } from '../../src/upstream/scenario.js';

@@ -71,7 +71,7 @@ describe('the GitHub Action from a checkout of its repository, steps run as the 
     // setup-node is skipped (no node-version); every run: step ran.
     expect(r.ran).toEqual(['paths', 'build', 'run']);
     expect(r.log).toContain(`gw-conformance: building ${actionPath}`);
-    expect(existsSync(join(actionPath, 'dist', 'src', 'cli', 'program.js'))).toBe(true);
+    expect(existsSync(join(actionPath, 'dist', 'cli', 'program.js'))).toBe(true);
     // The harness got the glob as typed, one argument; the files it would have matched were not passed.
     expect(r.log).toContain("--only 'messages.path.*'");
     expect(r.log).not.toContain('messages.path.zz-not-a-check');

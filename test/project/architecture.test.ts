@@ -2,7 +2,7 @@
 // .dependency-cruiser.cjs (each rule proven to fire on a planted breach); every check file is
 // registered; every check's id is its file name.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -13,10 +13,17 @@ import { ROOT } from '../helpers/cli.js';
 const DEPCRUISE = join(ROOT, 'node_modules/.bin/depcruise');
 const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
 const RULES: string[] = (createRequire(import.meta.url)(CONFIG) as { forbidden: { name: string }[] }).forbidden.map((r) => r.name);
+/** The folders `npm run lint:imports` cruises (package.json holds them; this test reads them there). */
+const CRUISED: string[] = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['lint:imports'].match(/depcruise ((?:[\w-]+ )+)--config/)![1].trim().split(' ');
 
-/** One breach of each rule: the rule, and the import (from -> to) that breaks it. */
+/** One breach of each rule: the rule, and the import (from -> to) that breaks it (a CLI file planted here imports nothing, so no breach closes a cycle). */
 const BREACHES: [rule: string, from: string, to: string][] = [
   ['no-cycles', 'suites/streaming/x.ts', 'suites/streaming/y.ts'],
+  ['nothing-imports-the-cli', 'src/runner/a.ts', 'cli/keygen/action.ts'],
+  ['nothing-imports-the-cli', 'suites/native/d.ts', 'cli/list/list.ts'],
+  ['nothing-imports-the-cli', 'mocks/upstream/b.ts', 'cli/shared/usage.ts'],
+  ['nothing-imports-the-cli', 'reference/apps/r.ts', 'cli/matrix/action.ts'],
+  ['nothing-imports-the-cli', 'bench/z.ts', 'cli/compare/action.ts'],
   ['src-stands-alone', 'src/runner/a.ts', 'mocks/upstream/b.ts'],
   ['no-cross-area-suite-imports', 'suites/chat/c.ts', 'suites/native/d.ts'],
   ['shared-suite-layer-imports-no-area', 'suites/shared/e.ts', 'suites/messages/f.ts'],
@@ -35,16 +42,21 @@ const BREACHES: [rule: string, from: string, to: string][] = [
   ['lint-sees-no-reports', 'src/lint/f.ts', 'src/reporters/j.ts'],
   ['checks-see-no-run', 'suites/errors/h.ts', 'src/runner/q.ts'],
   ['checks-see-no-run', 'suites/chat/c.ts', 'src/report/run/t.ts'],
-  ['checks-see-no-run', 'suites/native/d.ts', 'src/cli.ts'],
 ];
 
 /** Imports the rules allow, beside the breaches: none of them may be reported. */
 const ALLOWED: [from: string, to: string][] = [
   // Alone allowed; with x -> y above, a cycle (reported once, on the edge that closes it).
   ['suites/streaming/y.ts', 'suites/streaming/x.ts'],
-  ['src/cli.ts', 'mocks/upstream/b.ts'],
-  ['src/cli/run.ts', 'suites/native/d.ts'],
-  ['src/cli/run.ts', 'src/runner/q.ts'],
+  ['cli/main.ts', 'cli/program.ts'],
+  ['cli/program.ts', 'cli/run/command.ts'],
+  ['cli/run/command.ts', 'suites/native/d.ts'],
+  ['cli/profiles/demo.ts', 'mocks/upstream/b.ts'],
+  ['cli/profiles/demo.ts', 'reference/apps/r.ts'],
+  ['cli/run/command.ts', 'src/runner/run.ts'],
+  ['src/runner/run.ts', 'src/runner/q.ts'],
+  ['bench/y.ts', 'src/runner/run.ts'],
+  ['bench/y.ts', 'mocks/upstream/b.ts'],
   ['src/runner/q.ts', 'src/check/ch.ts'],
   ['src/check/ch.ts', 'src/client/l.ts'],
   ['src/check/ch.ts', 'src/core/k.ts'],
@@ -83,16 +95,25 @@ function cruise(edges: [string, string][]): { violations: string[]; out: string 
     writeFileSync(join(dir, file), `${lines.join('\n')}\nexport {};\n`);
   }
   // JSON names each breach's rule and both files (it exits 0 either way; the real tree's test reads the exit code).
-  const r = spawnSync(DEPCRUISE, ['src', 'mocks', 'reference', 'suites', '--config', CONFIG, '--output-type', 'json'], { cwd: dir, encoding: 'utf8' });
+  const r = spawnSync(DEPCRUISE, [...CRUISED, '--config', CONFIG, '--output-type', 'json'], { cwd: dir, encoding: 'utf8' });
   const report = JSON.parse(r.stdout) as { summary: { violations: { rule: { name: string }; from: string; to: string }[] } };
   return { violations: report.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).sort(), out: `${r.stdout.slice(0, 2000)}${r.stderr}` };
 }
 
 describe('architecture', () => {
   it('imports run one way in the real tree: no rule of .dependency-cruiser.cjs is broken', () => {
-    const r = spawnSync(DEPCRUISE, ['src', 'mocks', 'reference', 'suites', '--config', CONFIG, '--output-type', 'err'], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(DEPCRUISE, [...CRUISED, '--config', CONFIG, '--output-type', 'err'], { cwd: ROOT, encoding: 'utf8' });
     expect(`${r.stdout}${r.stderr}`).toMatch(/no dependency violations found/);
     expect(r.status).toBe(0);
+  });
+
+  it('lint:imports cruises the CLI, the harness, its systems, the checks and the benchmarks', () => {
+    expect([...CRUISED].sort()).toEqual(['bench', 'cli', 'mocks', 'reference', 'src', 'suites']);
+  });
+
+  it('no script imports the CLI: scripts/ read the built tree (dist/), which the cruise leaves out, so they are read here', () => {
+    const naming = readdirSync(join(ROOT, 'scripts')).filter((f) => /\.m?js$/.test(f) && /dist\/cli\//.test(readFileSync(join(ROOT, 'scripts', f), 'utf8')));
+    expect(naming).toEqual([]);
   });
 
   it('every rule has a planted breach here (a rule that cannot fail proves nothing)', () => {

@@ -86,7 +86,7 @@ const npx = (args: string[]) => run('npx', ['--no', '--', 'gw-conformance', ...a
 
 describe('the packed package', () => {
   it('holds the compiled runtime, its data files, README, the docs and the examples they use, LICENSE, and nothing of the development tree', () => {
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/gw-conformance.js', 'dist/src/cli.js', 'catalog/requirements.json', 'src/report/shared/run-report.schema.json', 'src/report/across-runs/compare.schema.json', 'src/lint/schemas/claude-apps-gateway.schema.json', 'src/lint/schemas/outline.schema.json']) {
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/gw-conformance.js', 'dist/cli/main.js', 'catalog/requirements.json', 'src/report/shared/run-report.schema.json', 'src/report/across-runs/compare.schema.json', 'src/lint/schemas/claude-apps-gateway.schema.json', 'src/lint/schemas/outline.schema.json']) {
       expect(files, f).toContain(f);
     }
     expect(files.some((f) => f.startsWith('fixtures/messages/') && f.endsWith('.json'))).toBe(true);
@@ -109,7 +109,7 @@ describe('the packed package', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe(version);
     // The installed copy is the one that ran, not the development tree.
-    expect(existsSync(join(user, 'node_modules', 'gw-conformance', 'dist', 'src', 'cli.js'))).toBe(true);
+    expect(existsSync(join(user, 'node_modules', 'gw-conformance', 'dist', 'cli', 'main.js'))).toBe(true);
   });
 
   it('installed from the tarball: list --json reads the catalog', async () => {

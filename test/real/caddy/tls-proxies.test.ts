@@ -35,7 +35,7 @@ interface Run {
 
 /** The default suite (seed 1) with the gateway started by `command`; its outcomes, exit code and transport. */
 async function suite(command: string, args: string[]): Promise<Run> {
-  if (!existsSync(path.join(ROOT, 'dist', 'src', 'cli.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
+  if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
   const out = tempDir('gwc-tls-proxy-out-');
   const r = await cli(['run', '--gateway-cmd', command, '--seed', '1', '--reporter', 'json', '--out', out, ...args], { timeoutMs: TEST_TIMEOUT_MS - 10_000 });
   const file = path.join(out, 'report.json');

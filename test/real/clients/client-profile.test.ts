@@ -17,7 +17,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../../src/cli.js';
+import { main } from '../../../cli/main.js';
 import { cli, ROOT } from '../../helpers/cli.js';
 import { nginxAvailable } from '../../helpers/nginx.js';
 import { claudeBinary } from '../../../src/real-clients/claude-code.js';

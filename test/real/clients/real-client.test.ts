@@ -140,7 +140,7 @@ describe.skipIf(!available && !required)('the real client (claude -p) through th
 
   beforeAll(async () => {
     if (!available) throw new Error(`GWC_REQUIRE_CLAUDE=1 but ${CLAUDE} is absent: install it with npm install --prefix ${process.env.GWC_CLAUDE_DIR || "/opt/claude-code"} @anthropic-ai/claude-code-linux-x64@<version> (.ci/run does)`);
-    if (!existsSync(path.join(ROOT, 'dist', 'src', 'cli.js'))) throw new Error('the CLI is not built: run `npx tsc -p .` first');
+    if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('the CLI is not built: run `npx tsc -p .` first');
     version = (JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string }).version;
     const fixtureFile = path.join(ROOT, 'fixtures', 'real-client', `claude-code-${version}.json`);
     if (!existsSync(fixtureFile)) throw new Error(`no fixture for claude-code ${version}: capture it (GWC_REAL_CLIENT_KEEP) and run scripts/real-client-fixture.mjs`);

@@ -38,7 +38,7 @@ describe('HAProxy (examples/haproxy/*.cfg) in front of the recording upstream', 
       `${cfg}: every check has the outcome recorded in examples/haproxy/${file}`,
       async () => {
         if (!available) expect.fail('haproxy is required (GWC_REQUIRE_HAPROXY=1): apt-get install haproxy');
-        if (!existsSync(path.join(ROOT, 'dist', 'src', 'cli.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
+        if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
         const out = tempDir('gwc-haproxy-out-');
         const r = await cli(['run', '--gateway-cmd', haproxyCmd(cfg), '--seed', '1', '--reporter', 'json', '--out', out], { timeoutMs: TEST_TIMEOUT_MS - 10_000 });
         const reportFile = path.join(out, 'report.json');

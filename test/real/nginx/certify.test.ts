@@ -9,7 +9,7 @@ import YAML from 'yaml';
 import { RecordingUpstream } from '../../../mocks/upstream/server.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../../reference/gateway.js';
 import { faultByName } from '../../../reference/faults/index.js';
-import { runSuite } from '../../../src/cli/run.js';
+import { runSuite } from '../../../src/runner/run.js';
 import { resolveConfig } from '../../../src/config/config.js';
 import { firstDifference, masker, TIMING_EXCHANGE, transcriptDigest, transcriptLines, type Transcript } from '../../../src/report/certify/transcript.js';
 import { conformanceErrors, harnessIntegrity, profileResult } from '../../../src/report/certify/certify.js';
@@ -213,7 +213,7 @@ describe.skipIf(!haveNginx && process.env.GWC_REQUIRE_NGINX !== '1')('certify ng
 // stderr with checks done of all (they printed nothing for minutes before).
 describe('certify and verify in a terminal', () => {
   it('draw the status line ([done/total]) on stderr while the checks run, and wipe it at the end', { timeout: 120_000 }, async () => {
-    const { main } = await import('../../../src/cli/program.js');
+    const { main } = await import('../../../cli/program.js');
     const out = join(mkdtempSync(join(tmpdir(), 'gwc-certify-tty-')), 'cert');
     const term = (raw: string[]) => ({ outIsTTY: false, errIsTTY: true, columns: () => 100, writeErr: (s: string) => void raw.push(s) });
     const io = (raw: string[], lines: string[]) => ({ out: (s: string) => void lines.push(s), err: (s: string) => void lines.push(s), env: {}, untilStopped: async () => undefined, term: term(raw) });

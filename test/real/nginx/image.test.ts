@@ -106,7 +106,7 @@ describe('gateway image (host networking)', () => {
     'run --gateway-image: the default suite through plain.conf in the container gives the verdicts of examples/nginx/expected-plain.json',
     async () => {
       preconditions();
-      if (!existsSync(join(ROOT, 'dist', 'src', 'cli.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
+      if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
       // The config reaches the container as an environment variable, its ports as placeholders.
       const literal = (a: string) => new RegExp(`${a.replace(/\./g, '\\.')}(?!\\d)`, 'g');
       const conf = readFileSync(join(ROOT, 'examples', 'nginx', 'plain.conf'), 'utf8').replace(literal(LISTEN_PLACEHOLDER), '127.0.0.1:{listen_port}').replace(literal(UPSTREAM_PLACEHOLDER), '127.0.0.1:{upstream_port}');

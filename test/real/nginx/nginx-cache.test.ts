@@ -50,7 +50,7 @@ describe('nginx proxy_cache in front of the recording upstream (examples/nginx/c
     'keyed on Authorization only, ISO-1 fails on x-api-key and x-goog-api-key; keyed on every credential header, it passes',
     async () => {
       if (!available) expect.fail('nginx is required: apt-get install nginx (GWC_REQUIRE_NGINX=1 is set and `nginx -v` failed)');
-      if (!existsSync(path.join(ROOT, 'dist', 'src', 'cli.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
+      if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
       const [before, after] = await Promise.all([throughCache('cache-authorization.conf'), throughCache('cache-credential.conf')]);
       for (const id of ISO_1) {
         expect(before.byId[id]?.outcome, before.detail).toBe('fail');

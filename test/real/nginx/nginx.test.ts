@@ -86,7 +86,7 @@ async function throughNginx(conf: string, args: string[]) {
 
 function preconditions() {
   if (!available) expect.fail('nginx is required: apt-get install nginx (GWC_REQUIRE_NGINX=1 is set and `nginx -v` failed)');
-  if (!existsSync(path.join(ROOT, 'dist', 'src', 'cli.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
+  if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
 }
 
 // Each config in examples/nginx/ has its observed verdicts in expected-<name>.json.
@@ -112,7 +112,7 @@ describe('nginx (examples/nginx/*.conf) in front of the recording upstream', () 
   let idleRuns: Promise<Array<Awaited<ReturnType<typeof throughNginx>>>> | undefined;
   const startIdle = () => (idleRuns ??= Promise.all([throughNginx('plain.conf', idleArgs), throughNginx('streaming.conf', idleArgs)]));
   beforeAll(() => {
-    if (available && existsSync(path.join(ROOT, 'dist', 'src', 'cli.js'))) startIdle().catch(() => undefined); // the test awaits it and reports
+    if (available && existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) startIdle().catch(() => undefined); // the test awaits it and reports
   });
   it.skipIf(!available && !required)(
     'idle tolerance: plain.conf is cut after 60 s of silence, streaming.conf survives 70 s',

@@ -36,8 +36,8 @@ function probe(script: string[]): { newSpace: number; flags: string[]; hdr: bool
 const BIN = join(ROOT, 'bin/gw-conformance.js');
 /** What loads the modules of a default run and runs nothing. */
 const LOAD_A_RUN = ['demo', '--dry-run'];
-/** The same, through `main` of dist/src/cli.js in a plain node: without bin's settings. */
-const LOAD_A_RUN_WITHOUT_BIN = ['--input-type=module', '-e', `await (await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/src/cli.js')).href)})).main(${JSON.stringify(LOAD_A_RUN)}, { out() {}, err() {}, env: {}, untilStopped: async () => {} })`];
+/** The same, through `main` of dist/cli/main.js in a plain node: without bin's settings. */
+const LOAD_A_RUN_WITHOUT_BIN = ['--input-type=module', '-e', `await (await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/cli/main.js')).href)})).main(${JSON.stringify(LOAD_A_RUN)}, { out() {}, err() {}, env: {}, untilStopped: async () => {} })`];
 
 const MIB = 1024 * 1024;
 

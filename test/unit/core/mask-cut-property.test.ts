@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeByteDiff, diffBytes } from '../../../src/core/json-diff.js';
 import { maskCut, rememberSecret, secretForms } from '../../../src/core/mask.js';
-import { sealReport } from '../../../src/cli/run.js';
+import { sealReport } from '../../../src/runner/run.js';
 import { exitCodeOf } from '../../../src/report/shared/policy.js';
 import { masker } from '../../../src/report/certify/transcript.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { verify } from '../../../src/cli/certify.js';
+import { verify } from '../../../cli/verify/verify.js';
 import { HarnessError } from '../../../src/core/errors.js';
 import { conformanceReport, writeCertifyFiles, type TranscriptLine } from '../../../src/report/certify/certify.js';
 import { conformanceMismatch } from '../../../src/report/certify/certify-match.js';

@@ -14,7 +14,7 @@ import { consoleText, githubText, markdownText } from '../../../src/report/acros
 import { exitCodeOf, NOT_RUN } from '../../../src/report/shared/policy.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
 import { assertValidReport } from '../../../src/report/shared/validate.js';
-import { main } from '../../../src/cli/program.js';
+import { main } from '../../../cli/program.js';
 import { ROOT } from '../../helpers/cli.js';
 import { cliInProcess } from '../../helpers/in-process.js';
 

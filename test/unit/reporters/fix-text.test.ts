@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withFixes } from '../../../src/cli/fixes.js';
+import { withFixes } from '../../../src/runner/fixes.js';
 import { exitCodeOf } from '../../../src/report/shared/policy.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
 import { assertValidReport } from '../../../src/report/shared/validate.js';
@@ -26,7 +26,7 @@ function report(results: CheckResult[]): RunReport {
 }
 
 describe('the fix of a finding in every report file', () => {
-  const r = withFixes(report([result('messages.path.preserved', 'fail'), result('messages.headers.version', 'warn'), result('messages.body.bytes', 'pass'), result('messages.headers.beta', 'error'), result('messages.body.arrays', 'skip')]));
+  const r = withFixes(report([result('messages.path.preserved', 'fail'), result('messages.headers.version', 'warn'), result('messages.body.bytes', 'pass'), result('messages.headers.beta', 'error'), result('messages.body.arrays', 'skip')]), CHECKS);
 
   it('report.json: each finding has the advice and its link, valid against the schema; a pass, an error and a skip have none', () => {
     assertValidReport(r);

@@ -1,7 +1,8 @@
 // Feature gating and the failure policy: what the gateway does not serve is skipped with the
 // reason, never failed; the harness breaking on a check is exit 2, never the gateway's fault.
 import { describe, expect, it } from 'vitest';
-import { runSuite, finishRun } from '../../../src/cli/run.js';
+import { runSuite } from '../../../src/runner/run.js';
+import { finishRun } from '../../../src/runner/finish.js';
 import { resolveConfig } from '../../../src/config/config.js';
 import { defineCheck, type CheckDef } from '../../../src/check/check.js';
 import { exitCodeOf, harnessErrorLine, isFailure } from '../../../src/report/shared/policy.js';
@@ -75,7 +76,7 @@ describe('the failure policy', () => {
       expect(report.results[0].outcome).toBe('error');
       expect(report.exitCode).toBe(2);
       const err: string[] = [];
-      expect(finishRun(report, cfg, { out: () => {}, err: (s) => err.push(s) })).toBe(2);
+      expect(finishRun(report, cfg, { out: () => {}, err: (s) => err.push(s) }, [])).toBe(2);
       // Without the console reporter the result comes first, in one line; then the check that broke.
       expect(err).toEqual([expect.stringMatching(/^gw-conformance: 1 error in \d+\.\d s: the harness broke on a check/), 'gw-conformance: the harness broke on messages.harness-bug: TypeError: cannot read properties of undefined, not the gateway']);
       expect(harnessErrorLine([result('pass')])).toBeNull();

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { annotations, jobSummary } from '../../../src/reporters/github.js';
 import { writeReports } from '../../../src/reporters/index.js';
 import { reportersFor } from '../../../src/reporters/names.js';
-import { finishRun } from '../../../src/cli/run.js';
+import { finishRun } from '../../../src/runner/finish.js';
+import { CHECKS } from '../../../suites/index.js';
 import { resolveConfig } from '../../../src/config/config.js';
 import { markdownCell, terminalSafe, workflowData } from '../../../src/core/inert.js';
 import { summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
@@ -98,7 +99,7 @@ describe('github reporter: the job summary', () => {
     const leaky = { ...report, results: report.results.map((r) => ({ ...r, message: `${r.message} ${secret}` })) };
     const out: string[] = [];
     const err: string[] = [];
-    finishRun(leaky, cfg, { out: (s) => out.push(s), err: (s) => err.push(s), env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
+    finishRun(leaky, cfg, { out: (s) => out.push(s), err: (s) => err.push(s), env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } }, CHECKS);
     const md = readFileSync(summary, 'utf8');
     expect(md).toContain('| FAIL | a.fail |');
     expect(out.join('\n')).toMatch(/^::error title=a\.fail/);

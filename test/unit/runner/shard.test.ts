@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { RecordingUpstream } from '../../../mocks/upstream/server.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../../reference/gateway.js';
 import { faultByName } from '../../../reference/faults/index.js';
-import { runSuite } from '../../../src/cli/run.js';
+import { runSuite } from '../../../src/runner/run.js';
 import { resolveConfig } from '../../../src/config/config.js';
 import { hashSlice, shardIds } from '../../../src/runner/shard.js';
 import { mergeConflicts, mergeReports } from '../../../src/report/run/merge.js';

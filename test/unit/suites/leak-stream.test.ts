@@ -10,7 +10,8 @@ import { RecordingUpstream } from '../../../mocks/upstream/server.js';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../../reference/gateway.js';
 import { PerFrame } from '../../../reference/faults/streaming.js';
 import type { Fault } from '../../../reference/faults/index.js';
-import { finishRun, runSuite } from '../../../src/cli/run.js';
+import { runSuite } from '../../../src/runner/run.js';
+import { finishRun } from '../../../src/runner/finish.js';
 import { resolveConfig } from '../../../src/config/config.js';
 import { secretForms } from '../../../src/core/mask.js';
 import { CHECKS } from '../../../suites/index.js';
@@ -52,7 +53,7 @@ describe('a credential echoed into a streamed answer', () => {
       const cfg = resolveConfig({ seed: '1', token: TOKEN, only: ['streaming.frame.bytes'], reporter: ['console', 'json', 'junit', 'html', 'github'], out }, {}, {});
       const report = await runSuite(CHECKS, cfg, target, upstream, (s) => console.push(s));
       const env = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(out, 'summary.md') };
-      finishRun(report, cfg, { out: (s) => console.push(s), err: (s) => console.push(s), env }, ['--token', TOKEN]);
+      finishRun(report, cfg, { out: (s) => console.push(s), err: (s) => console.push(s), env }, CHECKS, ['--token', TOKEN]);
       const r = report.results.find((x) => x.id === 'streaming.frame.bytes')!;
       // The fault is seen (a SHOULD: warn): the check quotes the bytes around the first difference.
       expect(r.outcome).toBe('warn');

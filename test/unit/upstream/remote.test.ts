@@ -1,9 +1,9 @@
-// A run attached to a running `gw-conformance mock` (src/cli/remote.ts): when the mock refuses
+// A run attached to a running `gw-conformance mock` (src/runner/remote.ts): when the mock refuses
 // the run, the caller shows the mock's own reason, not "ended the run without a report".
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { controlHandler, CONTROL_PREFIX, refuse, runRemote } from '../../../src/cli/remote.js';
+import { controlHandler, CONTROL_PREFIX, refuse, runRemote } from '../../../src/runner/remote.js';
 import { resolveConfig } from '../../../src/config/config.js';
 import type { Upstream } from '../../../src/upstream/upstream.js';
 

@@ -1,9 +1,0 @@
-// `gw-conformance keygen --out DIR`: an Ed25519 key pair for signing certify folders
-// (certify --signing-key, verify --public-key). Registered at start-up; the key is made when the
-// command runs (../actions/keygen.ts).
-import { COMMANDS } from '../../config/commands.js';
-import { withOptions, type RegisterCommand } from '../shared.js';
-
-export const registerKeygen: RegisterCommand = (program, { io }) => {
-  withOptions(program.command('keygen').description(COMMANDS.keygen.description), 'keygen').action(async (o: { out: string }) => (await import('../actions/keygen.js')).keygen(o, io));
-};
