@@ -10,7 +10,7 @@ import type { Fault, RequestParts } from './faults/index.js';
 import type { DeclaredLimit } from '../src/core/limits.js';
 import { Limiter } from './limit.js';
 import { patientTimeout } from '../src/core/stall.js';
-import { routeOfRequest } from '../src/protocol/index.js';
+import { routeOfRequest } from '../src/protocols/index.js';
 import { answererOf, type Answerer } from './fallback.js';
 import { preflight } from './cors.js';
 import { admit, closedWhileIdle, encodedBody, forwardHeaders, jsonError } from './wire.js';

@@ -10,11 +10,9 @@ import type { RecordedRequest } from '../../src/upstream/record.js';
 import { RECORD_KEEP } from '../../src/upstream/record.js';
 import { BoundedBody } from '../../src/client/bounded.js';
 import { JSON_HEADERS, SSE_HEADERS, type HeaderList, type Reply } from '../../src/upstream/scenario.js';
-import { errorBody, messageBody } from '../../src/upstream/replies/messages.js';
-import { frames, messageStream } from '../../src/upstream/replies/streams.js';
-import { modelListBody } from '../../src/upstream/replies/discovery.js';
-import { blockedResponse, nativeBadKey, nativeError, nativeFrames, nativeJsonReply, nativeNoKey, nativeResponseValue, nativeSseReply, nativeStream } from '../../src/upstream/replies/native.js';
-import { chatCompletion, chatError, chatFrames, chatJsonReply, chatSseReply, chatStream } from '../../src/upstream/replies/chat.js';
+import { errorBody, messageBody, frames, messageStream, modelListBody } from '../../src/protocols/messages/index.js';
+import { blockedResponse, nativeBadKey, nativeError, nativeFrames, nativeJsonReply, nativeNoKey, nativeResponseValue, nativeSseReply, nativeStream } from '../../src/protocols/native/index.js';
+import { chatCompletion, chatError, chatFrames, chatJsonReply, chatSseReply, chatStream } from '../../src/protocols/chat/index.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
 import type { AuthStyle, Protocol } from '../../src/core/protocols.js';
 

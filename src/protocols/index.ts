@@ -1,29 +1,26 @@
-// The protocol module: one record per protocol (messages.ts, native.ts, chat.ts, responses.ts, vertex.ts, bedrock.ts), gathered in
-// one exhaustive map, and what every layer asks of them: the protocol a request belongs to, its
-// minimal request, its default credential and model. A new protocol is a new record file and one
-// line in RECORDS; the compiler then names every other map that must hold it (CONTRIBUTING,
-// "How to add a protocol").
+// The protocol module: one folder per protocol (src/protocols/<name>/: its record, its wire
+// bodies, its index), listed in registry.ts, and what every layer asks of them: the protocol a
+// request belongs to, its minimal request, its default credential and model, the features it
+// offers, the record type and the readers the records share. Code outside this folder imports
+// this file or a protocol's own index.ts, never the files beside them.
 import { PROTOCOLS, type AuthStyle, type Protocol } from '../core/protocols.js';
+import type { Capability } from '../core/capabilities.js';
 import type { HeaderList } from '../upstream/scenario.js';
-import { BEDROCK } from './bedrock.js';
-import { CHAT } from './chat.js';
-import { MESSAGES } from './messages.js';
-import { NATIVE } from './native.js';
-import { RESPONSES } from './responses.js';
-import { VERTEX } from './vertex.js';
 import type { MinimalRequest, MinimalRequestOptions, ProtocolRecord, RouteKind } from './record.js';
+import { RECORDS } from './registry.js';
 
-export type { Answer, ErrorMeaning, ListedModel, MinimalRequest, MinimalRequestOptions, ProtocolRecord, RequestMeaning, RouteKind, StopReason, StreamStep, ToolCall, Usage } from './record.js';
-export { ANTHROPIC_VERSION, MESSAGES_PATH, messagesHeaders } from './messages.js';
-export { CHAT_PATH } from './chat.js';
-export { nativePath } from './native.js';
-export { RESPONSES_PATH, RESPONSES_COUNT_PATH } from './responses.js';
-export { vertexCountPath, vertexPath, VERTEX_VERSION } from './vertex.js';
-export { awsSdkModel, bedrockModelOf, bedrockPath } from './bedrock.js';
+export type { Answer, ErrorMeaning, ListedModel, MinimalRequest, MinimalRequestOptions, ProtocolRecord, ReplyCodec, RequestMeaning, RouteKind, StopReason, StreamStep, ToolCall, Usage } from './record.js';
+export { framesOf, isCommentFrame, jsonReply, mergedTurns, setParams } from './record.js';
+export { arr, decodedPath, num, obj, parseJson, str, type Json } from './read.js';
+export { translateReply, type Arrival } from './translate.js';
+export { RECORDS } from './registry.js';
+export { ANTHROPIC_VERSION, MESSAGES_PATH, messagesHeaders } from './messages/index.js';
+export { CHAT_PATH } from './chat/index.js';
+export { nativePath } from './native/index.js';
+export { RESPONSES_PATH, RESPONSES_COUNT_PATH } from './responses/index.js';
+export { vertexCountPath, vertexPath, VERTEX_VERSION } from './vertex/index.js';
+export { awsSdkModel, bedrockModelOf, bedrockPath } from './bedrock/index.js';
 export { PROTOCOLS, CREDENTIAL_STYLES, type AuthStyle, type Protocol } from '../core/protocols.js';
-
-/** Every protocol's record. */
-export const RECORDS: Record<Protocol, ProtocolRecord> = { messages: MESSAGES, native: NATIVE, chat: CHAT, responses: RESPONSES, vertex: VERTEX, bedrock: BEDROCK };
 
 const each = <T>(f: (r: ProtocolRecord) => T) => Object.fromEntries(PROTOCOLS.map((p) => [p, f(RECORDS[p])])) as Record<Protocol, T>;
 
@@ -31,6 +28,8 @@ const each = <T>(f: (r: ProtocolRecord) => T) => Object.fromEntries(PROTOCOLS.ma
 export const DEFAULT_CREDENTIAL: Record<Protocol, AuthStyle> = each((r) => r.defaultCredential);
 /** The model each protocol's minimal request names (any model the recording upstream answers). */
 export const DEFAULT_MODEL: Record<Protocol, string> = each((r) => r.defaultModel);
+/** The capability-matrix features each protocol offers (the capability checks probe these). */
+export const FEATURES_OF: Record<Protocol, readonly Capability[]> = each((r) => r.features);
 
 /** The smallest request of a protocol: one user message, the protocol's default credential style. */
 export function minimalRequest(p: Protocol, o: MinimalRequestOptions): MinimalRequest {

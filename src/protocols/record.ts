@@ -2,8 +2,9 @@
 // answers carry (Answer, StreamStep, ErrorMeaning, ListedModel): the recording upstream reads a
 // scripted reply of one protocol into that meaning and renders it in the protocol a request
 // arrived in (translate.ts), and checks of translated routes compare by it. One file per
-// protocol fills the record (messages.ts, native.ts, chat.ts, responses.ts); index.ts gathers them in an
-// exhaustive Record<Protocol, ...>, so the compiler names every part a new protocol must fill.
+// protocol's folder fills the record (<name>/record.ts); registry.ts gathers them in an
+// exhaustive Record<Protocol, ...>, and the compiler names every field a new protocol must fill.
+import type { Capability } from '../core/capabilities.js';
 import type { Framing } from '../core/framing.js';
 import type { AuthStyle, Protocol, RouteKind } from '../core/protocols.js';
 import type { HeaderList, JsonReply, SseFrame } from '../upstream/scenario.js';
@@ -143,6 +144,13 @@ export interface ProtocolRecord {
   defaultModel: string;
   /** Where a request names its model: the body's `model` field, or the path. */
   modelIn: 'body' | 'path';
+  /** The capability-matrix features the protocol offers: the capability checks probe these on it. */
+  features: readonly Capability[];
+  /**
+   * The service profile's variable naming the model to use on it; `optional` where the profile
+   * has no checks of the protocol yet (unset, the protocol's default model is used).
+   */
+  service: { modelEnv: string; optional?: boolean };
   /** The request paths of each route (the model goes in the path where the protocol puts it there); null: no such route. */
   paths: Record<RouteKind, ((model: string) => string) | null>;
   /** The route a request path (as sent, prefix removed, query allowed) is of this protocol; null when it is none of this protocol's. */

@@ -7,7 +7,7 @@
 // the upstream plays it as scripted.
 import type { Protocol, RouteKind } from '../core/protocols.js';
 import type { HeaderList, JsonReply, Reply, SseFrame, SseReply } from '../upstream/scenario.js';
-import { RECORDS } from './index.js';
+import { RECORDS } from './registry.js';
 import { isCommentFrame, type Answer, type ReplyCodec, type StreamStep, type Usage } from './record.js';
 
 /** Where the request arrived: the protocol, its route, and whether it asked for a stream. */

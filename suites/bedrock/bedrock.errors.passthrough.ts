@@ -1,7 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
-import { bedrockErrorReply, bedrockErrorType } from '../../src/upstream/replies/bedrock.js';
+import { bedrockErrorReply, bedrockErrorType } from '../../src/protocols/bedrock/index.js';
 import { exchange, responseDiffs } from '../shared/exchange.js';
 import { exchangeEvidence, excerpt } from '../shared/evidence.js';
 import { bedrockBody } from '../shared/protocols.js';

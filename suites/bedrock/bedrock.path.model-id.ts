@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { maskUrl } from '../../src/core/mask.js';
-import { awsSdkModel, bedrockModelOf, bedrockPath } from '../../src/protocol/index.js';
+import { awsSdkModel, bedrockModelOf, bedrockPath } from '../../src/protocols/index.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
 import { exchangeEvidence, streamEvidence } from '../shared/evidence.js';
 import { bedrockBody } from '../shared/protocols.js';

@@ -3,11 +3,11 @@
 // each message's verdict, and the names of the events for timelines and messages.
 import type { CheckContext } from '../../src/check/check.js';
 import { readStream } from '../../src/client/sse.js';
-import { bedrockPath } from '../../src/protocol/index.js';
+import { bedrockPath } from '../../src/protocols/index.js';
 import { withToken } from '../../src/upstream/contract.js';
 import type { Reply } from '../../src/upstream/scenario.js';
-import { BEDROCK_MODEL, bedrockFrames, bedrockJsonReply, bedrockStream, bedrockStreamReply } from '../../src/upstream/replies/bedrock.js';
-import { messageBody } from '../../src/upstream/replies/messages.js';
+import { BEDROCK_MODEL, bedrockFrames, bedrockJsonReply, bedrockStream, bedrockStreamReply } from '../../src/protocols/bedrock/index.js';
+import { messageBody } from '../../src/protocols/messages/index.js';
 import type { SendOptions, StreamExchange } from '../shared/exchange.js';
 import { bedrockBody } from '../shared/protocols.js';
 

@@ -1,14 +1,14 @@
 // Where each protocol's requests go, the small bodies the checks send on each, and which
 // credentials reached the upstream. The case placeholder stands where the token travels.
 import type { CheckContext } from '../../src/check/check.js';
-import { DEFAULT_MODEL, VERTEX_VERSION } from '../../src/protocol/index.js';
+import { DEFAULT_MODEL, VERTEX_VERSION } from '../../src/protocols/index.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { headerValues, type RecordedRequest } from '../../src/upstream/record.js';
-import { NATIVE_MODEL } from '../../src/upstream/replies/native.js';
+import { NATIVE_MODEL } from '../../src/protocols/native/index.js';
 
 export { NATIVE_MODEL };
 // Paths, and the family of a path that reached the upstream: the protocol module's.
-export { CHAT_PATH, MESSAGES_PATH, RESPONSES_PATH, nativePath, pathFamily, vertexCountPath, vertexPath } from '../../src/protocol/index.js';
+export { CHAT_PATH, MESSAGES_PATH, RESPONSES_PATH, nativePath, pathFamily, vertexCountPath, vertexPath } from '../../src/protocols/index.js';
 
 export const MESSAGES_MODEL = DEFAULT_MODEL.messages;
 

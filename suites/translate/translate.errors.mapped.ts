@@ -1,8 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import type { Protocol } from '../../src/core/features.js';
-import { obj, parseJson, str } from '../../src/protocol/read.js';
-import { ERROR_TYPES } from '../../src/upstream/replies/messages.js';
-import { retryGuidanceHeaders } from '../../src/upstream/replies/errors.js';
+import { obj, parseJson, str } from '../../src/protocols/index.js';
+import { ERROR_TYPES, retryGuidanceHeaders } from '../../src/protocols/messages/index.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
 import { exchangeEvidence, excerpt } from '../shared/evidence.js';
 import { notTranslated, translation } from '../shared/route.js';

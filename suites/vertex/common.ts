@@ -4,8 +4,8 @@
 // the stream events the upstream sent with those the client got.
 import type { CheckContext } from '../../src/check/check.js';
 import { ANTHROPIC_VERSION } from '../../src/client/gateway.js';
-import { frames, type StreamEvent } from '../../src/upstream/replies/streams.js';
-import { VERTEX_MODEL, vertexJsonReply, vertexMessageBody, vertexSseReply } from '../../src/upstream/replies/vertex.js';
+import { frames, type StreamEvent } from '../../src/protocols/messages/index.js';
+import { VERTEX_MODEL, vertexJsonReply, vertexMessageBody, vertexSseReply } from '../../src/protocols/vertex/index.js';
 import type { Reply } from '../../src/upstream/scenario.js';
 import { streamThrough, type SendOptions, type StreamExchange } from '../shared/exchange.js';
 import { pairByPosition } from '../shared/pairing.js';

@@ -1,7 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff, diffJson } from '../../src/core/compare.js';
 import { tryParse } from '../../src/core/json.js';
-import { VERTEX_VERSION } from '../../src/protocol/index.js';
+import { VERTEX_VERSION } from '../../src/protocols/index.js';
 import { exchange, notForwarded, type Exchange } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 import { fixtureTexts } from '../shared/fixtures.js';

@@ -1,6 +1,6 @@
 import { defineCheck, pass } from '../../src/check/check.js';
-import { errorBody } from '../../src/upstream/replies/messages.js';
-import { vertexGatewayError, vertexJsonReply } from '../../src/upstream/replies/vertex.js';
+import { errorBody } from '../../src/protocols/messages/index.js';
+import { vertexGatewayError, vertexJsonReply } from '../../src/protocols/vertex/index.js';
 import { errorsPassedThrough } from '../shared/error-passthrough.js';
 import { exchange } from '../shared/exchange.js';
 import { vertexBody } from '../shared/protocols.js';

@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass, type CheckContext } from '../../src/check/check.js';
 import { maskUrl } from '../../src/core/mask.js';
-import { messageStream } from '../../src/upstream/replies/streams.js';
+import { messageStream } from '../../src/protocols/messages/index.js';
 import { exchange, notForwarded, streamEvidenceOf } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 import { vertexBody, vertexPath } from '../shared/protocols.js';

@@ -6,11 +6,11 @@
 // in AWS event-stream framing whose frame texts are messages-protocol event JSONs
 // (src/core/framing.ts wraps them). The realistic headers and bodies are
 // src/upstream/replies/bedrock.ts's.
-import { exceptionOf, exceptionText } from '../core/framing.js';
-import { BEDROCK_JSON_HEADERS, BEDROCK_MODEL, BEDROCK_STREAM_HEADERS, BEDROCK_VERSION, bedrockErrorBody, bedrockErrorType, invocationMetrics } from '../upstream/replies/bedrock.js';
-import { MESSAGES } from './messages.js';
-import { obj, parseJson, str } from './read.js';
-import type { ProtocolRecord, ReplyCodec, RequestMeaning, StreamStep, StreamWriter } from './record.js';
+import { exceptionOf, exceptionText } from '../../core/framing.js';
+import { BEDROCK_JSON_HEADERS, BEDROCK_MODEL, BEDROCK_STREAM_HEADERS, BEDROCK_VERSION, bedrockErrorBody, bedrockErrorType, invocationMetrics } from './replies.js';
+import { MESSAGES } from '../messages/index.js';
+import { obj, parseJson, str } from '../read.js';
+import type { ProtocolRecord, ReplyCodec, RequestMeaning, StreamStep, StreamWriter } from '../record.js';
 
 /** The three routes, the model id as given (encode its ":" as %3A for the AWS SDK's form). */
 export function bedrockPath(model = BEDROCK_MODEL, route: 'invoke' | 'invoke-with-response-stream' | 'count-tokens' = 'invoke'): string {
@@ -103,6 +103,8 @@ export const BEDROCK: ProtocolRecord = {
   defaultCredential: 'bearer',
   defaultModel: BEDROCK_MODEL,
   modelIn: 'path',
+  features: ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'context-1m', 'citations'],
+  service: { modelEnv: 'GWC_BEDROCK_MODEL', optional: true },
   paths: { generate: (m) => bedrockPath(m), stream: (m) => bedrockPath(m, 'invoke-with-response-stream'), count: (m) => bedrockPath(m, 'count-tokens'), models: null },
   routeOf(method, path) {
     const m = ROUTE.exec(path.split('?')[0]);

@@ -5,8 +5,8 @@
 // `x-amzn-errortype` and a body `{"message": ...}`. The binary framing itself is
 // src/core/framing.ts's: a frame text here is the event JSON a chunk carries.
 import { EVENTSTREAM_CONTENT_TYPE, exceptionText } from '../../core/framing.js';
-import type { HeaderList, JsonReply, SseFrame, SseReply } from '../scenario.js';
-import { messageStream, STREAM_USAGE_DELTA, STREAM_USAGE_START } from './streams.js';
+import type { HeaderList, JsonReply, SseFrame, SseReply } from '../../upstream/scenario.js';
+import { messageStream, STREAM_USAGE_DELTA, STREAM_USAGE_START } from '../messages/index.js';
 
 /** A cross-region inference profile id, as Claude Code names its model on Bedrock. */
 export const BEDROCK_MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';

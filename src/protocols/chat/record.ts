@@ -2,9 +2,9 @@
 // its credential style, where the model goes, its minimal request, and its replies written from
 // meaning and read back (record.ts). Realistic headers, ids and error bodies are the upstream's
 // (src/upstream/replies/chat.ts); this file maps meaning onto them.
-import { CHAT_JSON_HEADERS, CHAT_SSE_HEADERS, DONE, chatError, completionId } from '../upstream/replies/chat.js';
-import { arr, num, obj, parseJson, str, type Json } from './read.js';
-import { mergedTurns, setParams, type Answer, type ProtocolRecord, type ReplyCodec, type RequestMeaning, type StopReason, type StreamStep, type StreamWriter, type Usage } from './record.js';
+import { CHAT_JSON_HEADERS, CHAT_SSE_HEADERS, DONE, chatError, completionId } from './replies.js';
+import { arr, num, obj, parseJson, str, type Json } from '../read.js';
+import { mergedTurns, setParams, type Answer, type ProtocolRecord, type ReplyCodec, type RequestMeaning, type StopReason, type StreamStep, type StreamWriter, type Usage } from '../record.js';
 
 export const CHAT_PATH = '/v1/chat/completions';
 
@@ -174,6 +174,8 @@ export const CHAT: ProtocolRecord = {
   defaultCredential: 'bearer',
   defaultModel: 'gpt-4o-mini',
   modelIn: 'body',
+  features: ['tools', 'images', 'json-mode'],
+  service: { modelEnv: 'GWC_CHAT_MODEL' },
   paths: { generate: () => CHAT_PATH, stream: () => CHAT_PATH, count: null, models: () => '/v1/models' },
   routeOf(method, path, headers) {
     const p = path.split('?')[0];

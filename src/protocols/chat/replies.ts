@@ -3,7 +3,7 @@
 // answers are pretty-printed as the API writes them; a stream is data-only SSE: a role chunk,
 // content chunks, a finish chunk, with `include_usage` a usage chunk whose `choices` is empty,
 // then `data: [DONE]`.
-import type { HeaderList, JsonReply, SseFrame, SseReply } from '../scenario.js';
+import type { HeaderList, JsonReply, SseFrame, SseReply } from '../../upstream/scenario.js';
 
 export const CHAT_MODEL = 'gpt-4o-mini-2024-07-18';
 export const DONE = '[DONE]';

@@ -1,6 +1,6 @@
 // Response headers the real messages API sends with a 429 or 529: retry
 // guidance, the request id and the rate-limit state. Plain data for the recording upstream.
-import type { HeaderList } from '../scenario.js';
+import type { HeaderList } from '../../upstream/scenario.js';
 
 /** Messages like the real API's, one per status of the catalog (ERR-PASS-1). */
 export const ERROR_MESSAGES: Record<number, string> = {

@@ -3,7 +3,7 @@
 // search results, text with citations) as a JSON body or as the stream of events the real API
 // sends for them (input_json_delta, thinking_delta and signature_delta, citations_delta); chat
 // tool calls (streamed as tool_calls deltas) and JSON content; native function calls.
-import { CACHE_USAGE, DEFAULT_USAGE, messageId, type Usage } from './messages.js';
+import { CACHE_USAGE, DEFAULT_USAGE, messageId, type Usage } from './replies.js';
 import type { StreamEvent } from './streams.js';
 
 export type Block = Record<string, unknown>;

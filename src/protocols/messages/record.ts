@@ -2,12 +2,12 @@
 // credential style, where the model goes, its minimal request, and its replies written from
 // meaning and read back (record.ts). The realistic bodies themselves are the upstream's
 // (src/upstream/replies/messages.ts, discovery.ts); this file maps meaning onto them.
-import { countTokensBody, modelListBody } from '../upstream/replies/discovery.js';
-import { errorBody, messageId } from '../upstream/replies/messages.js';
-import { frameText } from '../upstream/replies/streams.js';
-import { JSON_HEADERS, SSE_HEADERS } from '../upstream/scenario.js';
-import { arr, num, obj, parseJson, str, type Json } from './read.js';
-import { mergedTurns, setParams, type Answer, type ProtocolRecord, type ReplyCodec, type RequestMeaning, type StopReason, type StreamStep, type StreamWriter, type Usage } from './record.js';
+import { countTokensBody, modelListBody } from './discovery.js';
+import { errorBody, messageId } from './replies.js';
+import { frameText } from './streams.js';
+import { JSON_HEADERS, SSE_HEADERS } from '../../upstream/scenario.js';
+import { arr, num, obj, parseJson, str, type Json } from '../read.js';
+import { mergedTurns, setParams, type Answer, type ProtocolRecord, type ReplyCodec, type RequestMeaning, type StopReason, type StreamStep, type StreamWriter, type Usage } from '../record.js';
 
 export const MESSAGES_PATH = '/v1/messages';
 /** The `anthropic-version` a messages client sends today. */
@@ -208,6 +208,8 @@ export const MESSAGES: ProtocolRecord = {
   defaultCredential: 'bearer',
   defaultModel: 'claude-sonnet-4-5-20250929',
   modelIn: 'body',
+  features: ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'cache-1h', 'web-search', 'context-1m', 'citations'],
+  service: { modelEnv: 'GWC_MESSAGES_MODEL' },
   paths: { generate: () => MESSAGES_PATH, stream: () => MESSAGES_PATH, count: () => `${MESSAGES_PATH}/count_tokens`, models: () => '/v1/models' },
   routeOf(method, path, headers) {
     const p = pathOnly(path);

@@ -2,8 +2,8 @@
 // a thinking block with thinking_delta and signature_delta, text deltas, a tool block whose
 // first input_json_delta is empty, an event type no gateway knows yet, message_delta with
 // cumulative usage, message_stop.
-import type { SseFrame } from '../scenario.js';
-import { CACHE_USAGE, messageId } from './messages.js';
+import type { SseFrame } from '../../upstream/scenario.js';
+import { CACHE_USAGE, messageId } from './replies.js';
 
 export interface StreamEvent {
   event: string;

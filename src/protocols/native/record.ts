@@ -2,9 +2,9 @@
 // path, the stream is its own route), its credential style, its minimal request, and its
 // replies written from meaning and read back (record.ts). Realistic headers and error bodies
 // are the upstream's (src/upstream/replies/native.ts); this file maps meaning onto them.
-import { NATIVE_JSON_HEADERS, NATIVE_MODEL, NATIVE_SSE_HEADERS, googleCompact, nativeCountTokensBody, nativeError, responseId } from '../upstream/replies/native.js';
-import { arr, decodedPath, num, obj, parseJson, str } from './read.js';
-import { mergedTurns, setParams, type Answer, type ProtocolRecord, type ReplyCodec, type RequestMeaning, type StopReason, type StreamStep, type StreamWriter, type ToolCall, type Usage } from './record.js';
+import { NATIVE_JSON_HEADERS, NATIVE_MODEL, NATIVE_SSE_HEADERS, googleCompact, nativeCountTokensBody, nativeError, responseId } from './replies.js';
+import { arr, decodedPath, num, obj, parseJson, str } from '../read.js';
+import { mergedTurns, setParams, type Answer, type ProtocolRecord, type ReplyCodec, type RequestMeaning, type StopReason, type StreamStep, type StreamWriter, type ToolCall, type Usage } from '../record.js';
 
 /** `POST /v1beta/models/{model}:generateContent`, or `:streamGenerateContent?alt=sse` to stream. */
 export function nativePath(model = NATIVE_MODEL, stream = false): string {
@@ -192,6 +192,8 @@ export const NATIVE: ProtocolRecord = {
   defaultCredential: 'x-goog-api-key',
   defaultModel: NATIVE_MODEL,
   modelIn: 'path',
+  features: ['tools', 'images'],
+  service: { modelEnv: 'GWC_NATIVE_MODEL' },
   paths: { generate: (m) => nativePath(m), stream: (m) => nativePath(m, true), count: (m) => `/v1beta/models/${m}:countTokens`, models: () => '/v1beta/models' },
   routeOf(method, path) {
     const m = /^\/v1(beta)?\/models\/[^/]+:(generateContent|streamGenerateContent|countTokens)$/.exec(decodedPath(path));

@@ -2,7 +2,7 @@
 // service emulator, shaped like the real API's. JSON answers are pretty-printed with two spaces, as the
 // API writes them; stream frames are `data:` lines of compact JSON (`": "` after a key, `","`
 // between items) ending in `\r\n\r\n`, with no `event:` line and no `[DONE]`.
-import type { HeaderList, JsonReply, SseFrame, SseReply } from '../scenario.js';
+import type { HeaderList, JsonReply, SseFrame, SseReply } from '../../upstream/scenario.js';
 
 /** The model the native protocol's requests and answers name by default. */
 export const NATIVE_MODEL = 'gemini-2.5-flash';

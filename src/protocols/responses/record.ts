@@ -3,10 +3,10 @@
 // credential style, where the model goes, its minimal request, and its replies written from
 // meaning and read back (record.ts). Realistic headers, ids and bodies are the upstream's
 // (src/upstream/replies/responses.ts); this file maps meaning onto them.
-import { eventFrame, functionCallItem, messageItem, responseObject, responsesId, RESPONSES_COUNT_PATH, RESPONSES_JSON_HEADERS, RESPONSES_PATH, RESPONSES_SSE_HEADERS, textPart, type ResponsesUsage } from '../upstream/replies/responses.js';
-import { CHAT } from './chat.js';
-import { arr, num, obj, parseJson, str, type Json } from './read.js';
-import { mergedTurns, setParams, type Answer, type ProtocolRecord, type ReplyCodec, type RequestMeaning, type StopReason, type StreamStep, type StreamWriter, type ToolCall, type Usage } from './record.js';
+import { eventFrame, functionCallItem, messageItem, responseObject, responsesId, RESPONSES_COUNT_PATH, RESPONSES_JSON_HEADERS, RESPONSES_PATH, RESPONSES_SSE_HEADERS, textPart, type ResponsesUsage } from './replies.js';
+import { CHAT } from '../chat/index.js';
+import { arr, num, obj, parseJson, str, type Json } from '../read.js';
+import { mergedTurns, setParams, type Answer, type ProtocolRecord, type ReplyCodec, type RequestMeaning, type StopReason, type StreamStep, type StreamWriter, type ToolCall, type Usage } from '../record.js';
 
 export { RESPONSES_PATH, RESPONSES_COUNT_PATH };
 
@@ -213,6 +213,8 @@ export const RESPONSES: ProtocolRecord = {
   defaultCredential: 'bearer',
   defaultModel: 'gpt-4.1-mini',
   modelIn: 'body',
+  features: ['tools', 'json-mode'],
+  service: { modelEnv: 'GWC_RESPONSES_MODEL', optional: true },
   paths: { generate: () => RESPONSES_PATH, stream: () => RESPONSES_PATH, count: () => RESPONSES_COUNT_PATH, models: null },
   routeOf(method, path) {
     if (method !== 'POST') return null;

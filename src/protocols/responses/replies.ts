@@ -4,7 +4,7 @@
 // named SSE events (`event:` line, JSON data carrying `type` and an increasing
 // `sequence_number`) from response.created to response.completed, or response.failed carrying
 // the response's error. Errors are OpenAI's `{"error": {"message", "type", "param", "code"}}`.
-import type { HeaderList, JsonReply, SseFrame, SseReply } from '../scenario.js';
+import type { HeaderList, JsonReply, SseFrame, SseReply } from '../../upstream/scenario.js';
 
 export const RESPONSES_PATH = '/v1/responses';
 export const RESPONSES_COUNT_PATH = '/v1/responses/input_tokens';

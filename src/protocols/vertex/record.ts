@@ -5,10 +5,10 @@
 // credential a Google access token as a bearer, and `anthropic-version` goes as a header too
 // (as @anthropic-ai/vertex-sdk sends it). The replies are the messages protocol's codec
 // (messages.ts) with Google's headers; an error may also be Google's own shape, read back too.
-import { VERTEX_DEFAULTS, VERTEX_JSON_HEADERS, VERTEX_MODEL, VERTEX_SSE_HEADERS, VERTEX_VERSION } from '../upstream/replies/vertex.js';
-import { MESSAGES, messagesHeaders } from './messages.js';
-import { decodedPath, obj, parseJson, str } from './read.js';
-import type { ProtocolRecord, ReplyCodec, RequestMeaning } from './record.js';
+import { VERTEX_DEFAULTS, VERTEX_JSON_HEADERS, VERTEX_MODEL, VERTEX_SSE_HEADERS, VERTEX_VERSION } from './replies.js';
+import { MESSAGES, messagesHeaders } from '../messages/index.js';
+import { decodedPath, obj, parseJson, str } from '../read.js';
+import type { ProtocolRecord, ReplyCodec, RequestMeaning } from '../record.js';
 
 export { VERTEX_VERSION };
 
@@ -53,6 +53,9 @@ export const VERTEX: ProtocolRecord = {
   defaultCredential: 'bearer',
   defaultModel: VERTEX_MODEL,
   modelIn: 'path',
+  // The messages protocol's answers under Vertex's paths: the same features.
+  features: MESSAGES.features,
+  service: { modelEnv: 'GWC_VERTEX_MODEL', optional: true },
   paths: { generate: (m) => vertexPath(m), stream: (m) => vertexPath(m, true), count: () => vertexCountPath(), models: null },
   routeOf(method, path) {
     const m = method === 'POST' ? ROUTE.exec(decodedPath(path)) : null;

@@ -3,9 +3,9 @@
 // are the messages protocol's (src/upstream/replies/messages.ts, streams.ts); what is Vertex's
 // own: the request's `anthropic_version`, the `msg_vrtx_` ids, Google's response headers, and
 // the errors Google's front end answers itself (`{"error": {"code", "message", "status"}}`).
-import type { HeaderList, JsonReply, SseFrame, SseReply } from '../scenario.js';
-import { messageBody } from './messages.js';
-import { NATIVE_STATUS } from './native.js';
+import type { HeaderList, JsonReply, SseFrame, SseReply } from '../../upstream/scenario.js';
+import { messageBody } from '../messages/index.js';
+import { NATIVE_STATUS } from '../native/index.js';
 
 /** The `anthropic_version` a Vertex request body carries (what @anthropic-ai/vertex-sdk sets). */
 export const VERTEX_VERSION = 'vertex-2023-10-16';

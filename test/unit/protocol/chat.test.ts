@@ -2,7 +2,7 @@
 // chunks the stream checks rely on, the generated bodies, and the chat faults.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chatCompletion, chatError, chatFrames, chatStream, DONE } from '../../../src/upstream/replies/chat.js';
+import { chatCompletion, chatError, chatFrames, chatStream, DONE } from '../../../src/protocols/chat/index.js';
 import { chunkName, pairEvents } from '../../../suites/chat/common.js';
 import { samePayload } from '../../../suites/shared/pairing.js';
 import { generatedChatBody as chatBody } from '../../../suites/chat/gen.js';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { keptByClient, latencyStats, loginSigns, parseModelList, type Discovery } from '../../../suites/discovery/common.js';
 import { PLAN } from '../../../suites/discovery/discovery.models.latency.js';
-import { MODELS, modelListBody } from '../../../src/upstream/replies/discovery.js';
+import { MODELS, modelListBody } from '../../../src/protocols/messages/index.js';
 import type { Expectation } from '../../../src/upstream/upstream.js';
 import { shapeOf } from '../../../suites/shared/shape.js';
 import { fakeResponse } from '../../helpers/response.js';

@@ -2,8 +2,8 @@
 // and what each native stream fault of the reference gateway does to the bytes it passes on.
 import { Transform } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { RECORDS } from '../../../src/protocol/index.js';
-import { nativeFrames, nativeStream } from '../../../src/upstream/replies/native.js';
+import { RECORDS } from '../../../src/protocols/index.js';
+import { nativeFrames, nativeStream } from '../../../src/protocols/native/index.js';
 import { realisticReply } from '../../../mocks/upstream/capture.js';
 import { faultByName } from '../../../reference/faults/index.js';
 import { parts, throughStream } from '../../helpers/stream-fault.js';

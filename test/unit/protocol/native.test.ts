@@ -2,7 +2,7 @@
 // native checks, the generated bodies, and the reference gateway's native faults.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { blockedResponse, googleCompact, nativeAnswer, nativeBadKey, nativeError, nativeFrames, nativeResponse, nativeStream, promptBlockedResponse } from '../../../src/upstream/replies/native.js';
+import { blockedResponse, googleCompact, nativeAnswer, nativeBadKey, nativeError, nativeFrames, nativeResponse, nativeStream, promptBlockedResponse } from '../../../src/protocols/native/index.js';
 import { credentialsAt, pathFamily } from '../../../suites/shared/protocols.js';
 import { generatedNativeBody as nativeBody } from '../../../suites/native/gen.js';
 import { CASE_PLACEHOLDER } from '../../../src/upstream/contract.js';

@@ -6,12 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { RecordingUpstream } from '../../../mocks/upstream/server.js';
 import { UpstreamHandle } from '../../../src/upstream/handle.js';
-import { RECORDS, minimalRequest, routeOfRequest } from '../../../src/protocol/index.js';
-import { translateReply } from '../../../src/protocol/translate.js';
-import { errorBody, messageBody } from '../../../src/upstream/replies/messages.js';
-import { frames, messageStream } from '../../../src/upstream/replies/streams.js';
-import { chatCompletion, chatFrames, chatJsonReply, chatSseReply, chatStream } from '../../../src/upstream/replies/chat.js';
-import { eventType, responsesStream } from '../../../src/upstream/replies/responses.js';
+import { RECORDS, minimalRequest, routeOfRequest, translateReply } from '../../../src/protocols/index.js';
+import { errorBody, messageBody, frames, messageStream } from '../../../src/protocols/messages/index.js';
+import { chatCompletion, chatFrames, chatJsonReply, chatSseReply, chatStream } from '../../../src/protocols/chat/index.js';
+import { eventType, responsesStream } from '../../../src/protocols/responses/index.js';
 import { withToken } from '../../../src/upstream/contract.js';
 import { JSON_HEADERS } from '../../../src/upstream/scenario.js';
 

@@ -7,12 +7,9 @@ import { request } from 'undici';
 import fc from 'fast-check';
 import { RecordingUpstream } from '../../../mocks/upstream/server.js';
 import { UpstreamHandle } from '../../../src/upstream/handle.js';
-import { PROTOCOLS, RECORDS, minimalRequest, type Answer, type Protocol, type StreamStep } from '../../../src/protocol/index.js';
-import { translateReply } from '../../../src/protocol/translate.js';
-import { messageBody, errorBody } from '../../../src/upstream/replies/messages.js';
-import { frames, messageStream } from '../../../src/upstream/replies/streams.js';
-import { chatCompletion, chatJsonReply } from '../../../src/upstream/replies/chat.js';
-import { modelListBody } from '../../../src/upstream/replies/discovery.js';
+import { PROTOCOLS, RECORDS, minimalRequest, type Answer, type Protocol, type StreamStep, translateReply } from '../../../src/protocols/index.js';
+import { messageBody, errorBody, frames, messageStream, modelListBody } from '../../../src/protocols/messages/index.js';
+import { chatCompletion, chatJsonReply } from '../../../src/protocols/chat/index.js';
 import { withToken } from '../../../src/upstream/contract.js';
 import { JSON_HEADERS, SSE_HEADERS } from '../../../src/upstream/scenario.js';
 

@@ -12,7 +12,7 @@ import { decodeBody } from '../../../src/client/bounded.js';
 import type { GwResponse } from '../../../src/client/gateway.js';
 import { acceptsGzip, type RecordedRequest } from '../../../src/upstream/record.js';
 import { JSON_HEADERS } from '../../../src/upstream/scenario.js';
-import { messageBody } from '../../../src/upstream/replies/messages.js';
+import { messageBody } from '../../../src/protocols/messages/index.js';
 import { answerProblem, requestProblem } from '../../../suites/messages/encoding.js';
 import type { Exchange } from '../../../suites/shared/exchange.js';
 
