@@ -89,7 +89,7 @@ export function realisticReply(rec: RecordedRequest, json: unknown): Reply {
 }
 
 /**
- * The other protocols' answers, written by their records (src/protocol/): the capture text as a
+ * The other protocols' answers, written by their records (src/protocols/): the capture text as a
  * JSON answer or a stream (framed as the request asked: native without alt=sse gets one JSON
  * array), a token count, the model list; null for a path of no protocol.
  */

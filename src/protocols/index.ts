@@ -16,7 +16,7 @@ export { translateReply, type Arrival } from './translate.js';
 export { RECORDS } from './registry.js';
 export { ANTHROPIC_VERSION, MESSAGES_PATH, messagesHeaders } from './messages/index.js';
 export { CHAT_PATH } from './chat/index.js';
-export { nativePath } from './native/index.js';
+export { nativeGenerateOf, nativePath } from './native/index.js';
 export { RESPONSES_PATH, RESPONSES_COUNT_PATH } from './responses/index.js';
 export { vertexCountPath, vertexPath, VERTEX_VERSION } from './vertex/index.js';
 export { awsSdkModel, bedrockModelOf, bedrockPath } from './bedrock/index.js';

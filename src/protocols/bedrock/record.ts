@@ -5,7 +5,7 @@
 // and no `model`, messages-protocol answers, errors named in `x-amzn-errortype`, and a stream
 // in AWS event-stream framing whose frame texts are messages-protocol event JSONs
 // (src/core/framing.ts wraps them). The realistic headers and bodies are
-// src/upstream/replies/bedrock.ts's.
+// replies.ts's beside it.
 import { exceptionOf, exceptionText } from '../../core/framing.js';
 import { BEDROCK_JSON_HEADERS, BEDROCK_MODEL, BEDROCK_STREAM_HEADERS, BEDROCK_VERSION, bedrockErrorBody, bedrockErrorType, invocationMetrics } from './replies.js';
 import { MESSAGES } from '../messages/index.js';

@@ -1,7 +1,7 @@
 // The chat-completions protocol (OpenAI) as one record: its paths and how a path is recognised,
 // its credential style, where the model goes, its minimal request, and its replies written from
 // meaning and read back (record.ts). Realistic headers, ids and error bodies are the upstream's
-// (src/upstream/replies/chat.ts); this file maps meaning onto them.
+// (replies.ts beside it); this file maps meaning onto them.
 import { CHAT_JSON_HEADERS, CHAT_SSE_HEADERS, DONE, chatError, completionId } from './replies.js';
 import { arr, num, obj, parseJson, str, type Json } from '../read.js';
 import { mergedTurns, setParams, type Answer, type ProtocolRecord, type ReplyCodec, type RequestMeaning, type StopReason, type StreamStep, type StreamWriter, type Usage } from '../record.js';

@@ -1,7 +1,7 @@
 // The messages protocol (Anthropic) as one record: its paths and how a path is recognised, its
 // credential style, where the model goes, its minimal request, and its replies written from
 // meaning and read back (record.ts). The realistic bodies themselves are the upstream's
-// (src/upstream/replies/messages.ts, discovery.ts); this file maps meaning onto them.
+// (replies.ts and discovery.ts beside it); this file maps meaning onto them.
 import { countTokensBody, modelListBody } from './discovery.js';
 import { errorBody, messageId } from './replies.js';
 import { frameText } from './streams.js';

@@ -1,7 +1,7 @@
 // The native content-generation protocol (Gemini) as one record: its paths (the model is in the
 // path, the stream is its own route), its credential style, its minimal request, and its
 // replies written from meaning and read back (record.ts). Realistic headers and error bodies
-// are the upstream's (src/upstream/replies/native.ts); this file maps meaning onto them.
+// are the upstream's (replies.ts beside it); this file maps meaning onto them.
 import { NATIVE_JSON_HEADERS, NATIVE_MODEL, NATIVE_SSE_HEADERS, googleCompact, nativeCountTokensBody, nativeError, responseId } from './replies.js';
 import { arr, decodedPath, num, obj, parseJson, str } from '../read.js';
 import { mergedTurns, setParams, type Answer, type ProtocolRecord, type ReplyCodec, type RequestMeaning, type StopReason, type StreamStep, type StreamWriter, type ToolCall, type Usage } from '../record.js';
@@ -9,6 +9,12 @@ import { mergedTurns, setParams, type Answer, type ProtocolRecord, type ReplyCod
 /** `POST /v1beta/models/{model}:generateContent`, or `:streamGenerateContent?alt=sse` to stream. */
 export function nativePath(model = NATIVE_MODEL, stream = false): string {
   return `/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
+}
+
+/** The model a `/v1beta` generate or stream path names (query removed, not decoded) and whether it streams; null for any other path. */
+export function nativeGenerateOf(path: string): { model: string; stream: boolean } | null {
+  const m = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
+  return m ? { model: m[1], stream: m[2] === 'streamGenerateContent' } : null;
 }
 
 const STOP: Record<string, StopReason> = { STOP: 'end', MAX_TOKENS: 'max_tokens', SAFETY: 'refusal', RECITATION: 'refusal', BLOCKLIST: 'refusal', PROHIBITED_CONTENT: 'refusal', SPII: 'refusal' };

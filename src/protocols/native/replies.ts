@@ -7,14 +7,15 @@ import type { HeaderList, JsonReply, SseFrame, SseReply } from '../../upstream/s
 /** The model the native protocol's requests and answers name by default. */
 export const NATIVE_MODEL = 'gemini-2.5-flash';
 
-/** Headers of a real generateContent answer (the ones a client may read). */
-export const NATIVE_JSON_HEADERS: HeaderList = [
-  ['content-type', 'application/json; charset=UTF-8'],
+/** The headers Google's front end puts on a JSON answer beside its content type (Gemini's and Vertex AI's alike). */
+export const GOOGLE_FRONT_END_HEADERS: HeaderList = [
   ['vary', 'Origin'],
   ['vary', 'X-Origin'],
   ['vary', 'Referer'],
   ['x-content-type-options', 'nosniff'],
 ];
+/** Headers of a real generateContent answer (the ones a client may read). */
+export const NATIVE_JSON_HEADERS: HeaderList = [['content-type', 'application/json; charset=UTF-8'], ...GOOGLE_FRONT_END_HEADERS];
 export const NATIVE_SSE_HEADERS: HeaderList = [
   ['content-type', 'text/event-stream'],
   ['x-content-type-options', 'nosniff'],

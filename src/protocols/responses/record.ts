@@ -2,7 +2,7 @@
 // answers and streams, told apart by the body's `stream`, as chat's; the input-token count), its
 // credential style, where the model goes, its minimal request, and its replies written from
 // meaning and read back (record.ts). Realistic headers, ids and bodies are the upstream's
-// (src/upstream/replies/responses.ts); this file maps meaning onto them.
+// (replies.ts beside it); this file maps meaning onto them.
 import { eventFrame, functionCallItem, messageItem, responseObject, responsesId, RESPONSES_COUNT_PATH, RESPONSES_JSON_HEADERS, RESPONSES_PATH, RESPONSES_SSE_HEADERS, textPart, type ResponsesUsage } from './replies.js';
 import { CHAT } from '../chat/index.js';
 import { arr, num, obj, parseJson, str, type Json } from '../read.js';

@@ -1,11 +1,11 @@
 // Realistic bodies and headers of Anthropic models on Vertex AI (rawPredict, streamRawPredict,
 // count-tokens:rawPredict) for the recording upstream. An answer, a stream and a model's error
-// are the messages protocol's (src/upstream/replies/messages.ts, streams.ts); what is Vertex's
+// are the messages protocol's (../messages/replies.ts, streams.ts); what is Vertex's
 // own: the request's `anthropic_version`, the `msg_vrtx_` ids, Google's response headers, and
 // the errors Google's front end answers itself (`{"error": {"code", "message", "status"}}`).
 import type { HeaderList, JsonReply, SseFrame, SseReply } from '../../upstream/scenario.js';
 import { messageBody } from '../messages/index.js';
-import { NATIVE_STATUS } from '../native/index.js';
+import { GOOGLE_FRONT_END_HEADERS, NATIVE_STATUS } from '../native/index.js';
 
 /** The `anthropic_version` a Vertex request body carries (what @anthropic-ai/vertex-sdk sets). */
 export const VERTEX_VERSION = 'vertex-2023-10-16';
@@ -15,13 +15,7 @@ export const VERTEX_MODEL = 'claude-sonnet-4-5@20250929';
 export const VERTEX_DEFAULTS = { project: 'gwc-project', region: 'us-east5' } as const;
 
 /** Headers of a rawPredict answer as Google's front end sends them. */
-export const VERTEX_JSON_HEADERS: HeaderList = [
-  ['content-type', 'application/json'],
-  ['vary', 'Origin'],
-  ['vary', 'X-Origin'],
-  ['vary', 'Referer'],
-  ['x-content-type-options', 'nosniff'],
-];
+export const VERTEX_JSON_HEADERS: HeaderList = [['content-type', 'application/json'], ...GOOGLE_FRONT_END_HEADERS];
 export const VERTEX_SSE_HEADERS: HeaderList = [
   ['content-type', 'text/event-stream; charset=utf-8'],
   ['cache-control', 'no-cache'],
