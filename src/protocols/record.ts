@@ -168,6 +168,12 @@ export interface ProtocolRecord {
    */
   unframedStream?(path: string, frames: string[]): { headers: HeaderList; texts: string[] } | null;
   /**
+   * The protocol's error messages may name the cloud account (an Anthropic model on a cloud
+   * provider's API): a gateway that translates to it may pass a generic message in their place,
+   * keeping the status and the error's type.
+   */
+  errorsNameTheAccount?: boolean;
+  /**
    * Values a path names that the user sets when aiming a run (Vertex's project and region): the
    * paths are written with `defaults`, and the client puts the run's values in with `fill`.
    */

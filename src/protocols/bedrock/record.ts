@@ -104,6 +104,7 @@ export const BEDROCK: ProtocolRecord = {
   defaultModel: BEDROCK_MODEL,
   modelIn: 'path',
   features: ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'context-1m', 'citations'],
+  errorsNameTheAccount: true,
   service: { modelEnv: 'GWC_BEDROCK_MODEL', optional: true },
   paths: { generate: (m) => bedrockPath(m), stream: (m) => bedrockPath(m, 'invoke-with-response-stream'), count: (m) => bedrockPath(m, 'count-tokens'), models: null },
   routeOf(method, path) {

@@ -55,6 +55,7 @@ export const VERTEX: ProtocolRecord = {
   modelIn: 'path',
   // The messages protocol's answers under Vertex's paths: the same features.
   features: MESSAGES.features,
+  errorsNameTheAccount: true,
   service: { modelEnv: 'GWC_VERTEX_MODEL', optional: true },
   paths: { generate: (m) => vertexPath(m), stream: (m) => vertexPath(m, true), count: () => vertexCountPath(), models: null },
   routeOf(method, path) {

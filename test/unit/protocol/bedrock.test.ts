@@ -7,11 +7,11 @@ import { request } from 'undici';
 import fc from 'fast-check';
 import { RecordingUpstream } from '../../../mocks/upstream/server.js';
 import { UpstreamHandle } from '../../../src/upstream/handle.js';
-import { RECORDS, awsSdkModel, bedrockModelOf, bedrockPath, minimalRequest, routeOfRequest, translateReply } from '../../../src/protocols/index.js';
+import { RECORDS, minimalRequest, routeOfRequest, translateReply } from '../../../src/protocols/index.js';
 import { decodeMessage, encodeFrame, exceptionText, FrameDecoder, isEventStreamType, messageHexDump } from '../../../src/core/framing.js';
 import { collector } from '../../../src/client/collect.js';
 import { errorBody, messageBody, frames, messageStream } from '../../../src/protocols/messages/index.js';
-import { BEDROCK_MODEL, bedrockStream } from '../../../src/protocols/bedrock/index.js';
+import { BEDROCK_MODEL, bedrockStream, awsSdkModel, bedrockModelOf, bedrockPath } from '../../../src/protocols/bedrock/index.js';
 import { withToken } from '../../../src/upstream/contract.js';
 import { JSON_HEADERS, SSE_HEADERS } from '../../../src/upstream/scenario.js';
 

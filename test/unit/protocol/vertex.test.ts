@@ -8,9 +8,9 @@ import { request } from 'undici';
 import { RecordingUpstream } from '../../../mocks/upstream/server.js';
 import { UpstreamHandle } from '../../../src/upstream/handle.js';
 import { GatewayClient } from '../../../src/client/gateway.js';
-import { RECORDS, minimalRequest, routeOfRequest, pathFamily, vertexCountPath, vertexPath, type Protocol, translateReply } from '../../../src/protocols/index.js';
+import { RECORDS, minimalRequest, routeOfRequest, pathFamily, type Protocol, translateReply } from '../../../src/protocols/index.js';
 import { errorBody, messageBody, frames, messageStream } from '../../../src/protocols/messages/index.js';
-import { vertexGatewayError, VERTEX_VERSION } from '../../../src/protocols/vertex/index.js';
+import { vertexGatewayError, VERTEX_VERSION, vertexCountPath, vertexPath } from '../../../src/protocols/vertex/index.js';
 import { withToken } from '../../../src/upstream/contract.js';
 import { JSON_HEADERS, SSE_HEADERS } from '../../../src/upstream/scenario.js';
 
