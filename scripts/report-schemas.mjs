@@ -2,7 +2,7 @@
 // Writes the protocol list of the run report's JSON Schema (src/report/run-report.schema.json,
 // `declared.protocols`) from the protocol records, as schemas/gwc.schema.json is written from the
 // option table: the list is the registry's (src/protocols/), one place. Run after `npm run build`.
-// test/unit/protocol/report-schema.test.ts fails when the shipped schema's list differs.
+// test/unit/protocols/report-schema.test.ts fails when the shipped schema's list differs.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

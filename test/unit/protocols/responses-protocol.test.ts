@@ -1,4 +1,4 @@
-// The Responses API record (src/protocol/responses.ts): its routes, and the recording upstream
+// The Responses API record (src/protocols/responses/record.ts): its routes, and the recording upstream
 // answering a request on /v1/responses in that protocol when the check scripted another one:
 // a response object, a stream of named events with increasing sequence_number and every
 // lifecycle event, a mid-stream error as response.failed, an error in OpenAI's shape, a count.
