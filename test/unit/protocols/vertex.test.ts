@@ -8,7 +8,7 @@ import { request } from 'undici';
 import { RecordingUpstream } from '../../../mocks/upstream/server.js';
 import { UpstreamHandle } from '../../../src/upstream/handle.js';
 import { GatewayClient } from '../../../src/client/gateway.js';
-import { RECORDS, minimalRequest, routeOfRequest, pathFamily, type Protocol, translateReply } from '../../../src/protocols/index.js';
+import { PROTOCOLS, RECORDS, minimalRequest, routeOfRequest, pathFamily, type Protocol, translateReply } from '../../../src/protocols/index.js';
 import { errorBody, messageBody, frames, messageStream } from '../../../src/protocols/messages/index.js';
 import { vertexGatewayError, VERTEX_VERSION, vertexCountPath, vertexPath } from '../../../src/protocols/vertex/index.js';
 import { withToken } from '../../../src/upstream/contract.js';
@@ -70,7 +70,8 @@ describe('the vertex record', () => {
   });
 
   it('the client sends to the filled path under the base path', () => {
-    const targeting = { messages: { basePath: '', headers: [] }, native: { basePath: '', headers: [] }, chat: { basePath: '', headers: [] }, responses: { basePath: '', headers: [] }, bedrock: { basePath: '', headers: [] }, vertex: { basePath: '/vertex', headers: [], placeholders: { project: 'my-proj', region: 'global' } } } satisfies Record<Protocol, unknown>;
+    const plain = Object.fromEntries(PROTOCOLS.map((p) => [p, { basePath: '', headers: [] }])) as Record<Protocol, { basePath: string; headers: [] }>;
+    const targeting = { ...plain, vertex: { basePath: '/vertex', headers: [], placeholders: { project: 'my-proj', region: 'global' } } };
     const c = new GatewayClient('http://127.0.0.1:9/gw', { token: 't', timeoutMs: 1000, targeting });
     expect(c.url(vertexCountPath())).toBe('http://127.0.0.1:9/gw/vertex/v1/projects/my-proj/locations/global/publishers/anthropic/models/count-tokens:rawPredict');
     expect(c.aimed(vertexPath())).toBe('/v1/projects/my-proj/locations/global/publishers/anthropic/models/claude-sonnet-4-5@20250929:rawPredict');
