@@ -11,7 +11,7 @@ import { applyHeapFlags } from '../src/core/heap.js';
 applyHeapFlags();
 const http = (await import('node:http')).default;
 const { RecordingUpstream } = await import('../mocks/upstream/server.js');
-const { messageBody } = await import('../src/upstream/replies/messages.js');
+const { messageBody } = await import('../src/protocols/messages/replies.js');
 const { JSON_HEADERS } = await import('../src/upstream/scenario.js');
 
 const [mode, countText] = process.argv.slice(2);

@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { newHistogram, percentiles } from '../src/core/histogram.js';
 import { runLoad, type LoadResult } from '../src/load/engine.js';
-import { messagesHeaders } from '../src/protocol/index.js';
+import { messagesHeaders } from '../src/protocols/index.js';
 import { applyHeapFlags } from '../src/core/heap.js';
 
 // The generator runs with the V8 settings of a gw-conformance process, as a load run does (its

@@ -1,5 +1,5 @@
 // The reference gateway: a small, clean pass-through for every protocol (the paths of their
-// records, src/protocol/). It forwards method, path, query, headers (minus hop-by-hop) and body bytes unchanged, streams replies
+// records, src/protocols/). It forwards method, path, query, headers (minus hop-by-hop) and body bytes unchanged, streams replies
 // without buffering, cancels the upstream when the client goes away, answers JSON errors when the
 // upstream is down and CORS preflights (cors.ts), and sends a request once more when its kept-alive
 // upstream connection turns out closed (wire.ts). `fault` breaks one requirement on purpose (faults/).
@@ -10,7 +10,7 @@ import type { Fault, RequestParts } from './faults/index.js';
 import type { DeclaredLimit } from '../src/core/limits.js';
 import { Limiter } from './limit.js';
 import { patientTimeout } from '../src/core/stall.js';
-import { routeOfRequest } from '../src/protocol/index.js';
+import { routeOfRequest } from '../src/protocols/index.js';
 import { answererOf, type Answerer } from './fallback.js';
 import { preflight } from './cors.js';
 import { admit, closedWhileIdle, encodedBody, forwardHeaders, jsonError } from './wire.js';

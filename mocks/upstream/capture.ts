@@ -10,11 +10,9 @@ import { maskCut, maskHeaders, maskUrl } from '../../src/core/mask.js';
 import { HarnessError } from '../../src/core/errors.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 import { JSON_HEADERS, SSE_HEADERS, type Reply } from '../../src/upstream/scenario.js';
-import { errorBody, messageBody } from '../../src/upstream/replies/messages.js';
-import { frames, messageStream } from '../../src/upstream/replies/streams.js';
-import { countTokensBody, MODELS, modelListBody, type ListedModel } from '../../src/upstream/replies/discovery.js';
+import { errorBody, messageBody, frames, messageStream, countTokensBody, MODELS, modelListBody, type ListedModel } from '../../src/protocols/messages/index.js';
 import { play } from './play.js';
-import { RECORDS, routeOfRequest, type Answer } from '../../src/protocol/index.js';
+import { RECORDS, routeOfRequest, type Answer } from '../../src/protocols/index.js';
 
 /**
  * The capture mode's model list: the real API's list plus ids a multi-provider gateway lists
@@ -91,7 +89,7 @@ export function realisticReply(rec: RecordedRequest, json: unknown): Reply {
 }
 
 /**
- * The other protocols' answers, written by their records (src/protocol/): the capture text as a
+ * The other protocols' answers, written by their records (src/protocols/): the capture text as a
  * JSON answer or a stream (framed as the request asked: native without alt=sse gets one JSON
  * array), a token count, the model list; null for a path of no protocol.
  */

@@ -17,8 +17,7 @@ import { asPairs, Recorded } from './recorded.js';
 import { Holds } from './hold.js';
 import { busy, closeWhenIdle } from './idle-close.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
-import { RECORDS, routeOfRequest } from '../../src/protocol/index.js';
-import { translateReply } from '../../src/protocol/translate.js';
+import { RECORDS, routeOfRequest, translateReply } from '../../src/protocols/index.js';
 import { underSecondUpstream } from '../../src/core/second-upstream.js';
 
 /** The wall-clock time as ISO text, made once per millisecond (many requests share one). */

@@ -10,11 +10,9 @@ import type { RecordedRequest } from '../../src/upstream/record.js';
 import { RECORD_KEEP } from '../../src/upstream/record.js';
 import { BoundedBody } from '../../src/client/bounded.js';
 import { JSON_HEADERS, SSE_HEADERS, type HeaderList, type Reply } from '../../src/upstream/scenario.js';
-import { errorBody, messageBody } from '../../src/upstream/replies/messages.js';
-import { frames, messageStream } from '../../src/upstream/replies/streams.js';
-import { modelListBody } from '../../src/upstream/replies/discovery.js';
-import { blockedResponse, nativeBadKey, nativeError, nativeFrames, nativeJsonReply, nativeNoKey, nativeResponseValue, nativeSseReply, nativeStream } from '../../src/upstream/replies/native.js';
-import { chatCompletion, chatError, chatFrames, chatJsonReply, chatSseReply, chatStream } from '../../src/upstream/replies/chat.js';
+import { errorBody, messageBody, frames, messageStream, modelListBody } from '../../src/protocols/messages/index.js';
+import { blockedResponse, nativeBadKey, nativeGenerateOf, nativeError, nativeFrames, nativeJsonReply, nativeNoKey, nativeResponseValue, nativeSseReply, nativeStream } from '../../src/protocols/native/index.js';
+import { chatCompletion, chatError, chatFrames, chatJsonReply, chatSseReply, chatStream } from '../../src/protocols/chat/index.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
 import type { AuthStyle, Protocol } from '../../src/core/protocols.js';
 
@@ -43,7 +41,6 @@ export interface ServiceRequest {
   status: number;
 }
 
-const NATIVE_RE = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
 const json = (status: number, body: string, headers: HeaderList = JSON_HEADERS): Reply => ({ kind: 'json', status, headers, body });
 
 function parse(body: Buffer): Record<string, unknown> | null {
@@ -107,7 +104,7 @@ export class ServiceEmulator extends LoopbackServer {
     }
 
     // Native protocol: x-goog-api-key or ?key=; a bad key is 400 INVALID_ARGUMENT, as the real API answers.
-    const nat = NATIVE_RE.exec(path);
+    const nat = nativeGenerateOf(path);
     if (nat) {
       const queryKey = u.searchParams.get('key') ?? undefined;
       const given = header('x-goog-api-key') ?? queryKey;
@@ -120,9 +117,9 @@ export class ServiceEmulator extends LoopbackServer {
         const unknown = body ? Object.keys(body).find((k) => k !== 'contents') : undefined;
         return { reply: nativeJsonReply(nativeError(400, { message: unknown ? `Invalid JSON payload received. Unknown name "${unknown}": Cannot find field.` : '* GenerateContentRequest.contents: contents is not specified' }), 400), entry };
       }
-      const model = nat[1];
+      const model = nat.model;
       const blocked = model === BLOCKED_NATIVE_MODEL || (this.opts.blockedNativeModels ?? []).includes(model);
-      if (nat[2] === 'generateContent') return { reply: nativeJsonReply(blocked ? blockedResponse({ model }) : JSON.stringify(nativeResponseValue({ model, text: 'Hello from the service.' }), null, 2)), entry };
+      if (!nat.stream) return { reply: nativeJsonReply(blocked ? blockedResponse({ model }) : JSON.stringify(nativeResponseValue({ model, text: 'Hello from the service.' }), null, 2)), entry };
       const payloads = blocked ? nativeStream({ pieces: [], blockedWith: 'SAFETY', model }) : nativeStream({ model, pieces: ['Hello', ' from the', ' service.'] });
       if (u.searchParams.get('alt') === 'sse') return { reply: nativeSseReply(nativeFrames(payloads)), entry };
       // Without alt=sse the endpoint streams one JSON array.

@@ -13,10 +13,9 @@ import { isRecord } from '../../src/core/json.js';
 import { maskHeaders } from '../../src/core/mask.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Reply, SseFrame } from '../../src/upstream/scenario.js';
-import { modelListBody, countTokensBody } from '../../src/upstream/replies/discovery.js';
+import { modelListBody, countTokensBody } from '../../src/protocols/messages/index.js';
 import { CAPTURE_MODELS } from './capture.js';
-import { CHAT_PATH, MESSAGES_PATH, RECORDS, routeOfRequest } from '../../src/protocol/index.js';
-import { translateReply } from '../../src/protocol/translate.js';
+import { CHAT_PATH, MESSAGES_PATH, nativeGenerateOf, RECORDS, routeOfRequest, translateReply } from '../../src/protocols/index.js';
 import { play } from './play.js';
 import { SESSION_GAP_MS, SESSION_TOOLS, SESSION_USAGE, sessionDeltas } from '../../src/real-clients/script.js';
 import type { UpstreamRequest } from '../../src/real-clients/types.js';
@@ -105,8 +104,8 @@ export class SessionCapture {
     if (rec.method === 'POST' && path === `${MESSAGES_PATH}/count_tokens`) return { kind: 'json', status: 200, headers: JSON_H, body: countTokensBody(Math.max(1, Math.ceil(rec.body.length / 4))) };
     if (rec.method === 'POST' && path === MESSAGES_PATH) return this.messages(body);
     if (rec.method === 'POST' && path === CHAT_PATH) return this.chat(body);
-    const native = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
-    if (rec.method === 'POST' && native) return this.native(body, native[1], native[2] === 'streamGenerateContent', rec.url);
+    const native = nativeGenerateOf(path);
+    if (rec.method === 'POST' && native) return this.native(body, native.model, native.stream, rec.url);
     const other = this.otherProtocol(rec);
     if (other) return other;
     return { kind: 'json', status: 404, headers: JSON_H, body: JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `gw-conformance session upstream: no route for ${rec.method} ${path}` } }) };
@@ -115,7 +114,7 @@ export class SessionCapture {
   /**
    * A turn on any other protocol's path (Bedrock, Vertex, the Responses API...): read by its
    * record into meaning, answered as the messages turn of the same meaning would be, and
-   * written in the protocol it arrived in (src/protocol/translate.ts), frame gaps kept; its
+   * written in the protocol it arrived in (src/protocols/translate.ts), frame gaps kept; its
    * model list, the capture mode's models in its own shape.
    */
   private otherProtocol(rec: RecordedRequest): Reply | null {

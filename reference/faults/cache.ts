@@ -6,7 +6,7 @@
 // URL's query (`?key=`), as gateways that translate to a key-in-URL upstream do.
 import type http from 'node:http';
 import { createHash } from 'node:crypto';
-import { routeOfRequest } from '../../src/protocol/index.js';
+import { routeOfRequest } from '../../src/protocols/index.js';
 import type { Fault, Json, Replacement, RequestParts } from './types.js';
 
 /** Headers that frame one connection's message: never part of a cache key. */

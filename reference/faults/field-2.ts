@@ -8,7 +8,7 @@
 import type http from 'node:http';
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { routeOfRequest } from '../../src/protocol/index.js';
+import { routeOfRequest } from '../../src/protocols/index.js';
 import type { Fault, Replacement, RequestParts } from './types.js';
 import { CREDENTIAL_HEADER_NAMES } from '../../src/core/protocols.js';
 

@@ -1,6 +1,6 @@
 // Faults of the messages core: request bodies and headers, JSON responses.
 import type { Fault, Json, RequestParts } from './types.js';
-import { routeOfRequest } from '../../src/protocol/index.js';
+import { routeOfRequest } from '../../src/protocols/index.js';
 
 const isMessages = (r: RequestParts) => /\/v1\/messages(\?|$)/.test(r.path);
 

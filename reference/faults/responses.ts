@@ -3,7 +3,7 @@
 // decoded wrongly, lifecycle events dropped or renumbered, a buffered or faked stream, a
 // response.failed reshaped as a chat frame, errors in the gateway's own shape, usage details lost.
 import { gunzipSync } from 'node:zlib';
-import { RECORDS, type StreamStep } from '../../src/protocol/index.js';
+import { RECORDS, type StreamStep } from '../../src/protocols/index.js';
 import type { Fault, Json, RequestParts } from './types.js';
 import { isOn } from './routes.js';
 import { FrameData } from './protocols.js';

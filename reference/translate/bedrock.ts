@@ -4,9 +4,9 @@
 // client's betas in the body). Its own code, as request.ts says: not the harness's records.
 import type { Json, RequestParts } from '../faults/types.js';
 import { chatHeaders } from './request.js';
+import { BEDROCK_VERSION } from '../../src/protocols/bedrock/index.js';
 
 /** The `anthropic_version` Bedrock wants in the body of an Anthropic model's request. */
-const BEDROCK_VERSION = 'bedrock-2023-05-31';
 
 /** The InvokeModel path of a model: its id percent-encoded (the ":" as %3A), as the AWS SDK sends it. */
 export const invokePath = (model: string, stream: boolean) => `/model/${encodeURIComponent(model)}/${stream ? 'invoke-with-response-stream' : 'invoke'}`;

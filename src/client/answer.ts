@@ -4,7 +4,7 @@
 // been seen leaving answers unfinished, so a hanging gateway does not cost every check its limit).
 import { performance } from 'node:perf_hooks';
 import { tlsFailure } from './transport.js';
-import { routeOfRequest } from '../protocol/index.js';
+import { routeOfRequest } from '../protocols/index.js';
 
 /** What had arrived of an answer when it was cut off (a time limit, a reset). */
 export interface Arrived {

@@ -5,8 +5,7 @@
 // runner waits with it until the gateway serves again, and errors.upstream.recovers measures
 // that same wait as a verdict. Here, below the runner, so a check can use it too.
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_MODEL, minimalRequest, RECORDS, type Protocol } from '../protocol/index.js';
-import { jsonReply } from '../protocol/record.js';
+import { DEFAULT_MODEL, minimalRequest, RECORDS, type Protocol, jsonReply } from '../protocols/index.js';
 import { CASE_PLACEHOLDER, withToken } from '../upstream/contract.js';
 import type { Expectation } from '../upstream/upstream.js';
 import type { Reply } from '../upstream/scenario.js';

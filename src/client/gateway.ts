@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { CASE_HEADER } from '../upstream/contract.js';
 import { pairsFromRecord } from './headers.js';
-import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, RECORDS, type AuthStyle } from '../protocol/index.js';
+import { DEFAULT_CREDENTIAL, MESSAGES_PATH, messagesHeaders, protocolOfPath, RECORDS, type AuthStyle } from '../protocols/index.js';
 import { BoundedBody, decodeBody, textOf, unreadable } from './bounded.js';
 import { closeAgent, connectOptions, newDispatcher, type ConnectOptions, type Transport } from './transport.js';
 import { maskCut, rememberSecret } from '../core/mask.js';
@@ -17,7 +17,7 @@ import { isSizedBody, type ClientTargeting, type GwRequest, type GwResponse, typ
 
 // The error vocabulary of an answer, for the checks and the runner; and what the checks take from the client they send with.
 export { GatewayTimeoutError, GatewayTransportError, classify, describeArrived, errorKind, TimeLimitReached, type Arrived } from './answer.js';
-export { ANTHROPIC_VERSION, messagesHeaders, type AuthStyle } from '../protocol/index.js';
+export { ANTHROPIC_VERSION, messagesHeaders, type AuthStyle } from '../protocols/index.js';
 export { isSizedBody, type ClientTargeting, type GwRequest, type GwResponse, type ReceivedResponse, type Route, type SizedBody } from './request.js';
 
 /** One kind of exchange as the client's one pipeline (GatewayClient.dispatch) runs it: an answer read whole (send), or a stream (src/client/sse.ts). */

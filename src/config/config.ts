@@ -7,7 +7,7 @@ import { expandTargeting, resolveTargeting, type Targeting } from './targeting.j
 import type { TransportSettings } from '../client/transport.js';
 import { parseDeclaredLimit } from '../core/limits.js';
 import { PROFILE_FACTS, type Protocol } from '../core/features.js';
-import { DEFAULT_MODEL } from '../protocol/index.js';
+import { DEFAULT_MODEL, RECORDS } from '../protocols/index.js';
 import type { LoadSettings } from '../check/check.js';
 
 export type ExpandedTargeting = ReturnType<typeof expandTargeting>;
@@ -105,11 +105,11 @@ export interface ServiceConfig {
 }
 
 /** The variables of the service profile: its key, and the model to use on each protocol. */
-export const SERVICE_MODEL_ENV: Record<Protocol, string> = { messages: 'GWC_MESSAGES_MODEL', native: 'GWC_NATIVE_MODEL', chat: 'GWC_CHAT_MODEL', responses: 'GWC_RESPONSES_MODEL', vertex: 'GWC_VERTEX_MODEL', bedrock: 'GWC_BEDROCK_MODEL' };
+export const SERVICE_MODEL_ENV = Object.fromEntries(PROTOCOLS.map((p) => [p, RECORDS[p].service.modelEnv])) as Record<Protocol, string>;
 export const SERVICE_ENV = { key: 'GWC_SERVICE_KEY', ...SERVICE_MODEL_ENV } as const;
 
 /** Protocols the service profile has no checks of yet: their model variable may be left unset (the protocol's default model then). */
-const SERVICE_MODEL_OPTIONAL: ReadonlySet<string> = new Set([SERVICE_MODEL_ENV.responses, SERVICE_MODEL_ENV.vertex, SERVICE_MODEL_ENV.bedrock]);
+const SERVICE_MODEL_OPTIONAL: ReadonlySet<string> = new Set(PROTOCOLS.filter((p) => RECORDS[p].service.optional).map((p) => SERVICE_MODEL_ENV[p]));
 
 /** Reads the service profile's settings; a missing variable is a harness error naming each one missing. */
 export function serviceConfig(env: NodeJS.ProcessEnv): ServiceConfig {

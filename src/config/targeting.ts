@@ -4,10 +4,10 @@
 // `protocols:` map and the --base-path / --header flags; applied by the gateway client to every
 // request of the protocol, so every check honours it.
 import { HarnessError } from '../core/errors.js';
-import { DEFAULT_CREDENTIAL, PROTOCOLS, type AuthStyle, type Protocol } from '../protocol/index.js';
+import { DEFAULT_CREDENTIAL, PROTOCOLS, type AuthStyle, type Protocol } from '../protocols/index.js';
 
 // The configuration's schema lists the credential styles; the tests tell protocols by path here.
-export { CREDENTIAL_STYLES, DEFAULT_CREDENTIAL, protocolOfPath } from '../protocol/index.js';
+export { CREDENTIAL_STYLES, DEFAULT_CREDENTIAL, protocolOfPath } from '../protocols/index.js';
 
 export interface ProtocolTarget {
   /** Prefix on the gateway ('' = the host root). */

@@ -1,21 +1,12 @@
 // The capability matrix's words, shared by the options, the checks and the reports: the features
-// a gateway may or may not carry beyond protocol compatibility, which protocol offers which, a
-// cell of the matrix (protocol, route, feature, streaming or not: pass, fail or not offered),
-// and how the cells are read back from a run's results. Imports only the protocols' names.
-import type { Protocol } from './protocols.js';
+// a gateway may or may not carry beyond protocol compatibility (which protocol offers which is
+// its record's `features`, src/protocols/), a cell of the matrix (protocol, route, feature,
+// streaming or not: pass, fail or not offered), and how the cells are read back from a run's
+// results. Imports nothing.
 
-/** Every feature the matrix probes; a protocol probes the ones it has (FEATURES_OF). */
+/** Every feature the matrix probes; a protocol probes the ones its record offers (its `features`). */
 export const CAPABILITIES = ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'cache-1h', 'json-mode', 'web-search', 'context-1m', 'citations'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
-
-export const FEATURES_OF: Readonly<Record<Protocol, readonly Capability[]>> = {
-  messages: ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'cache-1h', 'web-search', 'context-1m', 'citations'],
-  chat: ['tools', 'images', 'json-mode'],
-  native: ['tools', 'images'],
-  responses: ['tools', 'json-mode'],
-  vertex: ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'cache-1h', 'web-search', 'context-1m', 'citations'],
-  bedrock: ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'context-1m', 'citations'],
-};
 
 /** The area of the capability checks: they run only when the matrix is asked for. */
 export const CAPABILITY_AREA = 'capabilities';

@@ -1,7 +1,7 @@
 // The names of the protocols a gateway carries (messages: Anthropic; native: Gemini; chat:
 // OpenAI chat completions; responses: OpenAI Responses API; vertex: Anthropic models on Vertex AI's rawPredict; bedrock: Bedrock InvokeModel), of the credential styles and of the routes a protocol has. At the bottom of the
 // source tree: it imports nothing, so every layer can name a protocol. What each protocol is
-// (paths, credentials, requests, replies) is its record in the protocol module (src/protocol/).
+// (paths, credentials, requests, replies) is its record in the protocol module (src/protocols/).
 
 export const PROTOCOLS = ['messages', 'native', 'chat', 'responses', 'vertex', 'bedrock'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];

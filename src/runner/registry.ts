@@ -6,7 +6,8 @@
 import type { CheckDef } from '../check/check.js';
 import { PROFILE_FACTS, type Profile, type Protocol } from '../core/features.js';
 import type { Readiness } from '../report/shared/readiness.js';
-import { CAPABILITY_AREA, FEATURES_OF } from '../core/capabilities.js';
+import { CAPABILITY_AREA } from '../core/capabilities.js';
+import { FEATURES_OF } from '../protocols/index.js';
 import { HarnessError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
 

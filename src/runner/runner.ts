@@ -6,7 +6,7 @@ import { featuresOf, type CheckDef, type RunSettings, type Verdict } from '../ch
 import { failedOutcome } from '../core/outcome.js';
 import type { CheckResult, RouteCount } from '../report/shared/types.js';
 import type { Protocol } from '../core/protocols.js';
-import { protocolOfPath } from '../protocol/index.js';
+import { protocolOfPath } from '../protocols/index.js';
 import { describeArrived, GatewayTimeoutError, GatewayTransportError, TimeLimitReached, type Arrived, type GatewayClient, type GwRequest } from '../client/gateway.js';
 import { recordSent, type SentRequest } from '../report/run/replay.js';
 import type { Upstream } from '../upstream/upstream.js';

@@ -3,7 +3,7 @@
 import type { Protocol } from '../core/protocols.js';
 import type { Expectation, Upstream } from './upstream.js';
 import { JSON_HEADERS, SSE_HEADERS, type HeaderList, type JsonReply, type Reply, type SseFrame } from './scenario.js';
-import { errorBody } from './replies/messages.js';
+import { errorBody } from '../protocols/messages/index.js';
 
 export class ReplyBuilder {
   constructor(private readonly handle: UpstreamHandle) {}

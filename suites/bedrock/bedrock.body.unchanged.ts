@@ -3,8 +3,7 @@ import { describeByteDiff, diffBytes } from '../../src/core/json-diff.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 import { fixtureTexts } from '../shared/fixtures.js';
-import { bedrockBody } from '../shared/protocols.js';
-import { bedrockSend } from './common.js';
+import { bedrockSend, bedrockBody } from './common.js';
 
 /** The betas Claude Code puts in a Bedrock body (Bedrock reads them there, not from a header). */
 const BETAS = ['claude-code-20250219', 'interleaved-thinking-2025-05-14', 'context-1m-2025-08-07'];

@@ -1,11 +1,10 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/json-diff.js';
 import { tryParse } from '../../src/core/json.js';
-import { bedrockErrorReply, bedrockErrorType } from '../../src/upstream/replies/bedrock.js';
+import { bedrockErrorReply, bedrockErrorType } from '../../src/protocols/bedrock/index.js';
 import { exchange, responseDiffs } from '../shared/exchange.js';
 import { exchangeEvidence, excerpt } from '../shared/evidence.js';
-import { bedrockBody } from '../shared/protocols.js';
-import { bedrockSend } from './common.js';
+import { bedrockSend, bedrockBody } from './common.js';
 
 const STATUSES = [400, 403, 404, 429, 500, 503];
 

@@ -1,10 +1,9 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { maskUrl } from '../../src/core/mask.js';
-import { awsSdkModel, bedrockModelOf, bedrockPath } from '../../src/protocol/index.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
 import { exchangeEvidence, streamEvidence } from '../shared/evidence.js';
-import { bedrockBody } from '../shared/protocols.js';
-import { bedrockSend, bedrockStreamExchange } from './common.js';
+import { bedrockSend, bedrockStreamExchange, bedrockBody } from './common.js';
+import { awsSdkModel, bedrockModelOf, bedrockPath } from '../../src/protocols/bedrock/index.js';
 
 // Model ids as Bedrock names them: a cross-region inference profile, a base model, a global
 // profile; dots, dashes and the ":" version suffix. Each is sent as @anthropic-ai/bedrock-sdk

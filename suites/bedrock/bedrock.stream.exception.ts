@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { bedrockException, bedrockStream } from '../../src/upstream/replies/bedrock.js';
+import { bedrockException, bedrockStream } from '../../src/protocols/bedrock/index.js';
 import { streamEvidenceOf } from '../shared/exchange.js';
 import { bedrockStreamExchange, eventName } from './common.js';
 import { plural } from '../../src/core/words.js';

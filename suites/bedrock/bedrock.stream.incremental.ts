@@ -1,5 +1,5 @@
 import { defineCheck } from '../../src/check/check.js';
-import { bedrockStream } from '../../src/upstream/replies/bedrock.js';
+import { bedrockStream } from '../../src/protocols/bedrock/index.js';
 import { judgeIncremental } from '../shared/incremental.js';
 import { bedrockStreamExchange, eventName } from './common.js';
 

@@ -3,15 +3,18 @@
 // each message's verdict, and the names of the events for timelines and messages.
 import type { CheckContext } from '../../src/check/check.js';
 import { readStream } from '../../src/client/sse.js';
-import { bedrockPath } from '../../src/protocol/index.js';
-import { withToken } from '../../src/upstream/contract.js';
+import { CASE_PLACEHOLDER, withToken } from '../../src/upstream/contract.js';
 import type { Reply } from '../../src/upstream/scenario.js';
-import { BEDROCK_MODEL, bedrockFrames, bedrockJsonReply, bedrockStream, bedrockStreamReply } from '../../src/upstream/replies/bedrock.js';
-import { messageBody } from '../../src/upstream/replies/messages.js';
+import { BEDROCK_MODEL, BEDROCK_VERSION, bedrockFrames, bedrockPath, bedrockJsonReply, bedrockStream, bedrockStreamReply } from '../../src/protocols/bedrock/index.js';
+import { messageBody } from '../../src/protocols/messages/index.js';
 import type { SendOptions, StreamExchange } from '../shared/exchange.js';
-import { bedrockBody } from '../shared/protocols.js';
 
 export { BEDROCK_MODEL };
+
+/** A small Bedrock InvokeModel body (a messages body with `anthropic_version`, no `model`) whose user message carries the case placeholder. */
+export function bedrockBody(extra: Record<string, unknown> = {}, text = 'Say hello.'): string {
+  return JSON.stringify({ anthropic_version: BEDROCK_VERSION, max_tokens: 256, system: 'Be brief.', messages: [{ role: 'user', content: `${CASE_PLACEHOLDER} ${text}` }], ...extra });
+}
 
 /** What the AWS SDK adds to an InvokeModel request beside its body's content type. */
 const SDK_HEADERS: Array<[string, string]> = [['accept', 'application/json']];

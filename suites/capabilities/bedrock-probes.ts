@@ -1,11 +1,9 @@
 // The Bedrock InvokeModel protocol's capability probes: the messages protocol's probes of the
-// features Bedrock offers (FEATURES_OF), sent as Bedrock sends them: to /model/{id}/invoke (or
+// features Bedrock offers (its record's `features`), sent as Bedrock sends them: to /model/{id}/invoke (or
 // the stream route), `anthropic_version` in the body and no `model`, betas in `anthropic_beta`
 // in the body (which must reach the upstream) instead of a header; answered in Bedrock form (the
 // same answer body, its stream's events in event-stream messages).
-import { FEATURES_OF } from '../../src/core/capabilities.js';
-import { bedrockPath } from '../../src/protocol/index.js';
-import { BEDROCK_JSON_HEADERS, BEDROCK_VERSION, bedrockStreamReply } from '../../src/upstream/replies/bedrock.js';
+import { BEDROCK, BEDROCK_JSON_HEADERS, BEDROCK_VERSION, bedrockPath, bedrockStreamReply } from '../../src/protocols/bedrock/index.js';
 import type { Probe } from './common.js';
 import { MESSAGES_PROBES } from './messages-probes.js';
 
@@ -31,4 +29,4 @@ function onBedrock(p: Probe): Probe {
   };
 }
 
-export const BEDROCK_PROBES: readonly Probe[] = MESSAGES_PROBES.filter((p) => FEATURES_OF.bedrock.includes(p.feature)).map(onBedrock);
+export const BEDROCK_PROBES: readonly Probe[] = MESSAGES_PROBES.filter((p) => BEDROCK.features.includes(p.feature)).map(onBedrock);

@@ -8,7 +8,7 @@ import type { CheckContext, Verdict } from '../../src/check/check.js';
 import { type Capability, type CapabilityCell, type CellMode } from '../../src/core/capabilities.js';
 import { diffJson, describeDiff } from '../../src/core/json-diff.js';
 import { at, stringifyNode, tryParse, type JNode } from '../../src/core/json.js';
-import { DEFAULT_MODEL, type Protocol } from '../../src/protocol/index.js';
+import { DEFAULT_MODEL, type Protocol } from '../../src/protocols/index.js';
 import { withToken } from '../../src/upstream/contract.js';
 import type { Reply, SseReply } from '../../src/upstream/scenario.js';
 import { exchange, isExplicitRefusal, parseSeen, responseDiffs, streamThrough, type Exchange, type StreamExchange } from '../shared/exchange.js';

@@ -3,10 +3,9 @@
 // tools (web search), the 1M-context beta and citations. Each request is the shared small
 // messages body with the feature's fields; each answer is the feature's realistic content.
 import { at } from '../../src/core/json.js';
-import { messagesHeaders, MESSAGES_PATH } from '../../src/protocol/index.js';
+import { messagesHeaders, MESSAGES_PATH } from '../../src/protocols/index.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
-import { blocksBody, blocksStream, MESSAGES_ANSWERS, PLAIN_ANSWER, REDACTED, SIGNATURE, type Block } from '../../src/upstream/replies/features.js';
-import { frames } from '../../src/upstream/replies/streams.js';
+import { blocksBody, blocksStream, MESSAGES_ANSWERS, PLAIN_ANSWER, REDACTED, SIGNATURE, type Block, frames } from '../../src/protocols/messages/index.js';
 import { JSON_HEADERS, SSE_HEADERS } from '../../src/upstream/scenario.js';
 import type { Capability } from '../../src/core/capabilities.js';
 import { messagesBody } from '../shared/protocols.js';

@@ -1,11 +1,11 @@
 // The chat and native protocols' capability probes: function calling (tool definitions, an
 // earlier call and its result in the request; a tool call in the answer, streamed as deltas),
 // images, and for chat structured outputs (a JSON schema response format, JSON content back).
-import { CHAT_PATH, nativePath } from '../../src/protocol/index.js';
+import { CHAT_PATH, nativePath } from '../../src/protocols/index.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
-import { chatCompletion, chatFrames, chatJsonReply, chatSseReply, chatStream } from '../../src/upstream/replies/chat.js';
-import { CHAT_JSON_CONTENT, CHAT_TOOL_CALL, NATIVE_FUNCTION_CALL } from '../../src/upstream/replies/features.js';
-import { googleCompact, nativeFrames, nativeJsonReply, nativeResponseValue, nativeSseReply, nativeStream } from '../../src/upstream/replies/native.js';
+import { chatCompletion, chatFrames, chatJsonReply, chatSseReply, chatStream } from '../../src/protocols/chat/index.js';
+import { CHAT_JSON_CONTENT, CHAT_TOOL_CALL, NATIVE_FUNCTION_CALL } from '../../src/protocols/messages/index.js';
+import { googleCompact, nativeFrames, nativeJsonReply, nativeResponseValue, nativeSseReply, nativeStream } from '../../src/protocols/native/index.js';
 import type { Capability } from '../../src/core/capabilities.js';
 import { chatBody, nativeBody } from '../shared/protocols.js';
 import type { Probe } from './common.js';

@@ -1,11 +1,10 @@
 // The Responses API's capability probes: function calling (a function tool, an earlier call and
 // its output among the input items; a function_call item in the answer, its arguments streamed
 // as deltas) and structured outputs (text.format with a JSON schema, JSON text back).
-import { RESPONSES_PATH } from '../../src/protocol/index.js';
+import { RESPONSES_PATH, framesOf } from '../../src/protocols/index.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
-import { CHAT_JSON_CONTENT } from '../../src/upstream/replies/features.js';
-import { responsesAnswer, responsesJsonReply, responsesSseReply, responsesStream } from '../../src/upstream/replies/responses.js';
-import { framesOf } from '../../src/protocol/record.js';
+import { CHAT_JSON_CONTENT } from '../../src/protocols/messages/index.js';
+import { responsesAnswer, responsesJsonReply, responsesSseReply, responsesStream } from '../../src/protocols/responses/index.js';
 import type { Capability } from '../../src/core/capabilities.js';
 import { responsesBody } from '../shared/protocols.js';
 import type { Probe } from './common.js';

@@ -2,9 +2,9 @@
 // request sent as Vertex takes it: the model in the rawPredict or streamRawPredict path, the body
 // with `anthropic_version` and without `model`. The answers are the messages protocol's, as
 // Vertex returns them.
-import { VERTEX_VERSION, vertexPath } from '../../src/protocol/index.js';
 import type { Probe } from './common.js';
 import { MESSAGES_PROBES } from './messages-probes.js';
+import { VERTEX_VERSION, vertexPath } from '../../src/protocols/vertex/index.js';
 
 /** A messages body as a rawPredict body: `anthropic_version` first, no `model`. */
 function asVertex(body: string): string {

@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { tryParse } from '../../src/core/json.js';
-import { chatError, chatJsonReply } from '../../src/upstream/replies/chat.js';
+import { chatError, chatJsonReply } from '../../src/protocols/chat/index.js';
 import { chatSend, exchange } from '../shared/exchange.js';
 import { chatBody } from '../shared/protocols.js';
 import { exchangeEvidence, excerpt } from '../shared/evidence.js';

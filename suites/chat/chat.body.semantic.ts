@@ -1,5 +1,5 @@
 import { defineCheck } from '../../src/check/check.js';
-import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
+import { chatCompletion, chatJsonReply } from '../../src/protocols/chat/index.js';
 import { generatedChatRequest } from './gen.js';
 import { fixtureTexts } from '../shared/fixtures.js';
 import { fixturesAndProperty, judgeSemantic } from '../shared/property.js';

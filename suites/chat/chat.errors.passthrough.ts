@@ -1,5 +1,5 @@
 import { defineCheck, pass } from '../../src/check/check.js';
-import { chatError, chatJsonReply } from '../../src/upstream/replies/chat.js';
+import { chatError, chatJsonReply } from '../../src/protocols/chat/index.js';
 import { errorsPassedThrough } from '../shared/error-passthrough.js';
 import { chatSend, exchange } from '../shared/exchange.js';
 import { chatBody } from '../shared/protocols.js';

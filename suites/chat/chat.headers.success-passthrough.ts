@@ -3,7 +3,7 @@
 // on errors and still strip them from the answers that succeed.
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import type { HeaderList } from '../../src/upstream/scenario.js';
-import { CHAT_JSON_HEADERS, CHAT_SSE_HEADERS, chatCompletion, chatFrames, chatStream } from '../../src/upstream/replies/chat.js';
+import { CHAT_JSON_HEADERS, CHAT_SSE_HEADERS, chatCompletion, chatFrames, chatStream } from '../../src/protocols/chat/index.js';
 import { clientEvidence } from '../shared/evidence.js';
 import { CHAT_PATH, chatBody } from '../shared/protocols.js';
 import { chatSend, exchange, streamThrough } from '../shared/exchange.js';

@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
+import { chatCompletion, chatJsonReply } from '../../src/protocols/chat/index.js';
 import { chatSend, exchange, notForwarded } from '../shared/exchange.js';
 import { CHAT_PATH, chatBody } from '../shared/protocols.js';
 import { exchangeEvidence } from '../shared/evidence.js';

@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/json-diff.js';
-import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
+import { chatCompletion, chatJsonReply } from '../../src/protocols/chat/index.js';
 import { chatSend, exchange, responseDiffs } from '../shared/exchange.js';
 import { chatBody } from '../shared/protocols.js';
 import { exchangeEvidence } from '../shared/evidence.js';

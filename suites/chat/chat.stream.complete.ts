@@ -1,7 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff, diffJson } from '../../src/core/json-diff.js';
 import { tryParse } from '../../src/core/json.js';
-import { DONE } from '../../src/upstream/replies/chat.js';
+import { DONE } from '../../src/protocols/chat/index.js';
 import { chatStreamExchange, chunkName, pairEvents } from './common.js';
 import { streamEvidenceOf } from '../shared/exchange.js';
 import { plural } from '../../src/core/words.js';

@@ -1,7 +1,7 @@
 import { defineCheck, fail, pass, type CheckContext } from '../../src/check/check.js';
 import { describeDiff, diffJson } from '../../src/core/json-diff.js';
 import { at, toPlain, tryParse } from '../../src/core/json.js';
-import { chatCompletion, chatFrames, chatJsonReply, chatSseReply, chatStream, DONE } from '../../src/upstream/replies/chat.js';
+import { chatCompletion, chatFrames, chatJsonReply, chatSseReply, chatStream, DONE } from '../../src/protocols/chat/index.js';
 import { CHAT_PATH, chatBody } from '../shared/protocols.js';
 import { chatSend, exchange, streamEvidenceOf, streamThrough } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';

@@ -2,7 +2,7 @@
 // pairing of what the upstream sent with what the client received.
 import type { CheckContext } from '../../src/check/check.js';
 import { parseJson } from '../../src/core/json.js';
-import { chatFrames, chatSseReply, chatStream, DONE } from '../../src/upstream/replies/chat.js';
+import { chatFrames, chatSseReply, chatStream, DONE } from '../../src/protocols/chat/index.js';
 import { CHAT_PATH, chatBody } from '../shared/protocols.js';
 import { type StreamExchange, streamThrough } from '../shared/exchange.js';
 import { cut } from '../shared/evidence.js';

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { a, anyValue, lit, maybe, number, o, s, serialize, text, type G } from '../shared/gen.js';
 import { chatSend } from '../shared/exchange.js';
-import { chatCompletion, chatFrames, chatJsonReply, chatSseReply, chatStream } from '../../src/upstream/replies/chat.js';
+import { chatCompletion, chatFrames, chatJsonReply, chatSseReply, chatStream } from '../../src/protocols/chat/index.js';
 
 const unknownEntry = maybe(fc.tuple(fc.oneof(fc.constantFrom('x_future_field', 'gwc_unknown', '10', '2'), fc.stringMatching(/^x_[a-z]{1,8}$/)), anyValue));
 

@@ -13,7 +13,7 @@ import type { CheckContext, Verdict } from '../../src/check/check.js';
 import { ANTHROPIC_VERSION, GatewayTimeoutError, type GwResponse } from '../../src/client/gateway.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
-import { MODEL_LIST_HEADERS, modelListBody } from '../../src/upstream/replies/discovery.js';
+import { MODEL_LIST_HEADERS, modelListBody } from '../../src/protocols/messages/index.js';
 import { maskHeaders, maskUrl } from '../../src/core/mask.js';
 import { attempt, BAD_CREDENTIAL, describeShape, type Shape, shapeOf, withBound } from '../shared/shape.js';
 import { cut } from '../shared/evidence.js';

@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { MODELS } from '../../src/upstream/replies/discovery.js';
+import { MODELS } from '../../src/protocols/messages/index.js';
 import { describe, discover, discoveryEvidence, keptByClient, parseModelList, uncorrelated, uncorrelatedSkip } from './common.js';
 import { plural } from '../../src/core/words.js';
 

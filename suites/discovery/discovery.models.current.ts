@@ -8,7 +8,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import type { GwResponse } from '../../src/client/gateway.js';
 import { JSON_HEADERS } from '../../src/upstream/scenario.js';
-import { MODELS, modelListBody, type ListedModel } from '../../src/upstream/replies/discovery.js';
+import { MODELS, modelListBody, type ListedModel } from '../../src/protocols/messages/index.js';
 import { setTimeout as pause } from 'node:timers/promises';
 import { describe, discover, discoveryEvidence, parseModelList, uncorrelated, uncorrelatedSkip, type Discovery } from './common.js';
 import { plural } from '../../src/core/words.js';

@@ -8,7 +8,7 @@ import { defineCheck, fail, pass, type Verdict } from '../../src/check/check.js'
 import { FALLBACK_MODEL, SECOND_UPSTREAM_PREFIX } from '../../src/core/second-upstream.js';
 import { headerValues, type RecordedRequest } from '../../src/upstream/record.js';
 import { JSON_HEADERS, type JsonReply } from '../../src/upstream/scenario.js';
-import { errorBody, messageBody } from '../../src/upstream/replies/messages.js';
+import { errorBody, messageBody } from '../../src/protocols/messages/index.js';
 import { exchange, notForwarded, type Exchange } from '../shared/exchange.js';
 import { clientEvidence, upstreamEvidence } from '../shared/evidence.js';
 import { messagesBody } from '../shared/protocols.js';

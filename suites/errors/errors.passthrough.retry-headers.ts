@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { retryGuidanceHeaders } from '../../src/upstream/replies/errors.js';
+import { retryGuidanceHeaders } from '../../src/protocols/messages/index.js';
 import { clientEvidence } from '../shared/evidence.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange } from '../shared/exchange.js';

@@ -1,6 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { ERROR_TYPES } from '../../src/upstream/replies/messages.js';
-import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
+import { ERROR_TYPES, ERROR_MESSAGES } from '../../src/protocols/messages/index.js';
 import { describeByteDiff, diffBytes, describeDiff } from '../../src/core/json-diff.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, responseDiffs } from '../shared/exchange.js';

@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass, type CheckContext } from '../../src/check/check.js';
-import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
+import { ERROR_MESSAGES } from '../../src/protocols/messages/index.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange } from '../shared/exchange.js';
 

@@ -7,7 +7,7 @@
 // forwards is this check's, so a pool that hands out the closed connection (or the session it
 // gave up after the reset) hands it to this check.
 import { defineCheck, fail, pass, type CheckContext, type Verdict } from '../../src/check/check.js';
-import { messageBody } from '../../src/upstream/replies/messages.js';
+import { messageBody } from '../../src/protocols/messages/index.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';

@@ -7,7 +7,7 @@ import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { judged, MEASUREMENTS, metered } from '../../src/core/stall.js';
 import type { CheckContext } from '../../src/check/check.js';
 import { GatewayTimeoutError } from '../../src/client/gateway.js';
-import { messageBody } from '../../src/upstream/replies/messages.js';
+import { messageBody } from '../../src/protocols/messages/index.js';
 import { untilServingAgain } from '../../src/client/forwarded.js';
 import { messagesBody } from '../shared/protocols.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';

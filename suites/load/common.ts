@@ -4,13 +4,12 @@
 // straight to the recording upstream (the harness's own ceiling); and reading the streams.
 import type { CheckContext, LoadSettings, Verdict } from '../../src/check/check.js';
 import { limitText } from '../../src/core/limits.js';
-import { DEFAULT_MODEL, minimalRequest, RECORDS, type Protocol, type StreamStep } from '../../src/protocol/index.js';
-import { framesOf, jsonReply } from '../../src/protocol/record.js';
+import { DEFAULT_MODEL, minimalRequest, RECORDS, type Protocol, type StreamStep, framesOf, jsonReply } from '../../src/protocols/index.js';
 import { tokensIn } from '../../src/upstream/contract.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
 import type { HeaderList, Hold, Reply } from '../../src/upstream/scenario.js';
 import { randomUUID } from 'node:crypto';
-import { ERROR_MESSAGES } from '../../src/upstream/replies/errors.js';
+import { ERROR_MESSAGES } from '../../src/protocols/messages/index.js';
 import { runLoad, type LoadOutcome, type LoadRequest, type LoadResult } from '../../src/load/engine.js';
 import { cut } from '../shared/evidence.js';
 import { plural } from '../../src/core/words.js';

@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { CACHE_USAGE, messageBody } from '../../src/upstream/replies/messages.js';
+import { CACHE_USAGE, messageBody } from '../../src/protocols/messages/index.js';
 import { compareField } from './common.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, notForwarded, responseDiffs } from '../shared/exchange.js';

@@ -1,7 +1,6 @@
 import { defineCheck, fail, pass, type CheckContext } from '../../src/check/check.js';
-import { countTokensBody } from '../../src/upstream/replies/discovery.js';
+import { countTokensBody, errorBody } from '../../src/protocols/messages/index.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
-import { errorBody } from '../../src/upstream/replies/messages.js';
 import { describeDiff, diffJson } from '../../src/core/json-diff.js';
 import { tryParse } from '../../src/core/json.js';
 import { maskHeaders } from '../../src/core/mask.js';

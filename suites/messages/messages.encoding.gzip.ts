@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { messagesHeaders } from '../../src/client/gateway.js';
-import { messageBody } from '../../src/upstream/replies/messages.js';
+import { messageBody } from '../../src/protocols/messages/index.js';
 import { withToken } from '../../src/upstream/contract.js';
 import { MESSAGES_PATH, messagesBody } from '../shared/protocols.js';
 import { exchange } from '../shared/exchange.js';

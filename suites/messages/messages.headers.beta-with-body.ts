@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { messageBody } from '../../src/upstream/replies/messages.js';
+import { messageBody } from '../../src/protocols/messages/index.js';
 import { bodyHasField } from '../../src/core/json.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, notForwarded, parseSeen } from '../shared/exchange.js';

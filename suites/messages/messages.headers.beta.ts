@@ -3,7 +3,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { headerValues } from '../../src/upstream/record.js';
 import { ANTHROPIC_VERSION } from '../../src/client/gateway.js';
-import { countTokensBody } from '../../src/upstream/replies/discovery.js';
+import { countTokensBody } from '../../src/protocols/messages/index.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, notForwarded, type SendOptions } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';

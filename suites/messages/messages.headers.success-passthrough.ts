@@ -4,8 +4,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import type { HeaderList } from '../../src/upstream/scenario.js';
 import { SSE_HEADERS } from '../../src/upstream/scenario.js';
-import { messageBody } from '../../src/upstream/replies/messages.js';
-import { frames, messageStream } from '../../src/upstream/replies/streams.js';
+import { messageBody, frames, messageStream } from '../../src/protocols/messages/index.js';
 import { clientEvidence } from '../shared/evidence.js';
 import { messagesBody, MESSAGES_PATH } from '../shared/protocols.js';
 import { exchange, streamThrough } from '../shared/exchange.js';

@@ -2,7 +2,7 @@
 // POST /v1/messages and on POST /v1/messages/count_tokens (a gateway may route the count apart).
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { headerValues } from '../../src/upstream/record.js';
-import { countTokensBody } from '../../src/upstream/replies/discovery.js';
+import { countTokensBody } from '../../src/protocols/messages/index.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, notForwarded, type SendOptions } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';

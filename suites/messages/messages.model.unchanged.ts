@@ -4,7 +4,7 @@ import { messagesBody } from '../shared/protocols.js';
 import { exchange, notForwarded, parseSeen } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 import { translation } from '../shared/route.js';
-import { RECORDS } from '../../src/protocol/index.js';
+import { RECORDS } from '../../src/protocols/index.js';
 
 const MODELS = ['claude-sonnet-4-5-20250929', 'claude-opus-4-1-20250805', 'claude-opus-5-5'];
 

@@ -4,8 +4,7 @@
 // framed for its own connection. The upstream answers each request of a pair with its own content.
 import { defineCheck } from '../../src/check/check.js';
 import { messagesHeaders } from '../../src/client/gateway.js';
-import { messageBody } from '../../src/upstream/replies/messages.js';
-import { frames, messageStream } from '../../src/upstream/replies/streams.js';
+import { messageBody, frames, messageStream } from '../../src/protocols/messages/index.js';
 import { SSE_HEADERS, type JsonReply } from '../../src/upstream/scenario.js';
 import { judgeKeyPairs, keyPair, type KeyedRequest, type KeyPair } from '../shared/cache-key.js';
 import { MESSAGES_PATH, messagesBody } from '../shared/protocols.js';

@@ -4,7 +4,7 @@
 // the first key's answer to the others.
 import { defineCheck } from '../../src/check/check.js';
 import { messagesHeaders } from '../../src/client/gateway.js';
-import { messageBody } from '../../src/upstream/replies/messages.js';
+import { messageBody } from '../../src/protocols/messages/index.js';
 import { CLAUDE_CODE_PAIRS, isolationPairs, judgePairs } from '../shared/isolation.js';
 import { MESSAGES_PATH, messagesBody } from '../shared/protocols.js';
 

@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/json-diff.js';
-import { DEFAULT_USAGE, messageBody } from '../../src/upstream/replies/messages.js';
+import { DEFAULT_USAGE, messageBody } from '../../src/protocols/messages/index.js';
 import { messagesBody } from '../shared/protocols.js';
 import { exchange, responseDiffs } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';

@@ -3,7 +3,7 @@
 // upstream sent with the events the client read.
 import type { CheckContext, Verdict } from '../../src/check/check.js';
 import { parseJson } from '../../src/core/json.js';
-import { nativeFrames, nativeSseReply, nativeStream } from '../../src/upstream/replies/native.js';
+import { nativeFrames, nativeSseReply, nativeStream } from '../../src/protocols/native/index.js';
 import { nativeBody, nativePath } from '../shared/protocols.js';
 import { streamEvidenceOf, streamThrough, type StreamExchange } from '../shared/exchange.js';
 import { pairInOrder } from '../shared/pairing.js';

@@ -2,7 +2,7 @@ import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/json-diff.js';
 import { maskUrl } from '../../src/core/mask.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
-import { nativeCountTokensBody, nativeJsonReply, NATIVE_MODEL } from '../../src/upstream/replies/native.js';
+import { nativeCountTokensBody, nativeJsonReply, NATIVE_MODEL } from '../../src/protocols/native/index.js';
 import { exchange, isExplicitRefusal, nativeSend, responseDiffs } from '../shared/exchange.js';
 import { exchangeEvidence, excerpt } from '../shared/evidence.js';
 

@@ -1,7 +1,7 @@
 import { defineCheck, fail, pass, type Verdict } from '../../src/check/check.js';
 import { tryParse } from '../../src/core/json.js';
 import { maskUrl } from '../../src/core/mask.js';
-import { chatCompletion, chatJsonReply } from '../../src/upstream/replies/chat.js';
+import { chatCompletion, chatJsonReply } from '../../src/protocols/chat/index.js';
 import { chatSend, exchange, type Exchange, nativeSend, notForwarded } from '../shared/exchange.js';
 import { chatBody, nativeBody, pathFamily } from '../shared/protocols.js';
 import type { Protocol } from '../../src/core/protocols.js';

@@ -1,5 +1,5 @@
 import { defineCheck, pass } from '../../src/check/check.js';
-import { nativeBadKey, nativeError, nativeJsonReply } from '../../src/upstream/replies/native.js';
+import { nativeBadKey, nativeError, nativeJsonReply } from '../../src/protocols/native/index.js';
 import { errorsPassedThrough } from '../shared/error-passthrough.js';
 import { exchange, nativeSend } from '../shared/exchange.js';
 import { nativeBody } from '../shared/protocols.js';

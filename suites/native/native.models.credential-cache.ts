@@ -4,8 +4,8 @@
 // the first's.
 import { defineCheck } from '../../src/check/check.js';
 import type { AuthStyle } from '../../src/client/gateway.js';
-import { RECORDS } from '../../src/protocol/index.js';
-import { MODEL_LIST_HEADERS, MODELS } from '../../src/upstream/replies/discovery.js';
+import { RECORDS } from '../../src/protocols/index.js';
+import { MODEL_LIST_HEADERS, MODELS } from '../../src/protocols/messages/index.js';
 import { isolationPairs, judgePairs, type Second } from '../shared/isolation.js';
 
 const PATH = '/v1beta/models';

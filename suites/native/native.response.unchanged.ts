@@ -1,7 +1,7 @@
 import { defineCheck, fail, pass, type CheckContext, type Verdict } from '../../src/check/check.js';
 import { describeDiff, diffJson } from '../../src/core/json-diff.js';
 import { parseJson, tryParse } from '../../src/core/json.js';
-import { blockedResponse, nativeAnswer, nativeFrames, nativeJsonReply, nativeResponse, nativeSseReply, nativeStream, promptBlockedResponse } from '../../src/upstream/replies/native.js';
+import { blockedResponse, nativeAnswer, nativeFrames, nativeJsonReply, nativeResponse, nativeSseReply, nativeStream, promptBlockedResponse } from '../../src/protocols/native/index.js';
 import { exchange, nativeSend, responseDiffs, streamEvidenceOf, streamThrough } from '../shared/exchange.js';
 import { exchangeEvidence, cut } from '../shared/evidence.js';
 import { nativeBody, nativePath } from '../shared/protocols.js';

@@ -2,8 +2,8 @@
 // events the upstream scripted (name and data of each), the pairing of what was sent with what
 // the client received, and a short name of each event for timelines and messages.
 import type { CheckContext } from '../../src/check/check.js';
-import { responsesSseReply, responsesStream, type ResponsesStreamShape } from '../../src/upstream/replies/responses.js';
-import { framesOf } from '../../src/protocol/record.js';
+import { responsesSseReply, responsesStream, type ResponsesStreamShape } from '../../src/protocols/responses/index.js';
+import { framesOf } from '../../src/protocols/index.js';
 import { RESPONSES_PATH, responsesBody } from '../shared/protocols.js';
 import { type StreamExchange, streamThrough } from '../shared/exchange.js';
 import { pairInOrder } from '../shared/pairing.js';

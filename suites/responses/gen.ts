@@ -9,8 +9,8 @@ import fc from 'fast-check';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { a, anyValue, lit, maybe, number, o, s, serialize, text, type G } from '../shared/gen.js';
 import { responsesSend } from '../shared/exchange.js';
-import { responsesAnswer, responsesJsonReply, responsesSseReply, responsesStream } from '../../src/upstream/replies/responses.js';
-import { framesOf } from '../../src/protocol/record.js';
+import { responsesAnswer, responsesJsonReply, responsesSseReply, responsesStream } from '../../src/protocols/responses/index.js';
+import { framesOf } from '../../src/protocols/index.js';
 
 const callId = fc.stringMatching(/^call_[A-Za-z0-9]{12}$/);
 const name = fc.stringMatching(/^[a-z_]{1,12}$/);

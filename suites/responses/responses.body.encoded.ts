@@ -7,7 +7,7 @@ import { describeByteDiff, diffBytes } from '../../src/core/json-diff.js';
 import { tryParse } from '../../src/core/json.js';
 import { withToken } from '../../src/upstream/contract.js';
 import { headerValues } from '../../src/upstream/record.js';
-import { responsesAnswer, responsesJsonReply } from '../../src/upstream/replies/responses.js';
+import { responsesAnswer, responsesJsonReply } from '../../src/protocols/responses/index.js';
 import { RESPONSES_PATH, responsesBody } from '../shared/protocols.js';
 import { exchangeEvidence, excerpt } from '../shared/evidence.js';
 

@@ -1,6 +1,6 @@
 // RESP-BODY-1: Responses API bodies, from real clients and generated, reach the upstream unchanged.
 import { defineCheck } from '../../src/check/check.js';
-import { responsesAnswer, responsesJsonReply } from '../../src/upstream/replies/responses.js';
+import { responsesAnswer, responsesJsonReply } from '../../src/protocols/responses/index.js';
 import { generatedResponsesRequest } from './gen.js';
 import { fixtureTexts } from '../shared/fixtures.js';
 import { fixturesAndProperty, judgeSemantic } from '../shared/property.js';

@@ -2,8 +2,8 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff } from '../../src/core/json-diff.js';
 import { tryParse } from '../../src/core/json.js';
-import { chatError } from '../../src/upstream/replies/chat.js';
-import { responsesJsonReply } from '../../src/upstream/replies/responses.js';
+import { chatError } from '../../src/protocols/chat/index.js';
+import { responsesJsonReply } from '../../src/protocols/responses/index.js';
 import { exchange, responseDiffs, responsesSend } from '../shared/exchange.js';
 import { responsesBody } from '../shared/protocols.js';
 import { exchangeEvidence, excerpt } from '../shared/evidence.js';

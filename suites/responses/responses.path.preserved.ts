@@ -1,6 +1,6 @@
 // RESP-PATH-1: a Responses API request keeps its path and query on the way to the upstream.
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { responsesAnswer, responsesJsonReply } from '../../src/upstream/replies/responses.js';
+import { responsesAnswer, responsesJsonReply } from '../../src/protocols/responses/index.js';
 import { exchange, notForwarded, responsesSend } from '../shared/exchange.js';
 import { RESPONSES_PATH, responsesBody } from '../shared/protocols.js';
 import { exchangeEvidence } from '../shared/evidence.js';

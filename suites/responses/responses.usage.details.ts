@@ -3,7 +3,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff, diffJson } from '../../src/core/json-diff.js';
 import { at, tryParse } from '../../src/core/json.js';
-import { RESPONSES_USAGE, responsesAnswer, responsesJsonReply } from '../../src/upstream/replies/responses.js';
+import { RESPONSES_USAGE, responsesAnswer, responsesJsonReply } from '../../src/protocols/responses/index.js';
 import { exchange, responsesSend, streamEvidenceOf } from '../shared/exchange.js';
 import { responsesBody } from '../shared/protocols.js';
 import { exchangeEvidence } from '../shared/evidence.js';

@@ -2,7 +2,7 @@
 // its one key, no recording upstream. Prompts are tiny: a run costs a few tokens per protocol.
 import type { CheckContext, Evidence } from '../../src/check/check.js';
 import type { GwRequest, GwResponse } from '../../src/client/gateway.js';
-import { minimalRequest, type Protocol } from '../../src/protocol/index.js';
+import { minimalRequest, type Protocol } from '../../src/protocols/index.js';
 import { maskHeaders, maskUrl } from '../../src/core/mask.js';
 import { clientEvidence, cut } from '../shared/evidence.js';
 import type { SseResult } from '../../src/client/sse.js';

@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { readStream } from '../../src/client/sse.js';
-import { nativeAnswer } from '../../src/upstream/replies/native.js';
+import { nativeAnswer } from '../../src/protocols/native/index.js';
 import { modelsOf, nativeRequest, responseEvidence, streamResultEvidence } from './common.js';
 import { isJsonType, jsonOf } from '../shared/shape.js';
 import { cut } from '../shared/evidence.js';

@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass, type Verdict } from '../../src/check/check.js';
 import { readStream } from '../../src/client/sse.js';
-import { nativeAnswer } from '../../src/upstream/replies/native.js';
+import { nativeAnswer } from '../../src/protocols/native/index.js';
 import { modelsOf, nativeRequest, responseEvidence, streamResultEvidence } from './common.js';
 import { jsonOf } from '../shared/shape.js';
 import { plural } from '../../src/core/words.js';

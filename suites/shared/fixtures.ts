@@ -1,8 +1,10 @@
 // Fixed request bodies modelled on real client traffic, one folder per protocol under fixtures/.
 import { readdirSync } from 'node:fs';
 import { readText, rootPath } from '../../src/core/paths.js';
+import type { Protocol } from '../../src/core/protocols.js';
 
-export type FixtureFolder = 'messages' | 'native' | 'chat' | 'responses' | 'vertex' | 'bedrock';
+/** A fixture folder is named after its protocol. */
+export type FixtureFolder = Protocol;
 
 /** Every `.json` fixture of a folder, sorted by name. */
 export function fixtureTexts(folder: FixtureFolder): Array<{ name: string; text: string }> {

@@ -1,14 +1,14 @@
-// Where each protocol's requests go, the small bodies the checks send on each, and which
+// Where each protocol's requests go, the small bodies the checks of several areas send, and which
 // credentials reached the upstream. The case placeholder stands where the token travels.
 import type { CheckContext } from '../../src/check/check.js';
-import { DEFAULT_MODEL, VERTEX_VERSION } from '../../src/protocol/index.js';
+import { DEFAULT_MODEL } from '../../src/protocols/index.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { headerValues, type RecordedRequest } from '../../src/upstream/record.js';
-import { NATIVE_MODEL } from '../../src/upstream/replies/native.js';
+import { NATIVE_MODEL } from '../../src/protocols/native/index.js';
 
 export { NATIVE_MODEL };
 // Paths, and the family of a path that reached the upstream: the protocol module's.
-export { CHAT_PATH, MESSAGES_PATH, RESPONSES_PATH, nativePath, pathFamily, vertexCountPath, vertexPath } from '../../src/protocol/index.js';
+export { CHAT_PATH, MESSAGES_PATH, RESPONSES_PATH, nativePath, pathFamily } from '../../src/protocols/index.js';
 
 export const MESSAGES_MODEL = DEFAULT_MODEL.messages;
 
@@ -46,14 +46,4 @@ export function credentialsAt(ctx: CheckContext, seen: RecordedRequest): string[
   const q = seen.url.indexOf('?');
   if (q >= 0) for (const v of new URLSearchParams(seen.url.slice(q + 1)).getAll('key')) if (v) found.push(`?key= query (${whose(v)})`);
   return found;
-}
-
-/** A small vertex (rawPredict) body: a messages body with `anthropic_version` and no `model`, the case placeholder in its user message. */
-export function vertexBody(fields: Record<string, unknown> = {}, text = 'Say hello.'): string {
-  return JSON.stringify({ anthropic_version: VERTEX_VERSION, max_tokens: 1024, messages: [{ role: 'user', content: `${CASE_PLACEHOLDER} ${text}` }], ...fields });
-}
-
-/** A small Bedrock InvokeModel body (a messages body with `anthropic_version`, no `model`) whose user message carries the case placeholder. */
-export function bedrockBody(extra: Record<string, unknown> = {}, text = 'Say hello.'): string {
-  return JSON.stringify({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 256, system: 'Be brief.', messages: [{ role: 'user', content: `${CASE_PLACEHOLDER} ${text}` }], ...extra });
 }

@@ -8,7 +8,7 @@ import { ANTHROPIC_VERSION } from '../../src/client/gateway.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { judgeDelivery, oracleEvidence, withMargin, type OracleResult } from '../../src/core/oracle.js';
 import { stallMeter } from '../../src/core/stall.js';
-import { frames, type StreamEvent } from '../../src/upstream/replies/streams.js';
+import { frames, type StreamEvent } from '../../src/protocols/messages/index.js';
 import { streamThrough, streamEvidenceOf, type StreamExchange } from '../shared/exchange.js';
 import { MESSAGES_MODEL, MESSAGES_PATH } from '../shared/protocols.js';
 

@@ -1,7 +1,7 @@
 // The silent streams of the idle probes (SSE-IDLE-1): the default profile's short one and the
 // slow profile's long one, and how long a silence the gateway let through.
 import type { SseFrame } from '../../src/upstream/scenario.js';
-import { frameText, messageStream } from '../../src/upstream/replies/streams.js';
+import { frameText, messageStream } from '../../src/protocols/messages/index.js';
 import type { CheckContext } from '../../src/check/check.js';
 import type { Reply } from '../../src/upstream/scenario.js';
 import type { Expectation } from '../../src/upstream/upstream.js';

@@ -6,7 +6,7 @@
 // is the finding.
 import { defineCheck, fail, pass, type CheckContext } from '../../src/check/check.js';
 import { judged, MEASUREMENTS, stallMeter } from '../../src/core/stall.js';
-import { frames, messageStream } from '../../src/upstream/replies/streams.js';
+import { frames, messageStream } from '../../src/protocols/messages/index.js';
 import { notStreamed, streamEvidence, streamExchange } from './common.js';
 
 const BOUND_MS = 2000;

@@ -2,7 +2,7 @@
 // as a complete answer: the client's stream is broken off too (or ends with an error event), no
 // message_stop is made up, and the request is not sent upstream again behind the client's back.
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { frames, messageStream } from '../../src/upstream/replies/streams.js';
+import { frames, messageStream } from '../../src/protocols/messages/index.js';
 import { isStop, notStreamed, streamEvidence, streamExchange } from './common.js';
 import { plural } from '../../src/core/words.js';
 

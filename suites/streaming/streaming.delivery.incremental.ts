@@ -1,5 +1,5 @@
 import { defineCheck } from '../../src/check/check.js';
-import { messageStream } from '../../src/upstream/replies/streams.js';
+import { messageStream } from '../../src/protocols/messages/index.js';
 import { notStreamed, timedWithMargin } from './common.js';
 import { DELIVERY_WORDS } from '../../src/core/oracle.js';
 

@@ -1,6 +1,6 @@
 import { defineCheck } from '../../src/check/check.js';
 import { judgeLatency } from '../../src/core/oracle.js';
-import { messageStream } from '../../src/upstream/replies/streams.js';
+import { messageStream } from '../../src/protocols/messages/index.js';
 import { notStreamed, timedWithMargin, type TimedStream } from './common.js';
 
 /** Gap between scripted events: above the burst window, so buffering is told from latency. */

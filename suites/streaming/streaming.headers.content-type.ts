@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { frames, messageStream } from '../../src/upstream/replies/streams.js';
+import { frames, messageStream } from '../../src/protocols/messages/index.js';
 import { notStreamed, streamEvidence, streamExchange } from './common.js';
 
 export default defineCheck({

@@ -1,7 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { diffJson, describeDiff } from '../../src/core/json-diff.js';
 import { at, tryParse } from '../../src/core/json.js';
-import { frames, messageStream } from '../../src/upstream/replies/streams.js';
+import { frames, messageStream } from '../../src/protocols/messages/index.js';
 import { notStreamed, streamEvidence, streamExchange } from './common.js';
 
 const PLACES: Array<[string, string]> = [

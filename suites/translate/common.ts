@@ -2,7 +2,7 @@
 // translation must carry (system blocks, turns with a tool call and its result, tools,
 // parameters), the comparison of two requests or answers by meaning, and the route's evidence.
 import type { CheckContext, Evidence } from '../../src/check/check.js';
-import { RECORDS, type Answer, type RequestMeaning } from '../../src/protocol/index.js';
+import { RECORDS, type Answer, type RequestMeaning } from '../../src/protocols/index.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import { MESSAGES_MODEL } from '../shared/protocols.js';

@@ -1,6 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { RECORDS, type Answer } from '../../src/protocol/index.js';
-import { jsonReply } from '../../src/protocol/record.js';
+import { RECORDS, type Answer, jsonReply } from '../../src/protocols/index.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
 import { exchangeEvidence, excerpt } from '../shared/evidence.js';
 import { notTranslated, translation } from '../shared/route.js';

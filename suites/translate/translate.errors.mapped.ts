@@ -1,8 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import type { Protocol } from '../../src/core/features.js';
-import { obj, parseJson, str } from '../../src/protocol/read.js';
-import { ERROR_TYPES } from '../../src/upstream/replies/messages.js';
-import { retryGuidanceHeaders } from '../../src/upstream/replies/errors.js';
+import { RECORDS, obj, parseJson, str } from '../../src/protocols/index.js';
+import { ERROR_TYPES, retryGuidanceHeaders } from '../../src/protocols/messages/index.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
 import { exchangeEvidence, excerpt } from '../shared/evidence.js';
 import { notTranslated, translation } from '../shared/route.js';
@@ -11,8 +10,8 @@ import { richBody, routeEvidence, ON_TRANSLATED_ROUTE } from './common.js';
 /** Statuses a client acts on differently: a request to fix, a wait to honour, an outage. */
 const STATUSES = [400, 429, 500] as const;
 
-/** Upstreams whose error messages can carry cloud account ids: the gateway may send a generic message, keeping status and error.type (ERR-PASS-1). */
-const CLOUD: readonly Protocol[] = ['bedrock', 'vertex'];
+/** Upstreams whose error messages can carry cloud account ids (their records say so): the gateway may send a generic message, keeping status and error.type (ERR-PASS-1). */
+const cloud = (p: Protocol) => RECORDS[p].errorsNameTheAccount === true;
 
 /**
  * What is wrong with the client's answer to an upstream `status` error carrying `message`,
@@ -24,12 +23,12 @@ export function errorProblems(a: { status: number; upstream: Protocol; strict: b
   const v = obj(parseJson(a.body));
   const e = obj(v.error);
   const shape = v.type === 'error' && typeof e.type === 'string' && typeof e.message === 'string';
-  const generic = CLOUD.includes(a.upstream) && !a.strict;
+  const generic = cloud(a.upstream) && !a.strict;
   const want = ERROR_TYPES[a.status];
   return [
     ...(a.resStatus !== a.status ? [`status ${a.resStatus} where the upstream answered ${a.status}`] : []),
     ...(!shape ? ['not a messages error ({"type":"error","error":{"type","message"}})'] : []),
-    ...(shape && CLOUD.includes(a.upstream) && e.type !== want ? [`error.type ${JSON.stringify(e.type)} where a ${a.status} is ${JSON.stringify(want)}`] : []),
+    ...(shape && cloud(a.upstream) && e.type !== want ? [`error.type ${JSON.stringify(e.type)} where a ${a.status} is ${JSON.stringify(want)}`] : []),
     ...(shape && !generic && !str(e.message).includes(a.message) ? ["the upstream's message is not in it"] : []),
     ...(a.status === 429 && a.retryAfter !== '17' ? [`retry-after ${a.retryAfter ?? 'missing'} where the upstream said 17`] : []),
   ];

@@ -1,5 +1,5 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { RECORDS } from '../../src/protocol/index.js';
+import { RECORDS } from '../../src/protocols/index.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
 import { exchangeEvidence, excerpt } from '../shared/evidence.js';
 import { notTranslated, translation } from '../shared/route.js';

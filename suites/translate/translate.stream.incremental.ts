@@ -1,9 +1,9 @@
 import { defineCheck, fail } from '../../src/check/check.js';
 import { DELIVERY_WORDS, judgeDelivery, oracleEvidence, withMargin, type OracleResult } from '../../src/core/oracle.js';
 import { stallMeter } from '../../src/core/stall.js';
-import { RECORDS, type StreamStep } from '../../src/protocol/index.js';
+import { RECORDS, type StreamStep } from '../../src/protocols/index.js';
 import { SSE_HEADERS } from '../../src/upstream/scenario.js';
-import { frames, messageStream } from '../../src/upstream/replies/streams.js';
+import { frames, messageStream } from '../../src/protocols/messages/index.js';
 import { streamEvidenceOf, streamThrough, type StreamExchange } from '../shared/exchange.js';
 import { notTranslated, translation } from '../shared/route.js';
 import { MESSAGES_PATH } from '../shared/protocols.js';

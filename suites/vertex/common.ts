@@ -4,14 +4,19 @@
 // the stream events the upstream sent with those the client got.
 import type { CheckContext } from '../../src/check/check.js';
 import { ANTHROPIC_VERSION } from '../../src/client/gateway.js';
-import { frames, type StreamEvent } from '../../src/upstream/replies/streams.js';
-import { VERTEX_MODEL, vertexJsonReply, vertexMessageBody, vertexSseReply } from '../../src/upstream/replies/vertex.js';
+import { frames, type StreamEvent } from '../../src/protocols/messages/index.js';
+import { VERTEX_MODEL, VERTEX_VERSION, vertexCountPath, vertexJsonReply, vertexMessageBody, vertexPath, vertexSseReply } from '../../src/protocols/vertex/index.js';
+import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import type { Reply } from '../../src/upstream/scenario.js';
 import { streamThrough, type SendOptions, type StreamExchange } from '../shared/exchange.js';
 import { pairByPosition } from '../shared/pairing.js';
-import { vertexBody, vertexCountPath, vertexPath } from '../shared/protocols.js';
 
-export { VERTEX_MODEL };
+export { VERTEX_MODEL, vertexCountPath, vertexPath };
+
+/** A small vertex (rawPredict) body: a messages body with `anthropic_version` and no `model`, the case placeholder in its user message. */
+export function vertexBody(fields: Record<string, unknown> = {}, text = 'Say hello.'): string {
+  return JSON.stringify({ anthropic_version: VERTEX_VERSION, max_tokens: 1024, messages: [{ role: 'user', content: `${CASE_PLACEHOLDER} ${text}` }], ...fields });
+}
 
 /** The header Claude Code sends beside the body's `anthropic_version` (the Vertex SDK drops it: docs/real-clients-captured.md). */
 export const VERSION_HEADER: [string, string] = ['anthropic-version', ANTHROPIC_VERSION];

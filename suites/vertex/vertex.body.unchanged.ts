@@ -1,12 +1,11 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff, diffJson } from '../../src/core/json-diff.js';
 import { tryParse } from '../../src/core/json.js';
-import { VERTEX_VERSION } from '../../src/protocol/index.js';
 import { exchange, notForwarded, type Exchange } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 import { fixtureTexts } from '../shared/fixtures.js';
-import { vertexBody } from '../shared/protocols.js';
-import { vertexSend } from './common.js';
+import { vertexSend, vertexBody } from './common.js';
+import { VERTEX_VERSION } from '../../src/protocols/vertex/index.js';
 
 // What Claude Code sends on Vertex: system blocks with cache control, tools, metadata, thinking;
 // the key order and spacing of a client's serialiser, which a re-serialising gateway changes. The

@@ -1,11 +1,10 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { maskUrl } from '../../src/core/mask.js';
-import { countTokensBody } from '../../src/upstream/replies/discovery.js';
-import { vertexJsonReply } from '../../src/upstream/replies/vertex.js';
+import { countTokensBody } from '../../src/protocols/messages/index.js';
+import { vertexJsonReply } from '../../src/protocols/vertex/index.js';
 import { exchange, notForwarded, responseDiffs } from '../shared/exchange.js';
 import { exchangeEvidence, excerpt } from '../shared/evidence.js';
-import { vertexBody, vertexCountPath } from '../shared/protocols.js';
-import { VERTEX_MODEL, vertexSend, wantPath } from './common.js';
+import { VERTEX_MODEL, vertexSend, wantPath, vertexBody, vertexCountPath } from './common.js';
 
 /** A count no estimate would land on by chance. */
 const REAL_COUNT = 2187;

@@ -1,10 +1,9 @@
 import { defineCheck, pass } from '../../src/check/check.js';
-import { errorBody } from '../../src/upstream/replies/messages.js';
-import { vertexGatewayError, vertexJsonReply } from '../../src/upstream/replies/vertex.js';
+import { errorBody } from '../../src/protocols/messages/index.js';
+import { vertexGatewayError, vertexJsonReply } from '../../src/protocols/vertex/index.js';
 import { errorsPassedThrough } from '../shared/error-passthrough.js';
 import { exchange } from '../shared/exchange.js';
-import { vertexBody } from '../shared/protocols.js';
-import { vertexSend } from './common.js';
+import { vertexSend, vertexBody } from './common.js';
 
 // The model's errors (Anthropic's body, passed on by Vertex) and the front end's own (Google's shape).
 const CASES: Array<{ status: number; name: string; body: () => string }> = [

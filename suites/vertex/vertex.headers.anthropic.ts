@@ -4,8 +4,7 @@ import { headerValues } from '../../src/upstream/record.js';
 import { exchange, notForwarded } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 import { listValues } from '../shared/headers.js';
-import { vertexBody } from '../shared/protocols.js';
-import { vertexSend } from './common.js';
+import { vertexSend, vertexBody } from './common.js';
 
 // The list Claude Code sends on Vertex, and one with values no gateway can know yet.
 const CASES = [

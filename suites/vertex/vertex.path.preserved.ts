@@ -1,10 +1,9 @@
 import { defineCheck, fail, pass, type CheckContext } from '../../src/check/check.js';
 import { maskUrl } from '../../src/core/mask.js';
-import { messageStream } from '../../src/upstream/replies/streams.js';
+import { messageStream } from '../../src/protocols/messages/index.js';
 import { exchange, notForwarded, streamEvidenceOf } from '../shared/exchange.js';
 import { exchangeEvidence } from '../shared/evidence.js';
-import { vertexBody, vertexPath } from '../shared/protocols.js';
-import { vertexSend, vertexStream, wantPath } from './common.js';
+import { vertexSend, vertexStream, wantPath, vertexBody, vertexPath } from './common.js';
 
 // Model ids as Vertex names them: the version after an `@`, one with a `-v2` before it.
 const MODELS = ['claude-sonnet-4-5@20250929', 'claude-opus-4-1@20250805', 'claude-3-5-sonnet-v2@20241022'];

@@ -1,7 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { describeDiff, diffJson } from '../../src/core/json-diff.js';
 import { tryParse } from '../../src/core/json.js';
-import { messageStream } from '../../src/upstream/replies/streams.js';
+import { messageStream } from '../../src/protocols/messages/index.js';
 import { streamEvidenceOf } from '../shared/exchange.js';
 import { dataOf, pairEvents, vertexStream } from './common.js';
 import { plural } from '../../src/core/words.js';

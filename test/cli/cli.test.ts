@@ -14,6 +14,7 @@ import { cli, freePort, ROOT } from '../helpers/cli.js';
 import { cliInProcess, startInProcess } from '../helpers/in-process.js';
 import { TIME_JUDGED, UNTIMED } from '../helpers/untimed.js';
 import { CAPABILITY_AREA } from '../../src/core/capabilities.js';
+import { PROTOCOLS } from '../../src/core/protocols.js';
 import { CHECKS } from '../../suites/index.js';
 import { SCHEMA_VERSION } from '../../src/report/shared/types.js';
 
@@ -52,7 +53,7 @@ describe('gw-conformance CLI', () => {
     addFormats.default(ajv);
     const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'src/report/shared/run-report.schema.json'), 'utf8')));
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
-    expect(report).toMatchObject({ schemaVersion: SCHEMA_VERSION, seed: 5, exitCode: 0, declared: { protocols: ['messages', 'native', 'chat', 'responses', 'vertex', 'bedrock'] } });
+    expect(report).toMatchObject({ schemaVersion: SCHEMA_VERSION, seed: 5, exitCode: 0, declared: { protocols: [...PROTOCOLS] } });
     expect(xml.match(/<testcase /g)).toHaveLength(DEFAULT_CHECKS.length);
     if (spawnSync('xmllint', ['--version']).status === 0) {
       const f = join(out, 'junit.xml');

@@ -9,7 +9,7 @@ import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../../reference/gate
 import { GatewayClient, messagesHeaders } from '../../src/client/gateway.js';
 import { UpstreamHandle } from '../../src/upstream/handle.js';
 import { newCaseToken } from '../../src/upstream/contract.js';
-import { messageBody } from '../../src/upstream/replies/messages.js';
+import { messageBody } from '../../src/protocols/messages/index.js';
 import { largeBodyParts } from '../../suites/errors/errors.body.large.js';
 import { PROVIDER_LIMIT_BYTES } from '../../suites/errors/errors.body.size-limit.js';
 import discModels from '../../suites/apps/apps.disc.models.js';

@@ -7,7 +7,7 @@ import { isAbsolute } from 'node:path';
 import { isSizedBody, type AuthStyle, type GwRequest } from '../../client/gateway.js';
 import { MASK, maskHeaders } from '../../core/mask.js';
 import { credentialHeader } from '../../core/protocols.js';
-import { DEFAULT_CREDENTIAL, protocolOfPath } from '../../protocol/index.js';
+import { DEFAULT_CREDENTIAL, protocolOfPath } from '../../protocols/index.js';
 import type { CheckResult, RunReport } from '../shared/types.js';
 
 /** The environment variable the CLI reads the gateway credential from. */

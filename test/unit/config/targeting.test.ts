@@ -11,6 +11,7 @@ import { ReferenceGateway } from '../../../reference/gateway.js';
 import { faultByName } from '../../../reference/faults/index.js';
 import { loadConfigFile, resolveConfig } from '../../../src/config/config.js';
 import { expandTargeting, protocolOfPath } from '../../../src/config/targeting.js';
+import { PROTOCOLS } from '../../../src/core/protocols.js';
 import { GatewayClient } from '../../../src/client/gateway.js';
 import { readStream } from '../../../src/client/sse.js';
 import { curlCommand, replayCommand } from '../../../src/report/run/replay.js';
@@ -150,13 +151,13 @@ describe('the reference gateway in prefix-and-header mode', () => {
     expect(pathOnly.stderr).toMatch(/no messages canary \(POST http:\/\/127\.0\.0\.1:\d+\/anthropic\/v1\/messages\).*the last answered 400 application\/json ".*x-provider header/);
 
     const out = outDir();
-    const right = await cliInProcess([...common, '--header', 'x-provider=anthropic', ...['messages', 'native', 'chat', 'responses', 'vertex', 'bedrock'].flatMap((p) => ['--base-path', `${p}=/anthropic`]), '--out', out], { timeoutMs: 60_000 });
+    const right = await cliInProcess([...common, '--header', 'x-provider=anthropic', ...PROTOCOLS.flatMap((p) => ['--base-path', `${p}=/anthropic`]), '--out', out], { timeoutMs: 60_000 });
     expect(right.code, right.stdout + right.stderr).toBe(0);
     const report = readReport(out);
     expect(report.summary).toMatchObject({ total: ONE_PER_PROTOCOL.length, pass: ONE_PER_PROTOCOL.length });
     expect(report.targeting.messages).toEqual({ basePath: '/anthropic', headers: ['x-provider'], credential: 'bearer', upstreamBasePath: '/' });
     expect(report.readiness.ready).toBe(true);
-    expect(report.readiness.protocols.map((p: { protocol: string; ready: boolean }) => [p.protocol, p.ready])).toEqual([['messages', true], ['native', true], ['chat', true], ['responses', true], ['vertex', true], ['bedrock', true]]);
+    expect(report.readiness.protocols.map((p: { protocol: string; ready: boolean }) => [p.protocol, p.ready])).toEqual(PROTOCOLS.map((p) => [p, true]));
   }, 90_000);
 
   it('gwc.yaml protocols map with upstream-base-path: a gateway forwarding under its own path passes the path checks', async () => {

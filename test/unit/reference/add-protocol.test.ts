@@ -1,5 +1,7 @@
-// CONTRIBUTING's "How to add a protocol" is true: a dummy protocol added to PROTOCOLS makes the
-// compiler name exactly the sites that section lists, each an exhaustive Record<Protocol, ...>.
+// CONTRIBUTING's "How to add a protocol" is true: a dummy seventh protocol added to PROTOCOLS
+// makes the compiler name exactly the sites that section lists (each an exhaustive
+// Record<Protocol, ...>); given its line in the registry with an empty record, the compiler names
+// the record's fields, and they are the ones the section lists for the record.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { relative } from 'node:path';
@@ -7,38 +9,76 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const NAMES = `${ROOT}src/core/protocols.ts`.replace(/\\/g, '/');
+const NAMES = `${ROOT}src/core/protocols.ts`;
+const REGISTRY = `${ROOT}src/protocols/registry.ts`;
 
-/** The files the compiler reports errors in once PROTOCOLS holds a protocol nothing knows. */
-function sitesOfDummyProtocol(): string[] {
+type Edit = (text: string) => string;
+
+/** The dummy protocol's name added to PROTOCOLS. */
+const addName: Edit = (text) => {
+  const changed = text.replace(/(export const PROTOCOLS = \[[^\]]*)\] as const/, "$1, 'dummy'] as const");
+  if (changed === text) throw new Error('the test no longer finds PROTOCOLS in src/core/protocols.ts');
+  return changed;
+};
+
+/** The dummy protocol's line in the registry: a record with its name only. */
+const addRecord: Edit = (text) => {
+  const changed = text.replace(/(export const RECORDS: Record<Protocol, ProtocolRecord> = \{[^}]*)\}/, "$1, dummy: { name: 'dummy' } }");
+  if (changed === text) throw new Error('the test no longer finds RECORDS in src/protocols/registry.ts');
+  return changed;
+};
+
+/** The program with the edits made to those files, and its diagnostics as `file:line`. */
+function compiled(edits: Record<string, Edit>): { program: ts.Program; sites: string[] } {
   const parsed = ts.getParsedCommandLineOfConfigFile(`${ROOT}tsconfig.json`, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); } });
   if (!parsed) throw new Error('tsconfig.json did not parse');
   const host = ts.createCompilerHost(parsed.options);
   const get = host.getSourceFile.bind(host);
   host.getSourceFile = (name, lang, onError, fresh) => {
-    if (name.replace(/\\/g, '/') !== NAMES) return get(name, lang, onError, fresh);
-    const text = readFileSync(name, 'utf8');
-    const changed = text.replace(/(export const PROTOCOLS = \[[^\]]*)\] as const/, "$1, 'dummy'] as const");
-    if (changed === text) throw new Error('the test no longer finds PROTOCOLS in src/core/protocols.ts');
-    return ts.createSourceFile(name, changed, lang);
+    const edit = edits[name.replace(/\\/g, '/')];
+    return edit ? ts.createSourceFile(name, edit(readFileSync(name, 'utf8')), lang) : get(name, lang, onError, fresh);
   };
   const program = ts.createProgram(parsed.fileNames, { ...parsed.options, noEmit: true }, host);
-  const files = ts.getPreEmitDiagnostics(program).map((d) => (d.file ? relative(ROOT, d.file.fileName).replace(/\\/g, '/') : '(no file)'));
-  return [...new Set(files)].sort();
+  const sites = ts.getPreEmitDiagnostics(program).map((d) => {
+    if (!d.file) return '(no file)';
+    const line = d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1;
+    return `${relative(ROOT, d.file.fileName).replace(/\\/g, '/')}:${line}`;
+  });
+  return { program, sites: [...new Set(sites)].sort() };
 }
 
-/** The sites CONTRIBUTING lists under "The sites the compiler names". */
-function listedSites(): string[] {
+/** The fields of ProtocolRecord a record must fill (the optional ones left out). */
+function requiredFields(program: ts.Program): string[] {
+  const file = program.getSourceFile(`${ROOT}src/protocols/record.ts`)!;
+  const checker = program.getTypeChecker();
+  const decl = file.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'ProtocolRecord')!;
+  return checker.getPropertiesOfType(checker.getTypeAtLocation(decl)).filter((p) => !(p.flags & ts.SymbolFlags.Optional)).map((p) => p.name).sort();
+}
+
+/** The backticked names before the colon of each bullet of the list under a lead-in line of the section. */
+function listed(lead: string): string[] {
   const text = readFileSync(`${ROOT}CONTRIBUTING.md`, 'utf8');
-  const section = text.slice(text.indexOf('## How to add a protocol'), text.indexOf('\n## ', text.indexOf('## How to add a protocol') + 3));
-  const list = section.slice(section.indexOf('The sites the compiler names'));
-  return [...list.matchAll(/^- `([^`]+)`/gm)].map((m) => m[1]).sort();
+  const start = text.indexOf('## How to add a protocol');
+  const section = text.slice(start, text.indexOf('\n## ', start + 3));
+  const from = section.indexOf(lead);
+  if (from < 0) throw new Error(`CONTRIBUTING's "How to add a protocol" has no "${lead}"`);
+  const lines = section.slice(from).split('\n');
+  const first = lines.findIndex((l) => l.startsWith('- '));
+  const after = lines.findIndex((l, i) => i > first && !l.startsWith('- '));
+  const bullets = lines.slice(first, after < 0 ? undefined : after);
+  return bullets.flatMap((b) => [...b.slice(2).split(': ')[0].matchAll(/`([^`]+)`/g)].map((m) => m[1])).sort();
 }
 
 describe('adding a protocol', () => {
   it('the compiler names exactly the sites CONTRIBUTING lists', { timeout: 120_000 }, () => {
-    const listed = listedSites();
-    expect(listed.length).toBeGreaterThan(0);
-    expect(sitesOfDummyProtocol()).toEqual(listed);
+    const sites = compiled({ [NAMES]: addName }).sites.map((s) => s.replace(/:\d+$/, ''));
+    expect(listed('The sites the compiler names').length).toBeGreaterThan(0);
+    expect([...new Set(sites)]).toEqual(listed('The sites the compiler names'));
+  });
+
+  it('with its line in the registry, the compiler asks for the record, whose fields CONTRIBUTING lists', { timeout: 120_000 }, () => {
+    const { program, sites } = compiled({ [NAMES]: addName, [REGISTRY]: addRecord });
+    expect(sites).toEqual([`src/protocols/registry.ts:${readFileSync(REGISTRY, 'utf8').split('\n').findIndex((l) => l.startsWith('export const RECORDS')) + 1}`]);
+    expect(requiredFields(program)).toEqual(listed('The fields of its record'));
   });
 });

@@ -11,9 +11,9 @@ import { runOne, type RunEnv } from '../../../src/runner/runner.js';
 import { onRoutes, translatedProtocols } from '../../../src/runner/registry.js';
 import { routesOf, routeLines } from '../../../src/report/run/routes.js';
 import { RecordingUpstream } from '../../../mocks/upstream/server.js';
-import { messageBody } from '../../../src/upstream/replies/messages.js';
+import { messageBody } from '../../../src/protocols/messages/index.js';
 import { withToken, CASE_PLACEHOLDER } from '../../../src/upstream/contract.js';
-import { RECORDS } from '../../../src/protocol/index.js';
+import { RECORDS } from '../../../src/protocols/index.js';
 import type { Readiness } from '../../../src/report/shared/readiness.js';
 
 const settings: RunSettings = { seed: 1, numRuns: 1, timeoutMs: 5000, modelRoutes: {}, sse: { maxLagMs: 200, burstWindowMs: 20, latP50Ms: 50 }, idle: { maxS: 120, minS: 65 }, hangWaitMs: 1000 };

@@ -8,7 +8,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RecordingUpstream } from '../../../mocks/upstream/server.js';
 import { Capture, CAPTURE_MODELS, CAPTURE_REPLY_TEXT, parseDelays, type CapturedRequest } from '../../../mocks/upstream/capture.js';
-import { messageBody } from '../../../src/upstream/replies/messages.js';
+import { messageBody } from '../../../src/protocols/messages/index.js';
 import { cliInProcess } from '../../helpers/in-process.js';
 
 const SECRET = 'gwc-capture-secret-7f3a9c';

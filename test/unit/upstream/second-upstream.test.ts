@@ -10,7 +10,7 @@ import { SECOND_UPSTREAM_KEY } from '../../../reference/fallback.js';
 import { FALLBACK_MODEL, SECOND_UPSTREAM_PREFIX, underSecondUpstream } from '../../../src/core/second-upstream.js';
 import { headerValues } from '../../../src/upstream/record.js';
 import { JSON_HEADERS, type JsonReply } from '../../../src/upstream/scenario.js';
-import { errorBody, messageBody } from '../../../src/upstream/replies/messages.js';
+import { errorBody, messageBody } from '../../../src/protocols/messages/index.js';
 
 const firstError: Omit<JsonReply, 'second'> = { kind: 'json', protocol: 'messages', status: 529, headers: [...JSON_HEADERS, ['x-first', 'yes']], body: errorBody(529, 'first is overloaded') };
 const secondAnswer: JsonReply = { kind: 'json', protocol: 'messages', status: 200, headers: JSON_HEADERS, body: messageBody({ text: 'from the second' }) };

@@ -1,0 +1,4 @@
+// The face of the bedrock protocol (Anthropic models on Bedrock InvokeModel): its record and its realistic bodies (replies.ts).
+// Checks, mocks and the reference gateway import this file, never the ones beside it.
+export * from './record.js';
+export * from './replies.js';
