@@ -1,18 +1,38 @@
 // Where a reader finds how to fix a failed check: its anchor in the checks reference
-// (docs/checks.md, one anchor per check id, generated with the advice of every check). The
-// reference ships in the package, so the link is the file of the installed harness (the version
-// that ran), shown relative to the working directory when it lies below it
-// (`node_modules/gw-conformance/docs/checks.md#id`), absolute otherwise; it needs no network and
-// no repository address. test/unit/reporters/console-links.test.ts checks every link lands on a real anchor.
-import { isAbsolute, relative } from 'node:path';
-import { rootPath } from '../core/paths.js';
+// (docs/checks.md, one anchor per check id, generated with the advice of every check), as a URL of
+// the repository at the release tag of the harness that ran (`…/blob/v0.1.0/docs/checks.md#id`),
+// so a link in a report from CI opens the advice of that version on any machine: never a path
+// into node_modules or into a runner's workspace. The one place that names the repository is
+// package.json's `repository.url` (a fork or mirror changes it there; `homepage` and `bugs` must
+// agree, test/project/release.test.ts checks it). Every reporter, the report files and `compare`
+// take their links from here. test/unit/reporters/console-links.test.ts checks every link lands
+// on a real anchor of the file the tag names.
+import { VERSION, readText } from '../core/paths.js';
 
-/** The checks reference inside the package. */
-export const CHECKS_DOC = rootPath('docs', 'checks.md');
+/** The checks reference inside the package, as a path from the package root. */
+export const CHECKS_DOC = 'docs/checks.md';
 
-/** The link to the advice for check `id`, as printed (relative to `cwd` when below it). */
-export function fixLink(id: string, cwd = process.cwd()): string {
-  const rel = relative(cwd, CHECKS_DOC);
-  const path = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : CHECKS_DOC;
-  return `${path}#${id}`;
+/** `git+https://host/owner/name.git` (package.json's form) as the web address `https://host/owner/name`. */
+export function webAddress(url: string): string {
+  return url.replace(/^git\+/, '').replace(/\.git$/, '').replace(/\/+$/, '');
+}
+
+const pkg = JSON.parse(readText('package.json')) as { repository?: string | { url?: string } };
+const repositoryUrl = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
+if (!repositoryUrl) throw new Error('gw-conformance: package.json names no repository.url');
+
+/** The repository's web address, from package.json's `repository.url`. */
+export const REPOSITORY = webAddress(repositoryUrl);
+
+/** The release tag of a harness version. */
+export const releaseTag = (version: string) => `v${version}`;
+
+/** A file of the repository (a path from its root) at the release tag of `version`. */
+export function docsUrl(path: string, version = VERSION): string {
+  return `${REPOSITORY}/blob/${releaseTag(version)}/${path}`;
+}
+
+/** The link to the advice for check `id` in the checks reference of harness `version` (the one running by default). */
+export function fixLink(id: string, version = VERSION): string {
+  return `${docsUrl(CHECKS_DOC, version)}#${encodeURIComponent(id)}`;
 }
