@@ -39,7 +39,7 @@ export function changelogWith(text, version, date, fallback) {
   const next = text.indexOf('\n## ', bodyStart);
   const end = next < 0 ? text.length : next + 1;
   const body = text.slice(bodyStart, end).trim() || fallback().map((s) => `- ${s}`).join('\n');
-  return `${text.slice(0, at)}${UNRELEASED}\n\n## ${version} (${date})\n\n${body}\n\n${text.slice(end)}`.replace(/\n{3,}/g, '\n\n');
+  return `${text.slice(0, at)}${UNRELEASED}\n\n## ${version} (${date})\n\n${body}\n\n${text.slice(end)}`.replace(/\n{3,}/g, '\n\n').replace(/\n*$/, '\n');
 }
 
 /** The text with every pinned reference to a release tag moved to `version`. */

@@ -22,6 +22,7 @@ import { predicateOf, signingKeyOf, STATEMENT_FILE, writeStatement } from '../re
 import { publicKeyOf, StatementRefusal, verifyStatement } from '../report/statement-verify.js';
 import { secretsOf, type SuiteExtras } from './run.js';
 import { plural } from '../core/words.js';
+import { launchSettings, verifyTarget } from '../config/recorded-launch.js';
 
 type Io = { out: (s: string) => void; err: (s: string) => void; env: NodeJS.ProcessEnv };
 /** Runs the selected checks against cfg.target with the run's own recording upstream. */
@@ -49,7 +50,8 @@ export function recordedSettings(cfg: RunConfig): Record<string, unknown> {
     repeat: cfg.repeat,
     'repeat-failures': cfg.repeatFailures,
     'allow-flaky': cfg.allowFlaky,
-    'upstream-listen': cfg.upstreamListen,
+    // How the gateway was reached: the command that started it (src/config/recorded-launch.ts), or the upstream address.
+    ...launchSettings(cfg),
     // Not the credential, but whether there was one: verify then sends none either.
     ...(cfg.token === '' ? { token: NO_CREDENTIAL } : {}),
   };
@@ -172,12 +174,9 @@ export async function verify(dir: string, flags: VerifyFlags, io: Io, run: Suite
   // The recorded settings, as a gwc.yaml; only the credential comes from the environment.
   const env: NodeJS.ProcessEnv = {};
   for (const k of [...(COMMANDS.verify.env ?? []), ...Object.values(SERVICE_ENV)]) if (io.env[k] !== undefined) env[k] = io.env[k];
-  // With --gateway-cmd the harness starts the gateway again (its address is new each time).
-  const cfg = resolveConfig(
-    { target: flags.gatewayCmd ? flags.target : (flags.target ?? doc.runReport.target), upstreamListen: flags.upstreamListen, token: flags.token, reporter: ['json'], gatewayCmd: flags.gatewayCmd, gatewayEnv: flags.gatewayEnv },
-    doc.settings,
-    env,
-  );
+  // A recorded (or given) gateway command starts the gateway again: its address is new each time.
+  const aim = verifyTarget(doc.settings, doc.runReport.target, flags);
+  const cfg = resolveConfig({ target: aim.target, upstreamListen: flags.upstreamListen, token: flags.token, reporter: ['json'], gatewayCmd: flags.gatewayCmd, gatewayEnv: flags.gatewayEnv }, aim.settings, env);
   io.out(`verify: re-running ${plural(recorded.results.length, 'check')} of ${doc.implementation.name} ${doc.implementation.version} against ${cfg.target ?? `the gateway started by --gateway-cmd`} (seed ${cfg.seed}, profile ${cfg.profile})`);
   const t: Transcript = new Map();
   const now = await run(cfg, { transcript: t });
