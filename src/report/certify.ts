@@ -133,8 +133,7 @@ export function catalogInfo(): ConformanceReport['catalog'] {
   return { path: 'catalog/requirements.json', version: `${VERSION} (shipped with the harness)`, sha256: createHash('sha256').update(bytes).digest('hex'), requirements: parsed.requirements.length };
 }
 
-/** Whether recorded settings start the gateway (src/config/recorded-launch.ts records them). */
-const startsGateway = (s: Record<string, unknown>) => Boolean(s['gateway-cmd'] || s['gateway-image']);
+const startsGateway = (s: Record<string, unknown>) => Boolean(s['gateway-cmd'] || s['gateway-image']); // recorded by src/config/recorded-launch.ts
 /** The command-line form of recorded settings (gwc.yaml keys); a list with an item holding a comma gives one flag per item. */
 export function settingsFlags(settings: Record<string, unknown>): string[] {
   const out: string[] = [];
@@ -179,8 +178,7 @@ export interface CertifyInput {
 
 export function conformanceReport(i: CertifyInput): ConformanceReport {
   const r = i.report;
-  // A run that started the gateway recorded its command: verify and run start it again, on new ports.
-  const aim = startsGateway(i.settings) ? [] : ['--target', r.target];
+  const aim = startsGateway(i.settings) ? [] : ['--target', r.target]; // a recorded gateway command starts it again, on new ports
   const verify = ['gw-conformance', 'verify', '.', ...aim].map(shellQuote).join(' ');
   const run = ['gw-conformance', 'run', ...aim, ...settingsFlags(i.settings)].map(shellQuote).join(' ');
   const doc: ConformanceReport = {
