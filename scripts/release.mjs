@@ -33,6 +33,8 @@ const PINNED = ['README.md', 'docs', 'examples'];
 
 /** CHANGELOG.md's text with the Unreleased section moved under the version's heading (a fresh, empty Unreleased on top). */
 export function changelogWith(text, version, date, fallback) {
+  // A version cut again (its tag deleted to tag a later commit) keeps the section it has.
+  if (text.includes(`\n## ${version} (`)) return text;
   const at = text.indexOf(`${UNRELEASED}\n`);
   if (at < 0) throw new Error(`CHANGELOG.md has no "${UNRELEASED}" section`);
   const bodyStart = at + UNRELEASED.length + 1;

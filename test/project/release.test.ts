@@ -35,6 +35,8 @@ describe('release', () => {
     const empty = changelogWith(`# Changelog\n\n${UNRELEASED}\n`, '0.2.0', '2026-02-02', () => ['one', 'two']);
     expect(empty).toBe(`# Changelog\n\n${UNRELEASED}\n\n## 0.2.0 (2026-02-02)\n\n- one\n- two\n`);
     expect(() => changelogWith('# Changelog\n', '0.2.0', 'd', () => [])).toThrow(/no "## Unreleased" section/);
+    // Cut again (the tag moved to a later commit): the version's section stays as it is.
+    expect(changelogWith(text, '0.1.0', '2026-03-03', () => ['never'])).toBe(text);
   });
 
   it('moves pinned references and ships the build the package ships', () => {
