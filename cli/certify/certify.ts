@@ -17,6 +17,7 @@ import { conformanceReport, writeCertifyFiles, type ConformanceReport, type Impl
 import { predicateOf, signingKeyOf, STATEMENT_FILE, writeStatement } from '../../src/report/certify/statement.js';
 import { secretsOf, type SuiteExtras } from '../../src/runner/run.js';
 import { plural } from '../../src/core/words.js';
+import { launchSettings } from '../../src/config/recorded-launch.js';
 
 export type Io = { out: (s: string) => void; err: (s: string) => void; env: NodeJS.ProcessEnv };
 /** Runs the selected checks against cfg.target with the run's own recording upstream. */
@@ -44,7 +45,8 @@ export function recordedSettings(cfg: RunConfig): Record<string, unknown> {
     repeat: cfg.repeat,
     'repeat-failures': cfg.repeatFailures,
     'allow-flaky': cfg.allowFlaky,
-    'upstream-listen': cfg.upstreamListen,
+    // How the gateway was reached: the command that started it (src/config/recorded-launch.ts), or the upstream address.
+    ...launchSettings(cfg),
     // Not the credential, but whether there was one: verify then sends none either.
     ...(cfg.token === '' ? { token: NO_CREDENTIAL } : {}),
   };

@@ -14,6 +14,7 @@ import { STATEMENT_FILE } from '../../src/report/certify/statement.js';
 import { publicKeyOf, StatementRefusal, verifyStatement } from '../../src/report/certify/statement-verify.js';
 import { plural } from '../../src/core/words.js';
 import { keyText, type Io, type SuiteRunner } from '../certify/certify.js';
+import { verifyTarget } from '../../src/config/recorded-launch.js';
 
 /** With --public-key: the signed statement checked before anything runs; the line a refusal prints, or null. */
 function checkSigned(dir: string, publicKey: string | undefined, io: Io): string | null {
@@ -58,12 +59,9 @@ export async function verify(dir: string, flags: VerifyFlags, io: Io, run: Suite
   // The recorded settings, as a gwc.yaml; only the credential comes from the environment.
   const env: NodeJS.ProcessEnv = {};
   for (const k of [...(COMMANDS.verify.env ?? []), ...Object.values(SERVICE_ENV)]) if (io.env[k] !== undefined) env[k] = io.env[k];
-  // With --gateway-cmd the harness starts the gateway again (its address is new each time).
-  const cfg = resolveConfig(
-    { target: flags.gatewayCmd ? flags.target : (flags.target ?? doc.runReport.target), upstreamListen: flags.upstreamListen, token: flags.token, reporter: ['json'], gatewayCmd: flags.gatewayCmd, gatewayEnv: flags.gatewayEnv },
-    doc.settings,
-    env,
-  );
+  // A recorded (or given) gateway command starts the gateway again: its address is new each time.
+  const aim = verifyTarget(doc.settings, doc.runReport.target, flags);
+  const cfg = resolveConfig({ target: aim.target, upstreamListen: flags.upstreamListen, token: flags.token, reporter: ['json'], gatewayCmd: flags.gatewayCmd, gatewayEnv: flags.gatewayEnv }, aim.settings, env);
   io.out(`verify: re-running ${plural(recorded.results.length, 'check')} of ${doc.implementation.name} ${doc.implementation.version} against ${cfg.target ?? `the gateway started by --gateway-cmd`} (seed ${cfg.seed}, profile ${cfg.profile})`);
   const t: Transcript = new Map();
   const now = await run(cfg, { transcript: t });

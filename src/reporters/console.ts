@@ -12,7 +12,7 @@ import type { CheckResult, RunReport } from '../report/shared/types.js';
 import { waiverLines } from '../report/run/waivers.js';
 import { findingsInOrder } from '../report/shared/policy.js';
 import { capabilityLines } from './capabilities.js';
-import { fixLink } from './links.js';
+import { fixLink } from '../core/links.js';
 import type { Colour } from './style.js';
 import { plural } from '../core/words.js';
 

@@ -9,7 +9,7 @@
 // can neither start a workflow command of its own nor add markup to the summary.
 import { markdownCell, workflowData, workflowProperty } from '../core/inert.js';
 import type { CheckResult, RunReport } from '../report/shared/types.js';
-import { fixLink } from './links.js';
+import { fixLink } from '../core/links.js';
 import { resultLine } from './console.js';
 import { findingsInOrder, isNotRun } from '../report/shared/policy.js';
 
@@ -54,7 +54,7 @@ export function jobSummary(report: RunReport, files: readonly string[]): string 
   if (bad.length) {
     lines.push('', '| outcome | check | requirement | message | how to fix |', '|---|---|---|---|---|');
     for (const r of bad.slice(0, ROWS_MAX))
-      lines.push(`| ${r.outcome.toUpperCase()} | ${markdownCell(r.id)} | ${markdownCell(`${r.level} ${r.requirements.join(', ')}`)} | ${markdownCell(clip(r.message.replace(/\r?\n/g, ' '), 300))} | ${r.outcome === 'error' ? '' : markdownCell(fixLink(r.id))} |`);
+      lines.push(`| ${r.outcome.toUpperCase()} | ${markdownCell(r.id)} | ${markdownCell(`${r.level} ${r.requirements.join(', ')}`)} | ${markdownCell(clip(r.message.replace(/\r?\n/g, ' '), 300))} | ${r.outcome === 'error' ? '' : fixLink(r.id)} |`); // our URL (an encoded id): GitHub links it
     if (bad.length > ROWS_MAX) lines.push('', `${bad.length - ROWS_MAX} more in the report files.`);
   }
   lines.push('', `target ${markdownCell(report.target)}, profile ${markdownCell(report.profile)}, seed ${report.seed}`);

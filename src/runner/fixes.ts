@@ -4,7 +4,7 @@
 // given by the caller (the CLI passes the suite's): the runner imports no suite.
 import type { CheckDef } from '../check/check.js';
 import type { RunReport } from '../report/shared/types.js';
-import { fixLink } from '../reporters/links.js';
+import { fixLink } from '../core/links.js';
 
 /** A finding is a check that did not pass or skip; the harness's own error is not the gateway's to fix. */
 const NO_FIX = new Set(['pass', 'skip', 'error']);

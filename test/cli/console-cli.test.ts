@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliInProcess } from '../helpers/in-process.js';
+import { fixLink } from '../../src/core/links.js';
 
 const FAULTY = ['demo', '--fault', 'drop-anthropic-beta', '--only', 'messages.headers.beta', '--seed', '5'];
 
@@ -26,7 +27,7 @@ describe('console (CLI)', () => {
     expect(plain.stdout).not.toContain('\x1b');
     expect(plain.stdout).toContain(`    reproduce: npx gw-conformance demo --fault drop-anthropic-beta --reporter console --reporter html --no-color --only messages.headers.beta --seed 5`);
     expect(plain.stdout).toContain(`    details:   ${join(out, 'report.html')}#messages.headers.beta`);
-    expect(plain.stdout).toContain('    fix:       docs/checks.md#messages.headers.beta');
+    expect(plain.stdout).toContain(`    fix:       ${fixLink('messages.headers.beta')}`);
     expect(plain.stderr).toBe('');
   });
 
@@ -36,6 +37,6 @@ describe('console (CLI)', () => {
     const r = await cliInProcess([...FAULTY, '--reporter', 'json', '--out', out], { env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^::error title=messages\.headers\.beta \[MUST MSG-HDR-2\]::anthropic-beta lost /m);
-    expect(readFileSync(summary, 'utf8')).toMatch(/\n\| FAIL \| messages\.headers\.beta \| MUST MSG-HDR-2 \| anthropic-beta lost .* \| docs\/checks\.md#messages\.headers\.beta \|\n/);
+    expect(readFileSync(summary, 'utf8')).toMatch(/\n\| FAIL \| messages\.headers\.beta \| MUST MSG-HDR-2 \| anthropic-beta lost .* \| https:\/\/\S+\/blob\/v\d+\.\d+\.\d+\/docs\/checks\.md#messages\.headers\.beta \|\n/);
   });
 });

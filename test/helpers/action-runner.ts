@@ -23,6 +23,7 @@ export interface ActionStep {
 }
 
 export interface ActionFile {
+  description: string;
   inputs: Record<string, { description: string; default?: string }>;
   outputs: Record<string, { value: string }>;
   runs: { using: string; steps: ActionStep[] };

@@ -5,7 +5,12 @@
 // node_modules is linked from this checkout instead of `npm ci`, which needs the registry); the
 // second reuses that build. The list inputs reach the harness as typed (a shell would have
 // expanded `messages.path.*` to the workspace's files), and an empty token means --no-token.
+// Then a release: scripts/release.mjs cuts one in a git copy of the repository, the tag is taken
+// as GitHub takes an action's ref (its files only: `git archive`, no .git, no node_modules), and
+// the Action runs from it: it installs the runtime dependencies only (npm ci --omit=dev, from
+// npm's cache: no network) and compiles nothing. The test needs no tag in this repository.
 import { execFileSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReferenceGateway } from '../../reference/gateway.js';
 import { readAction, runAction } from '../helpers/action-runner.js';
 import { freePort, ROOT } from '../helpers/cli.js';
+import { VERSION } from '../../src/core/paths.js';
 
 /** Names a fresh clone never holds (.gitignore), left out when there is no git to ask. */
 const IGNORED = new Set(['.git', 'node_modules', 'dist', 'reports', '.cache']);
@@ -98,5 +104,75 @@ describe('the GitHub Action from a checkout of its repository, steps run as the 
     // The reference gateway takes any credential or none: the check passes without one.
     expect(r.code, r.log).toBe(0);
     expect([r.outputs.result, r.outputs.passed, r.outputs.failed]).toEqual(['pass', '1', '0']);
+  });
+});
+
+/** Packages npm installed in a folder (its node_modules/.package-lock.json, written last by a finished install). */
+const installedPackages = (dir: string) => Object.keys((JSON.parse(readFileSync(join(dir, 'node_modules', '.package-lock.json'), 'utf8')) as { packages: object }).packages);
+/** The packages the harness needs at run time: those of the lock file not marked dev. */
+const runtimePackages = () => Object.entries((JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> }).packages).filter(([k, v]) => k && !v.dev).map(([k]) => k);
+const du = (dir: string) => Number(execFileSync('du', ['-sk', dir], { encoding: 'utf8' }).split('\t')[0]) / 1024;
+
+describe('the GitHub Action from a release tag, as GitHub checks the tag out', () => {
+  const identity = { GIT_AUTHOR_NAME: 'release test', GIT_AUTHOR_EMAIL: 'release@example.invalid', GIT_COMMITTER_NAME: 'release test', GIT_COMMITTER_EMAIL: 'release@example.invalid' };
+  let gw: ReferenceGateway;
+  let target: string;
+  let upstreamPort: number;
+  beforeAll(async () => {
+    upstreamPort = await freePort();
+    gw = new ReferenceGateway({ upstream: `http://127.0.0.1:${upstreamPort}` });
+    target = await gw.start('127.0.0.1', 0);
+  });
+  afterAll(async () => {
+    await gw?.stop();
+  });
+
+  it('the tag carries the build; the Action installs only the runtime dependencies and compiles nothing', { timeout: 600_000 }, async () => {
+    const repo = checkoutCopy();
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false', ...args], { cwd: repo, encoding: 'utf8', env: { ...process.env, ...identity } }).trim();
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'the checkout');
+    const [major, minor, patch] = VERSION.split(/[.-]/).map(Number);
+    const next = `${major}.${minor}.${patch + 1}`;
+    const released = execFileSync(process.execPath, ['scripts/release.mjs', next], { cwd: repo, encoding: 'utf8', env: { ...process.env, ...identity, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'tag.gpgsign', GIT_CONFIG_VALUE_0: 'false' } });
+    expect(released).toMatch(new RegExp(`^release: v${next} tags [0-9a-f]{12} \\(main plus the Action's build\\)`, 'm'));
+    // The branch has the version and no build; the tag's commit is its child with the build.
+    expect(JSON.parse(git('show', 'HEAD:package.json')).version).toBe(next);
+    expect(git('ls-tree', '-r', '--name-only', 'HEAD').split('\n').filter((f) => f.startsWith('dist/'))).toEqual([]);
+    expect(git('rev-parse', `v${next}^{commit}^`)).toBe(git('rev-parse', 'HEAD'));
+    const tagged = git('ls-tree', '-r', '--name-only', `v${next}`).split('\n');
+    expect(tagged).toEqual(expect.arrayContaining(['dist/RELEASE', 'dist/cli/main.js', 'action.yml', 'scripts/action-run.mjs', 'package-lock.json']));
+    expect(tagged.filter((f) => f.endsWith('.map') || f.startsWith('dist/bench/'))).toEqual([]);
+    expect(git('show', 'HEAD:CHANGELOG.md')).toContain(`\n## ${next} (`);
+
+    // GitHub's runner takes the files of the ref: no .git, no node_modules.
+    const actionPath = join(mkdtempSync(join(tmpdir(), 'gwc-action-tag-')), 'gw-conformance');
+    mkdirSync(actionPath);
+    execFileSync('sh', ['-c', `git archive v${next} | tar -x -C "$0"`, actionPath], { cwd: repo });
+    expect(existsSync(join(actionPath, 'node_modules'))).toBe(false);
+    const workspace = mkdtempSync(join(tmpdir(), 'gwc-action-ws-'));
+    const inputs = { target, 'upstream-listen': `127.0.0.1:${upstreamPort}`, only: 'messages.path.preserved', reporter: 'junit,json', token: '' };
+    const started = performance.now();
+    // npm's cache holds the packages (npm ci of this checkout put them there): no registry.
+    const r = await runAction(readAction(join(actionPath, 'action.yml')), { actionPath, workspace, inputs, env: { ...jobEnv, npm_config_offline: 'true' } });
+    const seconds = (performance.now() - started) / 1000;
+    expect(r.code, r.log).toBe(0);
+    expect(r.ran).toEqual(['paths', 'build', 'run']);
+    expect(r.log).toContain(`gw-conformance: installing the runtime dependencies of release ${next}`);
+    expect(r.log).not.toContain('building');
+    expect(existsSync(join(actionPath, 'dist', '.action-built'))).toBe(false);
+    // Exactly the runtime dependencies: no compiler, no test runner.
+    const installed = installedPackages(actionPath);
+    expect(installed.sort()).toEqual(runtimePackages().sort());
+    expect(installed.filter((p) => /typescript|vitest|dependency-cruiser/.test(p))).toEqual([]);
+    expect(r.outputs).toMatchObject({ result: 'pass', passed: '1', failed: '0' });
+    console.log(`the Action from release v${next}: ${installed.length} packages installed (${du(join(actionPath, 'node_modules')).toFixed(1)} MB), paths + install + one check in ${seconds.toFixed(1)} s; outputs ${JSON.stringify(r.outputs)}`);
+
+    // A second use in the job installs nothing.
+    const again = await runAction(readAction(join(actionPath, 'action.yml')), { actionPath, workspace, inputs: { ...inputs, out: 'second' }, env: { ...jobEnv, npm_config_offline: 'true' } });
+    expect(again.code, again.log).toBe(0);
+    expect(again.log).not.toContain('installing');
+    expect(again.log).toContain(`gw-conformance: using the release build in ${actionPath}`);
   });
 });

@@ -14,6 +14,7 @@ import { UPDATE_COMMAND, UPDATE_ENV } from '../helpers/baselines.js';
 import { updating } from '../../scripts/baselines.mjs';
 import { ROOT } from '../helpers/cli.js';
 import { cliInProcess } from '../helpers/in-process.js';
+import { OPTIONS, PROTOCOLS, REPORTER_NAMES } from '../../src/config/options.js';
 
 const action = readAction(join(ROOT, 'action.yml'));
 const step = (id: string) => action.runs.steps.find((s) => s.id === id)!;
@@ -86,6 +87,16 @@ describe('action.yml', () => {
     expect(action.outputs.junit.value).toBe('${{ steps.paths.outputs.junit }}');
     expect(action.outputs.result.value).toBe('${{ steps.run.outputs.result }}');
     expect(action.inputs.reporter.default).toBe('console,junit,json,html');
+  });
+
+  it("its descriptions name what the option table allows (src/config/options.ts), no more and no less", () => {
+    const list = (text: string, re: RegExp) => re.exec(text)?.[1].split(/, | \| /) ?? [];
+    expect(list(action.description, /\(protocols ([^)]+)\)/)).toEqual([...PROTOCOLS]);
+    // Every input named like an option with fixed values lists those values.
+    const fixed = OPTIONS.filter((o) => 'values' in o && o.values && action.inputs[o.name]);
+    expect(fixed.map((o) => o.name)).toEqual(expect.arrayContaining(['profile', 'reporter']));
+    expect(action.inputs.reporter.description).toContain(REPORTER_NAMES.join(' | '));
+    for (const o of fixed) expect(list(action.inputs[o.name].description, /^[^:]*: ([a-z-]+(?: \| [a-z-]+)*)/), o.name).toEqual([...(o as { values: readonly string[] }).values]);
   });
 
   it("its inputs are the CLI's flags (checked against `gw-conformance run --help-all`), plus args and node-version", async () => {

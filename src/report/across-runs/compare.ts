@@ -9,6 +9,7 @@ import { cellsOf, type CellMode, type CellState } from '../../core/capabilities.
 import { HarnessError } from '../../core/errors.js';
 import type { Level } from '../../core/outcome.js';
 import { isNotRun } from '../shared/policy.js';
+import { fixLink } from '../../core/links.js';
 import type { CheckResult, RunReport } from '../shared/types.js';
 
 export const COMPARE_SCHEMA_VERSION = '1.0.0';
@@ -195,12 +196,13 @@ function side(source: string, r: RunReport): RunSide {
   return { source, harness: r.harness.version, target: r.target, profile: r.profile, seed: r.seed, startedAt: r.startedAt, exitCode: r.exitCode, checks: r.results.length, interrupted: isInterrupted(r) };
 }
 
-function checkRow(b: CheckResult | undefined, n: CheckResult | undefined, threshold: number, allowFlaky: boolean): CheckRow {
+function checkRow(b: CheckResult | undefined, n: CheckResult | undefined, threshold: number, allowFlaky: boolean, nowVersion: string): CheckRow {
   const r = (n ?? b)!;
   const row: CheckRow = { change: classify(b, n, threshold, allowFlaky), id: r.id, requirements: r.requirements, level: r.level, base: b ? statusOf(b) : null, now: n ? statusOf(n) : null };
   if (b && n && b.id !== n.id) row.baseId = b.id;
   if (n && n.outcome !== 'pass') row.message = n.message;
-  if (n?.fix && n.outcome !== 'pass') row.fix = n.fix.link;
+  // The advice of NEW's harness version, as a URL (a report of an older harness may hold a path).
+  if (n?.fix && n.outcome !== 'pass') row.fix = fixLink(n.id, nowVersion);
   return row;
 }
 
@@ -251,7 +253,7 @@ export function compareReports(base: RunReport, now: RunReport, sources: { base:
   const [bs, ns] = [base.results.filter(keep), now.results.filter(keep)];
   const crossVersion = base.harness.version !== now.harness.version;
   const threshold = failOn === 'warn' ? 2 : 3;
-  const checks = byChange(pairChecks(bs, ns, crossVersion).map(([b, n]) => checkRow(b, n, threshold, now.allowFlaky === true)));
+  const checks = byChange(pairChecks(bs, ns, crossVersion).map(([b, n]) => checkRow(b, n, threshold, now.allowFlaky === true, now.harness.version)));
   const cells = byChange(compareCells(bs, ns));
   const notes: string[] = [];
   if (crossVersion) notes.push(`different harness versions (BASE ${base.harness.version}, NEW ${now.harness.version}): checks are matched by id, then a renamed check by its requirement IDs`);

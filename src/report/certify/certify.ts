@@ -133,7 +133,8 @@ export function catalogInfo(): ConformanceReport['catalog'] {
   return { path: 'catalog/requirements.json', version: `${VERSION} (shipped with the harness)`, sha256: createHash('sha256').update(bytes).digest('hex'), requirements: parsed.requirements.length };
 }
 
-/** The command-line form of recorded settings (gwc.yaml keys). */
+const startsGateway = (s: Record<string, unknown>) => Boolean(s['gateway-cmd'] || s['gateway-image']); // recorded by src/config/recorded-launch.ts
+/** The command-line form of recorded settings (gwc.yaml keys); a list with an item holding a comma gives one flag per item. */
 export function settingsFlags(settings: Record<string, unknown>): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(settings)) {
@@ -141,7 +142,8 @@ export function settingsFlags(settings: Record<string, unknown>): string[] {
     if (typeof v === 'boolean') {
       if (v) out.push(`--${k}`);
     } else if (Array.isArray(v)) {
-      if (v.length) out.push(`--${k}`, v.join(','));
+      if (v.some((x) => String(x).includes(','))) for (const x of v) out.push(`--${k}`, String(x));
+      else if (v.length) out.push(`--${k}`, v.join(','));
     } else if (typeof v === 'object') {
       for (const [a, b] of Object.entries(v as Record<string, string>)) out.push(`--${k}`, `${a}=${b}`);
     } else out.push(`--${k}`, String(v));
@@ -176,8 +178,9 @@ export interface CertifyInput {
 
 export function conformanceReport(i: CertifyInput): ConformanceReport {
   const r = i.report;
-  const verify = ['gw-conformance', 'verify', '.', '--target', r.target].map(shellQuote).join(' ');
-  const run = ['gw-conformance', 'run', '--target', r.target, ...settingsFlags(i.settings)].map(shellQuote).join(' ');
+  const aim = startsGateway(i.settings) ? [] : ['--target', r.target]; // a recorded gateway command starts it again, on new ports
+  const verify = ['gw-conformance', 'verify', '.', ...aim].map(shellQuote).join(' ');
+  const run = ['gw-conformance', 'run', ...aim, ...settingsFlags(i.settings)].map(shellQuote).join(' ');
   const doc: ConformanceReport = {
     apiVersion: 'gw-conformance.dev/v1',
     kind: 'ConformanceReport',
@@ -226,7 +229,7 @@ export function readmeText(doc: ConformanceReport, signed = false): string {
     '',
     '## Reproduce',
     '',
-    'Start the gateway as it was configured for this run (forwarding to the recording upstream at the address in `settings.upstream-listen`), then, in this folder:',
+    startsGateway(doc.settings) ? 'The harness starts the gateway again with the recorded command (`settings.gateway-cmd` or `settings.gateway-image`), on ports of its own; in this folder:' : 'Start the gateway as it was configured for this run (forwarding to the recording upstream at the address in `settings.upstream-listen`), then, in this folder:',
     '',
     '```sh',
     `${doc.reproduce.verify}`,

@@ -3,7 +3,7 @@
 // client sent, the credential as an environment variable placeholder (never its value). The
 // runner records what the client sent (`evidence.sent`); withReplay turns that into
 // `evidence.replay` when the report is written.
-import { isAbsolute } from 'node:path';
+
 import { isSizedBody, type AuthStyle, type GwRequest } from '../../client/gateway.js';
 import { MASK, maskHeaders } from '../../core/mask.js';
 import { credentialHeader } from '../../core/protocols.js';
@@ -50,10 +50,15 @@ export function shellQuote(s: string): string {
 
 const FLAGS_REPLACED = new Set(['--only', '--skip', '--seed', '--token']);
 
+/** Where a replay command writes its reports (a folder per check, below the working directory). */
+export const REPLAY_OUT = 'gw-conformance-reproduce';
+
 /**
  * The CLI invocation (through npx) that runs one check again: the run's own arguments with --only, --skip,
  * --seed and --token removed, then `--only ID --seed S`. The credential comes from GWC_TOKEN.
- * An absolute --out (a folder of the machine that ran it) is left out: the command runs anywhere.
+ * The run's --out is left out and REPLAY_OUT/<id> put in its place: the reports of the replay go to
+ * a folder of their own, never over the report the command was read from (nor to the default
+ * folder, which may be that report's), and a folder of the machine that ran it is never named.
  */
 export function replayCommand(argv: string[], id: string, seed: number): string {
   const kept: string[] = [];
@@ -64,7 +69,7 @@ export function replayCommand(argv: string[], id: string, seed: number): string 
       if (!a.includes('=')) i++;
       continue;
     }
-    if (name === '--out' && isAbsolute(a.includes('=') ? a.slice('--out='.length) : (argv[i + 1] ?? ''))) {
+    if (name === '--out') {
       if (!a.includes('=')) i++;
       continue;
     }
@@ -80,7 +85,7 @@ export function replayCommand(argv: string[], id: string, seed: number): string 
     kept.push(a);
   }
   // `npx` finds the harness where the docs install it (a project's devDependencies) and a global install alike.
-  return ['npx', 'gw-conformance', ...kept, '--only', id, '--seed', String(seed)].map(shellQuote).join(' ');
+  return ['npx', 'gw-conformance', ...kept, '--only', id, '--seed', String(seed), '--out', `${REPLAY_OUT}/${id}`].map(shellQuote).join(' ');
 }
 
 /** `[protocol:]name=value` with its value masked, unless it is only `${VAR}` and `{upstream}` references. */

@@ -5,9 +5,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { curlCommand, MAX_REPLAY_BODY, recordSent, replayCommand, shellQuote, withReplay, type SentRequest } from '../../../src/report/run/replay.js';
+import { curlCommand, MAX_REPLAY_BODY, recordSent, replayCommand, REPLAY_OUT, shellQuote, withReplay, type SentRequest } from '../../../src/report/run/replay.js';
 import { SCHEMA_VERSION, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
 import { cliInProcess } from '../../helpers/in-process.js';
+import { cli } from '../../helpers/cli.js';
 
 /** The words a POSIX shell makes of a command line (with GWC_TOKEN set), via /bin/sh itself. */
 function words(line: string, token = 'tok-from-env'): string[] {
@@ -23,13 +24,16 @@ describe('replay command', () => {
     const argv = ['demo', '--fault', 'html-errors', '--only', 'messages', '--skip=x', '--seed', '7', '--token', 'sk-SECRET', '--token=sk-SECRET2', '--out', '/tmp/a b', '--strict'];
     const cmd = replayCommand(argv, 'messages.response.json', 1234);
     expect(cmd).not.toContain('SECRET');
-    expect(words(cmd)).toEqual(['npx', 'gw-conformance', 'demo', '--fault', 'html-errors', '--strict', '--only', 'messages.response.json', '--seed', '1234']);
+    expect(words(cmd)).toEqual(['npx', 'gw-conformance', 'demo', '--fault', 'html-errors', '--strict', '--only', 'messages.response.json', '--seed', '1234', '--out', 'gw-conformance-reproduce/messages.response.json']);
   });
 
-  it('leaves out an absolute --out (a folder of the machine that ran it) and keeps a relative one', () => {
-    expect(words(replayCommand(['run', '--out', '/home/ci/work/reports', '--strict'], 'a.b', 1))).toEqual(['npx', 'gw-conformance', 'run', '--strict', '--only', 'a.b', '--seed', '1']);
-    expect(words(replayCommand(['run', '--out=/home/ci/work/reports'], 'a.b', 1))).toEqual(['npx', 'gw-conformance', 'run', '--only', 'a.b', '--seed', '1']);
-    expect(words(replayCommand(['run', '--out', 'reports/gw', '--out=r2'], 'a.b', 1))).toEqual(['npx', 'gw-conformance', 'run', '--out', 'reports/gw', '--out=r2', '--only', 'a.b', '--seed', '1']);
+  it("writes to a folder of its own, never to the run's --out (relative or absolute) or the default folder", () => {
+    const own = ['--only', 'a.b', '--seed', '1', '--out', `${REPLAY_OUT}/a.b`];
+    expect(REPLAY_OUT).toBe('gw-conformance-reproduce');
+    expect(words(replayCommand(['run', '--out', '/home/ci/work/reports', '--strict'], 'a.b', 1))).toEqual(['npx', 'gw-conformance', 'run', '--strict', ...own]);
+    expect(words(replayCommand(['run', '--out=/home/ci/work/reports'], 'a.b', 1))).toEqual(['npx', 'gw-conformance', 'run', ...own]);
+    expect(words(replayCommand(['run', '--out', 'reports/gw', '--out=r2'], 'a.b', 1))).toEqual(['npx', 'gw-conformance', 'run', ...own]);
+    expect(words(replayCommand(['demo'], 'a.b', 1))).toEqual(['npx', 'gw-conformance', 'demo', ...own]);
   });
 
   it('shell quoting survives quotes, $, backticks and newlines', () => {
@@ -71,7 +75,7 @@ describe('withReplay', () => {
     const replays = out.results.map((r) => r.evidence.replay as { command: string; curl: string[] } | undefined);
     expect(replays.slice(5)).toEqual([undefined, undefined]);
     for (const [i, r] of replays.slice(0, 5).entries()) {
-      expect(r!.command).toBe(`npx gw-conformance run --target http://127.0.0.1:1 --only c${i} --seed 5`);
+      expect(r!.command).toBe(`npx gw-conformance run --target http://127.0.0.1:1 --only c${i} --seed 5 --out ${REPLAY_OUT}/c${i}`);
       expect(r!.curl).toEqual(['curl -sS -N -X GET http://127.0.0.1:1/v1/models -H "authorization: Bearer $GWC_TOKEN"']);
     }
   });
@@ -114,11 +118,15 @@ describe('a real failure, replayed', () => {
 
     const argv = words(replay.command);
     expect(argv.slice(0, 2)).toEqual(['npx', 'gw-conformance']);
-    expect(argv.slice(-4)).toEqual(['--only', 'messages.response.json', '--seed', String(report.seed)]);
-    const out2 = mkdtempSync(join(tmpdir(), 'gwc-replay-'));
-    const again = await cliInProcess([...argv.slice(2).filter((a, i, all) => a !== '--out' && all[i - 1] !== '--out'), '--out', out2], { timeoutMs: 60_000 });
+    expect(argv.slice(-6)).toEqual(['--only', 'messages.response.json', '--seed', String(report.seed), '--out', `${REPLAY_OUT}/messages.response.json`]);
+    expect(argv.filter((a) => a === '--out')).toHaveLength(1);
+    // Run as printed, from a working directory of its own: it writes to its own folder, and the report it came from stays.
+    const before = readFileSync(join(out, 'report.json'), 'utf8');
+    const cwd = mkdtempSync(join(tmpdir(), 'gwc-replay-'));
+    const again = await cli(argv.slice(2), { timeoutMs: 60_000, cwd });
     expect(again.code, again.stderr).toBe(1);
-    const second = JSON.parse(readFileSync(join(out2, 'report.json'), 'utf8')) as RunReport;
+    expect(readFileSync(join(out, 'report.json'), 'utf8')).toBe(before);
+    const second = JSON.parse(readFileSync(join(cwd, REPLAY_OUT, 'messages.response.json', 'report.json'), 'utf8')) as RunReport;
     expect(second.seed).toBe(report.seed);
     expect(second.results.map((r) => [r.id, r.outcome, r.message])).toEqual([[failed.id, 'fail', failed.message]]);
   }, 130_000);

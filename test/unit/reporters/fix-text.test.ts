@@ -12,7 +12,7 @@ import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../
 import { assertValidReport } from '../../../src/report/shared/validate.js';
 import { htmlReport } from '../../../src/reporters/html/page.js';
 import { junitXml } from '../../../src/reporters/junit.js';
-import { fixLink } from '../../../src/reporters/links.js';
+import { fixLink } from '../../../src/core/links.js';
 import { CHECKS } from '../../../suites/index.js';
 import { cliInProcess } from '../../helpers/in-process.js';
 
