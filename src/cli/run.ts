@@ -32,6 +32,7 @@ import { runReportOf } from './run-report.js';
 import { reachTarget } from './preflight.js';
 import { PROFILE_FACTS, profileFeature } from '../core/features.js';
 import { plural } from '../core/words.js';
+import type { ResourceProbe } from '../core/resources.js';
 
 /** What a run may be given besides its configuration. */
 export interface SuiteExtras {
@@ -42,7 +43,7 @@ export interface SuiteExtras {
   /** The day waivers are judged on (YYYY-MM-DD, UTC); today when absent. */
   today?: string;
   /** The gateway the harness started (--gateway-cmd): checks may restart it. */
-  launcher?: { restart(): Promise<void> };
+  launcher?: { restart(): Promise<void>; resources?: ResourceProbe; answered?(): void };
   /** The profile's own surroundings, passed to every check (the apps profile). */
   fixture?: unknown;
   /** More values no report may carry (the apps profile's tokens and secrets). */
@@ -107,6 +108,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     throw e;
   }
   extras.progress?.ready();
+  extras.launcher?.answered?.();
   checks = onRoutes(checks, translatedProtocols(readiness), cfg.only);
   const unmatchedFrom = upstream?.unmatched.length ?? 0;
   const startedAt = extras.began?.at ?? new Date();

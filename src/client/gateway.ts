@@ -2,6 +2,7 @@
 // and keeps what came back with raw headers and timings on the upstream's clock. Every request,
 // an answer read whole (send) or a stream (readStream, src/client/sse.ts), takes one way through
 // it (dispatch): its route resolved once, the retry on a fresh connection, the runner's hooks.
+import type { ResourceProbe } from '../core/resources.js';
 import { request, type Agent, type Dispatcher } from 'undici';
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
@@ -44,7 +45,7 @@ export class GatewayClient {
   }
   constructor(
     target: string,
-    private readonly opts: { token: string; timeoutMs: number; targeting?: ClientTargeting; launcher?: { restart(): Promise<void> }; transport?: Transport },
+    private readonly opts: { token: string; timeoutMs: number; targeting?: ClientTargeting; launcher?: { restart(): Promise<void>; resources?: ResourceProbe }; transport?: Transport },
   ) {
     this.base = new URL(target);
     this.connectOptions = connectOptions(opts.transport);
@@ -57,6 +58,11 @@ export class GatewayClient {
   /** A pool of new connections (a retry's, or the renewed one after a restart), with the run's TLS and HTTP/2. */
   newAgent(): Agent {
     return newDispatcher(this.connectOptions, this.opts.timeoutMs);
+  }
+
+  /** The launched gateway's memory and CPU readings (src/launch/resources.ts); null when the harness did not start it. */
+  get resources(): ResourceProbe | null {
+    return this.opts.launcher?.resources ?? null;
   }
 
   /** True when the harness started the gateway (--gateway-cmd) and a check may restart it. */

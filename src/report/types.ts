@@ -4,6 +4,7 @@
 import type { Level, Outcome } from '../core/outcome.js';
 import type { EvidenceParts } from '../core/evidence.js';
 import type { Readiness } from './readiness.js';
+import type { GatewayResources } from '../core/resources.js';
 
 /** How a run ended, as its process exits (src/report/policy.ts decides it): 130 is Ctrl-C's. */
 export type ExitCode = 0 | 1 | 2 | 130;
@@ -135,6 +136,8 @@ export interface LaunchInfo {
   /** The exit code when it ended on its own or at stop (null: killed by a signal, or a container). */
   exitCode: number | null;
   logTail: string[];
+  /** Its memory and CPU over the run and its cold start (src/core/resources.ts); absent where they could not be read. */
+  resources?: GatewayResources;
 }
 
 export function summarize(results: CheckResult[]): RunReport['summary'] {
