@@ -1,6 +1,7 @@
 // certify, verify and merge-reports: the vendor conformance report, its reproduction, and the
 // merged reports of shards. The suite itself is run by the caller (src/cli/upstream.ts wires the
 // checks and the recording upstream), so this file stands alone.
+import { loadShardLines } from '../report/load-shards.js';
 import type { KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -207,6 +208,7 @@ export async function mergeCommand(dirs: string[], opts: { out: string; force?: 
   const names = reportersFor(opts.reporter ?? [...DEFAULT_REPORTERS], io.env);
   const stepSummary = names.includes('github') ? io.env.GITHUB_STEP_SUMMARY || undefined : undefined;
   io.out(`merge-reports: ${plural(named.length, 'report')}, ${plural(report.results.length, 'check')}`);
+  for (const l of loadShardLines(report)) io.out(`merge-reports: ${l}`);
   writeReports(report, names, opts.out, io.out, { junitFormat: opts.junitFormat, stepSummary });
   return report.exitCode;
 }

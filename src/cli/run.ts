@@ -33,6 +33,8 @@ import { reachTarget } from './preflight.js';
 import { PROFILE_FACTS, profileFeature } from '../core/features.js';
 import { plural } from '../core/words.js';
 import type { ResourceProbe } from '../core/resources.js';
+import { afterLoad, beforeLoad } from '../runner/load-start.js';
+import type { LoadRunInfo } from '../report/types.js';
 
 /** What a run may be given besides its configuration. */
 export interface SuiteExtras {
@@ -97,9 +99,13 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   // The upstream takes requests under a protocol's upstream-base-path as today's paths.
   upstream?.forwardsUnder?.(upstreamPrefixes(cfg.targeting));
   let readiness: Readiness | null = null;
+  let loadInfo: LoadRunInfo | undefined;
   try {
     // The readiness gate: no check runs before the gateway forwards a canary of each declared protocol.
     if (upstream && cfg.protocols.length) readiness = await awaitReady(gateway, upstream, cfg.protocols, { timeoutMs: cfg.readyTimeoutS * 1000, print: useConsole ? print : undefined, onAnswer: extras.progress?.readiness });
+    extras.launcher?.answered?.();
+    // A load process calibrates (and with --start-together waits for the other shards) before its checks.
+    if (upstream && PROFILE_FACTS[cfg.profile].loadSettings) loadInfo = await beforeLoad(upstream, cfg.load, { profile: cfg.profile, seed: cfg.seed, shard: cfg.shard, print: useConsole ? print : undefined });
   } catch (e) {
     extras.progress?.ready();
     await gateway.close();
@@ -108,7 +114,6 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     throw e;
   }
   extras.progress?.ready();
-  extras.launcher?.answered?.();
   checks = onRoutes(checks, translatedProtocols(readiness), cfg.only);
   const unmatchedFrom = upstream?.unmatched.length ?? 0;
   const startedAt = extras.began?.at ?? new Date();
@@ -133,7 +138,8 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     results = applied.results;
     waiverSummary = applied.summary;
   }
-  const raw = runReportOf({ cfg, target, upstream, features, attempts, waiverSummary, interrupted: ran.interrupted, startedAt, t0, results, unmatchedFrom, readiness, transport, negotiated });
+  const ran0 = runReportOf({ cfg, target, upstream, features, attempts, waiverSummary, interrupted: ran.interrupted, startedAt, t0, results, unmatchedFrom, readiness, transport, negotiated });
+  const raw = loadInfo ? { ...ran0, load: afterLoad(loadInfo, cfg.load) } : ran0;
   return sealReport(raw, secrets, expanded.names);
 }
 

@@ -146,6 +146,7 @@ export async function sendMix(ctx: CheckContext, o: { route: Route; credentialSu
     keepBytes: o.keepBytes ?? 64 * 1024,
     signal: ctx.signal,
     deadlineMs: o.deadlineMs,
+    firstSend: loadSettings(ctx).firstSend,
     make: (i) => {
       const r = routed(ctx, o.route, requests[i], o.credentialSuffix);
       return { path: r.path, method: requests[i].method, headers: r.headers, body: requests[i].body };

@@ -1,0 +1,62 @@
+// The calibration of one load process: before its checks measure anything, the process sends the
+// workload's plain requests straight to the recording upstream at the declared rate (what
+// load.perf.cost measures as "direct") and times a fixed piece of CPU work. Each shard records its
+// own, so merge-reports can tell a shard whose machine was slow or busy from a slow gateway.
+import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { encodeHistogram, percentiles } from '../core/histogram.js';
+import { DEFAULT_MODEL, minimalRequest, RECORDS } from '../protocol/index.js';
+import { jsonReply } from '../protocol/record.js';
+import type { Upstream } from '../upstream/upstream.js';
+import { runLoad } from './engine.js';
+
+export interface LoadCalibration {
+  /** The requests sent straight to the recording upstream, and at what rate. */
+  rate: number;
+  requests: number;
+  achieved: number;
+  failures: number;
+  latencyMs: { p50: number; p99: number };
+  histogram: string;
+  /** Wall time of a fixed piece of CPU work (SHA-256 of CPU_WORK_BYTES): a slow or busy core shows here. */
+  cpuMs: number;
+}
+
+/** The CPU work: 32 MiB hashed, about 60 ms on an idle core of a current machine. */
+export const CPU_WORK_BYTES = 32 * 1024 * 1024;
+
+/** Wall time (ms) of hashing CPU_WORK_BYTES in 1 MiB pieces. */
+export function cpuWorkMs(): number {
+  const piece = Buffer.alloc(1024 * 1024, 7);
+  const t0 = performance.now();
+  const h = createHash('sha256');
+  for (let i = 0; i < CPU_WORK_BYTES / piece.length; i++) h.update(piece);
+  h.digest();
+  return Math.round((performance.now() - t0) * 10) / 10;
+}
+
+/** Sends up to a second of the declared rate (at least 50 requests, at most `requests`) straight to the upstream. */
+export async function calibrate(upstream: Upstream, o: { rate: number; requests: number; clients: number; signal?: AbortSignal }): Promise<LoadCalibration> {
+  const cpuMs = cpuWorkMs();
+  const count = Math.max(1, Math.min(o.requests, Math.max(50, o.rate)));
+  const r = RECORDS.messages.replies;
+  const cases = Array.from({ length: count }, () => upstream.expect(() => jsonReply(r, r.answer({ model: DEFAULT_MODEL.messages, text: 'calibration', toolCalls: [], stop: 'end', usage: { input: 5, output: 1 } }))));
+  const requests = cases.map((e) => minimalRequest('messages', { text: `${e.token} calibration`, stream: false, maxTokens: 16 }));
+  await upstream.sync?.();
+  try {
+    const result = await runLoad({
+      origin: upstream.url,
+      rate: o.rate,
+      requests: count,
+      durationMs: Math.ceil((count * 1000) / o.rate) + 1,
+      clients: o.clients,
+      signal: o.signal,
+      make: (i) => ({ path: requests[i].path, method: requests[i].method, headers: requests[i].headers.flat(), body: requests[i].body }),
+    });
+    const p = percentiles(result.latency);
+    return { rate: o.rate, requests: result.sent, achieved: Math.round(result.achievedRate), failures: result.failures, latencyMs: { p50: p.p50, p99: p.p99 }, histogram: encodeHistogram(result.latency), cpuMs };
+  } finally {
+    await upstream.sync?.();
+    for (const e of cases) upstream.release(e.token);
+  }
+}
