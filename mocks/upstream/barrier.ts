@@ -67,6 +67,6 @@ export class StartBarrier {
     this.waiting = this.waiting.filter((x) => x !== w);
     const have = [w, ...this.waiting].map((x) => x.req.index).sort((a, b) => a - b);
     const missing = Array.from({ length: w.req.count }, (_, i) => i + 1).filter((i) => !have.includes(i));
-    refuse(w.res, 408, 'NOT_READY', `only ${have.length} of ${w.req.count} load shards registered within ${Math.round(w.req.timeoutMs / 1000)} s (registered: ${have.join(', ')}; missing: ${missing.join(', ')})`);
+    refuse(w.res, 408, 'NOT_READY', `only ${have.length} of ${w.req.count} load shards registered within ${w.req.timeoutMs / 1000} s (registered: ${have.join(', ')}; missing: ${missing.join(', ')})`);
   }
 }

@@ -64,15 +64,15 @@ export function mergedLoad(named: Named): LoadRunInfo | undefined {
     const c = cal[i];
     const others = cal.filter((x, j): x is LoadCalibration => j !== i && x !== null);
     const flagged = c ? flagOf(c, others) : undefined;
-    const start = n.report.load!.start;
-    return { shard: n.report.shard!.index, calibration: c, ...(start ? { start } : {}), ...(flagged ? { flagged } : {}) };
+    const { start, firstRequestAt } = n.report.load!;
+    return { shard: n.report.shard!.index, calibration: c, ...(start ? { start } : {}), ...(firstRequestAt ? { firstRequestAt } : {}), ...(flagged ? { flagged } : {}) };
   });
   return { build: sorted[0].report.load!.build, settings: sorted[0].report.load!.settings, shards };
 }
 
 /** The spread (ms) of the shards' first load requests, when each recorded one. */
 export function firstRequestSpreadMs(info: LoadRunInfo): number | null {
-  const at = (info.shards ?? []).map((s) => (s.start?.firstRequestAt ? Date.parse(s.start.firstRequestAt) : NaN));
+  const at = (info.shards ?? []).map((s) => (s.firstRequestAt ? Date.parse(s.firstRequestAt) : NaN));
   return at.length && at.every(Number.isFinite) ? Math.max(...at) - Math.min(...at) : null;
 }
 
@@ -83,7 +83,7 @@ export function loadShardLines(report: RunReport): string[] {
   const lines = info.shards.map((s) => {
     const c = s.calibration;
     const cal = c ? `calibration straight p50 ${c.latencyMs.p50} ms, p99 ${c.latencyMs.p99} ms at ${c.achieved}/s of ${c.rate}/s, CPU work ${c.cpuMs} ms` : 'no calibration recorded';
-    const start = s.start ? `; waited ${s.start.waitedMs} ms for ${s.start.registered} shards${s.start.firstRequestAt ? `, first request ${s.start.firstRequestAt}` : ''}` : '';
+    const start = `${s.start ? `; waited ${s.start.waitedMs} ms at the barrier for ${s.start.registered} shards` : ''}${s.firstRequestAt ? `; first load request ${s.firstRequestAt}` : ''}`;
     return `shard ${s.shard}: ${cal}${start}${s.flagged ? `; FLAGGED: ${s.flagged}` : ''}`;
   });
   const spread = firstRequestSpreadMs(info);

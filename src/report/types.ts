@@ -152,8 +152,10 @@ export interface LoadRunInfo {
   calibration?: LoadCalibration;
   /** --start-together: how long this shard waited at the barrier for the others, and the moment they started. */
   start?: StartTogether;
-  /** A merged report: each shard's calibration and start, and why a shard's calibration is far from the others' (flagged). */
-  shards?: Array<{ shard: number; calibration: LoadCalibration | null; start?: StartTogether; flagged?: string }>;
+  /** Wall clock (ISO) of this process's first load request of its checks. */
+  firstRequestAt?: string;
+  /** A merged report: each shard's calibration, start and first load request, and why a shard's calibration is far from the others' (flagged). */
+  shards?: Array<{ shard: number; calibration: LoadCalibration | null; start?: StartTogether; firstRequestAt?: string; flagged?: string }>;
 }
 
 export interface StartTogether {
@@ -163,8 +165,6 @@ export interface StartTogether {
   waitedMs: number;
   /** Wall clock (ISO) of the common start, as the recording upstream set it. */
   startAt: string;
-  /** Wall clock (ISO) of this shard's first load request. */
-  firstRequestAt?: string;
 }
 
 export function summarize(results: CheckResult[]): RunReport['summary'] {

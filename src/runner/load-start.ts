@@ -44,5 +44,5 @@ export async function beforeLoad(upstream: Upstream, load: LoadSettings, o: { pr
 /** The report's load part once the checks ran: the first load request's moment added. */
 export function afterLoad(info: LoadRunInfo, load: LoadSettings): LoadRunInfo {
   const at = load.firstSend.at;
-  return at === null || !info.start ? info : { ...info, start: { ...info.start, firstRequestAt: new Date(at).toISOString() } };
+  return at === null ? info : { ...info, firstRequestAt: new Date(at).toISOString() };
 }

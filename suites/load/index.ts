@@ -10,5 +10,6 @@ import retry from './load.limit.retry-after.js';
 import cost from './load.perf.cost.js';
 import upstreamErrors from './load.upstream.errors-pass.js';
 import growth from './load.resources.growth.js';
+import frontier from './load.perf.frontier.js';
 
-export const LOAD_CHECKS: CheckDef[] = [attribution, streams, slow, upstreamErrors, refused, retry, cost, growth];
+export const LOAD_CHECKS: CheckDef[] = [attribution, streams, slow, upstreamErrors, refused, retry, cost, frontier, growth];
