@@ -114,7 +114,12 @@ export function summarizeResources(o: { source: string; intervalMs: number; samp
   const loaded = samples.filter((s) => windows.some((w) => within(s, w)));
   const lastEnd = windows.length ? Math.max(...windows.map((w) => w.to)) : null;
   const after = lastEnd === null ? [] : samples.filter((s) => s.at > lastEnd);
-  const pairs = samples.slice(1).map((s, i) => ({ pct: cpuPct(samples[i], s), mid: (s.at + samples[i].at) / 2, a: samples[i], b: s }));
+  // Readings closer than half the interval (a check's own reading beside the timer's) make a CPU
+  // percent of a few clock ticks (10 ms each): left out of the peak and the idle figure.
+  const pairs = samples
+    .slice(1)
+    .map((s, i) => ({ pct: cpuPct(samples[i], s), a: samples[i], b: s }))
+    .filter((p) => p.b.at - p.a.at >= o.intervalMs / 2);
   const loadCpu = windows.map((w) => {
     const inside = samples.filter((s) => within(s, w));
     return inside.length >= 2 ? { cpu: inside[inside.length - 1].cpuMs - inside[0].cpuMs, wall: inside[inside.length - 1].at - inside[0].at } : { cpu: 0, wall: 0 };

@@ -63,8 +63,11 @@ export function membersOf(all: ProcStat[], root: number, pgid: number | null): P
 }
 
 /** One reading of the processes rooted at `root` (and of group `pgid`): null when none is left. */
-export async function readProcesses(root: number, pgid: number | null, at: number): Promise<(ResourceSample & { processes: number }) | null> {
-  const members = membersOf(await readAll(), root, pgid);
+export async function readProcesses(root: number, pgid: number | null, clock: () => number): Promise<(ResourceSample & { processes: number }) | null> {
+  const all = await readAll();
+  // The moment of the CPU figures: when their files were read (a loaded machine may take long to list /proc).
+  const at = clock();
+  const members = membersOf(all, root, pgid);
   if (!members.length) return null;
   const rss = await Promise.all(members.map((p) => readFile(`/proc/${p.pid}/status`, 'utf8').then(parseRss, () => 0)));
   // Only zombies left (no VmRSS): the gateway is gone, there is nothing to read.
@@ -148,7 +151,7 @@ export class ResourceSampler implements ResourceProbe {
     if (!this.target) return null;
     const { root, pgid } = this.target;
     // One reading at a time: a slow /proc under load does not pile readings up.
-    const next = this.pending.then(() => readProcesses(root, pgid, this.now()));
+    const next = this.pending.then(() => readProcesses(root, pgid, () => this.now()));
     this.pending = next.catch(() => null);
     const s = await next.catch(() => null);
     if (!s) return null;

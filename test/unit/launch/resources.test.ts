@@ -27,8 +27,8 @@ describe('process readings', () => {
     const child = spawn('sh', ['-c', 'sleep 60 & sleep 60 & wait'], { detached: true, stdio: 'ignore' });
     try {
       // The shell forks its children as it starts: read until both are there (bounded by the test's time-out).
-      let r = await readProcesses(child.pid!, child.pid!, 0);
-      while (!r || r.processes < 3) r = await readProcesses(child.pid!, child.pid!, 0);
+      let r = await readProcesses(child.pid!, child.pid!, () => 0);
+      while (!r || r.processes < 3) r = await readProcesses(child.pid!, child.pid!, () => 0);
       expect(r.processes).toBe(3);
       expect(r.rssBytes).toBeGreaterThan(0);
       const sampler = new ResourceSampler(0, 'process group');
@@ -40,6 +40,6 @@ describe('process readings', () => {
     } finally {
       await stopGroup(child);
     }
-    expect(await readProcesses(child.pid!, child.pid!, 0)).toBeNull();
+    expect(await readProcesses(child.pid!, child.pid!, () => 0)).toBeNull();
   });
 });
