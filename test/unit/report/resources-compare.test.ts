@@ -11,7 +11,7 @@ import type { RunReport } from '../../../src/report/types.js';
 
 const res = (peakMb: number, firstAnswerMs: number): GatewayResources => ({ source: 'process group (1 process)', samples: 10, intervalMs: 200, memory: { idle: 50e6, steady: 60e6, peak: peakMb * 1e6, afterLoad: 55e6, growthPer10k: 1e6 }, cpu: { idle: 1, steady: 40, peak: 90 }, coldStart: { readyMs: 300, firstAnswerMs }, loadRequests: 1000 });
 const report = (r: GatewayResources): RunReport =>
-  ({ schemaVersion: '1.7.0', harness: { name: 'gw-conformance', version: '1' }, target: 'http://t', upstream: null, profile: 'load', declared: { protocols: ['messages'] }, seed: 1, strict: false, startedAt: '2026-01-01T00:00:00Z', finishedAt: '', durationMs: 0, summary: {} as RunReport['summary'], exitCode: 0, results: [], unmatchedRequests: [], launched: { kind: 'command', what: 'gw', target: 'http://t', restarts: 0, exitCode: 0, logTail: [], resources: r } }) as RunReport;
+  ({ schemaVersion: '1.8.0', harness: { name: 'gw-conformance', version: '1' }, target: 'http://t', upstream: null, profile: 'load', declared: { protocols: ['messages'] }, seed: 1, strict: false, startedAt: '2026-01-01T00:00:00Z', finishedAt: '', durationMs: 0, summary: {} as RunReport['summary'], exitCode: 0, results: [], unmatchedRequests: [], launched: { kind: 'command', what: 'gw', target: 'http://t', restarts: 0, exitCode: 0, logTail: [], resources: r } }) as RunReport;
 
 describe('resources in compare', () => {
   it('a peak up by more than a quarter and 10 MB is a regression, and says so', () => {
