@@ -2,7 +2,6 @@
 // and keeps what came back with raw headers and timings on the upstream's clock. Every request,
 // an answer read whole (send) or a stream (readStream, src/client/sse.ts), takes one way through
 // it (dispatch): its route resolved once, the retry on a fresh connection, the runner's hooks.
-import type { ResourceProbe } from '../core/resources.js';
 import { request, type Agent, type Dispatcher } from 'undici';
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
@@ -45,7 +44,7 @@ export class GatewayClient {
   }
   constructor(
     target: string,
-    private readonly opts: { token: string; timeoutMs: number; targeting?: ClientTargeting; launcher?: { restart(): Promise<void>; resources?: ResourceProbe }; transport?: Transport },
+    private readonly opts: { token: string; timeoutMs: number; targeting?: ClientTargeting; launcher?: { restart(): Promise<void>; resources?: import('../core/resources.js').ResourceProbe }; transport?: Transport },
   ) {
     this.base = new URL(target);
     this.connectOptions = connectOptions(opts.transport);
@@ -61,10 +60,7 @@ export class GatewayClient {
   }
 
   /** The launched gateway's memory and CPU readings (src/launch/resources.ts); null when the harness did not start it. */
-  get resources(): ResourceProbe | null {
-    return this.opts.launcher?.resources ?? null;
-  }
-
+  get resources(): import('../core/resources.js').ResourceProbe | null { return this.opts.launcher?.resources ?? null; }
   /** True when the harness started the gateway (--gateway-cmd) and a check may restart it. */
   get canRestart(): boolean {
     return this.opts.launcher !== undefined;
