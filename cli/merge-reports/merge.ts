@@ -4,6 +4,7 @@ import { writeReports } from '../../src/reporters/index.js';
 import { reportersFor } from '../../src/reporters/names.js';
 import { assertDistinct, mergeReports, readReport } from '../../src/report/run/merge.js';
 import { plural } from '../../src/core/words.js';
+import { loadShardLines } from '../../src/report/run/load-shards.js';
 
 type Io = { out: (s: string) => void; err: (s: string) => void; env: NodeJS.ProcessEnv };
 
@@ -17,6 +18,7 @@ export async function mergeCommand(dirs: string[], opts: { out: string; force?: 
   const names = reportersFor(opts.reporter ?? [...DEFAULT_REPORTERS], io.env);
   const stepSummary = names.includes('github') ? io.env.GITHUB_STEP_SUMMARY || undefined : undefined;
   io.out(`merge-reports: ${plural(named.length, 'report')}, ${plural(report.results.length, 'check')}`);
+  for (const l of loadShardLines(report)) io.out(`merge-reports: ${l}`);
   writeReports(report, names, opts.out, io.out, { junitFormat: opts.junitFormat, stepSummary });
   return report.exitCode;
 }

@@ -13,6 +13,8 @@ import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { UnmatchedRequest } from '../../src/upstream/upstream.js';
 import type { RecordingUpstream } from './server.js';
 import { refuseNdjson as refuse } from '../../src/core/server.js';
+import { StartBarrier } from './barrier.js';
+import type { BarrierRequest } from '../../src/upstream/attach-wire.js';
 
 /** The largest batch of operations one request may carry (the run's side sends smaller ones). */
 const MAX_OPS_BYTES = 64 * 1024 * 1024;
@@ -69,10 +71,13 @@ export interface AttachOptions {
 export class Attachments {
   private sessions = new Map<string, Session>();
   private owners = new Map<string, Session>();
+  private readonly barrier: StartBarrier;
   constructor(
     private readonly upstream: RecordingUpstream,
     private readonly opts: AttachOptions,
-  ) {}
+  ) {
+    this.barrier = new StartBarrier(opts.log);
+  }
 
   /** Runs attached now. */
   get count(): number {
@@ -96,9 +101,16 @@ export class Attachments {
     if (!this.allows(peer)) return refuse(res, 403, 'BAD_FLAG', `${peer} may not attach to this mock (start it with --attach-from to allow other addresses than loopback)`);
     if (req.method !== 'POST') return refuse(res, 405, 'BAD_FLAG', 'attach with POST');
     if (req.url === ATTACH_PATH) return this.open(req, res, peer);
-    const id = req.url?.startsWith(`${ATTACH_PATH}/`) ? req.url.slice(ATTACH_PATH.length + 1) : '';
+    const rest = req.url?.startsWith(`${ATTACH_PATH}/`) ? req.url.slice(ATTACH_PATH.length + 1) : '';
+    const atBarrier = rest.endsWith('/barrier');
+    const id = atBarrier ? rest.slice(0, -'/barrier'.length) : rest;
     const session = this.sessions.get(id);
     if (!session) return refuse(res, 404, 'TARGET_UNREACHABLE', `no attached run ${id} at this mock (it ended, or the mock restarted)`);
+    if (atBarrier)
+      return void readJson(req, 64 * 1024).then(
+        (r) => this.barrier.register(session.id, session.peer, r as BarrierRequest, res),
+        (e: Error) => refuse(res, 400, 'BAD_FLAG', e.message),
+      );
     readJson(req, MAX_OPS_BYTES).then(
       (ops) => this.apply(session, ops as AttachOps, res),
       (e: Error) => refuse(res, 400, 'BAD_FLAG', e.message),
@@ -146,6 +158,7 @@ export class Attachments {
 
   private end(session: Session): void {
     if (!this.sessions.delete(session.id)) return;
+    this.barrier.leave(session.id);
     session.close();
     for (const token of session.open) this.upstream.release(token);
     for (const token of session.owned) this.owners.delete(token);

@@ -1,7 +1,7 @@
 // Faults that show under load or with a declared limit (the load profile's checks,
 // test/load/load-detection.test.ts): answers crossing between concurrent requests (always, or only while they overlap), streams buffered
 // when many are open, a tiny upstream pool, a per-request delay, upstream overload answers
-// changed or retried too often, and limits answered wrongly.
+// changed or retried too often, limits answered wrongly, and every request's body kept in memory.
 import { Transform } from 'node:stream';
 import type { Fault, RequestParts } from './types.js';
 
@@ -122,6 +122,18 @@ function overloadDropRetryAfter(): Fault {
   };
 }
 
+/** Keeps a copy of every request's body for as long as the gateway runs (a log buffer never emptied). */
+function keepsBodies(): Fault {
+  const kept: Buffer[] = [];
+  return {
+    name: 'load-keeps-bodies',
+    breaks: ['LOAD-RES-1'],
+    description: 'keeps a copy of every request body in memory for as long as it runs: its memory grows with every request',
+    request: (r) => void kept.push(Buffer.from(r.body)),
+    fresh: keepsBodies,
+  };
+}
+
 export const LOAD_FAULTS: Fault[] = [
   modelCache(),
   bufferWhenMany(),
@@ -135,4 +147,5 @@ export const LOAD_FAULTS: Fault[] = [
   { name: 'limit-all-credentials', breaks: ['LIMIT-1'], description: 'counts every credential against one shared limit', limit: { shared: true } },
   { name: 'limit-retry-after-zero', breaks: ['LIMIT-2'], description: 'says retry-after: 0 while the window still lasts', limit: { retryAfterS: 0 } },
   mixupWhenOverlapping(),
+  keepsBodies(),
 ];

@@ -40,6 +40,12 @@ export interface LoadSettings {
   declaredLimit: DeclaredLimit | null;
   /** `--budget added-p99-ms=N`: the added p99 the gateway may cost. */
   budgetAddedP99Ms: number | null;
+  /** --load-frontier: load.perf.frontier sweeps rising rates. */
+  frontier: boolean;
+  /** --start-together: the most seconds a shard waits at the mock for the others (0: no wait). */
+  startTogetherS: number;
+  /** The wall clock (Date.now()) of the run's first load request, filled by the load generator; null before it. */
+  firstSend: { at: number | null };
 }
 
 export interface RunSettings {

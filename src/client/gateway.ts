@@ -45,7 +45,7 @@ export class GatewayClient {
   }
   constructor(
     target: string,
-    private readonly opts: { token: string; timeoutMs: number; targeting?: ClientTargeting; launcher?: { restart(): Promise<void> }; transport?: Transport },
+    private readonly opts: { token: string; timeoutMs: number; targeting?: ClientTargeting; launcher?: { restart(): Promise<void>; resources?: import('../core/resources.js').ResourceProbe }; transport?: Transport },
   ) {
     this.base = new URL(target);
     this.connectOptions = connectOptions(opts.transport);
@@ -60,6 +60,8 @@ export class GatewayClient {
     return newDispatcher(this.connectOptions, this.opts.timeoutMs);
   }
 
+  /** The launched gateway's memory and CPU readings (src/launch/resources.ts); null when the harness did not start it. */
+  get resources(): import('../core/resources.js').ResourceProbe | null { return this.opts.launcher?.resources ?? null; }
   /** True when the harness started the gateway (--gateway-cmd) and a check may restart it. */
   get canRestart(): boolean {
     return this.opts.launcher !== undefined;

@@ -175,6 +175,8 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
   const service = PROFILE_FACTS[profile].serviceKey ? serviceConfig(env) : undefined;
   const { declared, targeting } = resolveTargeting(file.protocols, Array.isArray(v.protocols) ? v.protocols : undefined, v['base-path'], v.header);
   targeting.vertex.placeholders = { project: pathValue(v['vertex-project'], 'vertex-project'), region: pathValue(v['vertex-region'], 'vertex-region') };
+  // The start barrier is at the mock the shards attach to, for the shard count they declare.
+  if ((v['start-together'] ?? 0) > 0 && (!v['attach'] || v.shard === undefined || profile !== 'load')) throw new HarnessError('BAD_FLAG', '--start-together needs --profile load, --attach <mock URL> and --shard i/n (the shards wait for each other at the mock they attach to)');
   return {
     target: v.target,
     upstreamListen: v['upstream-listen'],
@@ -245,5 +247,8 @@ function loadConfig(v: OptionValues, protocols: Protocol[]): LoadSettings {
     protocols,
     declaredLimit: parseDeclaredLimit(v['declared-limit']),
     budgetAddedP99Ms: budget === undefined ? null : Number(budget),
+    frontier: v['load-frontier'],
+    startTogetherS: v['start-together'] ?? 0,
+    firstSend: { at: null },
   };
 }

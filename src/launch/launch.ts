@@ -12,6 +12,8 @@ import { maskLogLine } from './image.js';
 import { connects, freePort } from './ports.js';
 import { exitedOf, exitOf, stopGroup, killGroup } from './process-group.js';
 import { Tail, TAIL_LINES } from './tail.js';
+import { performance } from 'node:perf_hooks';
+import { containerPid, imageBytes, ResourceSampler } from './resources.js';
 
 export { freePort };
 
@@ -53,6 +55,10 @@ export interface LaunchedGateway {
   restart(): Promise<void>;
   stop(): Promise<void>;
   info(): LaunchInfo;
+  /** Its memory and CPU over the run, and its cold start (src/launch/resources.ts); checks read it through the gateway client. */
+  readonly resources: ResourceSampler;
+  /** The run's first good answer came (the readiness gate passed): the end of the cold start. */
+  answered(): void;
 }
 
 export interface CommandOptions {
@@ -87,6 +93,7 @@ function commandEnv(opts: CommandOptions): NodeJS.ProcessEnv {
  */
 export async function startCommand(opts: CommandOptions): Promise<LaunchedGateway> {
   const tail = new Tail(opts.secrets);
+  const sampler = new ResourceSampler(performance.now(), 'process group');
   const command = expandPlaceholders(opts.command, opts.values);
   const env = commandEnv(opts);
   let child: ChildProcess | undefined;
@@ -113,7 +120,10 @@ export async function startCommand(opts: CommandOptions): Promise<LaunchedGatewa
   };
   const start = async () => {
     child = spawn('sh', ['-c', command], { cwd: opts.values.workdir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // detached: the shell leads a process group of its own, whose id is its pid.
+    if (child.pid !== undefined) sampler.watch(child.pid, child.pid);
     await untilListening(child, tail, opts, stopChild);
+    await sampler.ready();
   };
 
   await start();
@@ -127,6 +137,7 @@ export async function startCommand(opts: CommandOptions): Promise<LaunchedGatewa
     },
     stop() {
       return (stopped ??= (async () => {
+        await sampler.stop();
         await stopChild();
         tail.flush();
         process.removeListener('exit', onProcessExit);
@@ -135,7 +146,9 @@ export async function startCommand(opts: CommandOptions): Promise<LaunchedGatewa
         await rm(opts.values.workdir, { recursive: true, force: true });
       })());
     },
-    info: () => ({ kind: 'command', what: maskLogLine(command, opts.secrets), target: `http://127.0.0.1:${opts.listenPort}`, restarts, exitCode: lastExit, logTail: tail.last(TAIL_LINES) }),
+    info: () => ({ kind: 'command', what: maskLogLine(command, opts.secrets), target: `http://127.0.0.1:${opts.listenPort}`, restarts, exitCode: lastExit, logTail: tail.last(TAIL_LINES), resources: sampler.figures() }),
+    resources: sampler,
+    answered: () => sampler.answered(),
   };
 }
 
@@ -225,7 +238,15 @@ async function startImageGateway(req: LaunchRequest, values: PlaceholderValues, 
   for (const [k, p] of Object.entries(PLACEHOLDER_ENV)) containerEnv[p] = values[k as keyof PlaceholderValues];
   for (const [k, v] of env) containerEnv[k] = expandPlaceholders(v, values);
   const args = req.args.map((a) => expandPlaceholders(a, values));
+  // The image's size first: the cold start counts from the container's start, not from a pull.
+  const size = await imageBytes(req.image!);
+  const sampler = new ResourceSampler(performance.now(), 'container');
+  sampler.imageBytes = size;
   const running = await startImage({ image: req.image!, env: containerEnv, args, binds: [{ source: dir, target: dir }], readyPort: Number(values.listen_port), startTimeoutMs: req.startTimeoutMs, secrets: req.secrets });
+  sampler.markReady();
+  const pid = await containerPid(running.id);
+  if (pid !== null) sampler.watch(pid, null);
+  await sampler.ready();
   let stopped: Promise<void> | undefined;
   const target = `http://127.0.0.1:${values.listen_port}`;
   return {
@@ -233,9 +254,12 @@ async function startImageGateway(req: LaunchRequest, values: PlaceholderValues, 
     restart: () => Promise.reject(new Error('restarting a --gateway-image gateway is not supported yet')),
     stop: () =>
       (stopped ??= (async () => {
+        await sampler.stop();
         await running.stop();
         await rm(dir, { recursive: true, force: true });
       })()),
-    info: () => ({ kind: 'image', what: req.image!, target, restarts: 0, exitCode: null, logTail: running.logTail() }),
+    info: () => ({ kind: 'image', what: req.image!, target, restarts: 0, exitCode: null, logTail: running.logTail(), resources: sampler.figures() }),
+    resources: sampler,
+    answered: () => sampler.answered(),
   };
 }

@@ -52,6 +52,8 @@ export interface LoadPlan {
   signal?: AbortSignal;
   /** Requests still open this long after the start are cut (and reported with an error). */
   deadlineMs?: number;
+  /** Given the wall clock (Date.now()) of the first request sent, when it is still null (the run's first load request). */
+  firstSend?: { at: number | null };
 }
 
 export interface LoadResult {
@@ -126,6 +128,7 @@ export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
   const run = { ...plan, signal: stop.signal };
   const deadline = plan.deadlineMs ? setTimeout(() => stop.abort(new Error(`still open ${plan.deadlineMs} ms after the load started`)), plan.deadlineMs) : undefined;
   const t0 = performance.now();
+  if (plan.firstSend && plan.firstSend.at === null && total > 0) plan.firstSend.at = Date.now();
   const tally: Tally = { t0, inFlight: 0, peakInFlight: 0, outcomes: [], latency: newHistogram(), ttfb: newHistogram(), completed: [], failed: [] };
   const { outcomes, latency, ttfb } = tally;
   try {

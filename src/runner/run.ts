@@ -29,6 +29,9 @@ import { runReportOf } from './run-report.js';
 import { reachTarget } from './preflight.js';
 import { PROFILE_FACTS, profileFeature } from '../core/features.js';
 import { plural } from '../core/words.js';
+import type { ResourceProbe } from '../core/resources.js';
+import { afterLoad, beforeLoad } from '../runner/load-start.js';
+import type { LoadRunInfo } from '../report/shared/types.js';
 
 /** What a run may be given besides its configuration. */
 export interface SuiteExtras {
@@ -39,7 +42,7 @@ export interface SuiteExtras {
   /** The day waivers are judged on (YYYY-MM-DD, UTC); today when absent. */
   today?: string;
   /** The gateway the harness started (--gateway-cmd): checks may restart it. */
-  launcher?: { restart(): Promise<void> };
+  launcher?: { restart(): Promise<void>; resources?: ResourceProbe; answered?(): void };
   /** The profile's own surroundings, passed to every check (the apps profile). */
   fixture?: unknown;
   /** More values no report may carry (the apps profile's tokens and secrets). */
@@ -93,9 +96,13 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
   // The upstream takes requests under a protocol's upstream-base-path as today's paths.
   upstream?.forwardsUnder?.(upstreamPrefixes(cfg.targeting));
   let readiness: Readiness | null = null;
+  let loadInfo: LoadRunInfo | undefined;
   try {
     // The readiness gate: no check runs before the gateway forwards a canary of each declared protocol.
     if (upstream && cfg.protocols.length) readiness = await awaitReady(gateway, upstream, cfg.protocols, { timeoutMs: cfg.readyTimeoutS * 1000, print: useConsole ? print : undefined, onAnswer: extras.progress?.readiness });
+    extras.launcher?.answered?.();
+    // A load process calibrates (and with --start-together waits for the other shards) before its checks.
+    if (upstream && PROFILE_FACTS[cfg.profile].loadSettings) loadInfo = await beforeLoad(upstream, cfg.load, { profile: cfg.profile, seed: cfg.seed, shard: cfg.shard, print: useConsole ? print : undefined });
   } catch (e) {
     extras.progress?.ready();
     await gateway.close();
@@ -128,7 +135,8 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
     results = applied.results;
     waiverSummary = applied.summary;
   }
-  const raw = runReportOf({ cfg, target, upstream, features, attempts, waiverSummary, interrupted: ran.interrupted, startedAt, t0, results, unmatchedFrom, readiness, transport, negotiated });
+  const ran0 = runReportOf({ cfg, target, upstream, features, attempts, waiverSummary, interrupted: ran.interrupted, startedAt, t0, results, unmatchedFrom, readiness, transport, negotiated });
+  const raw = loadInfo ? { ...ran0, load: afterLoad(loadInfo, cfg.load) } : ran0;
   return sealReport(raw, secrets, expanded.names);
 }
 

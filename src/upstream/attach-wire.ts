@@ -44,6 +44,26 @@ export interface AttachAnswer {
   taken: string[];
 }
 
+/** A shard's registration at the start barrier (POST ATTACH_PATH/<session id>/barrier). */
+export interface BarrierRequest {
+  /** This shard (i of n) and how many the run declares. */
+  index: number;
+  count: number;
+  /** The shard's harness build and load settings: every shard of one barrier must give the same. */
+  key: string;
+  /** The most this shard waits for the others. */
+  timeoutMs: number;
+}
+
+/** The barrier's answer once every shard registered: start at `startAt` (the mock's performance.now()). */
+export interface BarrierAnswer {
+  now: number;
+  startAt: number;
+  /** The same start on the mock's wall clock (ms since the epoch), for the reports. */
+  startAtWall: number;
+  registered: number;
+}
+
 export function toWire(rec: RecordedRequest, httpVersion: string): WireRecord {
   // The accessors of a record that keeps less (mocks/upstream/recorded.ts) are read by name: a spread copies own fields only.
   return { ...rec, rawHeaders: rec.rawHeaders, bodySha256: rec.bodySha256, longStrings: rec.longStrings, body: rec.body.toString('base64'), httpVersion };

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Agent, request, type Dispatcher } from 'undici';
 import { errorFromWire, HarnessError } from '../core/errors.js';
-import { ATTACH_PATH, fromWire, type AttachAnswer, type AttachEvent, type AttachOps } from './attach-wire.js';
+import { ATTACH_PATH, fromWire, type AttachAnswer, type AttachEvent, type AttachOps, type BarrierAnswer, type BarrierRequest } from './attach-wire.js';
 import { newCaseToken } from './contract.js';
 import { RecordedCase } from './expectation.js';
 import type { RecordedRequest } from './record.js';
@@ -121,6 +121,31 @@ export class RemoteUpstream implements Upstream {
     throw new HarnessError('BAD_FLAG', 'a run attached to a `gw-conformance mock` cannot take its upstream down (other runs share it): run the outage checks without attaching');
   }
   async resume(): Promise<void> {}
+
+  /**
+   * Registers this shard at the mock's start barrier and waits until every shard has (or its
+   * `timeoutMs` runs out: a harness error that names the missing shards), then until the common
+   * start, moved onto this clock. Returns how long it waited and the start's wall clock.
+   */
+  async startTogether(r: BarrierRequest): Promise<{ waitedMs: number; registered: number; startAtWall: number }> {
+    const t0 = performance.now();
+    let answer: BarrierAnswer;
+    try {
+      // Bounded by the shard's own wait, and a round trip's grace over it (the mock answers at its end).
+      const res = await request(`${this.url}${ATTACH_PATH}/${this.id}/barrier`, { method: 'POST', body: JSON.stringify(r), dispatcher: this.agent, headersTimeout: r.timeoutMs + SYNC_MS, bodyTimeout: SYNC_MS });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) throw new HarnessError(res.statusCode === 408 ? 'NOT_READY' : 'MERGE_REFUSED', `--start-together: ${(parse(text.split('\n')[0]) as { message?: string } | null)?.message ?? `the mock answered ${res.statusCode}`}`);
+      answer = JSON.parse(text) as BarrierAnswer;
+    } catch (e) {
+      throw e instanceof HarnessError ? e : this.failure((e as { code?: string }).code ?? (e as Error).message);
+    }
+    const t1 = performance.now();
+    this.measured(t0, t1, answer.now);
+    // The start on this clock; a timer to the moment, not a guess at how long the others take.
+    const wait = Math.max(0, this.shift(answer.startAt) - performance.now());
+    await new Promise((done) => setTimeout(done, wait));
+    return { waitedMs: Math.round(performance.now() - t0), registered: answer.registered, startAtWall: answer.startAtWall };
+  }
 
   /** Half the shortest round trip to the mock: how far a time moved onto this clock may be off. */
   get clockUncertaintyMs(): number {

@@ -77,6 +77,8 @@ export interface PlanOptions {
   error?: { status: number; headers: HeaderList };
   /** The upstream holds the answer until a batch of the group is waiting (overlap). */
   hold?: Hold;
+  /** Characters added to the prompt after the token (a large body). */
+  padChars?: number;
 }
 
 /** Registers the upstream's answer for one request of `kind` and returns the request. */
@@ -84,7 +86,7 @@ export function plan(ctx: CheckContext, kind: Kind, opts: PlanOptions = {}): { p
   const timing = { firstGapMs: opts.firstGapMs ?? 0, gapMs: opts.gapMs ?? 0 };
   const err = opts.error;
   const e = ctx.upstream.answer((token) => (err ? errorFor(kind, token, err.status, err.headers, opts.hold) : replyFor(kind, token, timing, opts.hold)));
-  const m = minimalRequest(kind.protocol, { text: `${e.token} load`, stream: kind.stream, maxTokens: 64 });
+  const m = minimalRequest(kind.protocol, { text: `${e.token} load${opts.padChars ? ` ${'x'.repeat(opts.padChars)}` : ''}`, stream: kind.stream, maxTokens: 64 });
   return { planned: { kind, expectation: e }, request: { path: m.path, method: m.method, headers: m.headers, body: m.body } };
 }
 
@@ -132,6 +134,8 @@ export async function sendMix(ctx: CheckContext, o: { route: Route; credentialSu
   const first = routed(ctx, o.route, requests[0] ?? { path: '/', headers: [] }, o.credentialSuffix);
   // An upstream in another process has the cases before the first request, and every arrival after the last answer.
   await ctx.upstream.sync();
+  // A launched gateway's readings tell its load windows from its idle time (src/launch/resources.ts).
+  const loaded = o.route === 'gateway' ? ctx.gateway.resources?.loadBegins() : undefined;
   const result = await runLoad({
     origin: first.origin,
     rate: o.rate,
@@ -141,11 +145,13 @@ export async function sendMix(ctx: CheckContext, o: { route: Route; credentialSu
     keepBytes: o.keepBytes ?? 64 * 1024,
     signal: ctx.signal,
     deadlineMs: o.deadlineMs,
+    firstSend: loadSettings(ctx).firstSend,
     make: (i) => {
       const r = routed(ctx, o.route, requests[i], o.credentialSuffix);
       return { path: r.path, method: requests[i].method, headers: r.headers, body: requests[i].body };
     },
   });
+  loaded?.(result.sent);
   await ctx.upstream.sync();
   return { result, planned, hold };
 }

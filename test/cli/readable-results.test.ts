@@ -25,7 +25,7 @@ const result = (id: string, outcome: CheckResult['outcome'], level: CheckResult[
 
 /** A report of these results, in this (the run's) order. */
 const reportOf = (results: CheckResult[], over: Partial<RunReport> = {}) =>
-  ({ schemaVersion: '1.7.0', harness: { name: 'gw-conformance', version: '0' }, target: 'http://t', upstream: null, profile: 'default', seed: 1, startedAt: 'now', strict: false, declared: { protocols: ['messages'] }, durationMs: 1, summary: summarize(results), exitCode: 1, results, unmatchedRequests: [], ...over }) as unknown as RunReport;
+  ({ schemaVersion: '1.8.0', harness: { name: 'gw-conformance', version: '0' }, target: 'http://t', upstream: null, profile: 'default', seed: 1, startedAt: 'now', strict: false, declared: { protocols: ['messages'] }, durationMs: 1, summary: summarize(results), exitCode: 1, results, unmatchedRequests: [], ...over }) as unknown as RunReport;
 
 describe('findings in the order that matters', () => {
   // The run's order: registry order, which says nothing of severity.

@@ -164,7 +164,8 @@ describe('the load checks on an attached upstream', () => {
     const r = await attachedRun(undefined, 'load');
     expect(r.results.map((x) => x.id).sort()).toEqual(LOAD_CHECKS.map((c) => c.id).sort());
     expect(notPassed(r), why(r)).toEqual({});
-    expect(r.results.filter((x) => x.outcome === 'pass').length).toBe(LOAD_CHECKS.length - 2);
+    // Skipped: the two limit checks (no declared limit), the memory check (the gateway runs in this process, not launched) and the frontier (no --load-frontier).
+    expect(r.results.filter((x) => x.outcome !== 'pass').map((x) => x.id).sort()).toEqual(['load.limit.refused', 'load.limit.retry-after', 'load.perf.frontier', 'load.resources.growth']);
   }, 120_000);
 
   // Each reads another part of the wire: hits (cross-talk, retries counted), stream timings, hits of refused requests.

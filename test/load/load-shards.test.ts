@@ -114,6 +114,41 @@ describe('load shards: three processes, one mock, one gateway', () => {
   });
 });
 
+describe('load shards that start together (--start-together)', () => {
+  it('two shards started apart wait at the mock for each other, record their calibration and start, and merge; a shard whose partner never comes is one line', { timeout: 180_000 }, async () => {
+    const [up, gw] = [await freePort(), await freePort()];
+    const mockOut = await serve(['mock', '--listen', `127.0.0.1:${up}`], 'listening');
+    await serve(['reference', '--listen', `127.0.0.1:${gw}`, '--upstream', `http://127.0.0.1:${up}`], 'listening');
+    const dir = mkdtempSync(join(tmpdir(), 'gwc-load-together-'));
+    const load = (i: number, n: number, wait: string) => ['run', '--target', `http://127.0.0.1:${gw}`, '--attach', `http://127.0.0.1:${up}`, '--shard', `${i}/${n}`, '--start-together', wait, '--profile', 'load', '--only', 'load.concurrency.attribution', '--load-rate', '20', '--load-duration-s', '1', '--load-requests', '20', '--load-clients', '2', '--seed', '5', '--reporter', 'json', '--out', join(dir, `s${i}of${n}`)];
+    const first = cli(load(1, 2, '150'), { timeoutMs: 170_000 });
+    // The second starts only once the first waits at the barrier: without the barrier their load would not overlap.
+    await mockOut(/start barrier: shard 1\/2 from 127\.0\.0\.1 registered/g, 1);
+    const second = await cli(load(2, 2, '150'), { timeoutMs: 170_000 });
+    const one = await first;
+    for (const r of [one, second]) expect([0, 1], r.stdout + r.stderr).toContain(r.code);
+    expect(await mockOut(/all 2 shards registered/g, 1)).toMatch(/start barrier: all 2 shards registered; they start in 250 ms/);
+    const reports = [1, 2].map((i) => JSON.parse(readFileSync(join(dir, `s${i}of2`, 'report.json'), 'utf8')) as RunReport);
+    for (const r of reports) {
+      expect(r.load!.calibration!.requests).toBeGreaterThan(0);
+      expect(r.load!.start).toMatchObject({ registered: 2, expected: 2 });
+      expect(r.load!.firstRequestAt).toBeDefined();
+    }
+    expect(reports[0].load!.start!.startAt).toBe(reports[1].load!.start!.startAt);
+    const m = await cliInProcess(['merge-reports', join(dir, 's1of2'), join(dir, 's2of2'), '--out', join(dir, 'merged'), '--reporter', 'json']);
+    expect(m.stdout).toMatch(/merge-reports: shard 1: calibration straight p50 [\d.]+ ms, p99 [\d.]+ ms .* waited \d+ ms at the barrier for 2 shards/);
+    expect(m.stdout).toMatch(/first load requests of the shards within \d+ ms of each other/);
+    // Alone at a barrier for two, with a wait of a second: one line naming the missing shard, exit 2.
+    const alone = await cli(load(1, 2, '1'), { timeoutMs: 60_000 });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/^gw-conformance: --start-together: only 1 of 2 load shards registered within 1 s \(registered: 1; missing: 2\)$/m);
+    // Without --attach and --shard the flag is refused before anything starts.
+    const bad = await cliInProcess(['run', '--profile', 'load', '--target', 'http://127.0.0.1:9', '--start-together', '10']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--start-together needs --profile load, --attach <mock URL> and --shard i\/n/);
+  });
+});
+
 describe('load shard merge', () => {
   const hist = (values: number[]) => {
     const h = newHistogram();
@@ -152,7 +187,7 @@ describe('load shard merge', () => {
   it('load shards given twice, or of different counts, are refused', () => {
     const rep = (index: number, count: number) => ({ name: `s${index}`, report: { harness: { version: '1' }, seed: 1, target: 't', profile: 'load', declared: { protocols: [] }, shard: { index, count, balancedBy: 'load' }, results: [] } as unknown as RunReport });
     expect(mergeConflicts([rep(1, 2), rep(2, 2)])).toEqual([]);
-    expect(mergeConflicts([rep(1, 2), rep(1, 2)]).join()).toMatch(/load shards given twice/);
+    expect(mergeConflicts([rep(1, 2), rep(1, 2)]).join()).toMatch(/load shard 1\/2 is given 2 times \(in s1 and s1\)/);
     expect(mergeConflicts([rep(1, 2), rep(2, 3)]).join()).toMatch(/different shard counts/);
   });
 });

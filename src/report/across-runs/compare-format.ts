@@ -4,6 +4,7 @@
 // listed. Messages and evidence came from a gateway: each sink makes them inert with the one
 // module for it (src/core/inert.ts), so they can start no escape sequence, workflow command,
 // markup or link of their own.
+import { resourceLines } from './resources-compare.js';
 import { markdownCell, terminalSafe, workflowData, workflowProperty } from '../../core/inert.js';
 import { CHANGES, type CellRow, type Change, type CheckRow, type Comparison, type Counts, type RunSide } from './compare.js';
 import { plural } from '../../core/words.js';
@@ -36,7 +37,9 @@ export function resultText(c: Comparison): string {
   const worse = (one: boolean) => (c.failOn === 'warn' ? (one ? 'warns or fails' : 'warn or fail') : one ? 'fails' : 'fail');
   if (c.exitCode === 0) return `no regression: no check or capability cell that passed now ${worse(true)}`;
   const what = [checks ? `${checks} ${checks === 1 ? 'check' : 'checks'}` : '', cells ? `${cells} capability ${cells === 1 ? 'cell' : 'cells'}` : ''].filter(Boolean).join(' and ');
-  return `REGRESSED: ${what} that passed now ${worse(c.regressions === 1)}`;
+  const res = c.resources?.regressions ?? 0;
+  const resText = res ? `${res} resource ${res === 1 ? 'figure' : 'figures'} of the gateway past its threshold` : '';
+  return `REGRESSED: ${[what ? `${what} that passed now ${worse(checks + cells === 1)}` : '', resText].filter(Boolean).join('; ')}`;
 }
 
 const checkHead = (r: CheckRow) => `${r.id}${r.baseId ? ` (was ${r.baseId})` : ''} [${r.level} ${r.requirements.join(', ')}]`;
@@ -54,6 +57,7 @@ export function consoleText(c: Comparison): string {
   for (const r of listed(c.cells)) row(r.change, cellHead(r), r.base, r.now, r.evidence ? [oneLine(r.evidence)] : []);
   lines.push('', `checks: ${countsText(c.counts.checks)}`);
   if (c.cells.length) lines.push(`capability cells: ${countsText(c.counts.cells)}`);
+  lines.push(...resourceLines(c.resources));
   lines.push(`Result: ${resultText(c)}.`);
   return lines.map((l) => terminalSafe(l)).join('\n');
 }

@@ -5,6 +5,7 @@
 // fails, or a capability cell that passed and now fails; only regressions make exit 1. An
 // interrupted run is refused (it is not a complete run) unless the caller allows a partial one,
 // and then its unfinished checks count as skipped, never as passes.
+import { compareResources, type ResourceComparison } from './resources-compare.js';
 import { cellsOf, type CellMode, type CellState } from '../../core/capabilities.js';
 import { HarnessError } from '../../core/errors.js';
 import type { Level } from '../../core/outcome.js';
@@ -91,6 +92,8 @@ export interface Comparison {
   regressions: number;
   checks: CheckRow[];
   cells: CellRow[];
+  /** The launched gateway's memory and cold start, BASE and NEW (src/report/across-runs/resources-compare.ts); absent when neither run launched it. */
+  resources?: ResourceComparison;
   exitCode: 0 | 1;
 }
 
@@ -260,7 +263,8 @@ export function compareReports(base: RunReport, now: RunReport, sources: { base:
   for (const [which, r] of [['BASE', base], ['NEW', now]] as const)
     if (isInterrupted(r)) notes.push(`the ${which} run was interrupted (Ctrl-C): ${r.results.filter(isNotRun).length} of its checks did not run; they count as skipped, never as passes`);
   const counts = { checks: tally(checks), cells: tally(cells) };
-  const regressions = counts.checks.regression + counts.cells.regression;
+  const resources = compareResources(base, now);
+  const regressions = counts.checks.regression + counts.cells.regression + (resources?.regressions ?? 0);
   return {
     schemaVersion: COMPARE_SCHEMA_VERSION,
     base: side(sources.base, base),
@@ -273,6 +277,7 @@ export function compareReports(base: RunReport, now: RunReport, sources: { base:
     regressions,
     checks,
     cells,
+    ...(resources ? { resources } : {}),
     exitCode: regressions > 0 ? 1 : 0,
   };
 }

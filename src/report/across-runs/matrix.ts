@@ -4,6 +4,7 @@
 // functions of it. Its JSON shape is published as src/report/across-runs/matrix.schema.json.
 // A check a run has no result for (not selected, not in that harness) is `not-applicable`, which
 // is not a skip: a skip is a verdict the run gave.
+import type { GatewayResources } from '../../core/resources.js';
 import { cellsOf, type CellMode, type CellState } from '../../core/capabilities.js';
 import type { Level, Outcome } from '../../core/outcome.js';
 import type { RunReport } from '../shared/types.js';
@@ -32,6 +33,8 @@ export interface MatrixRun {
   /** The run's HTML report, relative to the matrix (its checks are anchored `#<check-id>`), or null. */
   evidence: string | null;
   exitCode: number | null;
+  /** The gateway's memory, CPU and cold start when the harness launched it (report.launched.resources). */
+  resources?: GatewayResources;
 }
 
 export interface MatrixCheckRow {
@@ -70,6 +73,7 @@ export interface RunInput {
   source: string;
   evidence: string | null;
   exitCode: number | null;
+  resources?: GatewayResources;
   results: ReadonlyArray<{ id: string; title?: string; area?: string; level?: string; outcome: Outcome; message?: string; evidence?: Record<string, unknown> }>;
 }
 
@@ -107,6 +111,7 @@ export function inputOfReport(
     source: at.source,
     evidence: at.evidence,
     exitCode: report.exitCode,
+    ...(report.launched?.resources ? { resources: report.launched.resources } : {}),
     results: report.results,
   };
 }
@@ -135,6 +140,7 @@ export function buildMatrix(inputs: readonly RunInput[], generator: { name: stri
       source: r.source,
       evidence: r.evidence,
       exitCode: r.exitCode,
+      ...(r.resources ? { resources: r.resources } : {}),
     };
   });
   const checks = new Map<string, MatrixCheckRow>();

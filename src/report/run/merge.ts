@@ -9,6 +9,7 @@ import { exitCodeOf } from '../shared/policy.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../shared/types.js';
 import { assertValidReport } from '../shared/validate.js';
 import { areLoadShards, combineShardResults, isLoadShard } from './load-merge.js';
+import { loadConflicts, mergedLoad } from './load-shards.js';
 
 /** The major and minor of a schema version ("1.6.0" -> [1, 6]), or null. */
 const majorMinor = (v: unknown): [number, number] | null => (typeof v === 'string' && /^\d+\.\d+\.\d+$/.test(v) ? (v.split('.').slice(0, 2).map(Number) as [number, number]) : null);
@@ -97,7 +98,8 @@ export function mergeConflicts(named: Array<{ name: string; report: RunReport }>
   }
   // Load shards each run every load check: their results combine (src/report/run/load-merge.ts).
   if (named.every((n) => isLoadShard(n.report))) {
-    if (!areLoadShards(named.map((n) => n.report)) && named.length > 1) out.push(`load shards given twice: ${named.map((n) => `${n.report.shard!.index} in ${n.name}`).join(', ')}`);
+    // Other builds or settings, and a shard given twice, said shard by shard.
+    if (named.length > 1) out.push(...loadConflicts(named));
     return out;
   }
   const seen = new Map<string, string>();
@@ -170,6 +172,9 @@ export function mergeReports(named: Array<{ name: string; report: RunReport }>, 
     results,
     unmatchedRequests: named.flatMap((n) => n.report.unmatchedRequests),
   };
+  // Load shards: each one's calibration and start side by side, a shard far from the others flagged.
+  const load = areLoadShards(named.map((n) => n.report)) ? mergedLoad(named) : undefined;
+  if (load) report.load = load;
   assertValidReport(report);
   return { report, notes: conflicts };
 }

@@ -4,11 +4,14 @@
 import type { Level, Outcome } from '../../core/outcome.js';
 import type { EvidenceParts } from '../../core/evidence.js';
 import type { Readiness } from './readiness.js';
+import type { GatewayResources } from '../../core/resources.js';
+import type { LoadCalibration } from '../../load/calibrate.js';
+export type { LoadCalibration };
 
 /** How a run ended, as its process exits (src/report/shared/policy.ts decides it): 130 is Ctrl-C's. */
 export type ExitCode = 0 | 1 | 2 | 130;
 
-export const SCHEMA_VERSION = '1.7.0';
+export const SCHEMA_VERSION = '1.8.0';
 
 export interface CheckResult {
   id: string;
@@ -103,6 +106,8 @@ export interface RunReport {
   targeting?: Record<string, { basePath: string; headers: string[]; credential: string; upstreamBasePath: string }>;
   /** The gateway the harness started itself (src/launch/). */
   launched?: LaunchInfo;
+  /** The load profile: the build and settings of this load process, its calibration, its start beside other shards; merged, each shard's (src/report/run/load-shards.ts). */
+  load?: LoadRunInfo;
   /** The apps profile: what the gateway served at GET /protocol (its contract), and the digest of the contract the catalog was written against. */
   gatewayContract?: GatewayContract;
   /** How the harness connected to the gateway: scheme, HTTP/2 mode and what was agreed (ALPN), TLS verification off (--insecure); and the HTTP versions the gateway spoke to the recording upstream (requests per version). */
@@ -135,6 +140,31 @@ export interface LaunchInfo {
   /** The exit code when it ended on its own or at stop (null: killed by a signal, or a container). */
   exitCode: number | null;
   logTail: string[];
+  /** Its memory and CPU over the run and its cold start (src/core/resources.ts); absent where they could not be read. */
+  resources?: GatewayResources;
+}
+
+/** What a load process records of itself, so that shards are compared as like with like. */
+export interface LoadRunInfo {
+  /** The harness build (src/core/build.ts). */
+  build: string;
+  settings: { rate: number; requests: number; durationS: number; clients: number; protocols: string[]; frontier?: boolean };
+  calibration?: LoadCalibration;
+  /** --start-together: how long this shard waited at the barrier for the others, and the moment they started. */
+  start?: StartTogether;
+  /** Wall clock (ISO) of this process's first load request of its checks. */
+  firstRequestAt?: string;
+  /** A merged report: each shard's calibration, start and first load request, and why a shard's calibration is far from the others' (flagged). */
+  shards?: Array<{ shard: number; calibration: LoadCalibration | null; start?: StartTogether; firstRequestAt?: string; flagged?: string }>;
+}
+
+export interface StartTogether {
+  /** Shards that registered (this one included) and those the run declared. */
+  registered: number;
+  expected: number;
+  waitedMs: number;
+  /** Wall clock (ISO) of the common start, as the recording upstream set it. */
+  startAt: string;
 }
 
 export function summarize(results: CheckResult[]): RunReport['summary'] {
