@@ -36,6 +36,8 @@ export interface TranslateFault {
   errorTypeLost?: boolean;
   /** The upstream's error message is replaced by a generic one, status and type kept (allowed from a cloud upstream unless --strict). */
   genericMessage?: boolean;
+  /** An answer whose chat message carries `annotations` gains a made-up, empty web search (a server_tool_use block and an empty result block) (XLATE-ANS-1). */
+  inventsWebSearch?: boolean;
 }
 
 /** How a fault breaks the gateway-level limit: an HTML 503, forwarding before refusing, one budget for every credential, a fixed retry-after. */
