@@ -1,8 +1,43 @@
 // Faults of the third round rebuilt from field reports against gateways: a translation that adds
 // content the upstream never sent (an empty made-up web search on every answer whose chat
-// message carries `annotations`); count_tokens answered by the gateway itself, counted locally.
+// message carries `annotations`); count_tokens answered by the gateway itself, counted locally;
+// and a control: a shared cache of model lists keyed on the whole request, credentials and all,
+// which breaks nothing (a check must not take one credential's cached answer for another's).
+import { createHash } from 'node:crypto';
 import { routeOfRequest } from '../../src/protocol/index.js';
-import type { Fault } from './types.js';
+import type { Fault, Replacement, RequestParts } from './types.js';
+
+/** The key of a cache that knows the credential headers: method, path with query, Authorization, x-api-key and x-goog-api-key, the body. */
+function wholeRequestKey(r: RequestParts): string {
+  const headers = r.headers.filter(([k]) => /^(authorization|x-api-key|x-goog-api-key)$/i.test(k)).map(([k, v]) => `${k.toLowerCase()}:${v}`);
+  return `${r.method} ${r.path}\n${headers.sort().join('\n')}\n${createHash('sha256').update(r.body).digest('hex')}`;
+}
+
+/** cache-keyed-on-credentials with a cache of its own (Fault.fresh): model lists the upstream marks cacheable, per whole request. */
+function cacheKeyedOnCredentials(): Fault {
+  const held = new Map<string, { r: Replacement; until: number }>();
+  const models = (r: RequestParts) => r.method === 'GET' && routeOfRequest(r.method, r.path, r.headers)?.route === 'models';
+  return {
+    name: 'cache-keyed-on-credentials',
+    breaks: [],
+    description: 'a control: keeps model lists the upstream marks cacheable (max-age) in a shared cache keyed on the method, the path with its query and every credential header (Authorization, x-api-key, x-goog-api-key), so a request is answered from the cache only when it is the same request with the same credential (or the same lack of one)',
+    intercept: (r, res) => {
+      const hit = models(r) ? held.get(wholeRequestKey(r)) : undefined;
+      if (!hit || hit.until <= Date.now()) return false;
+      res.writeHead(hit.r.status, { ...hit.r.headers, 'content-length': String(hit.r.body.length) });
+      res.end(hit.r.body);
+      return true;
+    },
+    responseWhen: models,
+    response: (status, headers, body, r) => {
+      const maxAge = /max-age=(\d+)/.exec(String(headers['cache-control'] ?? ''));
+      const kept = { 'content-type': String(headers['content-type'] ?? 'application/json'), 'cache-control': String(headers['cache-control'] ?? '') };
+      if (status === 200 && maxAge) held.set(wholeRequestKey(r), { r: { status, headers: kept, body }, until: Date.now() + Number(maxAge[1]) * 1000 });
+      return null;
+    },
+    fresh: cacheKeyedOnCredentials,
+  };
+}
 
 /** A local estimate of a count_tokens request's prompt: about four characters a token. */
 const estimate = (body: Buffer) => Math.max(1, Math.round(body.length / 4));
@@ -14,6 +49,7 @@ export const FIELD_3_FAULTS: Fault[] = [
     description: 'translates messages into chat completions, and maps an answer whose chat message carries `annotations: []` back with an empty made-up web search before its text (a server_tool_use block and a web_search_tool_result block with no results)',
     translate: { inventsWebSearch: true },
   },
+  cacheKeyedOnCredentials(),
   {
     name: 'count-tokens-local',
     breaks: ['MSG-CT-1'],
