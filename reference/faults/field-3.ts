@@ -2,8 +2,10 @@
 // content the upstream never sent (an empty made-up web search on every answer whose chat
 // message carries `annotations`); count_tokens answered by the gateway itself, counted locally;
 // and a control: a shared cache of model lists keyed on the whole request, credentials and all,
-// which breaks nothing (a check must not take one credential's cached answer for another's).
+// which breaks nothing (a check must not take one credential's cached answer for another's); a
+// gateway that waits for the stream a request asked for when the upstream answers it in JSON.
 import { createHash } from 'node:crypto';
+import { Transform } from 'node:stream';
 import { routeOfRequest } from '../../src/protocol/index.js';
 import type { Fault, Replacement, RequestParts } from './types.js';
 
@@ -39,6 +41,12 @@ function cacheKeyedOnCredentials(): Fault {
   };
 }
 
+/** A request body that asks for a stream. */
+const asksForStream = (r: RequestParts) => /"stream"\s*:\s*true/.test(r.body.toString('utf8'));
+
+/** Takes the upstream's bytes and never passes them on nor ends: a reader waiting for stream events that never come. */
+const waitingForEvents = () => new Transform({ transform: (_c, _e, done) => done(), flush: () => undefined });
+
 /** A local estimate of a count_tokens request's prompt: about four characters a token. */
 const estimate = (body: Buffer) => Math.max(1, Math.round(body.length / 4));
 
@@ -50,6 +58,15 @@ export const FIELD_3_FAULTS: Fault[] = [
     translate: { inventsWebSearch: true },
   },
   cacheKeyedOnCredentials(),
+  {
+    name: 'stream-waits-for-events',
+    breaks: [],
+    description: 'a control: a request that asks for a stream and is answered 200 in JSON gets the headers and then nothing more: the gateway waits for the stream events it was promised (a gateway may rely on the upstream answering in the shape asked for)',
+    stream: (r, status, headers) => {
+      const json = headers.some(([k, v]) => k.toLowerCase() === 'content-type' && /json/i.test(v));
+      return status === 200 && json && asksForStream(r) ? { headers: headers.filter(([k]) => k.toLowerCase() !== 'content-length'), transform: waitingForEvents() } : null;
+    },
+  },
   {
     name: 'count-tokens-local',
     breaks: ['MSG-CT-1'],
