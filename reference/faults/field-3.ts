@@ -47,6 +47,17 @@ const asksForStream = (r: RequestParts) => /"stream"\s*:\s*true/.test(r.body.toS
 /** Takes the upstream's bytes and never passes them on nor ends: a reader waiting for stream events that never come. */
 const waitingForEvents = () => new Transform({ transform: (_c, _e, done) => done(), flush: () => undefined });
 
+/** The model a messages request names, when it is one. */
+function messagesModel(r: RequestParts): string | null {
+  if (r.method !== 'POST' || routeOfRequest(r.method, r.path, r.headers)?.protocol !== 'messages') return null;
+  try {
+    const m = (JSON.parse(r.body.toString('utf8')) as { model?: unknown }).model;
+    return typeof m === 'string' ? m : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A local estimate of a count_tokens request's prompt: about four characters a token. */
 const estimate = (body: Buffer) => Math.max(1, Math.round(body.length / 4));
 
@@ -65,6 +76,19 @@ export const FIELD_3_FAULTS: Fault[] = [
     stream: (r, status, headers) => {
       const json = headers.some(([k, v]) => k.toLowerCase() === 'content-type' && /json/i.test(v));
       return status === 200 && json && asksForStream(r) ? { headers: headers.filter(([k]) => k.toLowerCase() !== 'content-length'), transform: waitingForEvents() } : null;
+    },
+  },
+  {
+    name: 'unknown-model-local-400',
+    breaks: [],
+    description: "a control: knows its models, and answers a messages request for a model it does not know (a name with `gwc` in it) with a JSON 400 invalid_request_error of its own, forwarding nothing (allowed: a gateway may refuse a model it does not serve)",
+    intercept: (r, res) => {
+      const model = messagesModel(r);
+      if (!model || !/gwc/.test(model)) return false;
+      const body = JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `model ${model} is not served by this gateway` } });
+      res.writeHead(400, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+      res.end(body);
+      return true;
     },
   },
   {
