@@ -58,6 +58,16 @@ function messagesModel(r: RequestParts): string | null {
   }
 }
 
+/** The gateway's own key, which a gateway that swaps credentials sends upstream in the client's place. */
+const OWN_KEY = 'sk-gateway-own-upstream-key-000000000000';
+
+/** Takes every credential off a request and puts the gateway's own key in, in the style of its route's protocol (Bearer for chat and Responses, x-api-key otherwise). */
+function ownKey(r: RequestParts): void {
+  const protocol = routeOfRequest(r.method, r.path, r.headers)?.protocol;
+  r.headers = r.headers.filter(([k]) => !/^(authorization|x-api-key|x-goog-api-key|api-key)$/i.test(k));
+  r.headers.push(protocol === 'chat' || protocol === 'responses' ? ['authorization', `Bearer ${OWN_KEY}`] : ['x-api-key', OWN_KEY]);
+}
+
 /** A local estimate of a count_tokens request's prompt: about four characters a token. */
 const estimate = (body: Buffer) => Math.max(1, Math.round(body.length / 4));
 
@@ -90,6 +100,18 @@ export const FIELD_3_FAULTS: Fault[] = [
       res.end(body);
       return true;
     },
+  },
+  {
+    name: 'chat-own-key',
+    breaks: ['ERR-AUTH-1', 'CHAT-AUTH-1'],
+    description: "forwards chat-completions requests under a key of its own in the client's place (the client's Authorization dropped), whatever key the client sent",
+    request: (r) => void (routeOfRequest(r.method, r.path, r.headers)?.protocol === 'chat' && ownKey(r)),
+  },
+  {
+    name: 'own-key-no-token',
+    breaks: [],
+    description: "a control, run with --no-token: takes no client credential, drops any the client sends and forwards every request under a key of its own (a gateway that holds the upstream's key)",
+    request: ownKey,
   },
   {
     name: 'count-tokens-local',
