@@ -114,6 +114,24 @@ export const FIELD_3_FAULTS: Fault[] = [
     request: ownKey,
   },
   {
+    name: 'translate-error-with-stack',
+    breaks: ['XLATE-ERR-1'],
+    description: 'translates messages into chat completions, and answers every upstream error with its status in a body of its own: `{"error":{"type":"Error","message":…,"stack":…}}` (no top-level type, a stack trace)',
+    translate: { errorWithStack: true },
+  },
+  {
+    name: 'large-body-413-string-error',
+    breaks: ['MSG-RESP-2'],
+    description: "refuses request bodies over 1 MiB with its web framework's own 413, a JSON body whose `error` is a string: `{\"error\":\"request entity too large\"}`",
+    intercept: (r, res) => {
+      if (r.body.length <= 1024 * 1024) return false;
+      const body = JSON.stringify({ error: 'request entity too large' });
+      res.writeHead(413, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+      res.end(body);
+      return true;
+    },
+  },
+  {
     name: 'count-tokens-local',
     breaks: ['MSG-CT-1'],
     description: 'answers POST /v1/messages/count_tokens itself with a count of its own (about four characters a token), never asking the upstream',

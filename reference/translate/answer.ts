@@ -55,5 +55,6 @@ export function messagesError(status: number, body: string, fault: TranslateFaul
     /* not JSON: its text is the message */
   }
   const out = fault.statusAs && fault.statusAs[0] === status ? fault.statusAs[1] : status;
+  if (fault.errorWithStack) return { status: out, body: JSON.stringify({ error: { type: 'Error', message, stack: `Error: ${message}\n    at translateError (/app/router.js:88:11)` } }) };
   return { status: out, body: JSON.stringify({ type: 'error', error: { type: ERROR_TYPE[out] ?? 'api_error', message } }) };
 }
