@@ -132,6 +132,19 @@ export const FIELD_3_FAULTS: Fault[] = [
     },
   },
   {
+    name: 'translate-drops-retry-after-413',
+    breaks: ['ERR-PASS-2', 'MSG-RESP-2'],
+    description: "translates messages into chat completions, drops retry-after and retry-after-ms from the upstream's errors, and refuses request bodies over 1 MiB with its web framework's own 413 page (text/html)",
+    translate: { dropRetryAfter: true },
+    intercept: (r, res) => {
+      if (r.body.length <= 1024 * 1024) return false;
+      const body = '<!DOCTYPE html><html><body><pre>PayloadTooLargeError: request entity too large</pre></body></html>';
+      res.writeHead(413, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) });
+      res.end(body);
+      return true;
+    },
+  },
+  {
     name: 'count-tokens-local',
     breaks: ['MSG-CT-1'],
     description: 'answers POST /v1/messages/count_tokens itself with a count of its own (about four characters a token), never asking the upstream',
