@@ -68,6 +68,38 @@ function ownKey(r: RequestParts): void {
   r.headers.push(protocol === 'chat' || protocol === 'responses' ? ['authorization', `Bearer ${OWN_KEY}`] : ['x-api-key', OWN_KEY]);
 }
 
+/** A messages stream event split in two where it is a text delta of two characters or more (the halves' texts joined are the event's); any other event as it came. */
+function splitDelta(frame: string): string {
+  const data = /^data: (.*)$/m.exec(frame)?.[1];
+  let v: { type?: string; delta?: { type?: string; text?: string } } | undefined;
+  try {
+    v = data ? JSON.parse(data) : undefined;
+  } catch {
+    return frame;
+  }
+  const text = v?.type === 'content_block_delta' && v.delta?.type === 'text_delta' ? v.delta.text : undefined;
+  if (!v || typeof text !== 'string' || text.length < 2) return frame;
+  const half = Math.ceil(text.length / 2);
+  const event = (t: string) => `event: content_block_delta\ndata: ${JSON.stringify({ ...v, delta: { ...v!.delta, text: t } })}\n\n`;
+  return event(text.slice(0, half)) + event(text.slice(half));
+}
+
+/** Re-frames a stream event by event (frames end in a blank line), splitting each text delta in two. */
+function splittingDeltas(): Transform {
+  let held = '';
+  return new Transform({
+    transform(chunk: Buffer, _e, done) {
+      held += chunk.toString('utf8');
+      const frames = held.split('\n\n');
+      held = frames.pop() ?? '';
+      done(null, frames.map((f) => splitDelta(`${f}\n\n`)).join(''));
+    },
+    flush(done) {
+      done(null, held);
+    },
+  });
+}
+
 /** A local estimate of a count_tokens request's prompt: about four characters a token. */
 const estimate = (body: Buffer) => Math.max(1, Math.round(body.length / 4));
 
@@ -143,6 +175,15 @@ export const FIELD_3_FAULTS: Fault[] = [
       res.end(body);
       return true;
     },
+  },
+  {
+    name: 'split-text-deltas',
+    breaks: ['SSE-FRAME-1'],
+    description: 'splits every text delta of a messages stream into two content_block_delta events (the text kept whole and in order), so the client gets more events than the upstream sent and none pairs with its upstream event by position',
+    stream: (r, status, headers) =>
+      status === 200 && routeOfRequest(r.method, r.path, r.headers)?.protocol === 'messages' && headers.some(([k, v]) => k.toLowerCase() === 'content-type' && /event-stream/.test(v))
+        ? { headers: headers.filter(([k]) => k.toLowerCase() !== 'content-length'), transform: splittingDeltas() }
+        : null,
   },
   {
     name: 'count-tokens-local',
