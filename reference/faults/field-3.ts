@@ -100,6 +100,22 @@ function splittingDeltas(): Transform {
   });
 }
 
+/** cut-stream-clean-end-alternate with a count of its own (Fault.fresh): every other upstream cut reaches the client as a clean end. */
+function cutCleanEndAlternate(): Fault {
+  let cuts = 0;
+  return {
+    name: 'cut-stream-clean-end-alternate',
+    breaks: ['SSE-CUT-1'],
+    description: "ends the client's stream cleanly on every other upstream stream that breaks off before its end (the first, third, fifth…), and breaks the others off: a proxy whose race between the upstream's close and its own last write goes one way or the other",
+    upstreamCut: (res) => {
+      if (res.destroyed || res.writableEnded) return;
+      if (++cuts % 2 === 1) res.end();
+      else res.destroy();
+    },
+    fresh: cutCleanEndAlternate,
+  };
+}
+
 /** A local estimate of a count_tokens request's prompt: about four characters a token. */
 const estimate = (body: Buffer) => Math.max(1, Math.round(body.length / 4));
 
@@ -185,6 +201,7 @@ export const FIELD_3_FAULTS: Fault[] = [
         ? { headers: headers.filter(([k]) => k.toLowerCase() !== 'content-length'), transform: splittingDeltas() }
         : null,
   },
+  cutCleanEndAlternate(),
   {
     name: 'count-tokens-local',
     breaks: ['MSG-CT-1'],
