@@ -1,4 +1,3 @@
-import { translation } from '../shared/route.js';
 import { defineCheck, fail, pass, type CheckContext, type Verdict } from '../../src/check/check.js';
 import { attempt, describeShape, errorFields, isJsonError, shapeOf } from '../shared/shape.js';
 import { clientEvidence, excerpt } from '../shared/evidence.js';
@@ -25,7 +24,7 @@ async function underTheLimit(ctx: CheckContext, bytes: number, declared: boolean
   if (x.res.status < 300) {
     const problem = judgeForwarded(x) ?? judgeClient(x);
     if (problem) return { failed: fail(`a ${size} body: ${problem}`, { expected: 'forwarded byte for byte, the upstream answer returned', actual: problem, evidence: { ...evidence, client: clientEvidence(x.res, 400) } }) };
-    if (!evidence.bytesIdentical && !translation('messages', x.seen)) return { failed: fail(`a ${size} body arrived changed: ${x.seen?.bodyBytes} bytes, not byte for byte what was sent`, { expected: `${x.sentBytes} identical bytes`, actual: `${x.seen?.bodyBytes} bytes`, evidence }) };
+    if (!evidence.bytesIdentical) return { failed: fail(`a ${size} body arrived changed: ${x.seen?.bodyBytes} bytes, not byte for byte what was sent`, { expected: `${x.sentBytes} identical bytes`, actual: `${x.seen?.bodyBytes} bytes`, evidence }) };
     return { ms };
   }
   const shape = shapeOf(x.res);
@@ -61,6 +60,7 @@ export default defineCheck({
   title: "A messages body of the provider's limit (32 MB), or of the gateway's declared limit, reaches the upstream byte for byte",
   requirements: ['MSG-SIZE-1'],
   level: 'MUST',
+  untranslatable: 'the image block\'s bytes',
   protocol: 'messages',
   // 32 MB through the event loop: alone, so the timing checks of other areas are not disturbed.
   exclusive: true,
