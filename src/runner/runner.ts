@@ -44,6 +44,9 @@ export interface RunEnv {
 export const translatedSkip = (route: { client: string; upstream: string }, what: string, judges: string[] = []) =>
   `translated route: ${route.client} → ${route.upstream}: ${what} cannot be compared across a translation; ${judges.length ? `${judges.join(', ')} judge${judges.length === 1 ? 's' : ''} this route by meaning` : `no check of this run judges a ${route.client} client's translated route by meaning`}`;
 
+/** The checks of this run that judge `check`'s protocol's translated route by meaning. */
+const judgesFor = (env: RunEnv, check: CheckDef) => env.judgesOfTranslation?.[check.protocol ?? 'messages'] ?? [];
+
 /** Per client protocol, the ids of `checks` that judge a translated route by meaning. */
 function judgesOf(checks: CheckDef[]): Partial<Record<Protocol, string[]>> {
   const out: Partial<Record<Protocol, string[]>> = {};
@@ -116,8 +119,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   if (check.credential && env.noCredential) return done('skip', { message: NO_CREDENTIAL_SKIP });
   // Where the canary of its protocol was translated, a check of what a translation cannot keep is not run at all.
   const routed = env.routes?.[check.protocol ?? 'messages'];
-  const judges = env.judgesOfTranslation?.[check.protocol ?? 'messages'] ?? [];
-  if (check.untranslatable && routed) return done('skip', { message: translatedSkip({ client: check.protocol ?? 'messages', upstream: routed }, check.untranslatable, judges) });
+  if (check.untranslatable && routed) return done('skip', { message: translatedSkip({ client: check.protocol ?? 'messages', upstream: routed }, check.untranslatable, judgesFor(env, check)) });
   try {
     // The check's time, not this process's holds (another check's work in the same process, a
     // collection, a loaded machine: src/core/stall.ts); holds put it off by at most limitMs more.
@@ -133,7 +135,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
     ]);
     if (verdict.skip || verdict.info) return done(verdict.skip ? 'skip' : 'info', verdict);
     const across = check.untranslatable ? translatedIn(routesField(handle, sentIn).routes) : null;
-    if (across) return done('skip', { message: translatedSkip(across, check.untranslatable!, judges), evidence: { ...(verdict.evidence ?? {}), verdictAsMeasured: `${verdict.ok ? 'pass' : 'fail'}: ${verdict.message}` } });
+    if (across) return done('skip', { message: translatedSkip(across, check.untranslatable!, judgesFor(env, check)), evidence: { ...(verdict.evidence ?? {}), verdictAsMeasured: `${verdict.ok ? 'pass' : 'fail'}: ${verdict.message}` } });
     return done(verdict.ok ? 'pass' : failedOutcome(check.level), verdict);
   } catch (e) {
     if (e instanceof CheckTimeout || e instanceof GatewayTimeoutError) {
