@@ -36,6 +36,12 @@ export interface TranslateFault {
   errorTypeLost?: boolean;
   /** The upstream's error message is replaced by a generic one, status and type kept (allowed from a cloud upstream unless --strict). */
   genericMessage?: boolean;
+  /** An answer whose chat message carries `annotations` gains a made-up, empty web search (a server_tool_use block and an empty result block) (XLATE-ANS-1). */
+  inventsWebSearch?: boolean;
+  /** Upstream errors reach the client as the gateway's own `{"error":{"type":"Error","message","stack"}}`: no top-level type, a wrong error.type and a stack trace (XLATE-ERR-1). */
+  errorWithStack?: boolean;
+  /** The upstream's retry-after (and retry-after-ms) is not kept on a translated error (ERR-PASS-2). */
+  dropRetryAfter?: boolean;
 }
 
 /** How a fault breaks the gateway-level limit: an HTML 503, forwarding before refusing, one budget for every credential, a fixed retry-after. */

@@ -26,12 +26,22 @@ const parsed = (args: string): Json => {
   }
 };
 
+/** The web search a broken translation makes up from a message's (empty) annotations: a server_tool_use block and an empty result. */
+const inventedSearch = (): Json[] => [
+  { type: 'server_tool_use', id: 'srvtoolu_ref0000000001', name: 'web_search', input: { query: '' } },
+  { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_ref0000000001', content: [] },
+];
+
 /** A chat.completion as a messages `message`. */
 export function messagesAnswer(chat: Json, fault: TranslateFault = {}): Json {
   const choice = chat?.choices?.[0] ?? {};
   const msg = choice.message ?? {};
   const calls: Json[] = fault.loseToolCalls ? [] : (msg.tool_calls ?? []);
-  const content = [...(typeof msg.content === 'string' && msg.content ? [{ type: 'text', text: msg.content }] : []), ...calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.function?.name, input: parsed(c.function?.arguments) }))];
+  const content = [
+    ...(fault.inventsWebSearch && Array.isArray(msg.annotations) ? inventedSearch() : []),
+    ...(typeof msg.content === 'string' && msg.content ? [{ type: 'text', text: msg.content }] : []),
+    ...calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.function?.name, input: parsed(c.function?.arguments) })),
+  ];
   return { id: messageId(), type: 'message', role: 'assistant', model: chat?.model, content, stop_reason: STOP[choice.finish_reason] ?? 'end_turn', stop_sequence: null, usage: usage(chat?.usage) };
 }
 
@@ -45,5 +55,6 @@ export function messagesError(status: number, body: string, fault: TranslateFaul
     /* not JSON: its text is the message */
   }
   const out = fault.statusAs && fault.statusAs[0] === status ? fault.statusAs[1] : status;
+  if (fault.errorWithStack) return { status: out, body: JSON.stringify({ error: { type: 'Error', message, stack: `Error: ${message}\n    at translateError (/app/router.js:88:11)` } }) };
   return { status: out, body: JSON.stringify({ type: 'error', error: { type: ERROR_TYPE[out] ?? 'api_error', message } }) };
 }

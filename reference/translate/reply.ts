@@ -13,9 +13,16 @@ export function kept(raw: string[]): string[] {
   return out;
 }
 
+/** Headers without retry-after and retry-after-ms (a translation that rebuilds its error headers). */
+function dropRetry(raw: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) if (!/^retry-after(-ms)?$/i.test(raw[i])) out.push(raw[i], raw[i + 1]);
+  return out;
+}
+
 export function translatedAnswer(ur: http.IncomingMessage, res: http.ServerResponse, fault: TranslateFault): void {
   const status = ur.statusCode ?? 502;
-  const headers = kept(ur.rawHeaders);
+  const headers = fault.dropRetryAfter && status >= 400 ? dropRetry(kept(ur.rawHeaders)) : kept(ur.rawHeaders);
   if (status < 400 && /event-stream/i.test(String(ur.headers['content-type'] ?? ''))) {
     res.writeHead(status, [...headers, 'content-type', 'text/event-stream; charset=utf-8', 'cache-control', 'no-cache']);
     res.flushHeaders();

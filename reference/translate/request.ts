@@ -9,7 +9,7 @@ export type { TranslateFault };
 
 const text = (content: Json): string => (typeof content === 'string' ? content : Array.isArray(content) ? content.filter((b: Json) => b?.type === 'text').map((b: Json) => String(b.text)).join('\n') : '');
 
-/** One messages turn as chat messages: tool results become tool messages, tool uses the assistant's tool_calls. */
+/** One messages turn as chat messages: tool results become tool messages, tool uses the assistant's tool_calls, images image_url parts with a data URL. */
 function turn(m: Json): Json[] {
   if (typeof m.content === 'string') return [{ role: m.role, content: m.content }];
   const blocks: Json[] = Array.isArray(m.content) ? m.content : [];
@@ -19,6 +19,8 @@ function turn(m: Json): Json[] {
   }
   const results = blocks.filter((b) => b?.type === 'tool_result').map((b) => ({ role: 'tool', tool_call_id: b.tool_use_id, content: text(b.content) }));
   const rest = text(blocks.filter((b) => b?.type !== 'tool_result'));
+  const images = blocks.filter((b) => b?.type === 'image' && b.source?.type === 'base64').map((b) => ({ type: 'image_url', image_url: { url: `data:${b.source.media_type};base64,${b.source.data}` } }));
+  if (images.length) return [...results, { role: 'user', content: [...(rest ? [{ type: 'text', text: rest }] : []), ...images] }];
   return [...results, ...(rest ? [{ role: 'user', content: rest }] : [])];
 }
 

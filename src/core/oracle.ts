@@ -140,8 +140,17 @@ export interface LatencyResult {
   cause: string | null;
   /** Whether the median lies within MARGIN of its bound. */
   nearBound: boolean;
+  /** Events that arrived before the upstream sent the event they are paired with: the pairing is wrong, and no latency is judged (0: every pair holds). */
+  unpaired: number;
   summary: string;
 }
+
+/**
+ * How far before its paired upstream event an event may seem to arrive and still be that event's:
+ * the upstream notes its sending before the write, in the same process as the client's reading,
+ * so a true pair's lag is never below 0; 1 ms covers the rounding of both times to 0.1 ms.
+ */
+const PAIR_SLACK_MS = 1;
 
 /** Kernel timer values that show up as a constant per-event offset, with what they mean. */
 const TIMERS: Array<{ lo: number; hi: number; text: string }> = [
@@ -177,7 +186,11 @@ export function judgeLatency(lags: number[], bursts: number, bounds: OracleBound
     else cause = `a variable delay (p10 ${p10} ms, p90 ${p90} ms): queueing or load in the gateway`;
   }
   const figures = `median lag ${p50} ms per event (p10 ${p10}, p90 ${p90}, max ${max} ms, ${plural(lags.length, 'event')}; bound ${bounds.latP50Ms} ms)`;
+  const unpaired = lags.filter((l) => l < -PAIR_SLACK_MS).length;
+  if (unpaired)
+    return { ok: false, p10Ms: p10, p50Ms: p50, p90Ms: p90, maxMs: max, events: lags.length, cause: null, nearBound: false, unpaired, summary: `could not judge: ${unpaired} of ${plural(lags.length, 'event')} arrived before the upstream sent the event paired with it (lag down to ${r1(Math.min(...lags))} ms): the client's events do not pair one for one with the upstream's, so no lag can be measured` };
   return {
+    unpaired: 0,
     ok,
     p10Ms: p10,
     p50Ms: p50,

@@ -12,7 +12,7 @@ import { RECORDS } from './registry.js';
 export type { Answer, ErrorMeaning, ListedModel, MinimalRequest, MinimalRequestOptions, ProtocolRecord, ReplyCodec, RequestMeaning, RouteKind, StopReason, StreamStep, ToolCall, Usage } from './record.js';
 export { framesOf, isCommentFrame, jsonReply, mergedTurns, setParams } from './record.js';
 export { arr, decodedPath, num, obj, parseJson, str, type Json } from './read.js';
-export { translateReply, type Arrival } from './translate.js';
+export { streamedAnswer, translateReply, type Arrival } from './translate.js';
 export { RECORDS } from './registry.js';
 export { ANTHROPIC_VERSION, MESSAGES_PATH, messagesHeaders } from './messages/index.js';
 export { CHAT_PATH } from './chat/index.js';

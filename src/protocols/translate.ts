@@ -126,3 +126,10 @@ export function translateReply(reply: Reply, at: Arrival): Reply | null {
   if (at.stream || reply.status >= 400) return sse(to, reply.status, reply.headers, writeStream(read, to), at.protocol);
   return json(to, reply.status, reply.headers, to.answer(answerOf(read.flatMap((r) => r.steps))), at.protocol);
 }
+
+/** A scripted 200 JSON answer of `protocol` as a stream of the same protocol, for a request that asked for one; null when the body is no answer of that protocol. */
+export function streamedAnswer(reply: JsonReply, protocol: Protocol): SseReply | null {
+  const codec = RECORDS[protocol].replies;
+  const a = reply.status < 300 ? codec.readAnswer(reply.body) : null;
+  return a && sse(codec, reply.status, reply.headers, writeStream([{ gapMs: 0, steps: stepsOf(a) }], codec), protocol);
+}

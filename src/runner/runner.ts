@@ -36,11 +36,23 @@ export interface RunEnv {
   noCredential?: boolean;
   /** Per protocol, the protocol the gateway forwards it in where that is another (its readiness canary's route). */
   routes?: Partial<Record<Protocol, Protocol>>;
+  /** Per client protocol, the checks of translated routes in this run (they judge a translated route by meaning); runChecks fills it from its checks. */
+  judgesOfTranslation?: Partial<Record<Protocol, string[]>>;
 }
 
-/** Why a check that compares what a translation cannot keep does not judge a translated route. */
-export const translatedSkip = (route: { client: string; upstream: string }, what: string) =>
-  `translated route: ${route.client} → ${route.upstream}: ${what} cannot be compared across a translation; the checks of translated routes (translate.*) judge this route by meaning`;
+/** Why a check that compares what a translation cannot keep does not judge a translated route, and which checks of this run judge it instead (`judges`: none said so). */
+export const translatedSkip = (route: { client: string; upstream: string }, what: string, judges: string[] = []) =>
+  `translated route: ${route.client} → ${route.upstream}: ${what} cannot be compared across a translation; ${judges.length ? `${judges.join(', ')} judge${judges.length === 1 ? 's' : ''} this route by meaning` : `no check of this run judges a ${route.client} client's translated route by meaning`}`;
+
+/** The checks of this run that judge `check`'s protocol's translated route by meaning. */
+const judgesFor = (env: RunEnv, check: CheckDef) => env.judgesOfTranslation?.[check.protocol ?? 'messages'] ?? [];
+
+/** Per client protocol, the ids of `checks` that judge a translated route by meaning. */
+function judgesOf(checks: CheckDef[]): Partial<Record<Protocol, string[]>> {
+  const out: Partial<Record<Protocol, string[]>> = {};
+  for (const c of checks) if (c.translatedRoute) (out[c.protocol ?? 'messages'] ??= []).push(c.id);
+  return out;
+}
 
 /** Why a check of the client's credential does not run when the run sends none. */
 export const NO_CREDENTIAL_SKIP = 'no credential: the gateway takes none (--no-token or `token: none`), so there is no client credential to accept or forward';
@@ -107,7 +119,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   if (check.credential && env.noCredential) return done('skip', { message: NO_CREDENTIAL_SKIP });
   // Where the canary of its protocol was translated, a check of what a translation cannot keep is not run at all.
   const routed = env.routes?.[check.protocol ?? 'messages'];
-  if (check.untranslatable && routed) return done('skip', { message: translatedSkip({ client: check.protocol ?? 'messages', upstream: routed }, check.untranslatable) });
+  if (check.untranslatable && routed) return done('skip', { message: translatedSkip({ client: check.protocol ?? 'messages', upstream: routed }, check.untranslatable, judgesFor(env, check)) });
   try {
     // The check's time, not this process's holds (another check's work in the same process, a
     // collection, a loaded machine: src/core/stall.ts); holds put it off by at most limitMs more.
@@ -123,7 +135,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
     ]);
     if (verdict.skip || verdict.info) return done(verdict.skip ? 'skip' : 'info', verdict);
     const across = check.untranslatable ? translatedIn(routesField(handle, sentIn).routes) : null;
-    if (across) return done('skip', { message: translatedSkip(across, check.untranslatable!), evidence: { ...(verdict.evidence ?? {}), verdictAsMeasured: `${verdict.ok ? 'pass' : 'fail'}: ${verdict.message}` } });
+    if (across) return done('skip', { message: translatedSkip(across, check.untranslatable!, judgesFor(env, check)), evidence: { ...(verdict.evidence ?? {}), verdictAsMeasured: `${verdict.ok ? 'pass' : 'fail'}: ${verdict.message}` } });
     return done(verdict.ok ? 'pass' : failedOutcome(check.level), verdict);
   } catch (e) {
     if (e instanceof CheckTimeout || e instanceof GatewayTimeoutError) {
@@ -194,7 +206,8 @@ export interface RunOptions {
  * Once the gateway has hung on several checks in a row (src/runner/hung.ts), no more start:
  * the run's wall time does not grow with the number of checks a hung gateway would time out.
  */
-export async function runChecks(checks: CheckDef[], env: RunEnv, opts: RunOptions): Promise<CheckResult[]> {
+export async function runChecks(checks: CheckDef[], given: RunEnv, opts: RunOptions): Promise<CheckResult[]> {
+  const env: RunEnv = { judgesOfTranslation: judgesOf(checks), ...given };
   const results: CheckResult[] = new Array(checks.length);
   const hung = new HangBreaker(hungAfter(opts.concurrency));
   const finish = (i: number, r: CheckResult) => {

@@ -9,7 +9,7 @@ import { messagesHeaders, type GwResponse, type SizedBody } from '../../src/clie
 import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
 import { withToken } from '../../src/upstream/contract.js';
-import { attempt, describeShape, isJsonError, shapeOf } from '../shared/shape.js';
+import { attempt, describeShape, errorObjectMissing, isJsonError, shapeOf } from '../shared/shape.js';
 import { clientEvidence, excerpt } from '../shared/evidence.js';
 import { parseJson } from '../../src/core/json.js';
 
@@ -223,7 +223,7 @@ export default defineCheck({
         const bytesIdentical = x.seen ? x.seen.bodyBytes === x.sentBytes && x.seen.bodySha256 === x.sentSha256 : false;
         results.push(problem ? { mib, outcome: 'broken', status: x.res.status, ms, detail: problem, bytesIdentical } : { mib, outcome: 'forwarded', status: x.res.status, ms, detail: 'forwarded intact', bytesIdentical });
       } else if (isJsonError(shape)) results.push({ mib, outcome: 'refused-json', status: x.res.status, ms, detail: `refused: ${excerpt(x.res.text(), 200)}` });
-      else results.push({ mib, outcome: 'broken', status: x.res.status, ms, detail: describeShape(shape, x.res.text()) });
+      else results.push({ mib, outcome: 'broken', status: x.res.status, ms, detail: errorObjectMissing(shape) ?? describeShape(shape, x.res.text()) });
       if (results[results.length - 1].outcome === 'broken') {
         (results[results.length - 1] as SizeResult & { client?: unknown }).client = clientEvidence(x.res, 400);
         break;
@@ -235,7 +235,7 @@ export default defineCheck({
     const broken = results.find((s) => s.outcome === 'broken');
     const summary = results.map((s) => `${s.mib} MiB ${s.outcome}${s.status ? ` ${s.status}` : ''}`).join(', ');
     if (broken)
-      return fail(`a ${broken.mib} MiB body was neither forwarded intact nor refused with JSON: ${broken.detail} (largest forwarded: ${largestForwardedMiB ? `${largestForwardedMiB} MiB` : 'none'})`, {
+      return fail(`a ${broken.mib} MiB body was neither forwarded intact nor refused with a JSON error: ${broken.detail} (largest forwarded: ${largestForwardedMiB ? `${largestForwardedMiB} MiB` : 'none'})`, {
         expected: 'forwarded intact, or an error status with a JSON error body',
         actual: `${broken.mib} MiB: ${broken.detail}`,
         evidence,

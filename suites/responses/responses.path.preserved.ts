@@ -8,6 +8,15 @@ import { exchangeEvidence } from '../shared/evidence.js';
 /** A query as Azure OpenAI's clients send it: the upstream's API version travels in it. */
 const PATH = `${RESPONSES_PATH}?api-version=2025-04-01-preview`;
 
+/** What became of the sent query on the way, when it did not arrive as sent: dropped, or changed. */
+function queryChange(url: string): string {
+  const sent = PATH.split('?')[1];
+  const [path, got] = url.split('?');
+  const samePath = path === PATH.split('?')[0];
+  if (got === undefined) return `: the query ?${sent} was dropped${samePath ? ' (the path arrived unchanged)' : ''}`;
+  return got === sent ? '' : `: the query ?${sent} arrived as ?${got}`;
+}
+
 export default defineCheck({
   id: 'responses.path.preserved',
   title: 'POST /v1/responses?api-version=... arrives at the same path with the same query',
@@ -20,7 +29,7 @@ export default defineCheck({
   async run(ctx) {
     const x = await exchange(ctx, responsesBody(), responsesSend({ reply: responsesJsonReply(responsesAnswer()), path: PATH }));
     if (!x.seen) return notForwarded(x);
-    if (x.seen.url !== PATH) return fail(`the upstream received ${x.seen.method} ${x.seen.url}`, { expected: PATH, actual: x.seen.url, evidence: exchangeEvidence(x) });
+    if (x.seen.url !== PATH) return fail(`the upstream received ${x.seen.method} ${x.seen.url}${queryChange(x.seen.url)}`, { expected: PATH, actual: x.seen.url, evidence: exchangeEvidence(x) });
     return pass(`arrived as POST ${PATH}`);
   },
 });

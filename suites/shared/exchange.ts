@@ -8,6 +8,7 @@ import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Reply, SseReply } from '../../src/upstream/scenario.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
 import { messageBody } from '../../src/protocols/messages/index.js';
+import { jsonReply, RECORDS, streamedAnswer } from '../../src/protocols/index.js';
 import { nativeFrames, nativeJsonReply, nativeResponse, nativeSseReply, nativeStream } from '../../src/protocols/native/index.js';
 import { at, stringifyNode, tryParse, type JNode } from '../../src/core/json.js';
 import { diffJson, type JsonDiff } from '../../src/core/json-diff.js';
@@ -31,11 +32,34 @@ export interface SendOptions extends Omit<GwRequest, 'path' | 'body' | 'caseToke
    * its query) carrying `content-type: application/json` and these headers, no anthropic-version.
    */
   endpoint?: { path: string; headers?: Array<[string, string]> };
+  /**
+   * The upstream's reply when the body asks for a stream (`"stream": true`), so that a gateway
+   * waiting for the stream it was promised gets one: the send helpers give their JSON answer as a
+   * stream; by default the messages answer streamed (or `reply` as it is, when only that is given).
+   */
+  streamReply?: (ctx: CheckContext) => Expectation;
 }
+
+/** Whether a request body asks for a stream: its top-level `stream` is true. */
+export function asksForStream(body: string): boolean {
+  if (!/"stream"\s*:\s*true/.test(body)) return false;
+  try {
+    return (JSON.parse(body) as { stream?: unknown } | null)?.stream === true;
+  } catch {
+    return false;
+  }
+}
+
+/** A reply in the shape a streaming request asks for: a JSON answer of a protocol as that protocol's stream (any other reply as it is). */
+const streamed = (reply: Reply): Reply => (reply.kind === 'json' && reply.protocol ? (streamedAnswer(reply, reply.protocol) ?? reply) : reply);
+
+/** The default reply of a body that asks for a stream: the default messages answer, streamed. */
+const DEFAULT_STREAM = (c: CheckContext) => c.upstream.register(streamed({ ...jsonReply(RECORDS.messages.replies, messageBody()), protocol: 'messages' }));
 
 /** Sends `body` (with its case placeholder replaced by a fresh token) as a messages request, or to `opts.endpoint`. */
 export async function exchange(ctx: CheckContext, body: string, opts: SendOptions = {}): Promise<Exchange> {
-  const expectation = opts.reply ? opts.reply(ctx) : ctx.upstream.next().json(messageBody());
+  const reply = asksForStream(body) ? (opts.streamReply ?? opts.reply ?? DEFAULT_STREAM) : opts.reply;
+  const expectation = reply ? reply(ctx) : ctx.upstream.next().json(messageBody());
   const sent = withToken(body, expectation.token);
   const res = opts.endpoint
     ? await ctx.gateway.send({
@@ -73,12 +97,12 @@ export function nativeSend(opts: { model?: string; auth?: AuthStyle; reply?: Rep
 
 /** How to send a chat request through `exchange`, with `Authorization: Bearer` by default. */
 export function chatSend(opts: { auth?: AuthStyle; reply: Reply; headers?: Array<[string, string]> }): SendOptions {
-  return { auth: opts.auth ?? 'bearer', endpoint: { path: CHAT_PATH }, reply: register(opts.reply), headers: opts.headers };
+  return { auth: opts.auth ?? 'bearer', endpoint: { path: CHAT_PATH }, reply: register(opts.reply), streamReply: register(streamed(opts.reply)), headers: opts.headers };
 }
 
 /** How to send a Responses API request through `exchange` (to `path`, /v1/responses by default), with `Authorization: Bearer` by default. */
 export function responsesSend(opts: { auth?: AuthStyle; reply: Reply; headers?: Array<[string, string]>; path?: string }): SendOptions {
-  return { auth: opts.auth ?? 'bearer', endpoint: { path: opts.path ?? RESPONSES_PATH }, reply: register(opts.reply), headers: opts.headers };
+  return { auth: opts.auth ?? 'bearer', endpoint: { path: opts.path ?? RESPONSES_PATH }, reply: register(opts.reply), streamReply: register(streamed(opts.reply)), headers: opts.headers };
 }
 
 export const notForwarded = (x: Exchange): Verdict => ({

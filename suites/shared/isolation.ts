@@ -69,12 +69,13 @@ export async function isolationPair(ctx: CheckContext, req: IsoRequest, style: A
   const what = `${style}, then ${second === 'none' ? 'no credential' : 'another key'}`;
   const e = reply();
   const body = req.body === undefined ? undefined : withToken(req.body, e.token);
+  const path = ownKeySpace(req, e.token);
   const send = (path: string, auth: AuthStyle | 'none', headers: Array<[string, string]>) =>
     attempt(() => withBound(ctx.signal, WAIT_MS, (signal) => ctx.gateway.send({ method: req.method, path, auth, body, headers: [...req.headers, ...headers], caseToken: e.token, signal })));
-  const first = await send(req.path, style, []);
+  const first = await send(path, style, []);
   if (!first.ok || first.value.status !== 200 || !e.hits.length)
     return { what, verdict: 'not-applicable', note: `the first request got ${first.ok ? first.value.status : first.error}${first.ok && !e.hits.length ? ' without reaching the upstream' : ''}: no answer to reuse`, evidence: { first: first.ok ? first.value.status : first.error } };
-  const other = second === 'none' ? { path: req.path, headers: [] } : otherCredential(style, req.path);
+  const other = second === 'none' ? { path, headers: [] } : otherCredential(style, path);
   const r = await send(other.path, 'none', other.headers);
   if (!r.ok) return { what, verdict: 'isolated', note: `the second request got no answer (${r.error})`, evidence: { second: r.error } };
   const hits = await e.waitForHits(2, LATE_MS);
@@ -86,9 +87,25 @@ export async function isolationPair(ctx: CheckContext, req: IsoRequest, style: A
   return { what, verdict: 'isolated', note: seen ? `${what}: forwarded on its own` : `${what}: refused (${r.value.status})`, evidence };
 }
 
-/** Each pair of `pairs` (first style, how the second carries its credential), all at once: each has its own case, so none sees another's answers, and a slow gateway costs the time of one pair. */
-export function isolationPairs(ctx: CheckContext, req: IsoRequest, pairs: Array<[AuthStyle, Second]>, reply: () => Expectation): Promise<PairResult[]> {
-  return Promise.all(pairs.map(([style, second]) => isolationPair(ctx, req, style, second, reply)));
+/**
+ * The path a pair sends `req` to: a POST's body carries the pair's case token, so no cache keyed on
+ * the request holds another pair's (or an earlier check's) answer for it; a GET has no body, so
+ * the token goes into a query parameter of its own: each pair gets its own cache-key space.
+ */
+function ownKeySpace(req: IsoRequest, token: string): string {
+  return req.method === 'GET' ? `${req.path}${req.path.includes('?') ? '&' : '?'}gwc-pair=${token}` : req.path;
+}
+
+/**
+ * Each pair of `pairs` (first style, how the second carries its credential), one after another:
+ * each has its own case and its own cache-key space (ownKeySpace), and its second request follows
+ * its own first with no other pair's request between them, so a cache can answer a pair only with
+ * what that pair's first request got.
+ */
+export async function isolationPairs(ctx: CheckContext, req: IsoRequest, pairs: Array<[AuthStyle, Second]>, reply: () => Expectation): Promise<PairResult[]> {
+  const out: PairResult[] = [];
+  for (const [style, second] of pairs) out.push(await isolationPair(ctx, req, style, second, reply));
+  return out;
 }
 
 /** The verdict over a check's pairs: the first breach (`what` names what was reused), a skip when no first answer came, or how each pair stood apart. */

@@ -79,6 +79,14 @@ export function isJsonError(s: Shape): boolean {
   return s.json && s.status >= 400 && errorFields(s.parsed) !== null;
 }
 
+/** Why a JSON error answer is not the error shape (an `error` object), said for a message; null when it is, or is no JSON error status. */
+export function errorObjectMissing(s: Shape): string | null {
+  if (!s.json || s.status < 400 || errorFields(s.parsed) !== null) return null;
+  const e = s.parsed && typeof s.parsed === 'object' && !Array.isArray(s.parsed) ? (s.parsed as Record<string, unknown>).error : undefined;
+  const what = e === undefined ? 'has no `error`' : `has an \`error\` that is ${Array.isArray(e) ? 'an array' : e === null ? 'null' : `a ${typeof e}`} (${excerpt(JSON.stringify(e), 80)})`;
+  return `the ${s.status} body is JSON but ${what}, not an object with type and message as the requirement asks`;
+}
+
 /** One line describing what the client got, for messages and `actual`. */
 export function describeShape(s: Shape, text: string): string {
   const what = s.decodeError ? `a body no client can read (${s.decodeError})` : s.html ? 'an HTML page' : s.json ? 'JSON' : `a non-JSON body`;

@@ -27,13 +27,14 @@ export default defineCheck({
       GAP_MS,
       (t) => {
         const l = latency(t);
-        return l.nearBound ? [`median lag ${l.p50Ms} ms (bound ${ctx.settings.sse.latP50Ms} ms)`] : [];
+        return l.nearBound && !l.unpaired ? [`median lag ${l.p50Ms} ms (bound ${ctx.settings.sse.latP50Ms} ms)`] : [];
       },
       (t) => latency(t).summary,
     );
     if (!decide.judged) return notStreamed(decide.x);
     const l = latency(decide);
     const { result, evidence } = decide.judged;
+    if (l.unpaired) return { ok: true, skip: true, message: l.summary, evidence: { latency: { p10Ms: l.p10Ms, p50Ms: l.p50Ms, unpaired: l.unpaired, events: l.events, delivery: result.delivery }, ...evidence } };
     return {
       ok: l.ok,
       message: l.summary + (remeasured ? ' (measured twice: the first median was within 25% of the bound)' : ''),

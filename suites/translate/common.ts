@@ -60,6 +60,21 @@ export function answerDiffs(want: Answer, got: Answer): Array<{ field: string; u
   return out;
 }
 
+/** The content block types an answer mapped back may carry for `want`: its text, its tool calls, its thinking. */
+const BLOCKS_OF = (want: Answer) => new Set(['text', ...(want.toolCalls.length ? ['tool_use'] : []), ...(want.thinking !== undefined ? ['thinking'] : [])]);
+
+/** The content blocks of a messages answer `body` that the upstream's answer `want` had no counterpart for (a translation adds nothing). */
+export function addedBlocks(want: Answer, body: string): Array<Record<string, unknown>> {
+  let content: unknown;
+  try {
+    content = (JSON.parse(body) as { content?: unknown }).content;
+  } catch {
+    return [];
+  }
+  const allowed = BLOCKS_OF(want);
+  return Array.isArray(content) ? content.filter((b): b is Record<string, unknown> => !!b && typeof b === 'object' && !allowed.has(String((b as { type?: unknown }).type))) : [];
+}
+
 /** The upstream request by meaning, in the protocol it arrived in. */
 export function seenMeaning(seen: RecordedRequest): RequestMeaning | null {
   return seen.protocol ? RECORDS[seen.protocol].readRequest(seen.url, seen.body.toString('utf8')) : null;

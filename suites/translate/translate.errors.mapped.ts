@@ -13,6 +13,20 @@ const STATUSES = [400, 429, 500] as const;
 /** Upstreams whose error messages can carry cloud account ids (their records say so): the gateway may send a generic message, keeping status and error.type (ERR-PASS-1). */
 const cloud = (p: Protocol) => RECORDS[p].errorsNameTheAccount === true;
 
+/** Keys that carry a stack trace in an error body: the messages error has no place for them. */
+const STACK_KEYS = ['stack', 'stacktrace', 'stack_trace', 'traceback', 'trace'];
+
+/** How a body misses the messages error's shape, each part said: the top-level type, error.type, error.message, a stack trace beside them. */
+function shapeMisses(v: Record<string, unknown>, e: Record<string, unknown>): string[] {
+  const stack = [...STACK_KEYS.filter((k) => k in e).map((k) => `error.${k}`), ...STACK_KEYS.filter((k) => k in v)];
+  return [
+    ...(v.type !== 'error' ? [`its top-level type is ${v.type === undefined ? 'missing' : JSON.stringify(v.type)} where it is "error"`] : []),
+    ...(v.error === undefined ? ['it has no error object'] : typeof e.type !== 'string' ? [`error.type is ${e.type === undefined ? 'missing' : `${JSON.stringify(e.type)}, not a string`}`] : []),
+    ...(v.error !== undefined && typeof e.message !== 'string' ? [`error.message is ${e.message === undefined ? 'missing' : 'not a string'}`] : []),
+    ...(stack.length ? [`it carries a stack trace (${stack.join(', ')})`] : []),
+  ];
+}
+
 /**
  * What is wrong with the client's answer to an upstream `status` error carrying `message`,
  * answered in `upstream`'s protocol. From a cloud upstream the message may be generic (unless
@@ -27,7 +41,7 @@ export function errorProblems(a: { status: number; upstream: Protocol; strict: b
   const want = ERROR_TYPES[a.status];
   return [
     ...(a.resStatus !== a.status ? [`status ${a.resStatus} where the upstream answered ${a.status}`] : []),
-    ...(!shape ? ['not a messages error ({"type":"error","error":{"type","message"}})'] : []),
+    ...(!shape ? [`not a messages error ({"type":"error","error":{"type","message"}}): ${shapeMisses(v, e).join(', ')}`] : []),
     ...(shape && cloud(a.upstream) && e.type !== want ? [`error.type ${JSON.stringify(e.type)} where a ${a.status} is ${JSON.stringify(want)}`] : []),
     ...(shape && !generic && !str(e.message).includes(a.message) ? ["the upstream's message is not in it"] : []),
     ...(a.status === 429 && a.retryAfter !== '17' ? [`retry-after ${a.retryAfter ?? 'missing'} where the upstream said 17`] : []),

@@ -116,6 +116,12 @@ describe('timing oracle: added latency (SSE-LAT-1)', () => {
     expect(l).toMatchObject({ ok: true, p50Ms: 1, cause: null, nearBound: false });
     expect(l.summary).toMatch(/^little added latency: median lag 1 ms/);
   });
+  it('events that arrive before the upstream sent their pair cannot be paired: no latency is judged, and the summary says so', () => {
+    const l = judgeLatency([0.4, -100, -107, -120, 0.5], 0);
+    expect(l).toMatchObject({ ok: false, unpaired: 3, cause: null });
+    expect(l.summary).toMatch(/^could not judge: 3 of 5 events arrived before the upstream sent the event paired with it \(lag down to -120 ms\)/);
+    expect(judgeLatency([0.4, -0.9, 0.5], 0).unpaired).toBe(0);
+  });
   it('the bound is on the median: one slow event does not fail it', () => {
     const l = judgeLatency([1, 1, 1, 1, 1, 1, 1, 1, 1, 400], 0);
     expect(l.ok).toBe(true);

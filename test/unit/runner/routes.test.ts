@@ -86,6 +86,15 @@ describe('routes', () => {
     expect((await runOne(check, { ...env(), routes: { native: 'chat' } })).outcome).toBe('pass');
   });
 
+  it("the skip names the checks of this run that judge the route by meaning, and says so when none does", async () => {
+    const check = { ...bytes("the body's bytes"), run: async () => pass('ran') };
+    const named = await runOne(check, { ...env(), routes: { messages: 'chat' }, judgesOfTranslation: { messages: ['translate.answer.meaning'] } });
+    expect(named.message).toMatch(/; translate\.answer\.meaning judges this route by meaning$/);
+    const none = await runOne(check, { ...env(), routes: { messages: 'chat' }, judgesOfTranslation: { chat: ['translate.answer.meaning'] } });
+    expect(none.message).toMatch(/; no check of this run judges a messages client's translated route by meaning$/);
+    expect(none.message).not.toMatch(/translate\.\*/);
+  });
+
   it('the same check judges a pass-through route, and one without the declaration judges a translated one', async () => {
     rewrite = false;
     const through = await runOne(bytes("the body's bytes"), env());
