@@ -19,6 +19,7 @@ export type HarnessErrorCode =
   | 'MISSING_PACKAGE'
   // Readiness gate (src/runner/ready.ts)
   | 'NOT_READY'
+  | 'BAD_TARGET'
   // Reports read back (merge-reports, verify: src/report/)
   | 'BAD_REPORT'
   | 'MERGE_REFUSED';
