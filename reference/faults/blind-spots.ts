@@ -1,9 +1,15 @@
 // Faults that earlier checks let through, each caught by the check that was widened for it: a
-// native credential echoed in an answer header.
+// native credential echoed in an answer header; a translated stream that loses its tool calls.
 import { PassThrough } from 'node:stream';
 import type { Fault } from './types.js';
 
 export const BLIND_SPOT_FAULTS: Fault[] = [
+  {
+    name: 'translate-stream-loses-tool-calls',
+    breaks: ['XLATE-ANS-1'],
+    description: "translates messages into chat completions, and maps a streamed answer back with its text deltas only: the upstream's streamed tool calls never reach the client (the answer that is not streamed keeps them)",
+    translate: { loseStreamToolCalls: true },
+  },
   {
     name: 'echo-goog-api-key',
     breaks: ['CRED-1'],
