@@ -104,7 +104,7 @@ class Delay extends Transform {
 }
 
 /** Cuts the stream after `ms` without a byte from the upstream (a proxy's idle time-out). */
-class IdleCut extends Transform {
+export class IdleCut extends Transform {
   private timer: NodeJS.Timeout;
   constructor(private readonly ms: number) {
     super();

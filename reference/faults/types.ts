@@ -26,6 +26,8 @@ export interface TranslateFault {
   dropSystem?: boolean;
   /** The answer's tool calls are lost, its text kept (XLATE-ANS-1). */
   loseToolCalls?: boolean;
+  /** A streamed answer's tool calls are lost, its text kept; the answer that is not streamed keeps them (XLATE-ANS-1). */
+  loseStreamToolCalls?: boolean;
   /** An upstream status reaches the client as another (XLATE-ERR-1): [from, to]. */
   statusAs?: [number, number];
   /** The translated stream is written only once the upstream's has ended (XLATE-STREAM-1). */

@@ -48,7 +48,7 @@ export function messagesStream(write: (text: string) => void, fault: TranslateFa
       if (open !== 'text') block('text', { type: 'text', text: '' });
       out(event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: delta.content } }));
     }
-    for (const call of fault.loseToolCalls ? [] : (delta.tool_calls ?? [])) {
+    for (const call of fault.loseToolCalls || fault.loseStreamToolCalls ? [] : (delta.tool_calls ?? [])) {
       if (call.id) block('tool_use', { type: 'tool_use', id: call.id, name: call.function?.name, input: {} });
       if (call.function?.arguments) out(event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: call.function.arguments } }));
     }

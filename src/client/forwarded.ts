@@ -35,6 +35,8 @@ export interface Forwarded {
   answersTotal: number;
   /** The protocol the forwarded probe reached the upstream in: another than the probe's when the gateway translates. */
   upstreamProtocol?: Protocol;
+  /** The path (with query) the forwarded probe reached the upstream at: for a diagnosis, never for a report (a ?key= credential may be in it). */
+  upstreamUrl?: string;
 }
 
 /** Where the probe's reply is registered with the recording upstream; `done` ends its case. */
@@ -88,7 +90,7 @@ function describeError(e: unknown): string {
 type Sent = { res: GwResponse; err?: undefined } | { res?: undefined; err: unknown };
 
 /** One probe: what the gateway answered, and whether the upstream received it. */
-async function probeOnce(gateway: GatewayClient, up: ProbeUpstream, p: Protocol, deadline: number, o: ForwardedOptions): Promise<{ answer: Sent | undefined; forwarded: boolean; upstreamProtocol?: Protocol }> {
+async function probeOnce(gateway: GatewayClient, up: ProbeUpstream, p: Protocol, deadline: number, o: ForwardedOptions): Promise<{ answer: Sent | undefined; forwarded: boolean; upstreamProtocol?: Protocol; upstreamUrl?: string }> {
   const remaining = deadline - performance.now();
   const req = probeRequest(p);
   const e = up.register(probeReply(p));
@@ -111,7 +113,8 @@ async function probeOnce(gateway: GatewayClient, up: ProbeUpstream, p: Protocol,
     const forwarded = first === 'forwarded' || (o.served && !ok ? e.hits.length > 0 : (await e.received(ok ? 1000 : 200)) !== null);
     if (first === 'forwarded' && !answer) ac.abort();
     const upstreamProtocol = e.hits[0]?.routedAs;
-    return { answer, forwarded, ...(upstreamProtocol ? { upstreamProtocol } : {}) };
+    const upstreamUrl = e.hits[0]?.url;
+    return { answer, forwarded, ...(upstreamProtocol ? { upstreamProtocol } : {}), ...(upstreamUrl ? { upstreamUrl } : {}) };
   } finally {
     clearTimeout(timer);
     o.signal?.removeEventListener('abort', onAbort);
@@ -142,11 +145,13 @@ export async function untilForwarded(gateway: GatewayClient, up: ProbeUpstream, 
   const answers: ProbeAnswer[] = [];
   let total = 0;
   let upstreamProtocol: Protocol | undefined;
-  const result = (ready: boolean, attempts: number, waitedMs: number): Forwarded => ({ ready, attempts, waitedMs, answers, answersTotal: total, ...(upstreamProtocol ? { upstreamProtocol } : {}) });
+  let upstreamUrl: string | undefined;
+  const result = (ready: boolean, attempts: number, waitedMs: number): Forwarded => ({ ready, attempts, waitedMs, answers, answersTotal: total, ...(upstreamProtocol ? { upstreamProtocol } : {}), ...(upstreamUrl ? { upstreamUrl } : {}) });
   for (let attempt = 1; ; attempt++) {
     if (o.signal?.aborted) return result(false, attempt - 1, Math.round(performance.now() - t0));
     const { answer, forwarded, ...route } = await probeOnce(gateway, up, p, deadline, o);
     upstreamProtocol = route.upstreamProtocol ?? upstreamProtocol;
+    upstreamUrl = route.upstreamUrl ?? upstreamUrl;
     const at = Math.round(performance.now() - t0);
     total++;
     const seen: ProbeAnswer = {

@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   NOT_READY: 'the gateway did not forward a probe of each declared protocol in time (the readiness gate)',
   BAD_REPORT: 'a report read back (merge-reports, compare, matrix, verify) is unreadable or not one this harness can read',
   MERGE_REFUSED: 'reports that do not add up (other versions, seeds, targets, profiles) were given to merge-reports',
+  BAD_TARGET: 'the --target (or --base-path) repeats a path segment the harness adds itself, e.g. /v1 (the upstream saw it twice)',
   MOCK_FAILED: 'the running `gw-conformance mock` a run was sent to failed with an error whose code is none of these',
 } as const satisfies Record<string, string>;
 

@@ -46,6 +46,29 @@ function settles(nothingArrived: () => boolean): (a: CanaryAnswer) => boolean {
 }
 
 /**
+ * A target aimed at the protocol's own first segment (`--target http://host:port/v1`, or
+ * `--base-path messages=/v1`) is sent `/v1/v1/messages`; a gateway that forwards the path as it
+ * came hands the doubled prefix to the upstream, and every check would blame the gateway for it.
+ * Seen on the canary the upstream received, it is refused in one line.
+ */
+export function refuseDoubledPrefix(gateway: GatewayClient, protocol: Protocol, upstreamUrl: string): void {
+  const { path } = probeRequest(protocol);
+  const aimed = gateway.aimed(path).split('?')[0];
+  const sent = new URL(gateway.url(path)).pathname;
+  const prefix = sent.endsWith(aimed) ? sent.slice(0, sent.length - aimed.length) : '';
+  const segments = aimed.split('/').filter(Boolean);
+  // The longest run of the protocol path's first segments that the prefix ends with (/v1, /v1beta, /openai/v1 ...).
+  const doubled = segments.map((_, i) => `/${segments.slice(0, segments.length - 1 - i).join('/')}`).find((lead) => lead !== '/' && prefix.endsWith(lead));
+  const received = upstreamUrl.split('?')[0];
+  if (!doubled || !received.includes(`${doubled}${aimed}`)) return;
+  const inTarget = gateway.base.pathname.replace(/\/+$/, '').endsWith(doubled);
+  throw new HarnessError(
+    'BAD_TARGET',
+    `the ${protocol} canary was sent to ${sent} and the upstream received POST ${received}: the harness adds the protocol's path (${aimed}) itself, so drop ${doubled} from ${inTarget ? `--target (--target ${gateway.base.origin}${gateway.base.pathname.replace(/\/+$/, '').slice(0, -doubled.length) || '/'})` : `--base-path ${protocol}=...`}`,
+  );
+}
+
+/**
  * Waits until the gateway has forwarded a canary of every protocol in `protocols`, bounded by
  * `timeoutMs`. Throws a one-line HarnessError (exit 2) when one never is.
  */
@@ -60,9 +83,12 @@ export async function awaitReady(
   opts.print?.(`waiting up to ${Math.round(opts.timeoutMs / 1000)} s for the gateway to forward a canary request (${protocols.join(', ')}) to the recording upstream ${upstream.url}`);
   const up = { register: (reply: Reply) => upstream.expect(reply), done: (token: string) => upstream.release(token), ready: () => upstream.sync?.() ?? Promise.resolve() };
   const nothingArrived = () => upstream.unmatched.length === strayBefore;
-  const protocolsReady = await Promise.all(
+  const probed = await Promise.all(
     protocols.map(async (p) => ({ protocol: p, ...(await untilForwarded(gateway, up, p, { timeoutMs: opts.timeoutMs, startedAt: t0, pausesMs: BACKOFF_MS, settled: settles(nothingArrived), onAnswer: opts.onAnswer && ((a) => opts.onAnswer!(p, a)) })) })),
   );
+  for (const r of probed) if (r.ready && r.upstreamUrl) refuseDoubledPrefix(gateway, r.protocol, r.upstreamUrl);
+  // The forwarded URL stays out of the report: a ?key= credential may be in it.
+  const protocolsReady: ProtocolReadiness[] = probed.map(({ upstreamUrl: _url, ...r }) => r);
   const readiness: Readiness = { timeoutMs: opts.timeoutMs, waitedMs: Math.round(performance.now() - t0), ready: protocolsReady.every((r) => r.ready), protocols: protocolsReady };
   const stuck = protocolsReady.find((r) => !r.ready);
   if (stuck) {

@@ -5,38 +5,16 @@
 import { defineCheck, fail, pass, type CheckContext } from '../../src/check/check.js';
 import { ANTHROPIC_VERSION, messagesHeaders } from '../../src/client/gateway.js';
 import { withToken } from '../../src/upstream/contract.js';
-import { secretForms, maskUrl } from '../../src/core/mask.js';
-import type { RecordedRequest } from '../../src/upstream/record.js';
 import { SSE_HEADERS } from '../../src/upstream/scenario.js';
 import { errorBody, MODEL_LIST_HEADERS, modelListBody, frames, messageStream } from '../../src/protocols/messages/index.js';
 import { BAD_CREDENTIAL } from '../shared/shape.js';
 import { exchange, streamThrough } from '../shared/exchange.js';
 import { MESSAGES_PATH, messagesBody } from '../shared/protocols.js';
-
-/** One answer as the client got it, and the request the upstream got for it. */
-interface Seen {
-  what: string;
-  /** The credential this exchange carried. */
-  secret: string;
-  headers: Array<[string, string]>;
-  body: string;
-  upstream: RecordedRequest | null;
-}
-
-/** Where a form of `secret` shows in what the client got, or in the forwarded URL. */
-function leaks(s: Seen): string[] {
-  const forms = secretForms(s.secret);
-  const found = (text: string) => forms.some((f) => text.includes(f));
-  const out: string[] = [];
-  for (const [k, v] of s.headers) if (found(v)) out.push(`${s.what}: response header ${k}`);
-  if (found(s.body)) out.push(`${s.what}: response body`);
-  if (s.upstream && found(s.upstream.url)) out.push(`${s.what}: the forwarded URL (${maskUrl(s.upstream.url)})`);
-  return out;
-}
+import { answersEvidence, credentialLeaks, type SeenAnswer } from '../shared/credential-echo.js';
 
 /** The answers CRED-1 reads: JSON, stream, upstream error, model list, each with the run's key; and an unknown key's request. */
-async function answers(ctx: CheckContext, key: string): Promise<Seen[]> {
-  const seen: Seen[] = [];
+async function answers(ctx: CheckContext, key: string): Promise<SeenAnswer[]> {
+  const seen: SeenAnswer[] = [];
   const json = await exchange(ctx, messagesBody({}), { auth: 'x-api-key' as const });
   seen.push({ what: 'messages JSON (x-api-key)', secret: key, headers: json.res.rawHeaders, body: json.res.text(), upstream: json.seen });
   const reply = { kind: 'sse' as const, status: 200, headers: SSE_HEADERS, frames: frames(messageStream({ full: false, textDeltas: 2 })) };
@@ -66,8 +44,8 @@ export default defineCheck({
     const key = ctx.gateway.credentialHeaders('x-api-key')[0]?.[1];
     if (!key) return { ok: true, skip: true, message: 'the run has no credential (--no-token): there is none to leak' };
     const seen = await answers(ctx, key);
-    const found = seen.flatMap(leaks);
-    const evidence = { answers: seen.map((s) => ({ what: s.what, headerNames: s.headers.map(([k]) => k), forwardedUrl: s.upstream ? maskUrl(s.upstream.url) : null })) };
+    const found = seen.flatMap(credentialLeaks);
+    const evidence = answersEvidence(seen);
     if (found.length)
       return fail(`the credential came back or moved into the URL: ${found.slice(0, 3).join('; ')}`, {
         expected: 'no form of the credential in any answer header or body, nor in the forwarded URL',

@@ -12,5 +12,6 @@ import streamIncremental from './native.stream.incremental.js';
 import streamFraming from './native.stream.framing.js';
 import streamEvents from './native.stream.events.js';
 import modelsCache from './native.models.credential-cache.js';
+import credentialNotReturned from './native.credential.not-returned.js';
 
-export const NATIVE_CHECKS: CheckDef[] = [path, body, auth, response, cross, errors, countTokens, streamPath, streamIncremental, streamFraming, streamEvents, modelsCache];
+export const NATIVE_CHECKS: CheckDef[] = [path, body, auth, response, cross, errors, countTokens, streamPath, streamIncremental, streamFraming, streamEvents, modelsCache, credentialNotReturned];

@@ -14,5 +14,6 @@ import persistent from './streaming.connection.persistent.js';
 import usage from './streaming.usage.cache-fields.js';
 import keepalive from './streaming.keepalive.ping.js';
 import cut from './streaming.cut.no-clean-end.js';
+import longDuration from './streaming.long.duration.js';
 
-export const STREAMING_CHECKS: CheckDef[] = [incremental, latency, events, bytes, contentType, long, errorEvent, abort, persistent, usage, idleDefault, idle, keepalive, cut];
+export const STREAMING_CHECKS: CheckDef[] = [incremental, latency, events, bytes, contentType, long, errorEvent, abort, persistent, usage, idleDefault, idle, keepalive, cut, longDuration];

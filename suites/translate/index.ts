@@ -6,5 +6,6 @@ import translateAnswerMeaning from './translate.answer.meaning.js';
 import translateErrorsMapped from './translate.errors.mapped.js';
 import translateRequestMeaning from './translate.request.meaning.js';
 import translateStreamIncremental from './translate.stream.incremental.js';
+import translateStreamMeaning from './translate.stream.meaning.js';
 
-export const TRANSLATE_CHECKS: CheckDef[] = [translateRequestMeaning, translateAnswerMeaning, translateStreamIncremental, translateErrorsMapped];
+export const TRANSLATE_CHECKS: CheckDef[] = [translateRequestMeaning, translateAnswerMeaning, translateStreamIncremental, translateStreamMeaning, translateErrorsMapped];
