@@ -232,7 +232,7 @@ describe('the readiness gate', () => {
     const out = outDir();
     const r = await cliInProcess(['run', '--target', `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`, '--upstream-listen', `127.0.0.1:${ref.upstreamPort}`, '--reporter', 'console', '--reporter', 'json', '--out', out, ...only], { timeoutMs: 60_000 });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/waiting up to 30 s for the gateway to forward a canary request \(messages, native, chat, responses, vertex, bedrock\) to the recording upstream http:\/\/127\.0\.0\.1:\d+/);
+    expect(r.stdout).toMatch(new RegExp(`waiting up to 30 s for the gateway to forward a canary request \\(${PROTOCOLS.join(', ')}\\) to the recording upstream http://127\\.0\\.0\\.1:\\d+`));
     const report = readReport(out);
     expect(report.summary.fail).toBe(0);
     const answers = report.readiness.protocols.flatMap((p: { answers: Array<{ status: number; forwarded: boolean; contentType: string }> }) => p.answers);
