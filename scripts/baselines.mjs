@@ -37,15 +37,31 @@ function ordered(kept, observed) {
   return out;
 }
 
-/** The changes between a real gateway's baseline `{ note, exitCode, outcomes }` and an observed run `{ exitCode, outcomes }`. */
-export function baselineChanges(baseline, observed) {
-  const exit = baseline.exitCode === observed.exitCode ? [] : [`~ exit code: ${baseline.exitCode} -> ${observed.exitCode}`];
-  return [...exit, ...outcomeChanges(baseline.outcomes ?? {}, observed.outcomes)];
+/**
+ * The outcomes of a real gateway's run that its baseline holds: every check's, except one skipped
+ * because a protocol it needs was not declared (`undeclared(id)`: the run's `--protocols` were the
+ * baseline's `protocols`, so such a row says only that the protocol was not recorded there).
+ */
+export function comparableOutcomes(results, undeclared) {
+  return Object.fromEntries(results.filter((r) => !(r.outcome === 'skip' && undeclared(r.id))).map((r) => [r.id, r.outcome]));
 }
 
-/** The baseline rewritten from an observed run: its other fields (the note) kept, exit code and outcomes replaced. */
+/**
+ * The changes between a real gateway's baseline `{ note, protocols, exitCode, outcomes }` and an
+ * observed run `{ protocols, exitCode, outcomes }` (`protocols`: the run's `--protocols`).
+ */
+export function baselineChanges(baseline, observed) {
+  const was = (baseline.protocols ?? []).join(',');
+  const now = (observed.protocols ?? baseline.protocols ?? []).join(',');
+  const protocols = was === now ? [] : [`~ protocols: ${was || '(none)'} -> ${now}`];
+  const exit = baseline.exitCode === observed.exitCode ? [] : [`~ exit code: ${baseline.exitCode} -> ${observed.exitCode}`];
+  return [...protocols, ...exit, ...outcomeChanges(baseline.outcomes ?? {}, observed.outcomes)];
+}
+
+/** The baseline rewritten from an observed run: its other fields (the note) kept, protocols, exit code and outcomes replaced. */
 export function withObserved(baseline, observed) {
-  return { ...baseline, exitCode: observed.exitCode, outcomes: ordered(baseline.outcomes ?? {}, observed.outcomes) };
+  const { note, protocols, exitCode, outcomes, ...other } = baseline;
+  return { note, protocols: observed.protocols ?? protocols, ...other, exitCode: observed.exitCode, outcomes: ordered(outcomes ?? {}, observed.outcomes) };
 }
 
 /**

@@ -15,4 +15,5 @@ export interface CheckFacts {
 export function checksReference(
   checks: readonly CheckFacts[],
   catalog: { requirements: Array<{ id: string; level: string; text: string }> },
+  protocols?: ReadonlyArray<{ name: string; title: string; defaultCredential: string; features: readonly string[] }>,
 ): string;

@@ -4,17 +4,49 @@
 // its hand-written note kept, what changed printed, and the generated table of
 // docs/real-gateways.md made again (`scripts/docs-matrix.mjs`). With the switch off a stale
 // baseline fails, naming the command that rewrites it. The writer is scripts/baselines.mjs.
+// A baseline records the protocols it was observed with (`protocols`): a run compared with it
+// declares exactly those (`--protocols`), and the rows of checks skipped because their protocol is
+// not among them are left out, so a new protocol leaves the baselines as they are until the update
+// mode, which runs with every protocol, records it.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { baselineChanges, readJson, rewrite, UPDATE_COMMAND, updating, withObserved, type Baseline, type Outcomes } from '../../scripts/baselines.mjs';
+import { baselineChanges, comparableOutcomes, readJson, rewrite, UPDATE_COMMAND, updating, withObserved, type Baseline, type Outcomes } from '../../scripts/baselines.mjs';
+import { PROTOCOLS } from '../../src/core/protocols.js';
+import { CHECKS } from '../../suites/index.js';
 import { ROOT } from './cli.js';
 
 export { UPDATE_COMMAND, UPDATE_ENV } from '../../scripts/baselines.mjs';
 
 /** What a run observed: the report's outcome per check, and the CLI's exit code. */
 export interface Observed {
+  /** The protocols the run declared (`baselineProtocols`); the baseline's when left out. */
+  protocols?: string[];
   exitCode: number | null;
   outcomes: Outcomes;
+}
+
+/**
+ * The protocols a run compared with the baseline in `file` declares: the baseline's own, or in the
+ * update mode every protocol the harness knows (the rewrite records them).
+ */
+export function baselineProtocols(file: string, env: Record<string, string | undefined> = process.env): string[] {
+  if (updating(env)) return [...PROTOCOLS];
+  const { protocols } = readJson(file) as Baseline;
+  if (!Array.isArray(protocols) || !protocols.length) throw new Error(`${path.relative(ROOT, file)} names no \`protocols\` it was observed with`);
+  return protocols;
+}
+
+/** The run's arguments that declare `protocols`. */
+export const protocolArgs = (protocols: string[]): string[] => ['--protocols', protocols.join(',')];
+
+const PROTOCOL_OF = new Map(CHECKS.map((c) => [c.id, c.protocol]));
+
+/** A report's outcomes as a baseline of a run that declared `protocols` holds them: the checks skipped because their protocol is not among them left out. */
+export function observedOutcomes(results: Array<{ id: string; outcome: string }>, protocols: string[]): Outcomes {
+  return comparableOutcomes(results, (id) => {
+    const p = PROTOCOL_OF.get(id);
+    return p !== undefined && !protocols.includes(p);
+  });
 }
 
 export interface BaselineOptions {
@@ -43,7 +75,7 @@ export function regenerateDocsMatrix(): void {
 export function checkBaseline(file: string, observed: Observed, opts: BaselineOptions): string[] {
   const label = path.relative(ROOT, file);
   if (observed.exitCode === null) throw new Error(`${label}: the run ended without an exit code (killed), nothing to compare or record\n${opts.detail ?? ''}`);
-  const run = { exitCode: observed.exitCode, outcomes: observed.outcomes };
+  const run = { protocols: observed.protocols, exitCode: observed.exitCode, outcomes: observed.outcomes };
   const baseline = readJson(file) as Baseline;
   const changes = baselineChanges(baseline, run);
   if (updating(opts.env ?? process.env)) {

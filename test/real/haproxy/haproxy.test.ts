@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkBaseline } from '../../helpers/baselines.js';
+import { baselineProtocols, checkBaseline, observedOutcomes, protocolArgs } from '../../helpers/baselines.js';
 import { cli, ROOT } from '../../helpers/cli.js';
 import { cleanupAfterAll } from '../../helpers/cleanup.js';
 import { loadRun } from '../../helpers/load-run.js';
@@ -40,15 +40,17 @@ describe('HAProxy (examples/haproxy/*.cfg) in front of the recording upstream', 
         if (!available) expect.fail('haproxy is required (GWC_REQUIRE_HAPROXY=1): apt-get install haproxy');
         if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) expect.fail('the CLI is not built: run `npx tsc -p .` first');
         const out = tempDir('gwc-haproxy-out-');
-        const r = await cli(['run', '--gateway-cmd', haproxyCmd(cfg), '--seed', '1', '--reporter', 'json', '--out', out], { timeoutMs: TEST_TIMEOUT_MS - 10_000 });
+        const baseline = path.join(ROOT, 'examples', 'haproxy', file);
+        const protocols = baselineProtocols(baseline);
+        const r = await cli(['run', '--gateway-cmd', haproxyCmd(cfg), '--seed', '1', '--reporter', 'json', '--out', out, ...protocolArgs(protocols)], { timeoutMs: TEST_TIMEOUT_MS - 10_000 });
         const reportFile = path.join(out, 'report.json');
         const context = `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
         if (!existsSync(reportFile)) expect.fail(`no report\n${context}`);
         const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { results: Array<{ id: string; outcome: string; message: string }>; launched?: { logTail: string[] } };
-        const outcomes = Object.fromEntries(report.results.map((x) => [x.id, x.outcome]));
+        const outcomes = observedOutcomes(report.results, protocols);
         const notPassed = report.results.filter((x) => x.outcome !== 'pass').map((x) => `  ${x.id}: ${x.outcome}: ${x.message}`);
         const detail = `checks that did not pass:\n${notPassed.join('\n')}\n${context}\nHAProxy log:\n${report.launched?.logTail.join('\n') ?? ''}`;
-        checkBaseline(path.join(ROOT, 'examples', 'haproxy', file), { exitCode: r.code, outcomes }, { test: 'test/real/haproxy/haproxy.test.ts', detail });
+        checkBaseline(baseline, { protocols, exitCode: r.code, outcomes }, { test: 'test/real/haproxy/haproxy.test.ts', detail });
       },
       TEST_TIMEOUT_MS,
     );

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkBaseline } from '../../helpers/baselines.js';
+import { baselineProtocols, checkBaseline, observedOutcomes, protocolArgs } from '../../helpers/baselines.js';
 import { nginxAvailable } from '../../helpers/nginx.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -58,8 +58,12 @@ function runCli(args: string[], timeoutMs: number): Promise<CliRun> {
   });
 }
 
-/** Runs the CLI with nginx started from `conf` by the harness itself (--gateway-cmd); returns the report's outcomes and the exit code. */
-async function throughNginx(conf: string, args: string[]) {
+/**
+ * Runs the CLI with nginx started from `conf` by the harness itself (--gateway-cmd); returns the
+ * report's outcomes (those of checks skipped for a protocol outside `protocols`, when given, left
+ * out) and the exit code.
+ */
+async function throughNginx(conf: string, args: string[], protocols?: string[]) {
   const out = await mkdtemp(path.join(os.tmpdir(), 'gwc-nginx-report-'));
   try {
     const command = `sh ${path.join(ROOT, 'scripts', 'nginx-gateway.sh')} ${path.join(ROOT, 'examples', 'nginx', conf)} {listen_port} {upstream_port} {workdir}`;
@@ -75,7 +79,7 @@ async function throughNginx(conf: string, args: string[]) {
       `nginx output and error log (the report's launched.logTail):\n${report?.launched?.logTail.join('\n') ?? ''}`,
     ].join('\n');
     if (!report) expect.fail(`no report at ${reportPath}\n${context}`);
-    const outcomes = Object.fromEntries(report.results.map((r) => [r.id, r.outcome]));
+    const outcomes = protocols ? observedOutcomes(report.results, protocols) : Object.fromEntries(report.results.map((r) => [r.id, r.outcome]));
     const notPassed = report.results.filter((r) => r.outcome !== 'pass').map((r) => `  ${r.id}: ${r.outcome}: ${r.message}`);
     const detail = `observed ${JSON.stringify({ exitCode: run.code, outcomes }, null, 2)}\nchecks that did not pass:\n${notPassed.join('\n') || '  (none)'}\n${context}`;
     return { code: run.code, outcomes, results: report.results, detail };
@@ -98,8 +102,10 @@ describe('nginx (examples/nginx/*.conf) in front of the recording upstream', () 
       `${name}.conf: every check has the outcome recorded in examples/nginx/expected-${name}.json`,
       async () => {
         preconditions();
-        const r = await throughNginx(`${name}.conf`, []);
-        checkBaseline(path.join(ROOT, 'examples', 'nginx', `expected-${name}.json`), { exitCode: r.code, outcomes: r.outcomes }, { test: 'test/real/nginx/nginx.test.ts', detail: r.detail });
+        const file = path.join(ROOT, 'examples', 'nginx', `expected-${name}.json`);
+        const protocols = baselineProtocols(file);
+        const r = await throughNginx(`${name}.conf`, protocolArgs(protocols), protocols);
+        checkBaseline(file, { protocols, exitCode: r.code, outcomes: r.outcomes }, { test: 'test/real/nginx/nginx.test.ts', detail: r.detail });
       },
       TEST_TIMEOUT_MS,
     );

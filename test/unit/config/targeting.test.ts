@@ -12,6 +12,7 @@ import { faultByName } from '../../../reference/faults/index.js';
 import { loadConfigFile, resolveConfig } from '../../../src/config/config.js';
 import { expandTargeting, protocolOfPath } from '../../../src/config/targeting.js';
 import { PROTOCOLS } from '../../../src/core/protocols.js';
+import { CHECKS } from '../../../suites/index.js';
 import { GatewayClient } from '../../../src/client/gateway.js';
 import { readStream } from '../../../src/client/sse.js';
 import { curlCommand, replayCommand } from '../../../src/report/run/replay.js';
@@ -37,7 +38,15 @@ async function reference(opts: { basePath?: string; requireHeaders?: Array<[stri
   return { url, upstreamPort };
 }
 
-const ONE_PER_PROTOCOL = ['messages.path.preserved', 'native.path.colon', 'chat.path.preserved', 'discovery.models.forwarded', 'chat.stream.complete', 'streaming.frame.events', 'responses.path.preserved', 'vertex.path.preserved', 'bedrock.path.model-id', 'bedrock.stream.frames'];
+/** Each protocol's check of its path (`<area>.path.*`, the first of its checks that is one), from the checks themselves. */
+const PATH_CHECKS = PROTOCOLS.map((p) => {
+  const check = CHECKS.find((c) => c.protocol === p && /^[^.]+\.path\./.test(c.id));
+  if (!check) throw new Error(`protocol ${p} has no check of its path (an id <area>.path.*): the targeting test runs one per protocol`);
+  return check.id;
+});
+/** The other routes (models, streams) under the base path, of the protocols that have them. */
+const OTHER_ROUTES = ['discovery.models.forwarded', 'chat.stream.complete', 'streaming.frame.events', 'bedrock.stream.frames'];
+const ONE_PER_PROTOCOL = [...PATH_CHECKS, ...OTHER_ROUTES];
 const only = ONE_PER_PROTOCOL.flatMap((id) => ['--only', id]);
 const readReport = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
 
@@ -137,7 +146,8 @@ describe('the reference gateway in prefix-and-header mode', () => {
     expect(bare.code, bare.stderr).toBe(2);
     const line = bare.stderr.trim().split('\n');
     expect(line).toHaveLength(1);
-    expect(line[0]).toMatch(/^gw-conformance: error GWC-NOT-READY: gateway not ready: in 3 s no (messages|native|chat|responses|vertex|bedrock) canary \(POST http:\/\/127\.0\.0\.1:\d+\/(v1|model)\/\S+\) reached the recording upstream; \d+ tries, the last answered 404 application\/json ".*serves under \/anthropic\/.*"/);
+    const notReady = new RegExp(`^gw-conformance: error GWC-NOT-READY: gateway not ready: in 3 s no (${PROTOCOLS.join('|')}) canary \\(POST http://127\\.0\\.0\\.1:\\d+/(v1|model)/\\S+\\) reached the recording upstream; \\d+ tries, the last answered 404 application/json ".*serves under /anthropic/.*"`);
+    expect(line[0]).toMatch(notReady);
     expect(line[0]).toContain(`is its upstream set to http://127.0.0.1:${ref.upstreamPort}?`);
     expect(bare.ms).toBeLessThan(30_000); // the 3 s gate, not a time-out per check (minutes)
 
@@ -222,7 +232,7 @@ describe('the readiness gate', () => {
     const out = outDir();
     const r = await cliInProcess(['run', '--target', `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`, '--upstream-listen', `127.0.0.1:${ref.upstreamPort}`, '--reporter', 'console', '--reporter', 'json', '--out', out, ...only], { timeoutMs: 60_000 });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/waiting up to 30 s for the gateway to forward a canary request \(messages, native, chat, responses, vertex, bedrock\) to the recording upstream http:\/\/127\.0\.0\.1:\d+/);
+    expect(r.stdout).toMatch(new RegExp(`waiting up to 30 s for the gateway to forward a canary request \\(${PROTOCOLS.join(', ')}\\) to the recording upstream http://127\\.0\\.0\\.1:\\d+`));
     const report = readReport(out);
     expect(report.summary.fail).toBe(0);
     const answers = report.readiness.protocols.flatMap((p: { answers: Array<{ status: number; forwarded: boolean; contentType: string }> }) => p.answers);

@@ -1,12 +1,16 @@
 // CONTRIBUTING's "How to add a protocol" is true: a dummy seventh protocol added to PROTOCOLS
 // makes the compiler name exactly the sites that section lists (each an exhaustive
 // Record<Protocol, ...>); given its line in the registry with an empty record, the compiler names
-// the record's fields, and they are the ones the section lists for the record.
-import { readFileSync } from 'node:fs';
+// the record's fields, and they are the ones the section lists for the record. And the section's
+// lists of the existing files a new protocol touches are those its steps name, are at most twelve,
+// and no other file of the repository lists the protocols by hand.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { PROTOCOLS } from '../../../src/core/protocols.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const NAMES = `${ROOT}src/core/protocols.ts`;
@@ -55,11 +59,16 @@ function requiredFields(program: ts.Program): string[] {
   return checker.getPropertiesOfType(checker.getTypeAtLocation(decl)).filter((p) => !(p.flags & ts.SymbolFlags.Optional)).map((p) => p.name).sort();
 }
 
-/** The backticked names before the colon of each bullet of the list under a lead-in line of the section. */
-function listed(lead: string): string[] {
+/** CONTRIBUTING's section "How to add a protocol". */
+function howTo(): string {
   const text = readFileSync(`${ROOT}CONTRIBUTING.md`, 'utf8');
   const start = text.indexOf('## How to add a protocol');
-  const section = text.slice(start, text.indexOf('\n## ', start + 3));
+  return text.slice(start, text.indexOf('\n## ', start + 3));
+}
+
+/** The backticked names before the colon of each bullet of the list under a lead-in line of the section. */
+function listed(lead: string): string[] {
+  const section = howTo();
   const from = section.indexOf(lead);
   if (from < 0) throw new Error(`CONTRIBUTING's "How to add a protocol" has no "${lead}"`);
   const lines = section.slice(from).split('\n');
@@ -80,5 +89,25 @@ describe('adding a protocol', () => {
     const { program, sites } = compiled({ [NAMES]: addName, [REGISTRY]: addRecord });
     expect(sites).toEqual([`src/protocols/registry.ts:${readFileSync(REGISTRY, 'utf8').split('\n').findIndex((l) => l.startsWith('export const RECORDS')) + 1}`]);
     expect(requiredFields(program)).toEqual(listed('The fields of its record'));
+  });
+
+  it('the existing files it touches are those its steps name, at most twelve, and no other file lists the protocols by hand', () => {
+    const hand = listed('The existing files a new protocol touches by hand');
+    const regenerated = listed('The existing files it regenerates');
+    for (const f of [...hand, ...regenerated]) expect(existsSync(`${ROOT}${f}`), f).toBe(true);
+    expect(hand.length + regenerated.length).toBeLessThanOrEqual(12);
+    // Each step's file (its first path) is the protocol's own (`<name>`) or one of the hand list, and so is each "one line in".
+    const steps = [...howTo().matchAll(/^\d+\. `([^`]+)`([^]*?)(?=^\d+\. |^$)/gm)];
+    expect(steps.length).toBeGreaterThan(5);
+    const named = steps.flatMap(([, first, rest]) => [first, ...[...rest.matchAll(/one line\s+in `([^`]+)`/g)].map((m) => m[1])]).filter((f) => !f.includes('<name>'));
+    expect([...new Set(named)].sort()).toEqual(hand);
+    // The compiler's sites are among them.
+    for (const site of listed('The sites the compiler names')) expect(hand).toContain(site);
+    // No other tracked file names every protocol in a hand-written list (the baselines name the ones they were observed with).
+    const own = new Set([...hand, ...regenerated]);
+    const files = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((f) => /\.(ts|mjs|md|json|ya?ml)$/.test(f) && !own.has(f) && !/^(src\/protocols|test\/detection)\//.test(f) && !/^examples\/(nginx|haproxy)\/expected/.test(f));
+    const lists = [', ', "', '", '", "', '|', ','].map((sep) => PROTOCOLS.join(sep));
+    const handLists = files.filter((f) => existsSync(`${ROOT}${f}`) && lists.some((l) => readFileSync(`${ROOT}${f}`, 'utf8').includes(l)));
+    expect(handLists).toEqual([]);
   });
 });

@@ -8,7 +8,9 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonText, outcomeChanges, withRow, type Baseline, type DetectionFile } from '../../../scripts/baselines.mjs';
-import { checkBaseline, UPDATE_COMMAND, UPDATE_ENV } from '../../helpers/baselines.js';
+import { baselineProtocols, checkBaseline, observedOutcomes, protocolArgs, UPDATE_COMMAND, UPDATE_ENV } from '../../helpers/baselines.js';
+import { PROTOCOLS } from '../../../src/core/protocols.js';
+import { CHECKS } from '../../../suites/index.js';
 import { cleanupAfterAll } from '../../helpers/cleanup.js';
 import { ROOT } from '../../helpers/cli.js';
 
@@ -90,6 +92,45 @@ describe('the baselines\' update mode', () => {
 
   it('a run killed before its exit code is an error, never a baseline', () => {
     expect(() => checkBaseline(copy(), { exitCode: null, outcomes: {} }, { test: 'x', env: on })).toThrow(/without an exit code/);
+  });
+});
+
+describe('the protocols a baseline was observed with', () => {
+  const chat = CHECKS.find((c) => c.protocol === 'chat')!;
+  const general = CHECKS.find((c) => c.protocol === undefined)!;
+  const skipped = (id: string) => ({ id, outcome: 'skip' });
+
+  it('every recorded baseline names them, and a run compared with it declares exactly those; the update mode declares every protocol', () => {
+    for (const file of ['nginx/expected-plain.json', 'nginx/expected-streaming.json', 'nginx/expected-hardened.json', 'haproxy/expected.json', 'haproxy/expected-streaming.json', 'haproxy/expected-json-errors.json']) {
+      const full = path.join(ROOT, 'examples', file);
+      const recorded = (JSON.parse(readFileSync(full, 'utf8')) as Baseline).protocols;
+      expect(recorded.length, file).toBeGreaterThan(0);
+      expect(baselineProtocols(full, off), file).toEqual(recorded);
+      expect(baselineProtocols(full, on), file).toEqual([...PROTOCOLS]);
+    }
+    expect(protocolArgs(['messages', 'chat'])).toEqual(['--protocols', 'messages,chat']);
+  });
+
+  it('leaves out only the rows of checks skipped because their protocol was not declared', () => {
+    const results = [skipped(chat.id), skipped(general.id), { id: 'unknown.check', outcome: 'skip' }];
+    expect(observedOutcomes(results, ['messages'])).toEqual({ [general.id]: 'skip', 'unknown.check': 'skip' });
+    // Declared, its skip (for another reason) is a row like any other.
+    expect(observedOutcomes(results, ['messages', 'chat'])).toEqual({ [chat.id]: 'skip', [general.id]: 'skip', 'unknown.check': 'skip' });
+    // A check of an undeclared protocol that was not skipped stays compared.
+    expect(observedOutcomes([{ id: chat.id, outcome: 'fail' }], ['messages'])).toEqual({ [chat.id]: 'fail' });
+  });
+
+  it('a run with more protocols (the update mode) records them with its rows; compared, a different list is a change', () => {
+    const file = copy();
+    const protocols = [...original().protocols, 'dummy'];
+    const run = { protocols, exitCode: original().exitCode, outcomes: { ...original().outcomes, 'dummy.check': 'pass' } };
+    const label = path.relative(ROOT, file);
+    const lines = checkBaseline(file, run, { test: 'x', env: on, print: () => {}, regenerate: () => {} });
+    expect(lines).toEqual([`${label}: ~ protocols: ${original().protocols.join(',')} -> ${protocols.join(',')}`, `${label}: + dummy.check: pass`]);
+    const written = JSON.parse(readFileSync(file, 'utf8')) as Baseline;
+    expect(written.protocols).toEqual(protocols);
+    expect(Object.keys(written)).toEqual(['note', 'protocols', 'exitCode', 'outcomes']);
+    expect(() => checkBaseline(file, { ...run, protocols: original().protocols }, { test: 'x', env: off })).toThrow(/~ protocols: /);
   });
 });
 

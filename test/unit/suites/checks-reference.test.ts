@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PROTOCOLS, RECORDS } from '../../../src/protocols/index.js';
 import { CHECKS } from '../../../suites/index.js';
 import { checksReference } from '../../../scripts/checks-reference.mjs';
 import { ROOT } from '../../helpers/cli.js';
@@ -11,7 +12,7 @@ import { ROOT } from '../../helpers/cli.js';
 const catalog = JSON.parse(readFileSync(join(ROOT, 'catalog', 'requirements.json'), 'utf8')) as { requirements: Array<{ id: string; level: string; text: string }> };
 
 describe('docs/checks.md', () => {
-  const made = checksReference(CHECKS, catalog);
+  const made = checksReference(CHECKS, catalog, PROTOCOLS.map((p) => RECORDS[p]));
 
   it('is what scripts/checks-reference.mjs makes (run `npm run build && node scripts/checks-reference.mjs` after changing a check, the catalog or a fix)', () => {
     expect(readFileSync(join(ROOT, 'docs', 'checks.md'), 'utf8')).toBe(made);
@@ -21,6 +22,13 @@ describe('docs/checks.md', () => {
     for (const c of CHECKS) expect(made.split(`<a id="${c.id}"></a>`).length - 1, c.id).toBe(1);
     expect(made).not.toContain('not in the catalog');
     expect(made).not.toContain('(no advice yet)');
+  });
+
+  it('lists every protocol, from its record, with the count of its checks', () => {
+    const section = made.slice(made.indexOf('\n## Protocols\n'), made.indexOf('\n## ', made.indexOf('\n## Protocols\n') + 3));
+    for (const p of PROTOCOLS) expect(section, p).toContain(`| \`${p}\` | ${RECORDS[p].title} | \`${RECORDS[p].defaultCredential}\` |`);
+    expect(section.split('\n').filter((l) => l.startsWith('| `'))).toHaveLength(PROTOCOLS.length);
+    expect(section).toContain(`| ${CHECKS.filter((c) => c.protocol === 'chat').length} |`);
   });
 
   it('turns section references of the interface document into nothing, and keeps the rest of the sentence', () => {
