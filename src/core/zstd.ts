@@ -1,6 +1,7 @@
 // zstd as an HTTP content-coding (RFC 9659), decoded the same on every Node line the package runs
-// on: with zlib's zstd where the running Node has it (22.15 and later, 24, 26) and with the
-// pure-JS fzstd on Node 20, loaded only when the first zstd body arrives. Both paths are bounded
+// on: with zlib's zstd where the running Node has it whole (24, 26) and with the pure-JS fzstd
+// elsewhere (20, which has none; 22, whose zlib stops at a body's first frame), loaded only when
+// the first zstd body arrives. Both paths are bounded
 // alike: a frame whose window exceeds the 8 MiB an HTTP decoder must support (RFC 9659, 3) is
 // refused before any of it is decoded (a declared 2 GB window is a memory bomb), and the decoded
 // bytes stop at the caller's limit with ERR_BUFFER_TOO_LARGE, as zlib's maxOutputLength does.
@@ -22,8 +23,24 @@ interface ZlibZstd {
 }
 const z = zlib as unknown as Partial<ZlibZstd> & { constants: Record<string, number> };
 
-/** Which path this Node takes. */
-export const zstdPath = (): ZstdPath => (typeof z.zstdDecompressSync === 'function' ? 'zlib' : 'library');
+let probed: ZstdPath | null = null;
+/**
+ * Which path this Node takes: zlib's where it decodes a body as RFC 8878 says, every frame of it.
+ * Node 22's zlib (measured on 22.23) stops after the first frame and takes a frame cut short
+ * without complaint, so 22 takes the library too; 24 and 26 pass. Probed once, on two tiny frames.
+ */
+export function zstdPath(): ZstdPath {
+  if (probed) return probed;
+  const zz = z as Partial<ZlibZstd & { zstdCompressSync(b: Buffer): Buffer }>;
+  let whole = false;
+  try {
+    whole = !!zz.zstdDecompressSync && !!zz.zstdCompressSync && zz.zstdDecompressSync(Buffer.concat([zz.zstdCompressSync(Buffer.from('a')), zz.zstdCompressSync(Buffer.from('b'))]), {}).toString() === 'ab';
+  } catch {
+    whole = false;
+  }
+  probed = whole ? 'zlib' : 'library';
+  return probed;
+}
 
 interface Fzstd {
   Decompress: new (ondata: (d: Uint8Array, final?: boolean) => void) => { push(c: Uint8Array, final?: boolean): void };
