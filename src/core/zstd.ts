@@ -128,6 +128,28 @@ export class FrameWalker {
   }
 }
 
+/** The largest block of a frame (RFC 8878, 3.1.1.2.4). */
+const BLOCK_MAX = 128 * 1024;
+
+/**
+ * A zstd frame holding `body` in raw blocks: valid zstd that every decoder reads, made the same
+ * on every Node line (Node 20 has no zstd compressor), so a verdict never depends on the line.
+ * Its window is the content size (a single-segment frame), within ZSTD_WINDOW_MAX up to 8 MiB.
+ */
+export function zstdFrame(body: Buffer): Buffer {
+  // Frame header: single segment, 4-byte content size, no checksum, no dictionary.
+  const head = Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0xa0, 0, 0, 0, 0]);
+  head.writeUInt32LE(body.length, 5);
+  const parts: Buffer[] = [head];
+  for (let at = 0; at === 0 || at < body.length; at += BLOCK_MAX) {
+    const piece = body.subarray(at, at + BLOCK_MAX);
+    const last = at + BLOCK_MAX >= body.length ? 1 : 0;
+    const h = (piece.length << 3) | last;
+    parts.push(Buffer.from([h & 0xff, (h >> 8) & 0xff, (h >> 16) & 0xff]), piece);
+  }
+  return Buffer.concat(parts);
+}
+
 /**
  * Decodes a zstd body, at most `keep` bytes of it (more: ERR_BUFFER_TOO_LARGE). A `truncated`
  * body (a kept prefix) is decoded as far as it goes; a whole one must end with its frame.

@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodeBody } from '../../../src/client/bounded.js';
-import { FrameWalker, ZSTD_WINDOW_MAX, zstdDecompress, zstdPath, zstdStream, type ZstdPath } from '../../../src/core/zstd.js';
+import { FrameWalker, ZSTD_WINDOW_MAX, zstdDecompress, zstdFrame, zstdPath, zstdStream, type ZstdPath } from '../../../src/core/zstd.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/zstd/${name}`, import.meta.url));
 const plain = fixture('message.json');
@@ -100,5 +100,11 @@ describe('decodeBody with content-encoding: zstd', () => {
     expect(b.body.length).toBeLessThanOrEqual(1024 * 1024);
     expect(decodeBody(plain, 'ZSTD', false).error).toMatch(/not zstd as its content-encoding claims \(ZSTD_BAD_FRAME\)/);
     expect(decodeBody(wideWindow, 'zstd', false).error).toMatch(/ZSTD_WINDOW_TOO_LARGE/);
+  });
+});
+
+describe('zstdFrame (what the recording upstream answers with zstd)', () => {
+  it.each(paths)('%s: reads back the bytes, empty and past one block included', (path) => {
+    for (const body of [Buffer.alloc(0), plain, Buffer.concat([plain, plain, plain])]) expect(zstdDecompress(zstdFrame(body), 1 << 20, false, path).equals(body)).toBe(true);
   });
 });
