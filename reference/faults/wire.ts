@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { createGunzip } from 'node:zlib';
-import { zstdStream } from '../../src/core/zstd.js';
+import { zstdDecompress, zstdStream } from '../../src/core/zstd.js';
 import type { Fault } from './types.js';
 
 const isGzip = (h: Array<[string, string]>) => h.some(([k, v]) => k.toLowerCase() === 'content-encoding' && /gzip/i.test(v));
@@ -66,6 +66,14 @@ export const WIRE_FAULTS: Fault[] = [
     description: 'forwards a gzip-encoded request body without its `Content-Encoding` header',
     request: (r) => {
       r.headers = r.headers.filter(([k]) => k.toLowerCase() !== 'content-encoding');
+    },
+  },
+  {
+    name: 'unzstd-request-keeps-header',
+    breaks: ['RESP-BODY-2'],
+    description: 'decodes a zstd-encoded request body but forwards it still labelled `Content-Encoding: zstd` (its gzip bodies pass as sent)',
+    request: (r) => {
+      if (isZstd(r.headers)) r.body = zstdDecompress(r.body, ZSTD_FAULT_CAP, false);
     },
   },
   {
