@@ -4,7 +4,8 @@ import type http from 'node:http';
 import { constants } from 'node:http2';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
-import { acceptsGzip, headerValues, type RecordedRequest } from '../../src/upstream/record.js';
+import { acceptsGzip, acceptsZstd, headerValues, type RecordedRequest } from '../../src/upstream/record.js';
+import { zstdFrame } from '../../src/core/zstd.js';
 import type { Reply } from '../../src/upstream/scenario.js';
 import { bodyHasField, tryParse } from '../../src/core/json.js';
 import { encodeFrame } from '../../src/core/framing.js';
@@ -56,10 +57,10 @@ export function play(reply: Reply, rec: RecordedRequest, res: http.ServerRespons
         res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `${field}: Extra inputs are not permitted` } }));
         return;
       }
-      // Compressed where the scenario says so and the forwarded request accepts gzip (ENC-1).
-      const gzip = reply.gzip === true && acceptsGzip(rec);
-      writeHead(res, reply.status, gzip ? [...reply.headers, ['content-encoding', 'gzip'], ['vary', 'accept-encoding']] : reply.headers);
-      res.end(gzip ? gzipSync(reply.body) : reply.body);
+      // Compressed where the scenario says so and the forwarded request accepts the coding (ENC-1).
+      const coding = reply.gzip === true && acceptsGzip(rec) ? 'gzip' : reply.zstd === true && acceptsZstd(rec) ? 'zstd' : null;
+      writeHead(res, reply.status, coding ? [...reply.headers, ['content-encoding', coding], ['vary', 'accept-encoding']] : reply.headers);
+      res.end(coding === 'gzip' ? gzipSync(reply.body) : coding === 'zstd' ? zstdFrame(Buffer.from(reply.body)) : reply.body);
       wrote(rec);
       return;
     }

@@ -1,12 +1,16 @@
-// Faults on the wire between gateway and upstream: content encoding mislabelled on the way back
+// Faults on the wire between gateway and upstream: content encoding (gzip, zstd) mislabelled on the way back
 // or on the way up (ENC-1), and a pool of kept-alive upstream connections that never notices the
 // upstream closing one (CONN-IDLE-1).
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { createGunzip } from 'node:zlib';
+import { zstdDecompress, zstdStream } from '../../src/core/zstd.js';
 import type { Fault } from './types.js';
 
 const isGzip = (h: Array<[string, string]>) => h.some(([k, v]) => k.toLowerCase() === 'content-encoding' && /gzip/i.test(v));
+const isZstd = (h: Array<[string, string]>) => h.some(([k, v]) => k.toLowerCase() === 'content-encoding' && /zstd/i.test(v));
+/** What the faulty decoder below decodes of one answer at most (the recording upstream's are a few KiB). */
+const ZSTD_FAULT_CAP = 16 * 1024 * 1024;
 
 /**
  * A pool that never checks a kept-alive connection before reusing it: one the upstream closed
@@ -51,11 +55,25 @@ export const WIRE_FAULTS: Fault[] = [
     stream: (_r, _status, h) => (isGzip(h) ? { headers: h, transform: createGunzip() } : null),
   },
   {
+    name: 'unzstd-keeps-header',
+    breaks: ['ENC-1'],
+    description: 'decodes a zstd-encoded answer but keeps its `Content-Encoding: zstd` header',
+    stream: (_r, _status, h) => (isZstd(h) ? { headers: h, transform: zstdStream(ZSTD_FAULT_CAP) } : null),
+  },
+  {
     name: 'drop-request-encoding-header',
     breaks: ['ENC-1'],
     description: 'forwards a gzip-encoded request body without its `Content-Encoding` header',
     request: (r) => {
       r.headers = r.headers.filter(([k]) => k.toLowerCase() !== 'content-encoding');
+    },
+  },
+  {
+    name: 'unzstd-request-keeps-header',
+    breaks: ['RESP-BODY-2'],
+    description: 'decodes a zstd-encoded request body but forwards it still labelled `Content-Encoding: zstd` (its gzip bodies pass as sent)',
+    request: (r) => {
+      if (isZstd(r.headers)) r.body = zstdDecompress(r.body, ZSTD_FAULT_CAP, false);
     },
   },
   {

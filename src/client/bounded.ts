@@ -7,6 +7,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { passedThrough, released } from '../core/pressure.js';
 import { maskCut } from '../core/mask.js';
 import { brotliDecompressSync, gunzipSync, inflateSync, constants } from 'node:zlib';
+import { zstdDecompress } from '../core/zstd.js';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -14,12 +15,13 @@ const EMPTY = Buffer.alloc(0);
 export const BODY_KEEP = 1024 * 1024;
 
 /** The decoders a client (undici fetch, browsers) applies for a content-encoding, or null for none. */
-export function decodingOf(encoding: string | undefined): 'gzip' | 'deflate' | 'br' | 'identity' | 'unknown' {
+export function decodingOf(encoding: string | undefined): 'gzip' | 'deflate' | 'br' | 'zstd' | 'identity' | 'unknown' {
   const e = (encoding ?? '').trim().toLowerCase();
   if (!e || e === 'identity') return 'identity';
   if (e === 'gzip' || e === 'x-gzip') return 'gzip';
   if (e === 'deflate') return 'deflate';
   if (e === 'br') return 'br';
+  if (e === 'zstd') return 'zstd';
   return 'unknown';
 }
 
@@ -97,7 +99,14 @@ export function decodeBody(raw: Buffer, encoding: string | undefined, truncated:
   // A body cut by the harness (kept prefix) is decoded as far as it goes; a whole one must end cleanly.
   const opts = { maxOutputLength: keep, ...(truncated ? { finishFlush: constants.Z_SYNC_FLUSH } : {}) };
   try {
-    const body = how === 'gzip' ? gunzipSync(raw, opts) : how === 'deflate' ? inflateSync(raw, opts) : brotliDecompressSync(raw, { maxOutputLength: keep, ...(truncated ? { finishFlush: constants.BROTLI_OPERATION_FLUSH } : {}) });
+    const body =
+      how === 'gzip'
+        ? gunzipSync(raw, opts)
+        : how === 'deflate'
+          ? inflateSync(raw, opts)
+          : how === 'zstd'
+            ? zstdDecompress(raw, keep, truncated)
+            : brotliDecompressSync(raw, { maxOutputLength: keep, ...(truncated ? { finishFlush: constants.BROTLI_OPERATION_FLUSH } : {}) });
     // The decoder's pieces are garbage now (the body is their copy): counted like bytes from a socket.
     passedThrough(body.length);
     return { body, truncated: truncated || body.length >= keep };

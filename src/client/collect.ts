@@ -6,6 +6,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { createGunzip, createInflate, createBrotliDecompress } from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { passedThrough } from '../core/pressure.js';
+import { zstdStream } from '../core/zstd.js';
 import { FrameDecoder, type DecodedFrame, type Framing } from '../core/framing.js';
 
 /** What a client's event-stream codec thinks of one message (the message without its content). */
@@ -52,6 +53,9 @@ export function decoder(encoding: string | undefined): Transform | null {
       return createInflate();
     case 'br':
       return createBrotliDecompress();
+    case 'zstd':
+      // The library's decoder (Node 20) stops just past what the reader keeps.
+      return zstdStream(STREAM_MAX + 1);
     default:
       return null;
   }

@@ -6,6 +6,8 @@
 // the PostgreSQL client for an apps store on a real server, and the SDKs the client profile drives. Those packages are imported only
 // when the feature runs, after `requireOptional` has checked they are there: a missing one ends
 // the command with one line naming the packages and the install command (exit 2).
+// A dependency that is always installed but loaded only on first use is not one of these: fzstd
+// (zstd bodies on a Node without zstd in zlib) is required where it is used, in src/core/zstd.ts.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';

@@ -7,13 +7,13 @@ import { errorBody } from '../protocols/messages/index.js';
 
 export class ReplyBuilder {
   constructor(private readonly handle: UpstreamHandle) {}
-  json(body: string, opts: { status?: number; headers?: HeaderList; betaForField?: Record<string, string>; gzip?: boolean; closeIdleMs?: number } = {}): Expectation {
-    const reply: JsonReply = { kind: 'json', status: opts.status ?? 200, headers: [...JSON_HEADERS, ...(opts.headers ?? [])], body, betaForField: opts.betaForField, ...(opts.gzip ? { gzip: true } : {}), ...(opts.closeIdleMs ? { closeIdleMs: opts.closeIdleMs } : {}) };
+  json(body: string, opts: { status?: number; headers?: HeaderList; betaForField?: Record<string, string>; gzip?: boolean; zstd?: boolean; closeIdleMs?: number } = {}): Expectation {
+    const reply: JsonReply = { kind: 'json', status: opts.status ?? 200, headers: [...JSON_HEADERS, ...(opts.headers ?? [])], body, betaForField: opts.betaForField, ...(opts.gzip ? { gzip: true } : {}), ...(opts.zstd ? { zstd: true } : {}), ...(opts.closeIdleMs ? { closeIdleMs: opts.closeIdleMs } : {}) };
     return this.handle.register(reply);
   }
   /** A messages-protocol error (the upstream renders it in the protocol the request arrives in). */
-  error(status: number, opts: { message?: string; headers?: HeaderList; gzip?: boolean } = {}): Expectation {
-    return this.handle.register({ kind: 'json', protocol: 'messages', status, headers: [...JSON_HEADERS, ...(opts.headers ?? [])], body: errorBody(status, opts.message), ...(opts.gzip ? { gzip: true } : {}) });
+  error(status: number, opts: { message?: string; headers?: HeaderList; gzip?: boolean; zstd?: boolean } = {}): Expectation {
+    return this.handle.register({ kind: 'json', protocol: 'messages', status, headers: [...JSON_HEADERS, ...(opts.headers ?? [])], body: errorBody(status, opts.message), ...(opts.gzip ? { gzip: true } : {}), ...(opts.zstd ? { zstd: true } : {}) });
   }
   sse(frames: SseFrame[], opts: { status?: number; headers?: HeaderList } = {}): Expectation {
     return this.handle.register({ kind: 'sse', status: opts.status ?? 200, headers: opts.headers ?? SSE_HEADERS, frames });

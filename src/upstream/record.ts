@@ -60,13 +60,17 @@ export function headerValues(r: Pick<RecordedRequest, 'rawHeaders'>, name: strin
 }
 
 /** Whether a request's `accept-encoding` accepts gzip (by name or `*`, with a q-value above 0). */
-export function acceptsGzip(r: Pick<RecordedRequest, 'rawHeaders'>): boolean {
+export const acceptsGzip = (r: Pick<RecordedRequest, 'rawHeaders'>): boolean => accepts(r, ['gzip', 'x-gzip']);
+/** Whether a request's `accept-encoding` accepts zstd (by name or `*`, with a q-value above 0). */
+export const acceptsZstd = (r: Pick<RecordedRequest, 'rawHeaders'>): boolean => accepts(r, ['zstd']);
+
+function accepts(r: Pick<RecordedRequest, 'rawHeaders'>, names: readonly string[]): boolean {
   return headerValues(r, 'accept-encoding')
     .flatMap((v) => v.split(','))
     .some((item) => {
       const [name, ...params] = item.split(';').map((s) => s.trim().toLowerCase());
       const q = params.find((p) => p.startsWith('q='));
-      return (name === 'gzip' || name === 'x-gzip' || name === '*') && (q === undefined || Number(q.slice(2)) > 0);
+      return (names.includes(name) || name === '*') && (q === undefined || Number(q.slice(2)) > 0);
     });
 }
 

@@ -36,6 +36,8 @@ export interface JsonReply {
   second?: Reply;
   /** Compressed with gzip (`Content-Encoding: gzip`) when the forwarded request accepts it (acceptsGzip in record.ts), as the real API does. */
   gzip?: boolean;
+  /** Compressed with zstd (`Content-Encoding: zstd`, RFC 9659) when the forwarded request accepts it (acceptsZstd in record.ts), as an upstream may. */
+  zstd?: boolean;
   /** After the answer, the upstream closes the connection that carried it once it has been idle this long (a server's keep-alive time-out); the record's idleClosedAt says when. */
   closeIdleMs?: number;
 }

@@ -10,10 +10,11 @@ import { ReferenceGateway } from '../../../reference/gateway.js';
 import { faultByName } from '../../../reference/faults/index.js';
 import { decodeBody } from '../../../src/client/bounded.js';
 import type { GwResponse } from '../../../src/client/gateway.js';
-import { acceptsGzip, type RecordedRequest } from '../../../src/upstream/record.js';
+import { acceptsGzip, acceptsZstd, type RecordedRequest } from '../../../src/upstream/record.js';
 import { JSON_HEADERS } from '../../../src/upstream/scenario.js';
 import { messageBody } from '../../../src/protocols/messages/index.js';
-import { answerProblem, requestProblem } from '../../../suites/messages/encoding.js';
+import { answerHow, answerProblem, requestProblem, ZSTD } from '../../../suites/messages/encoding.js';
+import { zstdDecompress, zstdFrame } from '../../../src/core/zstd.js';
 import type { Exchange } from '../../../suites/shared/exchange.js';
 
 const stops: Array<() => Promise<void>> = [];
@@ -51,6 +52,18 @@ describe('the recording upstream on the wire', () => {
       expect(r.headers['content-encoding'], accept).toBe(gz ? 'gzip' : undefined);
       expect((gz ? gunzipSync(r.body) : r.body).toString(), accept).toBe(body);
       expect(acceptsGzip(e.hits[0]), accept).toBe(gz);
+    }
+  });
+
+  it('compresses a zstd-scripted answer only when the request accepts zstd, as frames any decoder reads', async () => {
+    const up = await upstream();
+    const body = messageBody();
+    for (const [accept, zs] of [['zstd', true], ['gzip, deflate, br, zstd', true], ['*', true], ['zstd;q=0', false], ['gzip', false], ['', false]] as const) {
+      const e = up.expect({ kind: 'json', status: 200, headers: JSON_HEADERS, body, zstd: true });
+      const r = await send(`${up.url}/v1/messages`, { 'x-gwc-case': e.token, ...(accept ? { 'accept-encoding': accept } : {}) });
+      expect(r.headers['content-encoding'], accept).toBe(zs ? 'zstd' : undefined);
+      expect((zs ? zstdDecompress(r.body, 1 << 20, false) : r.body).toString(), accept).toBe(body);
+      expect(acceptsZstd(e.hits[0]), accept).toBe(zs);
     }
   });
 
@@ -161,5 +174,29 @@ describe('messages.encoding.gzip judges', () => {
     expect(requestProblem({ res: ok, seen: seen([], Buffer.from(plain)) }, plain, gz).problem).toMatch(/forwarded decoded/);
     expect(requestProblem({ res: ok, seen: seen([GZ], Buffer.from(plain)) }, plain, gz).problem).toMatch(/still labelled/);
     expect(requestProblem({ res: response(400, [['content-type', 'application/json']], Buffer.from('{"error":{}}')), seen: null }, plain, gz).problem).toMatch(/neither forwarded nor refused with a JSON 415/);
+  });
+});
+
+describe('messages.encoding.zstd judges', () => {
+  const body = messageBody();
+  const x = (res: GwResponse): Exchange => ({ sent: '', res, seen: seen([['accept-encoding', 'zstd']], Buffer.from('{}')), expectation: { reply: { kind: 'json', status: 200, headers: JSON_HEADERS, body, zstd: true } } as Exchange['expectation'] });
+  const ZS: [string, string] = ['content-encoding', 'zstd'];
+  const frame = (s: string | Buffer) => zstdFrame(Buffer.from(s));
+
+  it('an answer still encoded with its header, or decoded without it: nothing wrong', () => {
+    expect(answerProblem(x(response(200, [ZS], frame(body))), 'answer', ZSTD)).toBeNull();
+    expect(answerProblem(x(response(200, [], Buffer.from(body))), 'answer', ZSTD)).toBeNull();
+    expect(answerHow(x(response(200, [ZS], frame(body))), ZSTD)).toBe('still zstd-encoded, with its header');
+  });
+  it('decoded with the header kept, encoded without it, twice encoded, or damaged: each named', () => {
+    expect(answerProblem(x(response(200, [ZS], Buffer.from(body))), 'answer', ZSTD)).toMatch(/decoded but still labelled `Content-Encoding: zstd`: every client's zstd decoder fails/);
+    expect(answerProblem(x(response(200, [], frame(body))), 'answer', ZSTD)).toMatch(/zstd-encoded without `Content-Encoding`/);
+    expect(answerProblem(x(response(200, [ZS], frame(frame(body)))), 'answer', ZSTD)).toMatch(/zstd-encoded twice/);
+    expect(answerProblem(x(response(200, [ZS], frame(body).subarray(0, 40))), 'answer', ZSTD)).toMatch(/is not zstd \(.*corrupted/);
+  });
+  it('a gateway that does not pass zstd on gets an uncompressed answer, and says so', () => {
+    const plainX: Exchange = { ...x(response(200, [], Buffer.from(body))), seen: seen([['accept-encoding', 'gzip']], Buffer.from('{}')) };
+    expect(answerProblem(plainX, 'answer', ZSTD)).toBeNull();
+    expect(answerHow(plainX, ZSTD)).toMatch(/did not accept zstd/);
   });
 });
