@@ -1,6 +1,7 @@
 // Whether one load shard's calibration is far from the other shards': its least CPU try and its
 // straight p99 each set against the others' middle value and their noise (how far the others'
-// figures stray from their middle, and how much each one's own tries vary). A shard is flagged
+// figures stray from their middle, and how well each one's least try repeats: its lower quartile
+// above its least). A shard is flagged
 // only past the others' middle plus three times their noise; when that noise is itself a large
 // part of the middle value, the figures cannot tell a busy machine from a noisy one, and the
 // shard's calibration is "could not judge" instead.
@@ -34,7 +35,7 @@ export interface Standing {
 /**
  * One figure against the others': middle = their median; noise = the larger of the median
  * distance of their figures from it (one busy shard among the others does not move it) and the
- * median spread of their own tries; bound = the larger of middle + NOISE_TIMES × noise and
+ * median of how far their tries' lower quartile lies above their least (how well a least repeats); bound = the larger of middle + NOISE_TIMES × noise and
  * middle × ratio, and at least `minAbove` over the middle.
  */
 export function stand(value: number, others: number[], spreads: number[], ratio: number, minAbove = 0): Standing {
@@ -51,13 +52,13 @@ const margin = (s: Standing, ratio: number) => `bound ${s.bound} ms: their ${s.m
 export function judgeCalibration(c: LoadCalibration, others: LoadCalibration[]): { flagged?: string; unjudged?: string } {
   if (!others.length) return {};
   const least = (x: LoadCalibration) => x.cpu?.minMs ?? x.cpuMs;
-  const spreads = others.filter((o) => o.cpu).map((o) => o.cpu!.medianMs - o.cpu!.minMs);
+  const spreads = others.filter((o) => o.cpu).map((o) => o.cpu!.lowerQuartileMs - o.cpu!.minMs);
   const cpu = stand(least(c), others.map(least), spreads, CPU_FLAG_RATIO);
   const p99 = stand(c.latencyMs.p99, others.map((o) => o.latencyMs.p99), [], P99_FLAG_RATIO, P99_FLAG_MIN_MS);
   const why: string[] = [];
   const noisy: string[] = [];
   if (cpu.verdict === 'flagged') why.push(`its least CPU try took ${cpu.value} ms against the others' ${cpu.middle} ms (${margin(cpu, CPU_FLAG_RATIO)})`);
-  if (cpu.verdict === 'could not judge') noisy.push(`the other shards' CPU work strays by ${cpu.noise} ms around ${cpu.middle} ms (over ${UNJUDGED_NOISE} of it), so its ${cpu.value} ms cannot tell a busy machine from noise`);
+  if (cpu.verdict === 'could not judge') noisy.push(`the other shards' least CPU tries stray or fail to repeat by ${cpu.noise} ms around ${cpu.middle} ms (over ${UNJUDGED_NOISE} of it), so its ${cpu.value} ms cannot tell a busy machine from noise`);
   if (p99.verdict === 'flagged') why.push(`its p99 straight to the upstream was ${p99.value} ms against the others' ${p99.middle} ms (${margin(p99, P99_FLAG_RATIO)}, and ${P99_FLAG_MIN_MS} ms above)`);
   if (p99.verdict === 'could not judge') noisy.push(`the other shards' straight p99 strays by ${p99.noise} ms around ${p99.middle} ms, so its ${p99.value} ms cannot be judged`);
   const reached = (x: LoadCalibration) => x.achieved >= x.rate * 0.9;
