@@ -14,6 +14,8 @@ export const CPU_FLAG_RATIO = 1.3;
 /** A straight p99 is flagged only past twice the others' and more than this many ms above (loopback p99 moves by a ms or two). */
 export const P99_FLAG_RATIO = 2;
 export const P99_FLAG_MIN_MS = 2;
+/** The rate reached is judged only while every shard's straight p99 is within this part of the calibration's duration. */
+export const REACH_P99_SHARE = 0.1;
 /** Noise above this part of the others' middle value: too noisy to tell. */
 export const UNJUDGED_NOISE = 0.5;
 
@@ -61,8 +63,15 @@ export function judgeCalibration(c: LoadCalibration, others: LoadCalibration[]):
   if (cpu.verdict === 'could not judge') noisy.push(`the other shards' least CPU tries stray or fail to repeat by ${cpu.noise} ms around ${cpu.middle} ms (over ${UNJUDGED_NOISE} of it), so its ${cpu.value} ms cannot tell a busy machine from noise`);
   if (p99.verdict === 'flagged') why.push(`its p99 straight to the upstream was ${p99.value} ms against the others' ${p99.middle} ms (${margin(p99, P99_FLAG_RATIO)}, and ${P99_FLAG_MIN_MS} ms above)`);
   if (p99.verdict === 'could not judge') noisy.push(`the other shards' straight p99 strays by ${p99.noise} ms around ${p99.middle} ms, so its ${p99.value} ms cannot be judged`);
+  // The rate reached over a calibration of a second says little once its slowest answers take a
+  // sizeable part of that second: the last answers' wait then lowers it, not the machine's pace.
   const reached = (x: LoadCalibration) => x.achieved >= x.rate * 0.9;
-  if (!reached(c) && others.every(reached)) why.push(`it reached ${c.achieved}/s of ${c.rate}/s straight to the upstream; the others reached theirs`);
+  const windowMs = (x: LoadCalibration) => (x.requests / x.rate) * 1000;
+  const slow = [c, ...others].filter((x) => x.latencyMs.p99 > windowMs(x) * REACH_P99_SHARE);
+  if (!reached(c) && others.every(reached)) {
+    if (slow.length) noisy.push(`it reached ${c.achieved}/s of ${c.rate}/s, but the straight p99 of ${slow.length} shard(s) took over ${REACH_P99_SHARE * 100} % of the calibration's ${windowMs(c)} ms, so the rate reached says more of the answers' wait than of the machine`);
+    else why.push(`it reached ${c.achieved}/s of ${c.rate}/s straight to the upstream; the others reached theirs`);
+  }
   return {
     ...(why.length ? { flagged: `calibration far from the other shards': ${why.join('; ')} (a slow or busy machine: its figures say more of it than of the gateway)` } : {}),
     ...(noisy.length ? { unjudged: `could not judge: ${noisy.join('; ')}` } : {}),

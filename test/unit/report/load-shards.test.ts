@@ -41,6 +41,10 @@ describe('load shards in merge-reports', () => {
     // Within the margins: 1.25 times the CPU, a p99 2 ms up, is the noise of one machine.
     expect(flagOf(cal(75, 5), [cal(60, 3), cal(60, 3)])).toBeUndefined();
     expect(flagOf(cal(60, 3, 50), [cal(60, 3), cal(60, 3)])).toMatch(/reached 50\/s of 100\/s/);
+    // A shortfall of a second's calibration whose slowest answers take a third of it is not judged.
+    const slowReach = judgeCalibration(cal(60, 300, 75), [cal(60, 300), cal(60, 250)]);
+    expect(slowReach.flagged).toBeUndefined();
+    expect(slowReach.unjudged).toMatch(/it reached 75\/s of 100\/s, but the straight p99 of 3 shard\(s\) took over 10 % of the calibration's 1000 ms/);
     const lines = loadShardLines({ ...named[0].report, load: m });
     expect(lines).toHaveLength(4);
     expect(lines[2]).toMatch(/^shard 3: .*CPU work least 150 ms of 12 tries \(lower quartile 152, median 154, most 158 ms\).*FLAGGED/);
