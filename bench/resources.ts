@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mb, type GatewayResources } from '../src/core/resources.js';
 import { ROOT } from '../src/core/paths.js';
+import { cpuText } from '../src/load/calibrate.js';
 import type { RunReport } from '../src/report/shared/types.js';
 
 const BIN = join(ROOT, 'bin', 'gw-conformance.js');
@@ -52,7 +53,7 @@ for (const g of GATEWAYS.filter((x) => !only || x.name === only)) {
   if (!r) continue;
   if (r.launched?.resources) rows.push(line(g.name, r.launched.resources));
   const cal = r.load?.calibration;
-  if (cal) sweeps.push(`${g.name}: calibration straight p50 ${cal.latencyMs.p50} ms, p99 ${cal.latencyMs.p99} ms at ${cal.achieved}/s of ${cal.rate}/s; CPU work ${cal.cpuMs} ms`);
+  if (cal) sweeps.push(`${g.name}: calibration straight p50 ${cal.latencyMs.p50} ms, p99 ${cal.latencyMs.p99} ms at ${cal.achieved}/s of ${cal.rate}/s; CPU work ${cpuText(cal)}`);
   for (const x of r.results) sweeps.push(`${g.name}: ${x.id} ${x.outcome}: ${x.message}`);
   const f = r.results.find((x) => x.id === 'load.perf.frontier')?.evidence.sweeps as Array<{ workload: string; steps: Array<{ rate: number; added: { p50: number; p99: number }; direct: { achieved: number } }> }> | undefined;
   for (const s of f ?? []) for (const st of s.steps) sweeps.push(`| ${g.name} | ${s.workload} | ${st.rate}/s | ${st.added.p50} | ${st.added.p99} | ${st.direct.achieved}/s |`);

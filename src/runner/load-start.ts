@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { LoadSettings } from '../check/check.js';
 import { buildId } from '../core/build.js';
-import { calibrate } from '../load/calibrate.js';
+import { calibrate, cpuText } from '../load/calibrate.js';
 import type { LoadRunInfo } from '../report/shared/types.js';
 import type { BarrierRequest } from '../upstream/attach-wire.js';
 import type { Upstream } from '../upstream/upstream.js';
@@ -29,7 +29,7 @@ export async function beforeLoad(upstream: Upstream, load: LoadSettings, o: { pr
   const build = buildId();
   const { profile: _p, seed: _s, ...settings } = settingsOf(load, o.profile, o.seed);
   const calibration = await calibrate(upstream, { rate: load.rate, requests: load.requests, clients: load.clients, signal: o.signal });
-  o.print?.(`calibration: straight to the recording upstream at ${calibration.rate}/s, p50 ${calibration.latencyMs.p50} ms, p99 ${calibration.latencyMs.p99} ms (${calibration.achieved}/s); CPU work ${calibration.cpuMs} ms`);
+  o.print?.(`calibration: straight to the recording upstream at ${calibration.rate}/s, p50 ${calibration.latencyMs.p50} ms, p99 ${calibration.latencyMs.p99} ms (${calibration.achieved}/s); CPU work ${cpuText(calibration)}`);
   const info: LoadRunInfo = { build, settings, calibration };
   if (load.startTogetherS > 0 && o.shard) {
     if (!hasBarrier(upstream)) throw new Error('harness bug: --start-together without an attached upstream passed the configuration');

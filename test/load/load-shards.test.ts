@@ -141,7 +141,7 @@ describe('load shards that start together (--start-together)', () => {
     // Alone at a barrier for two, with a wait of a second: one line naming the missing shard, exit 2.
     const alone = await cli(load(1, 2, '1'), { timeoutMs: 60_000 });
     expect(alone.code).toBe(2);
-    expect(alone.stderr).toMatch(/^gw-conformance: --start-together: only 1 of 2 load shards registered within 1 s \(registered: 1; missing: 2\)$/m);
+    expect(alone.stderr).toMatch(/^gw-conformance: (?:error GWC-[A-Z-]+: )?--start-together: only 1 of 2 load shards registered within 1 s \(registered: 1; missing: 2\)$/m);
     // Without --attach and --shard the flag is refused before anything starts.
     const bad = await cliInProcess(['run', '--profile', 'load', '--target', 'http://127.0.0.1:9', '--start-together', '10']);
     expect(bad.code).toBe(2);

@@ -2,12 +2,13 @@
 // Content-Security-Policy allows only the page's own style and script, by hash: matrix-assets.ts).
 // Columns sort, a filter box narrows the rows, and each cell links to the check in that run's
 // HTML report (`report.html#<check-id>`, a relative path). Everything from the reports (gateway
-// names, messages, folder names) is inert text, escaped by src/core/inert.ts, never in the script.
+// names, messages, folder names, the resources' source) is inert text, escaped by src/core/inert.ts, never in the script.
 import { escapeAttr, escapeText } from '../../core/inert.js';
 import { htmlHead } from '../shared/html-head.js';
 import { MATRIX_CSP, MATRIX_SCRIPT, MATRIX_STYLE } from './matrix-assets.js';
 import { columnCounts, type Matrix, type MatrixRun } from './matrix.js';
 import { plural } from '../../core/words.js';
+import { resourceRows } from './matrix-resources.js';
 
 /** Sorting rank of a cell value: problems first. */
 const RANK = ['fail', 'error', 'timeout', 'flaky', 'warn', 'info', 'waived', 'not-offered', 'skip', 'pass', 'not-applicable'];
@@ -58,6 +59,13 @@ function capabilitiesTable(m: Matrix): string {
   return `<h2>Capabilities (JSON and streamed)</h2><p class="note">pass: intact both ways; fail: lost or changed; not-offered: the gateway refused it explicitly; n/a: the run did not probe it.</p><table class="sortable" id="capabilities"><thead><tr><th>protocol</th><th>route</th><th>feature</th><th>mode</th>${runHeads(m)}</tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
 }
 
+function resourcesTable(m: Matrix): string {
+  const rows = resourceRows(m);
+  if (!rows.length) return '';
+  const body = rows.map((r) => `<tr><td>${escapeText(r.name)}</td>${r.cells.map((c) => `<td>${escapeText(c)}</td>`).join('')}</tr>`);
+  return `<h2>Gateway resources</h2><p class="note">When the harness launched the gateway: its memory and CPU (idle before traffic, steady under load, peak) and its cold start; an empty column: the run did not launch it.</p><table id="resources"><thead><tr><th>figure</th>${runHeads(m)}</tr></thead><tbody>${body.join('\n')}</tbody></table>`;
+}
+
 /** The matrix as one HTML page. */
 export function matrixHtml(m: Matrix): string {
   return `${htmlHead({ csp: MATRIX_CSP, title: `gw-conformance matrix: ${plural(m.runs.length, 'run')}, ${plural(m.checks.length, 'check')}`, style: MATRIX_STYLE })}
@@ -66,6 +74,7 @@ export function matrixHtml(m: Matrix): string {
 <main>
 <h2>Runs</h2>
 ${runsTable(m)}
+${resourcesTable(m)}
 <h2>Checks</h2>
 <input type="search" id="filter" placeholder="filter: check id, area, level, outcome, title" aria-label="filter the rows" hidden> <span id="shown" class="note"></span>
 ${checksTable(m)}

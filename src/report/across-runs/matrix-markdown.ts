@@ -2,9 +2,9 @@
 // probed capabilities, one of capability cells. Text from the reports (gateway names, folder
 // names) is made inert for a page that renders Markdown as HTML: markup as entities, invisible
 // characters as visible escapes (src/core/inert.ts), table pipes escaped.
-import { mb } from '../../core/resources.js';
 import { escapeAttr } from '../../core/inert.js';
 import type { Matrix, MatrixRun } from './matrix.js';
+import { resourceRows } from './matrix-resources.js';
 
 /** A table cell: inert, one line, no pipe that would split it. */
 export const mdCell = (s: string): string => escapeAttr(s.replace(/\s*\n\s*/g, ' ')).replace(/\|/g, '\\|');
@@ -41,19 +41,7 @@ export function matrixMarkdown(m: Matrix, opts: { runs?: boolean; head?: (r: Mat
 
 /** The launched gateways' memory, CPU and cold start, a row per figure (when a run has them). */
 function resourceTable(m: Matrix, head: (r: MatrixRun, i: number) => string): string[] {
-  if (!m.runs.some((r) => r.resources)) return [];
-  const row = (name: string, of: (r: NonNullable<MatrixRun['resources']>) => string) => `| ${name} | ${m.runs.map((r) => (r.resources ? of(r.resources) : '')).join(' | ')} |`;
-  const ms = (x: number | null) => (x === null ? '-' : `${x} ms`);
-  const pct = (x: number | null) => (x === null ? '-' : `${x} %`);
-  return [
-    `| gateway resources | ${m.runs.map(head).join(' | ')} |`,
-    `|---|${m.runs.map(() => '---|').join('')}`,
-    row('memory idle / steady / peak', (r) => `${mb(r.memory.idle)} / ${mb(r.memory.steady)} / ${mb(r.memory.peak)}`),
-    row('memory after the load', (r) => mb(r.memory.afterLoad)),
-    row('growth per 10,000 requests', (r) => mb(r.memory.growthPer10k)),
-    row('CPU idle / steady / peak (of one core)', (r) => `${pct(r.cpu.idle)} / ${pct(r.cpu.steady)} / ${pct(r.cpu.peak)}`),
-    row('cold start: listening / first good answer', (r) => `${ms(r.coldStart.readyMs)} / ${ms(r.coldStart.firstAnswerMs)}`),
-    row('image size', (r) => (r.imageBytes === undefined ? '' : mb(r.imageBytes))),
-    '',
-  ];
+  const rows = resourceRows(m);
+  if (!rows.length) return [];
+  return [`| gateway resources | ${m.runs.map(head).join(' | ')} |`, `|---|${m.runs.map(() => '---|').join('')}`, ...rows.map((r) => `| ${r.name} | ${r.cells.map(mdCell).join(' | ')} |`), ''];
 }

@@ -1,28 +1,13 @@
 // The load shards of one run, side by side: merge-reports refuses shards of different harness
 // builds or load settings and a shard given twice (saying which), and shows each shard's
 // calibration, flagging a shard whose calibration is far from the others' (its machine was slow
-// or busy, so its figures say more of that machine than of the gateway).
+// or busy, so its figures say more of that machine than of the gateway) or saying it could not
+// judge when the figures are too noisy (src/report/run/load-calibration.ts).
 import type { LoadCalibration, LoadRunInfo, RunReport } from '../shared/types.js';
+import { cpuText } from '../../load/calibrate.js';
+import { judgeCalibration } from './load-calibration.js';
 
 type Named = Array<{ name: string; report: RunReport }>;
-
-/**
- * A shard's CPU work flagged past this many times the others' median: on machines of one kind the
- * work's time differs by a few percent, and a core shared with one busy program takes about twice
- * as long; 1.5 is half-way.
- */
-export const CPU_FLAG_RATIO = 1.5;
-/**
- * A shard's straight p99 flagged past twice the others' median and more than 2 ms above it: a
- * p99 on loopback moves by a millisecond or two from run to run on an idle machine.
- */
-export const P99_FLAG_RATIO = 2;
-export const P99_FLAG_MIN_MS = 2;
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /** Why the load shards do not make one run: other builds, other settings, a shard twice (empty when they do). */
 export function loadConflicts(named: Named): string[] {
@@ -42,19 +27,6 @@ export function loadConflicts(named: Named): string[] {
   return out;
 }
 
-/** Why one shard's calibration is far from the others' median, or undefined. */
-export function flagOf(c: LoadCalibration, others: LoadCalibration[]): string | undefined {
-  if (!others.length) return undefined;
-  const cpu = median(others.map((o) => o.cpuMs));
-  const p99 = median(others.map((o) => o.latencyMs.p99));
-  const why: string[] = [];
-  if (c.cpuMs > cpu * CPU_FLAG_RATIO) why.push(`its CPU work took ${c.cpuMs} ms against the others' ${cpu} ms (over ${CPU_FLAG_RATIO} times)`);
-  if (c.latencyMs.p99 > p99 * P99_FLAG_RATIO && c.latencyMs.p99 - p99 > P99_FLAG_MIN_MS) why.push(`its p99 straight to the upstream was ${c.latencyMs.p99} ms against the others' ${p99} ms`);
-  const reached = (x: LoadCalibration) => x.achieved >= x.rate * 0.9;
-  if (!reached(c) && others.every(reached)) why.push(`it reached ${c.achieved}/s of ${c.rate}/s straight to the upstream; the others reached theirs`);
-  return why.length ? `calibration far from the other shards': ${why.join('; ')} (a slow or busy machine: its figures say more of it than of the gateway)` : undefined;
-}
-
 /** The merged report's load part: the first shard's build and settings, and each shard's calibration, start and flag. */
 export function mergedLoad(named: Named): LoadRunInfo | undefined {
   const sorted = [...named].filter((n) => n.report.load).sort((a, b) => a.report.shard!.index - b.report.shard!.index);
@@ -63,9 +35,9 @@ export function mergedLoad(named: Named): LoadRunInfo | undefined {
   const shards = sorted.map((n, i) => {
     const c = cal[i];
     const others = cal.filter((x, j): x is LoadCalibration => j !== i && x !== null);
-    const flagged = c ? flagOf(c, others) : undefined;
+    const judged = c ? judgeCalibration(c, others) : {};
     const { start, firstRequestAt } = n.report.load!;
-    return { shard: n.report.shard!.index, calibration: c, ...(start ? { start } : {}), ...(firstRequestAt ? { firstRequestAt } : {}), ...(flagged ? { flagged } : {}) };
+    return { shard: n.report.shard!.index, calibration: c, ...(start ? { start } : {}), ...(firstRequestAt ? { firstRequestAt } : {}), ...judged };
   });
   return { build: sorted[0].report.load!.build, settings: sorted[0].report.load!.settings, shards };
 }
@@ -82,9 +54,9 @@ export function loadShardLines(report: RunReport): string[] {
   if (!info?.shards) return [];
   const lines = info.shards.map((s) => {
     const c = s.calibration;
-    const cal = c ? `calibration straight p50 ${c.latencyMs.p50} ms, p99 ${c.latencyMs.p99} ms at ${c.achieved}/s of ${c.rate}/s, CPU work ${c.cpuMs} ms` : 'no calibration recorded';
+    const cal = c ? `calibration straight p50 ${c.latencyMs.p50} ms, p99 ${c.latencyMs.p99} ms at ${c.achieved}/s of ${c.rate}/s, CPU work ${cpuText(c)}` : 'no calibration recorded';
     const start = `${s.start ? `; waited ${s.start.waitedMs} ms at the barrier for ${s.start.registered} shards` : ''}${s.firstRequestAt ? `; first load request ${s.firstRequestAt}` : ''}`;
-    return `shard ${s.shard}: ${cal}${start}${s.flagged ? `; FLAGGED: ${s.flagged}` : ''}`;
+    return `shard ${s.shard}: ${cal}${start}${s.flagged ? `; FLAGGED: ${s.flagged}` : ''}${s.unjudged ? `; ${s.unjudged}` : ''}`;
   });
   const spread = firstRequestSpreadMs(info);
   return spread === null ? lines : [...lines, `first load requests of the shards within ${spread} ms of each other`];

@@ -11,7 +11,7 @@ export type { LoadCalibration };
 /** How a run ended, as its process exits (src/report/shared/policy.ts decides it): 130 is Ctrl-C's. */
 export type ExitCode = 0 | 1 | 2 | 130;
 
-export const SCHEMA_VERSION = '1.8.0';
+export const SCHEMA_VERSION = '1.9.0';
 
 export interface CheckResult {
   id: string;
@@ -154,8 +154,8 @@ export interface LoadRunInfo {
   start?: StartTogether;
   /** Wall clock (ISO) of this process's first load request of its checks. */
   firstRequestAt?: string;
-  /** A merged report: each shard's calibration, start and first load request, and why a shard's calibration is far from the others' (flagged). */
-  shards?: Array<{ shard: number; calibration: LoadCalibration | null; start?: StartTogether; firstRequestAt?: string; flagged?: string }>;
+  /** A merged report: each shard's calibration, start and first load request, why a shard's calibration is far from the others' (flagged), or why it could not be judged (unjudged). */
+  shards?: Array<{ shard: number; calibration: LoadCalibration | null; start?: StartTogether; firstRequestAt?: string; flagged?: string; unjudged?: string }>;
 }
 
 export interface StartTogether {

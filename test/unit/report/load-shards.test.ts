@@ -1,11 +1,14 @@
 // Load shards side by side in merge-reports: other builds, other settings and a shard given twice
 // refused with the shards named; a shard whose calibration is far from the others' flagged.
 import { describe, expect, it } from 'vitest';
-import { flagOf, loadConflicts, loadShardLines, mergedLoad } from '../../../src/report/run/load-shards.js';
+import { loadConflicts, loadShardLines, mergedLoad } from '../../../src/report/run/load-shards.js';
+import { judgeCalibration, stand } from '../../../src/report/run/load-calibration.js';
 import { mergeConflicts } from '../../../src/report/run/merge.js';
 import type { LoadCalibration, RunReport } from '../../../src/report/shared/types.js';
 
-const cal = (cpuMs: number, p99: number, achieved = 100): LoadCalibration => ({ rate: 100, requests: 100, achieved, failures: 0, latencyMs: { p50: p99 / 3, p99 }, histogram: '', cpuMs });
+/** A calibration whose least CPU try is cpuMs and whose tries' lower quartile lies `spread` ms above it. */
+const cal = (cpuMs: number, p99: number, achieved = 100, spread = 2): LoadCalibration => ({ rate: 100, requests: 100, achieved, failures: 0, latencyMs: { p50: p99 / 3, p99 }, histogram: '', cpuMs, cpu: { tries: 12, minMs: cpuMs, lowerQuartileMs: cpuMs + spread, medianMs: cpuMs + 2 * spread, maxMs: cpuMs + 4 * spread } });
+const flagOf = (c: LoadCalibration, others: LoadCalibration[]) => judgeCalibration(c, others).flagged;
 const settings = { rate: 100, requests: 100, durationS: 1, clients: 2, protocols: ['messages'] };
 const shard = (index: number, over: Partial<NonNullable<RunReport['load']>> = {}, count = 4): { name: string; report: RunReport } => ({
   name: `s${index}`,
@@ -27,18 +30,51 @@ describe('load shards in merge-reports', () => {
     expect(loadConflicts([shard(1), shard(2, { build: undefined as unknown as string })]).join()).toMatch(/none recorded in shard 2/);
   });
 
-  it('flags the shard whose CPU work or straight p99 is far from the others, and no other', () => {
+  it('flags the shard whose least CPU try or straight p99 is far beyond the others\' noise, and no other', () => {
     const named = [shard(1), shard(2), shard(3, { calibration: cal(150, 3) }), shard(4)];
     const m = mergedLoad(named)!;
     expect(m.shards!.map((s) => s.flagged === undefined)).toEqual([true, true, false, true]);
-    expect(m.shards![2].flagged).toMatch(/CPU work took 150 ms against the others' 60 ms/);
+    expect(m.shards!.map((s) => s.unjudged)).toEqual([undefined, undefined, undefined, undefined]);
+    // The margin is written beside the flag: the others' 60 ms, their noise 2 ms, the bound 78 ms (1.3 × 60).
+    expect(m.shards![2].flagged).toMatch(/least CPU try took 150 ms against the others' 60 ms \(bound 78 ms: their 60 ms \+ 3 × their noise 2 ms, and at least 1\.3 times theirs\)/);
     expect(flagOf(cal(60, 12), [cal(60, 3), cal(61, 4)])).toMatch(/p99 straight to the upstream was 12 ms/);
-    // Within the margins: 1.4 times the CPU, a p99 2 ms up, is the noise of one machine.
-    expect(flagOf(cal(84, 5), [cal(60, 3), cal(60, 3)])).toBeUndefined();
+    // Within the margins: 1.25 times the CPU, a p99 2 ms up, is the noise of one machine.
+    expect(flagOf(cal(75, 5), [cal(60, 3), cal(60, 3)])).toBeUndefined();
     expect(flagOf(cal(60, 3, 50), [cal(60, 3), cal(60, 3)])).toMatch(/reached 50\/s of 100\/s/);
+    // A shortfall of a second's calibration whose slowest answers take a third of it is not judged.
+    const slowReach = judgeCalibration(cal(60, 300, 75), [cal(60, 300), cal(60, 250)]);
+    expect(slowReach.flagged).toBeUndefined();
+    expect(slowReach.unjudged).toMatch(/it reached 75\/s of 100\/s, but the straight p99 of 3 shard\(s\) took over 10 % of the calibration's 1000 ms/);
     const lines = loadShardLines({ ...named[0].report, load: m });
     expect(lines).toHaveLength(4);
-    expect(lines[2]).toMatch(/^shard 3: .*FLAGGED/);
+    expect(lines[2]).toMatch(/^shard 3: .*CPU work least 150 ms of 12 tries \(lower quartile 152, median 154, most 158 ms\).*FLAGGED/);
+  });
+
+  it('one busy shard among the others does not move their middle or their noise', () => {
+    // Judging shard 1 against a busy shard 2 and two quiet ones: the middle is 62 ms, the noise 2 ms (their tries' spread), the bound 1.3 × 62 ms.
+    const s = stand(60, [150, 61, 62], [2, 2, 2], 1.3);
+    expect(s).toEqual({ value: 60, middle: 62, noise: 2, bound: 80.6, verdict: 'within' });
+    expect(judgeCalibration(cal(60, 3), [cal(150, 3), cal(61, 3), cal(62, 3)])).toEqual({});
+  });
+
+  it('says "could not judge" when the others stray too far to tell a busy machine from noise', () => {
+    // The others' least tries 20, 60 and 100 ms: they stray by 40 ms around 60 ms, two thirds of it.
+    const far = [cal(20, 3), cal(60, 3), cal(100, 3)];
+    const j = judgeCalibration(cal(300, 3), far);
+    expect(j.flagged).toBeUndefined();
+    expect(j.unjudged).toMatch(/^could not judge: the other shards' least CPU tries stray or fail to repeat by 40 ms around 60 ms \(over 0\.5 of it\), so its 300 ms cannot tell a busy machine from noise$/);
+    // Their own tries can be the noise too: lower quartiles 40 ms above least tries of 60 ms (a least that does not repeat).
+    expect(judgeCalibration(cal(300, 3), [cal(60, 3, 100, 40), cal(60, 3, 100, 40)]).unjudged).toMatch(/fail to repeat by 40 ms around 60 ms/);
+    // A p99 among wildly different p99s is not judged either; the console line says so.
+    expect(judgeCalibration(cal(60, 90), [cal(60, 2), cal(60, 30), cal(60, 60)]).unjudged).toMatch(/straight p99 strays by 28 ms around 30 ms, so its 90 ms cannot be judged/);
+    const m = mergedLoad([shard(1, { calibration: cal(20, 3) }), shard(2, { calibration: cal(60, 3) }), shard(3, { calibration: cal(100, 3) }), shard(4, { calibration: cal(300, 3) })])!;
+    expect(loadShardLines({ ...shard(1).report, load: m })[3]).toMatch(/^shard 4: .*; could not judge: /);
+  });
+
+  it('reads older calibrations that recorded only the least CPU try', () => {
+    const old = (cpuMs: number): LoadCalibration => ({ ...cal(cpuMs, 3), cpu: undefined });
+    expect(judgeCalibration(old(150), [old(60), old(60), old(61)]).flagged).toMatch(/least CPU try took 150 ms against the others' 60 ms/);
+    expect(loadShardLines({ ...shard(1).report, load: mergedLoad([shard(1, { calibration: old(60) }), shard(2, { calibration: old(60) })])! })[0]).toMatch(/CPU work 60 ms/);
   });
 
   it('shows how far apart the shards sent their first load request', () => {

@@ -1,0 +1,79 @@
+// Whether one load shard's calibration is far from the other shards': its least CPU try and its
+// straight p99 each set against the others' middle value and their noise (how far the others'
+// figures stray from their middle, and how well each one's least try repeats: its lower quartile
+// above its least). A shard is flagged
+// only past the others' middle plus three times their noise; when that noise is itself a large
+// part of the middle value, the figures cannot tell a busy machine from a noisy one, and the
+// shard's calibration is "could not judge" instead.
+import type { LoadCalibration } from '../shared/types.js';
+
+/** A figure is flagged past the others' middle plus this many times their noise. */
+export const NOISE_TIMES = 3;
+/** ...and past this many times their middle: a few percent between machines of one kind is no busy machine. */
+export const CPU_FLAG_RATIO = 1.3;
+/** A straight p99 is flagged only past twice the others' and more than this many ms above (loopback p99 moves by a ms or two). */
+export const P99_FLAG_RATIO = 2;
+export const P99_FLAG_MIN_MS = 2;
+/** The rate reached is judged only while every shard's straight p99 is within this part of the calibration's duration. */
+export const REACH_P99_SHARE = 0.1;
+/** Noise above this part of the others' middle value: too noisy to tell. */
+export const UNJUDGED_NOISE = 0.5;
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const r1 = (x: number) => Math.round(x * 10) / 10;
+
+/** How a figure stands against the others': their middle, their noise, the bound past which it is flagged. */
+export interface Standing {
+  value: number;
+  middle: number;
+  noise: number;
+  bound: number;
+  verdict: 'flagged' | 'within' | 'could not judge';
+}
+
+/**
+ * One figure against the others': middle = their median; noise = the larger of the median
+ * distance of their figures from it (one busy shard among the others does not move it) and the
+ * median of how far their tries' lower quartile lies above their least (how well a least repeats); bound = the larger of middle + NOISE_TIMES × noise and
+ * middle × ratio, and at least `minAbove` over the middle.
+ */
+export function stand(value: number, others: number[], spreads: number[], ratio: number, minAbove = 0): Standing {
+  const middle = median(others);
+  const noise = Math.max(median(others.map((o) => Math.abs(o - middle))), spreads.length ? median(spreads) : 0);
+  const bound = Math.max(middle + NOISE_TIMES * noise, middle * ratio, middle + minAbove);
+  const verdict = noise > middle * UNJUDGED_NOISE ? 'could not judge' : value > bound ? 'flagged' : 'within';
+  return { value: r1(value), middle: r1(middle), noise: r1(noise), bound: r1(bound), verdict };
+}
+
+const margin = (s: Standing, ratio: number) => `bound ${s.bound} ms: their ${s.middle} ms + ${NOISE_TIMES} × their noise ${s.noise} ms, and at least ${ratio} times theirs`;
+
+/** The verdict on one shard's calibration against the others': why it is flagged, or why it could not be judged. */
+export function judgeCalibration(c: LoadCalibration, others: LoadCalibration[]): { flagged?: string; unjudged?: string } {
+  if (!others.length) return {};
+  const least = (x: LoadCalibration) => x.cpu?.minMs ?? x.cpuMs;
+  const spreads = others.filter((o) => o.cpu).map((o) => o.cpu!.lowerQuartileMs - o.cpu!.minMs);
+  const cpu = stand(least(c), others.map(least), spreads, CPU_FLAG_RATIO);
+  const p99 = stand(c.latencyMs.p99, others.map((o) => o.latencyMs.p99), [], P99_FLAG_RATIO, P99_FLAG_MIN_MS);
+  const why: string[] = [];
+  const noisy: string[] = [];
+  if (cpu.verdict === 'flagged') why.push(`its least CPU try took ${cpu.value} ms against the others' ${cpu.middle} ms (${margin(cpu, CPU_FLAG_RATIO)})`);
+  if (cpu.verdict === 'could not judge') noisy.push(`the other shards' least CPU tries stray or fail to repeat by ${cpu.noise} ms around ${cpu.middle} ms (over ${UNJUDGED_NOISE} of it), so its ${cpu.value} ms cannot tell a busy machine from noise`);
+  if (p99.verdict === 'flagged') why.push(`its p99 straight to the upstream was ${p99.value} ms against the others' ${p99.middle} ms (${margin(p99, P99_FLAG_RATIO)}, and ${P99_FLAG_MIN_MS} ms above)`);
+  if (p99.verdict === 'could not judge') noisy.push(`the other shards' straight p99 strays by ${p99.noise} ms around ${p99.middle} ms, so its ${p99.value} ms cannot be judged`);
+  // The rate reached over a calibration of a second says little once its slowest answers take a
+  // sizeable part of that second: the last answers' wait then lowers it, not the machine's pace.
+  const reached = (x: LoadCalibration) => x.achieved >= x.rate * 0.9;
+  const windowMs = (x: LoadCalibration) => (x.requests / x.rate) * 1000;
+  const slow = [c, ...others].filter((x) => x.latencyMs.p99 > windowMs(x) * REACH_P99_SHARE);
+  if (!reached(c) && others.every(reached)) {
+    if (slow.length) noisy.push(`it reached ${c.achieved}/s of ${c.rate}/s, but the straight p99 of ${slow.length} shard(s) took over ${REACH_P99_SHARE * 100} % of the calibration's ${windowMs(c)} ms, so the rate reached says more of the answers' wait than of the machine`);
+    else why.push(`it reached ${c.achieved}/s of ${c.rate}/s straight to the upstream; the others reached theirs`);
+  }
+  return {
+    ...(why.length ? { flagged: `calibration far from the other shards': ${why.join('; ')} (a slow or busy machine: its figures say more of it than of the gateway)` } : {}),
+    ...(noisy.length ? { unjudged: `could not judge: ${noisy.join('; ')}` } : {}),
+  };
+}
