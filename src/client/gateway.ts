@@ -144,6 +144,8 @@ export class GatewayClient {
 
   /** Called with each request and what came back (a response, or the error that ended it): the runner's masked transcript (src/report/certify/transcript.ts). */
   onReceive?: (req: GwRequest, res: ReceivedResponse) => void;
+  /** A connection to the gateway failed (refused, reset, closed), retried or not: the runner then asks whether the gateway is gone (src/runner/gone.ts). */
+  onConnectionFailed?: (e: GatewayTransportError) => void;
 
   /** One answer's whole budget in this view: its check's limit (the runner sets it per check); the run's time limit when unset. */
   answerLimitMs?: number;
@@ -175,6 +177,7 @@ export class GatewayClient {
     try {
       sent = await this.retried(route, x);
     } catch (e) {
+      if (e instanceof GatewayTransportError) this.onConnectionFailed?.(e);
       const end = x.failed?.(e as Error) ?? { error: e as Error };
       if ('error' in end) {
         this.onReceive?.(req, { error: errorKind(end.error) });
@@ -197,6 +200,7 @@ export class GatewayClient {
     try {
       return { answer: await x.attempt(route, x.dispatcher ?? this.conn.agent) };
     } catch (e) {
+      if (e instanceof GatewayTransportError) this.onConnectionFailed?.(e);
       if (x.dispatcher || !(e instanceof GatewayTransportError) || !e.beforeAnswer || x.signal?.aborted) throw e;
       const fresh = this.newAgent();
       try {
