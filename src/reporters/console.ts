@@ -78,7 +78,8 @@ function verdict(report: RunReport): string {
   if (report.exitCode === 0) return 'every MUST check passed';
   if (report.exitCode === 2) return "the harness broke on a check (outcome error): its verdicts cannot be trusted; this is not the gateway's fault";
   const cut = report.results.filter(isCutShort);
-  if (cut.length) return `FAILED, INCOMPLETE: ${plural(cut.length, 'check')} not run because the gateway ${cut.some(isGoneNotRun) ? `is gone (${cut.find(isGoneNotRun)!.message.slice(GONE_NOT_RUN.length + 1)})` : 'hung'}`;
+  const gone = cut.find(isGoneNotRun);
+  if (cut.length) return `FAILED, INCOMPLETE: ${plural(cut.length, 'check')} not run because the gateway ${gone ? `is gone (${gone.message.slice(GONE_NOT_RUN.length + 1)})` : cut[0].message.replace(/^not run: the gateway( is)? /, '').replace(/: .*/, '')}`;
   return `FAILED (${report.strict ? 'a MUST or SHOULD check' : 'a MUST check'} did not pass${s.flaky && !report.allowFlaky ? ', or was flaky' : ''})`;
 }
 

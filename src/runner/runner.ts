@@ -21,6 +21,7 @@ import { detached } from '../core/detach.js';
 import { patientTimeout } from '../core/stall.js';
 import { HangBreaker, hungAfter } from './hung.js';
 import { GoneBreaker } from './gone.js';
+import { UnboundedBreaker } from './unbounded.js';
 
 export interface RunEnv {
   gateway: GatewayClient;
@@ -42,7 +43,7 @@ export interface RunEnv {
   /** The gateway the harness launched (--gateway-cmd): it tells when the process exits on its own (src/runner/gone.ts). */
   launcher?: { onExit?(listener: (how: string) => void): () => void };
   /** Told of each connection to the gateway that failed, by check (runChecks sets it). */
-  connectionFailed?: (checkId: string) => void;
+  connectionFailed?: (checkId: string, code: string) => void;
 }
 
 /** Why a check that compares what a translation cannot keep does not judge a translated route, and which checks of this run judge it instead (`judges`: none said so). */
@@ -103,7 +104,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   // Answers in progress, latest first: what arrived is the evidence of a check that times out.
   const inflight = new Set<Arrived>();
   // The run's client, seen by this check through a view that records what it sends; each answer's budget is the check's limit, and the check's end cuts it.
-  const gateway: GatewayClient = Object.create(env.gateway, { onSend: { value: keep }, onReceive: { value: onReceive }, onProgress: { value: (a: Arrived) => inflight.add(a) }, onConnectionFailed: { value: () => env.connectionFailed?.(check.id) }, answerLimitMs: { value: limitMs }, checkSignal: { value: controller.signal } });
+  const gateway: GatewayClient = Object.create(env.gateway, { onSend: { value: keep }, onReceive: { value: onReceive }, onProgress: { value: (a: Arrived) => inflight.add(a) }, onConnectionFailed: { value: (e: GatewayTransportError) => env.connectionFailed?.(check.id, e.code) }, answerLimitMs: { value: limitMs }, checkSignal: { value: controller.signal } });
   let cancelLimit = () => {};
   const base = { id: check.id, title: check.title, area: check.area, requirements: check.requirements, level: check.level };
   // Detached (src/core/detach.ts): evidence cut from a large body must not keep the body alive.
@@ -211,11 +212,13 @@ export interface RunOptions {
  * Once the gateway has hung on several checks in a row (src/runner/hung.ts), no more start:
  * the run's wall time does not grow with the number of checks a hung gateway would time out.
  * Once the gateway is gone (its process exited, or it refused connections: src/runner/gone.ts),
- * no more start either, and the check during which it went says so.
+ * no more start either, and the check during which it went says so; and once a few checks met
+ * the same answer that never ends or is not HTTP (src/runner/unbounded.ts), no more start.
  */
 export async function runChecks(checks: CheckDef[], given: RunEnv, opts: RunOptions): Promise<CheckResult[]> {
   const gone = new GoneBreaker(given.gateway.base, given.launcher);
-  const env: RunEnv = { judgesOfTranslation: judgesOf(checks), ...given, connectionFailed: (id) => gone.connectionFailed(id) };
+  const unbounded = new UnboundedBreaker();
+  const env: RunEnv = { judgesOfTranslation: judgesOf(checks), ...given, connectionFailed: (id, code) => (gone.connectionFailed(id), unbounded.note(id, code)) };
   const results: CheckResult[] = new Array(checks.length);
   const hung = new HangBreaker(hungAfter(opts.concurrency));
   const finish = (i: number, r: CheckResult) => {
@@ -226,6 +229,7 @@ export async function runChecks(checks: CheckDef[], given: RunEnv, opts: RunOpti
   const one = async (i: number) => {
     if (gone.tripped) return gone.notRun(checks[i]);
     if (hung.tripped) return hung.notRun(checks[i]);
+    if (unbounded.tripped) return unbounded.notRun(checks[i]);
     opts.onStart?.(checks[i]);
     gone.started(checks[i].id);
     const r = await runOne(checks[i], env);

@@ -59,8 +59,11 @@ export const GONE_NOT_RUN = 'not run: the gateway is gone';
 /** A check the run did not run because the gateway is gone: the gateway's failure, never a pass. */
 export const isGoneNotRun = (r: Pick<CheckResult, 'outcome' | 'message'>) => r.outcome === 'skip' && r.message.startsWith(GONE_NOT_RUN);
 
-/** A check the run did not start because the gateway hung or was gone: the run is incomplete. */
-export const isCutShort = (r: Pick<CheckResult, 'outcome' | 'message'>) => isHungNotRun(r) || isGoneNotRun(r);
+/** The start of the message of a check not started because the gateway's answers defeat every check alike (src/runner/unbounded.ts). */
+export const UNBOUNDED_NOT_RUN = "not run: the gateway's answers";
+
+/** A check the run did not start because the gateway hung, was gone, or answered every check with an answer that never ends or is not HTTP: the run is incomplete. */
+export const isCutShort = (r: Pick<CheckResult, 'outcome' | 'message'>) => isHungNotRun(r) || isGoneNotRun(r) || (r.outcome === 'skip' && r.message.startsWith(UNBOUNDED_NOT_RUN));
 
 /** A check the interrupted run did not finish. */
 export const isNotRun = (r: Pick<CheckResult, 'outcome' | 'message'>) => r.outcome === 'skip' && r.message === NOT_RUN;
