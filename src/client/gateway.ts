@@ -144,7 +144,7 @@ export class GatewayClient {
 
   /** Called with each request and what came back (a response, or the error that ended it): the runner's masked transcript (src/report/certify/transcript.ts). */
   onReceive?: (req: GwRequest, res: ReceivedResponse) => void;
-  /** A connection to the gateway failed (refused, reset, closed), retried or not: the runner then asks whether the gateway is gone (src/runner/gone.ts). */
+  /** A connection to the gateway failed (refused, reset, closed, retried or not) or was cut at the client's bound: the runner then asks whether the gateway is gone (src/runner/gone.ts) and counts answers that defeat every check (src/runner/unbounded.ts). */
   onConnectionFailed?: (e: GatewayTransportError) => void;
 
   /** One answer's whole budget in this view: its check's limit (the runner sets it per check); the run's time limit when unset. */

@@ -18,6 +18,7 @@ export const UNBOUNDED_AFTER = 3;
 /** The kind of answer a transport error code stands for, or null when it is none the bound counts (every parse error is one kind: random bytes give a different code each time). */
 export function unboundedKind(code: string): string | null {
   if (code === 'ANSWER_TOO_LARGE') return 'never end (each read to the client\'s bound, 16 MiB)';
+  if (code === 'STREAM_TOO_LONG') return 'are streams that never end (each read to the client\'s bound, 6 MiB, or a line of 1 MiB)';
   if (code.startsWith('HPE_') || code === 'HTTPParserError' || code === 'UND_ERR_HEADERS_OVERFLOW') return 'are not valid HTTP (the client could not parse them)';
   return null;
 }
