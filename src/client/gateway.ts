@@ -141,7 +141,6 @@ export class GatewayClient {
   onSend?: (req: GwRequest) => void;
   /** Called with each answer in progress (the runner reports what arrived when a check times out). */
   onProgress?: (a: Arrived) => void;
-
   /** Called with each request and what came back (a response, or the error that ended it): the runner's masked transcript (src/report/certify/transcript.ts). */
   onReceive?: (req: GwRequest, res: ReceivedResponse) => void;
   /** A connection to the gateway failed (refused, reset, closed, retried or not) or was cut at the client's bound: the runner then asks whether the gateway is gone (src/runner/gone.ts) and counts answers that defeat every check (src/runner/unbounded.ts). */
@@ -177,7 +176,6 @@ export class GatewayClient {
     try {
       sent = await this.retried(route, x);
     } catch (e) {
-      if (e instanceof GatewayTransportError) this.onConnectionFailed?.(e);
       const end = x.failed?.(e as Error) ?? { error: e as Error };
       if ('error' in end) {
         this.onReceive?.(req, { error: errorKind(end.error) });
