@@ -141,9 +141,10 @@ export class GatewayClient {
   onSend?: (req: GwRequest) => void;
   /** Called with each answer in progress (the runner reports what arrived when a check times out). */
   onProgress?: (a: Arrived) => void;
-
   /** Called with each request and what came back (a response, or the error that ended it): the runner's masked transcript (src/report/certify/transcript.ts). */
   onReceive?: (req: GwRequest, res: ReceivedResponse) => void;
+  /** A connection to the gateway failed (refused, reset, closed, retried or not) or was cut at the client's bound: the runner then asks whether the gateway is gone (src/runner/gone.ts) and counts answers that defeat every check (src/runner/unbounded.ts). */
+  onConnectionFailed?: (e: GatewayTransportError) => void;
 
   /** One answer's whole budget in this view: its check's limit (the runner sets it per check); the run's time limit when unset. */
   answerLimitMs?: number;
@@ -197,6 +198,7 @@ export class GatewayClient {
     try {
       return { answer: await x.attempt(route, x.dispatcher ?? this.conn.agent) };
     } catch (e) {
+      if (e instanceof GatewayTransportError) this.onConnectionFailed?.(e);
       if (x.dispatcher || !(e instanceof GatewayTransportError) || !e.beforeAnswer || x.signal?.aborted) throw e;
       const fresh = this.newAgent();
       try {

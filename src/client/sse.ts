@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { passedThrough, released } from '../core/pressure.js';
 import type { Transform } from 'node:stream';
 import type { GatewayClient } from './gateway.js';
-import { answerKindOf, classify, GatewayTimeoutError, type AnswerBound } from './answer.js';
+import { answerKindOf, classify, GatewayTimeoutError, GatewayTransportError, type AnswerBound } from './answer.js';
 import { isSizedBody, type GwRequest, type Route } from './request.js';
 import { pairsFromRecord } from './headers.js';
 import { collector, decoder, type Collector, type SseEvent } from './collect.js';
@@ -45,6 +45,8 @@ export interface SseResult {
   abortedAt?: number;
   /** Set when the client left (abortAfterMs) before the response headers arrived: status is 0 then. */
   leftBeforeHeaders?: boolean;
+  /** The client stopped reading at its bound (STREAM_MAX, LINE_MAX, EVENTS_MAX): `error` says which. */
+  cutAtBound?: true;
 }
 
 export interface StreamOptions {
@@ -154,6 +156,8 @@ export async function readStream(gw: GatewayClient, req: GwRequest, opts: Stream
       return left.at === undefined ? { error: bound.why(`${req.method ?? 'POST'} ${req.path}`) ?? e } : { answer: leftEarly(startedAt, left.at) };
     },
   });
+  // A stream read to the client's bound is told as a connection the client cut (the runner counts such answers: src/runner/unbounded.ts).
+  if (answer.cutAtBound) gw.onConnectionFailed?.(new GatewayTransportError(answer.error ?? 'the stream went on past the client\'s bound', 'STREAM_TOO_LONG'));
   return answer;
 }
 
@@ -187,6 +191,7 @@ async function readOn(s: Streaming, route: Route, dispatcher: Dispatcher): Promi
     const tooLong = k.tooLong();
     if (tooLong) {
       result.error = `${req.path}: ${tooLong} (${plural(k.events.length, 'event')} in ${Math.round(performance.now() - startedAt)} ms); the client stopped reading`;
+      result.cutAtBound = true;
       controller.abort();
     } else if (enoughEvents() && result.abortedAt === undefined) {
       result.abortedAt = performance.now();

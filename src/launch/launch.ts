@@ -59,6 +59,8 @@ export interface LaunchedGateway {
   readonly resources: ResourceSampler;
   /** The run's first good answer came (the readiness gate passed): the end of the cold start. */
   answered(): void;
+  /** Calls `listener` with how the gateway ended when it exits on its own (not stopped or restarted by the harness); returns the unsubscribe. */
+  onExit?(listener: (how: string) => void): () => void;
 }
 
 export interface CommandOptions {
@@ -115,11 +117,21 @@ export async function startCommand(opts: CommandOptions): Promise<LaunchedGatewa
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  // Children the harness stops itself: their exit is not the gateway going away.
+  const stopping = new WeakSet<ChildProcess>();
+  const exitListeners = new Set<(how: string) => void>();
   const stopChild = async () => {
-    if (child) lastExit = await stopGroup(child);
+    if (!child) return;
+    stopping.add(child);
+    lastExit = await stopGroup(child);
   };
   const start = async () => {
-    child = spawn('sh', ['-c', command], { cwd: opts.values.workdir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const c = (child = spawn('sh', ['-c', command], { cwd: opts.values.workdir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true }));
+    c.once('exit', (code, signal) => {
+      if (stopping.has(c)) return;
+      const how = code !== null ? `the gateway process exited with code ${code}` : `the gateway process was killed by ${signal}`;
+      for (const f of exitListeners) f(how);
+    });
     // detached: the shell leads a process group of its own, whose id is its pid.
     if (child.pid !== undefined) sampler.watch(child.pid, child.pid);
     await untilListening(child, tail, opts, stopChild);
@@ -149,6 +161,10 @@ export async function startCommand(opts: CommandOptions): Promise<LaunchedGatewa
     info: () => ({ kind: 'command', what: maskLogLine(command, opts.secrets), target: `http://127.0.0.1:${opts.listenPort}`, restarts, exitCode: lastExit, logTail: tail.last(TAIL_LINES), resources: sampler.figures() }),
     resources: sampler,
     answered: () => sampler.answered(),
+    onExit(listener) {
+      exitListeners.add(listener);
+      return () => void exitListeners.delete(listener);
+    },
   };
 }
 

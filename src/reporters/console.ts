@@ -10,7 +10,7 @@ import { basename } from 'node:path';
 import { terminalSafe } from '../core/inert.js';
 import type { CheckResult, RunReport } from '../report/shared/types.js';
 import { waiverLines } from '../report/run/waivers.js';
-import { findingsInOrder } from '../report/shared/policy.js';
+import { findingsInOrder, GONE_NOT_RUN, isCutShort, isGoneNotRun, isHungNotRun } from '../report/shared/policy.js';
 import { capabilityLines } from './capabilities.js';
 import { fixLink } from '../core/links.js';
 import type { Colour } from './style.js';
@@ -77,6 +77,10 @@ function verdict(report: RunReport): string {
   if (report.interrupted) return 'INTERRUPTED (Ctrl-C): the checks that finished are above; the rest did not run, so this is no verdict';
   if (report.exitCode === 0) return 'every MUST check passed';
   if (report.exitCode === 2) return "the harness broke on a check (outcome error): its verdicts cannot be trusted; this is not the gateway's fault";
+  const cut = report.results.filter(isCutShort);
+  const gone = cut.find(isGoneNotRun);
+  const why = gone ? `the gateway is gone (${gone.message.slice(GONE_NOT_RUN.length + 1)})` : cut.some(isHungNotRun) ? 'the gateway hung' : cut[0]?.message.slice('not run: '.length).split(': ')[0];
+  if (cut.length) return `FAILED, INCOMPLETE: ${plural(cut.length, 'check')} not run because ${why}`;
   return `FAILED (${report.strict ? 'a MUST or SHOULD check' : 'a MUST check'} did not pass${s.flaky && !report.allowFlaky ? ', or was flaky' : ''})`;
 }
 

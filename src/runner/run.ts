@@ -42,7 +42,7 @@ export interface SuiteExtras {
   /** The day waivers are judged on (YYYY-MM-DD, UTC); today when absent. */
   today?: string;
   /** The gateway the harness started (--gateway-cmd): checks may restart it. */
-  launcher?: { restart(): Promise<void>; resources?: ResourceProbe; answered?(): void };
+  launcher?: { restart(): Promise<void>; resources?: ResourceProbe; answered?(): void; onExit?(listener: (how: string) => void): () => void };
   /** The profile's own surroundings, passed to every check (the apps profile). */
   fixture?: unknown;
   /** More values no report may carry (the apps profile's tokens and secrets). */
@@ -121,7 +121,7 @@ export async function runSuite(all: CheckDef[], cfg: RunConfig, target: string, 
       `gw-conformance ${VERSION}: ${plural(checks.length, 'check')}${cfg.shard ? ` (shard ${cfg.shard.index}/${cfg.shard.count})` : ''}, target ${target}, upstream ${upstream?.url ?? extras.upstreamWords ?? 'none (the service is checked directly)'}, declared ${[...cfg.protocols, ...features].join(', ')}, seed ${cfg.seed}${attempts > 1 ? `, ${attempts} attempts per ${cfg.repeat > 1 ? 'check' : 'check that does not pass'}` : ''}`,
     );
   const settings = { seed: cfg.seed, numRuns: cfg.runs, timeoutMs: cfg.timeoutMs, modelRoutes: cfg.modelRoutes, sse: cfg.sse, idle: cfg.idle, hangWaitMs: cfg.hangWaitMs, bodyLimitBytes: cfg.bodyLimitBytes, retryBound: cfg.retryBound, failoverChain: cfg.failoverChain, strict: cfg.strict, apps: { jwksRefetchMs: cfg.apps.jwksRefetchMs }, service: cfg.service && { models: cfg.service.models }, ...(PROFILE_FACTS[cfg.profile].loadSettings ? { load: cfg.load } : {}), capabilities: { required: cfg.capabilities.required } };
-  const runThem = () => runAttempts(checks, { gateway, upstream, declared, settings, fixture: extras.fixture, noCredential: !cfg.token, routes: routesOfCanaries(readiness) }, cfg, extras, secrets, useConsole ? print : undefined);
+  const runThem = () => runAttempts(checks, { gateway, upstream, declared, settings, launcher: extras.launcher, fixture: extras.fixture, noCredential: !cfg.token, routes: routesOfCanaries(readiness) }, cfg, extras, secrets, useConsole ? print : undefined);
   const ran = extras.interrupt ? await extras.interrupt.during(runThem) : await runThem();
   let results = ran.results;
   // Interrupted, the checks still running are cut off with their connections.

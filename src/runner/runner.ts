@@ -20,6 +20,8 @@ import { untilServingAgain } from '../client/forwarded.js';
 import { detached } from '../core/detach.js';
 import { patientTimeout } from '../core/stall.js';
 import { HangBreaker, hungAfter } from './hung.js';
+import { GoneBreaker } from './gone.js';
+import { UnboundedBreaker } from './unbounded.js';
 
 export interface RunEnv {
   gateway: GatewayClient;
@@ -38,6 +40,10 @@ export interface RunEnv {
   routes?: Partial<Record<Protocol, Protocol>>;
   /** Per client protocol, the checks of translated routes in this run (they judge a translated route by meaning); runChecks fills it from its checks. */
   judgesOfTranslation?: Partial<Record<Protocol, string[]>>;
+  /** The gateway the harness launched (--gateway-cmd): it tells when the process exits on its own (src/runner/gone.ts). */
+  launcher?: { onExit?(listener: (how: string) => void): () => void };
+  /** Told of each connection to the gateway that failed, by check (runChecks sets it). */
+  connectionFailed?: (checkId: string, code: string) => void;
 }
 
 /** Why a check that compares what a translation cannot keep does not judge a translated route, and which checks of this run judge it instead (`judges`: none said so). */
@@ -98,7 +104,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   // Answers in progress, latest first: what arrived is the evidence of a check that times out.
   const inflight = new Set<Arrived>();
   // The run's client, seen by this check through a view that records what it sends; each answer's budget is the check's limit, and the check's end cuts it.
-  const gateway: GatewayClient = Object.create(env.gateway, { onSend: { value: keep }, onReceive: { value: onReceive }, onProgress: { value: (a: Arrived) => inflight.add(a) }, answerLimitMs: { value: limitMs }, checkSignal: { value: controller.signal } });
+  const gateway: GatewayClient = Object.create(env.gateway, { onSend: { value: keep }, onReceive: { value: onReceive }, onProgress: { value: (a: Arrived) => inflight.add(a) }, onConnectionFailed: { value: (e: GatewayTransportError) => env.connectionFailed?.(check.id, e.code) }, answerLimitMs: { value: limitMs }, checkSignal: { value: controller.signal } });
   let cancelLimit = () => {};
   const base = { id: check.id, title: check.title, area: check.area, requirements: check.requirements, level: check.level };
   // Detached (src/core/detach.ts): evidence cut from a large body must not keep the body alive.
@@ -205,9 +211,14 @@ export interface RunOptions {
  *    gateway forwards again, so a gateway's sticky "backend down" state meets no other check.
  * Once the gateway has hung on several checks in a row (src/runner/hung.ts), no more start:
  * the run's wall time does not grow with the number of checks a hung gateway would time out.
+ * Once the gateway is gone (its process exited, or it refused connections: src/runner/gone.ts),
+ * no more start either, and the check during which it went says so; and once a few checks met
+ * the same answer that never ends or is not HTTP (src/runner/unbounded.ts), no more start.
  */
 export async function runChecks(checks: CheckDef[], given: RunEnv, opts: RunOptions): Promise<CheckResult[]> {
-  const env: RunEnv = { judgesOfTranslation: judgesOf(checks), ...given };
+  const gone = new GoneBreaker(given.gateway.base, given.launcher);
+  const unbounded = new UnboundedBreaker();
+  const env: RunEnv = { judgesOfTranslation: judgesOf(checks), ...given, connectionFailed: (id, code) => (gone.connectionFailed(id), unbounded.note(id, code)) };
   const results: CheckResult[] = new Array(checks.length);
   const hung = new HangBreaker(hungAfter(opts.concurrency));
   const finish = (i: number, r: CheckResult) => {
@@ -216,9 +227,14 @@ export async function runChecks(checks: CheckDef[], given: RunEnv, opts: RunOpti
     opts.onResult?.(r);
   };
   const one = async (i: number) => {
+    if (gone.tripped) return gone.notRun(checks[i]);
     if (hung.tripped) return hung.notRun(checks[i]);
+    if (unbounded.tripped) return unbounded.notRun(checks[i]);
     opts.onStart?.(checks[i]);
-    return runOne(checks[i], env);
+    gone.started(checks[i].id);
+    const r = await runOne(checks[i], env);
+    await gone.probeAfter(r.id);
+    return gone.ended(r);
   };
   const turn = async <T>(kind: GateKind, fn: () => Promise<T>): Promise<T> => {
     const leave = opts.gate ? await opts.gate.enter(kind) : undefined;
@@ -263,5 +279,6 @@ export async function runChecks(checks: CheckDef[], given: RunEnv, opts: RunOpti
       finish(i, { ...r, evidence: { ...r.evidence, gatewayServingAgain: recovery } });
     } else finish(i, r);
   }
+  gone.stop();
   return results;
 }

@@ -53,18 +53,30 @@ export const HUNG_NOT_RUN = 'not run: the gateway hung';
 /** A check the run did not start because the gateway hung: the gateway's failure, never a pass. */
 export const isHungNotRun = (r: Pick<CheckResult, 'outcome' | 'message'>) => r.outcome === 'skip' && r.message.startsWith(HUNG_NOT_RUN);
 
+/** The start of the message of a check not run because the gateway was gone (exited, or refused connections: src/runner/gone.ts). */
+export const GONE_NOT_RUN = 'not run: the gateway is gone';
+
+/** A check the run did not run because the gateway is gone: the gateway's failure, never a pass. */
+export const isGoneNotRun = (r: Pick<CheckResult, 'outcome' | 'message'>) => r.outcome === 'skip' && r.message.startsWith(GONE_NOT_RUN);
+
+/** The start of the message of a check not started because the gateway's answers defeat every check alike (src/runner/unbounded.ts). */
+export const UNBOUNDED_NOT_RUN = "not run: the gateway's answers";
+
+/** A check the run did not start because the gateway hung, was gone, or answered every check with an answer that never ends or is not HTTP: the run is incomplete. */
+export const isCutShort = (r: Pick<CheckResult, 'outcome' | 'message'>) => isHungNotRun(r) || isGoneNotRun(r) || (r.outcome === 'skip' && r.message.startsWith(UNBOUNDED_NOT_RUN));
+
 /** A check the interrupted run did not finish. */
 export const isNotRun = (r: Pick<CheckResult, 'outcome' | 'message'>) => r.outcome === 'skip' && r.message === NOT_RUN;
 
 /**
  * 130 when Ctrl-C stopped the run (what finished is no verdict on the gateway), else 2 when the
  * harness broke on a check (its verdicts cannot be trusted), 1 when a check failed or the run
- * stopped starting checks because the gateway hung, else 0.
+ * stopped starting checks because the gateway hung or was gone, else 0.
  */
 export function exitCodeOf(results: CheckResult[], how: boolean | Judgement, interrupted = false): ExitCode {
   if (interrupted) return INTERRUPTED_EXIT;
   if (results.some(isHarnessError)) return 2;
-  return results.some((r) => isFailure(r, how) || isHungNotRun(r)) ? 1 : 0;
+  return results.some((r) => isFailure(r, how) || isCutShort(r)) ? 1 : 0;
 }
 
 /** The one line printed on stderr when the harness broke on a check. */
