@@ -11,6 +11,7 @@
 import net from 'node:net';
 import type { CheckDef } from '../check/check.js';
 import type { CheckResult } from '../report/shared/types.js';
+import { notRunResult } from './not-run.js';
 import { failedOutcome } from '../core/outcome.js';
 import { GONE_NOT_RUN } from '../report/shared/policy.js';
 
@@ -132,19 +133,7 @@ export class GoneBreaker {
 
   private notRunOf(c: Pick<CheckResult, 'id' | 'title' | 'area' | 'requirements' | 'level'>): CheckResult {
     const g = this.gone!;
-    return {
-      id: c.id,
-      title: c.title,
-      area: c.area,
-      requirements: c.requirements,
-      level: c.level,
-      outcome: 'skip',
-      message: `${GONE_NOT_RUN} since ${this.since()} (${g.how} at ${g.at.toISOString()})`,
-      expected: null,
-      actual: null,
-      evidence: { goneSince: { ...g, at: g.at.toISOString() } },
-      durationMs: 0,
-    };
+    return notRunResult(c, `${GONE_NOT_RUN} since ${this.since()} (${g.how} at ${g.at.toISOString()})`, { goneSince: { ...g, at: g.at.toISOString() } });
   }
 
   /** The result of a check not started because the gateway is gone (only once tripped). */

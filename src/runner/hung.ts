@@ -12,6 +12,7 @@
 // many answers never meets it).
 import type { CheckDef } from '../check/check.js';
 import type { CheckResult } from '../report/shared/types.js';
+import { notRunResult } from './not-run.js';
 import { HUNG_NOT_RUN } from '../report/shared/policy.js';
 
 /**
@@ -60,20 +61,9 @@ export class HangBreaker {
   /** The result of a check not started because the gateway hung (only once tripped). */
   notRun(c: CheckDef): CheckResult {
     const on = this.hungOn ?? [];
-    return {
-      id: c.id,
-      title: c.title,
-      area: c.area,
-      requirements: c.requirements,
-      level: c.level,
-      outcome: 'skip',
-      message: this.byShare
+    const message = this.byShare
         ? `${HUNG_NOT_RUN} on ${on.length} of the ${this.endedSinceFirst} checks that ended since its first hang (${on.join(', ')}), each ended at its time limit; the run started no more checks, each of which would have waited out its own limit`
-        : `${HUNG_NOT_RUN} on ${on.length} checks in a row (${on.join(', ')}), each ended at its time limit with no answer in between; the run started no more checks, each of which would have waited out its own limit`,
-      expected: null,
-      actual: null,
-      evidence: { hungOn: [...on] },
-      durationMs: 0,
-    };
+        : `${HUNG_NOT_RUN} on ${on.length} checks in a row (${on.join(', ')}), each ended at its time limit with no answer in between; the run started no more checks, each of which would have waited out its own limit`;
+    return notRunResult(c, message, { hungOn: [...on] });
   }
 }

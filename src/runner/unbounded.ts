@@ -10,6 +10,7 @@
 // one not started is not run, never a pass), so no verdict depends on the order of the checks.
 import type { CheckDef } from '../check/check.js';
 import type { CheckResult } from '../report/shared/types.js';
+import { notRunResult } from './not-run.js';
 import { UNBOUNDED_NOT_RUN } from '../report/shared/policy.js';
 
 /** How many different checks must meet the same kind of answer: one or two are findings of their own; three is the gateway's way of answering. */
@@ -46,18 +47,6 @@ export class UnboundedBreaker {
   /** The result of a check not started because the gateway's answers defeat every check (only once tripped). */
   notRun(c: CheckDef): CheckResult {
     const t = this.trippedBy!;
-    return {
-      id: c.id,
-      title: c.title,
-      area: c.area,
-      requirements: c.requirements,
-      level: c.level,
-      outcome: 'skip',
-      message: `${UNBOUNDED_NOT_RUN} ${t.kind}: ${t.checks.length} checks met such an answer (${t.checks.join(', ')}); the run started no more checks, each of which would have met it again`,
-      expected: null,
-      actual: null,
-      evidence: { unboundedAnswers: { kind: t.kind, metBy: [...t.checks] } },
-      durationMs: 0,
-    };
+    return notRunResult(c, `${UNBOUNDED_NOT_RUN} ${t.kind}: ${t.checks.length} checks met such an answer (${t.checks.join(', ')}); the run started no more checks, each of which would have met it again`, { unboundedAnswers: { kind: t.kind, metBy: [...t.checks] } });
   }
 }
