@@ -146,7 +146,7 @@ describe('certify and verify (CLI, reference gateway)', () => {
     writeFileSync(join(out, 'conformance-report.yaml'), yaml.replace(/^(\s+)failed: 0$/m, '$1failed: 1'));
     const edited = await cliInProcess(['verify', out, '--target', 'http://127.0.0.1:1']);
     expect(edited.code).toBe(2);
-    expect(edited.stderr).toMatch(/^gw-conformance: verify: \S*conformance-report\.yaml does not match the run it reports: profiles\[0\]\.statistics\.failed is 1, but report\.json gives 0\n$/);
+    expect(edited.stderr).toMatch(/^gw-conformance: error GWC-BAD-REPORT: verify: \S*conformance-report\.yaml does not match the run it reports: profiles\[0\]\.statistics\.failed is 1, but report\.json gives 0\n$/);
 
     writeFileSync(join(out, 'conformance-report.yaml'), 'kind: Something\n');
     const broken = await cliInProcess(['verify', out, '--target', 'http://127.0.0.1:1']);
