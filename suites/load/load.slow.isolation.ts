@@ -8,12 +8,13 @@ const HOLD_MS = 1000;
 /** Requests not answered this long after the phase started count as failed. */
 const DEADLINE_MS = 4000;
 /**
- * The fast requests' p99 may grow by this much beside the held ones, or by their own p99 alone
- * when that is larger: a growth within the traffic's own spread is not told from noise (a clean
- * gateway's fast p99 went from 457 to 721 ms with both cores taken by two CPU hogs, where it is a
- * few ms on a quiet machine). A request queued behind a held one waits its HOLD_MS, far past both.
+ * What head-of-line blocking costs a fast request: queued behind a held one, it waits out the
+ * hold, so the fast p99 grows by about HOLD_MS (the load-tiny-pool fault, two upstream sockets).
+ * The bound is three quarters of that, the last quarter left to noise, or the fast p99 alone when
+ * larger: with two CPU hogs beside the whole suite a clean gateway's fast p99 grew by 481 ms
+ * (205 -> 686 ms), past the 250 ms bound this check had, where it is a few ms on a quiet machine.
  */
-const BOUND_MS = 250;
+const BOUND_MS = (HOLD_MS * 3) / 4;
 
 export default defineCheck({
   id: 'load.slow.isolation',

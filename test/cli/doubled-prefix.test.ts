@@ -32,7 +32,7 @@ describe('--target with the protocol path\'s first segment', () => {
     const r = await cliInProcess(['run', '--target', `http://127.0.0.1:${port}/v1`, '--upstream-listen', `127.0.0.1:${upstream}`, '--protocols', 'messages', '--ready-timeout-s', '20'], { timeoutMs: 60_000 });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([
-      `gw-conformance: the messages canary was sent to /v1/v1/messages and the upstream received POST /v1/v1/messages: the harness adds the protocol's path (/v1/messages) itself, so drop /v1 from --target (--target http://127.0.0.1:${port}/)`,
+      `gw-conformance: error GWC-BAD-TARGET: the messages canary was sent to /v1/v1/messages and the upstream received POST /v1/v1/messages: the harness adds the protocol's path (/v1/messages) itself, so drop /v1 from --target (--target http://127.0.0.1:${port}/)`,
     ]);
     expect(r.stdout).not.toMatch(/checks?.*(pass|fail)/);
   }, 90_000);
