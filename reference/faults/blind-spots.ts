@@ -2,14 +2,14 @@
 // native credential echoed in an answer header; a translated stream that loses its tool calls;
 // a route deadline that ends every response 15 s after it began; an idle time-out of exactly the
 // default profile's former silence (10 s).
-import { PassThrough, Transform, type TransformCallback } from 'node:stream';
+import { PassThrough, type TransformCallback } from 'node:stream';
 import type { Fault } from './types.js';
-import { IdleCut, onStreams } from './streaming.js';
+import { IdleCut, onStreams, TimedTransform } from './streaming.js';
 
 /** Ends the response, cleanly, `ms` after it began (a deadline on the whole response); what the upstream sends later is dropped. */
-class Deadline extends Transform {
+class Deadline extends TimedTransform {
   private over = false;
-  private readonly timer: NodeJS.Timeout;
+  protected readonly timer: NodeJS.Timeout;
   constructor(ms: number) {
     super();
     this.timer = setTimeout(() => {
@@ -19,14 +19,6 @@ class Deadline extends Transform {
   }
   _transform(c: Buffer, _e: BufferEncoding, cb: TransformCallback) {
     cb(null, this.over ? undefined : c);
-  }
-  _flush(cb: TransformCallback) {
-    clearTimeout(this.timer);
-    cb();
-  }
-  _destroy(err: Error | null, cb: (e: Error | null) => void) {
-    clearTimeout(this.timer);
-    cb(err);
   }
 }
 

@@ -103,9 +103,22 @@ class Delay extends Transform {
   }
 }
 
+/** A transform that holds one timer, cleared when the stream ends or is destroyed (the faults' time-outs). */
+export abstract class TimedTransform extends Transform {
+  protected abstract timer: NodeJS.Timeout;
+  _flush(cb: TransformCallback) {
+    clearTimeout(this.timer);
+    cb();
+  }
+  _destroy(err: Error | null, cb: (e: Error | null) => void) {
+    clearTimeout(this.timer);
+    cb(err);
+  }
+}
+
 /** Cuts the stream after `ms` without a byte from the upstream (a proxy's idle time-out). */
-export class IdleCut extends Transform {
-  private timer: NodeJS.Timeout;
+export class IdleCut extends TimedTransform {
+  protected timer: NodeJS.Timeout;
   constructor(private readonly ms: number) {
     super();
     this.timer = this.arm();
@@ -117,14 +130,6 @@ export class IdleCut extends Transform {
     clearTimeout(this.timer);
     this.timer = this.arm();
     cb(null, c);
-  }
-  _flush(cb: TransformCallback) {
-    clearTimeout(this.timer);
-    cb();
-  }
-  _destroy(err: Error | null, cb: (e: Error | null) => void) {
-    clearTimeout(this.timer);
-    cb(err);
   }
 }
 
