@@ -29,6 +29,8 @@ export const OPTIONAL_FEATURES = {
   openai: { use: 'the client profile with --clients openai', packages: ['openai'] },
   genai: { use: 'the client profile with --clients genai', packages: ['@google/genai'] },
   'anthropic-vertex': { use: 'the client profile with --clients anthropic-vertex', packages: ['@anthropic-ai/vertex-sdk'] },
+  // The official MCP SDK, which the mcp protocol's recording server and client are built on.
+  mcp: { use: 'the mcp protocol (--protocols mcp)', packages: ['@modelcontextprotocol/sdk'] },
 } as const;
 
 export type OptionalFeature = keyof typeof OPTIONAL_FEATURES;
