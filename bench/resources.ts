@@ -1,9 +1,10 @@
 // The resource, frontier and ceiling figures of gateways the harness launches: the load profile's
-// memory check and frontier sweep (`--load-frontier`) through the reference gateway and through
+// memory check and frontier sweep (`--load-frontier`) through the reference gateway (passing
+// through, and translating messages into chat completions: the frontier's translated route) and through
 // nginx with examples/nginx/plain.conf (as a process, and as a container when docker and the
 // image gwc-nginx:bookworm are there), each run as a user runs it (the built CLI, a process of its
 // own), then one table of what the reports say. The figures for docs/performance.md.
-//   npm run bench:resources [-- --only reference|nginx|nginx-image] [-- --no-frontier]
+//   npm run bench:resources [-- --only reference|reference-translating|nginx|nginx-image] [-- --no-frontier]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,8 @@ const hasImage = spawnSync('docker', ['image', 'inspect', 'gwc-nginx:bookworm'],
 
 const GATEWAYS: Array<{ name: string; launch: string[]; skip?: string }> = [
   { name: 'reference', launch: ['--gateway-cmd', `exec "${process.execPath}" "${BIN}" reference --listen 127.0.0.1:{listen_port} --upstream {upstream_url}`] },
+  // Translating messages into chat completions (the fault translate-clean is the clean translating mode): the frontier adds the translated route beside chat passed through.
+  { name: 'reference-translating', launch: ['--protocols', 'messages,chat', '--gateway-cmd', `exec "${process.execPath}" "${BIN}" reference --fault translate-clean --listen 127.0.0.1:{listen_port} --upstream {upstream_url}`] },
   { name: 'nginx', launch: ['--gateway-cmd', `sh ${join(ROOT, 'scripts', 'nginx-gateway.sh')} ${join(ROOT, 'examples', 'nginx', 'plain.conf')} {listen_port} {upstream_port} {workdir}`] },
   { name: 'nginx-image', launch: ['--gateway-image', 'gwc-nginx:bookworm', '--gateway-env', `GWC_NGINX_CONF=${conf}`, '--gateway-arg', 'sh', '--gateway-arg', '-c', '--gateway-arg', IN_IMAGE], skip: hasImage ? undefined : 'no docker daemon or no image gwc-nginx:bookworm (scripts/start-dockerd.sh, scripts/build-nginx-image.sh)' },
 ];

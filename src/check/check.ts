@@ -46,6 +46,8 @@ export interface LoadSettings {
   startTogetherS: number;
   /** The wall clock (Date.now()) of the run's first load request, filled by the load generator; null before it. */
   firstSend: { at: number | null };
+  /** The routes the gateway translates (a client protocol → the protocol its readiness canary reached the upstream in); filled by the run after the readiness gate. */
+  translated?: Partial<Record<Protocol, Protocol>>;
 }
 
 export interface RunSettings {

@@ -1,10 +1,12 @@
 // LOAD-PERF-2 (--load-frontier): the gateway's throughput frontier. One sweep of rising rates per
-// workload (plain messages, streamed messages, a large body); at each rate the same requests go
+// workload (plain messages, streamed messages, a large body, and a route the gateway translates
+// where it translates one); at each rate the same requests go
 // straight to the recording upstream and through the gateway, and the added p50 and p99 are
 // their difference. The frontier is, for each bound, the highest rate swept before the added p99
 // first reached it.
 import { defineCheck, type Verdict } from '../../src/check/check.js';
 import { percentiles } from '../../src/core/histogram.js';
+import type { Protocol } from '../../src/protocols/index.js';
 import { limitedSkip, loadSettings, sendMix, type Kind, type PlanOptions, type Route } from './common.js';
 
 /** The bounds of the added p99 (ms) the frontier is given for. */
@@ -23,11 +25,24 @@ export interface Workload {
   plan?: PlanOptions;
 }
 
-export const WORKLOADS: Workload[] = [
-  { name: 'plain messages', kind: { protocol: 'messages', stream: false } },
-  { name: 'streamed messages', kind: { protocol: 'messages', stream: true } },
-  { name: 'large body (64 KiB)', kind: { protocol: 'messages', stream: false }, plan: { padChars: LARGE_CHARS } },
-];
+/**
+ * The workloads swept: plain, streamed and large-bodied requests of one protocol the gateway does
+ * not translate (messages where it can), and one plain workload per declared protocol the gateway
+ * translates (its readiness canary reached the upstream in another protocol). Where every declared
+ * protocol is translated, the three run on the translated route and say so in their names.
+ */
+export function workloadsFor(protocols: readonly Protocol[], translated: Partial<Record<Protocol, Protocol>> = {}): Workload[] {
+  const open = protocols.filter((p) => !translated[p]);
+  const base: Protocol = open.includes('messages') ? 'messages' : (open[0] ?? (protocols.includes('messages') || !protocols.length ? 'messages' : protocols[0]));
+  const via = translated[base] ? `, translated to ${translated[base]}` : '';
+  const named = base === 'messages' && !via;
+  return [
+    { name: named ? 'plain messages' : `plain ${base}${via}`, kind: { protocol: base, stream: false } },
+    { name: named ? 'streamed messages' : `streamed ${base}${via}`, kind: { protocol: base, stream: true } },
+    { name: named ? 'large body (64 KiB)' : `large body (64 KiB, ${base}${via})`, kind: { protocol: base, stream: false }, plan: { padChars: LARGE_CHARS } },
+    ...protocols.filter((p) => p !== base && translated[p]).map((p): Workload => ({ name: `translated route (${p} → ${translated[p]})`, kind: { protocol: p, stream: false } })),
+  ];
+}
 
 export interface SweepStep {
   rate: number;
@@ -64,9 +79,9 @@ export default defineCheck({
   level: 'INFO',
   profile: 'load',
   exclusive: true,
-  timeLimitMs: () => (WORKLOADS.length * MAX_STEPS * 2 * (STEP_MS / 1000 + 4) + 30) * 1000,
+  timeLimitMs: (settings) => (workloadsFor(settings.load?.protocols ?? [], settings.load?.translated).length * MAX_STEPS * 2 * (STEP_MS / 1000 + 4) + 30) * 1000,
   requirement:
-    "The gateway's throughput frontier is measured: one sweep of rising rates per workload (plain messages, streamed messages, a large body) gives the highest rate at which the added p99 (through the gateway against straight to the recording upstream, at the same rate in the same run) stays under each of 1, 5, 10 and 50 ms, with the added p50 and p99 at every rate swept. A declared budget (--budget added-p99-ms=N) that no rate swept met is a finding.",
+    "The gateway's throughput frontier is measured: one sweep of rising rates per workload (plain messages, streamed messages, a large body, and a plain request of each declared protocol the gateway translates into another, where it translates one) gives the highest rate at which the added p99 (through the gateway against straight to the recording upstream, at the same rate in the same run) stays under each of 1, 5, 10 and 50 ms, with the added p50 and p99 at every rate swept. A declared budget (--budget added-p99-ms=N) that no rate swept met is a finding.",
   fix: "Compare the frontier with the harness's own ceiling in the evidence (the rate it reached straight to the upstream): a frontier at that ceiling is the harness's, not the gateway's. Lower it by taking work off the request path, and keep connections to the upstream alive.",
   async run(ctx): Promise<Verdict> {
     const s = loadSettings(ctx);
@@ -75,7 +90,7 @@ export default defineCheck({
     if (limited) return limited;
     const at = async (route: Route, w: Workload, rate: number, n: number) => (await sendMix(ctx, { route, kinds: () => w.kind, rate, count: n, keepBytes: 0, plan: () => w.plan ?? {} })).result;
     const sweeps: Array<{ workload: string; steps: SweepStep[]; frontier: Record<string, number | null>; stoppedBy: string | null }> = [];
-    for (const w of WORKLOADS) {
+    for (const w of workloadsFor(s.protocols, s.translated)) {
       const steps: SweepStep[] = [];
       let stoppedBy: string | null = null;
       for (let i = 0, rate = FIRST_RATE; i < MAX_STEPS && !stoppedBy; i++, rate *= 2) {
