@@ -17,6 +17,9 @@ export const SHARD_IMAGE = 'gwc-nginx:bookworm';
 export function containersUnavailable(): string | null {
   if (spawnSync('docker', ['info'], { stdio: 'ignore', timeout: 20_000 }).status !== 0) return 'no docker daemon answers `docker info` (scripts/start-dockerd.sh)';
   if (spawnSync('docker', ['image', 'inspect', SHARD_IMAGE], { stdio: 'ignore', timeout: 20_000 }).status !== 0) return `no image ${SHARD_IMAGE} (scripts/build-nginx-image.sh)`;
+  // This machine's node must run on the image's libraries (a node linked to a shared libnode does not).
+  const probe = spawnSync('docker', ['run', '--rm', '--network', 'host', ...mounts(ROOT), SHARD_IMAGE, process.execPath, '-e', '0'], { encoding: 'utf8', timeout: 120_000 });
+  if (probe.status !== 0) return `this machine's node (${process.execPath}) does not run in ${SHARD_IMAGE}: ${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim().split('\n')[0]}`;
   return null;
 }
 
