@@ -9,14 +9,14 @@
 // --weight 1 every shard is an ordinary process, as in a run beside other work. In an
 // "unconstrained" set no group is held. The sets alternate, so both kinds meet the machine's
 // other work alike. Each set's reports are judged as merge-reports judges them
-// (src/report/run/load-calibration.ts); the bench prints, per set, each shard's CPU work (least
-// and median try), the held group's throttling (that the limit bit), the verdicts and their
+// (src/report/run/load-calibration.ts); the bench prints, per set, each shard's CPU tries (least,
+// lower quartile, median), the held group's throttling (that the limit bit), the verdicts and their
 // reasons, and at the end flagged N of N constrained, false flags M of N unconstrained, and the
-// spread of the shards' median tries over their partners'.
+// spread of the shards' CPU figures over their partners'. Ctrl-C ends it and what it started.
 //   npm run bench:calibration [-- --sets 6 --quota 10 --weight 10 --record sets.json]
 // --record: the sets' calibrations as JSON (test/unit/report/calibration-recorded.json is one).
 // Needs a writable cgroup CPU controller (root; cgroup v1 or v2).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { serveCli, type Served } from './serve.js';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -78,6 +78,9 @@ function shard(i: number, gw: string, mock: string, dir: string, cg: string): Pr
   );
 }
 
+/** The cgroups of the set under way (removed when its shards have exited). */
+const live = new Set<string>();
+
 interface SetResult {
   constrained: number | null;
   load: number;
@@ -92,6 +95,7 @@ async function oneSet(n: number, constrained: number | null, gw: string, mock: s
   const dir = mkdtempSync(join(tmpdir(), 'gwc-bench-calibration-'));
   const load = Math.round(loadavg()[0] * 10) / 10;
   const groups = Array.from({ length: SHARDS }, (_, k) => group(`gwc-bench-cal-${process.pid}-${n}-${k + 1}`, k + 1 === constrained ? QUOTA : null));
+  for (const g of groups) live.add(g.dir);
   try {
     const reports = await Promise.all(groups.map((g, k) => shard(k + 1, gw, mock, dir, g.dir)));
     const cal = reports.map((r) => r.load!.calibration!);
@@ -99,7 +103,10 @@ async function oneSet(n: number, constrained: number | null, gw: string, mock: s
     const which = (f: (v: (typeof verdicts)[number]) => unknown) => verdicts.flatMap((v, k) => (f(v) ? [k + 1] : []));
     return { constrained, load, cal, flagged: which((v) => v.flagged), unjudged: which((v) => v.unjudged), throttled: constrained ? groups[constrained - 1].throttled() : '', why: verdicts.flatMap((v, k) => [v.flagged, v.unjudged].filter(Boolean).map((w) => `  shard ${k + 1}: ${w}`)) };
   } finally {
-    for (const g of groups) rmdirSync(g.dir);
+    for (const g of groups) {
+      rmdirSync(g.dir);
+      live.delete(g.dir);
+    }
   }
 }
 
@@ -108,6 +115,13 @@ if (!v1 && !(existsSync(join(V2, 'cgroup.subtree_control')) && readFileSync(join
   process.exit(2);
 }
 const started: Served[] = [];
+for (const sig of ['SIGINT', 'SIGTERM'] as const)
+  process.once(sig, () => {
+    for (const p of started) p.stop();
+    for (const dir of live) spawnSync('sh', ['-c', `kill $(cat '${dir}/cgroup.procs') 2>/dev/null`]);
+    if (live.size) console.error(`bench:calibration: stopped; once its shards have exited: rmdir ${[...live].join(' ')}`);
+    process.exit(130);
+  });
 try {
   const serve = async (a: string[]) => (started[started.length] = await serveCli(a, 120_000)).url;
   const mock = await serve(['mock', '--listen', '127.0.0.1:0']);
@@ -116,8 +130,8 @@ try {
   for (let n = 0; n < 2 * SETS; n++) {
     const s = await oneSet(n, n % 2 === 0 ? 1 + ((n / 2) % SHARDS) : null, gw, mock);
     sets.push(s);
-    const figures = s.cal.map((c, k) => `${k + 1}${k + 1 === s.constrained ? '*' : ''}: ${c.cpu!.minMs}/${c.cpu!.medianMs}`).join(', ');
-    console.log(`set ${n + 1} ${s.constrained ? `shard ${s.constrained} held to ${QUOTA} % of a CPU (${s.throttled})` : 'none constrained'}; load ${s.load}; least/median try ms ${figures}; flagged [${s.flagged}] could not judge [${s.unjudged}]`);
+    const figures = s.cal.map((c, k) => `${k + 1}${k + 1 === s.constrained ? '*' : ''}: ${c.cpu!.minMs}/${c.cpu!.lowerQuartileMs}/${c.cpu!.medianMs}`).join(', ');
+    console.log(`set ${n + 1} ${s.constrained ? `shard ${s.constrained} held to ${QUOTA} % of a CPU (${s.throttled})` : 'none constrained'}; load ${s.load}; CPU tries least/lower quartile/median ms ${figures}; flagged [${s.flagged}] could not judge [${s.unjudged}]`);
     for (const w of s.why) console.log(w);
   }
   const con = sets.filter((s) => s.constrained);
@@ -127,12 +141,12 @@ try {
   const falseInUn = un.filter((s) => s.flagged.length).length;
   console.log(`constrained shard flagged (and no other): ${hit} of ${con.length} sets; another shard flagged in ${falseInCon} of ${con.length}`);
   console.log(`false flags in unconstrained sets: ${falseInUn} of ${un.length}`);
-  // The spread of unconstrained shards: each one's median try over its set's median of the others'.
-  const over = (s: SetResult, k: number) => s.cal[k].cpu!.medianMs / s.cal.filter((_, j) => j !== k).map((x) => x.cpu!.medianMs).sort((a, b) => a - b)[1];
-  const ratios = un.flatMap((s) => s.cal.map((_, k) => over(s, k)));
+  // The spread of the shards not held: each one's CPU figure (its tries' lower quartile) over the median of its partners'.
+  const over = (s: SetResult, k: number) => s.cal[k].cpu!.lowerQuartileMs / s.cal.filter((_, j) => j !== k).map((x) => x.cpu!.lowerQuartileMs).sort((a, b) => a - b)[1];
+  const ratios = sets.flatMap((s) => s.cal.flatMap((_, k) => (k + 1 === s.constrained ? [] : [over(s, k)])));
   const cr = con.map((s) => over(s, s.constrained! - 1));
   const f = (xs: number[]) => `${Math.min(...xs).toFixed(2)} to ${Math.max(...xs).toFixed(2)}`;
-  console.log(`median try over the others' median: unconstrained shards ${f(ratios)}; constrained shards ${f(cr)}`);
+  console.log(`lower quartile of the CPU tries over the partners' median: shards not held ${f(ratios)} (${ratios.length}); held shards ${f(cr)} (${cr.length})`);
   if (RECORD) writeFileSync(RECORD, `${JSON.stringify({ quota: QUOTA, weight: WEIGHT, sets: sets.map((x) => ({ constrained: x.constrained, load: x.load, calibrations: x.cal })) }, null, 1)}\n`);
   process.exitCode = hit === con.length && falseInUn === 0 ? 0 : 1;
 } finally {

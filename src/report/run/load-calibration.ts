@@ -1,5 +1,5 @@
-// Whether one load shard's calibration is far from the other shards': its median CPU try and its
-// straight p99 each set against the others' middle value and their noise (how far the others'
+// Whether one load shard's calibration is far from the other shards': the lower quartile of its
+// CPU tries and its straight p99, each set against the others' middle value and their noise (how far the others'
 // figures stray from their middle). A shard is flagged past the others' middle plus three times
 // their noise and past a ratio of the middle set against the spread measured between shards that
 // calibrated at the same time on one machine (`npm run bench:calibration`, docs/performance.md);
@@ -10,20 +10,20 @@ import type { LoadCalibration } from '../shared/types.js';
 /** A figure is flagged past the others' middle plus this many times their noise. */
 export const NOISE_TIMES = 3;
 /**
- * ...and past this many times their middle. The median of a shard's twelve CPU tries (how fast
- * the CPU work goes most of the time) over the median of its three partners', for shards that
- * were not held back, in sets of four run at once at a load average of 3 to 18 on a shared 2-core
- * machine (`npm run bench:calibration`, docs/performance.md): 0.72 to 1.36 for 56 shards as
- * ordinary processes, 0.62 to 1.37 for 40 weighted as machines of their own. 1.6 is 1.17 times
- * the most of them; a shard held to a tenth of a core beside them came out at 1.75 to 11.2 times
- * its partners'. (Their least tries strayed from 0.39 to 1.66 times.)
+ * ...and past this many times their middle. A shard's CPU figure is the lower quartile of its
+ * twelve tries (the pace it keeps in its better quarter: a busy core slows every try, another
+ * program's turn only some). Over its three partners' median, for the 210 shards that were not
+ * held back in 60 sets of four run at once on a shared 2-core machine at a load average of 8 to
+ * 23 (`npm run bench:calibration`, docs/performance.md): 0.61 to 1.57; 2 is 1.27 times the most
+ * of them. A shard held to a tenth of a core beside them came out at 2.10 to 12.0 times its
+ * partners'. (The least try strayed from 0.39 to 1.78 times, the median to 1.62.)
  */
-export const CPU_FLAG_RATIO = 1.6;
+export const CPU_FLAG_RATIO = 2;
 /**
  * A straight p99 (of some 20 to 100 requests: nearly the slowest of them) is flagged only past
- * this many times the others' and this many ms above: over the same shards it came out at 0.52
- * to 2.32 and 0.20 to 2.96 times their partners' (one slow answer is the whole p99); 4.5 is 1.5
- * times the most.
+ * this many times the others' and this many ms above: over the same 210 shards it came out at
+ * 0.20 to 2.96 times their partners' (one slow answer is the whole p99); 4.5 is 1.52 times the
+ * most.
  */
 export const P99_FLAG_RATIO = 4.5;
 export const P99_FLAG_MIN_MS = 2;
@@ -65,15 +65,15 @@ const margin = (s: Standing, ratio: number) => `bound ${s.bound} ms: their ${s.m
 /** The verdict on one shard's calibration against the others': why it is flagged, or why it could not be judged. */
 export function judgeCalibration(c: LoadCalibration, others: LoadCalibration[]): { flagged?: string; unjudged?: string } {
   if (!others.length) return {};
-  // The median try: the least of twelve is one lucky moment, which a busy machine has too; older reports recorded only the least (cpuMs).
-  const typical = (x: LoadCalibration) => x.cpu?.medianMs ?? x.cpuMs;
-  const word = c.cpu ? 'median' : 'least';
+  // The tries' lower quartile: the least of twelve is one lucky moment, which a busy machine has too; older reports recorded only the least (cpuMs).
+  const typical = (x: LoadCalibration) => x.cpu?.lowerQuartileMs ?? x.cpuMs;
+  const what = c.cpu ? 'the lower quartile of its CPU tries' : 'its least CPU try';
   const cpu = stand(typical(c), others.map(typical), CPU_FLAG_RATIO);
   const p99 = stand(c.latencyMs.p99, others.map((o) => o.latencyMs.p99), P99_FLAG_RATIO, P99_FLAG_MIN_MS);
   const why: string[] = [];
   const noisy: string[] = [];
-  if (cpu.verdict === 'flagged') why.push(`its ${word} CPU try took ${cpu.value} ms against the others' ${cpu.middle} ms (${margin(cpu, CPU_FLAG_RATIO)})`);
-  if (cpu.verdict === 'could not judge') noisy.push(`the other shards' ${word} CPU tries stray by ${cpu.noise} ms around ${cpu.middle} ms (over ${UNJUDGED_NOISE} of it), so its ${cpu.value} ms cannot tell a busy machine from noise`);
+  if (cpu.verdict === 'flagged') why.push(`${what} took ${cpu.value} ms against the others' ${cpu.middle} ms (${margin(cpu, CPU_FLAG_RATIO)})`);
+  if (cpu.verdict === 'could not judge') noisy.push(`the other shards' CPU tries (${c.cpu ? 'lower quartile' : 'least'}) stray by ${cpu.noise} ms around ${cpu.middle} ms (over ${UNJUDGED_NOISE} of it), so its ${cpu.value} ms cannot tell a busy machine from noise`);
   if (p99.verdict === 'flagged') why.push(`its p99 straight to the upstream was ${p99.value} ms against the others' ${p99.middle} ms (${margin(p99, P99_FLAG_RATIO)}, and ${P99_FLAG_MIN_MS} ms above)`);
   if (p99.verdict === 'could not judge') noisy.push(`the other shards' straight p99 strays by ${p99.noise} ms around ${p99.middle} ms, so its ${p99.value} ms cannot be judged`);
   // The rate reached over a calibration of a second says little once its slowest answers take a

@@ -6,7 +6,7 @@ import { judgeCalibration, stand } from '../../../src/report/run/load-calibratio
 import { mergeConflicts } from '../../../src/report/run/merge.js';
 import type { LoadCalibration, RunReport } from '../../../src/report/shared/types.js';
 
-/** A calibration whose least CPU try is cpuMs, its tries' lower quartile `spread` ms above it and their median 2 × `spread` above. */
+/** A calibration whose least CPU try is cpuMs, its tries' lower quartile (the figure judged) `spread` ms above it and their median 2 × `spread` above. */
 const cal = (cpuMs: number, p99: number, achieved = 100, spread = 2): LoadCalibration => ({ rate: 100, requests: 100, achieved, failures: 0, latencyMs: { p50: p99 / 3, p99 }, histogram: '', cpuMs, cpu: { tries: 12, minMs: cpuMs, lowerQuartileMs: cpuMs + spread, medianMs: cpuMs + 2 * spread, maxMs: cpuMs + 4 * spread } });
 const flagOf = (c: LoadCalibration, others: LoadCalibration[]) => judgeCalibration(c, others).flagged;
 const settings = { rate: 100, requests: 100, durationS: 1, clients: 2, protocols: ['messages'] };
@@ -30,16 +30,16 @@ describe('load shards in merge-reports', () => {
     expect(loadConflicts([shard(1), shard(2, { build: undefined as unknown as string })]).join()).toMatch(/none recorded in shard 2/);
   });
 
-  it('flags the shard whose median CPU try or straight p99 is far beyond the others\' noise, and no other', () => {
+  it('flags the shard whose CPU tries\' lower quartile or straight p99 is far beyond the others\' noise, and no other', () => {
     const named = [shard(1), shard(2), shard(3, { calibration: cal(150, 3) }), shard(4)];
     const m = mergedLoad(named)!;
     expect(m.shards!.map((s) => s.flagged === undefined)).toEqual([true, true, false, true]);
     expect(m.shards!.map((s) => s.unjudged)).toEqual([undefined, undefined, undefined, undefined]);
-    // The margin is written beside the flag: the others' median try 64 ms, their noise 0 ms, the bound 102.4 ms (1.6 × 64).
-    expect(m.shards![2].flagged).toMatch(/median CPU try took 154 ms against the others' 64 ms \(bound 102\.4 ms: their 64 ms \+ 3 × their noise 0 ms, and at least 1\.6 times theirs\)/);
+    // The margin is written beside the flag: the others' lower quartile 62 ms, their noise 0 ms, the bound 124 ms (2 × 62).
+    expect(m.shards![2].flagged).toMatch(/the lower quartile of its CPU tries took 152 ms against the others' 62 ms \(bound 124 ms: their 62 ms \+ 3 × their noise 0 ms, and at least 2 times theirs\)/);
     expect(flagOf(cal(60, 17), [cal(60, 3), cal(61, 4)])).toMatch(/p99 straight to the upstream was 17 ms against the others' 3\.5 ms \(bound 15\.8 ms: .*at least 4\.5 times theirs/);
     expect(flagOf(cal(60, 15), [cal(60, 3), cal(61, 4)])).toBeUndefined();
-    // Within the margins: 1.2 times the others' median try, a p99 2 ms up, is the noise of one machine.
+    // Within the margins: 1.2 times the others' lower quartile, a p99 2 ms up, is the noise of one machine.
     expect(flagOf(cal(75, 5), [cal(60, 3), cal(60, 3)])).toBeUndefined();
     expect(flagOf(cal(60, 3, 50), [cal(60, 3), cal(60, 3)])).toMatch(/reached 50\/s of 100\/s/);
     // A shortfall of a second's calibration whose slowest answers take a third of it is not judged.
@@ -52,20 +52,20 @@ describe('load shards in merge-reports', () => {
   });
 
   it('one busy shard among the others does not move their middle or their noise', () => {
-    // Judging shard 1 against a busy shard 2 and two quiet ones: the middle is 66 ms, the noise 1 ms, the bound 1.6 × 66 ms.
-    const s = stand(64, [154, 65, 66], 1.6);
-    expect(s).toEqual({ value: 64, middle: 66, noise: 1, bound: 105.6, verdict: 'within' });
+    // Judging shard 1 against a busy shard 2 and two quiet ones: the middle is 64 ms, the noise 1 ms, the bound 2 × 64 ms.
+    const s = stand(62, [152, 63, 64], 2);
+    expect(s).toEqual({ value: 62, middle: 64, noise: 1, bound: 128, verdict: 'within' });
     expect(judgeCalibration(cal(60, 3), [cal(150, 3), cal(61, 3), cal(62, 3)])).toEqual({});
   });
 
   it('says "could not judge" when the others stray too far to tell a busy machine from noise', () => {
-    // The others' median tries 24, 64 and 104 ms: they stray by 40 ms around 64 ms, over half of it.
+    // The others' lower quartiles 22, 62 and 102 ms: they stray by 40 ms around 62 ms, over half of it.
     const far = [cal(20, 3), cal(60, 3), cal(100, 3)];
     const j = judgeCalibration(cal(300, 3), far);
     expect(j.flagged).toBeUndefined();
-    expect(j.unjudged).toMatch(/^could not judge: the other shards' median CPU tries stray by 40 ms around 64 ms \(over 0\.5 of it\), so its 304 ms cannot tell a busy machine from noise$/);
-    // How far a shard's own tries spread is not the shards' noise: partners whose least tries do not repeat still judge by their medians.
-    expect(judgeCalibration(cal(300, 3), [cal(60, 3, 100, 40), cal(60, 3, 100, 40)])).toEqual({ flagged: expect.stringMatching(/median CPU try took 304 ms against the others' 140 ms/) });
+    expect(j.unjudged).toMatch(/^could not judge: the other shards' CPU tries \(lower quartile\) stray by 40 ms around 62 ms \(over 0\.5 of it\), so its 302 ms cannot tell a busy machine from noise$/);
+    // How far a shard's own tries spread is not the shards' noise: partners whose least tries do not repeat still judge by their lower quartile.
+    expect(judgeCalibration(cal(300, 3), [cal(60, 3, 100, 40), cal(60, 3, 100, 40)])).toEqual({ flagged: expect.stringMatching(/the lower quartile of its CPU tries took 302 ms against the others' 100 ms/) });
     // A p99 among wildly different p99s is not judged either; the console line says so.
     expect(judgeCalibration(cal(60, 90), [cal(60, 2), cal(60, 30), cal(60, 60)]).unjudged).toMatch(/straight p99 strays by 28 ms around 30 ms, so its 90 ms cannot be judged/);
     const m = mergedLoad([shard(1, { calibration: cal(20, 3) }), shard(2, { calibration: cal(60, 3) }), shard(3, { calibration: cal(100, 3) }), shard(4, { calibration: cal(300, 3) })])!;
