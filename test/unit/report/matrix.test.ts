@@ -162,7 +162,7 @@ describe('matrix: bad input', () => {
     ['a folder without report.json', ['nowhere'], /^gw-conformance: error GWC-BAD-REPORT: .*nowhere\/report\.json: not a readable JSON report \(ENOENT\)$/],
     ['a label without NAME', ['alpha', '--label', 'alpha='], /^gw-conformance: error GWC-BAD-FLAG: --label: expected DIR=NAME@VERSION \(or DIR=NAME\), got "alpha="$/],
     ['a label for no report given', ['alpha', '--label', 'zeta=z@1'], /^gw-conformance: error GWC-BAD-FLAG: --label zeta=\.\.\.: zeta is none of the reports given/],
-    ['an unknown format', ['alpha', '--format', 'pdf'], /argument 'pdf' is invalid/],
+    ['an unknown format', ['alpha', '--format', 'pdf'], /^gw-conformance: error GWC-USAGE: option '--format <name>' argument 'pdf' is invalid\./],
   ];
   for (const [what, args, line] of cases)
     it(`${what}: one line, exit 2`, async () => {
