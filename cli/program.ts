@@ -22,7 +22,7 @@ import { registerKeygen } from './keygen/command.js';
 import { registerCompletion } from './completion/command.js';
 import type { Io, RegisterCommand } from './shared/context.js';
 import { INTERRUPTED_EXIT } from './shared/interrupt.js';
-import { usageLine } from './shared/usage.js';
+import { usageError, usageLine } from './shared/usage.js';
 
 export type { Io };
 
@@ -65,7 +65,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   for (const c of [program, ...program.commands]) c.configureOutput({ outputError: (s, write) => write(usageLine(c, s)) });
   const unknown = unknownCommand(program, argv[0]);
   if (unknown) {
-    io.err(`gw-conformance: ${unknown}`);
+    io.err(usageError(unknown));
     return 2;
   }
   try {

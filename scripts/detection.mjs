@@ -1,20 +1,24 @@
 #!/usr/bin/env node
 // Prints what each reference-gateway fault actually fails (build first: npm run build), and with
 // --write records it: the rows of the named faults in test/detection/*.json are rewritten from
-// the run (a fault's row stays in the file that holds it; a new fault's goes to the file of its
-// area, test/detection/<area>.json for reference/faults/<area>.ts), every other row, the flags and
-// the description kept, and each change printed. Read each failure before committing a row: the
+// the run, every other row, the flags and the description kept, and each change printed. Where a
+// row goes is scripts/detection-rows.mjs's rule: a check's row stays in the file that holds it; a
+// new one of a protocol's own check (suites/<name>/, capabilities.<name>) goes to that protocol's
+// file test/detection/<name>.json when it exists; any other to the fault's home (the file holding
+// its other rows, else test/detection/<area>.json for reference/faults/<area>.ts). Read each failure before committing a row: the
 // detection matrix (test/helpers/detection-matrix.ts) then holds every run to it.
 //   node scripts/detection.mjs [fault ...] [--seed N]     print
 //   node scripts/detection.mjs --write FAULT... | --all   record the named faults' rows (--all: every fault)
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { DEMO_UPSTREAM_TIMEOUT_MS, ReferenceGateway } from '../dist/reference/gateway.js';
 import { FAULTS } from '../dist/reference/faults/index.js';
 import { runSuite } from '../dist/src/runner/run.js';
 import { upstreamForGateway } from '../dist/mocks/upstream/for-gateway.js';
 import { resolveConfig } from '../dist/src/config/config.js';
 import { CHECKS } from '../dist/suites/index.js';
+import { PROTOCOLS } from '../dist/src/core/protocols.js';
 import { outcomeChanges, readJson, rewrite, withRow } from './baselines.mjs';
+import { readMatrix, splitRow } from './detection-rows.mjs';
 
 const args = process.argv.slice(2);
 const seedAt = args.indexOf('--seed');
@@ -32,7 +36,8 @@ if (unknown.length) refuse(`unknown fault ${unknown.join(', ')} (the default mat
 const names = args.length && !all ? args : FAULTS.map((f) => f.name);
 // The flags a row runs with in the matrix (test/detection/*.json `flags`: `only`, `strict`), so this prints what the matrix judges.
 const dir = new URL('../test/detection/', import.meta.url);
-const flagsOf = Object.assign({}, ...readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(new URL(f, dir), 'utf8')).flags ?? {}));
+const matrix = readMatrix(dir, PROTOCOLS);
+const flagsOf = matrix.flags;
 const faults = {};
 for (const name of names) {
   const fault = FAULTS.find((f) => f.name === name);
@@ -56,10 +61,9 @@ for (const name of names) {
 if (write) for (const line of await record(faults)) console.log(line);
 else console.log(JSON.stringify({ faults }, null, 2));
 
-/** The file of test/detection/ whose rows hold `name`, else the one of the area whose module in reference/faults/ defines it. */
-async function fileOf(name) {
-  const held = readdirSync(dir).find((f) => f.endsWith('.json') && readJson(new URL(f, dir)).faults?.[name]);
-  if (held) return held;
+/** The home file of `name`: the one holding its rows (but a protocol's own), else the one of the area whose module in reference/faults/ defines it. */
+async function homeOf(name) {
+  if (matrix.home[name]) return matrix.home[name];
   const modules = new URL('../dist/reference/faults/', import.meta.url);
   for (const f of readdirSync(modules).filter((n) => n.endsWith('.js') && n !== 'index.js')) {
     const mod = await import(new URL(f, modules).href);
@@ -72,14 +76,18 @@ async function fileOf(name) {
 async function record(rows) {
   const lines = [];
   for (const [name, row] of Object.entries(rows)) {
-    const file = await fileOf(name);
-    const url = new URL(file, dir);
-    if (!existsSync(url)) refuse(`${name}: test/detection/${file} does not exist: create it with its description and an empty "faults" first`);
-    const before = readJson(url);
-    const changes = outcomeChanges(before.faults[name] ?? {}, row);
-    const next = withRow(before, name, row);
-    const changed = changes.length || !(name in before.faults) ? rewrite(url, `test/detection/${file} ${name}`, changes.length ? changes : ['(a new row: it fails nothing)'], next) : [];
-    lines.push(...(changed.length ? changed : [`test/detection/${file} ${name}: unchanged`]));
+    const home = await homeOf(name);
+    if (!existsSync(new URL(home, dir))) refuse(`${name}: test/detection/${home} does not exist: create it with its description and an empty "faults" first`);
+    for (const [file, part] of Object.entries(splitRow(matrix, name, row, home, PROTOCOLS, (f) => existsSync(new URL(f, dir))))) {
+      const url = new URL(file, dir);
+      const before = readJson(url);
+      const changes = outcomeChanges(before.faults[name] ?? {}, part);
+      // A protocol's file that no longer holds any of the fault's rows loses its entry; the home keeps one (a control's is empty).
+      const next = file !== home && !Object.keys(part).length ? { ...before, faults: Object.fromEntries(Object.entries(before.faults).filter(([f]) => f !== name)) } : withRow(before, name, part);
+      const fresh = !(name in before.faults) && Object.keys(next.faults).includes(name);
+      const changed = changes.length || fresh ? rewrite(url, `test/detection/${file} ${name}`, changes.length ? changes : ['(a new row: it fails nothing)'], next) : [];
+      lines.push(...(changed.length ? changed : [`test/detection/${file} ${name}: unchanged`]));
+    }
   }
   return lines;
 }

@@ -1,8 +1,10 @@
 // commander's errors (an unknown or incomplete flag, a missing argument, a value not among the
-// choices) in the tool's own words: one line with the tool's prefix, for a mistyped flag the
+// choices) in the tool's own words: one line with the tool's prefix and the USAGE code
+// (`gw-conformance: error GWC-USAGE: ...`, as a HarnessError's line), for a mistyped flag the
 // closest flags of the command (every group's, also those the short help leaves out), and where
 // the command's flags are listed.
 import type { Command } from 'commander';
+import { errorLine, HarnessError } from '../../src/core/errors.js';
 import { closest } from '../../src/core/suggest.js';
 import { HELP_ALL } from '../../src/config/help.js';
 
@@ -17,8 +19,11 @@ export function usageLine(cmd: Command, text: string): string {
   const [first, ...rest] = text.trim().replace(/^error: /, '').split('\n');
   const help = `see \`gw-conformance${cmd.parent ? ` ${cmd.name()}` : ''} --help\``;
   const unknown = /^unknown option '(.*)'$/.exec(first);
-  if (!unknown) return `gw-conformance: ${[first, ...rest.filter((l) => !/^\(Did you mean/.test(l))].join(' ').replace(/\.$/, '')}; ${help}`;
+  if (!unknown) return usageError(`${[first, ...rest.filter((l) => !/^\(Did you mean/.test(l))].join(' ').replace(/\.$/, '')}; ${help}`);
   const flag = unknown[1].split('=')[0];
   const near = flag.startsWith('--') ? closest(flag.slice(2), flagsOf(cmd)) : [];
-  return `gw-conformance: unknown option '${unknown[1]}'${near.length ? ` (did you mean ${near.map((n) => `--${n}`).join(' or ')}?)` : ''}; ${help}`;
+  return usageError(`unknown option '${unknown[1]}'${near.length ? ` (did you mean ${near.map((n) => `--${n}`).join(' or ')}?)` : ''}; ${help}`);
 }
+
+/** A usage mistake's whole line: the tool's prefix and USAGE's code, as every HarnessError is printed. */
+export const usageError = (message: string): string => `gw-conformance: ${errorLine(new HarnessError('USAGE', message))}`;

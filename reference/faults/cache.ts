@@ -32,8 +32,8 @@ function bodyKey(r: RequestParts, drop: (b: Json) => Json): string {
   }
 }
 
-/** One response cache: a key per request, answers the upstream marks cacheable (max-age) held for that long (or for ever). */
-function responseCache(opts: {
+/** One response cache: a key per request, answers the upstream marks cacheable (max-age) held for that long (or for ever); the cache faults of other areas use it too. */
+export function responseCache(opts: {
   when: (r: RequestParts) => boolean;
   store: (r: RequestParts) => boolean;
   key: (r: RequestParts) => string;

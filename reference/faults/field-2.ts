@@ -9,7 +9,8 @@ import type http from 'node:http';
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { routeOfRequest } from '../../src/protocols/index.js';
-import type { Fault, Replacement, RequestParts } from './types.js';
+import type { Fault, RequestParts } from './types.js';
+import { responseCache } from './cache.js';
 import { CREDENTIAL_HEADER_NAMES } from '../../src/core/protocols.js';
 
 /** The headers a successful answer loses through a gateway that rebuilds 2xx headers from its own list. */
@@ -40,26 +41,11 @@ function authorizationOnlyKey(r: RequestParts): string {
 
 /** cache-keyed-on-authorization with a cache of its own (Fault.fresh). */
 function cacheKeyedOnAuthorization(): Fault {
-  /** What that cache holds: key -> answer and expiry. */
-  const byAuthorization = new Map<string, { r: Replacement; until: number }>();
   return {
     name: 'cache-keyed-on-authorization',
     breaks: ['ISO-1', 'CACHE-KEY-1'],
     description: 'keeps answers the upstream marks cacheable (max-age: model lists, and POST answers) in a shared cache keyed on the request and its Authorization header alone, so requests with x-api-key, x-goog-api-key, ?key= or no credential share one entry',
-    intercept: (r, res) => {
-      const hit = cacheable(r) ? byAuthorization.get(authorizationOnlyKey(r)) : undefined;
-      if (!hit || hit.until <= Date.now()) return false;
-      res.writeHead(hit.r.status, { ...hit.r.headers, 'content-length': String(hit.r.body.length) });
-      res.end(hit.r.body);
-      return true;
-    },
-    responseWhen: cacheable,
-    response: (status, headers, body, r) => {
-      const maxAge = /max-age=(\d+)/.exec(String(headers['cache-control'] ?? ''));
-      const kept: Record<string, string> = { 'content-type': String(headers['content-type'] ?? 'application/json'), 'cache-control': String(headers['cache-control'] ?? '') };
-      if (status === 200 && maxAge) byAuthorization.set(authorizationOnlyKey(r), { r: { status, headers: kept, body }, until: Date.now() + Number(maxAge[1]) * 1000 });
-      return null;
-    },
+    ...responseCache({ when: cacheable, store: () => true, key: authorizationOnlyKey }),
     fresh: cacheKeyedOnAuthorization,
   };
 }

@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
 import { routeOfRequest } from '../../src/protocols/index.js';
-import type { Fault, Replacement, RequestParts } from './types.js';
+import type { Fault, RequestParts } from './types.js';
+import { responseCache } from './cache.js';
 
 /** The key of a cache that knows the credential headers: method, path with query, Authorization, x-api-key and x-goog-api-key, the body. */
 function wholeRequestKey(r: RequestParts): string {
@@ -17,26 +18,12 @@ function wholeRequestKey(r: RequestParts): string {
 
 /** cache-keyed-on-credentials with a cache of its own (Fault.fresh): model lists the upstream marks cacheable, per whole request. */
 function cacheKeyedOnCredentials(): Fault {
-  const held = new Map<string, { r: Replacement; until: number }>();
   const models = (r: RequestParts) => r.method === 'GET' && routeOfRequest(r.method, r.path, r.headers)?.route === 'models';
   return {
     name: 'cache-keyed-on-credentials',
     breaks: [],
     description: 'a control: keeps model lists the upstream marks cacheable (max-age) in a shared cache keyed on the method, the path with its query and every credential header (Authorization, x-api-key, x-goog-api-key), so a request is answered from the cache only when it is the same request with the same credential (or the same lack of one)',
-    intercept: (r, res) => {
-      const hit = models(r) ? held.get(wholeRequestKey(r)) : undefined;
-      if (!hit || hit.until <= Date.now()) return false;
-      res.writeHead(hit.r.status, { ...hit.r.headers, 'content-length': String(hit.r.body.length) });
-      res.end(hit.r.body);
-      return true;
-    },
-    responseWhen: models,
-    response: (status, headers, body, r) => {
-      const maxAge = /max-age=(\d+)/.exec(String(headers['cache-control'] ?? ''));
-      const kept = { 'content-type': String(headers['content-type'] ?? 'application/json'), 'cache-control': String(headers['cache-control'] ?? '') };
-      if (status === 200 && maxAge) held.set(wholeRequestKey(r), { r: { status, headers: kept, body }, until: Date.now() + Number(maxAge[1]) * 1000 });
-      return null;
-    },
+    ...responseCache({ when: models, store: () => true, key: wholeRequestKey }),
     fresh: cacheKeyedOnCredentials,
   };
 }

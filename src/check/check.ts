@@ -7,11 +7,15 @@ import type { GatewayClient } from '../client/gateway.js';
 import { profileFeature, type Feature, type Profile, type Protocol } from '../core/features.js';
 import type { Level } from '../core/outcome.js';
 import type { DeclaredLimit } from '../core/limits.js';
+import type { DeepParts, EvidenceParts } from '../core/evidence.js';
 import type { UpstreamHandle } from '../upstream/handle.js';
 
-export interface Evidence {
-  [key: string]: unknown;
-}
+/**
+ * A check's evidence: the keys the reporters read (EvidenceParts, src/core/evidence.ts) in their
+ * declared shape, every other key free-form (shown as JSON). A check writing a known key in
+ * another shape does not compile.
+ */
+export type Evidence = EvidenceParts & { [key: string]: unknown };
 
 /** What a check's run returns: a held property or a broken one, explained. */
 export interface Verdict {
@@ -175,8 +179,10 @@ export function defineCheck(spec: CheckSpec): CheckDef {
   return { id, title, requirements, level, area: area ?? areaOf(id), profile: profile ?? 'default', ...rest };
 }
 
-export const pass = (message: string, evidence?: Evidence): Verdict => ({ ok: true, message, evidence });
-export const fail = (message: string, detail: Omit<Verdict, 'ok' | 'message'> = {}): Verdict => ({ ok: false, message, ...detail });
+/** A held property; its evidence's known keys, at any depth, in their declared shape (DeepParts). */
+export const pass = <E extends Evidence>(message: string, evidence?: E & DeepParts<E>): Verdict => ({ ok: true, message, evidence });
+/** A broken property, explained; its evidence typed as pass()'s. */
+export const fail = <E extends Evidence>(message: string, detail: Omit<Verdict, 'ok' | 'message' | 'evidence'> & { evidence?: E & DeepParts<E> } = {}): Verdict => ({ ok: false, message, ...detail });
 
 /** Every feature a check needs: its protocol, and its profile when that profile is a feature. */
 export function featuresOf(c: Pick<CheckDef, 'protocol' | 'profile'>): Feature[] {

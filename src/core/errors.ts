@@ -2,10 +2,12 @@
 // and its one-line meaning; docs/errors.md shows the table, and test/docs/error-codes.test.ts holds
 // the two the same). Only cli/program.ts turns one into an exit code and prints it, as one line
 // (`gw-conformance: error GWC-BAD-FLAG: <message>`, errorLine below): every HarnessError means
-// "the harness could not run" (exit 2; Ctrl-C's INTERRUPTED is 130).
+// "the harness could not run" (exit 2; Ctrl-C's INTERRUPTED is 130). commander's own usage errors
+// are printed with USAGE's code the same way (cli/shared/usage.ts).
 
 /** Every code a HarnessError can carry, with what it means (the docs' table is made of these lines). */
 export const ERROR_CODES = {
+  USAGE: 'the command line does not parse: an unknown command or flag, a flag without its value, a required flag or argument missing, a value not among the choices',
   BAD_FLAG: 'a flag, an argument or an environment variable has a value the command does not take',
   BAD_CONFIG: 'a configuration file (gwc.yaml, a gateway\'s config, a key, a certificate) cannot be read or does not hold what it must',
   UNKNOWN_CHECK: '--only or --skip names no check, area or requirement',

@@ -1,10 +1,13 @@
 // The evidence vocabulary: the keys of a check's evidence that have a meaning of their own. Checks
 // write them (suites/shared/evidence.ts builds the exchange sides), the runner adds attempts and
 // the requests sent, and the reporters look for them at any depth to draw a diff table, a stream
-// chart or an exchange panel. Other keys are free-form and shown as JSON.
+// chart or an exchange panel. Other keys are free-form and shown as JSON. The writer's side is
+// typed by them: a check's Evidence (src/check/check.ts) has these keys in these shapes at the
+// top, and pass() and fail() hold the DeepKeys to them at any depth (DeepParts).
 import type { Outcome } from './outcome.js';
 import type { ByteDiff, JsonDiff } from './json-diff.js';
 import type { Percentiles } from './histogram.js';
+import type { CapabilityCell } from './capabilities.js';
 
 export type HeaderPairs = Array<[string, string]>;
 
@@ -54,15 +57,16 @@ export interface EvidenceParts {
   /**
    * Exchange sides: the reporters draw an object holding any of these as a panel per side, each
    * side's keys as they come (suites/shared/evidence.ts writes ClientSide and UpstreamSide; a
-   * check may add its own keys).
+   * check may add its own keys). A sentence (no answer came) is shown as JSON.
    */
-  client?: ClientSide | object;
+  client?: ClientSide | object | string;
   /** What the upstream received, or a sentence saying nothing came. */
   upstream?: UpstreamSide | object | string;
   request?: object;
   /** At the top level: the requests the client sent (the runner records them for replay). */
   sent?: object | object[];
-  forwarded?: object;
+  /** What the gateway forwarded (drawn as a panel), or whether the request reached the upstream at all (shown as JSON). */
+  forwarded?: object | boolean;
   /** The smallest JSON differences (src/core/json-diff.ts), or sentences. */
   diffs?: Array<JsonDiff | string>;
   /** The first differing byte of a body sent and received. */
@@ -83,6 +87,10 @@ export interface EvidenceParts {
   throughput?: PerSecond;
   /** Load: failures (a transport error, a status of 500 or more) per second, the same way. */
   failuresPerSecond?: PerSecond;
+  /** Load: encoded latency histograms by name (src/core/histogram.ts), merged exactly when shards merge (src/report/run/load-merge.ts). */
+  histograms?: Record<string, string>;
+  /** At the top level of a capability check: the matrix's cells (the capability reports and certify read them, src/core/capabilities.ts). */
+  cells?: CapabilityCell[];
 }
 
 /** Counts per second since a load phase started, straight to the upstream and through the gateway. */
@@ -95,6 +103,30 @@ export type EvidenceKey = keyof EvidenceParts;
 
 /** The exchange sides, in the order the reporters show them. */
 export const SIDE_KEYS = ['request', 'sent', 'forwarded', 'upstream', 'client'] as const satisfies readonly EvidenceKey[];
+
+/**
+ * The keys the reporters parse wherever they sit (a diff table, a byte diff, a stream chart and its
+ * bounds, a fixture's name, the load charts). The exchange sides are drawn as they come when they
+ * hold an object (a number under `client` deep in a load check's figures is not a side), and the
+ * runner's keys (`attempts`, `replay`, `sent`) are read at the top only: those are typed at the
+ * top level (Evidence, src/check/check.ts).
+ */
+export type DeepKey = 'diffs' | 'byteDiff' | 'timeline' | 'bounds' | 'fixture' | 'direct' | 'through' | 'throughput' | 'failuresPerSecond';
+
+/**
+ * `E` with each DeepKey, at any depth, held to its declared shape (pass() and fail() take evidence
+ * as `E & DeepParts<E>`): a check that writes `diffs: 3` or a `timeline` of numbers, however deep,
+ * does not compile. Other keys stay as they are.
+ */
+export type DeepParts<E> = unknown extends E
+  ? E
+  : E extends string | number | boolean | bigint | symbol | null | undefined
+  ? E
+  : E extends (...args: never[]) => unknown
+    ? E
+    : E extends readonly (infer U)[]
+      ? ReadonlyArray<DeepParts<U>>
+      : { [K in keyof E]: K extends DeepKey ? EvidenceParts[K] : DeepParts<E[K]> };
 
 /** A key of the vocabulary, checked by the compiler: a renamed key breaks every reader. */
 export const evidenceKey = <K extends EvidenceKey>(k: K): K => k;

@@ -63,25 +63,26 @@ export default defineCheck({
       const fetches = () => idp.requests.filter((r) => r.method === 'GET' && r.path === jwks);
       // The gateway's last fetch of the keys before the roll: its throttle (if any) runs from there.
       const lastFetch = fetches().filter((r) => r.at <= rolledAt).at(-1)?.at;
-      const attempts: string[] = [];
+      // Not `attempts`: that key is the runner's (a repeated check's attempts, src/core/evidence.ts).
+      const signIns: string[] = [];
       const evidence = () => ({
         oldKid,
         newKid,
-        attempts,
+        signIns,
         lastJwksFetchBeforeRoll: lastFetch === undefined ? 'none seen' : `${lastFetch - rolledAt} ms`,
         jwksFetchesAfterRoll: fetches().filter((r) => r.at > rolledAt).map((r) => `+${r.at - rolledAt} ms`),
       });
       let learned = false;
       try {
         let s = judgeable(await signIn(fx, 'erin', { holdingIdp: true }), 'the sign-in right after the roll');
-        attempts.push(`+${Date.now() - rolledAt} ms, right after the roll: ${line(s)}; ${s.steps.join('; ')}`);
+        signIns.push(`+${Date.now() - rolledAt} ms, right after the roll: ${line(s)}; ${s.steps.join('; ')}`);
         if (!s.ok) {
           // One more try once a refetch throttle has passed since the gateway's last fetch (or the
           // roll, when no fetch was seen): protocol pacing, not synchronisation.
           const wait = (lastFetch ?? rolledAt) + allowanceMs + 1000 - Date.now();
           if (wait > 0) await new Promise((r) => setTimeout(r, wait));
           s = judgeable(await signIn(fx, 'erin', { holdingIdp: true }), 'the sign-in after one refetch throttle');
-          attempts.push(`+${Date.now() - rolledAt} ms, after one refetch throttle: ${line(s)}; ${s.steps.join('; ')}`);
+          signIns.push(`+${Date.now() - rolledAt} ms, after one refetch throttle: ${line(s)}; ${s.steps.join('; ')}`);
         }
         if (!s.ok) {
           const e = evidence();
@@ -90,16 +91,16 @@ export default defineCheck({
             : 'the gateway never fetched the JWKS again: it did not go back to the jwks_uri on the unfamiliar kid';
           return fail(`sign-in still refused ${Math.round((Date.now() - rolledAt) / 1000)} s after the IdP rolled its signing key; ${why}`, {
             expected: `a session token for erin at the latest ${allowanceMs / 1000} s after the gateway's last JWKS fetch (one refetch throttle; ID token signed by the new key ${newKid}, published in the JWKS)`,
-            actual: attempts.map((a) => a.split(';')[0]).join(' | '),
+            actual: signIns.map((a) => a.split(';')[0]).join(' | '),
             evidence: e,
           });
         }
         learned = true;
-        const slow = attempts.length > 1 ? ` (refused right after the roll, served once a refetch throttle of ${allowanceMs / 1000} s had passed since the gateway's last JWKS fetch)` : '';
+        const slow = signIns.length > 1 ? ` (refused right after the roll, served once a refetch throttle of ${allowanceMs / 1000} s had passed since the gateway's last JWKS fetch)` : '';
         // The old key is out of the JWKS now; an ID token it signed must not yield a session.
         idp.signNextWith(oldKid);
         const stolen = judgeable(await signIn(fx, 'erin', { holdingIdp: true }), "the sign-in with the withdrawn key's ID token");
-        attempts.push(`+${Date.now() - rolledAt} ms, ID token signed by the withdrawn key ${oldKid}: ${line(stolen)}; ${stolen.steps.join('; ')}`);
+        signIns.push(`+${Date.now() - rolledAt} ms, ID token signed by the withdrawn key ${oldKid}: ${line(stolen)}; ${stolen.steps.join('; ')}`);
         if (stolen.ok) {
           return fail('a sign-in whose ID token was signed by the withdrawn key yielded a session token: the gateway still trusts a key the IdP no longer publishes', {
             expected: 'no session token (the poll answers an error such as access_denied)',

@@ -54,7 +54,7 @@ export default defineCheck({
     );
     const slowest = calls.reduce((a, b) => (b.ms > a.ms ? b : a));
     const figures = `p50 ${all.p50} ms, p95 ${all.p95} ms, max ${all.max} ms over ${all.n} calls`;
-    const held = remeasured.length ? { remeasured } : {};
+    const held: { remeasured?: typeof remeasured } = remeasured.length ? { remeasured } : {};
     const evidence = { stats: all, byCredential: byGroup, callsMs: ms.map((v) => Math.round(v * 10) / 10), slowest: discoveryEvidence(slowest, 400), ...held };
     const last = calls[calls.length - 1];
     if (!last.res)

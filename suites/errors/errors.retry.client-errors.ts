@@ -89,7 +89,7 @@ export default defineCheck({
       const early = a.gapsMs.filter((g) => g < RETRY_AFTER_S * 1000 - SLACK_MS);
       if (TRANSIENT.includes(a.status) && early.length) problems.push(`${a.status} was retried ${early.join(', ')} ms after the previous attempt, before its retry-after of ${RETRY_AFTER_S} s`);
     }
-    const evidence = { retryBound: bound, failoverChain: strict ? 0 : chain, retryAfterS: RETRY_AFTER_S, attempts: all };
+    const evidence = { retryBound: bound, failoverChain: strict ? 0 : chain, retryAfterS: RETRY_AFTER_S, upstreamAttempts: all };
     if (problems.length) return fail(problems.join('; '), { expected: `client errors once; transient errors at most ${1 + bound} times, ${RETRY_AFTER_S} s apart`, actual: problems.join('\n'), evidence });
     const failedOver = all.find((a) => a.status === 404 && a.hits > 1);
     const retried = all.filter((a) => a.hits > 1 && a !== failedOver);

@@ -39,6 +39,12 @@ export function limitedSkip(ctx: CheckContext): Verdict | null {
   return l ? { ok: true, skip: true, message: `a gateway-level limit is declared (${limitText(l)}): this load would be refused by it; run without --declared-limit for this check` } : null;
 }
 
+/** A load check's run, skipped with limitedSkip's reason in a run with a declared limit. */
+export const unlessLimited =
+  (run: (ctx: CheckContext) => Promise<Verdict>) =>
+  async (ctx: CheckContext): Promise<Verdict> =>
+    limitedSkip(ctx) ?? run(ctx);
+
 /** Every kind of request the run's protocols allow: each protocol, streamed and not. */
 export function kindsOf(ctx: CheckContext): Kind[] {
   return loadSettings(ctx).protocols.flatMap((protocol) => [false, true].map((stream) => ({ protocol, stream })));

@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { encodeHistogram, percentiles, percentilesText } from '../../src/core/histogram.js';
-import { attribution, concurrencyOf, kindsOf, loadSettings, OVERLAP_BATCH, sendMix, limitedSkip } from './common.js';
+import { attribution, concurrencyOf, kindsOf, loadSettings, OVERLAP_BATCH, sendMix, unlessLimited } from './common.js';
 import { plural } from '../../src/core/words.js';
 
 export default defineCheck({
@@ -12,9 +12,7 @@ export default defineCheck({
   requirement:
     'Under concurrency every answer reaches the client that sent the request: no answer crosses to another client, none is lost or duplicated, and every request reaches the upstream exactly once. Each request carries its own case token and the upstream answers with it, so a crossed answer shows as another request\'s token.',
   fix: 'Keep every exchange to its own connection pair: no response cache keyed on less than the whole request (a cache keyed on the model alone serves one user\'s answer to another), no buffer or state shared between requests in flight, and no retry that sends a request upstream twice. The evidence names each request that got another\'s answer, none, or reached the upstream more or less than once.',
-  async run(ctx) {
-    const limited = limitedSkip(ctx);
-    if (limited) return limited;
+  run: unlessLimited(async (ctx) => {
     const s = loadSettings(ctx);
     const kinds = kindsOf(ctx);
     const count = Math.max(kinds.length, Math.min(s.requests, s.rate * s.durationS));
@@ -31,5 +29,5 @@ export default defineCheck({
         evidence,
       });
     return pass(`${plural(count, 'request')} from ${plural(s.clients, 'client')} at ${s.rate}/s, every answer its own; ${c.text} (${percentilesText(percentiles(result.latency))})`, evidence);
-  },
+  }),
 });

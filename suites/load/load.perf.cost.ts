@@ -1,7 +1,7 @@
-import { defineCheck, type Verdict } from '../../src/check/check.js';
+import { defineCheck } from '../../src/check/check.js';
 import type { LoadResult } from '../../src/load/engine.js';
 import { addedLatency, belowZeroNote, encodeHistogram, percentiles } from '../../src/core/histogram.js';
-import { loadSettings, sendMix, type Kind, type Route, limitedSkip } from './common.js';
+import { loadSettings, sendMix, type Kind, type Route, unlessLimited } from './common.js';
 
 /** The step-up: each step doubles the rate, for at most this long, at most this many steps. */
 const STEP_MS = 1000;
@@ -23,9 +23,7 @@ export default defineCheck({
   requirement:
     "The gateway's cost is measured, not claimed: added latency (p50, p95, p99, p99.9) for JSON answers and added time to first byte for streams, each the difference between the same requests through the gateway and straight to the recording upstream in the same run at declared rates, and the rate at which the gateway starts to fail or its p99 doubles. A declared budget (--budget added-p99-ms=N) turns the added p99 into a finding.",
   fix: 'Take work off the request path (logging, authentication lookups, body rewriting), keep connections to the upstream alive and unbounded, and compare with the harness ceiling in the evidence: a figure near it is the harness\'s limit, not the gateway\'s. The evidence has the percentiles straight and through, the step-up and the histograms.',
-  async run(ctx): Promise<Verdict> {
-    const limited = limitedSkip(ctx);
-    if (limited) return limited;
+  run: unlessLimited(async (ctx) => {
     const s = loadSettings(ctx);
     const count = Math.max(1, Math.min(s.requests, s.rate * s.durationS));
     const at = async (route: Route, kind: Kind, rate: number, n: number) => (await sendMix(ctx, { route, kinds: () => kind, rate, count: n, keepBytes: 0 })).result;
@@ -62,7 +60,7 @@ export default defineCheck({
     if (budget !== null && added.p99 > budget) return { ok: false, message: `over the declared budget: ${figures}`, expected: `added p99 <= ${budget} ms`, actual: `${added.p99} ms`, evidence };
     if (through.failures) return { ok: false, message: `${through.failures} of ${through.sent} requests failed at the declared rate: ${figures}`, evidence };
     return { ok: true, message: figures, evidence };
-  },
+  }),
 });
 
 const signed = (x: number) => (x < 0 ? `${x}` : `+${x}`);

@@ -3,9 +3,9 @@
 // group's or the container's, src/launch/resources.ts) is read after each. The first round is the
 // warm-up (pools, caches, the heap's first growth); over the rounds after it the memory's slope
 // per request is judged against the body's size.
-import { defineCheck, type Verdict } from '../../src/check/check.js';
+import { defineCheck } from '../../src/check/check.js';
 import { mb, type ResourceSample } from '../../src/core/resources.js';
-import { limitedSkip, loadSettings, sendMix, type Kind } from './common.js';
+import { unlessLimited, loadSettings, sendMix, type Kind } from './common.js';
 
 /** The prompt's padding: each request's body is a little over this. */
 export const PAD_CHARS = 128 * 1024;
@@ -44,9 +44,7 @@ export default defineCheck({
   requirement:
     "A gateway's memory stays bounded as it serves requests: after a warm-up, rounds of requests with large bodies do not make its memory grow by a share of what they carried. Judged when the harness launches the gateway (--gateway-cmd, --gateway-image) and can read its memory.",
   fix: 'Find what keeps each request: a log or audit buffer never emptied, a cache without a bound or an expiry, a map of requests whose entries are never removed, a body kept for a retry after its answer. The evidence has the memory after each round and its slope per request.',
-  async run(ctx): Promise<Verdict> {
-    const limited = limitedSkip(ctx);
-    if (limited) return limited;
+  run: unlessLimited(async (ctx) => {
     const probe = ctx.gateway.resources;
     if (!probe) return { ok: true, skip: true, message: 'the harness did not launch the gateway (--gateway-cmd or --gateway-image), so it cannot read its memory: this check could not judge' };
     const s = loadSettings(ctx);
@@ -70,5 +68,5 @@ export default defineCheck({
     if (failures > readings.length * n * 0.5) return { ok: true, skip: true, message: `${failures} of ${sent} requests failed: the gateway did not serve these bodies, so its memory for them could not be judged; ${figures}`, evidence };
     if (slope >= bound) return { ok: false, message: `the gateway's memory grows with the requests it serves: ${figures}`, expected: `under ${Math.round(bound / 1024)} KiB per request (half of each body)`, actual: `${Math.round(slope / 1024)} KiB per request`, evidence };
     return { ok: true, message: figures, evidence };
-  },
+  }),
 });

@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { newHistogram, percentiles, recordMs } from '../../src/core/histogram.js';
-import { loadSettings, sendMix, type Kind, limitedSkip } from './common.js';
+import { loadSettings, sendMix, type Kind, unlessLimited } from './common.js';
 
 /** Every fifth request is held by the upstream this long before its first event. */
 const SLOW_EVERY = 10;
@@ -27,9 +27,7 @@ export default defineCheck({
   requirement:
     'A slow upstream answer does not delay the others: with a share of requests held by a slow upstream (a long time to first token), the fast requests\' latency grows by no more than a small bound over the same traffic without them (no head-of-line blocking, no exhausted connection pool).',
   fix: 'Do not bound the upstream connection pool below the concurrency you serve (a pool of a few sockets queues every request behind the slow ones), and do not serialise requests per client or per upstream. nginx: no `keepalive` cap used as a limit, no `max_conns` on the upstream server. The evidence shows the fast requests\' percentiles alone and beside the held ones.',
-  async run(ctx) {
-    const limited = limitedSkip(ctx);
-    if (limited) return limited;
+  run: unlessLimited(async (ctx) => {
     const s = loadSettings(ctx);
     const fast: Kind = { protocol: s.protocols[0], stream: false };
     const slow: Kind = { protocol: s.protocols[0], stream: true };
@@ -56,5 +54,5 @@ export default defineCheck({
         evidence,
       });
     return pass(`fast requests' p99 ${before.p99} ms alone, ${beside.p99} ms beside requests held ${HOLD_MS} ms`, evidence);
-  },
+  }),
 });

@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { tokensIn } from '../../src/upstream/contract.js';
 import type { LoadOutcome } from '../../src/load/engine.js';
-import { attribution, concurrencyOf, kindsOf, limitedSkip, loadSettings, OVERLAP_BATCH, sendMix, type Kind, type Planned } from './common.js';
+import { attribution, concurrencyOf, kindsOf, unlessLimited, loadSettings, OVERLAP_BATCH, sendMix, type Kind, type Planned } from './common.js';
 import { cut } from '../shared/evidence.js';
 
 /** Every fifth request gets an upstream error (5 is prime to the 2, 4 or 6 kinds: every kind gets some). */
@@ -64,9 +64,7 @@ export default defineCheck({
   timeLimitMs: (s) => ((s.load?.durationS ?? 3) + (s.retryBound ?? DEFAULT_BOUND) * RETRY_AFTER_S + 25) * 1000,
   requirement: `Under concurrent load, with every ${ERROR_EVERY}th request answered 429 (or 529 on the messages protocol) with retry-after: ${RETRY_AFTER_S} by the upstream, each of those reaches its client with the same status, the same error body and the same retry-after, and reaches the upstream at most 1 + the declared retry bound (--retry-bound, default ${DEFAULT_BOUND}) times; every other request gets its own answer and reaches the upstream once. The case token in each answer ties it to its request.`,
   fix: 'Pass an upstream 429 or 529 on as it came, on the busy path too: its status, its error body and its `retry-after` (no circuit breaker or overload handler that answers its own 500, 502 or 503 in its place, no error page rebuilt from the status alone). If the gateway retries such an answer, it retries at most the bound it declares (`--retry-bound N`), each after the upstream\'s `retry-after`, and then passes the last answer on. The evidence names each request whose error changed, lost its `retry-after`, reached the upstream too often, or whose neighbour lost its own answer.',
-  async run(ctx) {
-    const limited = limitedSkip(ctx);
-    if (limited) return limited;
+  run: unlessLimited(async (ctx) => {
     const s = loadSettings(ctx);
     const bound = ctx.settings.retryBound ?? DEFAULT_BOUND;
     const kinds = kindsOf(ctx);
@@ -96,5 +94,5 @@ export default defineCheck({
         evidence,
       });
     return pass(`${errors.length} upstream 429/529 answers among ${count} concurrent requests reached their clients unchanged, with retry-after; the others got their own answers; ${c.text}`, evidence);
-  },
+  }),
 });

@@ -2,7 +2,7 @@
 // encoding (as is, URL-encoded, JSON-escaped, hex, base64 at any alignment), on a JSON answer, a
 // stream, an upstream error, the model list and the gateway's own refusal of an unknown key; and
 // the gateway never moves a credential from a header into the URL it forwards.
-import { defineCheck, fail, pass, type CheckContext } from '../../src/check/check.js';
+import { defineCheck, type CheckContext } from '../../src/check/check.js';
 import { ANTHROPIC_VERSION, messagesHeaders } from '../../src/client/gateway.js';
 import { withToken } from '../../src/upstream/contract.js';
 import { SSE_HEADERS } from '../../src/upstream/scenario.js';
@@ -10,7 +10,7 @@ import { errorBody, MODEL_LIST_HEADERS, modelListBody, frames, messageStream } f
 import { BAD_CREDENTIAL } from '../shared/shape.js';
 import { exchange, streamThrough } from '../shared/exchange.js';
 import { MESSAGES_PATH, messagesBody } from '../shared/protocols.js';
-import { answersEvidence, credentialLeaks, type SeenAnswer } from '../shared/credential-echo.js';
+import { judgeNoEcho, type SeenAnswer } from '../shared/credential-echo.js';
 
 /** The answers CRED-1 reads: JSON, stream, upstream error, model list, each with the run's key; and an unknown key's request. */
 async function answers(ctx: CheckContext, key: string): Promise<SeenAnswer[]> {
@@ -40,18 +40,5 @@ export default defineCheck({
   requirement:
     "On a JSON answer, a stream, an upstream error, the model list and a refused unknown key, no form of the credential the request carried (as is, URL-encoded, JSON-escaped, hex, base64) appears in the answer's headers or body, and the forwarded URL carries none.",
   fix: 'Never echo a request\'s credential back to the client: no debug or tracing header that copies `Authorization`, `x-api-key` or `x-goog-api-key` (encoded or not), no error message that quotes the key it refused, no body that reflects the request headers. Forward a credential in the header it came in; never move it into the URL, where access logs and proxies keep it.',
-  async run(ctx) {
-    const key = ctx.gateway.credentialHeaders('x-api-key')[0]?.[1];
-    if (!key) return { ok: true, skip: true, message: 'the run has no credential (--no-token): there is none to leak' };
-    const seen = await answers(ctx, key);
-    const found = seen.flatMap(credentialLeaks);
-    const evidence = answersEvidence(seen);
-    if (found.length)
-      return fail(`the credential came back or moved into the URL: ${found.slice(0, 3).join('; ')}`, {
-        expected: 'no form of the credential in any answer header or body, nor in the forwarded URL',
-        actual: found.join('\n'),
-        evidence,
-      });
-    return pass(`no form of the credential in ${seen.length} answers (headers and bodies) nor in the forwarded URLs`, evidence);
-  },
+  run: (ctx) => judgeNoEcho(ctx, 'x-api-key', (key) => answers(ctx, key), { kind: ' ', url: 'in the forwarded URL' }),
 });

@@ -1,14 +1,13 @@
 // HDR-OK-1 on the messages protocol: the request id and the rate-limit headers of a successful
 // answer reach the client, on a JSON answer and on a stream: a gateway may keep them on errors
 // and still strip them from the answers that succeed.
-import { defineCheck, fail, pass } from '../../src/check/check.js';
+import { defineCheck } from '../../src/check/check.js';
 import type { HeaderList } from '../../src/upstream/scenario.js';
 import { SSE_HEADERS } from '../../src/upstream/scenario.js';
 import { messageBody, frames, messageStream } from '../../src/protocols/messages/index.js';
-import { clientEvidence } from '../shared/evidence.js';
 import { messagesBody, MESSAGES_PATH } from '../shared/protocols.js';
 import { exchange, streamThrough } from '../shared/exchange.js';
-import { lostHeaders } from '../shared/headers.js';
+import { successHeadersVerdict, type SuccessAnswer } from '../shared/headers.js';
 
 const RESET = '2026-11-27T05:00:17Z';
 
@@ -41,22 +40,12 @@ export default defineCheck({
   requirement: "On a successful messages answer, JSON or streamed, the upstream's request-id and every anthropic-ratelimit-* header (the unified ones included) reach the client unchanged.",
   fix: 'Forward the upstream\'s response headers on successful answers as on errors: `request-id` and every `anthropic-ratelimit-*` header (the `anthropic-ratelimit-unified-*` ones included), on JSON answers and on streams. A gateway that rebuilds the headers of a 2xx from a list of its own must let these through (nginx passes them unless `proxy_hide_header` names them).',
   async run(ctx) {
-    const answers: Array<{ what: string; sent: HeaderList; status: number; got: Array<[string, string]> }> = [];
+    const answers: SuccessAnswer[] = [];
     const json = await exchange(ctx, messagesBody({}), { reply: (c) => c.upstream.next().json(messageBody(), { headers: MESSAGES_HEADERS }) });
     answers.push({ what: 'messages JSON', sent: MESSAGES_HEADERS, status: json.res.status, got: json.res.rawHeaders });
     const reply = { kind: 'sse' as const, status: 200, headers: [...SSE_HEADERS, ...MESSAGES_HEADERS], frames: frames(messageStream({ full: false, textDeltas: 2 })) };
     const stream = await streamThrough(ctx, reply, { path: MESSAGES_PATH, body: messagesBody({ stream: true }), headers: [['anthropic-version', '2023-06-01']] });
     answers.push({ what: 'messages stream', sent: MESSAGES_HEADERS, status: stream.res.status, got: stream.res.rawHeaders });
-    const notOk = answers.find((a) => a.status !== 200);
-    const evidence = { answers: answers.map((a) => ({ what: a.what, status: a.status, headers: a.got })), client: clientEvidence(json.res, 600) };
-    if (notOk) return fail(`the ${notOk.what} answer reached the client with status ${notOk.status}, not 200`, { expected: '200', actual: String(notOk.status), evidence });
-    const lost = answers.map((a) => ({ what: a.what, problems: lostHeaders(a.sent, a.got) })).filter((a) => a.problems.length);
-    if (lost.length)
-      return fail(`the ${lost[0].what} answer lost headers the upstream sent on a 200: ${lost[0].problems.slice(0, 3).join('; ')}`, {
-        expected: 'request-id and every rate-limit header, values unchanged, on every successful answer',
-        actual: lost.map((l) => `${l.what}: ${l.problems.join('; ')}`).join('\n'),
-        evidence,
-      });
-    return pass(`request-id and every rate-limit header arrived unchanged on ${answers.map((a) => a.what).join(', ')}`);
+    return successHeadersVerdict(answers, json.res, 'request-id and every rate-limit header');
   },
 });

@@ -3,13 +3,13 @@
 // answer, a stream, an upstream error and the gateway's refusal of an unknown key; and the
 // header's credential never moves into the forwarded URL. (messages.credential.not-returned
 // holds the Bearer and x-api-key styles to the same rule.)
-import { defineCheck, fail, pass, type CheckContext } from '../../src/check/check.js';
+import { defineCheck, type CheckContext } from '../../src/check/check.js';
 import type { AuthStyle } from '../../src/client/gateway.js';
 import { nativeBadKey, nativeError, nativeJsonReply } from '../../src/protocols/native/index.js';
 import { BAD_CREDENTIAL } from '../shared/shape.js';
 import { exchange, nativeSend } from '../shared/exchange.js';
 import { nativeBody } from '../shared/protocols.js';
-import { answersEvidence, credentialLeaks, type SeenAnswer } from '../shared/credential-echo.js';
+import { judgeNoEcho, type SeenAnswer } from '../shared/credential-echo.js';
 
 /** The native answers CRED-1 reads: each credential style on a JSON answer, a stream and an upstream error; an unknown key's request. */
 async function answers(ctx: CheckContext, key: string): Promise<SeenAnswer[]> {
@@ -39,18 +39,5 @@ export default defineCheck({
   requirement:
     "On native JSON answers and streams sent with x-goog-api-key and with ?key=, an upstream error and a refused unknown key, no form of the credential the request carried (as is, URL-encoded, JSON-escaped, hex, base64) appears in the answer's headers or body, and a credential sent in the header is not in the forwarded URL.",
   fix: 'Never echo a request\'s credential back to the client: no header that copies `x-goog-api-key` (or the `?key=` query) as it came or encoded, no error message that quotes the key it refused, no body that reflects the request. Forward a header credential in a header, never in the URL.',
-  async run(ctx) {
-    const key = ctx.gateway.credentialHeaders('x-goog-api-key')[0]?.[1];
-    if (!key) return { ok: true, skip: true, message: 'the run has no credential (--no-token): there is none to leak' };
-    const seen = await answers(ctx, key);
-    const found = seen.flatMap(credentialLeaks);
-    const evidence = answersEvidence(seen);
-    if (found.length)
-      return fail(`the native credential came back or moved into the URL: ${found.slice(0, 3).join('; ')}`, {
-        expected: 'no form of the credential in any answer header or body, nor a header credential in the forwarded URL',
-        actual: found.join('\n'),
-        evidence,
-      });
-    return pass(`no form of the credential in ${seen.length} native answers (headers and bodies) nor a header credential in the forwarded URLs`, evidence);
-  },
+  run: (ctx) => judgeNoEcho(ctx, 'x-goog-api-key', (key) => answers(ctx, key), { kind: ' native ', url: 'a header credential in the forwarded URL' }),
 });

@@ -109,19 +109,39 @@ describe("commander's errors in the tool's words", () => {
   it("an unknown flag: the tool's prefix, the closest flags of the command (those the short help hides too), where the flags are", async () => {
     const typo = await run(['run', '--targte', 'http://127.0.0.1:1']);
     expect(typo.code).toBe(2);
-    expect(oneLine(typo)).toBe("gw-conformance: unknown option '--targte' (did you mean --target?); see `gw-conformance run --help`");
+    expect(oneLine(typo)).toBe("gw-conformance: error GWC-USAGE: unknown option '--targte' (did you mean --target?); see `gw-conformance run --help`");
     // --upstream-tls is in a group plain --help leaves out: commander suggested nothing for it.
-    expect(oneLine(await run(['run', '--upstream-tl']))).toBe("gw-conformance: unknown option '--upstream-tl' (did you mean --upstream-tls?); see `gw-conformance run --help`");
-    expect(oneLine(await run(['list', '--jsn']))).toBe("gw-conformance: unknown option '--jsn' (did you mean --json?); see `gw-conformance list --help`");
-    expect(oneLine(await run(['list', '--zzzzzzzz']))).toBe("gw-conformance: unknown option '--zzzzzzzz'; see `gw-conformance list --help`");
+    expect(oneLine(await run(['run', '--upstream-tl']))).toBe("gw-conformance: error GWC-USAGE: unknown option '--upstream-tl' (did you mean --upstream-tls?); see `gw-conformance run --help`");
+    expect(oneLine(await run(['list', '--jsn']))).toBe("gw-conformance: error GWC-USAGE: unknown option '--jsn' (did you mean --json?); see `gw-conformance list --help`");
+    expect(oneLine(await run(['list', '--zzzzzzzz']))).toBe("gw-conformance: error GWC-USAGE: unknown option '--zzzzzzzz'; see `gw-conformance list --help`");
   });
 
   it('the other usage errors: one line with the prefix and where the flags are', async () => {
     const missing = await run(['merge-reports', tmp()]);
     expect(missing.code).toBe(2);
-    expect(oneLine(missing)).toBe("gw-conformance: required option '--out <dir>' not specified; see `gw-conformance merge-reports --help`");
-    expect(oneLine(await run(['run', '--target']))).toBe("gw-conformance: option '--target <url>' argument missing; see `gw-conformance run --help`");
+    expect(oneLine(missing)).toBe("gw-conformance: error GWC-USAGE: required option '--out <dir>' not specified; see `gw-conformance merge-reports --help`");
+    expect(oneLine(await run(['run', '--target']))).toBe("gw-conformance: error GWC-USAGE: option '--target <url>' argument missing; see `gw-conformance run --help`");
   });
+
+  // Each kind of mistake commander finds (its error codes), and the unknown command the program finds before it.
+  const KINDS: Array<[string, string[], RegExp]> = [
+    ['unknown command', ['lsit'], /unknown command 'lsit' \(did you mean list\?\)/],
+    ['unknown option', ['list', '--jsn'], /unknown option '--jsn'/],
+    ["option's value missing", ['run', '--protocols'], /option '--protocols <list>' argument missing/],
+    ['required option missing', ['keygen'], /required option '--out <dir>' not specified/],
+    ['argument missing', ['lint-config'], /missing required argument 'file'/],
+    ['too many arguments', ['list', 'extra'], /too many arguments for 'list'/],
+    ["option's value not a choice", ['matrix', tmp(), '--out', tmp(), '--format', 'pdf'], /option '--format <name>' argument 'pdf' is invalid\. Allowed choices are/],
+    ["argument not a choice", ['completion', 'tcsh'], /command-argument value 'tcsh' is invalid for argument 'shell'\. Allowed choices are/],
+  ];
+  for (const [kind, args, words] of KINDS)
+    it(`${kind}: exit 2, one line with the code GWC-USAGE`, async () => {
+      const r = await run(args);
+      expect(r.code).toBe(2);
+      const line = oneLine(r);
+      expect(line.startsWith('gw-conformance: error GWC-USAGE: '), line).toBe(true);
+      expect(line).toMatch(words);
+    });
 });
 
 describe('merge-reports refuses reports that do not add up to one run', () => {

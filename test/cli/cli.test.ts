@@ -173,7 +173,7 @@ describe('gw-conformance CLI', () => {
     const bin = join(tmp(), 'binary.yaml');
     writeFileSync(bin, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0xff, 0xfe, 0x00, 0x00]));
     const cases: Array<[string[], string]> = [
-      [['lsit'], "unknown command 'lsit' (did you mean list?); `gw-conformance --help` lists the commands"],
+      [['lsit'], "gw-conformance: error GWC-USAGE: unknown command 'lsit' (did you mean list?); `gw-conformance --help` lists the commands"],
       [['demoo', '--seed', '1'], "unknown command 'demoo' (did you mean demo?)"],
       [['verfy'], "unknown command 'verfy' (did you mean verify?)"],
       [['demo', '--upstream-listen', '127.0.0.1'], '--upstream-listen: expected host:port (e.g. 127.0.0.1:18080) or a port, got "127.0.0.1": no port'],

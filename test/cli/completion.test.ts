@@ -185,7 +185,7 @@ describe('completion zsh and fish', () => {
   it('refuses a shell it has no script for, naming the ones it has', async () => {
     const r = await cliInProcess(['completion', 'tcsh']);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe("gw-conformance: command-argument value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish; see `gw-conformance completion --help`");
+    expect(r.stderr.trim()).toBe("gw-conformance: error GWC-USAGE: command-argument value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish; see `gw-conformance completion --help`");
     expect(COMMANDS.completion.description).toContain('bash, zsh, fish');
   });
 });

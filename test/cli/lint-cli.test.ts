@@ -155,9 +155,9 @@ describe('gw-conformance lint-config', () => {
     expect(dir.code).toBe(2);
     expect(oneLine(dir.stderr)).toMatch(/fixtures: cannot read the file \(EISDIR\)/);
     expect(fmt.code).toBe(2);
-    expect(oneLine(fmt.stderr)).toMatch(/--format.*xml.*not one of the allowed choices|Allowed choices/);
+    expect(oneLine(fmt.stderr)).toMatch(/^gw-conformance: error GWC-USAGE: .*--format.*xml.*Allowed choices/);
     expect(none.code).toBe(2);
-    expect(oneLine(none.stderr)).toMatch(/missing required argument/);
+    expect(oneLine(none.stderr)).toMatch(/^gw-conformance: error GWC-USAGE: missing required argument/);
     expect(out.code).toBe(2);
     expect(oneLine(out.stderr)).toMatch(/--out: cannot write \/no\/such\/dir\/x.json \(ENOENT\)/);
   });

@@ -1,6 +1,7 @@
 // The detection matrix: the clean reference gateway passes every check, and each fault is
 // caught by exactly the checks test/detection/*.json names for it (and no other check it
-// reaches). One expectation file per area, so each area's faults are reviewed beside its checks;
+// reaches). One expectation file per area, so each area's faults are reviewed beside its checks
+// (a protocol's file may hold other areas' faults' rows of that protocol's own checks too);
 // a row is recorded from a run by `node scripts/detection.mjs --write FAULT...`, never typed.
 // The clean run is traced once, by the first part to get to it (test/helpers/matrix-trace.ts), and a
 // fault runs with the checks it can reach (test/helpers/reach.ts: those whose exchanges its
@@ -17,6 +18,8 @@
 // the cores: the oracle's verdicts hold with both cores taken by other work (`npm run
 // bench:oracle -- --stress`).
 import { readdirSync, readFileSync } from 'node:fs';
+import { readMatrix } from '../../scripts/detection-rows.mjs';
+import { PROTOCOLS } from '../../src/core/protocols.js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { FAULTS } from '../../reference/faults/index.js';
 import { CHECKS } from '../../suites/index.js';
@@ -31,16 +34,10 @@ import './lane-setup.js';
 
 const dir = new URL('../detection/', import.meta.url);
 type Flags = Parameters<typeof demoRun>[1];
-const expected: { faults: Record<string, Record<string, string>>; flags: Record<string, Flags> } = { faults: {}, flags: {} };
-// apps.json is the apps profile's matrix (test/apps/apps-detection.test.ts), load.json the load profile's (test/load/load-detection.test.ts).
-for (const f of readdirSync(dir).filter((n) => n.endsWith('.json') && n !== 'apps.json' && n !== 'load.json')) {
-  const part = JSON.parse(readFileSync(new URL(f, dir), 'utf8')) as { faults: Record<string, Record<string, string>>; flags?: Record<string, Flags> };
-  Object.assign(expected.flags, part.flags ?? {});
-  for (const [fault, outcomes] of Object.entries(part.faults)) {
-    if (expected.faults[fault]) throw new Error(`fault ${fault} is expected in two files`);
-    expected.faults[fault] = outcomes;
-  }
-}
+// Every file's rows merged (scripts/detection-rows.mjs: a fault's home file and, for a protocol's
+// own checks, that protocol's file; a row given twice is an error). apps.json is the apps
+// profile's matrix (test/apps/apps-detection.test.ts), load.json the load profile's (test/load/load-detection.test.ts).
+const expected = readMatrix(dir, PROTOCOLS) as { faults: Record<string, Record<string, string>>; flags: Record<string, Flags> };
 
 /** A check's skip on a translated route: what it compares cannot cross a translation. */
 const isTranslatedSkip = (x: RunReport['results'][number]) => x.outcome === 'skip' && x.message.startsWith('translated route: ');

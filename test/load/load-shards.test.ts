@@ -58,14 +58,19 @@ function independent(encoded: string[]) {
   return { count: all.totalCount, p50: ms(50), p95: ms(95), p99: ms(99), p999: ms(99.9) };
 }
 
+/** A running mock and a reference gateway in front of it, each a process of its own, on free ports; a fresh folder for the shards' reports. */
+async function mockAndGateway(prefix: string) {
+  const [up, gw] = [await freePort(), await freePort()];
+  const mockOut = await serve(['mock', '--listen', `127.0.0.1:${up}`], 'listening');
+  await serve(['reference', '--listen', `127.0.0.1:${gw}`, '--upstream', `http://127.0.0.1:${up}`], 'listening');
+  return { up, gw, mockOut, dir: mkdtempSync(join(tmpdir(), prefix)) };
+}
+
 const RANK = ['skip', 'pass', 'waived', 'info', 'warn', 'flaky', 'fail', 'timeout', 'error'];
 
 describe('load shards: three processes, one mock, one gateway', () => {
   it('each shard reports, and merge-reports adds them up exactly', { timeout: 180_000 }, async () => {
-    const [up, gw] = [await freePort(), await freePort()];
-    const mockOut = await serve(['mock', '--listen', `127.0.0.1:${up}`], 'listening');
-    await serve(['reference', '--listen', `127.0.0.1:${gw}`, '--upstream', `http://127.0.0.1:${up}`], 'listening');
-    const dir = mkdtempSync(join(tmpdir(), 'gwc-load-shards-'));
+    const { up, gw, mockOut, dir } = await mockAndGateway('gwc-load-shards-');
     const load = ['--profile', 'load', '--only', 'load.perf.cost', '--only', 'load.concurrency.attribution', '--load-rate', '20', '--load-duration-s', '1', '--load-requests', '20', '--load-clients', '2', '--seed', '5', '--reporter', 'json'];
     // Two find the mock on the address they would listen on, one is told its URL (--attach, as a load process on another machine is).
     const where = (i: number) => (i === 3 ? ['--attach', `http://127.0.0.1:${up}`] : ['--upstream-listen', `127.0.0.1:${up}`]);
@@ -116,10 +121,7 @@ describe('load shards: three processes, one mock, one gateway', () => {
 
 describe('load shards that start together (--start-together)', () => {
   it('two shards started apart wait at the mock for each other, record their calibration and start, and merge; a shard whose partner never comes is one line', { timeout: 180_000 }, async () => {
-    const [up, gw] = [await freePort(), await freePort()];
-    const mockOut = await serve(['mock', '--listen', `127.0.0.1:${up}`], 'listening');
-    await serve(['reference', '--listen', `127.0.0.1:${gw}`, '--upstream', `http://127.0.0.1:${up}`], 'listening');
-    const dir = mkdtempSync(join(tmpdir(), 'gwc-load-together-'));
+    const { up, gw, mockOut, dir } = await mockAndGateway('gwc-load-together-');
     const load = (i: number, n: number, wait: string) => ['run', '--target', `http://127.0.0.1:${gw}`, '--attach', `http://127.0.0.1:${up}`, '--shard', `${i}/${n}`, '--start-together', wait, '--profile', 'load', '--only', 'load.concurrency.attribution', '--load-rate', '20', '--load-duration-s', '1', '--load-requests', '20', '--load-clients', '2', '--seed', '5', '--reporter', 'json', '--out', join(dir, `s${i}of${n}`)];
     const first = cli(load(1, 2, '150'), { timeoutMs: 170_000 });
     // The second starts only once the first waits at the barrier: without the barrier their load would not overlap.

@@ -2,10 +2,11 @@
 // body without `model`), the AWS event-stream framing (round trip, re-chunking, a broken
 // checksum, a truncated end, the hex dump of one message), and the recording upstream answering a Bedrock request in
 // Bedrock form when the script was written in the messages protocol.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import fc from 'fast-check';
-import { RecordingUpstream } from '../../../mocks/upstream/server.js';
+import type { RecordingUpstream } from '../../../mocks/upstream/server.js';
+import { eachUpstream } from '../../helpers/each-upstream.js';
 import { UpstreamHandle } from '../../../src/upstream/handle.js';
 import { RECORDS, minimalRequest, routeOfRequest, translateReply } from '../../../src/protocols/index.js';
 import { decodeMessage, encodeFrame, exceptionText, FrameDecoder, isEventStreamType, messageHexDump } from '../../../src/core/framing.js';
@@ -118,11 +119,7 @@ describe('a messages-protocol script answers a bedrock request in bedrock form',
   });
 
   let up: RecordingUpstream;
-  beforeEach(async () => {
-    up = new RecordingUpstream();
-    await up.start();
-  });
-  afterEach(() => up.stop());
+  eachUpstream((u) => (up = u));
 
   it('over the wire: a streamed messages script reaches /model/{id}/invoke-with-response-stream as valid event-stream messages', async () => {
     const e = new UpstreamHandle(up, 'messages').next().sse(frames(messageStream({ full: false, textDeltas: 2 })));

@@ -1,8 +1,9 @@
 // Error-area helpers and plumbing: response shapes, large bodies, retry headers, the
 // upstream's suspend/resume and hit counting, and the fault hook that limits buffering.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { RecordingUpstream } from '../../../mocks/upstream/server.js';
+import { eachUpstream } from '../../helpers/each-upstream.js';
 import { UpstreamHandle } from '../../../src/upstream/handle.js';
 import { retryGuidanceHeaders, ERROR_MESSAGES, ERROR_TYPES } from '../../../src/protocols/messages/index.js';
 import { ReferenceGateway } from '../../../reference/gateway.js';
@@ -80,11 +81,7 @@ describe('retry guidance headers', () => {
 
 describe('recording upstream: suspend, resume, hit counting', () => {
   let up: RecordingUpstream;
-  beforeEach(async () => {
-    up = new RecordingUpstream();
-    await up.start();
-  });
-  afterEach(() => up.stop());
+  eachUpstream((u) => (up = u));
 
   it('suspendUpstream refuses connections until resumeUpstream', async () => {
     const h = new UpstreamHandle(up);

@@ -2,9 +2,10 @@
 // answering a request on /v1/responses in that protocol when the check scripted another one:
 // a response object, a stream of named events with increasing sequence_number and every
 // lifecycle event, a mid-stream error as response.failed, an error in OpenAI's shape, a count.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { RecordingUpstream } from '../../../mocks/upstream/server.js';
+import type { RecordingUpstream } from '../../../mocks/upstream/server.js';
+import { eachUpstream } from '../../helpers/each-upstream.js';
 import { UpstreamHandle } from '../../../src/upstream/handle.js';
 import { RECORDS, minimalRequest, routeOfRequest, translateReply } from '../../../src/protocols/index.js';
 import { errorBody, messageBody, frames, messageStream } from '../../../src/protocols/messages/index.js';
@@ -74,11 +75,7 @@ describe('the responses record', () => {
 
 describe('the recording upstream answers a responses request in its protocol', () => {
   let up: RecordingUpstream;
-  beforeEach(async () => {
-    up = new RecordingUpstream();
-    await up.start();
-  });
-  afterEach(() => up.stop());
+  eachUpstream((u) => (up = u));
 
   const send = async (token: string, stream: boolean) => {
     const m = minimalRequest('responses', { text: `${token} hello`, stream });

@@ -2,10 +2,11 @@
 // protocol reaches a request on another protocol's path written in that protocol, with the same
 // text (case token included), tool calls, stop reason, usage, error status and message, and a
 // stream's frames keeping their timing; what cannot be read into meaning is played as scripted.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import fc from 'fast-check';
-import { RecordingUpstream } from '../../../mocks/upstream/server.js';
+import type { RecordingUpstream } from '../../../mocks/upstream/server.js';
+import { eachUpstream } from '../../helpers/each-upstream.js';
 import { UpstreamHandle } from '../../../src/upstream/handle.js';
 import { PROTOCOLS, RECORDS, minimalRequest, type Answer, type Protocol, type StreamStep, translateReply } from '../../../src/protocols/index.js';
 import { messageBody, errorBody, frames, messageStream, modelListBody } from '../../../src/protocols/messages/index.js';
@@ -109,11 +110,7 @@ describe('translateReply', () => {
 
 describe('the recording upstream answers in the protocol it is addressed in', () => {
   let up: RecordingUpstream;
-  beforeEach(async () => {
-    up = new RecordingUpstream();
-    await up.start();
-  });
-  afterEach(() => up.stop());
+  eachUpstream((u) => (up = u));
 
   const send = async (p: Protocol, token: string, stream = false) => {
     const m = minimalRequest(p, { text: `${token} hello`, stream, maxTokens: 16 });

@@ -3,9 +3,10 @@
 // count's from its body), both error shapes read back, the run's project and region fill the
 // paths, and the recording upstream answers a vertex request in vertex form when the check
 // scripted its reply in the messages protocol.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { RecordingUpstream } from '../../../mocks/upstream/server.js';
+import type { RecordingUpstream } from '../../../mocks/upstream/server.js';
+import { eachUpstream } from '../../helpers/each-upstream.js';
 import { UpstreamHandle } from '../../../src/upstream/handle.js';
 import { GatewayClient } from '../../../src/client/gateway.js';
 import { PROTOCOLS, RECORDS, minimalRequest, routeOfRequest, pathFamily, type Protocol, translateReply } from '../../../src/protocols/index.js';
@@ -103,11 +104,7 @@ describe('replies scripted in the messages protocol, rendered for a vertex arriv
 
 describe('the recording upstream on a vertex path', () => {
   let up: RecordingUpstream;
-  beforeEach(async () => {
-    up = new RecordingUpstream();
-    await up.start();
-  });
-  afterEach(() => up.stop());
+  eachUpstream((u) => (up = u));
 
   it('answers :streamRawPredict with a messages-protocol stream when the check scripted a messages stream', async () => {
     const e = new UpstreamHandle(up, 'messages').next().sse(frames(messageStream({ full: false, textDeltas: 2 })));

@@ -43,29 +43,23 @@ function send(url: string, headers: Record<string, string>, agent: http.Agent | 
 }
 
 describe('the recording upstream on the wire', () => {
-  it('compresses a gzip-scripted answer only when the request accepts gzip', async () => {
-    const up = await upstream();
-    const body = messageBody();
-    for (const [accept, gz] of [['gzip', true], ['br, gzip;q=0.5', true], ['*', true], ['gzip;q=0', false], ['identity', false], ['', false]] as const) {
-      const e = up.expect({ kind: 'json', status: 200, headers: JSON_HEADERS, body, gzip: true });
-      const r = await send(`${up.url}/v1/messages`, { 'x-gwc-case': e.token, ...(accept ? { 'accept-encoding': accept } : {}) });
-      expect(r.headers['content-encoding'], accept).toBe(gz ? 'gzip' : undefined);
-      expect((gz ? gunzipSync(r.body) : r.body).toString(), accept).toBe(body);
-      expect(acceptsGzip(e.hits[0]), accept).toBe(gz);
-    }
-  });
-
-  it('compresses a zstd-scripted answer only when the request accepts zstd, as frames any decoder reads', async () => {
-    const up = await upstream();
-    const body = messageBody();
-    for (const [accept, zs] of [['zstd', true], ['gzip, deflate, br, zstd', true], ['*', true], ['zstd;q=0', false], ['gzip', false], ['', false]] as const) {
-      const e = up.expect({ kind: 'json', status: 200, headers: JSON_HEADERS, body, zstd: true });
-      const r = await send(`${up.url}/v1/messages`, { 'x-gwc-case': e.token, ...(accept ? { 'accept-encoding': accept } : {}) });
-      expect(r.headers['content-encoding'], accept).toBe(zs ? 'zstd' : undefined);
-      expect((zs ? zstdDecompress(r.body, 1 << 20, false) : r.body).toString(), accept).toBe(body);
-      expect(acceptsZstd(e.hits[0]), accept).toBe(zs);
-    }
-  });
+  // Each scripted encoding, with the accept-encoding values that take it and those that do not.
+  const ENCODINGS = [
+    { name: 'gzip', also: '', script: { gzip: true }, decode: (b: Buffer) => gunzipSync(b), accepts: acceptsGzip, cases: [['gzip', true], ['br, gzip;q=0.5', true], ['*', true], ['gzip;q=0', false], ['identity', false], ['', false]] },
+    { name: 'zstd', also: ', as frames any decoder reads', script: { zstd: true }, decode: (b: Buffer) => zstdDecompress(b, 1 << 20, false), accepts: acceptsZstd, cases: [['zstd', true], ['gzip, deflate, br, zstd', true], ['*', true], ['zstd;q=0', false], ['gzip', false], ['', false]] },
+  ] as const;
+  for (const enc of ENCODINGS)
+    it(`compresses a ${enc.name}-scripted answer only when the request accepts ${enc.name}${enc.also}`, async () => {
+      const up = await upstream();
+      const body = messageBody();
+      for (const [accept, yes] of enc.cases) {
+        const e = up.expect({ kind: 'json', status: 200, headers: JSON_HEADERS, body, ...enc.script });
+        const r = await send(`${up.url}/v1/messages`, { 'x-gwc-case': e.token, ...(accept ? { 'accept-encoding': accept } : {}) });
+        expect(r.headers['content-encoding'], accept).toBe(yes ? enc.name : undefined);
+        expect((yes ? enc.decode(r.body) : r.body).toString(), accept).toBe(body);
+        expect(enc.accepts(e.hits[0]), accept).toBe(yes);
+      }
+    });
 
   it('closes the idle kept-alive connection of a case, and says how its idle spell ended', async () => {
     const up = await upstream();

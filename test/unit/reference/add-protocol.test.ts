@@ -2,8 +2,10 @@
 // makes the compiler name exactly the sites that section lists (each an exhaustive
 // Record<Protocol, ...>); given its line in the registry with an empty record, the compiler names
 // the record's fields, and they are the ones the section lists for the record. And the section's
-// lists of the existing files a new protocol touches are those its steps name, are at most twelve,
-// and no other file of the repository lists the protocols by hand.
+// lists of the existing files a new protocol touches are those its steps name, are at most twelve
+// (the count the section gives), and no other file of the repository lists the protocols by hand;
+// and a fault of any area that breaks the new protocol's own checks has their rows written to the
+// protocol's new detection file, no existing one (scripts/detection-rows.mjs).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +13,7 @@ import { relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { PROTOCOLS } from '../../../src/core/protocols.js';
+import { placeRow, readMatrix } from '../../../scripts/detection-rows.mjs';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const NAMES = `${ROOT}src/core/protocols.ts`;
@@ -78,6 +81,8 @@ function listed(lead: string): string[] {
   return bullets.flatMap((b) => [...b.slice(2).split(': ')[0].matchAll(/`([^`]+)`/g)].map((m) => m[1])).sort();
 }
 
+const WORDS = ['None', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine', 'Ten', 'Eleven', 'Twelve'];
+
 describe('adding a protocol', () => {
   it('the compiler names exactly the sites CONTRIBUTING lists', { timeout: 120_000 }, () => {
     const sites = compiled({ [NAMES]: addName }).sites.map((s) => s.replace(/:\d+$/, ''));
@@ -96,6 +101,8 @@ describe('adding a protocol', () => {
     const regenerated = listed('The existing files it regenerates');
     for (const f of [...hand, ...regenerated]) expect(existsSync(`${ROOT}${f}`), f).toBe(true);
     expect(hand.length + regenerated.length).toBeLessThanOrEqual(12);
+    const said = /^(\w+) in all/m.exec(howTo())?.[1];
+    expect(said, 'the section says how many files in all').toBe(WORDS[hand.length + regenerated.length]);
     // Each step's file (its first path) is the protocol's own (`<name>`) or one of the hand list, and so is each "one line in".
     const steps = [...howTo().matchAll(/^\d+\. `([^`]+)`([^]*?)(?=^\d+\. |^$)/gm)];
     expect(steps.length).toBeGreaterThan(5);
@@ -109,5 +116,16 @@ describe('adding a protocol', () => {
     const lists = [', ', "', '", '", "', '|', ','].map((sep) => PROTOCOLS.join(sep));
     const handLists = files.filter((f) => existsSync(`${ROOT}${f}`) && lists.some((l) => readFileSync(`${ROOT}${f}`, 'utf8').includes(l)));
     expect(handLists).toEqual([]);
+  });
+
+  it("a fault of any area that breaks the new protocol's own checks (html-errors, buffer-stream, strip-images) gains their rows in the protocol's new detection file", () => {
+    const dir = new URL('../../detection/', import.meta.url);
+    const names = [...PROTOCOLS, 'dummy'];
+    const matrix = readMatrix(dir, names);
+    const exists = (f: string) => f === 'dummy.json' || existsSync(new URL(f, dir));
+    const faults = Object.keys(matrix.faults);
+    for (const f of ['html-errors', 'buffer-stream', 'strip-images']) expect(faults).toContain(f);
+    const elsewhere = faults.flatMap((f) => ['dummy.path.preserved', 'dummy.errors.passthrough', 'capabilities.dummy'].map((id) => `${f}: ${id} -> ${placeRow(matrix, f, id, matrix.home[f] ?? `${f}.json`, names, exists)}`)).filter((l) => !l.endsWith('-> dummy.json'));
+    expect(elsewhere).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { compareReports, type CompareOptions } from '../../../src/report/across-runs/compare.js';
+import type { Capability, CellMode, CellState } from '../../../src/core/capabilities.js';
 import { consoleText, githubText, markdownText } from '../../../src/report/across-runs/compare-format.js';
 import { exitCodeOf, NOT_RUN } from '../../../src/report/shared/policy.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
@@ -53,7 +54,7 @@ const cmp = (b: CheckResult[], n: CheckResult[], opts: CompareOptions = {}, ro: 
 const changeOf = (c: ReturnType<typeof cmp>, id: string) => c.checks.find((r) => r.id === id)?.change;
 
 /** A capability check's result holding cells. */
-const capability = (cells: Array<{ feature: string; mode: 'json' | 'stream'; state: string; required?: boolean; evidence?: string[] }>) =>
+const capability = (cells: Array<{ feature: Capability; mode: CellMode; state: CellState; required?: boolean; evidence?: string[] }>) =>
   result('capabilities.messages', 'pass', { area: 'capabilities', evidence: { cells: cells.map((c) => ({ protocol: 'messages', route: 'claude-sonnet-4-5', required: false, evidence: [], ...c })) } });
 
 describe('compare: what changed per check', () => {

@@ -9,6 +9,7 @@ import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MATRIX_SCRIPT } from '../../../src/report/across-runs/matrix-assets.js';
 import type { Matrix } from '../../../src/report/across-runs/matrix.js';
+import type { CapabilityCell, CellState } from '../../../src/core/capabilities.js';
 import { exitCodeOf } from '../../../src/report/shared/policy.js';
 import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
 import { htmlReport } from '../../../src/reporters/html/page.js';
@@ -29,7 +30,7 @@ function report(results: CheckResult[], over: Partial<RunReport> = {}): RunRepor
   return { schemaVersion: SCHEMA_VERSION, harness: { name: 'gw-conformance', version: '0.1.0' }, target: 'http://127.0.0.1:8080', upstream: null, profile: 'default', declared: { protocols: ['messages'] }, seed: 1, strict: false, startedAt: '2026-11-20T10:00:00.000Z', finishedAt: '2026-11-20T10:00:01.000Z', durationMs: 1000, summary: summarize(results), exitCode: exitCodeOf(results, false), results, unmatchedRequests: [], ...over };
 }
 
-const cells = (state: string) => ({ cells: [{ protocol: 'messages', route: 'default', feature: 'tools', mode: 'json', state: 'pass', required: false, evidence: [] }, { protocol: 'messages', route: 'default', feature: 'tools', mode: 'stream', state, required: true, evidence: state === 'pass' ? [] : ['lost'] }] });
+const cells = (state: CellState): { cells: CapabilityCell[] } => ({ cells: [{ protocol: 'messages', route: 'default', feature: 'tools', mode: 'json', state: 'pass', required: false, evidence: [] }, { protocol: 'messages', route: 'default', feature: 'tools', mode: 'stream', state, required: true, evidence: state === 'pass' ? [] : ['lost'] }] });
 
 /** Writes report.json and its report.html (the real HTML reporter) into DIR. */
 function writeRun(dir: string, r: RunReport): void {
@@ -162,7 +163,7 @@ describe('matrix: bad input', () => {
     ['a folder without report.json', ['nowhere'], /^gw-conformance: error GWC-BAD-REPORT: .*nowhere\/report\.json: not a readable JSON report \(ENOENT\)$/],
     ['a label without NAME', ['alpha', '--label', 'alpha='], /^gw-conformance: error GWC-BAD-FLAG: --label: expected DIR=NAME@VERSION \(or DIR=NAME\), got "alpha="$/],
     ['a label for no report given', ['alpha', '--label', 'zeta=z@1'], /^gw-conformance: error GWC-BAD-FLAG: --label zeta=\.\.\.: zeta is none of the reports given/],
-    ['an unknown format', ['alpha', '--format', 'pdf'], /argument 'pdf' is invalid/],
+    ['an unknown format', ['alpha', '--format', 'pdf'], /^gw-conformance: error GWC-USAGE: option '--format <name>' argument 'pdf' is invalid\./],
   ];
   for (const [what, args, line] of cases)
     it(`${what}: one line, exit 2`, async () => {

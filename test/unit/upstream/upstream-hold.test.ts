@@ -1,10 +1,11 @@
 // The recording upstream's barrier (a reply's `hold`, mocks/upstream/hold.ts): answers of a
 // group are held until a batch is waiting, so requests overlap whatever the rate; a gateway that
 // forwards fewer at once is answered when the bounded wait runs out, then without waiting again.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { Holds } from '../../../mocks/upstream/hold.js';
-import { RecordingUpstream } from '../../../mocks/upstream/server.js';
+import type { RecordingUpstream } from '../../../mocks/upstream/server.js';
+import { eachUpstream } from '../../helpers/each-upstream.js';
 import { JSON_HEADERS, type Hold } from '../../../src/upstream/scenario.js';
 
 const hold = (o: Partial<Hold> = {}): Hold => ({ group: `g-${Math.random()}`, size: 3, waitMs: 60_000, total: 100, ...o });
@@ -58,11 +59,7 @@ describe('the hold of a group', () => {
 
 describe('the recording upstream holds answers', () => {
   let up: RecordingUpstream;
-  beforeEach(async () => {
-    up = new RecordingUpstream();
-    await up.start();
-  });
-  afterEach(() => up.stop());
+  eachUpstream((u) => (up = u));
 
   it('writes no answer of a batch before its last request arrived', async () => {
     const g = hold({ size: 3 });

@@ -1,5 +1,5 @@
 // Correlation of forwarded requests to checks, recording fidelity and loopback binding.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import net from 'node:net';
 import { Readable } from 'node:stream';
@@ -7,16 +7,13 @@ import { createHash } from 'node:crypto';
 import { longStringDigest } from '../../../src/client/bounded.js';
 import { RECORD_KEEP } from '../../../src/upstream/record.js';
 import { RecordingUpstream } from '../../../mocks/upstream/server.js';
+import { eachUpstream } from '../../helpers/each-upstream.js';
 import { UpstreamHandle } from '../../../src/upstream/handle.js';
 import fc from 'fast-check';
 import { newCaseToken, tokensIn, tokensInBytes } from '../../../src/upstream/contract.js';
 
 let up: RecordingUpstream;
-beforeEach(async () => {
-  up = new RecordingUpstream();
-  await up.start();
-});
-afterEach(() => up.stop());
+eachUpstream((u) => (up = u));
 
 /** Sends raw bytes so header case, order and duplicates are under the test's control. */
 function rawRequest(port: number, text: string): Promise<string> {
