@@ -34,7 +34,7 @@ describe('arrivalsByContent', () => {
 
   it('joined deltas arrive together: a burst still', () => {
     const texts = sent.filter((e) => isText(e.data)).map((e) => textOf(e.data)!);
-    const last = sentAt[sent.findLastIndex((e) => isText(e.data))];
+    const last = Math.max(...sent.flatMap((e, i) => (isText(e.data) ? [sentAt[i]] : [])));
     const got = sent.flatMap((e, i) => (isText(e.data) ? [] : [{ data: e.data, arrivedAt: Math.max(sentAt[i], last) + 2 }]));
     // One client delta carrying all four texts, after the last was sent, placed where the first was.
     const first = sent.findIndex((e) => isText(e.data));
