@@ -17,6 +17,12 @@ function openAiShape(text: string): boolean {
   return p.ok && p.node.t === 'obj' && p.node.entries.some(([k]) => k === 'data') && !p.node.entries.some(([k]) => k === 'models');
 }
 
+/** Whether a body is a JSON object with an `error` (the gateway's refusal in any protocol's shape). */
+function isJsonError(text: string): boolean {
+  const p = tryParse(text);
+  return p.ok && p.node.t === 'obj' && p.node.entries.some(([k]) => k === 'error');
+}
+
 export default defineCheck({
   id: 'responses.catalog.codex',
   title: 'GET /v1/models?client_version=... (Codex\'s catalog) reaches the upstream and its {"models": [...]} manifest comes back in that shape',
@@ -24,12 +30,15 @@ export default defineCheck({
   level: 'MUST',
   protocol: 'responses',
   requirement:
-    'A GET /v1/models carrying Codex\'s `client_version` query reaches the upstream with that query, and the catalog the upstream answers (`{"models": [...]}` of slugs, display names and reasoning levels) reaches the client in that shape and content; the gateway does not answer it, or rewrite it, as OpenAI\'s `{"object": "list", "data": [...]}`.',
+    'A GET /v1/models carrying Codex\'s `client_version` query reaches the upstream with that query, and the catalog the upstream answers (`{"models": [...]}` of slugs, display names and reasoning levels) reaches the client in that shape and content; the gateway does not answer it, or rewrite it, as OpenAI\'s `{"object": "list", "data": [...]}`. A gateway that offers no catalog may answer a JSON 404 of its own (judged as not applicable).',
   fix: 'Forward `GET /v1/models?client_version=...` with its query and pass the upstream\'s catalog through as it came; a gateway that serves its own OpenAI-shaped model list must not answer this request with it (Codex reads `models`, finds none, and its model picker stays empty).',
   async run(ctx) {
     const x = await routeExchange(ctx, { method: 'GET', path: apiPath('responses', 'client-catalog', CLIENT_VERSION), headers: [['accept', 'application/json']], auth: 'bearer', reply: routeReply('responses', codexCatalog('gw-conformance catalog.')) });
     if (x.res.status === 200 && openAiShape(x.res.text()))
       return fail(`Codex's catalog request got OpenAI's model-list shape ({"object": "list", "data": [...]}) ${x.seen ? 'in place of the upstream\'s catalog' : 'from the gateway itself'}: Codex finds no \`models\` in it`, { expected: 'the upstream\'s {"models": [...]} catalog', actual: x.res.text().slice(0, 200), evidence: exchangeEvidence(x) });
+    // A gateway that offers no catalog may say so with a JSON 404 of its own: Codex then lists the models it bundles.
+    if (!x.seen && x.res.status === 404 && isJsonError(x.res.text()))
+      return { ok: true, skip: true, message: `the gateway offers no model catalog (its own JSON 404): Codex falls back to the models it bundles, and there is no catalog to judge`, evidence: exchangeEvidence(x) };
     const broken = passedThrough(x, 'Codex\'s catalog request');
     if (broken) return broken;
     return pass(`the catalog request reached the upstream as ${x.seen!.url} and its {"models": [...]} manifest came back unchanged`, exchangeEvidence(x));
