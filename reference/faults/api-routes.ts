@@ -2,8 +2,8 @@
 // found them: a route table that knows only POST /v1/responses (compaction and stored responses
 // answered 404), a stream filter that drops output items of a type it does not know, OpenAI's
 // files route catching the messages protocol's upload, batch lookups that turn the upstream's 404
-// into a 500, Codex's catalog rewritten into OpenAI's list, and a passthrough that forwards only
-// the headers it knows.
+// into a 500, Codex's catalog rewritten into OpenAI's list, a passthrough that forwards only the
+// headers it knows, and a key pool that sends a conversation's continuation under another account.
 import type http from 'node:http';
 import { apiRouteOf, type ApiRouteName, type Protocol } from '../../src/protocols/index.js';
 import type { Fault, Json, Replacement, RequestParts } from './types.js';
@@ -62,6 +62,25 @@ function asOpenAiList(body: Buffer): Buffer | null {
 /** The headers a passthrough with a fixed list forwards: not Codex's own. */
 const CLIENT_HEADER = /^(session[_-]id|thread-id|originator|x-client-request-id|x-codex-.*)$/i;
 
+/** Whether a Responses request continues an earlier response (names its previous_response_id). */
+const continues = (r: RequestParts) => /"previous_response_id"\s*:\s*"/.test(r.body.toString('utf8'));
+
+/**
+ * A pool of two upstream keys assigned by the request alone, with no affinity: a request that
+ * starts a conversation gets the first key, one that continues an earlier response the second
+ * (the same pair every time, whatever else is in flight).
+ */
+const KEY_POOL_ROTATES: Fault = {
+  name: 'resp-key-pool-rotates',
+  breaks: ['RESP-STATE-2'],
+  description: 'sends /v1/responses requests under a pool of two upstream keys assigned per request with no affinity (a new conversation under the first, a continuation naming its previous_response_id under the second): the continuation, and the reasoning item it sends back, reach the upstream under an account that did not seal them',
+  request: (r) => {
+    if (!isOn(r, 'responses', 'generate')) return;
+    r.headers = r.headers.filter(([k]) => !/^(authorization|x-api-key)$/i.test(k));
+    r.headers.push(['authorization', `Bearer sk-gateway-pool-key-${continues(r) ? 2 : 1}-0000000000000000`]);
+  },
+};
+
 export const API_ROUTE_FAULTS: Fault[] = [
   {
     name: 'resp-compact-404',
@@ -107,4 +126,5 @@ export const API_ROUTE_FAULTS: Fault[] = [
       if (isOn(r, 'responses', 'generate')) r.headers = r.headers.filter(([k]) => !CLIENT_HEADER.test(k));
     },
   },
+  KEY_POOL_ROTATES,
 ];

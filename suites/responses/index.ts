@@ -14,5 +14,6 @@ import compactItem from './responses.compact.stream-item.js';
 import stored from './responses.state.stored.js';
 import clientHeaders from './responses.headers.client.js';
 import codexCatalog from './responses.catalog.codex.js';
+import affinity from './responses.state.affinity.js';
 
-export const RESPONSES_CHECKS: CheckDef[] = [path, body, encoded, events, incremental, failed, requested, errors, usage, compactRoute, compactItem, stored, clientHeaders, codexCatalog];
+export const RESPONSES_CHECKS: CheckDef[] = [path, body, encoded, events, incremental, failed, requested, errors, usage, compactRoute, compactItem, stored, clientHeaders, codexCatalog, affinity];

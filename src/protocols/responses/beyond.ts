@@ -72,3 +72,13 @@ export function codexCatalog(marker: string): Record<string, unknown> {
   models[0].description = `${marker} ${String(models[0].description)}`;
   return { models };
 }
+
+/** A reasoning item sealed by the upstream's account (`encrypted_content`, as `include: ["reasoning.encrypted_content"]` asks). */
+export function sealedReasoningItem(sealed: string): Record<string, unknown> {
+  return { id: responsesId('rs'), type: 'reasoning', summary: [], encrypted_content: sealed };
+}
+
+/** A stored answer (id `id`) carrying a sealed reasoning item before its message: what a stateful client continues from. */
+export function sealedAnswer(id: string, sealed: string, text: string): Record<string, unknown> {
+  return responseObject({ id, model: RESPONSES_MODEL, status: 'completed', output: [sealedReasoningItem(sealed), messageItem(responsesId('msg'), text)], usage: RESPONSES_USAGE });
+}
