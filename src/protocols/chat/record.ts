@@ -176,7 +176,7 @@ export const CHAT: ProtocolRecord = {
   modelIn: 'body',
   features: ['tools', 'images', 'json-mode'],
   service: { modelEnv: 'GWC_CHAT_MODEL' },
-  paths: { generate: () => CHAT_PATH, stream: () => CHAT_PATH, count: null, models: () => '/v1/models' },
+  paths: { generate: () => CHAT_PATH, stream: () => CHAT_PATH, count: null, models: () => '/v1/models', rpc: null },
   routeOf(method, path, headers) {
     const p = path.split('?')[0];
     if (p === CHAT_PATH) return 'generate';

@@ -215,7 +215,7 @@ export const RESPONSES: ProtocolRecord = {
   modelIn: 'body',
   features: ['tools', 'json-mode'],
   service: { modelEnv: 'GWC_RESPONSES_MODEL', optional: true },
-  paths: { generate: () => RESPONSES_PATH, stream: () => RESPONSES_PATH, count: () => RESPONSES_COUNT_PATH, models: null },
+  paths: { generate: () => RESPONSES_PATH, stream: () => RESPONSES_PATH, count: () => RESPONSES_COUNT_PATH, models: null, rpc: null },
   routeOf(method, path) {
     if (method !== 'POST') return null;
     const p = path.split('?')[0];
