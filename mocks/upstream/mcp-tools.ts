@@ -4,7 +4,9 @@
 //   progress   `steps` progress notifications `gapMs` apart on the call's own event stream, then its result
 //   large      a text result of `bytes` characters (a known pattern: a cut or changed one shows)
 //   fail       a JSON-RPC error (code FAIL_CODE, with data)
-//   notify     `count` log messages on the session's GET stream (not tied to the call), then its result
+//   notify     `count` log messages on the session's GET stream (not tied to the call), once that
+//              stream is open (waited for up to GET_WAIT_MS); with `closeAfter`, the server ends the
+//              stream after that many (the rest are kept for a client resuming with Last-Event-ID)
 //   forget     its result, then the server forgets the session (a later request gets 404: expired)
 // The gaps are the script's timing (what the stream timing oracle measures), not synchronisation.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -17,6 +19,19 @@ export interface McpSdk {
 }
 
 type Args = Record<string, unknown>;
+
+/** What the scripted server may do to its session (the host, mcp.ts, gives each session its own). */
+export interface SessionHooks {
+  /** The server forgets the session: its later requests get 404. */
+  forget(): void;
+  /** Resolves true once the session's GET stream is open, false if it is not within `ms`. */
+  getOpen(ms: number): Promise<boolean>;
+  /** The server ends the session's GET stream. */
+  closeGet(): void;
+}
+
+/** How long `notify` waits for the GET stream: far above a loopback GET's time to open (milliseconds). */
+const GET_WAIT_MS = 5000;
 const n = (v: unknown, dflt: number, max: number) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.min(v, max) : dflt);
 const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
 
@@ -40,8 +55,8 @@ const wait = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
   });
 
-/** A scripted server; `forget` is called once the `forget` tool has answered. */
-export function scriptedServer(sdk: McpSdk, forget: () => void): Server {
+/** A scripted server of one session. */
+export function scriptedServer(sdk: McpSdk, hooks: SessionHooks): Server {
   const { types } = sdk;
   const server = new sdk.Server({ name: 'gw-conformance-upstream', version: '0.1.0' }, { capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} } });
   server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools: TOOLS }));
@@ -66,11 +81,16 @@ export function scriptedServer(sdk: McpSdk, forget: () => void): Server {
         throw new types.McpError(MCP_FAIL_CODE, 'the fail tool failed on purpose', { tool: 'fail', retry: false });
       case 'notify': {
         const count = n(args.count, 2, MAX_STEPS);
-        for (let i = 1; i <= count; i++) await server.notification({ method: 'notifications/message', params: { level: 'info', data: `note ${i} of ${count}` } });
-        return text(`sent ${count} notes`);
+        const closeAfter = typeof args.closeAfter === 'number' ? args.closeAfter : Infinity;
+        const open = await hooks.getOpen(GET_WAIT_MS);
+        for (let i = 1; i <= count; i++) {
+          await server.notification({ method: 'notifications/message', params: { level: 'info', data: `note ${i} of ${count}` } });
+          if (i === closeAfter) hooks.closeGet();
+        }
+        return text(`sent ${count} notes${open ? '' : ' (no GET stream was open)'}`);
       }
       case 'forget':
-        setImmediate(forget);
+        setImmediate(hooks.forget);
         return text('session forgotten');
       default:
         throw new types.McpError(types.ErrorCode.InvalidParams, `no tool ${req.params.name}`);

@@ -6,7 +6,7 @@
 // JSON-RPC messages both ways are recorded on its RecordedRequest (`mcp`), each written message
 // with its time, so checks compare what the client got with what the server sent.
 import type http from 'node:http';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { EventStore, StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -58,21 +58,30 @@ function messagesOf(body: Buffer): unknown[] | null {
 
 const isInitialize = (ms: unknown[]) => ms.some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
 
+/** One message written: in the traffic, and its moment in the record's sentAt (one per message, as the stream checks pair them). */
+function sent(t: McpTraffic, rec: RecordedRequest, m: McpTraffic['sent'][number]): void {
+  t.sent.push(m);
+  // The record's empty list is shared (and frozen): the first write makes one of its own.
+  if (rec.sentAt.length) rec.sentAt.push(m.at);
+  else rec.sentAt = [m.at];
+}
+
 /** Records what the server writes on `res` into `t`: status and headers, the text, each message with its time (the `data:` of each event, or the JSON body). */
 function recordAnswer(t: McpTraffic, rec: RecordedRequest, res: http.ServerResponse): void {
   const head = res.writeHead.bind(res) as (...a: unknown[]) => http.ServerResponse;
   const write = res.write.bind(res) as (...a: unknown[]) => boolean;
   const end = res.end.bind(res) as (...a: unknown[]) => http.ServerResponse;
   let pending = '';
+  const hash = createHash('sha256');
   const take = (chunk: unknown) => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    const s = typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
+    hash.update(b);
+    t.bytes += b.length;
+    const s = b.toString('utf8');
     if (!s) return;
     if (t.text.length < MCP_BODY_KEEP) t.text += s.slice(0, MCP_BODY_KEEP - t.text.length);
     const at = performance.now();
-    // The record's empty list is shared (and frozen): the first write makes one of its own.
-    if (rec.sentAt.length) rec.sentAt.push(at);
-    else rec.sentAt = [at];
     if (t.body !== 'sse') return void (pending += s);
     pending += s;
     for (let cut = pending.indexOf('\n\n'); cut >= 0; cut = pending.indexOf('\n\n')) {
@@ -80,7 +89,7 @@ function recordAnswer(t: McpTraffic, rec: RecordedRequest, res: http.ServerRespo
       pending = pending.slice(cut + 2);
       const data = frame.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
       const id = /^id: ?(.*)$/m.exec(frame)?.[1];
-      if (data) t.sent.push({ at, ...(id !== undefined ? { eventId: id } : {}), text: data });
+      if (data) sent(t, rec, { at, ...(id !== undefined ? { eventId: id } : {}), text: data });
     }
   };
   res.writeHead = ((status: number, ...rest: unknown[]) => {
@@ -96,21 +105,39 @@ function recordAnswer(t: McpTraffic, rec: RecordedRequest, res: http.ServerRespo
   res.write = ((chunk: unknown, ...rest: unknown[]) => (take(chunk), write(chunk, ...rest))) as typeof res.write;
   res.end = ((chunk?: unknown, ...rest: unknown[]) => {
     take(chunk);
-    if (t.body === 'json' && pending) t.sent.push({ at: performance.now(), text: pending });
+    if (t.body === 'json' && pending) sent(t, rec, { at: performance.now(), text: pending });
     if (t.body === 'json' && !pending && t.status !== null) t.body = 'empty';
     t.ended = true;
+    t.sha256 = hash.digest('hex');
     return end(chunk, ...rest);
   }) as typeof res.end;
 }
 
 interface Session {
   transport: StreamableHTTPServerTransport;
+  /** Called when a GET stream of the session opens (its 200 written). */
+  onGet: Array<() => void>;
+  getIsOpen: boolean;
 }
 
 /** Answers one request itself with a JSON-RPC error (the SDK is not asked: no session to ask). */
 function refuse(res: http.ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(rpcError(null, code, message));
+}
+
+/** Marks the session's GET stream open once its 200 is written, and closed when its answer ends. */
+function watchGet(s: Session, t: McpTraffic, res: http.ServerResponse): void {
+  const head = res.writeHead.bind(res) as (...a: unknown[]) => http.ServerResponse;
+  res.writeHead = ((...a: unknown[]) => {
+    const r = head(...a);
+    if (t.status === 200 && t.body === 'sse') {
+      s.getIsOpen = true;
+      for (const f of s.onGet.splice(0)) f();
+    }
+    return r;
+  }) as typeof res.writeHead;
+  res.on('close', () => void (s.getIsOpen = false));
 }
 
 export class McpHost {
@@ -120,7 +147,7 @@ export class McpHost {
   async serve(reply: McpReply, token: string, rec: RecordedRequest, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const received = messagesOf(rec.body);
     const named = headerValues(rec, MCP_SESSION_HEADER)[0];
-    const t: McpTraffic = { received: received ?? [], ...(named ? { session: named } : {}), status: null, headers: [], body: null, sent: [], text: '', ended: false };
+    const t: McpTraffic = { received: received ?? [], ...(named ? { session: named } : {}), status: null, headers: [], body: null, sent: [], text: '', ended: false, bytes: 0 };
     rec.mcp = t;
     recordAnswer(t, rec, res);
     if (received === null) return refuse(res, 400, -32700, 'Parse error: the body is not JSON');
@@ -132,6 +159,7 @@ export class McpHost {
     }
     const s = this.sessions.get(named);
     if (!s) return refuse(res, 404, -32001, 'Session not found');
+    if (req.method === 'GET') watchGet(s, t, res);
     await s.transport.handleRequest(req, res, parsed);
   }
 
@@ -139,6 +167,8 @@ export class McpHost {
   private async open(reply: McpReply, token: string, t: McpTraffic): Promise<Session> {
     const { Transport, ...rest } = await sdk();
     const s: Session = {
+      onGet: [],
+      getIsOpen: false,
       transport: new Transport({
         sessionIdGenerator: () => `mcp-${token}-${randomBytes(8).toString('hex')}`,
         enableJsonResponse: reply.json === true,
@@ -155,7 +185,13 @@ export class McpHost {
       if (id) this.sessions.delete(id);
       void s.transport.close().catch(() => undefined);
     };
-    await scriptedServer(rest, forget).connect(s.transport);
+    const getOpen = (ms: number) =>
+      new Promise<boolean>((resolve) => {
+        if (s.getIsOpen) return resolve(true);
+        const t = setTimeout(() => resolve(false), ms);
+        s.onGet.push(() => (clearTimeout(t), resolve(true)));
+      });
+    await scriptedServer(rest, { forget, getOpen, closeGet: () => s.transport.closeStandaloneSSEStream() }).connect(s.transport);
     return s;
   }
 

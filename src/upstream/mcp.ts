@@ -29,6 +29,9 @@ export interface McpTraffic {
   text: string;
   /** The server wrote its last byte (the answer ended on its side). */
   ended: boolean;
+  /** Bytes of the body written, and their SHA-256 (hex, once ended): a body larger than `text` keeps is compared by these. */
+  bytes: number;
+  sha256?: string;
 }
 
 /** The most of an MCP answer's text kept for the checks. */
