@@ -102,14 +102,19 @@ function recordAnswer(t: McpTraffic, rec: RecordedRequest, res: http.ServerRespo
     t.body = /event-stream/i.test(type) ? 'sse' : /json/i.test(type) ? 'json' : 'empty';
     return r;
   }) as typeof res.writeHead;
-  res.write = ((chunk: unknown, ...rest: unknown[]) => (take(chunk), write(chunk, ...rest))) as typeof res.write;
+  // Over HTTP/2 the compatibility layer's end(chunk) writes its chunk through write(): taken once, in end.
+  let ending = false;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => (ending || take(chunk), write(chunk, ...rest))) as typeof res.write;
   res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if (ending || t.ended) return end(chunk, ...rest);
     take(chunk);
     if (t.body === 'json' && pending) sent(t, rec, { at: performance.now(), text: pending });
     if (t.body === 'json' && !pending && t.status !== null) t.body = 'empty';
+    ending = true;
+    const r = end(chunk, ...rest);
     t.ended = true;
     t.sha256 = hash.digest('hex');
-    return end(chunk, ...rest);
+    return r;
   }) as typeof res.end;
 }
 
