@@ -100,6 +100,9 @@ export function play(reply: Reply, rec: RecordedRequest, res: http.ServerRespons
     }
     case 'hang':
       return;
+    case 'mcp':
+      // The MCP server answers these itself (mcp.ts); the upstream hands them over before play.
+      throw new Error('harness bug: an MCP case reached play()');
     case 'reset':
       // Over HTTP/2 the stream is reset (RST_STREAM), the connection's other streams go on.
       if (overH2(res)) (res as unknown as { stream: import('node:http2').ServerHttp2Stream }).stream.close(NGHTTP2_INTERNAL_ERROR);

@@ -19,6 +19,8 @@ import { busy, closeWhenIdle } from './idle-close.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
 import { apiRouteOf, RECORDS, routeOfRequest, translateReply } from '../../src/protocols/index.js';
 import { underSecondUpstream } from '../../src/core/second-upstream.js';
+import { MCP_SESSION_HEADER } from '../../src/protocols/mcp/index.js';
+import { McpHost } from './mcp.js';
 
 /** The wall-clock time as ISO text, made once per millisecond (many requests share one). */
 let wallMs = -1;
@@ -40,6 +42,8 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
   readonly httpVersions: Record<string, number> = {};
   /** Answers held until a batch of their group has arrived (a reply's `hold`: the load profile's overlap). */
   private holds = new Holds();
+  /** The MCP server of the McpReply cases (mcp.ts): its sessions. */
+  private mcp = new McpHost();
   /** Handles requests under /__gwc/ (the `mock` command's control endpoint), when set. */
   control?: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   /** Called for each request no check expects (the `mock` command prints them), with the ended case's token when it had one. */
@@ -89,6 +93,11 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
     for (const s of this.sockets) if (!this.controlSockets.has(s)) s.destroy();
   }
 
+  override async stop(): Promise<void> {
+    await this.mcp.close();
+    await super.stop();
+  }
+
   async resume(): Promise<void> {
     const u = new URL(this.url);
     await listen(this.server, u.hostname.replace(/^\[|\]$/g, ''), Number(u.port), 'recording upstream');
@@ -126,7 +135,8 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
     const e =
       this.openOf(tokensInBytes(body), 'body', rec, late) ??
       this.openOf(headerValues(rec, CASE_HEADER), 'header', rec, late) ??
-      this.openOf(tokensIn(req.url ?? ''), 'url', rec, late);
+      this.openOf(tokensIn(req.url ?? ''), 'url', rec, late) ??
+      this.openOf(headerValues(rec, MCP_SESSION_HEADER).flatMap(tokensIn), 'session', rec, late);
     if (e) return e;
     return late.token ? { reason: `case ${late.token} had already ended when this request arrived (a retry or a late request)`, late: late.token } : { reason: 'no case token in body, header or URL' };
   }
@@ -205,6 +215,10 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
         return;
       }
       found.hit(rec, req.httpVersion);
+      if (found.reply.kind === 'mcp') {
+        void this.mcp.serve(found.reply, found.token, rec, req, res).catch(() => void (res.headersSent ? res.destroy() : (res.writeHead(500, { 'content-type': 'application/json' }), res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"gw-conformance upstream: the MCP server failed"}}'))));
+        return;
+      }
       if (found.reply.kind === 'json' && found.reply.closeIdleMs) closeWhenIdle(res, rec, found.reply.closeIdleMs, () => found.idleClosedOne(rec));
       // The second upstream answers what the case scripted for it, else what the first would; a case's later requests get its later replies.
       const scripted = second !== null && found.reply.kind === 'json' && found.reply.second ? found.reply.second : replyForHit(found.reply, found.hits.length);

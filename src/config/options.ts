@@ -6,7 +6,7 @@
 import { CLIENT_NAMES, DEFAULT_CLIENTS } from '../real-clients/types.js';
 import { DEFAULT_BOUNDS } from '../core/oracle.js';
 
-import { PROFILES, PROTOCOLS, type Profile, type Protocol } from '../core/features.js';
+import { DEFAULT_PROTOCOLS, PROFILES, PROTOCOLS, type Profile, type Protocol } from '../core/features.js';
 import { CAPABILITIES } from '../core/capabilities.js';
 import { CREDENTIAL_STYLES } from '../core/protocols.js';
 import { HTTP2_MODES } from '../client/http2-modes.js';
@@ -82,9 +82,9 @@ export const OPTIONS = [
     kind: 'enum-list',
     values: PROTOCOLS,
     arg: '<list>',
-    help: 'the protocols the gateway serves, comma-separated; checks of the others are skipped as "not declared". In gwc.yaml also a map of each protocol\'s targeting (`base-path`, `headers`, `credential`, `upstream-base-path`, or `false`)',
-    default: [...PROTOCOLS],
-    defaultText: `\`${PROTOCOLS.join(',')}\``,
+    help: 'the protocols the gateway serves, comma-separated (MCP is not among the defaults: name it, docs/mcp.md); checks of the others are skipped as "not declared". In gwc.yaml also a map of each protocol\'s targeting (`base-path`, `headers`, `credential`, `upstream-base-path`, or `false`)',
+    default: [...DEFAULT_PROTOCOLS],
+    defaultText: `\`${DEFAULT_PROTOCOLS.join(',')}\` (mcp only when named)`,
     env: 'GWC_PROTOCOLS',
   },
   { name: 'only', group: 'Selection:', kind: 'list', arg: '<id>', help: 'run only this check, area or requirement id, a prefix of one (`messages.auth`) or a glob (`messages.*`, `*.stream.*`) (repeatable). A check named by its id runs whatever its profile', default: [], defaultText: '', env: 'GWC_ONLY' },

@@ -4,7 +4,7 @@
 // `protocols:` map and the --base-path / --header flags; applied by the gateway client to every
 // request of the protocol, so every check honours it.
 import { HarnessError } from '../core/errors.js';
-import { DEFAULT_CREDENTIAL, PROTOCOLS, type AuthStyle, type Protocol } from '../protocols/index.js';
+import { DEFAULT_CREDENTIAL, DEFAULT_PROTOCOLS, PROTOCOLS, type AuthStyle, type Protocol } from '../protocols/index.js';
 
 // The configuration's schema lists the credential styles; the tests tell protocols by path here.
 export { CREDENTIAL_STYLES, DEFAULT_CREDENTIAL, protocolOfPath } from '../protocols/index.js';
@@ -96,7 +96,7 @@ export function resolveTargeting(
   headers: string[],
 ): { declared: Protocol[]; targeting: Targeting } {
   const targeting = Object.fromEntries(PROTOCOLS.map((p) => [p, emptyTarget()])) as Targeting;
-  let declared: Protocol[] = [...PROTOCOLS];
+  let declared: Protocol[] = [...DEFAULT_PROTOCOLS];
   if (Array.isArray(fileProtocols)) declared = PROTOCOLS.filter((p) => (fileProtocols as string[]).includes(p));
   else if (fileProtocols && typeof fileProtocols === 'object') {
     const map = fileProtocols as Record<string, boolean | FileProtocol | null>;

@@ -3,7 +3,7 @@
 // options, the readiness gate and the checks share one list of each, and the layers below the
 // commands (selection, configuration, reports) one record of what each profile is to them
 // (PROFILE_FACTS); what a profile is to the commands is a module of cli/profiles/.
-import { PROTOCOLS, type Protocol } from './protocols.js';
+import { DEFAULT_PROTOCOLS, PROTOCOLS, type Protocol } from './protocols.js';
 
 /** `default` runs by default; `slow` adds to it with --profile slow; `service` runs alone with --profile service; `apps` (the apps gateway) alone with --profile apps; `client` (real clients, straight and through the gateway) alone with --profile client; `load` (many requests at once, bounded) alone with --profile load. */
 export const PROFILES = ['default', 'slow', 'service', 'apps', 'client', 'load'] as const;
@@ -39,7 +39,7 @@ export const PROFILE_FACTS: Record<Profile, ProfileFacts> = {
 export function factsOfNamed(name: string): ProfileFacts | undefined {
   return Object.hasOwn(PROFILE_FACTS, name) ? PROFILE_FACTS[name as Profile] : undefined;
 }
-export { PROTOCOLS, type Protocol };
+export { DEFAULT_PROTOCOLS, PROTOCOLS, type Protocol };
 
 /**
  * The profiles that are also a feature: their checks need what only that profile sets up (the

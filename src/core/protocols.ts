@@ -1,10 +1,18 @@
 // The names of the protocols a gateway carries (messages: Anthropic; native: Gemini; chat:
-// OpenAI chat completions; responses: OpenAI Responses API; vertex: Anthropic models on Vertex AI's rawPredict; bedrock: Bedrock InvokeModel), of the credential styles and of the routes a protocol has. At the bottom of the
+// OpenAI chat completions; responses: OpenAI Responses API; vertex: Anthropic models on Vertex AI's rawPredict; bedrock: Bedrock InvokeModel;
+// mcp: the Model Context Protocol over Streamable HTTP), of the credential styles and of the routes a protocol has. At the bottom of the
 // source tree: it imports nothing, so every layer can name a protocol. What each protocol is
 // (paths, credentials, requests, replies) is its record in the protocol module (src/protocols/).
 
-export const PROTOCOLS = ['messages', 'native', 'chat', 'responses', 'vertex', 'bedrock'] as const;
+export const PROTOCOLS = ['messages', 'native', 'chat', 'responses', 'vertex', 'bedrock', 'mcp'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
+
+/**
+ * The protocols a run declares when it is told none (`--protocols` unset): the model APIs. MCP is
+ * left out: an LLM gateway that proxies no MCP server must not fail a default run for it, so a
+ * gateway that carries MCP says so (`--protocols ...,mcp`, docs/mcp.md).
+ */
+export const DEFAULT_PROTOCOLS: readonly Protocol[] = PROTOCOLS.filter((p) => p !== 'mcp');
 
 /**
  * How the run's credential is attached: a header (`bearer`, `x-api-key`, the native protocol's
@@ -23,8 +31,8 @@ export function credentialHeader(style: AuthStyle, credential: string): [string,
   return null;
 }
 
-/** What a request path is in its protocol: an answer, a streamed answer, a token count, the model list. */
-export type RouteKind = 'generate' | 'stream' | 'count' | 'models';
+/** What a request path is in its protocol: an answer, a streamed answer, a token count, the model list, or a JSON-RPC endpoint and its discovery (MCP). */
+export type RouteKind = 'generate' | 'stream' | 'count' | 'models' | 'rpc';
 
 /** The routes beyond inference a protocol may have (its record's apiRoutes): Codex's compaction, a stored response and its cancel, a file upload, a batch, Codex's model catalog. */
 export type ApiRouteName = 'compact' | 'stored-response' | 'cancel-response' | 'files' | 'batch' | 'client-catalog';

@@ -18,7 +18,7 @@ export { ANTHROPIC_VERSION, MESSAGES_PATH, messagesHeaders } from './messages/in
 export { CHAT_PATH } from './chat/index.js';
 export { nativeGenerateOf, nativePath } from './native/index.js';
 export { RESPONSES_PATH, RESPONSES_COUNT_PATH } from './responses/index.js';
-export { PROTOCOLS, CREDENTIAL_STYLES, type AuthStyle, type Protocol } from '../core/protocols.js';
+export { PROTOCOLS, DEFAULT_PROTOCOLS, CREDENTIAL_STYLES, type AuthStyle, type Protocol } from '../core/protocols.js';
 
 const each = <T>(f: (r: ProtocolRecord) => T) => Object.fromEntries(PROTOCOLS.map((p) => [p, f(RECORDS[p])])) as Record<Protocol, T>;
 

@@ -4,6 +4,7 @@
 import type { Protocol } from '../core/protocols.js';
 import { BEDROCK } from './bedrock/index.js';
 import { CHAT } from './chat/index.js';
+import { MCP } from './mcp/index.js';
 import { MESSAGES } from './messages/index.js';
 import { NATIVE } from './native/index.js';
 import type { ProtocolRecord } from './record.js';
@@ -11,4 +12,4 @@ import { RESPONSES } from './responses/index.js';
 import { VERTEX } from './vertex/index.js';
 
 /** Every protocol's record. */
-export const RECORDS: Record<Protocol, ProtocolRecord> = { messages: MESSAGES, native: NATIVE, chat: CHAT, responses: RESPONSES, vertex: VERTEX, bedrock: BEDROCK };
+export const RECORDS: Record<Protocol, ProtocolRecord> = { messages: MESSAGES, native: NATIVE, chat: CHAT, responses: RESPONSES, vertex: VERTEX, bedrock: BEDROCK, mcp: MCP };

@@ -114,10 +114,10 @@ function translateJson(reply: JsonReply, from: ReplyCodec, to: ReplyCodec, at: A
 
 /**
  * The scripted reply as the arrival's protocol writes it, or null when it needs no rendering
- * (same protocol, no protocol of its own, a hang or a reset) or cannot be read into meaning.
+ * (same protocol, no protocol of its own, a hang, a reset or an MCP session) or cannot be read into meaning.
  */
 export function translateReply(reply: Reply, at: Arrival): Reply | null {
-  if (reply.kind === 'hang' || reply.kind === 'reset' || !reply.protocol || reply.protocol === at.protocol) return null;
+  if (reply.kind === 'hang' || reply.kind === 'reset' || reply.kind === 'mcp' || !reply.protocol || reply.protocol === at.protocol) return null;
   const from = RECORDS[reply.protocol].replies;
   const to = RECORDS[at.protocol].replies;
   if (reply.kind === 'json') return translateJson(reply, from, to, at);

@@ -18,6 +18,10 @@ export class ReplyBuilder {
   sse(frames: SseFrame[], opts: { status?: number; headers?: HeaderList } = {}): Expectation {
     return this.handle.register({ kind: 'sse', status: opts.status ?? 200, headers: opts.headers ?? SSE_HEADERS, frames });
   }
+  /** An MCP session (scenario.ts's McpReply): the recording upstream's scripted MCP server answers the case's requests. */
+  mcp(opts: { json?: boolean } = {}): Expectation {
+    return this.handle.register({ kind: 'mcp', ...(opts.json ? { json: true } : {}) });
+  }
   hang(): Expectation {
     return this.handle.register({ kind: 'hang' });
   }

@@ -1,5 +1,6 @@
 // What the recording upstream keeps of every request it receives.
 import type { ApiRouteName, Protocol, RouteKind } from '../core/protocols.js';
+import type { McpTraffic } from './mcp.js';
 
 export interface RecordedRequest {
   seq: number;
@@ -20,8 +21,8 @@ export interface RecordedRequest {
   receivedAt: number;
   /** Wall-clock ISO time of arrival. */
   receivedWall: string;
-  /** How the request was tied to its check: the case token in the body, header or URL. */
-  matchedBy?: 'body' | 'header' | 'url';
+  /** How the request was tied to its check: the case token in the body, header or URL, or the MCP session id it names (which carries it). */
+  matchedBy?: 'body' | 'header' | 'url' | 'session';
   token?: string;
   /** The protocol and route of the path the request arrived on (after any declared prefix); absent for a path of no protocol. */
   protocol?: Protocol;
@@ -51,6 +52,8 @@ export interface RecordedRequest {
    * request came over HTTP/2, whose connection this scenario leaves alone.
    */
   idleClose?: { at: number; by: 'upstream' | 'gateway' | 'reused' | 'http2' };
+  /** An MCP case's request (an McpReply): the JSON-RPC messages both ways and the answer that carried them. */
+  mcp?: McpTraffic;
 }
 
 /** The most of a request body the recording upstream keeps (the rest is hashed and counted). */

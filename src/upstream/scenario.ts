@@ -75,7 +75,19 @@ export interface ResetReply {
   kind: 'reset';
 }
 
-export type Reply = JsonReply | SseReply | HangReply | ResetReply;
+/**
+ * Answer as an MCP server over Streamable HTTP (mocks/upstream/mcp.ts, built on the official
+ * SDK): the case's initialize opens a session whose id carries the case token, and every later
+ * request of that session (POST, GET, DELETE) is the case's; every JSON-RPC message both ways is
+ * recorded on the request that carried it (RecordedRequest.mcp).
+ */
+export interface McpReply {
+  kind: 'mcp';
+  /** POSTs are answered with one JSON body instead of an event stream. */
+  json?: boolean;
+}
+
+export type Reply = JsonReply | SseReply | HangReply | ResetReply | McpReply;
 
 export const JSON_HEADERS: HeaderList = [['content-type', 'application/json']];
 export const SSE_HEADERS: HeaderList = [

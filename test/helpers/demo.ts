@@ -7,6 +7,7 @@ import type { PhaseGate } from '../../src/runner/gate.js';
 import { resolveConfig } from '../../src/config/config.js';
 import type { RunReport } from '../../src/report/shared/types.js';
 import { CHECKS } from '../../suites/index.js';
+import { PROTOCOLS } from '../../src/core/protocols.js';
 import type { Tracer } from '../../reference/trace.js';
 
 /** What a traced run hands on (the detection matrix's reach, test/helpers/reach.ts): every exchange the gateway saw, and each check's case tokens and the paths it sent to. */
@@ -22,7 +23,8 @@ export async function demoRun(fault?: string, flags: Parameters<typeof resolveCo
   const gw = new ReferenceGateway({ ...gateway, fault: f, upstreamTimeoutMs: DEMO_UPSTREAM_TIMEOUT_MS, trace: tracing?.trace });
   try {
     const target = await gw.start('127.0.0.1', 0);
-    const cfg = resolveConfig({ seed: '1', reporter: ['json'], ...flags }, {}, {});
+    // The reference gateway serves every protocol, MCP among them (not among a run's defaults): all are declared.
+    const cfg = resolveConfig({ seed: '1', reporter: ['json'], protocols: [...PROTOCOLS], ...flags }, {}, {});
     return await runSuite(CHECKS, cfg, target, upstream, () => {}, { gate, cases: tracing?.cases });
   } finally {
     await gw.stop();

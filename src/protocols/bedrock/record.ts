@@ -106,7 +106,7 @@ export const BEDROCK: ProtocolRecord = {
   features: ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'context-1m', 'citations'],
   errorsNameTheAccount: true,
   service: { modelEnv: 'GWC_BEDROCK_MODEL', optional: true },
-  paths: { generate: (m) => bedrockPath(m), stream: (m) => bedrockPath(m, 'invoke-with-response-stream'), count: (m) => bedrockPath(m, 'count-tokens'), models: null },
+  paths: { generate: (m) => bedrockPath(m), stream: (m) => bedrockPath(m, 'invoke-with-response-stream'), count: (m) => bedrockPath(m, 'count-tokens'), models: null, rpc: null },
   routeOf(method, path) {
     const m = ROUTE.exec(path.split('?')[0]);
     if (!m || method !== 'POST') return null;

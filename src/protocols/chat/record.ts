@@ -176,7 +176,7 @@ export const CHAT: ProtocolRecord = {
   modelIn: 'body',
   features: ['tools', 'images', 'json-mode'],
   service: { modelEnv: 'GWC_CHAT_MODEL' },
-  paths: { generate: () => CHAT_PATH, stream: () => CHAT_PATH, count: null, models: () => '/v1/models' },
+  paths: { generate: () => CHAT_PATH, stream: () => CHAT_PATH, count: null, models: () => '/v1/models', rpc: null },
   // OpenAI's files and batches, which chat completions and the Responses API share.
   apiRoutes: [
     { name: 'files', method: 'POST', path: /^\/v1\/files$/, example: () => '/v1/files' },

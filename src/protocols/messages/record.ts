@@ -210,7 +210,7 @@ export const MESSAGES: ProtocolRecord = {
   modelIn: 'body',
   features: ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'cache-1h', 'web-search', 'context-1m', 'citations'],
   service: { modelEnv: 'GWC_MESSAGES_MODEL' },
-  paths: { generate: () => MESSAGES_PATH, stream: () => MESSAGES_PATH, count: () => `${MESSAGES_PATH}/count_tokens`, models: () => '/v1/models' },
+  paths: { generate: () => MESSAGES_PATH, stream: () => MESSAGES_PATH, count: () => `${MESSAGES_PATH}/count_tokens`, models: () => '/v1/models', rpc: null },
   // The files API's path is OpenAI's too: the messages protocol's upload carries its version header.
   apiRoutes: [
     { name: 'files', method: 'POST', path: /^\/v1\/files$/, header: 'anthropic-version', example: () => '/v1/files' },

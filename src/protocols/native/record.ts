@@ -200,7 +200,7 @@ export const NATIVE: ProtocolRecord = {
   modelIn: 'path',
   features: ['tools', 'images'],
   service: { modelEnv: 'GWC_NATIVE_MODEL' },
-  paths: { generate: (m) => nativePath(m), stream: (m) => nativePath(m, true), count: (m) => `/v1beta/models/${m}:countTokens`, models: () => '/v1beta/models' },
+  paths: { generate: (m) => nativePath(m), stream: (m) => nativePath(m, true), count: (m) => `/v1beta/models/${m}:countTokens`, models: () => '/v1beta/models', rpc: null },
   routeOf(method, path) {
     const m = /^\/v1(beta)?\/models\/[^/]+:(generateContent|streamGenerateContent|countTokens)$/.exec(decodedPath(path));
     if (m) return m[2] === 'generateContent' ? 'generate' : m[2] === 'countTokens' ? 'count' : 'stream';

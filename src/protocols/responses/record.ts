@@ -215,7 +215,7 @@ export const RESPONSES: ProtocolRecord = {
   modelIn: 'body',
   features: ['tools', 'json-mode'],
   service: { modelEnv: 'GWC_RESPONSES_MODEL', optional: true },
-  paths: { generate: () => RESPONSES_PATH, stream: () => RESPONSES_PATH, count: () => RESPONSES_COUNT_PATH, models: null },
+  paths: { generate: () => RESPONSES_PATH, stream: () => RESPONSES_PATH, count: () => RESPONSES_COUNT_PATH, models: null, rpc: null },
   // Codex's remote compaction, a stored response and its cancel, and Codex's own model catalog (its manifest, asked with its version).
   apiRoutes: [
     { name: 'compact', method: 'POST', path: /^\/v1\/responses\/compact$/, example: () => `${RESPONSES_PATH}/compact` },

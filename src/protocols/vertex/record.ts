@@ -57,7 +57,7 @@ export const VERTEX: ProtocolRecord = {
   features: MESSAGES.features,
   errorsNameTheAccount: true,
   service: { modelEnv: 'GWC_VERTEX_MODEL', optional: true },
-  paths: { generate: (m) => vertexPath(m), stream: (m) => vertexPath(m, true), count: () => vertexCountPath(), models: null },
+  paths: { generate: (m) => vertexPath(m), stream: (m) => vertexPath(m, true), count: () => vertexCountPath(), models: null, rpc: null },
   routeOf(method, path) {
     const m = method === 'POST' ? ROUTE.exec(decodedPath(path)) : null;
     if (!m) return null;

@@ -142,17 +142,19 @@ describe('the reference gateway in prefix-and-header mode', () => {
     const ref = await reference({ basePath: '/anthropic', requireHeaders: [['x-provider', 'anthropic']] });
     const common = ['run', '--target', ref.url, '--upstream-listen', `127.0.0.1:${ref.upstreamPort}`, '--reporter', 'json', ...only];
 
-    const bare = await cliInProcess([...common, '--ready-timeout-s', '3', '--out', outDir()], { timeoutMs: 40_000 });
+    // Every protocol declared (mcp is not among the defaults): each protocol's path check runs.
+    const all = ['--protocols', PROTOCOLS.join(',')];
+    const bare = await cliInProcess([...common, ...all, '--ready-timeout-s', '3', '--out', outDir()], { timeoutMs: 40_000 });
     expect(bare.code, bare.stderr).toBe(2);
     const line = bare.stderr.trim().split('\n');
     expect(line).toHaveLength(1);
-    const notReady = new RegExp(`^gw-conformance: error GWC-NOT-READY: gateway not ready: in 3 s no (${PROTOCOLS.join('|')}) canary \\(POST http://127\\.0\\.0\\.1:\\d+/(v1|model)/\\S+\\) reached the recording upstream; \\d+ tries, the last answered 404 application/json ".*serves under /anthropic/.*"`);
+    const notReady = new RegExp(`^gw-conformance: error GWC-NOT-READY: gateway not ready: in 3 s no (${PROTOCOLS.join('|')}) canary \\(POST http://127\\.0\\.0\\.1:\\d+/(v1/|model/|mcp)\\S*\\) reached the recording upstream; \\d+ tries, the last answered 404 application/json ".*serves under /anthropic/.*"`);
     expect(line[0]).toMatch(notReady);
     expect(line[0]).toContain(`is its upstream set to http://127.0.0.1:${ref.upstreamPort}?`);
     expect(bare.ms).toBeLessThan(30_000); // the 3 s gate, not a time-out per check (minutes)
 
     // The header alone is not enough: the path is still wrong.
-    const headerOnly = await cliInProcess([...common, '--header', 'x-provider=anthropic', '--ready-timeout-s', '2', '--out', outDir()], { timeoutMs: 20_000 });
+    const headerOnly = await cliInProcess([...common, ...all, '--header', 'x-provider=anthropic', '--ready-timeout-s', '2', '--out', outDir()], { timeoutMs: 20_000 });
     expect(headerOnly.code, headerOnly.stderr).toBe(2);
     expect(headerOnly.stderr).toMatch(/the last answered 404/);
     // The path alone is not enough either: the gateway routes by the header.
@@ -161,7 +163,7 @@ describe('the reference gateway in prefix-and-header mode', () => {
     expect(pathOnly.stderr).toMatch(/no messages canary \(POST http:\/\/127\.0\.0\.1:\d+\/anthropic\/v1\/messages\).*the last answered 400 application\/json ".*x-provider header/);
 
     const out = outDir();
-    const right = await cliInProcess([...common, '--header', 'x-provider=anthropic', ...PROTOCOLS.flatMap((p) => ['--base-path', `${p}=/anthropic`]), '--out', out], { timeoutMs: 60_000 });
+    const right = await cliInProcess([...common, ...all, '--header', 'x-provider=anthropic', ...PROTOCOLS.flatMap((p) => ['--base-path', `${p}=/anthropic`]), '--out', out], { timeoutMs: 60_000 });
     expect(right.code, right.stdout + right.stderr).toBe(0);
     const report = readReport(out);
     expect(report.summary).toMatchObject({ total: ONE_PER_PROTOCOL.length, pass: ONE_PER_PROTOCOL.length });
@@ -230,7 +232,7 @@ describe('the readiness gate', () => {
     await once(proxy, 'listening');
     cleanup.push(() => void proxy.close());
     const out = outDir();
-    const r = await cliInProcess(['run', '--target', `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`, '--upstream-listen', `127.0.0.1:${ref.upstreamPort}`, '--reporter', 'console', '--reporter', 'json', '--out', out, ...only], { timeoutMs: 60_000 });
+    const r = await cliInProcess(['run', '--target', `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`, '--upstream-listen', `127.0.0.1:${ref.upstreamPort}`, '--reporter', 'console', '--reporter', 'json', '--out', out, '--protocols', PROTOCOLS.join(','), ...only], { timeoutMs: 60_000 });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`waiting up to 30 s for the gateway to forward a canary request \\(${PROTOCOLS.join(', ')}\\) to the recording upstream http://127\\.0\\.0\\.1:\\d+`));
     const report = readReport(out);

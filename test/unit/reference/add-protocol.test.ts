@@ -1,4 +1,4 @@
-// CONTRIBUTING's "How to add a protocol" is true: a dummy seventh protocol added to PROTOCOLS
+// CONTRIBUTING's "How to add a protocol" is true: a dummy protocol added to PROTOCOLS
 // makes the compiler name exactly the sites that section lists (each an exhaustive
 // Record<Protocol, ...>); given its line in the registry with an empty record, the compiler names
 // the record's fields, and they are the ones the section lists for the record. And the section's
