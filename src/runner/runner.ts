@@ -51,10 +51,10 @@ export interface RunEnv {
 /** The checks of this run that judge `check`'s protocol's translated route by meaning. */
 const judgesFor = (env: RunEnv, check: CheckDef) => env.judgesOfTranslation?.[check.protocol ?? 'messages'] ?? [];
 
-/** A translated-route skip: its message, and the facts it was written from (namingJudgesThatJudged rewrites it at the run's end). */
-const routeSkip = (env: RunEnv, check: CheckDef, route: { client: string; upstream: string }) => {
+/** A translated-route skip: its message, and in its evidence the facts it was written from (namingJudgesThatJudged rewrites it at the run's end). */
+const routeSkip = (env: RunEnv, check: CheckDef, route: { client: string; upstream: string }, evidence: Record<string, unknown> = {}) => {
   const facts: TranslatedSkipFacts = { client: route.client, upstream: route.upstream, what: check.untranslatable!, judges: judgesFor(env, check) };
-  return { message: translatedSkip(route, facts.what, facts.judges), translatedRoute: facts };
+  return { message: translatedSkip(route, facts.what, facts.judges), evidence: { ...evidence, translatedRoute: facts } };
 };
 
 /** Per client protocol, the ids of `checks` that judge a translated route by meaning. */
@@ -129,10 +129,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   if (check.credential && env.noCredential) return done('skip', { message: NO_CREDENTIAL_SKIP });
   // Where the canary of its protocol was translated, a check of what a translation cannot keep is not run at all.
   const routed = env.routes?.[check.protocol ?? 'messages'];
-  if (check.untranslatable && routed) {
-    const { message, translatedRoute } = routeSkip(env, check, { client: check.protocol ?? 'messages', upstream: routed });
-    return done('skip', { message, evidence: { translatedRoute } });
-  }
+  if (check.untranslatable && routed) return done('skip', routeSkip(env, check, { client: check.protocol ?? 'messages', upstream: routed }));
   try {
     // The check's time, not this process's holds (another check's work in the same process, a
     // collection, a loaded machine: src/core/stall.ts); holds put it off by at most limitMs more.
@@ -148,10 +145,7 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
     ]);
     if (verdict.skip || verdict.info) return done(verdict.skip ? 'skip' : 'info', verdict);
     const across = check.untranslatable ? translatedIn(routesField(handle, sentIn).routes) : null;
-    if (across) {
-      const { message, translatedRoute } = routeSkip(env, check, across);
-      return done('skip', { message, evidence: { ...(verdict.evidence ?? {}), verdictAsMeasured: `${verdict.ok ? 'pass' : 'fail'}: ${verdict.message}`, translatedRoute } });
-    }
+    if (across) return done('skip', routeSkip(env, check, across, { ...(verdict.evidence ?? {}), verdictAsMeasured: `${verdict.ok ? 'pass' : 'fail'}: ${verdict.message}` }));
     return done(verdict.ok ? 'pass' : failedOutcome(check.level), verdict);
   } catch (e) {
     if (e instanceof CheckTimeout || e instanceof GatewayTimeoutError) {
