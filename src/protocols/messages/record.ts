@@ -208,7 +208,7 @@ export const MESSAGES: ProtocolRecord = {
   defaultCredential: 'bearer',
   defaultModel: 'claude-sonnet-4-5-20250929',
   modelIn: 'body',
-  features: ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'cache-1h', 'web-search', 'context-1m', 'citations'],
+  features: ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'cache-1h', 'web-search', 'context-1m', 'citations', 'server-tools', 'tool-search'],
   service: { modelEnv: 'GWC_MESSAGES_MODEL' },
   paths: { generate: () => MESSAGES_PATH, stream: () => MESSAGES_PATH, count: () => `${MESSAGES_PATH}/count_tokens`, models: () => '/v1/models' },
   routeOf(method, path, headers) {
