@@ -37,6 +37,12 @@ export const TRANSLATE_FAULTS: Fault[] = [
     translate: { bufferStream: true },
   },
   {
+    name: 'translate-stop-as-chat',
+    breaks: ['XLATE-STOP-1'],
+    description: "translates messages into chat completions, and answers the upstream's finish_reason content_filter with stop_reason content_filter (the chat word), not refusal",
+    translate: { stopAsChat: true },
+  },
+  {
     name: 'translate-bedrock-clean',
     breaks: [],
     description: 'a control: translates messages requests into Bedrock InvokeModel (the event stream decoded into messages events) and the answers and errors back, faithfully',
@@ -53,5 +59,11 @@ export const TRANSLATE_FAULTS: Fault[] = [
     breaks: ['ERR-PASS-1'],
     description: "translates messages into Bedrock, and answers a Bedrock error with its status and error.type but the message \"upstream error\" (allowed from a cloud upstream; --strict requires the upstream's message)",
     translate: { to: 'bedrock', genericMessage: true },
+  },
+  {
+    name: 'translate-bedrock-stop-as-chat',
+    breaks: ['XLATE-STOP-1'],
+    description: 'translates messages into Bedrock, and writes the answer\'s stop reasons through an OpenAI-shaped middle: refusal as content_filter, pause_turn and model_context_window_exceeded as stop, JSON and streamed',
+    translate: { to: 'bedrock', stopAsChat: true },
   },
 ];

@@ -44,6 +44,8 @@ export interface TranslateFault {
   errorWithStack?: boolean;
   /** The upstream's retry-after (and retry-after-ms) is not kept on a translated error (ERR-PASS-2). */
   dropRetryAfter?: boolean;
+  /** Stop reasons pass through an OpenAI-shaped middle and reach the client in its words: content_filter for a refusal, stop for pause_turn and model_context_window_exceeded (XLATE-STOP-1). */
+  stopAsChat?: boolean;
 }
 
 /** How a fault breaks the gateway-level limit: an HTML 503, forwarding before refusing, one budget for every credential, a fixed retry-after. */

@@ -57,6 +57,9 @@ export const MESSAGES_ANSWERS: Record<string, { blocks: Block[]; usage?: Usage; 
   'cache-1h': { blocks: [{ type: 'text', text: 'Cached for an hour.' }], usage: { ...CACHE_USAGE, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 1536 } } },
 };
 
+/** The stop reasons newer than end_turn, max_tokens, stop_sequence and tool_use, which gateways that check the list they knew miss. */
+export const NEWER_STOP_REASONS = ['refusal', 'pause_turn', 'model_context_window_exceeded'] as const;
+
 export const PLAIN_ANSWER = { blocks: [{ type: 'text', text: 'Seen.' }] as Block[] };
 
 /** A 200 messages body with these blocks. */

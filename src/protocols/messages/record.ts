@@ -18,8 +18,8 @@ export function messagesHeaders(version?: string | null): Array<[string, string]
   return [['content-type', 'application/json'], ...(version === null ? [] : [['anthropic-version', version ?? ANTHROPIC_VERSION] as [string, string]])];
 }
 
-const STOP: Record<string, StopReason> = { end_turn: 'end', max_tokens: 'max_tokens', tool_use: 'tool_use', stop_sequence: 'stop_sequence', refusal: 'refusal', pause_turn: 'other' };
-const STOP_BACK: Record<StopReason, string> = { end: 'end_turn', max_tokens: 'max_tokens', tool_use: 'tool_use', stop_sequence: 'stop_sequence', refusal: 'refusal', other: 'end_turn' };
+const STOP: Record<string, StopReason> = { end_turn: 'end', max_tokens: 'max_tokens', tool_use: 'tool_use', stop_sequence: 'stop_sequence', refusal: 'refusal', pause_turn: 'pause', model_context_window_exceeded: 'context_window' };
+const STOP_BACK: Record<StopReason, string> = { end: 'end_turn', max_tokens: 'max_tokens', tool_use: 'tool_use', stop_sequence: 'stop_sequence', refusal: 'refusal', pause: 'pause_turn', context_window: 'model_context_window_exceeded', other: 'end_turn' };
 
 function readUsage(u: Json | undefined): Usage {
   const o = obj(u);
