@@ -1,6 +1,7 @@
 // The reference gateway's translating route, the answer side: a chat-completions answer or
 // error of the upstream rewritten as the messages protocol's, for the client. Its own code (see
-// request.ts). A fault may lose the tool calls or change an error's status.
+// request.ts). A fault may lose the tool calls or their thought signatures, or change an error's
+// status.
 import type { Json } from '../faults/types.js';
 import type { TranslateFault } from '../faults/types.js';
 
@@ -22,6 +23,19 @@ export const keptStop = (stop: unknown, fault: TranslateFault): unknown => (faul
 export function usage(u: Json): Json {
   const cached = Number(u?.prompt_tokens_details?.cached_tokens ?? 0);
   return { input_tokens: Number(u?.prompt_tokens ?? 0) - cached, cache_creation_input_tokens: 0, cache_read_input_tokens: cached, output_tokens: Number(u?.completion_tokens ?? 0) };
+}
+
+/**
+ * A chat tool call's Gemini thought signature (`extra_content.google.thought_signature`) rides
+ * in the messages tool_use id, after this separator, so the client's next turn brings it back
+ * (request.ts takes it out again); with the fault it is dropped.
+ */
+export const SIGNATURE_IN_ID = '__sig__';
+
+/** The messages tool_use id of a chat tool call: its id, with its thought signature when it has one. */
+export function toolUseId(call: Json, fault: TranslateFault): string {
+  const sig = call?.extra_content?.google?.thought_signature;
+  return typeof sig === 'string' && sig && !fault.dropThoughtSignature ? `${call.id}${SIGNATURE_IN_ID}${sig}` : call?.id;
 }
 
 let counter = 0;
@@ -49,7 +63,7 @@ export function messagesAnswer(chat: Json, fault: TranslateFault = {}): Json {
   const content = [
     ...(fault.inventsWebSearch && Array.isArray(msg.annotations) ? inventedSearch() : []),
     ...(typeof msg.content === 'string' && msg.content ? [{ type: 'text', text: msg.content }] : []),
-    ...calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.function?.name, input: parsed(c.function?.arguments) })),
+    ...calls.map((c) => ({ type: 'tool_use', id: toolUseId(c, fault), name: c.function?.name, input: parsed(c.function?.arguments) })),
   ];
   return { id: messageId(), type: 'message', role: 'assistant', model: chat?.model, content, stop_reason: stopOf(choice.finish_reason, fault), stop_sequence: null, usage: usage(chat?.usage) };
 }

@@ -8,5 +8,7 @@ import translateRequestMeaning from './translate.request.meaning.js';
 import translateStreamIncremental from './translate.stream.incremental.js';
 import translateStreamMeaning from './translate.stream.meaning.js';
 import translateStopReasons from './translate.stop.reasons.js';
+import translateBetasCarried from './translate.betas.carried.js';
+import translateThoughtSignatureKept from './translate.thought-signature.kept.js';
 
-export const TRANSLATE_CHECKS: CheckDef[] = [translateRequestMeaning, translateAnswerMeaning, translateStreamIncremental, translateStreamMeaning, translateErrorsMapped, translateStopReasons];
+export const TRANSLATE_CHECKS: CheckDef[] = [translateRequestMeaning, translateAnswerMeaning, translateStreamIncremental, translateStreamMeaning, translateErrorsMapped, translateStopReasons, translateBetasCarried, translateThoughtSignatureKept];
