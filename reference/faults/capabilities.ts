@@ -1,7 +1,9 @@
 // Faults that take one capability away, for the capability matrix (CAP-1): a gateway that drops
 // images from requests of every protocol, one that strips thinking signatures from answers (JSON
 // and streamed), and one that refuses images explicitly with a JSON 400 (the feature is then
-// "not offered", not broken).
+// "not offered", not broken); streams of server tools whose block starts a gateway does not know
+// are dropped (CAP-2: a server_tool_use start, whose deltas still go on; a tool result's start);
+// deferred tools dropped while tool_choice names one of them (CAP-3).
 import type http from 'node:http';
 import { onStreams, PerFrame } from './streaming.js';
 import type { Fault, Json, RequestParts } from './types.js';
@@ -34,6 +36,20 @@ function unsigned(frame: string): string {
   return `${m[1]}${JSON.stringify(data)}${m[3]}`;
 }
 
+/** A stream fault that drops each content_block_start whose block `drop` picks (its deltas and stop go on). */
+function dropStarts(drop: (block: Json) => boolean) {
+  return onStreams(
+    () =>
+      new PerFrame((frame) => {
+        const m = /^event: content_block_start\r?\ndata: (.*)\r?\n\r?\n$/s.exec(frame);
+        return m && drop(JSON.parse(m[1])?.content_block) ? '' : frame;
+      }),
+  );
+}
+
+/** A request whose tool_choice names a deferred tool (`defer_loading: true`). */
+const choosesDeferred = (b: Json) => Array.isArray(b?.tools) && b.tools.some((t: Json) => t?.defer_loading === true && t.name === b?.tool_choice?.name);
+
 export const CAPABILITY_FAULTS: Fault[] = [
   {
     name: 'strip-images',
@@ -55,6 +71,29 @@ export const CAPABILITY_FAULTS: Fault[] = [
       return body;
     },
     stream: onStreams(() => new PerFrame(unsigned)),
+  },
+  {
+    name: 'drop-server-tool-starts',
+    breaks: ['CAP-2'],
+    description: "drops the content_block_start of server_tool_use blocks from streams (a parser that knows text, tool_use and thinking only), their input_json_delta events still forwarded",
+    stream: dropStarts((b) => b?.type === 'server_tool_use'),
+  },
+  {
+    name: 'drop-tool-result-starts',
+    breaks: ['CAP-2'],
+    description: 'drops the content_block_start of server tool result blocks (web_fetch_tool_result, bash_code_execution_tool_result, advisor_tool_result, ...) from streams, their content_block_stop still forwarded',
+    stream: dropStarts((b) => typeof b?.type === 'string' && b.type.endsWith('_tool_result')),
+  },
+  {
+    name: 'drop-deferred-tools',
+    breaks: ['CAP-3'],
+    description: 'drops the deferred tools (defer_loading: true) of a request whose tool_choice names one of them, tool_choice kept',
+    request(r) {
+      const b = bodyOf(r);
+      if (!choosesDeferred(b)) return;
+      b.tools = b.tools.filter((t: Json) => t?.defer_loading !== true);
+      r.body = Buffer.from(JSON.stringify(b));
+    },
   },
   {
     name: 'refuse-images',

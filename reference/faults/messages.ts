@@ -1,5 +1,6 @@
-// Faults of the messages core: request bodies and headers, JSON responses.
+// Faults of the messages core: request bodies and headers, JSON responses, stop reasons.
 import type { Fault, Json, RequestParts } from './types.js';
+import { onStreams, PerFrame } from './streaming.js';
 import { routeOfRequest } from '../../src/protocols/index.js';
 
 const isMessages = (r: RequestParts) => /\/v1\/messages(\?|$)/.test(r.path);
@@ -59,7 +60,32 @@ function setHeader(r: RequestParts, name: string, value: string | null) {
 
 const ALLOWED_BETAS = ['claude-code-20250219', 'interleaved-thinking-2025-05-14', 'fine-grained-tool-streaming-2025-05-14'];
 
+/** The stop reasons a gateway written before the newer ones knows; it answers any other as end_turn. */
+const OLD_STOPS = new Set(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use']);
+const oldStop = (s: Json) => (typeof s === 'string' && !OLD_STOPS.has(s) ? 'end_turn' : s);
+
+/** A message_delta frame with its stop reason narrowed to the old ones; any other frame as it is. */
+function oldStopFrame(frame: string): string {
+  const m = /^(event: message_delta\r?\ndata: )(.*)(\r?\n\r?\n)$/s.exec(frame);
+  if (!m) return frame;
+  const data = JSON.parse(m[2]);
+  // A frame whose stop reason the gateway knows goes on byte for byte.
+  if (!data?.delta || oldStop(data.delta.stop_reason) === data.delta.stop_reason) return frame;
+  data.delta.stop_reason = oldStop(data.delta.stop_reason);
+  return `${m[1]}${JSON.stringify(data)}${m[3]}`;
+}
+
 export const MESSAGES_FAULTS: Fault[] = [
+  {
+    name: 'stop-reasons-to-end-turn',
+    breaks: ['MSG-STOP-1'],
+    description: 'answers every stop_reason but end_turn, max_tokens, stop_sequence and tool_use as end_turn (refusal, pause_turn and model_context_window_exceeded among them), JSON and streamed',
+    responseJson(body) {
+      if (body?.type === 'message') body.stop_reason = oldStop(body.stop_reason);
+      return body;
+    },
+    stream: onStreams(() => new PerFrame(oldStopFrame)),
+  },
   {
     name: 'reserialize-body',
     breaks: ['MSG-BODY-2', 'MSG-BODY-1'],

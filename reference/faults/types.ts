@@ -32,8 +32,10 @@ export interface TranslateFault {
   statusAs?: [number, number];
   /** The translated stream is written only once the upstream's has ended (XLATE-STREAM-1). */
   bufferStream?: boolean;
-  /** The protocol the route forwards upstream in: chat completions (the default) or Bedrock InvokeModel. */
-  to?: 'chat' | 'bedrock';
+  /** The protocol the route forwards upstream in: chat completions (the default), Bedrock InvokeModel or Vertex AI rawPredict. */
+  to?: 'chat' | 'bedrock' | 'vertex';
+  /** Every anthropic-beta value is dropped on the way to the cloud upstream, none refused (XLATE-BETA-1). */
+  dropBetas?: boolean;
   /** Every upstream error reaches the client as an api_error, whatever its status (XLATE-ERR-1, ERR-PASS-1). */
   errorTypeLost?: boolean;
   /** The upstream's error message is replaced by a generic one, status and type kept (allowed from a cloud upstream unless --strict). */
@@ -44,6 +46,10 @@ export interface TranslateFault {
   errorWithStack?: boolean;
   /** The upstream's retry-after (and retry-after-ms) is not kept on a translated error (ERR-PASS-2). */
   dropRetryAfter?: boolean;
+  /** Stop reasons pass through an OpenAI-shaped middle and reach the client in its words: content_filter for a refusal, stop for pause_turn and model_context_window_exceeded (XLATE-STOP-1). */
+  stopAsChat?: boolean;
+  /** A tool call's Gemini thought signature (chat's `extra_content.google.thought_signature`) is not kept for the next turn (XLATE-SIG-1). */
+  dropThoughtSignature?: boolean;
 }
 
 /** How a fault breaks the gateway-level limit: an HTML 503, forwarding before refusing, one budget for every credential, a fixed retry-after. */

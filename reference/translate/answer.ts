@@ -1,6 +1,7 @@
 // The reference gateway's translating route, the answer side: a chat-completions answer or
 // error of the upstream rewritten as the messages protocol's, for the client. Its own code (see
-// request.ts). A fault may lose the tool calls or change an error's status.
+// request.ts). A fault may lose the tool calls or their thought signatures, or change an error's
+// status.
 import type { Json } from '../faults/types.js';
 import type { TranslateFault } from '../faults/types.js';
 
@@ -9,10 +10,32 @@ export const ERROR_TYPE: Record<number, string> = { 400: 'invalid_request_error'
 
 export const STOP: Record<string, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use', function_call: 'tool_use', content_filter: 'refusal' };
 
+/** The chat words a broken translation's middle format gives the newer messages stop reasons (fault stopAsChat). */
+const CHAT_WORD: Record<string, string> = { refusal: 'content_filter', pause_turn: 'stop', model_context_window_exceeded: 'stop' };
+
+/** The messages stop reason of a chat finish_reason; with the fault, content_filter reaches the client as it is. */
+export const stopOf = (finish: string, fault: TranslateFault): string => (fault.stopAsChat && finish === 'content_filter' ? finish : (STOP[finish] ?? 'end_turn'));
+
+/** A messages stop reason as the client gets it from a messages-shaped upstream: as it is, or with the fault in the middle format's word. */
+export const keptStop = (stop: unknown, fault: TranslateFault): unknown => (fault.stopAsChat && typeof stop === 'string' ? (CHAT_WORD[stop] ?? stop) : stop);
+
 /** Chat usage as the messages protocol states it: the cached part of the prompt apart. */
 export function usage(u: Json): Json {
   const cached = Number(u?.prompt_tokens_details?.cached_tokens ?? 0);
   return { input_tokens: Number(u?.prompt_tokens ?? 0) - cached, cache_creation_input_tokens: 0, cache_read_input_tokens: cached, output_tokens: Number(u?.completion_tokens ?? 0) };
+}
+
+/**
+ * A chat tool call's Gemini thought signature (`extra_content.google.thought_signature`) rides
+ * in the messages tool_use id, after this separator, so the client's next turn brings it back
+ * (request.ts takes it out again); with the fault it is dropped.
+ */
+export const SIGNATURE_IN_ID = '__sig__';
+
+/** The messages tool_use id of a chat tool call: its id, with its thought signature when it has one. */
+export function toolUseId(call: Json, fault: TranslateFault): string {
+  const sig = call?.extra_content?.google?.thought_signature;
+  return typeof sig === 'string' && sig && !fault.dropThoughtSignature ? `${call.id}${SIGNATURE_IN_ID}${sig}` : call?.id;
 }
 
 let counter = 0;
@@ -40,9 +63,9 @@ export function messagesAnswer(chat: Json, fault: TranslateFault = {}): Json {
   const content = [
     ...(fault.inventsWebSearch && Array.isArray(msg.annotations) ? inventedSearch() : []),
     ...(typeof msg.content === 'string' && msg.content ? [{ type: 'text', text: msg.content }] : []),
-    ...calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.function?.name, input: parsed(c.function?.arguments) })),
+    ...calls.map((c) => ({ type: 'tool_use', id: toolUseId(c, fault), name: c.function?.name, input: parsed(c.function?.arguments) })),
   ];
-  return { id: messageId(), type: 'message', role: 'assistant', model: chat?.model, content, stop_reason: STOP[choice.finish_reason] ?? 'end_turn', stop_sequence: null, usage: usage(chat?.usage) };
+  return { id: messageId(), type: 'message', role: 'assistant', model: chat?.model, content, stop_reason: stopOf(choice.finish_reason, fault), stop_sequence: null, usage: usage(chat?.usage) };
 }
 
 /** An upstream error (chat's shape, or anything) as a messages error, and the status the client gets. */

@@ -3,12 +3,13 @@
 // its type in x-amzn-errortype) becomes a messages error with the status kept; an AWS event
 // stream is decoded message by message (@smithy/eventstream-codec) and each chunk's event written
 // to the client as a messages SSE event as soon as its message is whole. Its own code (see
-// request.ts). A fault may map every error to api_error, replace the message, or hold the stream.
+// request.ts). A fault may map every error to api_error, replace the message, hold the stream, or
+// write the stop reasons in the words of an OpenAI-shaped middle.
 import type http from 'node:http';
 import { EventStreamCodec, type Message } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import type { Json, TranslateFault } from '../faults/types.js';
-import { ERROR_TYPE } from './answer.js';
+import { ERROR_TYPE, keptStop } from './answer.js';
 import { kept } from './reply.js';
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
@@ -52,6 +53,7 @@ function eventOf(m: Message, fault: TranslateFault): string {
   if (!event || typeof event.type !== 'string') return '';
   // Bedrock's own metrics are no part of the messages protocol's message_stop.
   delete event['amazon-bedrock-invocationMetrics'];
+  if (event.type === 'message_delta' && event.delta) event.delta.stop_reason = keptStop(event.delta.stop_reason, fault);
   return sse(event.type, event);
 }
 
@@ -100,6 +102,14 @@ function streamed(ur: http.IncomingMessage, res: http.ServerResponse, status: nu
   ur.on('error', () => res.destroy());
 }
 
+/** A JSON answer with its stop reason as the fault writes it (a body that is not JSON as it is). */
+function withKeptStop(text: string, fault: TranslateFault): string {
+  const v = parsed(text);
+  if (!v || typeof v !== 'object') return text;
+  v.stop_reason = keptStop(v.stop_reason, fault);
+  return JSON.stringify(v);
+}
+
 /** Writes the client's answer from Bedrock's: the event stream translated, an error mapped, a JSON answer as it is. */
 export function bedrockAnswer(ur: http.IncomingMessage, res: http.ServerResponse, fault: TranslateFault): void {
   const status = ur.statusCode ?? 502;
@@ -108,7 +118,7 @@ export function bedrockAnswer(ur: http.IncomingMessage, res: http.ServerResponse
   ur.on('data', (c: Buffer) => chunks.push(c));
   ur.on('end', () => {
     const text = Buffer.concat(chunks).toString('utf8');
-    const out = status >= 400 ? bedrockError(status, text, fault) : { status, body: text };
+    const out = status >= 400 ? bedrockError(status, text, fault) : { status, body: fault.stopAsChat ? withKeptStop(text, fault) : text };
     res.writeHead(out.status, [...kept(ur.rawHeaders), 'content-type', 'application/json', 'content-length', String(Buffer.byteLength(out.body))]);
     res.end(out.body);
   });

@@ -2,7 +2,7 @@
 // client's) rewritten as a Bedrock InvokeModel request (the model in the path, the stream as its
 // own route, the body without `model` and `stream` and with Bedrock's `anthropic_version`, the
 // client's betas in the body). Its own code, as request.ts says: not the harness's records.
-import type { Json, RequestParts } from '../faults/types.js';
+import type { Json, RequestParts, TranslateFault } from '../faults/types.js';
 import { chatHeaders } from './request.js';
 import { BEDROCK_VERSION } from '../../src/protocols/bedrock/index.js';
 
@@ -20,10 +20,10 @@ export function bedrockBody(messages: Json, betas: string[]): Json {
 }
 
 /** Rewrites `parts` (a messages request with its parsed body) in place as a Bedrock InvokeModel request. */
-export function toBedrock(parts: RequestParts, messages: Json): void {
+export function toBedrock(parts: RequestParts, messages: Json, fault: TranslateFault = {}): void {
   const betas = parts.headers.filter(([k]) => k.toLowerCase() === 'anthropic-beta').flatMap(([, v]) => v.split(',').map((b) => b.trim()).filter(Boolean));
   const stream = messages?.stream === true;
   parts.path = invokePath(String(messages?.model ?? ''), stream);
   parts.headers = [...chatHeaders(parts.headers).filter(([k]) => k.toLowerCase() !== 'accept'), ['accept', stream ? 'application/vnd.amazon.eventstream' : 'application/json']];
-  parts.body = Buffer.from(JSON.stringify(bedrockBody(messages, betas)));
+  parts.body = Buffer.from(JSON.stringify(bedrockBody(messages, fault.dropBetas ? [] : betas)));
 }

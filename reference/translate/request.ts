@@ -1,23 +1,37 @@
 // The reference gateway's translating route, the request side: a messages request (the client's)
 // rewritten as a chat-completions request for the upstream. Its own code, not the harness's
 // protocol records: the system the harness judges must not share the harness's translation, or
-// one's mistake would hide the other's. A fault may drop the system prompt on the way.
+// one's mistake would hide the other's. A fault may drop the system prompt on the way. A tool
+// call's thought signature comes back out of its tool_use id (answer.ts put it there).
 import type { Json, TranslateFault } from '../faults/types.js';
+import { SIGNATURE_IN_ID } from './answer.js';
 
 export type { TranslateFault };
 
 
 const text = (content: Json): string => (typeof content === 'string' ? content : Array.isArray(content) ? content.filter((b: Json) => b?.type === 'text').map((b: Json) => String(b.text)).join('\n') : '');
 
+/** A tool_use id the answer side wrote: the chat call's id, and its thought signature when it carried one. */
+function splitId(id: unknown): { id: unknown; signature?: string } {
+  if (typeof id !== 'string' || !id.includes(SIGNATURE_IN_ID)) return { id };
+  const at = id.indexOf(SIGNATURE_IN_ID);
+  return { id: id.slice(0, at), signature: id.slice(at + SIGNATURE_IN_ID.length) };
+}
+
 /** One messages turn as chat messages: tool results become tool messages, tool uses the assistant's tool_calls, images image_url parts with a data URL. */
 function turn(m: Json): Json[] {
   if (typeof m.content === 'string') return [{ role: m.role, content: m.content }];
   const blocks: Json[] = Array.isArray(m.content) ? m.content : [];
   if (m.role === 'assistant') {
-    const calls = blocks.filter((b) => b?.type === 'tool_use').map((b) => ({ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }));
+    const calls = blocks
+      .filter((b) => b?.type === 'tool_use')
+      .map((b) => {
+        const { id, signature } = splitId(b.id);
+        return { id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) }, ...(signature ? { extra_content: { google: { thought_signature: signature } } } : {}) };
+      });
     return [{ role: 'assistant', content: text(blocks) || null, ...(calls.length ? { tool_calls: calls } : {}) }];
   }
-  const results = blocks.filter((b) => b?.type === 'tool_result').map((b) => ({ role: 'tool', tool_call_id: b.tool_use_id, content: text(b.content) }));
+  const results = blocks.filter((b) => b?.type === 'tool_result').map((b) => ({ role: 'tool', tool_call_id: splitId(b.tool_use_id).id, content: text(b.content) }));
   const rest = text(blocks.filter((b) => b?.type !== 'tool_result'));
   const images = blocks.filter((b) => b?.type === 'image' && b.source?.type === 'base64').map((b) => ({ type: 'image_url', image_url: { url: `data:${b.source.media_type};base64,${b.source.data}` } }));
   if (images.length) return [...results, { role: 'user', content: [...(rest ? [{ type: 'text', text: rest }] : []), ...images] }];

@@ -1,6 +1,7 @@
 // The reference gateway's translating route, where it starts: a messages request (POST
 // /v1/messages) is rewritten in place as a chat-completions one (or, with `to: 'bedrock'`, a
-// Bedrock InvokeModel one: bedrock.ts), and the handler that maps its answer back is returned.
+// Bedrock InvokeModel one: bedrock.ts; with `to: 'vertex'`, a Vertex rawPredict one: vertex.ts),
+// and the handler that maps its answer back is returned.
 // Other requests, and a body that is not JSON, pass through.
 import type http from 'node:http';
 import type { RequestParts, TranslateFault } from '../faults/types.js';
@@ -8,6 +9,7 @@ import { bedrockAnswer } from './bedrock-reply.js';
 import { toBedrock } from './bedrock.js';
 import { translatedAnswer } from './reply.js';
 import { chatHeaders, chatRequest } from './request.js';
+import { toVertex, vertexAnswer } from './vertex.js';
 
 /** Writes the client's answer from the upstream's. */
 export type Answerer = (ur: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -22,8 +24,12 @@ export function translated(parts: RequestParts, fault: TranslateFault | null): A
     return undefined;
   }
   if (fault.to === 'bedrock') {
-    toBedrock(parts, body);
+    toBedrock(parts, body, fault);
     return (ur, res) => bedrockAnswer(ur, res, fault);
+  }
+  if (fault.to === 'vertex') {
+    toVertex(parts, body, fault);
+    return vertexAnswer;
   }
   parts.path = '/v1/chat/completions';
   parts.headers = chatHeaders(parts.headers);

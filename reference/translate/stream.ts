@@ -4,7 +4,7 @@
 // hold every event until the upstream's stream has ended, or lose the tool calls.
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Json } from '../faults/types.js';
-import { messageId, STOP, usage } from './answer.js';
+import { messageId, stopOf, toolUseId, usage } from './answer.js';
 import type { TranslateFault } from '../faults/types.js';
 
 const event = (name: string, data: Json) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -49,10 +49,10 @@ export function messagesStream(write: (text: string) => void, fault: TranslateFa
       out(event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: delta.content } }));
     }
     for (const call of fault.loseToolCalls || fault.loseStreamToolCalls ? [] : (delta.tool_calls ?? [])) {
-      if (call.id) block('tool_use', { type: 'tool_use', id: call.id, name: call.function?.name, input: {} });
+      if (call.id) block('tool_use', { type: 'tool_use', id: toolUseId(call, fault), name: call.function?.name, input: {} });
       if (call.function?.arguments) out(event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: call.function.arguments } }));
     }
-    if (choice?.finish_reason) stop = STOP[choice.finish_reason] ?? 'end_turn';
+    if (choice?.finish_reason) stop = stopOf(choice.finish_reason, fault);
     if (c.usage) use = c.usage;
   };
   const parser = createParser({

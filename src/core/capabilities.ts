@@ -5,7 +5,7 @@
 // results. Imports nothing.
 
 /** Every feature the matrix probes; a protocol probes the ones its record offers (its `features`). */
-export const CAPABILITIES = ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'cache-1h', 'json-mode', 'web-search', 'context-1m', 'citations'] as const;
+export const CAPABILITIES = ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'cache-1h', 'json-mode', 'web-search', 'context-1m', 'citations', 'server-tools', 'tool-search'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 /** The area of the capability checks: they run only when the matrix is asked for. */

@@ -11,8 +11,12 @@ import type { HeaderList, JsonReply, SseFrame } from '../upstream/scenario.js';
 
 export type { ApiRouteName, RouteKind };
 
-/** Why an answer stopped, in words every protocol maps to its own. */
-export type StopReason = 'end' | 'max_tokens' | 'tool_use' | 'stop_sequence' | 'refusal' | 'other';
+/**
+ * Why an answer stopped, in words every protocol maps to its own: `pause` is a long turn the
+ * upstream paused (the client sends it back to go on), `context_window` the model's context
+ * window filled before the output limit; a protocol without a word for one writes its nearest.
+ */
+export type StopReason = 'end' | 'max_tokens' | 'tool_use' | 'stop_sequence' | 'refusal' | 'pause' | 'context_window' | 'other';
 
 /** Token counts; absent fields are ones the protocol did not state. */
 export interface Usage {

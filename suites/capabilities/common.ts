@@ -3,7 +3,9 @@
 // JSON and once streamed, on each route; the upstream answers with the feature's realistic
 // content. A cell passes when the feature's request fields and headers reach the upstream
 // unchanged and its answer reaches the client unchanged; it is "not offered" when the gateway
-// refused the request itself with a JSON error; otherwise it fails, naming what was lost.
+// refused the request itself with a JSON error; otherwise it fails, naming what was lost. A
+// probe may also judge its stream's block structure: every delta and stop of a content block
+// names an index a start opened (server tools' result blocks arrive whole in their start).
 import type { CheckContext, Verdict } from '../../src/check/check.js';
 import { type Capability, type CapabilityCell, type CellMode } from '../../src/core/capabilities.js';
 import { diffJson, describeDiff } from '../../src/core/json-diff.js';
@@ -33,6 +35,8 @@ export interface Probe {
   answer: string[];
   /** The streamed events this feature is judged on (every event when absent). */
   judged?(data: JNode): boolean;
+  /** The stream's content blocks are judged as a client's parser reads them: each delta and stop names an index a start opened. */
+  blockIndices?: boolean;
 }
 
 const node = (text: string): JNode | null => {
@@ -91,6 +95,20 @@ function streamLosses(p: Probe, x: StreamExchange): string[] {
   return out.slice(0, 6);
 }
 
+/** Events of a messages stream that name a block index no content_block_start opened (a client's parser fails "Content block not found"). */
+function unopenedBlocks(events: JNode[]): string[] {
+  const open = new Set<string>();
+  const out: string[] = [];
+  for (const e of events) {
+    const type = text(at(e, '/type'));
+    const index = text(at(e, '/index'));
+    if (type === '"content_block_start"') open.add(index);
+    else if ((type === '"content_block_delta"' || type === '"content_block_stop"') && !open.has(index)) out.push(`answer ${JSON.parse(type)} at index ${index}: no content_block_start opened that block`);
+    if (type === '"content_block_stop"') open.delete(index);
+  }
+  return out.slice(0, 3);
+}
+
 function refusal(status: number, body: string): string[] {
   return [`the gateway refused the request itself: status ${status}, ${excerpt(body, 200)}`];
 }
@@ -117,7 +135,8 @@ async function probeStream(ctx: CheckContext, p: Probe, model: string): Promise<
   if (!x.seen && x.res.status >= 400 && x.res.status < 500 && node(text)?.t === 'obj' && at(node(text)!, '/error')) return { state: 'not-offered', evidence: refusal(x.res.status, text) };
   if (!x.seen) return { state: 'fail', evidence: [`the request never reached the upstream (the gateway answered ${x.res.status})`] };
   const seen = node(x.seen.body.toString('utf8'));
-  const lost = [...requestLosses(p, withToken(body, x.expectation.token), seen, listValues(x.seen, 'anthropic-beta')), ...streamLosses(p, x)];
+  const events = x.res.events.map((e) => node(e.data)).filter((n): n is JNode => n !== null);
+  const lost = [...requestLosses(p, withToken(body, x.expectation.token), seen, listValues(x.seen, 'anthropic-beta')), ...(p.blockIndices ? unopenedBlocks(events) : []), ...streamLosses(p, x)];
   if (x.res.error) lost.push(`the stream ended with an error: ${x.res.error}`);
   return { state: lost.length ? 'fail' : 'pass', evidence: lost };
 }

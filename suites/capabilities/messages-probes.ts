@@ -1,7 +1,9 @@
 // The messages protocol's capability probes: tools and tool results, images, documents, extended
 // thinking (signatures, redacted thinking), prompt caching for five minutes and one hour, server
-// tools (web search), the 1M-context beta and citations. Each request is the shared small
-// messages body with the feature's fields; each answer is the feature's realistic content.
+// tools (web search; web fetch, code execution and the advisor, whose streamed blocks are judged
+// as a client's parser reads them), tool search over deferred tools, the 1M-context beta and
+// citations. Each request is the shared small messages body with the feature's fields; each
+// answer is the feature's realistic content.
 import { at } from '../../src/core/json.js';
 import { messagesHeaders, MESSAGES_PATH } from '../../src/protocols/index.js';
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
@@ -15,7 +17,7 @@ import { PDF_BASE64, PNG_BASE64 } from './media.js';
 const ask = (text: string) => ({ role: 'user', content: `${CASE_PLACEHOLDER} ${text}` });
 const askWith = (text: string, block: Block) => ({ role: 'user', content: [{ type: 'text', text: `${CASE_PLACEHOLDER} ${text}` }, block] });
 
-function probe(feature: Capability, fields: Record<string, unknown>, o: { keep: string[]; usage?: boolean; betas?: string[]; reply?: keyof typeof MESSAGES_ANSWERS }): Probe {
+function probe(feature: Capability, fields: Record<string, unknown>, o: { keep: string[]; usage?: boolean; betas?: string[]; reply?: keyof typeof MESSAGES_ANSWERS; blockIndices?: boolean }): Probe {
   const a = o.reply ? MESSAGES_ANSWERS[o.reply] : PLAIN_ANSWER;
   const beta: Array<[string, string]> = o.betas ? [['anthropic-beta', o.betas.join(',')]] : [];
   return {
@@ -28,6 +30,7 @@ function probe(feature: Capability, fields: Record<string, unknown>, o: { keep: 
     json: () => ({ kind: 'json', status: 200, headers: JSON_HEADERS, body: blocksBody(a) }),
     stream: () => ({ kind: 'sse', status: 200, headers: SSE_HEADERS, frames: frames(blocksStream(a)) }),
     answer: o.usage ? ['/content', '/stop_reason', '/usage'] : ['/content', '/stop_reason'],
+    blockIndices: o.blockIndices,
     // The blocks' events always; message_start and message_delta (usage, stop reason) for the features that live in usage.
     judged: (data) => {
       const type = at(data, '/type');
@@ -38,6 +41,13 @@ function probe(feature: Capability, fields: Record<string, unknown>, o: { keep: 
 }
 
 const TOOL = { name: 'Bash', description: 'Run a shell command', input_schema: { type: 'object', properties: { command: { type: 'string' }, timeout: { type: 'integer' } }, required: ['command'] } };
+const WEATHER = { name: 'get_weather', description: 'The weather in a city', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+/** The server tools of the server-tools probe: web fetch, code execution and the advisor (each with its beta). */
+const SERVER_TOOLS = [
+  { type: 'web_fetch_20250910', name: 'web_fetch', max_uses: 2 },
+  { type: 'code_execution_20250825', name: 'code_execution' },
+  { type: 'advisor_20260301', name: 'advisor' },
+];
 const CACHED_SYSTEM = (ttl?: string) => [{ type: 'text', text: 'A long, stable system prompt worth caching.', cache_control: { type: 'ephemeral', ...(ttl ? { ttl } : {}) } }];
 
 export const MESSAGES_PROBES: readonly Probe[] = [
@@ -71,6 +81,13 @@ export const MESSAGES_PROBES: readonly Probe[] = [
   probe('cache-5m', { system: CACHED_SYSTEM() }, { keep: ['/system'], usage: true, reply: 'cache-5m' }),
   probe('cache-1h', { system: CACHED_SYSTEM('1h') }, { keep: ['/system'], usage: true, betas: ['extended-cache-ttl-2025-04-11'], reply: 'cache-1h' }),
   probe('web-search', { tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }] }, { keep: ['/tools'], usage: true, reply: 'web-search' }),
+  probe('server-tools', { tools: SERVER_TOOLS }, { keep: ['/tools'], usage: true, betas: ['web-fetch-2025-09-10', 'code-execution-2025-08-25', 'advisor-tool-2026-03-01'], reply: 'server-tools', blockIndices: true }),
+  // Deferred tools found by tool search: forwarded as sent, and tool_choice still names one of them.
+  probe(
+    'tool-search',
+    { tools: [{ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' }, { ...TOOL, defer_loading: true }, { ...WEATHER, defer_loading: true }], tool_choice: { type: 'tool', name: 'get_weather' } },
+    { keep: ['/tools', '/tool_choice'], betas: ['advanced-tool-use-2025-11-20'], reply: 'tool-search', blockIndices: true },
+  ),
   probe('context-1m', {}, { keep: [], betas: ['context-1m-2025-08-07'] }),
   probe(
     'citations',

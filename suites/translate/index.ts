@@ -7,5 +7,8 @@ import translateErrorsMapped from './translate.errors.mapped.js';
 import translateRequestMeaning from './translate.request.meaning.js';
 import translateStreamIncremental from './translate.stream.incremental.js';
 import translateStreamMeaning from './translate.stream.meaning.js';
+import translateStopReasons from './translate.stop.reasons.js';
+import translateBetasCarried from './translate.betas.carried.js';
+import translateThoughtSignatureKept from './translate.thought-signature.kept.js';
 
-export const TRANSLATE_CHECKS: CheckDef[] = [translateRequestMeaning, translateAnswerMeaning, translateStreamIncremental, translateStreamMeaning, translateErrorsMapped];
+export const TRANSLATE_CHECKS: CheckDef[] = [translateRequestMeaning, translateAnswerMeaning, translateStreamIncremental, translateStreamMeaning, translateErrorsMapped, translateStopReasons, translateBetasCarried, translateThoughtSignatureKept];

@@ -10,7 +10,7 @@ export const CHAT_PATH = '/v1/chat/completions';
 
 const CREATED = 1730000000;
 const STOP: Record<string, StopReason> = { stop: 'end', length: 'max_tokens', tool_calls: 'tool_use', function_call: 'tool_use', content_filter: 'refusal' };
-const STOP_BACK: Record<StopReason, string> = { end: 'stop', max_tokens: 'length', tool_use: 'tool_calls', stop_sequence: 'stop', refusal: 'content_filter', other: 'stop' };
+const STOP_BACK: Record<StopReason, string> = { end: 'stop', max_tokens: 'length', tool_use: 'tool_calls', stop_sequence: 'stop', refusal: 'content_filter', pause: 'stop', context_window: 'length', other: 'stop' };
 
 /** Chat counts cached prompt tokens inside prompt_tokens; the neutral input is the uncached part. */
 function readUsage(u: Json): Usage | undefined {

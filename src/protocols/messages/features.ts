@@ -1,6 +1,7 @@
 // Realistic answers that carry one capability each, as the providers send them: messages content
 // blocks (tool_use, thinking with its signature, redacted_thinking, server tool use with web
-// search results, text with citations) as a JSON body or as the stream of events the real API
+// search results, the server tools web fetch, code execution and advisor with their result
+// blocks, tool search over deferred tools, text with citations) as a JSON body or as the stream of events the real API
 // sends for them (input_json_delta, thinking_delta and signature_delta, citations_delta); chat
 // tool calls (streamed as tool_calls deltas) and JSON content; native function calls.
 import { CACHE_USAGE, DEFAULT_USAGE, messageId, type Usage } from './replies.js';
@@ -25,6 +26,28 @@ export const MESSAGES_ANSWERS: Record<string, { blocks: Block[]; usage?: Usage; 
     ],
     usage: { ...DEFAULT_USAGE, server_tool_use: { web_search_requests: 1 } },
   },
+  // Server tools Anthropic runs itself, each a server_tool_use block and its result block (results arrive whole in their start event).
+  'server-tools': {
+    blocks: [
+      { type: 'server_tool_use', id: 'srvtoolu_01Capab1l1ty00002', name: 'web_fetch', input: { url: 'https://example.com/conformance' } },
+      { type: 'web_fetch_tool_result', tool_use_id: 'srvtoolu_01Capab1l1ty00002', content: { type: 'web_fetch_result', url: 'https://example.com/conformance', retrieved_at: '2026-11-30T09:12:44Z', content: { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Conformance notes.' }, title: 'Conformance' } } },
+      { type: 'server_tool_use', id: 'srvtoolu_01Capab1l1ty00003', name: 'bash_code_execution', input: { command: 'wc -l notes.txt' } },
+      { type: 'bash_code_execution_tool_result', tool_use_id: 'srvtoolu_01Capab1l1ty00003', content: { type: 'bash_code_execution_result', stdout: '12 notes.txt\n', stderr: '', return_code: 0, content: [] } },
+      { type: 'server_tool_use', id: 'srvtoolu_01Capab1l1ty00004', name: 'advisor', input: {} },
+      { type: 'advisor_tool_result', tool_use_id: 'srvtoolu_01Capab1l1ty00004', content: { type: 'advisor_result', text: 'Count the lines first.' } },
+      { type: 'text', text: 'The notes have 12 lines.' },
+    ],
+    usage: { ...DEFAULT_USAGE, server_tool_use: { web_fetch_requests: 1 } },
+  },
+  // Tool search over deferred tools: the search, the tool references it found, then the call of a found tool.
+  'tool-search': {
+    blocks: [
+      { type: 'server_tool_use', id: 'srvtoolu_01Capab1l1ty00005', name: 'tool_search_tool_regex', input: { pattern: 'weather' } },
+      { type: 'tool_search_tool_result', tool_use_id: 'srvtoolu_01Capab1l1ty00005', content: { type: 'tool_search_tool_search_result', tool_references: [{ type: 'tool_reference', tool_name: 'get_weather' }] } },
+      { type: 'tool_use', id: 'toolu_01Capab1l1ty0000000002', name: 'get_weather', input: { city: 'Paris' } },
+    ],
+    stop: 'tool_use',
+  },
   citations: {
     blocks: [
       { type: 'text', text: 'The grass is green.', citations: [{ type: 'char_location', cited_text: 'The grass is green.', document_index: 0, document_title: 'Facts', start_char_index: 0, end_char_index: 20 }] },
@@ -33,6 +56,9 @@ export const MESSAGES_ANSWERS: Record<string, { blocks: Block[]; usage?: Usage; 
   'cache-5m': { blocks: [{ type: 'text', text: 'Cached.' }], usage: { ...CACHE_USAGE, cache_creation: { ephemeral_5m_input_tokens: 1536, ephemeral_1h_input_tokens: 0 } } },
   'cache-1h': { blocks: [{ type: 'text', text: 'Cached for an hour.' }], usage: { ...CACHE_USAGE, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 1536 } } },
 };
+
+/** The stop reasons newer than end_turn, max_tokens, stop_sequence and tool_use, which gateways that check the list they knew miss. */
+export const NEWER_STOP_REASONS = ['refusal', 'pause_turn', 'model_context_window_exceeded'] as const;
 
 export const PLAIN_ANSWER = { blocks: [{ type: 'text', text: 'Seen.' }] as Block[] };
 

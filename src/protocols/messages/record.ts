@@ -18,8 +18,8 @@ export function messagesHeaders(version?: string | null): Array<[string, string]
   return [['content-type', 'application/json'], ...(version === null ? [] : [['anthropic-version', version ?? ANTHROPIC_VERSION] as [string, string]])];
 }
 
-const STOP: Record<string, StopReason> = { end_turn: 'end', max_tokens: 'max_tokens', tool_use: 'tool_use', stop_sequence: 'stop_sequence', refusal: 'refusal', pause_turn: 'other' };
-const STOP_BACK: Record<StopReason, string> = { end: 'end_turn', max_tokens: 'max_tokens', tool_use: 'tool_use', stop_sequence: 'stop_sequence', refusal: 'refusal', other: 'end_turn' };
+const STOP: Record<string, StopReason> = { end_turn: 'end', max_tokens: 'max_tokens', tool_use: 'tool_use', stop_sequence: 'stop_sequence', refusal: 'refusal', pause_turn: 'pause', model_context_window_exceeded: 'context_window' };
+const STOP_BACK: Record<StopReason, string> = { end: 'end_turn', max_tokens: 'max_tokens', tool_use: 'tool_use', stop_sequence: 'stop_sequence', refusal: 'refusal', pause: 'pause_turn', context_window: 'model_context_window_exceeded', other: 'end_turn' };
 
 function readUsage(u: Json | undefined): Usage {
   const o = obj(u);
@@ -208,7 +208,7 @@ export const MESSAGES: ProtocolRecord = {
   defaultCredential: 'bearer',
   defaultModel: 'claude-sonnet-4-5-20250929',
   modelIn: 'body',
-  features: ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'cache-1h', 'web-search', 'context-1m', 'citations'],
+  features: ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'cache-1h', 'web-search', 'context-1m', 'citations', 'server-tools', 'tool-search'],
   service: { modelEnv: 'GWC_MESSAGES_MODEL' },
   paths: { generate: () => MESSAGES_PATH, stream: () => MESSAGES_PATH, count: () => `${MESSAGES_PATH}/count_tokens`, models: () => '/v1/models', rpc: null },
   // The files API's path is OpenAI's too: the messages protocol's upload carries its version header.

@@ -18,7 +18,7 @@ export function nativeGenerateOf(path: string): { model: string; stream: boolean
 }
 
 const STOP: Record<string, StopReason> = { STOP: 'end', MAX_TOKENS: 'max_tokens', SAFETY: 'refusal', RECITATION: 'refusal', BLOCKLIST: 'refusal', PROHIBITED_CONTENT: 'refusal', SPII: 'refusal' };
-const STOP_BACK: Record<StopReason, string> = { end: 'STOP', max_tokens: 'MAX_TOKENS', tool_use: 'STOP', stop_sequence: 'STOP', refusal: 'SAFETY', other: 'OTHER' };
+const STOP_BACK: Record<StopReason, string> = { end: 'STOP', max_tokens: 'MAX_TOKENS', tool_use: 'STOP', stop_sequence: 'STOP', refusal: 'SAFETY', pause: 'STOP', context_window: 'MAX_TOKENS', other: 'OTHER' };
 
 function readUsage(u: unknown): Usage | undefined {
   const o = obj(u);

@@ -1,6 +1,7 @@
 // The capability matrix (CAP-1): the reference gateway carries every feature (every cell
 // passes); a fault that strips images or thinking signatures gives those cells "fail" with the
-// evidence of what was lost; a gateway that refuses images with a JSON 400 gives "not offered".
+// evidence of what was lost (the server tools' streams with the block index no start opened,
+// deferred tools dropped); a gateway that refuses images with a JSON 400 gives "not offered".
 // Required features (--require-capability) make their cells MUST and a JUnit testcase each; the
 // matrix runs only when asked for, and shows in every reporter and in certify's report.
 import { describe, expect, it } from 'vitest';
@@ -60,6 +61,22 @@ describe('the capability matrix', () => {
     const [json, stream] = ['json', 'stream'].map((m) => cells.find((c) => c.feature === 'thinking' && c.mode === m)!.evidence.join('\n'));
     expect(json).toMatch(/\/content\/0\/signature: missing/);
     expect(stream).toMatch(/signature_delta/);
+  });
+
+  it('a gateway that drops the starts of server_tool_use blocks fails the server tools\' stream cells, naming the deltas of blocks no start opened (CAP-2)', { timeout: 60_000 }, async () => {
+    const cells = cellsOf((await demoRun('drop-server-tool-starts', MATRIX)).results);
+    const withServerTools = OFFERING.filter((p) => FEATURES_OF[p].includes('server-tools'));
+    expect(withServerTools.length).toBeGreaterThan(0);
+    expect(bad(cells)).toEqual(withServerTools.flatMap((p) => ['web-search', 'server-tools', 'tool-search'].map((f) => `${p} ${f} stream fail`)).sort());
+    const evidence = cells.find((c) => c.protocol === 'messages' && c.feature === 'server-tools' && c.mode === 'stream')!.evidence;
+    expect(evidence).toContain('answer content_block_delta at index 0: no content_block_start opened that block');
+  });
+
+  it('a gateway that drops the deferred tools a tool_choice names fails the tool-search cells, JSON and streamed (CAP-3)', { timeout: 60_000 }, async () => {
+    const cells = cellsOf((await demoRun('drop-deferred-tools', MATRIX)).results);
+    const withSearch = OFFERING.filter((p) => FEATURES_OF[p].includes('tool-search'));
+    expect(bad(cells)).toEqual(withSearch.flatMap((p) => [`${p} tool-search json fail`, `${p} tool-search stream fail`]).sort());
+    expect(cells.find((c) => c.protocol === 'messages' && c.feature === 'tool-search' && c.mode === 'json')!.evidence.join('\n')).toMatch(/request \/tools/);
   });
 
   it('a gateway that refuses images with a JSON 400 has them "not offered"; required, they fail the run in every reporter', { timeout: 60_000 }, async () => {
