@@ -19,6 +19,8 @@ import { busy, closeWhenIdle } from './idle-close.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
 import { RECORDS, routeOfRequest, translateReply } from '../../src/protocols/index.js';
 import { underSecondUpstream } from '../../src/core/second-upstream.js';
+import { SocketCases } from './socket.js';
+import type { SocketExpectation, SocketScript } from '../../src/upstream/socket.js';
 
 /** The wall-clock time as ISO text, made once per millisecond (many requests share one). */
 let wallMs = -1;
@@ -76,6 +78,21 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
       s.on('close', () => this.sockets.delete(s));
     });
     this.server.keepAliveTimeout = 65_000;
+    this.server.on('upgrade', (req: http.IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => this.socketCases.upgrade(req, socket, head, this.unprefixed(req.url ?? '/')));
+    this.socketCases.onUnmatched = (url, reason) => this.unmatched.push({ method: 'GET', url, reason: `WebSocket upgrade: ${reason}`, receivedWall: wallNow() });
+  }
+
+  /** The WebSocket routes' cases (socket.ts). */
+  private socketCases = new SocketCases();
+  expectSocket(script: SocketScript): SocketExpectation {
+    return this.socketCases.expect(script);
+  }
+  releaseSocket(token: string): void {
+    this.socketCases.release(token);
+  }
+  override async stop(): Promise<void> {
+    this.socketCases.stop();
+    await super.stop();
   }
 
   /**
@@ -153,6 +170,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
       return;
     }
     this.httpVersions[req.httpVersion] = (this.httpVersions[req.httpVersion] ?? 0) + 1;
+    if (this.socketCases.takePlain(req, res, this.unprefixed(req.url ?? ''))) return;
     busy(req.socket);
     // Large bodies are not kept whole: a prefix, the length and a SHA-256 (checks compare by hash).
     const got = new BoundedBody(RECORD_KEEP);
