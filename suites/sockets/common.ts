@@ -1,7 +1,7 @@
 // What only the WebSocket checks use: the routes the gateway serves (--websockets), opening a
 // route through the gateway for one socket case, and the evidence of a socket (the upgrade both
 // sides, a bounded and masked transcript of its messages).
-import type { CheckContext, Evidence, Verdict } from '../../src/check/check.js';
+import type { CheckContext, Evidence, RunSettings, Verdict } from '../../src/check/check.js';
 import { SOCKET_ROUTES, type SocketRouteName } from '../../src/core/protocols.js';
 import type { FrameLine, FrameTranscript } from '../../src/core/evidence.js';
 import { maskCut, maskHeaders, maskUrl } from '../../src/core/mask.js';
@@ -18,6 +18,10 @@ const LINE_TEXT = 240;
 export function servedRoutes(ctx: CheckContext): SocketRouteName[] {
   return ctx.settings.websockets?.served ?? [...SOCKET_ROUTES];
 }
+
+/** The silence a socket must survive (--websocket-idle-s). */
+export const DEFAULT_IDLE_S = 10;
+export const idleSeconds = (s: RunSettings) => s.websockets?.idleS ?? DEFAULT_IDLE_S;
 
 /** A socket case opened through the gateway: what the upstream got, what the client got. */
 export interface Opened {
