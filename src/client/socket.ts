@@ -8,14 +8,15 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { FRAME_KEEP, type SocketClose, type SocketFrame } from '../upstream/socket.js';
 import { patientTimeout } from '../core/stall.js';
+import { passedThrough } from '../core/pressure.js';
 import { createHash } from 'node:crypto';
 import type { AuthStyle } from '../core/protocols.js';
 import type { GatewayClient } from './gateway.js';
 
 /** The most of a refusal's body kept. */
 const REFUSAL_KEEP = 16 * 1024;
-/** The most one message may hold (the size check's largest is a few MiB). */
-const MAX_MESSAGE = 64 * 1024 * 1024;
+/** The most one message may hold (the size check's largest is 4 MiB): a message that never ends is cut here. */
+const MAX_MESSAGE = 5 * 1024 * 1024;
 /** The most messages kept from one socket (a flood is cut there, and says so). */
 export const FRAMES_KEEP = 5000;
 
@@ -126,7 +127,11 @@ export function openSocket(gateway: GatewayClient, o: SocketOptions): Promise<So
     const ws = new WebSocket(url, o.protocols ?? [], { headers, perMessageDeflate: o.deflate ? {} : false, maxPayload: MAX_MESSAGE, handshakeTimeout: o.timeoutMs, followRedirects: false });
     const cancel = patientTimeout(() => (ws.terminate(), finish({ kind: 'failed', error: `no answer to the upgrade within ${o.timeoutMs} ms`, ms: ms() })), o.timeoutMs + 1000);
     let upgradeHeaders: Array<[string, string]> = [];
-    ws.on('upgrade', (res) => (upgradeHeaders = pairs(res.rawHeaders)));
+    ws.on('upgrade', (res) => {
+      upgradeHeaders = pairs(res.rawHeaders);
+      // Every piece the socket reads is garbage soon: counted, so a flood is collected at its pace (src/core/pressure.ts).
+      res.socket.on('data', (c: Buffer) => passedThrough(c.length));
+    });
     ws.on('open', () => finish({ kind: 'open', socket: new ClientSocket(ws, performance.now()), status: 101, headers: upgradeHeaders, ms: ms() }));
     ws.on('unexpected-response', (req, res) => {
       const chunks: Buffer[] = [];

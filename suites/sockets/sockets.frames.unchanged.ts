@@ -67,6 +67,7 @@ export default defineCheck({
         const toUp = differ(open.o.socket.sent, up.frames.filter((f) => f.dir === 'in'), 'client to upstream');
         const toClient = differ(up.frames.filter((f) => f.dir === 'out'), open.o.socket.frames, 'upstream to client');
         if (toUp || toClient) return fail(`${name}: ${toUp ?? toClient}`, { expected: 'every message as sent, in order', actual: (toUp ?? toClient)!, evidence: socketEvidence(x) });
+        endSocket(x);
       }
       return pass(`every message arrived unchanged and in order both ways, two answers on each socket (${routes.join(', ')})`, { routes: seen.map((x) => socketEvidence(x)) });
     } finally {

@@ -45,6 +45,8 @@ export default defineCheck({
         }
         const gone = lost(x, credentialSent);
         if (gone.length) return fail(`${name}: ${gone.join('; ')}`, { expected: 'the upgrade\'s headers as sent', actual: gone.join('; '), evidence: socketEvidence(x) });
+        // Judged: the socket is not needed any more (a gateway that floods it costs nothing more).
+        endSocket(x);
       }
       return pass(`carried the upgrade of ${routes.join(', ')} with ${credentialSent ? 'the credential, ' : ''}the beta header and the subprotocol`, { routes: seen.map((x) => socketEvidence(x)) });
     } finally {
