@@ -121,12 +121,19 @@ function carry(req: http.IncomingMessage, socket: Duplex, head: Buffer, path: st
   up.on('open', () => {
     (req as Chosen).gwcChosen = up.protocol;
     if (socket.destroyed) return up.terminate();
-    accept((client) => relay(client, up, f));
+    // What the upstream sends before the client's socket is open (a greeting) waits for it.
+    const early: Array<[Buffer, boolean]> = [];
+    const keep = (d: RawData, b: boolean) => early.push([bytesOf(d), b]);
+    up.on('message', keep);
+    accept((client) => {
+      up.off('message', keep);
+      relay(client, up, f, early);
+    });
   });
 }
 
-/** Relays messages, closes and errors between the two sockets. */
-function relay(client: WebSocket, up: WebSocket, f: SocketFault): void {
+/** Relays messages (first the upstream's that came before the client's socket opened), closes and errors between the two sockets. */
+function relay(client: WebSocket, up: WebSocket, f: SocketFault, early: Array<[Buffer, boolean]> = []): void {
   const send = (to: WebSocket) => (data: Buffer, binary: boolean) => to.readyState === WebSocket.OPEN && to.send(data, { binary: binary && !f.textOnly });
   const toClient = f.toClient ? f.toClient(send(client)) : send(client);
   let idle: NodeJS.Timeout | undefined;
@@ -137,6 +144,7 @@ function relay(client: WebSocket, up: WebSocket, f: SocketFault): void {
     idle = setTimeout(() => (client.terminate(), up.terminate()), f.idleCutMs);
   };
   active();
+  for (const [d, b] of early) toClient(d, b);
   client.on('message', (d, binary) => (active(), send(up)(f.toUpstream ? f.toUpstream(bytesOf(d), binary) : bytesOf(d), binary)));
   up.on('message', (d, binary) => (active(), toClient(bytesOf(d), binary)));
   client.on('close', (code, reason) => (clearTimeout(idle), closeOn(up, f.closeCode ?? code, reason)));

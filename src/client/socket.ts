@@ -127,10 +127,12 @@ export function openSocket(gateway: GatewayClient, o: SocketOptions): Promise<So
     const ws = new WebSocket(url, o.protocols ?? [], { headers, perMessageDeflate: o.deflate ? {} : false, maxPayload: MAX_MESSAGE, handshakeTimeout: o.timeoutMs, followRedirects: false });
     const cancel = patientTimeout(() => (ws.terminate(), finish({ kind: 'failed', error: `no answer to the upgrade within ${o.timeoutMs} ms`, ms: ms() })), o.timeoutMs + 1000);
     let upgradeHeaders: Array<[string, string]> = [];
-    ws.on('upgrade', (res) => {
-      upgradeHeaders = pairs(res.rawHeaders);
-      // Every piece the socket reads is garbage soon: counted, so a flood is collected at its pace (src/core/pressure.ts).
-      res.socket.on('data', (c: Buffer) => passedThrough(c.length));
+    let raw: import('node:net').Socket | undefined;
+    ws.on('upgrade', (res) => ((upgradeHeaders = pairs(res.rawHeaders)), (raw = res.socket)));
+    ws.on('open', () => {
+      // Every piece the socket reads is garbage soon: counted, so a flood is collected at its pace
+      // (src/core/pressure.ts). Only once open: added at the upgrade, before ws's own reader, the client lost the first message (reference-socket.test.ts, realtime's greeting).
+      raw?.on('data', (c: Buffer) => passedThrough(c.length));
     });
     ws.on('open', () => finish({ kind: 'open', socket: new ClientSocket(ws, performance.now()), status: 101, headers: upgradeHeaders, ms: ms() }));
     ws.on('unexpected-response', (req, res) => {
