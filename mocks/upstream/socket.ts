@@ -81,6 +81,8 @@ export class SocketCases {
 
   /** An upgrade request: tied to its case and answered as scripted (a refusal, or the socket). */
   upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer, url: string): void {
+    // An upgraded socket is no longer the HTTP server's: its errors (a gateway's reset) are ours to take.
+    socket.on('error', () => socket.destroy());
     const at = socketRouteOf(url);
     const c = this.caseOf(req.headers, url);
     if (!at || !c) {

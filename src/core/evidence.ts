@@ -134,7 +134,7 @@ export const SIDE_KEYS = ['request', 'sent', 'forwarded', 'upstream', 'client'] 
  * runner's keys (`attempts`, `replay`, `sent`) are read at the top only: those are typed at the
  * top level (Evidence, src/check/check.ts).
  */
-export type DeepKey = 'diffs' | 'byteDiff' | 'timeline' | 'bounds' | 'fixture' | 'direct' | 'through' | 'throughput' | 'failuresPerSecond';
+export type DeepKey = 'diffs' | 'byteDiff' | 'timeline' | 'bounds' | 'fixture' | 'direct' | 'through' | 'throughput' | 'failuresPerSecond' | 'socketFrames';
 
 /**
  * `E` with each DeepKey, at any depth, held to its declared shape (pass() and fail() take evidence

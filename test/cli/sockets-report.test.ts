@@ -40,7 +40,20 @@ describe('socket checks in the reports', () => {
     expect(carried.outcome).toBe('pass');
     const live = carried.evidence.routes.find((e: { route: string }) => e.route === 'live');
     expect(live.upstream.url).toMatch(/[?&]key=\*\*\*/);
+    expect(html).toContain('<h3>WebSocket messages</h3>');
     expect(xml).toMatch(/<testcase [^>]*name="sockets\.frames\.unchanged: /);
     expect(xml).toMatch(/<testcase [^>]*name="sockets\.upgrade\.carried: /);
+  });
+});
+
+describe('the HTML report of a socket check', () => {
+  it('shows its messages in a table, the gateway\'s text escaped', async () => {
+    const { framesTable } = await import('../../src/reporters/html/frames.js');
+    const html = framesTable({ lines: [{ dir: 'up', seen: 'upstream', atMs: 1.5, binary: false, bytes: 30, type: 'response.create', text: '<script>alert(1)</script>' }], total: 61, left: 1 });
+    expect(html).toContain('client → upstream');
+    expect(html).toContain('response.create');
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('1 more messages in report.json');
+    expect(framesTable({ lines: [], total: 0, left: 0 })).toBe('');
   });
 });
