@@ -2,7 +2,7 @@
 // records, src/protocols/). It forwards method, path, query, headers (minus hop-by-hop) and body bytes unchanged, streams replies
 // without buffering, cancels the upstream when the client goes away, answers JSON errors when the
 // upstream is down and CORS preflights (cors.ts), and sends a request once more when its kept-alive
-// upstream connection turns out closed (wire.ts). `fault` breaks one requirement on purpose (faults/).
+// upstream connection turns out closed (wire.ts), and relays WebSockets (socket.ts). `fault` breaks one requirement on purpose (faults/).
 import http from 'node:http';
 import { pipeline } from 'node:stream';
 import { LoopbackServer } from '../src/core/server.js';
@@ -16,6 +16,7 @@ import { preflight } from './cors.js';
 import { admit, closedWhileIdle, encodedBody, forwardHeaders, jsonError } from './wire.js';
 import { H2Pool, type UpstreamRequest } from './h2.js';
 import { traceAnswer, traceRequest, type Tracer } from './trace.js';
+import { attachSockets } from './socket.js';
 
 /** A path some protocol serves, inference or beyond (its record says): forwarded; any other is a JSON 404. */
 const routed = (method: string, path: string) => routeOfRequest(method === 'HEAD' ? 'GET' : method, path, []) !== null || apiRouteOf(method === 'HEAD' ? 'GET' : method, path, null) !== null;
@@ -68,10 +69,13 @@ export class ReferenceGateway extends LoopbackServer {
     this.limiter = opts.limit ? new Limiter(opts.limit, opts.fault?.limit) : null;
     this.agent = opts.fault?.upstreamPool?.() ?? (opts.fault?.upstreamSockets ? new http.Agent({ keepAlive: true, maxSockets: opts.fault.upstreamSockets }) : undefined);
     this.h2 = opts.fault?.upstreamHttp2 ? new H2Pool(this.upstream, opts.upstreamCa, opts.fault) : null;
+    this.sockets = attachSockets(this.server, { upstream: this.upstream, fault: opts.fault?.socket, basePath: opts.basePath });
   }
 
+  private readonly sockets: { stop(): void };
   override async stop(): Promise<void> {
     this.h2?.close();
+    this.sockets.stop();
     await super.stop();
   }
 

@@ -17,10 +17,12 @@ import { asPairs, Recorded } from './recorded.js';
 import { Holds } from './hold.js';
 import { busy, closeWhenIdle } from './idle-close.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
-import { apiRouteOf, RECORDS, routeOfRequest, translateReply } from '../../src/protocols/index.js';
+import { answerIn } from './answer-in.js';
 import { underSecondUpstream } from '../../src/core/second-upstream.js';
 import { MCP_SESSION_HEADER } from '../../src/protocols/mcp/index.js';
 import { McpHost } from './mcp.js';
+import { SocketCases } from './socket.js';
+import type { SocketExpectation, SocketScript } from '../../src/upstream/socket.js';
 
 /** The wall-clock time as ISO text, made once per millisecond (many requests share one). */
 let wallMs = -1;
@@ -80,6 +82,22 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
       s.on('close', () => this.sockets.delete(s));
     });
     this.server.keepAliveTimeout = 65_000;
+    this.server.on('upgrade', (req: http.IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => this.socketCases.upgrade(req, socket, head, this.unprefixed(req.url ?? '/')));
+    this.socketCases.onUnmatched = (url, reason) => this.unmatched.push({ method: 'GET', url, reason: `WebSocket upgrade: ${reason}`, receivedWall: wallNow() });
+  }
+
+  /** The WebSocket routes' cases (socket.ts). */
+  private socketCases = new SocketCases();
+  expectSocket(script: SocketScript): SocketExpectation {
+    return this.socketCases.expect(script);
+  }
+  releaseSocket(token: string): void {
+    this.socketCases.release(token);
+  }
+  override async stop(): Promise<void> {
+    this.socketCases.stop();
+    await this.mcp.close();
+    await super.stop();
   }
 
   /**
@@ -91,11 +109,6 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
     // a run driven by `gw-conformance mock`, which stays up.
     this.server.close();
     for (const s of this.sockets) if (!this.controlSockets.has(s)) s.destroy();
-  }
-
-  override async stop(): Promise<void> {
-    await this.mcp.close();
-    await super.stop();
   }
 
   async resume(): Promise<void> {
@@ -163,6 +176,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
       return;
     }
     this.httpVersions[req.httpVersion] = (this.httpVersions[req.httpVersion] ?? 0) + 1;
+    if (this.socketCases.takePlain(req, res, this.unprefixed(req.url ?? ''))) return;
     busy(req.socket);
     // Large bodies are not kept whole: a prefix, the length and a SHA-256 (checks compare by hash).
     const got = new BoundedBody(RECORD_KEEP);
@@ -228,58 +242,6 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
       this.holds.arrive(hold, () => void (res.destroyed || play(reply, rec, res)));
     });
   }
-}
-
-/**
- * The reply in the protocol the request arrived in (translate.ts): the request's protocol and
- * route, and the protocol answered in, are recorded for the checks and the report's routes.
- */
-function answerIn(reply: Reply, rec: RecordedRequest, headers: Array<[string, string]>): Reply {
-  const api = apiRouteOf(rec.method, rec.url, headers);
-  if (api) return answerBeyond(reply, rec, api);
-  const at = routeOfRequest(rec.method, rec.url, headers);
-  if (at) {
-    rec.protocol = at.protocol;
-    rec.route = at.route;
-  }
-  const scripted = reply.kind === 'json' || reply.kind === 'sse' ? reply.protocol : undefined;
-  // Only a request on another protocol's path than the script's is looked into, its body parsed
-  // once (and not at all when only its first part was kept). A body that is not that path's
-  // protocol's request (a native body sent to the chat path) is a request sent to the wrong place,
-  // not a translation.
-  const other = at && scripted && scripted !== at.protocol;
-  const meaning = other && at.route !== 'models' && !rec.bodyTruncated ? RECORDS[at.protocol].readRequest(rec.url, rec.body.toString('utf8')) : undefined;
-  const crossed = other && (at.route === 'models' || rec.bodyTruncated || meaning !== null);
-  rec.routedAs = crossed ? at.protocol : scripted;
-  const rendered = crossed ? translateReply(reply, { ...at, stream: at.route === 'stream' || meaning?.stream === true }) : null;
-  rec.answeredIn = rendered && at ? at.protocol : scripted;
-  if (rendered?.kind === 'sse' && rendered.from) rec.framesFrom = rendered.from;
-  return unframed(rendered ?? reply, rec, at);
-}
-
-/**
- * A route beyond inference (compaction, a stored response, files, a batch, Codex's catalog): its
- * bodies are the route's own and are played as scripted; an error scripted in another protocol
- * is written in the route's, as the API the request is addressed to writes its errors.
- */
-function answerBeyond(reply: Reply, rec: RecordedRequest, api: NonNullable<ReturnType<typeof apiRouteOf>>): Reply {
-  rec.protocol = api.protocol;
-  rec.apiRoute = api.route;
-  const scripted = reply.kind === 'json' || reply.kind === 'sse' ? reply.protocol : undefined;
-  const error = reply.kind === 'json' && reply.status >= 400 ? translateReply(reply, { protocol: api.protocol, route: 'generate', stream: false }) : null;
-  rec.routedAs = api.protocol;
-  rec.answeredIn = error ? api.protocol : scripted;
-  return error ?? reply;
-}
-
-/** A stream the API answers without SSE framing where the request asked so (RECORDS' unframedStream): the frames' timing kept, their texts replaced. */
-function unframed(reply: Reply, rec: RecordedRequest, at: ReturnType<typeof routeOfRequest>): Reply {
-  if (reply.kind !== 'sse' || !at || at.route !== 'stream' || reply.protocol !== at.protocol || reply.status !== 200) return reply;
-  const plain = RECORDS[at.protocol].unframedStream?.(rec.url, reply.frames.map((f) => f.data));
-  if (!plain) return reply;
-  const frames = plain.texts.map((data, i) => ({ gapMs: reply.frames[i]?.gapMs ?? 0, data }));
-  const own = new Set(plain.headers.map(([k]) => k.toLowerCase()));
-  return { ...reply, headers: [...plain.headers, ...reply.headers.filter(([k]) => !own.has(k.toLowerCase()))], frames };
 }
 
 /**

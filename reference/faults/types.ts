@@ -110,6 +110,8 @@ export interface Fault {
    * `demo` and the self-tests start the recording upstream so (mocks/upstream/for-gateway.ts).
    */
   upstreamHttp2?: Http2Fault;
+  /** Breaks the gateway's WebSocket relay (reference/socket.ts) so. */
+  socket?: SocketFault;
   /**
    * A fault with state (a cache, a count, a backend it marks down) makes a copy of itself with its
    * state new: each gateway serves its own copy, so no run meets the state of another in the same process.
@@ -131,4 +133,35 @@ export interface FallbackFault {
   leakHeaders?: boolean;
   /** The second upstream's request says why it came: a header quoting the first upstream's error. */
   reasonHeader?: boolean;
+}
+
+/** A message relayed on a socket, and where it goes next. */
+export type SocketSend = (data: Buffer, binary: boolean) => void;
+
+/** How a fault breaks the WebSocket relay (reference/socket.ts); nothing: a clean relay. */
+export interface SocketFault {
+  /** The gateway answers every upgrade itself with this status (a gateway that does not carry WebSockets). */
+  refuseStatus?: number;
+  /** The upgrade headers are stripped: the request goes upstream as a plain GET and its answer comes back. */
+  plain?: boolean;
+  /** A header of the upgrade not forwarded (lower case). */
+  dropHeader?: string;
+  /** The gateway completes the client's upgrade before the upstream's; when the upstream refuses, it closes the open socket. */
+  acceptFirst?: boolean;
+  /** Upstream-to-client messages pass through this (held in bursts, reordered): it gets the next hop's send. */
+  toClient?(send: SocketSend): SocketSend;
+  /** Client-to-upstream messages are rewritten so (a field dropped). */
+  toUpstream?(data: Buffer, binary: boolean): Buffer;
+  /** Every close code passed on either way is replaced by this one. */
+  closeCode?: number;
+  /** A socket silent this long is cut (no close frame). */
+  idleCutMs?: number;
+  /** The gateway tells the client permessage-deflate is on without taking it on itself. */
+  advertiseDeflate?: boolean;
+  /** The largest message the gateway takes (it closes with 1009 past it). */
+  maxMessageBytes?: number;
+  /** Binary messages are passed on as text. */
+  textOnly?: boolean;
+  /** Pings are not answered. */
+  noPong?: boolean;
 }

@@ -6,6 +6,7 @@
 import type { GatewayClient } from '../client/gateway.js';
 import { profileFeature, type Feature, type Profile, type Protocol } from '../core/features.js';
 import type { Level } from '../core/outcome.js';
+import type { SocketRouteName } from '../core/protocols.js';
 import type { DeclaredLimit } from '../core/limits.js';
 import type { DeepParts, EvidenceParts } from '../core/evidence.js';
 import type { UpstreamHandle } from '../upstream/handle.js';
@@ -85,6 +86,8 @@ export interface RunSettings {
   capabilities?: { required: readonly string[] };
   /** The load profile's settings (set only with --profile load). */
   load?: LoadSettings;
+  /** The WebSocket routes the gateway serves (--websockets) and the silence a socket must survive (--websocket-idle-s); absent: every route, the option's default. */
+  websockets?: { served: SocketRouteName[]; idleS: number };
 }
 
 export interface CheckContext {

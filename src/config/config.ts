@@ -7,7 +7,8 @@ import { expandTargeting, resolveTargeting, type Targeting } from './targeting.j
 import type { TransportSettings } from '../client/transport.js';
 import { parseDeclaredLimit } from '../core/limits.js';
 import { PROFILE_FACTS, type Protocol } from '../core/features.js';
-import { DEFAULT_MODEL, RECORDS } from '../protocols/index.js';
+import { DEFAULT_MODEL, RECORDS, socketRoutesOf } from '../protocols/index.js';
+import type { SocketRouteName } from '../core/protocols.js';
 import type { LoadSettings } from '../check/check.js';
 
 export type ExpandedTargeting = ReturnType<typeof expandTargeting>;
@@ -31,6 +32,8 @@ export interface RunConfig {
   profile: V['profile'];
   /** The features the gateway declares: checks that need another are skipped as "not declared". */
   protocols: ProtocolName[];
+  /** The WebSocket routes the gateway serves (--websockets, of the declared protocols) and the silence a socket must survive. */
+  websockets: { served: SocketRouteName[]; idleS: number };
   only: V['only'];
   skip: V['skip'];
   reporter: V['reporter'];
@@ -183,6 +186,7 @@ export function resolveConfig(flags: FlagValues, file: FileConfig, env: NodeJS.P
     attach: v['attach'],
     profile,
     protocols: PROTOCOLS.filter((p) => declared.includes(p)),
+    websockets: { served: socketRoutesOf(PROTOCOLS.filter((p) => declared.includes(p))).filter((r) => v.websockets.includes(r)), idleS: v['websocket-idle-s'] },
     targeting,
     readyTimeoutS: v['ready-timeout-s'],
     launch: { cmd: v['gateway-cmd'] || undefined, image: v['gateway-image'] || undefined, env: v['gateway-env'], args: v['gateway-arg'] },

@@ -8,7 +8,7 @@ import { DEFAULT_BOUNDS } from '../core/oracle.js';
 
 import { DEFAULT_PROTOCOLS, PROFILES, PROTOCOLS, type Profile, type Protocol } from '../core/features.js';
 import { CAPABILITIES } from '../core/capabilities.js';
-import { CREDENTIAL_STYLES } from '../core/protocols.js';
+import { CREDENTIAL_STYLES, SOCKET_ROUTES } from '../core/protocols.js';
 import { HTTP2_MODES } from '../client/http2-modes.js';
 
 export { PROFILES, PROTOCOLS };
@@ -87,6 +87,7 @@ export const OPTIONS = [
     defaultText: `\`${DEFAULT_PROTOCOLS.join(',')}\` (mcp only when named)`,
     env: 'GWC_PROTOCOLS',
   },
+  { name: 'websockets', group: 'Targeting:', kind: 'enum-list', values: [...SOCKET_ROUTES, 'none'], arg: '<list>', help: 'the WebSocket routes the gateway serves, comma-separated (`responses`: the Responses API\'s socket, as Codex uses it; `realtime`: OpenAI Realtime; `live`: Gemini Live), or `none`; a route of a protocol not declared is not served. The sockets checks carry these, and judge only the refusal of the others (docs/websockets.md)', default: [...SOCKET_ROUTES], defaultText: `\`${SOCKET_ROUTES.join(',')}\``, env: 'GWC_WEBSOCKETS' },
   { name: 'only', group: 'Selection:', kind: 'list', arg: '<id>', help: 'run only this check, area or requirement id, a prefix of one (`messages.auth`) or a glob (`messages.*`, `*.stream.*`) (repeatable). A check named by its id runs whatever its profile', default: [], defaultText: '', env: 'GWC_ONLY' },
   { name: 'skip', group: 'Selection:', kind: 'list', arg: '<id>', accumulate: true, help: 'skip this check, area or requirement id, a prefix or a glob, as --only takes them (repeatable; adds to the file\'s list)', default: [], defaultText: '', env: 'GWC_SKIP' },
   { name: 'reporter', group: 'Reports and verdicts:', commands: [...RUN_COMMANDS, 'merge-reports'], kind: 'enum-list', values: REPORTER_NAMES, arg: '<name>', help: 'report formats (repeatable); `github` (annotations and a job summary) is added when GITHUB_ACTIONS=true', default: [...DEFAULT_REPORTERS], defaultText: '`console,junit,json,html`', env: 'GWC_REPORTER' },
@@ -119,6 +120,7 @@ export const OPTIONS = [
   { name: 'body-limit-bytes', group: 'Timing and bounds:', kind: 'int', min: 1_048_576, max: 32_000_000, arg: '<bytes>', help: "the gateway's declared request body limit (MSG-SIZE-1): a messages body of this size must reach the upstream byte for byte, and one over it must get a JSON 413 request_too_large", default: 32_000_000, defaultText: "32000000 (the provider's limit)", env: 'GWC_BODY_LIMIT_BYTES' },
   { name: 'retry-bound', group: 'Timing and bounds:', kind: 'int', min: 0, max: 10, arg: '<n>', help: 'the most times the gateway declares it retries a 429, 529 or 5xx upstream answer (ERR-RETRY-2): the upstream may see such a request at most 1 + N times', default: 2, defaultText: '2 (what the official SDKs retry)', env: 'GWC_RETRY_BOUND' },
   { name: 'failover-chain', group: 'Timing and bounds:', kind: 'int', min: 0, max: 10, arg: '<n>', help: 'the most further upstream attempts the gateway declares for a model-not-found 404, each with another model of its failover chain (ERR-RETRY-2; not under --strict): the upstream may see such a request at most 1 + N times, never twice with one model', default: 0, defaultText: '0 (no failover chain)', env: 'GWC_FAILOVER_CHAIN' },
+  { name: 'websocket-idle-s', group: 'Timing and bounds:', kind: 'int', min: 1, max: 3600, arg: '<s>', help: "the silence a WebSocket must survive through the gateway (sockets.idle.kept); nginx cuts a quiet socket at its proxy_read_timeout, 60 s by default", default: 10, defaultText: '10', env: 'GWC_WEBSOCKET_IDLE_S' },
   { name: 'idle-max-s', group: 'Timing and bounds:', kind: 'int', min: 1, max: 3600, arg: '<s>', help: "the idle probe's longest silence (slow profile)", default: 120, defaultText: '120', env: 'GWC_IDLE_MAX_S' },
   { name: 'base-path', group: 'Targeting:', kind: 'list', whole: true, where: 'flag', arg: '<protocol=/path>', help: 'the path under which the gateway serves a protocol, e.g. messages=/anthropic (repeatable; gwc.yaml: `protocols: { messages: { base-path: ... } }`)', default: [], defaultText: 'the host root' },
   {

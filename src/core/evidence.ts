@@ -89,8 +89,31 @@ export interface EvidenceParts {
   failuresPerSecond?: PerSecond;
   /** Load: encoded latency histograms by name (src/core/histogram.ts), merged exactly when shards merge (src/report/run/load-merge.ts). */
   histograms?: Record<string, string>;
+  /** A WebSocket check's messages both ways (suites/sockets/common.ts), bounded and masked. */
+  socketFrames?: FrameTranscript;
   /** At the top level of a capability check: the matrix's cells (the capability reports and certify read them, src/core/capabilities.ts). */
   cells?: CapabilityCell[];
+}
+
+/** One WebSocket message of a transcript: which way, where it was seen, when (ms since the socket opened), its kind and its text (masked, cut). */
+export interface FrameLine {
+  /** `up`: client to upstream; `down`: upstream to client. */
+  dir: 'up' | 'down';
+  /** Where it was seen: leaving or reaching the client, or at the upstream. */
+  seen: 'client' | 'upstream';
+  atMs: number;
+  binary: boolean;
+  bytes: number;
+  type: string;
+  text: string;
+}
+
+/** A socket's messages both ways, bounded: the first lines kept, how many there were. */
+export interface FrameTranscript {
+  lines: FrameLine[];
+  total: number;
+  /** Lines left out past the bound. */
+  left: number;
 }
 
 /** Counts per second since a load phase started, straight to the upstream and through the gateway. */
@@ -111,7 +134,7 @@ export const SIDE_KEYS = ['request', 'sent', 'forwarded', 'upstream', 'client'] 
  * runner's keys (`attempts`, `replay`, `sent`) are read at the top only: those are typed at the
  * top level (Evidence, src/check/check.ts).
  */
-export type DeepKey = 'diffs' | 'byteDiff' | 'timeline' | 'bounds' | 'fixture' | 'direct' | 'through' | 'throughput' | 'failuresPerSecond';
+export type DeepKey = 'diffs' | 'byteDiff' | 'timeline' | 'bounds' | 'fixture' | 'direct' | 'through' | 'throughput' | 'failuresPerSecond' | 'socketFrames';
 
 /**
  * `E` with each DeepKey, at any depth, held to its declared shape (pass() and fail() take evidence

@@ -31,6 +31,14 @@ export function credentialHeader(style: AuthStyle, credential: string): [string,
   return null;
 }
 
+/**
+ * The WebSocket routes a gateway may carry (a transport is a kind of route on a protocol's record,
+ * src/protocols/socket.ts): the Responses API's socket (`GET /v1/responses` with Upgrade), OpenAI
+ * Realtime (`/v1/realtime`) and Gemini Live (`BidiGenerateContent`). `--websockets` names them.
+ */
+export const SOCKET_ROUTES = ['responses', 'realtime', 'live'] as const;
+export type SocketRouteName = (typeof SOCKET_ROUTES)[number];
+
 /** What a request path is in its protocol: an answer, a streamed answer, a token count, the model list, or a JSON-RPC endpoint and its discovery (MCP). */
 export type RouteKind = 'generate' | 'stream' | 'count' | 'models' | 'rpc';
 

@@ -8,7 +8,10 @@ import type { Capability } from '../core/capabilities.js';
 import type { HeaderList } from '../upstream/scenario.js';
 import type { ApiRouteName, MinimalRequest, MinimalRequestOptions, ProtocolRecord, RouteKind } from './record.js';
 import { RECORDS } from './registry.js';
+import { socketRouteOf } from './socket.js';
 
+export type { SocketRoute } from './record.js';
+export { SOCKETS, socketRoute, socketRouteOf, socketRoutesOf } from './socket.js';
 export type { Answer, ApiRoute, ApiRouteName, ErrorMeaning, ListedModel, MinimalRequest, MinimalRequestOptions, ProtocolRecord, ReplyCodec, RequestMeaning, RouteKind, StopReason, StreamStep, ToolCall, Usage } from './record.js';
 export { framesOf, isCommentFrame, jsonReply, mergedTurns, setParams } from './record.js';
 export { arr, decodedPath, num, obj, parseJson, str, type Json } from './read.js';
@@ -74,8 +77,11 @@ export function apiPath(p: Protocol, name: ApiRouteName, id = ''): string {
  * The protocol a request path the client sends belongs to, for its targeting (base path,
  * headers, credential). Paths of no protocol's route (the root, a probe) and the model list
  * (whose path chat shares) are the messages protocol's, as the client sends discovery with it.
+ * A socket route's path is its protocol's (Realtime's the Responses protocol's, Live's native's).
  */
 export function protocolOfPath(path: string): Protocol {
+  const socket = socketRouteOf(path);
+  if (socket) return socket.protocol;
   const found = routeOfRequest('POST', path, []);
   if (found && found.route !== 'models') return found.protocol;
   const api = apiRouteOf('POST', path, null) ?? apiRouteOf('GET', path, null);

@@ -6,7 +6,7 @@
 // exhaustive Record<Protocol, ...>, and the compiler names every field a new protocol must fill.
 import type { Capability } from '../core/capabilities.js';
 import type { Framing } from '../core/framing.js';
-import type { ApiRouteName, AuthStyle, Protocol, RouteKind } from '../core/protocols.js';
+import type { ApiRouteName, AuthStyle, Protocol, RouteKind, SocketRouteName } from '../core/protocols.js';
 import type { HeaderList, JsonReply, SseFrame } from '../upstream/scenario.js';
 
 export type { ApiRouteName, RouteKind };
@@ -152,6 +152,40 @@ export interface ApiRoute {
   example(id: string): string;
 }
 
+/**
+ * A WebSocket route of a protocol (socket.ts gathers them from the records' `sockets`): where its
+ * upgrade goes, what its clients send with it, and its frames, written and answered as the API does.
+ * Frames are JSON texts; `serverBinary` says the API sends its JSON in binary frames (Gemini Live).
+ */
+export interface SocketRoute {
+  name: SocketRouteName;
+  /** What the reports call it. */
+  title: string;
+  /** The upgrade's path and query for a model. */
+  path(model: string): string;
+  /** Whether a path (prefix removed, query allowed) is this route's. */
+  matches(path: string): boolean;
+  /** The headers its clients send with the upgrade (a beta header), beside the credential. */
+  headers: Array<[string, string]>;
+  /** How its clients send the credential. */
+  credential: AuthStyle;
+  /** The model its clients name. */
+  model: string;
+  /** The upstream sends its JSON in binary frames. */
+  serverBinary: boolean;
+  /** What the upstream sends once the socket is open, before any client frame. */
+  greeting(): string[];
+  /** The client's frames of one turn carrying `text`; `extra` fields go into its request frame. */
+  turn(text: string, extra?: Record<string, unknown>): string[];
+  /** The upstream's frames answering one client frame (the answer's text in `pieces`); empty when it answers none. */
+  answer(frame: string, pieces: string[]): string[];
+  /** The client frame that asks for an answer (its type), and the server frame that ends one. */
+  asks: string;
+  ends: string;
+  /** A frame's type, for the evidence. */
+  typeOf(frame: string): string;
+}
+
 export interface ProtocolRecord {
   name: Protocol;
   /** What the reports call it. */
@@ -193,6 +227,8 @@ export interface ProtocolRecord {
    * keeping the status and the error's type.
    */
   errorsNameTheAccount?: boolean;
+  /** Its WebSocket routes (src/protocols/socket.ts), absent when it has none. */
+  sockets?: readonly SocketRoute[];
   /**
    * Values a path names that the user sets when aiming a run (Vertex's project and region): the
    * paths are written with `defaults`, and the client puts the run's values in with `fill`.

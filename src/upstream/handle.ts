@@ -4,6 +4,7 @@ import type { Protocol } from '../core/protocols.js';
 import type { Expectation, Upstream } from './upstream.js';
 import { JSON_HEADERS, SSE_HEADERS, type HeaderList, type JsonReply, type Reply, type SseFrame } from './scenario.js';
 import { errorBody } from '../protocols/messages/index.js';
+import type { SocketExpectation, SocketScript } from './socket.js';
 
 export class ReplyBuilder {
   constructor(private readonly handle: UpstreamHandle) {}
@@ -87,8 +88,21 @@ export class UpstreamHandle {
     const own = (reply.kind === 'json' || reply.kind === 'sse') && !reply.protocol ? { ...reply, protocol: this.protocol } : reply;
     return own.kind === 'json' && own.later ? { ...own, later: own.later.map((l) => (l.protocol ? l : { ...l, protocol: own.protocol })) } : own;
   }
+  private socketTokens: string[] = [];
+  /** Whether the upstream speaks WebSocket (one in another process does not). */
+  get speaksSockets(): boolean {
+    return !!this.upstream?.expectSocket;
+  }
+  /** A socket case: what the upstream answers an upgrade of this check, and what it records of it. */
+  socket(script: SocketScript): SocketExpectation {
+    if (!this.up.expectSocket) throw new Error('this recording upstream speaks no WebSocket (it runs in another process)');
+    const e = this.up.expectSocket(script);
+    this.socketTokens.push(e.token);
+    return e;
+  }
   /** Ends every case of this check. */
   release(): void {
+    for (const t of this.socketTokens.splice(0)) this.up.releaseSocket?.(t);
     for (const t of this.tokens.splice(0)) this.up.release(t);
     // A check that ended at its time limit while the upstream was down must not leave it down.
     if (this.suspended) void this.resumeUpstream().catch(() => undefined);

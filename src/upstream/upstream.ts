@@ -2,6 +2,7 @@
 // implements it; src/ never imports the implementation.
 import type { RecordedRequest } from './record.js';
 import type { Reply } from './scenario.js';
+import type { SocketExpectation, SocketScript } from './socket.js';
 
 /** One scripted case: the reply the upstream plays, and what reached it for this case. */
 export interface Expectation {
@@ -34,6 +35,9 @@ export interface Upstream {
   expect(reply: Reply | ((token: string) => Reply)): Expectation;
   /** Ends a case: a request that still arrives for it is reported as unmatched. */
   release(token: string): void;
+  /** Registers a socket case (a WebSocket route's upgrade and frames); absent where the upstream speaks no WebSocket (one in another process). */
+  expectSocket?(script: SocketScript): SocketExpectation;
+  releaseSocket?(token: string): void;
   /**
    * Paths under which the gateway forwards (a protocol's `upstream-base-path`): the upstream
    * takes a request under one of them as the same request without it, so checks see today's paths.

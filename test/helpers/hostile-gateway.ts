@@ -12,11 +12,12 @@ import { request } from 'undici';
 import type { HostileCase, Upstream } from './hostile-wire.js';
 import { FIRST_CASES } from './hostile-cases.js';
 import { SECOND_CASES } from './hostile-cases-2.js';
+import { WS_CASES } from './hostile-cases-ws.js';
 
 export { ANSI, echoes, MARKUP, type HostileCase, type HostileContext } from './hostile-wire.js';
 
 /** Every case, in the order the test runs them. */
-export const HOSTILE_CASES: HostileCase[] = [...FIRST_CASES, ...SECOND_CASES];
+export const HOSTILE_CASES: HostileCase[] = [...FIRST_CASES, ...SECOND_CASES, ...WS_CASES];
 
 /** How long the hostile gateway waits for its upstream's headers, and between body chunks. */
 const UPSTREAM_TIMEOUT_MS = 3000;
@@ -50,6 +51,8 @@ export class HostileGateway {
       if (this.kase.noForward) s.destroy();
     });
     this.server.on('clientError', (_e, s) => s.destroy());
+    // A case of the WebSocket upgrade answers it on the raw socket (hostile-cases-ws.ts).
+    if (kase.upgrade) this.server.on('upgrade', (req: http.IncomingMessage, socket: net.Socket) => kase.upgrade!({ req, socket, flood: (next) => flood(socket, next) }));
   }
 
   /** `port`: a port leased for it (cases run at once: test/helpers/hostile-run.ts), else any. */
@@ -100,17 +103,20 @@ export class HostileGateway {
       this.timers.add(t);
       socket.on('close', () => clearInterval(t));
     };
-    const flood = (next: () => Buffer) => {
-      const pump = () => {
-        while (!socket.destroyed && socket.writable) {
-          const b = next();
-          if (!b.length) return;
-          if (!socket.write(b)) return void socket.once('drain', pump);
-        }
-      };
-      pump();
-    };
     // Raw cases write on the socket: node:http must not add its own answer.
-    this.kase.answer({ req, res, socket, up, credential: credentialOf(req), every, flood });
+    this.kase.answer({ req, res, socket, up, credential: credentialOf(req), every, flood: (next) => flood(socket, next) });
   }
+}
+
+/** Writes what `next` gives as fast as the socket drains, until it closes (or `next` gives nothing). */
+function flood(socket: net.Socket, next: () => Buffer): void {
+  socket.on('error', () => undefined);
+  const pump = () => {
+    while (!socket.destroyed && socket.writable) {
+      const b = next();
+      if (!b.length) return;
+      if (!socket.write(b)) return void socket.once('drain', pump);
+    }
+  };
+  pump();
 }

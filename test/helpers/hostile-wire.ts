@@ -24,9 +24,19 @@ export interface HostileContext {
   flood(next: () => Buffer): void;
 }
 
+/** What a case's answer to a WebSocket upgrade gets: the request and the raw socket. */
+export interface HostileUpgrade {
+  req: http.IncomingMessage;
+  socket: net.Socket;
+  /** Writes as fast as the socket drains, until the client goes away. */
+  flood(next: () => Buffer): void;
+}
+
 export interface HostileCase {
   name: string;
   what: string;
+  /** Answers a WebSocket upgrade itself (else the upgrade is a request like any other, answered by `answer`). */
+  upgrade?(u: HostileUpgrade): void;
   /** Answers with forwarding skipped (the connection is cut before anything is read). */
   noForward?: boolean;
   answer(c: HostileContext): void;

@@ -5,12 +5,16 @@
 // check. A fault whose effect goes beyond the requests it alters one by one (a translating
 // route, an HTTP/2 hop, a connection pool, an outage answer, a limit, a fallback, state kept
 // between requests, declared by Fault.fresh or seen when its hooks are asked twice) is run with
-// every check: `full` says why.
+// every check: `full` says why. A fault of the WebSocket relay alone reaches the checks of suites/sockets/.
 import { Writable } from 'node:stream';
 import type http from 'node:http';
 import type { Fault, RequestParts } from '../../reference/faults/index.js';
 import type { TracedExchange } from '../../reference/trace.js';
 import { tokensIn, tokensInBytes } from '../../src/upstream/contract.js';
+import { SOCKETS_CHECKS } from '../../suites/sockets/index.js';
+
+/** The checks that open sockets: a fault of the WebSocket relay alone reaches these. */
+const SOCKET_CHECKS = SOCKETS_CHECKS.map((c) => c.id).sort();
 
 export interface Reach {
   /** Why the fault runs with every check; null when its reach is `checks`. */
@@ -120,6 +124,9 @@ function pass(f: Fault, trace: TracedExchange[], owners: Owners): { checks: Set<
  * requests (a cache, a counter), so it is run with every check.
  */
 export function reachOf(f: Fault, trace: TracedExchange[], owners: Owners): Reach {
+  // A fault of the WebSocket relay only acts on sockets, which the trace (HTTP exchanges) does not
+  // see: it reaches the checks that open sockets, those of suites/sockets/.
+  if (f.socket && Object.keys(f).every((k) => ['name', 'breaks', 'description', 'socket'].includes(k))) return { full: null, checks: SOCKET_CHECKS, canary: false };
   const beyond = BEYOND_REQUESTS.find(([k]) => f[k] !== undefined);
   if (beyond) return { full: beyond[1], checks: [], canary: false };
   // A fault that makes a copy of itself for each gateway says it keeps state (Fault.fresh).

@@ -2,3 +2,4 @@
 // Checks, mocks and the reference gateway import this file, never the ones beside it.
 export * from './record.js';
 export * from './replies.js';
+export * from './socket.js';

@@ -3,6 +3,7 @@
 // replies written from meaning and read back (record.ts). Realistic headers and error bodies
 // are the upstream's (replies.ts beside it); this file maps meaning onto them.
 import { NATIVE_JSON_HEADERS, NATIVE_MODEL, NATIVE_SSE_HEADERS, googleCompact, nativeCountTokensBody, nativeError, responseId } from './replies.js';
+import { LIVE_SOCKET } from './socket.js';
 import { arr, decodedPath, num, obj, parseJson, str } from '../read.js';
 import { mergedTurns, setParams, type Answer, type ProtocolRecord, type ReplyCodec, type RequestMeaning, type StopReason, type StreamStep, type StreamWriter, type ToolCall, type Usage } from '../record.js';
 
@@ -227,4 +228,5 @@ export const NATIVE: ProtocolRecord = {
     });
     return { headers: NATIVE_JSON_HEADERS, texts: last < 0 ? ['[]'] : texts };
   },
+  sockets: [LIVE_SOCKET],
 };

@@ -3,3 +3,4 @@
 export * from './record.js';
 export * from './replies.js';
 export * from './beyond.js';
+export * from './socket.js';

@@ -5,6 +5,8 @@
 // (replies.ts beside it); this file maps meaning onto them.
 import { eventFrame, functionCallItem, messageItem, responseObject, responsesId, RESPONSES_COUNT_PATH, RESPONSES_JSON_HEADERS, RESPONSES_PATH, RESPONSES_SSE_HEADERS, textPart, type ResponsesUsage } from './replies.js';
 import { CHAT } from '../chat/index.js';
+import { REALTIME_SOCKET } from '../realtime/index.js';
+import { RESPONSES_SOCKET } from './socket.js';
 import { arr, num, obj, parseJson, str, type Json } from '../read.js';
 import { mergedTurns, setParams, type Answer, type ProtocolRecord, type ReplyCodec, type RequestMeaning, type StopReason, type StreamStep, type StreamWriter, type ToolCall, type Usage } from '../record.js';
 
@@ -235,4 +237,5 @@ export const RESPONSES: ProtocolRecord = {
   },
   readRequest,
   replies,
+  sockets: [RESPONSES_SOCKET, REALTIME_SOCKET],
 };

@@ -9,6 +9,7 @@ import type { CheckResult } from '../../report/shared/types.js';
 import { clip, command, cutNote, HTML_LIMITS, isObj, pre, thousands, type Json } from './escape.js';
 import { hasLoadCharts, loadCharts } from './load.js';
 import { parseTimeline, timelineSvg } from './timeline.js';
+import { framesTable } from './frames.js';
 
 /** Visits every value of the evidence with its JSON pointer, depth first. */
 function walk(v: Json, at: string, visit: (v: Json, at: string, key: string, parent: Json | null) => void, key = '', parent: Json | null = null): void {
@@ -141,6 +142,7 @@ export function details(r: CheckResult, problem: boolean, budget: Budget): strin
   const diffs: string[] = [];
   const exchanges: string[] = [];
   const charts: string[] = [];
+  const frames: string[] = [];
   const loads: string[] = [];
   const requests: string[] = [];
   const replay: string[] = [];
@@ -156,6 +158,10 @@ export function details(r: CheckResult, problem: boolean, budget: Budget): strin
       const bounds = isObj(parent) ? parent[K('bounds')] : undefined;
       const b = isObj(bounds) && typeof bounds.maxLagMs === 'number' ? bounds.maxLagMs : null;
       if (rows.length) charts.push(`${where(at, fixtureAt)}<div class="timeline">${timelineSvg(rows, b)}${pre(typeof v === 'string' ? v : JSON.stringify(v, null, 1))}</div>`);
+    }
+    if (key === K('socketFrames')) {
+      const table = framesTable(v);
+      if (table) frames.push(`${where(at, fixtureAt)}${table}`);
     }
     if (key === K('sent') && at === '/sent' && Array.isArray(v)) requests.push(...v.filter(isObj).map((x) => sidePanel('sent', x)));
     if (key === K('replay') && at === '/replay' && isObj(v)) {
@@ -176,6 +182,7 @@ export function details(r: CheckResult, problem: boolean, budget: Budget): strin
     out.push(take(`<div class="ea"><div><h4>Expected</h4>${pre(r.expected ?? '')}</div><div><h4>Actual</h4>${pre(r.actual ?? '')}</div></div>`, 'Expected and actual'));
   if (diffs.length) part('Smallest difference', diffs.join(''));
   if (charts.length) part('Stream timeline', charts.join(''));
+  if (frames.length) part('WebSocket messages', frames.join(''));
   // The load charts are what a load run is read for: they take from the page's budget only, not a check's.
   if (loads.length) out.push(`<h3>Latency and throughput</h3>${budget.take(loads.join(''), 'Latency and throughput')}`);
   if (replay.length && problem) part('Replay', replay.join(''));
