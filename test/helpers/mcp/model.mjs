@@ -3,11 +3,14 @@
 // answered with a call of it (a tool_use block), every later one (the tool's result is in the
 // conversation) and every other with a short text. Streams when the request asks for one.
 // Every request is appended to `record` as one JSON line (method, path, tool names offered,
-// tool results seen; credential headers are not kept).
+// tool results seen; credential headers are not kept). When the tool was not offered at all,
+// the text says so.
 import { appendFileSync } from 'node:fs';
 import http from 'node:http';
 
 export const MODEL_TEXT = 'The MCP tool answered.';
+/** The answer when the MCP tool was not offered (the client could not list it), so the run's output tells. */
+export const NO_TOOL_TEXT = 'No MCP tool was offered.';
 
 const sse = (res, events) => {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -59,7 +62,8 @@ export async function startModel({ listen = '127.0.0.1:0', record, tool }) {
       if (req.method !== 'POST' || path !== '/v1/messages') return res.writeHead(404, { 'content-type': 'application/json' }).end('{"type":"error","error":{"type":"not_found_error","message":"not found"}}');
       const call = !called && offered.includes(tool) && results.length === 0;
       if (call) called = true;
-      const block = call ? { type: 'tool_use', id: 'toolu_01McpRealStub00000000001', name: tool, input: {} } : { type: 'text', text: MODEL_TEXT };
+      const reply = results.length || offered.includes(tool) ? MODEL_TEXT : NO_TOOL_TEXT;
+      const block = call ? { type: 'tool_use', id: 'toolu_01McpRealStub00000000001', name: tool, input: {} } : { type: 'text', text: reply };
       answer(res, !!body.stream, body.model ?? 'claude-sonnet-4-5', block);
     });
   });

@@ -6,12 +6,14 @@
 // verdicts by scenario, what the MCP server and the model saw.
 //
 // Usage: node ns-run.mjs '<json options>'
-//   { root, work, job: 'conformance' | 'claude', gateway?: { args: [...] } | { cmd, argsFor }, node22?, conformance?,
-//     claude?, suite?, scenario?, timeoutMs }
-// `gateway.args`: a gw-conformance command that prints `<what> listening on URL`, `{UPSTREAM}`
-// in it replaced by the MCP server's origin; none: the client talks to the server itself.
+//   { root, work, job: 'conformance' | 'claude', gateway?, serverListen?, node22?, conformance?,
+//     claude?, apiKey?, suite?, scenario?, timeoutMs }
+// `gateway`: `{ args }`, a gw-conformance command that prints `listening on URL`, `{UPSTREAM}` in
+// it replaced by the MCP server's origin (`{WORK}` by the run's folder); or `{ cmd, args, env, listen }`, a proxy (nginx, caddy,
+// haproxy) listening on `listen`. None: the client talks to the server itself.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { startModel } from './model.mjs';
 import { startMcpServer } from './server.mjs';
@@ -19,6 +21,7 @@ import { startMcpServer } from './server.mjs';
 const opts = JSON.parse(process.argv[2]);
 const CLI = path.join(opts.root, 'bin', 'gw-conformance.js');
 const START_MS = 15_000;
+const STOP_MS = 5_000;
 /** The MCP server's name in Claude Code's configuration, and the tool the model asks it to call. */
 export const SERVER_NAME = 'gwc';
 const TOOL = 'test_simple_text';
@@ -39,25 +42,61 @@ function run(cmd, args, { env, cwd, timeoutMs }) {
   });
 }
 
-/** Starts the gateway (a gw-conformance command, or another program) and resolves with its URL. */
-function startGateway(g, upstream) {
-  const args = g.args.map((a) => a.replaceAll('{UPSTREAM}', upstream));
-  const child = g.cmd ? spawn(g.cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(process.execPath, [CLI, ...args], { cwd: opts.root, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Resolves once a TCP connection to `listen` succeeds (in a fresh namespace nothing else holds the port), within START_MS. */
+async function connects(listen, out) {
+  const [host, port] = listen.split(':');
+  const deadline = performance.now() + START_MS;
+  for (let backoff = 10; ; backoff = Math.min(backoff * 2, 200)) {
+    const ok = await new Promise((resolve) => {
+      const sock = net.connect(Number(port), host, () => (sock.destroy(), resolve(true)));
+      sock.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (out.child.exitCode !== null) throw new Error(`the gateway exited with ${out.child.exitCode} before listening: ${out.stderr}`);
+    if (performance.now() > deadline) throw new Error(`the gateway did not listen on ${listen} within ${START_MS} ms: ${out.stderr}`);
+    // The wait of a start-up probe, not a synchronisation: the program says nothing when it listens.
+    await new Promise((r) => setTimeout(r, backoff));
+  }
+}
+
+/**
+ * Starts the gateway and resolves with its URL: a gw-conformance command (`args`), which prints
+ * `listening on URL`, or a program (`cmd`, `args`, `env`) listening on `listen`.
+ */
+async function startGateway(g, upstream) {
+  const fill = (a) => a.replaceAll('{UPSTREAM}', upstream).replaceAll('{WORK}', opts.work);
+  const args = g.args.map(fill);
+  const env = { ...process.env, ...Object.fromEntries(Object.entries(g.env ?? {}).map(([k, v]) => [k, fill(v)])) };
+  const child = g.cmd ? spawn(g.cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(process.execPath, [CLI, ...args], { cwd: opts.root, stdio: ['ignore', 'pipe', 'pipe'] });
   const out = { child, stdout: '', stderr: '' };
+  child.stdout.on('data', (c) => (out.stdout += c));
+  child.stderr.on('data', (c) => (out.stderr += c));
+  if (g.cmd) {
+    await connects(g.listen, out);
+    out.url = `http://${g.listen}`;
+    return out;
+  }
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the gateway did not start within ${START_MS} ms: ${out.stderr}`)), START_MS);
-    const seen = () => {
-      const m = g.url ? [null, g.url] : /listening on (http:\/\/\S+?),?(\s|$)/.exec(out.stdout);
-      if (m && !out.url && (!g.readyText || `${out.stdout}${out.stderr}`.includes(g.readyText) || g.url)) {
+    child.stdout.on('data', () => {
+      const m = /listening on (http:\/\/\S+?),?(\s|$)/.exec(out.stdout);
+      if (m && !out.url) {
         out.url = m[1];
         clearTimeout(timer);
         resolve(out);
       }
-    };
-    child.stdout.on('data', (c) => ((out.stdout += c), seen()));
-    child.stderr.on('data', (c) => ((out.stderr += c), seen()));
+    });
     child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`the gateway exited with ${code} before listening: ${out.stderr}`))));
-    if (g.url) setImmediate(seen);
+  });
+}
+
+/** SIGTERM, then SIGKILL past STOP_MS; resolves when the gateway has exited. */
+function stopGateway(gw) {
+  if (!gw || gw.child.exitCode !== null || gw.child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => gw.child.kill('SIGKILL'), STOP_MS);
+    gw.child.once('exit', () => (clearTimeout(kill), resolve()));
+    gw.child.kill('SIGTERM');
   });
 }
 
@@ -124,8 +163,9 @@ try {
 } catch (e) {
   result.error = String(e?.stack ?? e);
 } finally {
-  if (gw && gw.child.exitCode === null) gw.child.kill('SIGTERM');
+  // The server first: it ends the streams still open, which a proxy's graceful stop would wait for.
   await server?.close();
+  await stopGateway(gw);
 }
 result.gateway = gw && { url: gw.url, stderr: gw.stderr.slice(-2000) };
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -71,10 +71,6 @@ export async function startMcpServer(opts = {}) {
   const transports = new Map();
   const exchanges = [];
   let seq = 0;
-  const keep = (entry) => {
-    exchanges.push(entry);
-    if (opts.record) appendFileSync(opts.record, `${JSON.stringify(entry)}\n`);
-  };
 
   async function newSession() {
     const server = new McpServer({ name: 'gwc-test-mcp-server', version: '1.0.0' }, { capabilities: CAPABILITIES });
@@ -98,24 +94,28 @@ export async function startMcpServer(opts = {}) {
     res.writeHead = (status, ...rest) => {
       const given = rest.find((r) => r && typeof r === 'object') ?? {};
       const lower = Object.fromEntries(Object.entries(given).map(([k, v]) => [k.toLowerCase(), v]));
+      entry.status = status;
       entry.answer = Object.fromEntries(ANSWER_HEADERS.map((h) => [h, lower[h] ?? res.getHeader(h)]).filter(([, v]) => v !== undefined));
       return writeHead(status, ...rest);
     };
+    // Kept at arrival, so a stream still open when the run ends is seen too (its status from its head).
+    exchanges.push(entry);
     res.once('close', () => {
       entry.status = res.statusCode;
-      keep(entry);
+      entry.closed = true;
+      if (opts.record) appendFileSync(opts.record, `${JSON.stringify(entry)}\n`);
     });
     if ((req.url ?? '').split('?')[0] !== mcpPath) {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found' }));
       return;
     }
+    const text = req.method === 'POST' ? await readBody(req) : '';
+    const body = parse(text);
+    entry.body = body;
     if (rebinding(req)) {
       res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: Host or Origin not local' }, id: null }));
       return;
     }
-    const text = req.method === 'POST' ? await readBody(req) : '';
-    const body = parse(text);
-    entry.body = body;
     const sid = req.headers['mcp-session-id'];
     let transport = typeof sid === 'string' ? transports.get(sid) : undefined;
     const initialize = [body].flat().some((m) => m && m.method === 'initialize');

@@ -12,25 +12,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../helpers/cli.js';
-import { findConformance, headerOf, methodsOf, runMcpInNamespace, type NsResult } from '../../helpers/mcp/run.js';
+import { findConformance, headerOf, methodsOf, runMcpInNamespace, STRAIGHT_WARNINGS, withStatus, type NsResult } from '../../helpers/mcp/run.js';
 
 const conformance = findConformance();
 const required = process.env.GWC_REQUIRE_MCP_CONFORMANCE === '1';
 const PINNED = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { config: { mcpConformanceVersion: string } }).config.mcpConformanceVersion;
 /** The suite's own limit for a whole run (32 scenarios, about 3 s quiet); the namespace gets 30 s more. */
 const SUITE_TIMEOUT_MS = 240_000;
-/**
- * The suite's warnings straight against an SDK 1.32 server, each explained: server-sse-polling
- * (SEP-1699) POSTs with `MCP-Protocol-Version: 2025-03-26`, and the SDK writes the priming event
- * (an id, a retry field, empty data) and offers closeSSEStream only from 2025-11-25 on, so the
- * stream is neither primed nor closed mid-call (the scenario's own INFO says the answer came on
- * the first stream). Not a gateway's doing: the same two warnings straight and through any gateway.
- */
-const STRAIGHT_WARNINGS = ['server-sse-polling/server-sse-priming-event', 'server-sse-polling/server-sse-retry-field'];
-
-/** `scenario/check` of each check of a run with the given status. */
-const withStatus = (r: NsResult, status: string): string[] =>
-  Object.entries(r.scenarios ?? {}).flatMap(([s, checks]) => checks.filter((c) => c.status === status).map((c) => `${s}/${c.id}`)).sort();
 
 describe.skipIf(!conformance && !required)('the official MCP conformance suite against the tests\' own MCP server', () => {
   let straight: NsResult;
