@@ -2,12 +2,14 @@
 // `unshare -n`): the tests' own MCP server (./server.mjs), optionally a gateway in front of it,
 // and one third-party MCP client against it: the official conformance suite's server scenarios
 // (`conformance server --url`, on a Node 22 line) or Claude Code (`claude -p --mcp-config`, with
-// the stand-in model of ./model.mjs). Prints one JSON line: the client's end, the conformance
-// verdicts by scenario, what the MCP server and the model saw.
+// the stand-in model of ./model.mjs); or, for the same proxy, our own mcp checks (`ours`: the
+// built CLI's `run --protocols mcp`, its recording upstream in the server's place). Prints one
+// JSON line: the client's end, the verdicts (theirs by scenario, or ours by check), what the MCP
+// server and the model saw.
 //
 // Usage: node ns-run.mjs '<json options>'
-//   { root, work, job: 'conformance' | 'claude', gateway?, serverListen?, node22?, conformance?,
-//     claude?, apiKey?, suite?, scenario?, timeoutMs }
+//   { root, work, job: 'conformance' | 'claude' | 'ours', gateway?, serverListen?, node22?, conformance?,
+//     claude?, apiKey?, suite?, scenarios?, timeoutMs }
 // `gateway`: `{ args }`, a gw-conformance command that prints `listening on URL`, `{UPSTREAM}` in
 // it replaced by the MCP server's origin (`{WORK}` by the run's folder); or `{ cmd, args, env, listen }`, a proxy (nginx, caddy,
 // haproxy) listening on `listen`. None: the client talks to the server itself.
@@ -113,12 +115,21 @@ function verdicts(dir) {
   return out;
 }
 
+/** The suite's server scenarios: the whole `suite`, or each of `scenarios` in turn, into one results folder. */
 async function conformance(url) {
   const dir = path.join(opts.work, 'results');
-  const args = [opts.conformance, 'server', '--url', url, '-o', dir, ...(opts.scenario ? ['--scenario', opts.scenario] : ['--suite', opts.suite ?? 'all'])];
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: opts.work };
-  const end = await run(opts.node22, args, { env, cwd: opts.work, timeoutMs: opts.timeoutMs });
-  return { end: { code: end.code, timedOut: end.timedOut, ms: end.ms, tail: end.stdout.slice(-4000), stderr: end.stderr.slice(-2000) }, scenarios: verdicts(dir) };
+  const sets = opts.scenarios ? opts.scenarios.map((s) => ['--scenario', s]) : [['--suite', opts.suite ?? 'all']];
+  const end = { code: 0, timedOut: false, ms: 0, tail: '', stderr: '' };
+  for (const set of sets) {
+    const e = await run(opts.node22, [opts.conformance, 'server', '--url', url, '-o', dir, ...set], { env, cwd: opts.work, timeoutMs: opts.timeoutMs });
+    end.code = e.code === null || end.code === null ? null : Math.max(end.code, e.code);
+    end.timedOut ||= e.timedOut;
+    end.ms += e.ms;
+    end.tail = `${end.tail}${e.stdout.slice(-4000)}`.slice(-8000);
+    end.stderr = `${end.stderr}${e.stderr.slice(-1000)}`.slice(-2000);
+  }
+  return { end, scenarios: verdicts(dir) };
 }
 
 async function claude(url) {
@@ -149,17 +160,30 @@ async function claude(url) {
   }
 }
 
+/** Our own run (`gw-conformance run --protocols mcp`) through the gateway; its recording upstream listens where the server would. */
+async function ours(url) {
+  const out = path.join(opts.work, 'ours');
+  const args = [CLI, 'run', '--target', url, '--upstream-listen', opts.serverListen, '--no-token', '--protocols', 'mcp', '--only', 'mcp.*', '--seed', '1', '--out', out];
+  const end = await run(process.execPath, args, { cwd: opts.root, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: opts.work }, timeoutMs: opts.timeoutMs });
+  const file = path.join(out, 'report.json');
+  const report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { results: [] };
+  const results = report.results.map((r) => ({ id: r.id, outcome: r.outcome, message: r.message }));
+  return { end: { code: end.code, timedOut: end.timedOut, ms: end.ms, tail: end.stdout.slice(-4000), stderr: end.stderr.slice(-2000) }, ours: results };
+}
+
 const result = {};
 let server;
 let gw;
 try {
-  server = await startMcpServer({ record: path.join(opts.work, 'mcp.jsonl'), listen: opts.serverListen });
-  const origin = new URL(server.url).origin;
+  // Our own run brings its own upstream (the recording upstream's MCP server) to serverListen.
+  if (opts.job !== 'ours') server = await startMcpServer({ record: path.join(opts.work, 'mcp.jsonl'), listen: opts.serverListen });
+  const origin = server ? new URL(server.url).origin : `http://${opts.serverListen}`;
   if (opts.gateway) gw = await startGateway(opts.gateway, origin);
-  const url = gw ? `${gw.url.replace(/\/$/, '')}/mcp` : server.url;
-  result.url = url;
-  Object.assign(result, opts.job === 'claude' ? await claude(url) : await conformance(url));
-  result.server = server.exchanges;
+  const base = gw ? gw.url.replace(/\/$/, '') : origin;
+  result.url = opts.job === 'ours' ? base : `${base}/mcp`;
+  const jobs = { claude, conformance, ours };
+  Object.assign(result, await jobs[opts.job](result.url));
+  result.server = server?.exchanges ?? [];
 } catch (e) {
   result.error = String(e?.stack ?? e);
 } finally {

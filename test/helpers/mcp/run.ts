@@ -51,6 +51,8 @@ export interface NsResult {
   url: string;
   end: { code: number | null; timedOut: boolean; ms: number; stdout?: string; stderr?: string; tail?: string };
   scenarios?: Record<string, ConformanceCheck[]>;
+  /** Our own run's results (job `ours`): each mcp check's outcome and message. */
+  ours?: Array<{ id: string; outcome: string; message: string }>;
   model?: Array<{ method: string; path: string; offered: string[]; toolResults: unknown[] }>;
   server: McpExchange[];
   gateway?: { url: string; stderr: string };
@@ -58,14 +60,15 @@ export interface NsResult {
 }
 
 export interface NsOptions {
-  job: 'conformance' | 'claude';
+  job: 'conformance' | 'claude' | 'ours';
   /** A gateway in front of the server: a gw-conformance command, or a program (`cmd`), `{UPSTREAM}` replaced by the server's origin. */
   gateway?: { args: string[]; cmd?: string; env?: Record<string, string>; listen?: string };
-  scenario?: string;
+  /** The scenarios to run, each in turn (each within `timeoutMs`); none: the whole `suite`. */
+  scenarios?: string[];
   suite?: string;
   apiKey?: string;
   serverListen?: string;
-  /** The client's own limit; the namespace as a whole gets 30 s more. */
+  /** The client's own limit (per scenario when `scenarios` are named); the namespace as a whole gets 30 s more than all of them. */
   timeoutMs: number;
 }
 
@@ -87,7 +90,7 @@ export function runMcpInNamespace(name: string, o: NsOptions): Promise<NsResult>
       } catch {
         // The group ended on its own meanwhile.
       }
-    }, o.timeoutMs + 30_000);
+    }, o.timeoutMs * (o.scenarios?.length ?? 1) + 30_000);
     child.once('error', (e) => (clearTimeout(timer), reject(new Error(`could not start unshare: ${e.message}`))));
     child.once('close', (code) => {
       clearTimeout(timer);
