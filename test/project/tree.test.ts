@@ -9,7 +9,7 @@ import { ROOT } from '../helpers/cli.js';
 const TEST = join(ROOT, 'test');
 /** The folders a test file may be in, and where each unit folder's sources are. */
 const FOLDERS = ['cli', 'apps', 'docs', 'project', 'detection', 'load', 'timing'];
-const REAL = ['nginx', 'haproxy', 'caddy', 'proxies', 'clients'];
+const REAL = ['nginx', 'haproxy', 'caddy', 'proxies', 'clients', 'mcp'];
 const UNIT_SOURCES: Record<string, string> = { suites: 'suites', reference: 'reference', mocks: 'mocks' };
 const unitSource = (folder: string) => UNIT_SOURCES[folder] ?? `src/${folder}`;
 
