@@ -19,8 +19,8 @@ import { CAPABILITIES, script } from './everything.mjs';
 const MAX_BODY = 4 * 1024 * 1024;
 /** The retry interval announced in the priming event of a stream (SEP-1699), in ms. */
 const RETRY_MS = 500;
-/** Headers of the answer worth recording: the MCP ones and the body's kind. */
-const ANSWER_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-version', 'www-authenticate'];
+/** Headers of the answer worth recording: the MCP ones, the body's kind, and the SDK's word to nginx not to buffer a stream. */
+const ANSWER_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-version', 'www-authenticate', 'x-accel-buffering'];
 
 /** A local server guards against DNS rebinding: a Host or an Origin that is not loopback is refused (403). */
 const LOCAL = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
