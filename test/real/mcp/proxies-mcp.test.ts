@@ -1,15 +1,17 @@
 // MCP through the three real proxies, each from its example configuration (examples/nginx,
-// examples/haproxy, examples/caddy; test/helpers/mcp/proxies.ts): the official conformance
-// suite's server scenarios and Claude Code's MCP session, through the proxy to the tests' own MCP
-// server, all inside one loopback-only namespace per run. Each verdict that differs from the
+// examples/haproxy, examples/caddy; test/helpers/mcp/proxies.ts): our own mcp checks (`run
+// --protocols mcp`, the recording upstream behind the proxy), the official conformance suite's
+// server scenarios and Claude Code's MCP session (through the proxy to the tests' own MCP
+// server), all inside one loopback-only namespace per run. Each verdict that differs from the
 // straight run (test/real/mcp/conformance.test.ts) is held here with what the wire shows caused
 // it (EXPECTED), and docs/mcp.md carries the same table.
 //
-// Skipped per proxy when its program is absent and its GWC_REQUIRE_* is not 1, and as a whole
-// when the conformance suite and Claude Code are both absent and neither is required.
+// Skipped per proxy when its program is absent and its GWC_REQUIRE_* is not 1; the suite's and
+// Claude Code's parts when they are absent and not required.
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_BIN, findConformance, headerOf, methodsOf, runMcpInNamespace, STRAIGHT_WARNINGS, withStatus, type NsResult } from '../../helpers/mcp/run.js';
+import { CHECKS } from '../../../suites/index.js';
 import { installed, PROXIES, requiredProgram, SERVER_LISTEN, type Proxy } from '../../helpers/mcp/proxies.js';
 
 const conformance = { available: !!findConformance(), required: process.env.GWC_REQUIRE_MCP_CONFORMANCE === '1' };
@@ -17,6 +19,9 @@ const claude = { available: existsSync(CLAUDE_BIN), required: process.env.GWC_RE
 /** The suite's limit per run and the client's; each namespace gets 30 s more. */
 const SUITE_TIMEOUT_MS = 240_000;
 const CLAUDE_TIMEOUT_MS = 60_000;
+/** Our run of the 14 mcp checks (about 3 s quiet). */
+const OURS_TIMEOUT_MS = 120_000;
+const MCP_CHECKS = CHECKS.filter((c) => c.protocol === 'mcp').length;
 const API_KEY = `gwc-mcp-proxy-key-${process.pid}`;
 const MODEL_TEXT = 'The MCP tool answered.';
 const NO_TOOL_TEXT = 'No MCP tool was offered.';
@@ -24,6 +29,8 @@ const NO_TOOL_TEXT = 'No MCP tool was offered.';
 const HARDENED_HOST = 'llm_api';
 
 interface Expected {
+  /** Our mcp checks that do not pass through the proxy (id: outcome). */
+  ours: Record<string, string>;
   /** The conformance checks that fail through the proxy (`scenario/check`); `all` = every check but the rebinding refusal. */
   failures: string[] | 'all';
   /** Whether Claude Code's MCP session reaches the tool. */
@@ -33,11 +40,26 @@ interface Expected {
 }
 
 const EXPECTED: Record<string, Expected> = {
-  'nginx plain.conf': { failures: [], claudeCalls: true, why: 'every MCP header and status passes; Host is $host (127.0.0.1 without the port), the rebinding probe\'s Host and Origin reach the server, which refuses them' },
-  'nginx streaming.conf': { failures: [], claudeCalls: true, why: 'as plain.conf, unbuffered' },
-  'nginx hardened.conf': { failures: 'all', claudeCalls: false, why: `Host becomes ${HARDENED_HOST} ($proxy_host), which the MCP server's DNS-rebinding guard refuses (403) on every request; Claude Code goes on without the server` },
-  'haproxy haproxy.cfg': { failures: [], claudeCalls: true, why: 'every MCP header and status passes, Host and Origin as the client sent them' },
-  'caddy plain.Caddyfile': { failures: ['dns-rebinding-protection/localhost-host-rebinding-rejected'], claudeCalls: true, why: 'Caddy answers a request for a Host it has no site for itself (200, empty): the rebinding probe never reaches the server' },
+  'nginx plain.conf': {
+    ours: {},
+    failures: [],
+    claudeCalls: true,
+    why: 'every MCP header and status passes, and the streams are not buffered although plain.conf buffers: the SDK answers each event stream with X-Accel-Buffering: no; Host is $host (127.0.0.1), the rebinding probe reaches the server, which refuses it',
+  },
+  'nginx streaming.conf': { ours: {}, failures: [], claudeCalls: true, why: 'as plain.conf, with proxy_buffering off of its own' },
+  'nginx hardened.conf': {
+    ours: {},
+    failures: 'all',
+    claudeCalls: false,
+    why: `Host becomes ${HARDENED_HOST} ($proxy_host): the recording upstream takes any Host (ours pass), the tests' MCP server's DNS-rebinding guard refuses it (403) on every request, so every check of theirs fails and Claude Code goes on without the server`,
+  },
+  'haproxy haproxy.cfg': { ours: {}, failures: [], claudeCalls: true, why: 'every MCP header and status passes, Host and Origin as the client sent them, streams unbuffered' },
+  'caddy plain.Caddyfile': {
+    ours: {},
+    failures: ['dns-rebinding-protection/localhost-host-rebinding-rejected'],
+    claudeCalls: true,
+    why: 'Caddy answers a request for a Host it has no site for itself (200, empty): the rebinding probe never reaches the server, which their check reads as the server accepting it',
+  },
 };
 
 const rebindingRefusal = 'dns-rebinding-protection/localhost-host-rebinding-rejected';
@@ -46,14 +68,23 @@ function proxyRuns(p: Proxy): void {
   const skip = !installed(p.program) && !requiredProgram(p.program);
   describe.skipIf(skip)(p.name, () => {
     const expected = EXPECTED[p.name];
+    let own: NsResult;
     let suite: NsResult | undefined;
     let session: NsResult | undefined;
 
     beforeAll(async () => {
       if (!installed(p.program)) throw new Error(`${p.program} is required here (its GWC_REQUIRE_* is 1): apt-get install ${p.program}`);
+      own = await runMcpInNamespace(`ours-${p.program}`, { job: 'ours', gateway: p.gateway, serverListen: SERVER_LISTEN, timeoutMs: OURS_TIMEOUT_MS });
       if (conformance.available || conformance.required) suite = await runMcpInNamespace(`conformance-${p.program}`, { job: 'conformance', suite: 'all', gateway: p.gateway, serverListen: SERVER_LISTEN, timeoutMs: SUITE_TIMEOUT_MS });
       if (claude.available || claude.required) session = await runMcpInNamespace(`claude-${p.program}`, { job: 'claude', apiKey: API_KEY, gateway: p.gateway, serverListen: SERVER_LISTEN, timeoutMs: CLAUDE_TIMEOUT_MS });
-    }, SUITE_TIMEOUT_MS + CLAUDE_TIMEOUT_MS + 120_000);
+    }, OURS_TIMEOUT_MS + SUITE_TIMEOUT_MS + CLAUDE_TIMEOUT_MS + 120_000);
+
+    it(`our mcp checks: ${Object.keys(expected.ours).length ? Object.keys(expected.ours).join(', ') : 'all 14 pass'}`, () => {
+      expect(own.end.timedOut, own.end.tail).toBe(false);
+      expect(own.ours?.length, own.end.tail).toBe(MCP_CHECKS);
+      const notPassed = Object.fromEntries((own.ours ?? []).filter((c) => c.outcome !== 'pass').map((c) => [c.id, c.outcome]));
+      expect(notPassed, own.end.tail).toEqual(expected.ours);
+    });
 
     it.skipIf(!conformance.available && !conformance.required)(`the conformance suite: ${expected.failures === 'all' ? 'every check fails' : `${expected.failures.length} check(s) fail`} (${expected.why})`, () => {
       if (!suite) throw new Error('the conformance suite is required (GWC_REQUIRE_MCP_CONFORMANCE=1) but absent');
@@ -71,6 +102,10 @@ function proxyRuns(p: Proxy): void {
       expect(failed).toEqual(expected.failures);
       expect(suite.end.code).toBe(failed.length ? 1 : 0);
       expect(withStatus(suite, 'WARNING')).toEqual(STRAIGHT_WARNINGS);
+      // The wire: every event stream the server answered told nginx not to buffer it.
+      const streams = suite.server.filter((e) => e.answer?.['content-type'] === 'text/event-stream');
+      expect(streams.length).toBeGreaterThan(30);
+      for (const e of streams) expect(e.answer?.['x-accel-buffering']).toBe('no');
       const probes = suite.server.filter((e) => headerOf(e, 'origin')[0] === 'http://evil.example.com');
       // The wire: the rebinding probe reached the server (refused there) or, through Caddy, never did.
       expect(probes.map((e) => e.status)).toEqual(failed.includes(rebindingRefusal) ? [] : [403]);
@@ -99,6 +134,6 @@ function proxyRuns(p: Proxy): void {
   });
 }
 
-describe.skipIf(!conformance.available && !conformance.required && !claude.available && !claude.required)('MCP through the real proxies\' example configurations', () => {
+describe('MCP through the real proxies\' example configurations', () => {
   for (const p of PROXIES) proxyRuns(p);
 });
