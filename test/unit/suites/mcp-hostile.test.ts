@@ -93,8 +93,9 @@ describe('the mcp checks against hostile MCP answers', () => {
       assertValidReport(report);
       expect(report.results.map((x) => x.id).sort()).toEqual(MCP_CHECKS.map((c) => c.id).sort());
       expect(report.results.filter((x) => x.outcome === 'pass').map((x) => `${x.id}: ${x.message}`)).toEqual([]);
-      // Each check ended within its limit, plus the runner's bookkeeping after the limit fires (1.5 s, as in test/cli/hostile.test.ts).
-      for (const x of report.results) expect(x.durationMs, x.id).toBeLessThanOrEqual(LIMIT_MS + 1500);
+      // Each check ended within its limit, plus the runner's bookkeeping after the limit fires: 1.5 s
+      // in test/cli/hostile.test.ts; 1.7 s seen here with both cores taken by other runs, so 3 s.
+      for (const x of report.results) expect(x.durationMs, x.id).toBeLessThanOrEqual(LIMIT_MS + 3000);
       for (const t of [text, r.stdout, r.stderr]) expect(t).not.toContain(TOKEN);
     }, 180_000);
   }
