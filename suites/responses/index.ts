@@ -9,5 +9,6 @@ import failed from './responses.stream.failed.js';
 import requested from './responses.stream.requested.js';
 import errors from './responses.errors.passthrough.js';
 import usage from './responses.usage.details.js';
+import oneCredential from './responses.auth.one-credential.js';
 
-export const RESPONSES_CHECKS: CheckDef[] = [path, body, encoded, events, incremental, failed, requested, errors, usage];
+export const RESPONSES_CHECKS: CheckDef[] = [path, body, encoded, events, incremental, failed, requested, errors, usage, oneCredential];

@@ -7,5 +7,6 @@ import translateErrorsMapped from './translate.errors.mapped.js';
 import translateRequestMeaning from './translate.request.meaning.js';
 import translateStreamIncremental from './translate.stream.incremental.js';
 import translateStreamMeaning from './translate.stream.meaning.js';
+import translateBodyEncoded from './translate.body.encoded.js';
 
-export const TRANSLATE_CHECKS: CheckDef[] = [translateRequestMeaning, translateAnswerMeaning, translateStreamIncremental, translateStreamMeaning, translateErrorsMapped];
+export const TRANSLATE_CHECKS: CheckDef[] = [translateRequestMeaning, translateAnswerMeaning, translateStreamIncremental, translateStreamMeaning, translateErrorsMapped, translateBodyEncoded];
