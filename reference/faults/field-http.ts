@@ -1,10 +1,10 @@
 // Faults of the field round over plain HTTP (issue 45) besides the encoding ones (wire.ts): a
 // gateway that frames a body it rewrote by the length of the body it replaced (a gzip answer it
-// decoded, an empty error it filled) (FRAME-1); one that sends the upstream two credentials (its
-// own x-api-key beside the client's OAuth bearer; a native `?key=` copied into x-goog-api-key and
-// kept) (AUTH-UP-1); a translating route that passes a compressed body on untranslated (ENC-1);
-// and ones that send a generating POST again in place after a 502 or a read
-// time-out (RETRY-POST-1).
+// decoded, an empty error it filled) (FRAME-1); ones that send the upstream two credentials (its
+// own x-api-key beside the client's OAuth bearer, its own bearer after the client's, a native
+// `?key=` copied into x-goog-api-key and kept) (AUTH-UP-1); a translating route that passes a
+// compressed body on untranslated (ENC-1); and ones that send a generating POST again in place
+// after a 502 or a read time-out (RETRY-POST-1).
 import { gunzipSync } from 'node:zlib';
 import { routeOfRequest } from '../../src/protocols/index.js';
 import type { Fault, RequestParts } from './types.js';
@@ -43,6 +43,15 @@ export const FIELD_HTTP_FAULTS: Fault[] = [
     description: "adds its provider key as `x-api-key` to every messages request that came with `Authorization: Bearer` (an OAuth client's token), keeping the client's bearer: the upstream gets two credentials (and a bad bearer goes through on the provider key: ERR-AUTH-1 too)",
     request: (r) => {
       if (protocolOf(r) === 'messages' && has(r, 'authorization') && !has(r, 'x-api-key')) r.headers.push(['x-api-key', PROVIDER_KEY]);
+    },
+  },
+  {
+    name: 'second-bearer-upstream',
+    breaks: ['AUTH-UP-1', 'ERR-AUTH-1'],
+    description: "forwards the client's `Authorization: Bearer` on chat-completions, Responses, Vertex and Bedrock requests and appends its own `Authorization: Bearer` (the provider's key) after it: the upstream gets the header twice (and a bad chat key goes through on the provider's: ERR-AUTH-1 too)",
+    request: (r) => {
+      const p = protocolOf(r);
+      if ((p === 'chat' || p === 'responses' || p === 'vertex' || p === 'bedrock') && has(r, 'authorization')) r.headers.push(['authorization', `Bearer ${PROVIDER_KEY}`]);
     },
   },
   {

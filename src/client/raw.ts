@@ -63,6 +63,8 @@ function finalAnswer(all: Buffer): { status: number; headers: Array<[string, str
  * answer raw until the gateway closes it, `boundMs` of its silence pass, or `req.signal` aborts.
  */
 export function rawExchange(client: GatewayClient, req: GwRequest & { body?: string | Buffer }, boundMs: number): Promise<RawAnswer> {
+  // The runner's hooks see it as any other request (its replay and transcript).
+  client.onSend?.({ ...req, method: req.method ?? 'POST' });
   const route = client.prepare(req, 'POST');
   const url = new URL(route.url);
   const body = Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body ?? '', 'utf8');
@@ -82,7 +84,9 @@ export function rawExchange(client: GatewayClient, req: GwRequest & { body?: str
       cancel();
       req.signal?.removeEventListener('abort', onAbort);
       socket.destroy();
-      resolve({ ...finalAnswer(Buffer.concat(chunks)), ended, ...(error ? { error } : {}) });
+      const answer: RawAnswer = { ...finalAnswer(Buffer.concat(chunks)), ended, ...(error ? { error } : {}) };
+      client.onReceive?.(req, answer.status ? { status: answer.status, rawHeaders: answer.headers, body: answer.body } : { error: error ?? `no answer head (${ended})` });
+      resolve(answer);
     };
     const onAbort = () => done('bound');
     // The bound counts the gateway's silence, not this process's holds (src/core/stall.ts).

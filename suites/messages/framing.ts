@@ -29,8 +29,13 @@ export function readChunked(b: Buffer): { complete: boolean; size: number; after
   }
 }
 
-/** What is wrong with an answer's framing, or null; `how` says how it was framed. */
-export function framingProblem(a: RawAnswer, boundMs: number): { problem: string | null; how: string } {
+/**
+ * What is wrong with an answer's framing, or null; `how` says how it was framed, and `unjudged`
+ * why it could not be judged: an answer that had not ended at the bound and whose framing
+ * promises no length (chunked, or delimited by the close) is an answer still coming, or one the
+ * gateway holds, not a length that lies.
+ */
+export function framingProblem(a: RawAnswer, boundMs: number): { problem: string | null; how: string; unjudged?: string } {
   const lengths = values(a, 'content-length');
   const te = values(a, 'transfer-encoding');
   const chunked = te.some((v) => /chunked/i.test(v));
@@ -41,6 +46,7 @@ export function framingProblem(a: RawAnswer, boundMs: number): { problem: string
   if (chunked) {
     const c = readChunked(a.body);
     if (!c) return { problem: 'the answer says Transfer-Encoding: chunked but its body is not chunk-framed', how: 'chunked, broken' };
+    if (!c.complete && a.ended === 'bound') return { problem: null, how: 'chunked, not ended', unjudged: `the chunked answer had not come to its last chunk after ${boundMs} ms (${c.size} bytes of payload so far, the connection open)` };
     if (!c.complete) return { problem: `the chunked answer never came to its last chunk (${c.size} bytes of payload came ${unended})`, how: 'chunked, cut' };
     if (c.after) return { problem: `${c.after} bytes came after the chunked answer's last chunk: they land in front of the next answer on the connection`, how: 'chunked, bytes after' };
     return { problem: null, how: `chunked (${c.size} bytes)` };
@@ -52,6 +58,7 @@ export function framingProblem(a: RawAnswer, boundMs: number): { problem: string
     if (got < n) return { problem: `the answer says Content-Length: ${n} but only ${got} bytes of body came ${unended}: the client waits for bytes that never come (a length left from another body)`, how: 'length long' };
     return { problem: null, how: `Content-Length ${n}, the body's` };
   }
-  if (a.ended !== 'closed') return { problem: `the answer has neither Content-Length nor chunked framing, ${unended}: the client cannot tell where its body ends`, how: 'unframed, open' };
+  if (a.ended === 'bound') return { problem: null, how: 'unframed, not ended', unjudged: `the answer, framed by neither Content-Length nor chunks, had not ended after ${boundMs} ms (${got} bytes so far, the connection open)` };
+  if (a.ended !== 'closed') return { problem: `the answer has neither Content-Length nor chunked framing, and the connection failed (${a.error ?? 'error'}) after ${got} bytes`, how: 'unframed, failed' };
   return { problem: null, how: `delimited by the connection's close (${got} bytes)` };
 }

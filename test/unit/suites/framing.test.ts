@@ -26,10 +26,15 @@ describe('framingProblem', () => {
     expect(framingProblem(answer([['content-length', '9']], 'hello', 'bound'), 1000).problem).toMatch(/nothing more came in 1000 ms/);
     expect(framingProblem(answer([['content-length', '16'], ['transfer-encoding', 'chunked']], '5\r\nhello\r\n0\r\n\r\n'), 1000).problem).toMatch(/both Content-Length: 16 and Transfer-Encoding: chunked/);
     expect(framingProblem(answer([['content-length', '5'], ['content-length', '6']], 'hello'), 1000).problem).toMatch(/2 different Content-Lengths/);
-    expect(framingProblem(answer([['transfer-encoding', 'chunked']], '5\r\nhello\r\n'), 1000).problem).toMatch(/never came to its last chunk/);
+    expect(framingProblem(answer([['transfer-encoding', 'chunked']], '5\r\nhello\r\n'), 1000).problem).toMatch(/never came to its last chunk \(5 bytes of payload came and the gateway closed/);
     expect(framingProblem(answer([['transfer-encoding', 'chunked']], 'zz\r\nhello\r\n0\r\n\r\n'), 1000).problem).toMatch(/not chunk-framed/);
     expect(framingProblem(answer([['transfer-encoding', 'chunked']], '5\r\nhello\r\n0\r\n\r\nHTTP/1.1'), 1000).problem).toMatch(/8 bytes came after/);
-    expect(framingProblem(answer([], 'hello', 'bound'), 1000).problem).toMatch(/neither Content-Length nor chunked framing/);
+    expect(framingProblem(answer([], 'hello', 'error'), 1000).problem).toMatch(/neither Content-Length nor chunked framing, and the connection failed/);
+  });
+  it('leaves unjudged an answer still coming whose framing promises no length (chunked, or up to the close), never a length that lies', () => {
+    expect(framingProblem(answer([['transfer-encoding', 'chunked']], '5\r\nhello\r\n', 'bound'), 1000)).toEqual({ problem: null, how: 'chunked, not ended', unjudged: expect.stringMatching(/had not come to its last chunk after 1000 ms/) });
+    expect(framingProblem(answer([], 'hello', 'bound'), 1000).unjudged).toMatch(/had not ended after 1000 ms/);
+    expect(framingProblem(answer([['content-length', '9']], 'hello', 'bound'), 1000).unjudged).toBeUndefined();
   });
   it('reads chunks with extensions and trailers', () => {
     expect(readChunked(Buffer.from('3;x=1\r\nabc\r\n2\r\nde\r\n0\r\nx-trailer: 1\r\n\r\n'))).toEqual({ complete: true, size: 5, after: 0 });
