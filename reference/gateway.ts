@@ -61,6 +61,8 @@ export class ReferenceGateway extends LoopbackServer {
   /** A fault's HTTP/2 hop to a TLS upstream (h2.ts); null: HTTP/1.1. */
   private h2: H2Pool | null;
   private readonly opts: ReferenceOptions;
+  /** The requests a fault already sent once more after a time-out (Fault.resendAfterTimeout). */
+  private readonly resent = new WeakSet<RequestParts>();
   constructor(given: ReferenceOptions) {
     super('reference gateway');
     // A fault with state serves a copy of its own (Fault.fresh): the state lasts as long as this gateway.
@@ -189,6 +191,13 @@ export class ReferenceGateway extends LoopbackServer {
       if (!res.writableFinished && !fault?.keepUpstreamOnAbort) up.destroy();
     });
     const giveUp = () => {
+      if (fault?.resendAfterTimeout && !this.resent.has(parts)) {
+        // The fault's second send: the first request is dropped quietly, the client still waits.
+        this.resent.add(parts);
+        up.removeAllListeners('error').on('error', () => undefined);
+        up.destroy();
+        return this.forward(parts, res, retriesLeft, undefined, answer);
+      }
       up.destroy();
       this.down(res, 504, 'upstream did not answer in time');
     };
@@ -248,7 +257,7 @@ export class ReferenceGateway extends LoopbackServer {
         let body = Buffer.concat(chunks);
         const replaced = replaces ? fault.response?.(status, ur.headers, body, parts) : null;
         if (replaced) {
-          res.writeHead(replaced.status, { ...replaced.headers, 'content-length': String(replaced.body.length) });
+          res.writeHead(replaced.status, { ...replaced.headers, 'content-length': String(replaced.length ?? replaced.body.length) });
           res.end(replaced.body);
           return;
         }

@@ -1,7 +1,9 @@
 // Small pieces of the reference gateway's HTTP handling (gateway.ts): the fields it forwards
-// (not the hop-by-hop ones), its JSON error answer, whether a request body is compressed (ENC-1), and which failed requests it sends once more
+// (not the hop-by-hop ones), its JSON error answer, whether a request body is compressed and its decoding (ENC-1), and which failed requests it sends once more
 // because their kept-alive upstream connection turned out closed (CONN-IDLE-1), and the prefix-and-header mode's admission.
 import type http from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { zstdDecompress } from '../src/core/zstd.js';
 
 // RFC 9110 7.6.1: connection-specific fields are not forwarded.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
@@ -20,6 +22,24 @@ export function forwardHeaders(raw: string[]): Array<[string, string]> {
 /** The request body carries a content coding (gzip, br...): a gateway that reads the body cannot read it as it is. */
 export function encodedBody(r: { headers: Array<[string, string]> }): boolean {
   return r.headers.some(([k, v]) => k.toLowerCase() === 'content-encoding' && !/^\s*(identity)?\s*$/i.test(v));
+}
+
+/** The most a compressed request body decodes to here (the harness's bodies are a few KiB; the declared body limit is 32 MB). */
+const DECODED_MAX = 64 * 1024 * 1024;
+
+/**
+ * Decodes a gzip or zstd request body whole and takes its Content-Encoding off (the gateway then
+ * sends the decoded length): what a gateway that must read a compressed body does (ENC-1,
+ * RESP-BODY-2). False when the body carries no coding decoded here; throws on bytes that are not
+ * what their label says.
+ */
+export function decodeRequestBody(r: { headers: Array<[string, string]>; body: Buffer }): boolean {
+  const ce = r.headers.find(([k]) => k.toLowerCase() === 'content-encoding')?.[1] ?? '';
+  const gzip = /^\s*(x-)?gzip\s*$/i.test(ce);
+  if (!gzip && !/^\s*zstd\s*$/i.test(ce)) return false;
+  r.body = gzip ? gunzipSync(r.body, { maxOutputLength: DECODED_MAX }) : zstdDecompress(r.body, DECODED_MAX, false);
+  r.headers = r.headers.filter(([k]) => k.toLowerCase() !== 'content-encoding');
+  return true;
 }
 
 export function jsonError(res: http.ServerResponse, status: number, type: string, message: string) {

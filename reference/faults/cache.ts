@@ -84,7 +84,7 @@ function freshCache(fault: Omit<Fault, 'intercept' | 'responseWhen' | 'response'
 export const CACHE_FAULTS: Fault[] = [
   {
     name: 'credential-into-query',
-    breaks: ['CRED-1'],
+    breaks: ['CRED-1', 'AUTH-UP-1'],
     description: 'copies the x-api-key header of a messages request into the forwarded URL as ?key= (the header kept), as a gateway that also serves key-in-URL upstreams does',
     request: (r) => {
       const key = r.headers.find(([k]) => k.toLowerCase() === 'x-api-key')?.[1];

@@ -16,7 +16,7 @@ const hasCredential = (r: RequestParts) => !!(header(r, 'authorization') || head
 const isStream = (r: RequestParts) => /"stream"\s*:\s*true/.test(r.body.toString('latin1', 0, Math.min(r.body.length, 65536)));
 
 /** Response headers as a plain record, without the framing ones the gateway sets itself. */
-function plain(h: http.IncomingHttpHeaders, drop: string[] = []): Record<string, string> {
+export function plain(h: http.IncomingHttpHeaders, drop: string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) {
     if (v === undefined || ['content-length', 'transfer-encoding', 'connection', 'keep-alive', ...drop].includes(k)) continue;

@@ -201,7 +201,7 @@ export const MESSAGES_FAULTS: Fault[] = [
   },
   {
     name: 'drop-credential',
-    breaks: ['MSG-AUTH-1'],
+    breaks: ['MSG-AUTH-1', 'AUTH-UP-1'],
     description: 'forwards requests with no credential (neither authorization nor x-api-key)',
     request: (r) => {
       setHeader(r, 'authorization', null);

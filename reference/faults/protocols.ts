@@ -138,7 +138,7 @@ export const PROTOCOL_FAULTS: Fault[] = [
   },
   {
     name: 'drop-goog-api-key',
-    breaks: ['NAT-AUTH-1'],
+    breaks: ['NAT-AUTH-1', 'AUTH-UP-1'],
     description: 'forwards native requests without their credential (strips x-goog-api-key and the ?key= query)',
     request: (r) => {
       if (!isNative(r)) return;

@@ -18,6 +18,8 @@ export interface Replacement {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
+  /** The Content-Length the answer declares: the body's own when absent (a fault's stale one, FRAME-1). */
+  length?: number;
 }
 
 /** How a fault breaks the reference gateway's translating route (reference/translate/). */
@@ -50,6 +52,8 @@ export interface TranslateFault {
   stopAsChat?: boolean;
   /** A tool call's Gemini thought signature (chat's `extra_content.google.thought_signature`) is not kept for the next turn (XLATE-SIG-1). */
   dropThoughtSignature?: boolean;
+  /** A compressed request body is not decoded: the route cannot read it and passes it on untranslated (ENC-1). */
+  passEncoded?: boolean;
 }
 
 /** How a fault breaks the gateway-level limit: an HTML 503, forwarding before refusing, one budget for every credential, a fixed retry-after. */
@@ -87,6 +91,8 @@ export interface Fault {
    * once more and hands its answer to `answer` (the client's headers are already sent).
    */
   upstreamCut?(res: http.ServerResponse, again: (answer: (ur: http.IncomingMessage, res: http.ServerResponse) => void) => void): void;
+  /** Sends the request once more, in place, when the upstream stays silent past the gateway's time-out, before answering 504 (RETRY-POST-1). */
+  resendAfterTimeout?: boolean;
   /** Keeps the upstream request going when the client disconnects. */
   keepUpstreamOnAbort?: boolean;
   /** Opens at most this many connections to the upstream (the clean gateway: no bound). */

@@ -2,7 +2,8 @@
 // /v1/messages) is rewritten in place as a chat-completions one (or, with `to: 'bedrock'`, a
 // Bedrock InvokeModel one: bedrock.ts; with `to: 'vertex'`, a Vertex rawPredict one: vertex.ts),
 // and the handler that maps its answer back is returned.
-// Other requests, and a body that is not JSON, pass through.
+// A compressed body is decoded first (ENC-1). Other requests, and a body that is not JSON, pass
+// through.
 import type http from 'node:http';
 import type { RequestParts, TranslateFault } from '../faults/types.js';
 import { bedrockAnswer } from './bedrock-reply.js';
@@ -10,6 +11,7 @@ import { toBedrock } from './bedrock.js';
 import { translatedAnswer } from './reply.js';
 import { chatHeaders, chatRequest } from './request.js';
 import { toVertex, vertexAnswer } from './vertex.js';
+import { decodeRequestBody } from '../wire.js';
 
 /** Writes the client's answer from the upstream's. */
 export type Answerer = (ur: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -19,6 +21,8 @@ export function translated(parts: RequestParts, fault: TranslateFault | null): A
   if (!fault || parts.method !== 'POST' || !/^\/v1\/messages(\?|$)/.test(parts.path)) return undefined;
   let body: unknown;
   try {
+    // A compressed body is decoded whole first: the translation forwards JSON of its own (ENC-1).
+    if (!fault.passEncoded) decodeRequestBody(parts);
     body = JSON.parse(parts.body.toString('utf8'));
   } catch {
     return undefined;

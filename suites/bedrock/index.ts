@@ -8,5 +8,6 @@ import frames from './bedrock.stream.frames.js';
 import incremental from './bedrock.stream.incremental.js';
 import errors from './bedrock.errors.passthrough.js';
 import exception from './bedrock.stream.exception.js';
+import oneCredential from './bedrock.auth.one-credential.js';
 
-export const BEDROCK_CHECKS: CheckDef[] = [path, body, frames, incremental, errors, exception];
+export const BEDROCK_CHECKS: CheckDef[] = [path, body, frames, incremental, errors, exception, oneCredential];

@@ -11,5 +11,6 @@ import errors from './chat.errors.passthrough.js';
 import usage from './chat.usage.passthrough.js';
 import successHeaders from './chat.headers.success-passthrough.js';
 import batches from './chat.batches.not-found.js';
+import oneCredential from './chat.auth.one-credential.js';
 
-export const CHAT_CHECKS: CheckDef[] = [path, body, content, bearer, badKey, incremental, complete, errors, usage, successHeaders, batches];
+export const CHAT_CHECKS: CheckDef[] = [path, body, content, bearer, badKey, incremental, complete, errors, usage, successHeaders, batches, oneCredential];

@@ -16,5 +16,7 @@ import sizeLimit from './errors.body.size-limit.js';
 import clientErrors from './errors.retry.client-errors.js';
 import fallbackIsolated from './errors.fallback.isolated.js';
 import idleClose from './errors.upstream.idle-close.js';
+import postOnce from './errors.retry.post-once.js';
+import postTimeout from './errors.retry.post-timeout.js';
 
-export const ERRORS_CHECKS: CheckDef[] = [status, retryHeaders, invalidModel, unreachable, reset, timeout, badKey, large, head, recovers, headAsGet, sizeLimit, clientErrors, fallbackIsolated, idleClose];
+export const ERRORS_CHECKS: CheckDef[] = [status, retryHeaders, invalidModel, unreachable, reset, timeout, badKey, large, head, recovers, headAsGet, sizeLimit, clientErrors, fallbackIsolated, idleClose, postOnce, postTimeout];

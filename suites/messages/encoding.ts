@@ -1,13 +1,17 @@
 // How an answer the upstream compressed, and a request body the client compressed, came
 // through the gateway (ENC-1): judged from both sides, what the client read and what reached
-// the upstream. messages.encoding.gzip and messages.encoding.zstd use it.
-import { gzipSync } from 'node:zlib';
-import { acceptsGzip, acceptsZstd, headerValues, type RecordedRequest } from '../../src/upstream/record.js';
-import type { GwResponse } from '../../src/client/gateway.js';
+// the upstream (the request body's fate: suites/shared/encoded-request.ts, shared with
+// RESP-BODY-2). messages.encoding.gzip and messages.encoding.zstd use it.
+import { acceptsGzip, acceptsZstd, type RecordedRequest } from '../../src/upstream/record.js';
+import { messagesHeaders, type GwResponse } from '../../src/client/gateway.js';
+import type { CheckContext } from '../../src/check/check.js';
+import { messageBody } from '../../src/protocols/messages/index.js';
+import { withToken } from '../../src/upstream/contract.js';
+import { MESSAGES_PATH, messagesBody } from '../shared/protocols.js';
+import { encodedRequestFate, type EncodedFate, type RequestCoding } from '../shared/encoded-request.js';
 import { tryParse } from '../../src/core/json.js';
 import type { Exchange } from '../shared/exchange.js';
-import { cutBytes } from '../shared/evidence.js';
-import { isJsonError, shapeOf } from '../shared/shape.js';
+import { cutBytes, exchangeEvidence } from '../shared/evidence.js';
 
 /** The two bytes every gzip member starts with. */
 const isGzipBytes = (b: Buffer) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
@@ -55,22 +59,16 @@ export function answerHow(x: Exchange, c: Coding = GZIP): string {
   return c.labels(x.res.header('content-encoding')) ? `still ${c.name}-encoded, with its header` : 'decoded, without the header';
 }
 
-/** The request body compressed as a client sends it. */
-export const gzipped = (text: string) => gzipSync(Buffer.from(text, 'utf8'));
-
-/** A gzip request body's fate: null when it was forwarded as sent (bytes and header) or refused with a JSON 415 before the upstream; else what is wrong. */
-export function requestProblem(x: { res: GwResponse; seen: Exchange['seen'] }, sentPlain: string, sentGzip: Buffer): { problem: string | null; how: string } {
-  const { seen, res } = x;
-  if (!seen) {
-    if (res.status === 415 && isJsonError(shapeOf(res))) return { problem: null, how: 'refused with a JSON 415' };
-    return { problem: `the gzip-encoded request was neither forwarded nor refused with a JSON 415: the gateway answered ${res.status}`, how: `answered ${res.status}` };
-  }
-  const ce = headerValues(seen, 'content-encoding').join(', ');
-  const asSent = seen.body.equals(sentGzip);
-  const plain = seen.body.equals(Buffer.from(sentPlain, 'utf8'));
-  if (isGzip(ce) && asSent) return { problem: null, how: 'forwarded as sent' };
-  if (!ce && plain) return { problem: 'the gzip-encoded request body was forwarded decoded (without its header): the upstream gets other bytes than the client sent', how: 'decoded, header dropped' };
-  if (!ce && (asSent || isGzipBytes(seen.body))) return { problem: 'the gzip-encoded request body was forwarded without its `Content-Encoding: gzip`: the upstream reads compressed bytes as JSON', how: 'header dropped' };
-  if (isGzip(ce) && plain) return { problem: 'the request body was decoded but forwarded still labelled `Content-Encoding: gzip`: the upstream fails to gunzip it', how: 'decoded, header kept' };
-  return { problem: `the gzip-encoded request body reached the upstream changed (content-encoding ${ce || 'absent'}, ${seen.bodyBytes} bytes: ${cutBytes(seen.body, 80)})`, how: 'changed' };
+/**
+ * A request body sent compressed in this coding through the gateway, and its fate at the upstream
+ * (suites/shared/encoded-request.ts): forwarded as sent, refused with a JSON 415, or decoded whole
+ * without its Content-Encoding.
+ */
+export async function encodedRequest(ctx: CheckContext, c: RequestCoding): Promise<EncodedFate & { evidence: ReturnType<typeof exchangeEvidence> }> {
+  const e = ctx.upstream.next().json(messageBody());
+  const plain = Buffer.from(withToken(messagesBody({}), e.token), 'utf8');
+  const body = c.compress(plain);
+  const res = await ctx.gateway.send({ method: 'POST', path: MESSAGES_PATH, body, headers: [...messagesHeaders(), ['content-encoding', c.name]], caseToken: e.token, signal: ctx.signal });
+  const seen = await e.received(res.status < 300 ? 1000 : 200);
+  return { ...encodedRequestFate({ res, seen }, c, plain, body), evidence: exchangeEvidence({ res, seen }, 600) };
 }

@@ -30,5 +30,7 @@ import encodingZstd from './messages.encoding.zstd.js';
 import filesUpload from './messages.files.upload.js';
 import batchNotFound from './messages.batches.not-found.js';
 import stopReasons from './messages.stop.reasons.js';
+import oneCredential from './messages.auth.one-credential.js';
+import framingLength from './messages.framing.length.js';
 
-export const MESSAGES_CHECKS: CheckDef[] = [path, bodySemantic, bodyBytes, unknownFields, arrays, sysUnchanged, sysNoPrepend, hdrVersion, hdrBeta, hdrBetaBody, respUnchanged, respJson, usageCache, usageNoFab, cacheControl, cacheOneHour, model, auth, countTokens, successHeaders, credentialCache, credentialNotReturned, corsPreflight, cacheKey, countTokensUnsupported, encodingGzip, encodingZstd, filesUpload, batchNotFound, stopReasons];
+export const MESSAGES_CHECKS: CheckDef[] = [path, bodySemantic, bodyBytes, unknownFields, arrays, sysUnchanged, sysNoPrepend, hdrVersion, hdrBeta, hdrBetaBody, respUnchanged, respJson, usageCache, usageNoFab, cacheControl, cacheOneHour, model, auth, countTokens, successHeaders, credentialCache, credentialNotReturned, corsPreflight, cacheKey, countTokensUnsupported, encodingGzip, encodingZstd, filesUpload, batchNotFound, stopReasons, oneCredential, framingLength];

@@ -13,5 +13,6 @@ import streamFraming from './native.stream.framing.js';
 import streamEvents from './native.stream.events.js';
 import modelsCache from './native.models.credential-cache.js';
 import credentialNotReturned from './native.credential.not-returned.js';
+import oneCredential from './native.auth.one-credential.js';
 
-export const NATIVE_CHECKS: CheckDef[] = [path, body, auth, response, cross, errors, countTokens, streamPath, streamIncremental, streamFraming, streamEvents, modelsCache, credentialNotReturned];
+export const NATIVE_CHECKS: CheckDef[] = [path, body, auth, response, cross, errors, countTokens, streamPath, streamIncremental, streamFraming, streamEvents, modelsCache, credentialNotReturned, oneCredential];

@@ -15,5 +15,6 @@ import stored from './responses.state.stored.js';
 import clientHeaders from './responses.headers.client.js';
 import codexCatalog from './responses.catalog.codex.js';
 import affinity from './responses.state.affinity.js';
+import oneCredential from './responses.auth.one-credential.js';
 
-export const RESPONSES_CHECKS: CheckDef[] = [path, body, encoded, events, incremental, failed, requested, errors, usage, compactRoute, compactItem, stored, clientHeaders, codexCatalog, affinity];
+export const RESPONSES_CHECKS: CheckDef[] = [path, body, encoded, events, incremental, failed, requested, errors, usage, compactRoute, compactItem, stored, clientHeaders, codexCatalog, affinity, oneCredential];

@@ -10,5 +10,6 @@ import translateStreamMeaning from './translate.stream.meaning.js';
 import translateStopReasons from './translate.stop.reasons.js';
 import translateBetasCarried from './translate.betas.carried.js';
 import translateThoughtSignatureKept from './translate.thought-signature.kept.js';
+import translateBodyEncoded from './translate.body.encoded.js';
 
-export const TRANSLATE_CHECKS: CheckDef[] = [translateRequestMeaning, translateAnswerMeaning, translateStreamIncremental, translateStreamMeaning, translateErrorsMapped, translateStopReasons, translateBetasCarried, translateThoughtSignatureKept];
+export const TRANSLATE_CHECKS: CheckDef[] = [translateRequestMeaning, translateAnswerMeaning, translateStreamIncremental, translateStreamMeaning, translateErrorsMapped, translateStopReasons, translateBetasCarried, translateThoughtSignatureKept, translateBodyEncoded];

@@ -7,5 +7,6 @@ import incremental from './vertex.stream.incremental.js';
 import complete from './vertex.stream.complete.js';
 import count from './vertex.count-tokens.passthrough.js';
 import errors from './vertex.errors.passthrough.js';
+import oneCredential from './vertex.auth.one-credential.js';
 
-export const VERTEX_CHECKS: CheckDef[] = [path, body, headers, incremental, complete, count, errors];
+export const VERTEX_CHECKS: CheckDef[] = [path, body, headers, incremental, complete, count, errors, oneCredential];

@@ -76,7 +76,8 @@ export function alters(f: Fault, x: TracedExchange): boolean {
     if ((f.delayMs?.(parts) ?? 0) > 0) return true;
     if (x.aborted && f.keepUpstreamOnAbort) return true;
     const up = x.upstream;
-    if (!up) return false;
+    // An exchange the upstream never answered is the one a resend after a time-out alters.
+    if (!up) return !!f.resendAfterTimeout;
     if (f.retry && up.status === f.retry.status) return true;
     if (!up.complete && f.upstreamCut) return true;
     // A rewritten answer is buffered whatever the rewrite returns: its delivery changes.

@@ -1,7 +1,8 @@
 // The wire between gateway and upstream (ENC-1, CONN-IDLE-1): the recording upstream's gzip
 // answers and its idle close of a case's connection, the reference gateway's second try on a
 // kept-alive connection the upstream closed (and the fault's pool that makes none), and how
-// messages.encoding.gzip judges each way an encoded body can come through.
+// messages.encoding.gzip judges each way an encoded body can come through (the request body's
+// fate, gzip and zstd, as suites/shared/encoded-request.ts judges it for ENC-1 and RESP-BODY-2).
 import http from 'node:http';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,7 +14,8 @@ import type { GwResponse } from '../../../src/client/gateway.js';
 import { acceptsGzip, acceptsZstd, type RecordedRequest } from '../../../src/upstream/record.js';
 import { JSON_HEADERS } from '../../../src/upstream/scenario.js';
 import { messageBody } from '../../../src/protocols/messages/index.js';
-import { answerHow, answerProblem, requestProblem, ZSTD } from '../../../suites/messages/encoding.js';
+import { answerHow, answerProblem, ZSTD } from '../../../suites/messages/encoding.js';
+import { encodedRequestFate, REQUEST_CODINGS } from '../../../suites/shared/encoded-request.js';
 import { zstdDecompress, zstdFrame } from '../../../src/core/zstd.js';
 import type { Exchange } from '../../../suites/shared/exchange.js';
 
@@ -158,16 +160,30 @@ describe('messages.encoding.gzip judges', () => {
     // What a gateway does to the content itself (an HTML error page in place of the JSON) is not the encoding's: other checks judge it.
     expect(answerProblem(x(response(400, [['content-type', 'text/html']], Buffer.from('<html>bad gateway</html>'))), 'answer')).toBeNull();
   });
-  it('a gzip request body: as sent or a JSON 415 is right; decoded, unlabelled or refused otherwise is named', () => {
-    const plain = '{"model":"m"}';
-    const gz = gzipSync(plain);
+  it('a compressed request body (gzip, zstd): as sent, decoded whole with consistent headers, or a JSON 415 is right; every other fate is named', () => {
+    const plain = Buffer.from('{"model":"m","messages":[{"role":"user","content":"hello there"}]}');
     const ok = response(200, [], Buffer.from(body));
-    expect(requestProblem({ res: ok, seen: seen([GZ], gz) }, plain, gz).problem).toBeNull();
-    expect(requestProblem({ res: response(415, [['content-type', 'application/json']], Buffer.from('{"type":"error","error":{"type":"invalid_request_error","message":"no gzip"}}')), seen: null }, plain, gz).problem).toBeNull();
-    expect(requestProblem({ res: ok, seen: seen([], gz) }, plain, gz).problem).toMatch(/without its `Content-Encoding: gzip`/);
-    expect(requestProblem({ res: ok, seen: seen([], Buffer.from(plain)) }, plain, gz).problem).toMatch(/forwarded decoded/);
-    expect(requestProblem({ res: ok, seen: seen([GZ], Buffer.from(plain)) }, plain, gz).problem).toMatch(/still labelled/);
-    expect(requestProblem({ res: response(400, [['content-type', 'application/json']], Buffer.from('{"error":{}}')), seen: null }, plain, gz).problem).toMatch(/neither forwarded nor refused with a JSON 415/);
+    for (const c of REQUEST_CODINGS) {
+      const sent = c.compress(plain);
+      const CE: [string, string] = ['content-encoding', c.name];
+      const length = (n: number): [string, string] => ['content-length', String(n)];
+      const fate = (s: RecordedRequest | null, res = ok) => encodedRequestFate({ res, seen: s }, c, plain, sent);
+      expect(fate(seen([CE, length(sent.length)], sent)).problem).toBeNull();
+      expect(fate(null, response(415, [['content-type', 'application/json']], Buffer.from('{"type":"error","error":{"type":"invalid_request_error","message":"no"}}'))).problem).toBeNull();
+      // The decoding gateway: plain JSON, no Content-Encoding, the decoded length (or chunked).
+      expect(fate(seen([length(plain.length)], plain))).toEqual({ problem: null, how: expect.stringMatching(/^decoded and forwarded as plain JSON/) });
+      expect(fate(seen([['transfer-encoding', 'chunked']], plain)).problem).toBeNull();
+      expect(fate(seen([['content-encoding', 'identity'], length(plain.length)], plain)).problem).toBeNull();
+      // Decoded, but the headers disagree with the body.
+      expect(fate(seen([length(sent.length)], plain)).problem).toMatch(/body is \d+ bytes but was forwarded with `Content-Length: \d+`/);
+      expect(fate(seen([length(plain.length), ['transfer-encoding', 'chunked']], plain)).problem).toMatch(/both Content-Length and Transfer-Encoding/);
+      expect(fate(seen([length(plain.length - 16)], plain.subarray(0, plain.length - 16))).problem).toMatch(/cut short: \d+ of its \d+ bytes/);
+      expect(fate(seen([], sent)).problem).toMatch(new RegExp(`without its \`Content-Encoding: ${c.name}\``));
+      expect(fate(seen([CE], plain)).problem).toMatch(/still labelled/);
+      expect(fate(null, response(400, [['content-type', 'application/json']], Buffer.from('{"type":"error","error":{"type":"invalid_request_error","message":"bad json"}}'))).problem).toMatch(/read the compressed bytes as JSON/);
+      expect(fate(null, response(502, [['content-type', 'application/json']], Buffer.from('{"error":{}}'))).problem).toMatch(/neither forwarded nor refused with a JSON 415/);
+      expect(fate(seen([CE], Buffer.from(sent.toString('utf8')))).problem).toMatch(/reached the upstream changed/);
+    }
   });
 });
 
