@@ -17,6 +17,8 @@ export interface WsUpstreamLine {
   kind: 'http' | 'upgrade' | 'open' | 'frame' | 'close';
   method?: string;
   path?: string;
+  /** An HTTP request's version (nginx speaks 1.0 to its upstream unless told otherwise). */
+  version?: string;
   headers?: Record<string, string | string[]> | string[];
   dir?: 'in' | 'out';
   type?: string;

@@ -1,9 +1,11 @@
 // Codex CLI in its WebSocket mode, straight and through each real proxy (`npm run bench:ws-codex`):
 // per proxy, RUNS turns one after another (bench/ws-codex-run.ts, each in its own loopback-only
-// namespace); prints a Markdown table: the time from Codex's start to its answer (median), whether
-// it fell back to HTTPS, its reconnect attempts, the seconds lost against the straight run's
-// median, and what reached the upstream (docs/websockets.md holds a table made with it).
-//   npm run bench:ws-codex [-- --runs 3] [-- --gateways none,nginx-plain] [-- --connect-timeout-ms 2000]
+// namespace); prints a Markdown table: the time from the turn's start line to its answer line
+// (median), whether it fell back to HTTPS, its failed connection attempts, the seconds lost against
+// the straight run's median, and what reached the upstream (docs/real-gateways.md holds a table
+// made with it). `--refuse 404,426` adds straight rows whose upstream refuses every upgrade with
+// that status (what a gateway serving no WebSocket may answer).
+//   npm run bench:ws-codex [-- --runs 3] [-- --gateways none,nginx-plain] [-- --refuse 404,426] [-- --connect-timeout-ms 2000]
 import { existsSync } from 'node:fs';
 import { codexBinary } from '../src/real-clients/codex.js';
 import { codexWsRun, wsUpstreamCounts, WS_GATEWAYS, type WsCodexRun, type WsGateway } from './ws-codex-run.js';
@@ -13,9 +15,10 @@ const arg = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1
 const RUNS = Number(arg('--runs') ?? '3');
 const connectTimeoutMs = arg('--connect-timeout-ms') === undefined ? undefined : Number(arg('--connect-timeout-ms'));
 const gateways = (arg('--gateways')?.split(',') ?? [...WS_GATEWAYS]) as WsGateway[];
-const unknown = gateways.filter((g) => !WS_GATEWAYS.includes(g));
+const refusals = arg('--refuse')?.split(',').map(Number) ?? [];
+const unknown = [...gateways.filter((g) => !WS_GATEWAYS.includes(g)), ...refusals.filter((n) => !(n >= 100 && n <= 599)).map(String)];
 if (unknown.length || !Number.isInteger(RUNS) || RUNS < 1) {
-  console.error(`bench:ws-codex: --gateways takes ${WS_GATEWAYS.join(',')} and --runs a whole number >= 1 (got ${unknown.join(',') || RUNS})`);
+  console.error(`bench:ws-codex: --gateways takes ${WS_GATEWAYS.join(',')}, --refuse HTTP statuses and --runs a whole number >= 1 (got ${unknown.join(',') || RUNS})`);
   process.exit(2);
 }
 if (!existsSync(codexBinary())) {
@@ -29,27 +32,31 @@ const median = (xs: number[]) => {
   return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN;
 };
 
-const runs = new Map<WsGateway, WsCodexRun[]>();
-for (const g of gateways) {
+/** The turn's start line to its answer line: Codex's own start-up (0.3-1 s here, with the load) left out. */
+const turnMs = (r: WsCodexRun) => (r.codex?.firstItemMs ?? NaN) - (r.codex?.turnStartedMs ?? NaN);
+const rows: [string, WsGateway, number | undefined][] = [...gateways.map((g): [string, WsGateway, undefined] => [g, g, undefined]), ...refusals.map((n): [string, WsGateway, number] => [`none, upstream answers ${n}`, 'none', n])];
+const runs = new Map<string, WsCodexRun[]>();
+for (const [name, g, refuse] of rows) {
   const mine: WsCodexRun[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const r = await codexWsRun(g, { connectTimeoutMs });
-    if (r.error || !r.codex) throw new Error(`${g}: ${r.error ?? 'no Codex result'}`);
+    const r = await codexWsRun(g, { connectTimeoutMs, refuse });
+    if (r.error || !r.codex) throw new Error(`${name}: ${r.error ?? 'no Codex result'}`);
     mine.push(r);
-    console.error(`${g} ${i + 1}/${RUNS}: answer at ${r.codex.firstItemMs} ms, fell back ${r.codex.fellBack}, retries ${r.codex.retries}, exit ${r.codex.code}`);
+    console.error(`${name} ${i + 1}/${RUNS}: answer ${turnMs(r)} ms after turn.started, fell back ${r.codex.fellBack}, attempts ${r.codex.attempts}, exit ${r.codex.code}`);
   }
-  runs.set(g, mine);
+  runs.set(name, mine);
 }
 
-const straight = median((runs.get('none') ?? []).map((r) => r.codex?.firstItemMs ?? NaN));
+const straight = median((runs.get('none') ?? []).map(turnMs));
 console.log(`Codex ${codexBinary()} with supports_websockets${connectTimeoutMs === undefined ? '' : `, websocket_connect_timeout_ms ${connectTimeoutMs}`}; ${RUNS} turns each, medians`);
-console.log('| path | answer after (ms) | fell back | reconnects | lost (s) | reached the upstream |');
-console.log('|---|---|---|---|---|---|');
-for (const [g, rs] of runs) {
-  const first = median(rs.map((r) => r.codex?.firstItemMs ?? NaN));
+console.log('| path | answer (ms after turn.started) | exit | fell back | failed connects | lost (s) | reached the upstream (first turn) |');
+console.log('|---|---|---|---|---|---|---|');
+for (const [name, rs] of runs) {
+  const first = median(rs.map(turnMs));
   const fell = rs.filter((r) => r.codex?.fellBack).length;
   const c = wsUpstreamCounts(rs[0]);
   const reached = `${c.upgrades} upgrades, ${c.plainGets} plain GETs, ${c.posts} POSTs, ${c.framesIn} frames in`;
-  const lost = g === 'none' ? '-' : ((first - straight) / 1000).toFixed(1);
-  console.log(`| ${g} | ${first} | ${fell}/${rs.length} | ${median(rs.map((r) => r.codex?.retries ?? 0))} | ${lost} | ${reached} (first turn) |`);
+  const lost = name === 'none' || Number.isNaN(first) ? '-' : ((first - straight) / 1000).toFixed(1);
+  const exits = [...new Set(rs.map((r) => r.codex?.code))].join('/');
+  console.log(`| ${name} | ${Number.isNaN(first) ? 'none' : first} | ${exits} | ${fell}/${rs.length} | ${median(rs.map((r) => r.codex?.attempts ?? 0))} | ${lost} | ${reached} |`);
 }

@@ -9,67 +9,20 @@
 //     connectTimeoutMs?, refuse?: HTTP status the upstream answers every upgrade with, timeoutMs }
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { listening, proxyCommand, startChild, stopChild } from './ws-gateways.mjs';
 
 const opts = JSON.parse(process.argv[2]);
 const { root, work } = opts;
-const dist = (p) => import(pathToFileURL(path.join(root, 'dist', p)).href);
-const { codexBinary, codexConfig } = await dist('src/real-clients/codex.js');
+const { codexBinary, codexConfig } = await import(pathToFileURL(path.join(root, 'dist', 'src', 'real-clients', 'codex.js')).href);
+// A namespace of its own: nothing else listens in it.
 const UPSTREAM = 28101;
 const LISTEN = 28100;
-const START_MS = 15_000;
-const STOP_MS = 5_000;
 const FALLBACK = 'Falling back from WebSockets to HTTPS transport';
 
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
-const ex = (...p) => path.join(root, 'examples', ...p);
-const sh = (...p) => path.join(root, 'scripts', ...p);
-/** How each proxy is started: the same commands as the real-gateway tests use. */
-const GATEWAYS = {
-  'nginx-plain': ['sh', [sh('nginx-gateway.sh'), ex('nginx', 'plain.conf'), LISTEN, UPSTREAM, work]],
-  'nginx-streaming': ['sh', [sh('nginx-gateway.sh'), ex('nginx', 'streaming.conf'), LISTEN, UPSTREAM, work]],
-  'nginx-websockets': ['sh', [sh('nginx-gateway.sh'), ex('nginx', 'websockets.conf'), LISTEN, UPSTREAM, work]],
-  haproxy: ['sh', [sh('haproxy-gateway.sh'), ex('haproxy', 'haproxy.cfg'), LISTEN, UPSTREAM, work]],
-  caddy: ['caddy', ['run', '--adapter', 'caddyfile', '--config', ex('caddy', 'plain.Caddyfile')], { GWC_SITE: `http://127.0.0.1:${LISTEN}`, GWC_UPSTREAM: `http://127.0.0.1:${UPSTREAM}`, XDG_DATA_HOME: work, XDG_CONFIG_HOME: work }],
-  reference: [process.execPath, [path.join(root, 'bin', 'gw-conformance.js'), 'reference', '--listen', `127.0.0.1:${LISTEN}`, '--upstream', `http://127.0.0.1:${UPSTREAM}`]],
-};
-
-function start(cmd, args, env = {}) {
-  const child = spawn(cmd, args.map(String), { cwd: work, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const out = { child, stdout: '', stderr: '' };
-  child.stdout.on('data', (c) => (out.stdout += c));
-  child.stderr.on('data', (c) => (out.stderr += c));
-  return out;
-}
-
-const connects = (port) =>
-  new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1');
-    s.once('connect', () => (s.destroy(), resolve(true)));
-    s.once('error', () => resolve(false));
-  });
-
-/** Resolves once the port accepts a connection; rejects when the process ends first or START_MS pass. */
-async function listening(proc, port, what) {
-  const deadline = performance.now() + START_MS;
-  while (!(await connects(port))) {
-    if (proc.child.exitCode !== null) throw new Error(`${what} exited with ${proc.child.exitCode}: ${proc.stderr.slice(-2000)}`);
-    if (performance.now() > deadline) throw new Error(`${what} did not listen on ${port} within ${START_MS} ms: ${proc.stderr.slice(-2000)}`);
-    await new Promise((r) => setImmediate(r));
-  }
-}
-
-function stop(proc) {
-  if (!proc || proc.child.exitCode !== null || proc.child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => proc.child.kill('SIGKILL'), STOP_MS);
-    proc.child.once('exit', () => (clearTimeout(kill), resolve()));
-    proc.child.kill('SIGTERM');
-  });
-}
 
 /** One `codex exec --json` turn, timed from its start: its first item, its end, its output. */
 function runCodex(base) {
@@ -112,11 +65,11 @@ writeFileSync(log, '');
 let up;
 let gw;
 try {
-  up = start(process.execPath, [path.join(root, 'test', 'helpers', 'ws-upstream.mjs'), root, UPSTREAM, log, ...(opts.refuse ? [opts.refuse] : [])]);
+  up = startChild(process.execPath, [path.join(root, 'test', 'helpers', 'ws-upstream.mjs'), root, UPSTREAM, log, ...(opts.refuse ? [opts.refuse] : [])], {}, work);
   await listening(up, UPSTREAM, 'the ws upstream');
   if (opts.gateway !== 'none') {
-    const [cmd, args, env] = GATEWAYS[opts.gateway];
-    gw = start(cmd, args, env);
+    const [cmd, args, env] = proxyCommand(opts.gateway, root, LISTEN, UPSTREAM, work);
+    gw = startChild(cmd, args, env, work);
     await listening(gw, LISTEN, opts.gateway);
   }
   const c = await runCodex(`http://127.0.0.1:${opts.gateway === 'none' ? UPSTREAM : LISTEN}`);
@@ -128,8 +81,8 @@ try {
 } catch (e) {
   result.error = e.message;
 } finally {
-  await stop(gw);
-  await stop(up);
+  await stopChild(gw);
+  await stopChild(up);
 }
 result.upstream = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 result.gatewayLog = gw ? gw.stderr.slice(-1500) : null;
