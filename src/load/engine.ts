@@ -25,6 +25,8 @@ export interface LoadOutcome {
   /** From the scheduled moment to the response headers, and to the last body byte (ms). */
   ttfbMs: number;
   totalMs: number;
+  /** performance.now() when the request was handed to its client's pool: the moment it was offered, to pair with the upstream's arrival. */
+  sentAt: number;
   /** The body as text, up to `keepBytes` (empty when bodies are not kept). */
   body: string;
   /** Response headers, lower-case names (only when bodies are kept). */
@@ -160,11 +162,12 @@ async function one(pools: Pool[], prefix: string, plan: LoadPlan, index: number,
   const client = index % pools.length;
   const req = plan.make(index, client);
   const keep = plan.keepBytes ?? 0;
-  const o: LoadOutcome = { index, client, status: 0, ttfbMs: 0, totalMs: 0, body: '', headers: {}, chunks: [] };
+  const o: LoadOutcome = { index, client, status: 0, ttfbMs: 0, totalMs: 0, sentAt: 0, body: '', headers: {}, chunks: [] };
   tally.peakInFlight = Math.max(tally.peakInFlight, ++tally.inFlight);
   try {
     // The pools end with the run (destroyed with its reason when it is cut): no signal here.
     if (plan.signal?.aborted) throw reasonOf(plan.signal);
+    o.sentAt = performance.now();
     const res = await pools[client].request({ path: `${prefix}${req.path}`, method: req.method as 'POST', headers: req.headers, body: req.body });
     o.status = res.statusCode;
     o.ttfbMs = performance.now() - scheduled;

@@ -2,13 +2,14 @@ import { defineCheck } from '../../src/check/check.js';
 import { chatCompletion, chatJsonReply } from '../../src/protocols/chat/index.js';
 import { generatedChatRequest } from './gen.js';
 import { fixtureTexts } from '../shared/fixtures.js';
-import { fixturesAndProperty, judgeSemantic } from '../shared/property.js';
+import { fixturesAndProperty, judgeSemantic, PROPERTY_TIME_LIMIT } from '../shared/property.js';
 import { chatSend } from '../shared/exchange.js';
 
 export default defineCheck({
   id: 'chat.body.semantic',
   title: 'Generated and real-looking chat bodies (messages, tools, response_format, unknown fields) arrive with the same JSON content',
   requirements: ['CHAT-BODY-1'],
+  timeLimitMs: PROPERTY_TIME_LIMIT,
   level: 'MUST',
   untranslatable: 'the body\'s keys, values and order',
   protocol: 'chat',

@@ -2,6 +2,7 @@ import { defineCheck, type Verdict } from '../../src/check/check.js';
 import { describeByteDiff, diffBytes } from '../../src/core/json-diff.js';
 import { exchangeEvidence } from '../shared/evidence.js';
 import { type Exchange, isExplicitRefusal, notForwarded } from '../shared/exchange.js';
+import { PROPERTY_TIME_LIMIT } from '../shared/property.js';
 import { messagesBodyProperty } from './common.js';
 
 function judgeBytes(x: Exchange): Verdict | 'refused' {
@@ -15,6 +16,7 @@ export default defineCheck({
   id: 'messages.body.bytes',
   title: 'Generated and real-looking messages bodies arrive byte for byte',
   requirements: ['MSG-BODY-2'],
+  timeLimitMs: PROPERTY_TIME_LIMIT,
   level: 'SHOULD',
   untranslatable: 'the body\'s bytes',
   protocol: 'messages',

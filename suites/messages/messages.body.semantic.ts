@@ -1,11 +1,12 @@
 import { defineCheck } from '../../src/check/check.js';
-import { judgeSemantic } from '../shared/property.js';
+import { judgeSemantic, PROPERTY_TIME_LIMIT } from '../shared/property.js';
 import { messagesBodyProperty } from './common.js';
 
 export default defineCheck({
   id: 'messages.body.semantic',
   title: 'Generated and real-looking messages bodies arrive with the same JSON content',
   requirements: ['MSG-BODY-1'],
+  timeLimitMs: PROPERTY_TIME_LIMIT,
   level: 'MUST',
   untranslatable: 'the body\'s keys, values and order',
   protocol: 'messages',

@@ -1,13 +1,14 @@
 import { defineCheck } from '../../src/check/check.js';
 import { generatedNativeRequest } from './gen.js';
 import { fixtureTexts } from '../shared/fixtures.js';
-import { fixturesAndProperty, judgeSemantic } from '../shared/property.js';
+import { fixturesAndProperty, judgeSemantic, PROPERTY_TIME_LIMIT } from '../shared/property.js';
 import { nativeSend } from '../shared/exchange.js';
 
 export default defineCheck({
   id: 'native.body.semantic',
   title: 'Generated and real-looking native bodies (contents, parts, generationConfig, unknown fields) arrive with the same JSON content',
   requirements: ['NAT-BODY-1'],
+  timeLimitMs: PROPERTY_TIME_LIMIT,
   level: 'MUST',
   untranslatable: 'the body\'s keys, values and order',
   protocol: 'native',

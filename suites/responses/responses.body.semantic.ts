@@ -3,13 +3,14 @@ import { defineCheck } from '../../src/check/check.js';
 import { responsesAnswer, responsesJsonReply } from '../../src/protocols/responses/index.js';
 import { generatedResponsesRequest } from './gen.js';
 import { fixtureTexts } from '../shared/fixtures.js';
-import { fixturesAndProperty, judgeSemantic } from '../shared/property.js';
+import { fixturesAndProperty, judgeSemantic, PROPERTY_TIME_LIMIT } from '../shared/property.js';
 import { responsesSend } from '../shared/exchange.js';
 
 export default defineCheck({
   id: 'responses.body.semantic',
   title: 'Generated and real-looking Responses API bodies (input items, tools, reasoning, previous_response_id, text.format) arrive with the same JSON content',
   requirements: ['RESP-BODY-1'],
+  timeLimitMs: PROPERTY_TIME_LIMIT,
   level: 'MUST',
   untranslatable: 'the body\'s keys, values and order',
   protocol: 'responses',

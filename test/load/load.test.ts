@@ -140,7 +140,7 @@ describe('load generator', () => {
   });
 
   it('an answer without its token is shown: status, type, length, pieces and its first characters, quoted', () => {
-    const o = { index: 0, client: 0, status: 200, ttfbMs: 1, totalMs: 2, body: 'data: {"x":"\u001b[31m"}\n\n', headers: { 'content-type': 'text/event-stream' }, chunks: [{ at: 1, end: 10 }, { at: 2, end: 25 }] };
+    const o = { index: 0, client: 0, status: 200, ttfbMs: 1, totalMs: 2, sentAt: 0, body: 'data: {"x":"\u001b[31m"}\n\n', headers: { 'content-type': 'text/event-stream' }, chunks: [{ at: 1, end: 10 }, { at: 2, end: 25 }] };
     expect(answerText(o)).toBe('status 200, text/event-stream, 21 characters in 2 pieces, beginning "data: {\\"x\\":\\"\\u001b[31m\\"}\\n\\n"');
     expect(answerText({ ...o, body: '', chunks: [], headers: {} })).toBe('status 200, 0 characters in 0 pieces');
   });

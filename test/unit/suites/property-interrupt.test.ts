@@ -2,7 +2,10 @@
 // body under way, so its request reaches the upstream while the check's case is open: it is not
 // reported as a late request or a gateway's retry (unmatchedRequests), which the clean detection
 // run holds to none. Before, the body under way arrived after its check had ended: in 2 of 3
-// runs of this set-up one or two such requests, and in a clean detection run on a loaded machine.
+// runs of this set-up one or two such requests, and in a clean detection run on a loaded machine;
+// then, waiting at most a tenth of the limit for it, now and then on a loaded machine. Now the
+// check waits for it to end, within a time limit the client's own answer bound sets
+// (PROPERTY_TIME_LIMIT), whatever the machine's load.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
