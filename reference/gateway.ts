@@ -10,15 +10,15 @@ import type { Fault, RequestParts } from './faults/index.js';
 import type { DeclaredLimit } from '../src/core/limits.js';
 import { Limiter } from './limit.js';
 import { patientTimeout } from '../src/core/stall.js';
-import { routeOfRequest } from '../src/protocols/index.js';
+import { apiRouteOf, routeOfRequest } from '../src/protocols/index.js';
 import { answererOf, type Answerer } from './fallback.js';
 import { preflight } from './cors.js';
 import { admit, closedWhileIdle, encodedBody, forwardHeaders, jsonError } from './wire.js';
 import { H2Pool, type UpstreamRequest } from './h2.js';
 import { traceAnswer, traceRequest, type Tracer } from './trace.js';
 
-/** A path some protocol serves (its record says): forwarded; any other is a JSON 404. */
-const routed = (method: string, path: string) => routeOfRequest(method === 'HEAD' ? 'GET' : method, path, []) !== null;
+/** A path some protocol serves, inference or beyond (its record says): forwarded; any other is a JSON 404. */
+const routed = (method: string, path: string) => routeOfRequest(method === 'HEAD' ? 'GET' : method, path, []) !== null || apiRouteOf(method === 'HEAD' ? 'GET' : method, path, null) !== null;
 
 /** The demo's upstream time-out (./defaults.ts says why it is short). */
 export { DEMO_UPSTREAM_TIMEOUT_MS } from './defaults.js';

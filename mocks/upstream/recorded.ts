@@ -12,7 +12,7 @@
 // check comparing by hash), not for every request; no list of long strings is kept for a body
 // that has none.
 import * as crypto from 'node:crypto';
-import type { Protocol, RouteKind } from '../../src/core/protocols.js';
+import type { ApiRouteName, Protocol, RouteKind } from '../../src/core/protocols.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
 import type { RecordedRequest } from '../../src/upstream/record.js';
 
@@ -89,6 +89,7 @@ export class Recorded implements RecordedRequest {
   token?: string;
   protocol?: Protocol;
   route?: RouteKind;
+  apiRoute?: ApiRouteName;
   routedAs?: Protocol;
   answeredIn?: Protocol;
   framesFrom?: number[];

@@ -17,7 +17,7 @@ import { asPairs, Recorded } from './recorded.js';
 import { Holds } from './hold.js';
 import { busy, closeWhenIdle } from './idle-close.js';
 import { pairsFromRaw } from '../../src/client/headers.js';
-import { RECORDS, routeOfRequest, translateReply } from '../../src/protocols/index.js';
+import { apiRouteOf, RECORDS, routeOfRequest, translateReply } from '../../src/protocols/index.js';
 import { underSecondUpstream } from '../../src/core/second-upstream.js';
 
 /** The wall-clock time as ISO text, made once per millisecond (many requests share one). */
@@ -221,6 +221,8 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
  * route, and the protocol answered in, are recorded for the checks and the report's routes.
  */
 function answerIn(reply: Reply, rec: RecordedRequest, headers: Array<[string, string]>): Reply {
+  const api = apiRouteOf(rec.method, rec.url, headers);
+  if (api) return answerBeyond(reply, rec, api);
   const at = routeOfRequest(rec.method, rec.url, headers);
   if (at) {
     rec.protocol = at.protocol;
@@ -239,6 +241,21 @@ function answerIn(reply: Reply, rec: RecordedRequest, headers: Array<[string, st
   rec.answeredIn = rendered && at ? at.protocol : scripted;
   if (rendered?.kind === 'sse' && rendered.from) rec.framesFrom = rendered.from;
   return unframed(rendered ?? reply, rec, at);
+}
+
+/**
+ * A route beyond inference (compaction, a stored response, files, a batch, Codex's catalog): its
+ * bodies are the route's own and are played as scripted; an error scripted in another protocol
+ * is written in the route's, as the API the request is addressed to writes its errors.
+ */
+function answerBeyond(reply: Reply, rec: RecordedRequest, api: NonNullable<ReturnType<typeof apiRouteOf>>): Reply {
+  rec.protocol = api.protocol;
+  rec.apiRoute = api.route;
+  const scripted = reply.kind === 'json' || reply.kind === 'sse' ? reply.protocol : undefined;
+  const error = reply.kind === 'json' && reply.status >= 400 ? translateReply(reply, { protocol: api.protocol, route: 'generate', stream: false }) : null;
+  rec.routedAs = api.protocol;
+  rec.answeredIn = error ? api.protocol : scripted;
+  return error ?? reply;
 }
 
 /** A stream the API answers without SSE framing where the request asked so (RECORDS' unframedStream): the frames' timing kept, their texts replaced. */

@@ -1,8 +1,9 @@
 // Faults of gateways that cache answers or handle the credential carelessly: a response cache
 // whose key leaves out `stream`, or every body field but `model`; a cache that replays the
 // upstream's framing headers (Transfer-Encoding, Connection, Keep-Alive) beside its own
-// Content-Length; a model list cached for ever, or past the lifetime the gateway declares (and
-// beside them a control that caches it honestly for what it declares); and the x-api-key copied into the forwarded
+// Content-Length; a model list cached for ever, loaded once for every request, kept for ever once
+// the upstream marks it cacheable, or kept past the lifetime the gateway declares (and beside them
+// a control that caches it honestly for what it declares); and the x-api-key copied into the forwarded
 // URL's query (`?key=`), as gateways that translate to a key-in-URL upstream do.
 import type http from 'node:http';
 import { createHash } from 'node:crypto';
@@ -41,6 +42,8 @@ export function responseCache(opts: {
   replay?: 'framing';
   /** The cache lifetime the gateway declares to the client (cache-control max-age on every answer it stores or replays) and holds the entry for, unless `forever`. */
   declareS?: number;
+  /** With `forever`: store only the answers the upstream marks cacheable (max-age), then keep them for ever. */
+  cacheableOnly?: boolean;
 }): Pick<Fault, 'intercept' | 'responseWhen' | 'response'> {
   const declared: Record<string, string> = opts.declareS ? { 'cache-control': `max-age=${opts.declareS}` } : {};
   const held = new Map<string, { status: number; headers: http.IncomingHttpHeaders; body: Buffer; until: number }>();
@@ -58,7 +61,7 @@ export function responseCache(opts: {
     responseWhen: (r) => opts.when(r) && opts.store(r),
     response: (status, headers, body, r): Replacement | null => {
       const maxAge = opts.declareS ?? /max-age=(\d+)/.exec(String(headers['cache-control'] ?? ''))?.[1];
-      if (status !== 200 || !(maxAge || opts.forever)) return null;
+      if (status !== 200 || !(maxAge || (opts.forever && !opts.cacheableOnly))) return null;
       // Stored before the client has its answer: the lifetime runs from here.
       held.set(opts.key(r), { status, headers, body, until: opts.forever ? Infinity : Date.now() + Number(maxAge) * 1000 });
       return opts.declareS ? { status, headers: { 'content-type': String(headers['content-type'] ?? 'application/json'), ...declared }, body } : null;
@@ -71,6 +74,12 @@ const withoutStream = (b: Json) => {
   if (b && typeof b === 'object') delete b.stream;
   return b;
 };
+
+/** A fault whose cache is made anew for each gateway (`fresh`), so no run meets another's entries. */
+function freshCache(fault: Omit<Fault, 'intercept' | 'responseWhen' | 'response' | 'fresh'>, cache: () => ReturnType<typeof responseCache>): Fault {
+  const made: Fault = { ...fault, ...cache(), fresh: () => freshCache(fault, cache) };
+  return made;
+}
 
 export const CACHE_FAULTS: Fault[] = [
   {
@@ -119,4 +128,20 @@ export const CACHE_FAULTS: Fault[] = [
     description: 'declares a 2 s cache lifetime on GET /v1/models answers (cache-control: max-age=2) but keeps the first answer to each request for ever, so a model added or withdrawn upstream never shows',
     ...responseCache({ when: isModelList, store: () => true, key: headerKey, declareS: 2, forever: true }),
   },
+  freshCache(
+    {
+      name: 'models-first-list-forever',
+      breaks: ['DISC-9'],
+      description: "keeps the first GET /v1/models answer it is given and serves it to every later GET /v1/models for ever (one entry, whatever the request), the upstream's cache-control passed on as it came, as a gateway that loads the list once does",
+    },
+    () => responseCache({ when: isModelList, store: () => true, key: () => 'the list', forever: true }),
+  ),
+  freshCache(
+    {
+      name: 'models-cache-cacheable-forever',
+      breaks: ['DISC-9'],
+      description: "keeps each GET /v1/models answer the upstream marks cacheable (cache-control max-age; key: the request and its headers) for ever instead of for the lifetime the upstream gave, the upstream's cache-control passed on as it came; an answer with no max-age is not kept",
+    },
+    () => responseCache({ when: isModelList, store: () => true, key: headerKey, forever: true, cacheableOnly: true }),
+  ),
 ];

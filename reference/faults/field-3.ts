@@ -169,7 +169,7 @@ export const FIELD_3_FAULTS: Fault[] = [
   {
     name: 'translate-drops-retry-after-413',
     breaks: ['ERR-PASS-2'],
-    description: "translates messages into chat completions, drops retry-after and retry-after-ms from the upstream's errors, and refuses request bodies over 1 MiB with its web framework's own 413 page (text/html; the size checks skip translated routes, so this part is not yet judged)",
+    description: "translates messages into chat completions, drops retry-after and retry-after-ms from the upstream's errors, and refuses request bodies over 1 MiB with its web framework's own 413 page (text/html), which the size checks judge on translated routes too",
     translate: { dropRetryAfter: true },
     intercept: (r, res) => {
       if (r.body.length <= 1024 * 1024) return false;

@@ -25,3 +25,6 @@ export function credentialHeader(style: AuthStyle, credential: string): [string,
 
 /** What a request path is in its protocol: an answer, a streamed answer, a token count, the model list. */
 export type RouteKind = 'generate' | 'stream' | 'count' | 'models';
+
+/** The routes beyond inference a protocol may have (its record's apiRoutes): Codex's compaction, a stored response and its cancel, a file upload, a batch, Codex's model catalog. */
+export type ApiRouteName = 'compact' | 'stored-response' | 'cancel-response' | 'files' | 'batch' | 'client-catalog';

@@ -6,10 +6,10 @@
 import { PROTOCOLS, type AuthStyle, type Protocol } from '../core/protocols.js';
 import type { Capability } from '../core/capabilities.js';
 import type { HeaderList } from '../upstream/scenario.js';
-import type { MinimalRequest, MinimalRequestOptions, ProtocolRecord, RouteKind } from './record.js';
+import type { ApiRouteName, MinimalRequest, MinimalRequestOptions, ProtocolRecord, RouteKind } from './record.js';
 import { RECORDS } from './registry.js';
 
-export type { Answer, ErrorMeaning, ListedModel, MinimalRequest, MinimalRequestOptions, ProtocolRecord, ReplyCodec, RequestMeaning, RouteKind, StopReason, StreamStep, ToolCall, Usage } from './record.js';
+export type { Answer, ApiRoute, ApiRouteName, ErrorMeaning, ListedModel, MinimalRequest, MinimalRequestOptions, ProtocolRecord, ReplyCodec, RequestMeaning, RouteKind, StopReason, StreamStep, ToolCall, Usage } from './record.js';
 export { framesOf, isCommentFrame, jsonReply, mergedTurns, setParams } from './record.js';
 export { arr, decodedPath, num, obj, parseJson, str, type Json } from './read.js';
 export { streamedAnswer, translateReply, type Arrival } from './translate.js';
@@ -44,13 +44,42 @@ export function routeOfRequest(method: string, url: string, headers: HeaderList)
 }
 
 /**
+ * A request's route beyond inference (the records' apiRoutes: compaction, stored responses,
+ * files, batches, Codex's catalog), in the order of PROTOCOLS; null when it is none. With
+ * `headers` null the header a route needs is not asked for (a path the client is about to send).
+ */
+export function apiRouteOf(method: string, url: string, headers: HeaderList | null): { protocol: Protocol; route: ApiRouteName } | null {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const query = q < 0 ? null : new URLSearchParams(url.slice(q + 1));
+  for (const protocol of PROTOCOLS) {
+    for (const r of RECORDS[protocol].apiRoutes ?? []) {
+      if (r.method !== method || !r.path.test(path)) continue;
+      if (r.query && !query?.has(r.query)) continue;
+      if (r.header && headers && !headers.some(([k]) => k.toLowerCase() === r.header)) continue;
+      return { protocol, route: r.name };
+    }
+  }
+  return null;
+}
+
+/** A path of protocol `p`'s route beyond inference `name` (naming `id` where it names one); throws when the protocol has no such route (a harness bug). */
+export function apiPath(p: Protocol, name: ApiRouteName, id = ''): string {
+  const r = RECORDS[p].apiRoutes?.find((x) => x.name === name);
+  if (!r) throw new Error(`harness bug: the ${p} protocol has no ${name} route`);
+  return r.example(id);
+}
+
+/**
  * The protocol a request path the client sends belongs to, for its targeting (base path,
  * headers, credential). Paths of no protocol's route (the root, a probe) and the model list
  * (whose path chat shares) are the messages protocol's, as the client sends discovery with it.
  */
 export function protocolOfPath(path: string): Protocol {
   const found = routeOfRequest('POST', path, []);
-  return found && found.route !== 'models' ? found.protocol : path.startsWith('/v1beta/') ? 'native' : 'messages';
+  if (found && found.route !== 'models') return found.protocol;
+  const api = apiRouteOf('POST', path, null) ?? apiRouteOf('GET', path, null);
+  return api ? api.protocol : path.startsWith('/v1beta/') ? 'native' : 'messages';
 }
 
 /** The protocol whose generate or stream route a forwarded URL is, after any prefix the gateway put before it, or 'other'. */

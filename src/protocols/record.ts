@@ -6,10 +6,10 @@
 // exhaustive Record<Protocol, ...>, and the compiler names every field a new protocol must fill.
 import type { Capability } from '../core/capabilities.js';
 import type { Framing } from '../core/framing.js';
-import type { AuthStyle, Protocol, RouteKind } from '../core/protocols.js';
+import type { ApiRouteName, AuthStyle, Protocol, RouteKind } from '../core/protocols.js';
 import type { HeaderList, JsonReply, SseFrame } from '../upstream/scenario.js';
 
-export type { RouteKind };
+export type { ApiRouteName, RouteKind };
 
 /** Why an answer stopped, in words every protocol maps to its own. */
 export type StopReason = 'end' | 'max_tokens' | 'tool_use' | 'stop_sequence' | 'refusal' | 'other';
@@ -134,6 +134,20 @@ export interface ReplyCodec {
   readModels(body: string): ListedModel[] | null;
 }
 
+/** One route beyond inference: its method, its path (query apart), what else tells it from another protocol's, and a path of it for a request. */
+export interface ApiRoute {
+  name: ApiRouteName;
+  method: 'GET' | 'POST';
+  /** The path without its query. */
+  path: RegExp;
+  /** A query parameter the route's requests carry (Codex's catalog: `client_version`). */
+  query?: string;
+  /** A header the route's requests carry where another protocol has the same path (the messages files API: `anthropic-version`). */
+  header?: string;
+  /** A path of the route: `id` where it names one (a response, a batch), the query where it needs one. */
+  example(id: string): string;
+}
+
 export interface ProtocolRecord {
   name: Protocol;
   /** What the reports call it. */
@@ -153,6 +167,8 @@ export interface ProtocolRecord {
   service: { modelEnv: string; optional?: boolean };
   /** The request paths of each route (the model goes in the path where the protocol puts it there); null: no such route. */
   paths: Record<RouteKind, ((model: string) => string) | null>;
+  /** Its routes beyond inference (apiRouteOf in index.ts finds a request's); absent: none. */
+  apiRoutes?: readonly ApiRoute[];
   /** The route a request path (as sent, prefix removed, query allowed) is of this protocol; null when it is none of this protocol's. */
   routeOf(method: string, path: string, headers: HeaderList): RouteKind | null;
   /** The smallest request: one user message, the protocol's default credential style. */

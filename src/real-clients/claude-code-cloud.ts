@@ -15,6 +15,8 @@ export const VERTEX_PROJECT = 'gwc-project';
 export const BEDROCK_MODE: ClaudeMode = {
   name: 'claude-code-bedrock',
   protocol: 'bedrock',
+  // Given an empty one (and no AWS credentials), `claude -p` exits 1 before its first request (seen with --no-token).
+  credentialVar: 'AWS_BEARER_TOKEN_BEDROCK',
   env: (o) => ({
     CLAUDE_CODE_USE_BEDROCK: '1',
     ANTHROPIC_BEDROCK_BASE_URL: o.base,

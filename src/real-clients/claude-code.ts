@@ -64,6 +64,8 @@ export interface ClaudeMode {
   env(o: DriverOptions): Record<string, string>;
   /** A pattern of the paths of requests this mode sends at once (ClientRun.unorderedRequests). */
   unorderedRequests?: string;
+  /** The variable this mode cannot start without a credential in (ClientDriver.credentialVar). */
+  credentialVar?: string;
 }
 
 /** The gateway's targeting headers, one `Name: value` a line, with any of the mode's own. */
@@ -73,6 +75,8 @@ export const customHeaders = (headers: Array<[string, string]>): Record<string, 
 export const MESSAGES_MODE: ClaudeMode = {
   name: 'claude-code',
   protocol: 'messages',
+  // Given an empty one, `claude -p` exits 1 before its first request (seen with --no-token).
+  credentialVar: 'ANTHROPIC_AUTH_TOKEN',
   env: (o) => ({
     CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: '1',
     ANTHROPIC_BASE_URL: o.base,
@@ -87,6 +91,7 @@ export function claudeCode(env: NodeJS.ProcessEnv = process.env, mode: ClaudeMod
   return {
     name: mode.name,
     protocol: mode.protocol,
+    credentialVar: mode.credentialVar,
     missing: async () => (existsSync(bin) ? null : `Claude Code is not installed at ${bin}: npm install --prefix ${env.GWC_CLAUDE_DIR || '/opt/claude-code'} --save-exact ${CLAUDE_PLATFORM_PACKAGE}@${CLAUDE_CODE_PINNED} (or set GWC_CLAUDE_DIR)`),
     version: async () => (readJson(path.join(path.dirname(bin), 'package.json')) as { version?: string } | null)?.version ?? '?',
     async run(o: DriverOptions) {

@@ -80,6 +80,8 @@ export function codex(env: NodeJS.ProcessEnv = process.env): ClientDriver {
   return {
     name: 'codex',
     protocol: 'responses',
+    // Given an empty one, `codex exec` exits 1 before its first request (seen with --no-token).
+    credentialVar: KEY_VAR,
     missing: async () => (existsSync(bin) ? null : `Codex CLI is not installed at ${bin}: npm install --prefix ${dir} --save-exact ${CODEX_PACKAGE}@${CODEX_PINNED} (or set GWC_CODEX_DIR)`),
     version: async () => (readJson(path.join(dir, 'node_modules', '@openai', 'codex', 'package.json')) as { version?: string } | null)?.version ?? '?',
     async run(o: DriverOptions) {

@@ -66,6 +66,8 @@ export function geminiCli(env: NodeJS.ProcessEnv = process.env): ClientDriver {
   return {
     name: 'gemini-cli',
     protocol: 'native',
+    // Given an empty one, the CLI exits 41 before its first request (seen with --no-token).
+    credentialVar: 'GEMINI_API_KEY',
     missing: async () => (existsSync(script) ? null : `Gemini CLI is not installed at ${script}: npm install --prefix ${env.GWC_GEMINI_CLI_DIR || '/opt/gemini-cli'} --save-exact ${GEMINI_CLI_PACKAGE}@${GEMINI_CLI_PINNED} (or set GWC_GEMINI_CLI_DIR)`),
     version,
     async run(o: DriverOptions) {

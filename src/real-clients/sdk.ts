@@ -15,6 +15,8 @@ export interface SdkSession {
   pkg: string;
   /** The scripted session with the loaded SDK module: its steps in order. */
   steps(mod: Any, o: DriverOptions): Promise<StepResult[]>;
+  /** Where the SDK takes a credential it will not start without (ClientDriver.credentialVar). */
+  credentialVar?: string;
 }
 
 /** A real client that is an SDK in this process, running `s.steps`. */
@@ -22,6 +24,7 @@ export function sdkDriver(s: SdkSession): ClientDriver {
   return {
     name: s.name,
     protocol: s.protocol,
+    credentialVar: s.credentialVar,
     missing: async () => (await loadOptional(s.feature)).missing,
     version: async () => packageVersion(s.pkg),
     async run(o: DriverOptions) {
@@ -50,6 +53,8 @@ export function openaiDriver(name: string, protocol: Protocol, steps: (client: A
     protocol,
     feature: 'openai',
     pkg: 'openai',
+    // Given an empty key, `new OpenAI()` throws "Missing credentials" before any request.
+    credentialVar: 'the apiKey option',
     steps: (mod, o) => {
       const OpenAI = mod.default ?? mod.OpenAI;
       return steps(new OpenAI({ apiKey: o.token, baseURL: `${o.base}/v1`, timeout: o.timeoutMs, defaultHeaders: Object.fromEntries(o.headers) }));

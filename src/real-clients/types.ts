@@ -96,6 +96,12 @@ export interface ClientDriver {
   protocol: Protocol;
   /** The one line saying what to install when the client is absent; null when it is there. */
   missing(): Promise<string | null>;
+  /**
+   * Where the client takes a credential it will not start without (a variable, an SDK option):
+   * given an empty one, it stops before its first request, so the client profile refuses it
+   * under --no-token.
+   */
+  credentialVar?: string;
   version(): Promise<string>;
   run(opts: DriverOptions): Promise<Omit<ClientRun, 'via' | 'requests'>>;
 }

@@ -22,6 +22,7 @@ import { patientTimeout } from '../core/stall.js';
 import { HangBreaker, hungAfter } from './hung.js';
 import { GoneBreaker } from './gone.js';
 import { UnboundedBreaker } from './unbounded.js';
+import { namingJudgesThatJudged, translatedSkip, type TranslatedSkipFacts } from './translated-skips.js';
 
 export interface RunEnv {
   gateway: GatewayClient;
@@ -46,12 +47,15 @@ export interface RunEnv {
   connectionFailed?: (checkId: string, code: string) => void;
 }
 
-/** Why a check that compares what a translation cannot keep does not judge a translated route, and which checks of this run judge it instead (`judges`: none said so). */
-export const translatedSkip = (route: { client: string; upstream: string }, what: string, judges: string[] = []) =>
-  `translated route: ${route.client} → ${route.upstream}: ${what} cannot be compared across a translation; ${judges.length ? `${judges.join(', ')} judge${judges.length === 1 ? 's' : ''} this route by meaning` : `no check of this run judges a ${route.client} client's translated route by meaning`}`;
 
 /** The checks of this run that judge `check`'s protocol's translated route by meaning. */
 const judgesFor = (env: RunEnv, check: CheckDef) => env.judgesOfTranslation?.[check.protocol ?? 'messages'] ?? [];
+
+/** A translated-route skip: its message, and the facts it was written from (namingJudgesThatJudged rewrites it at the run's end). */
+const routeSkip = (env: RunEnv, check: CheckDef, route: { client: string; upstream: string }) => {
+  const facts: TranslatedSkipFacts = { client: route.client, upstream: route.upstream, what: check.untranslatable!, judges: judgesFor(env, check) };
+  return { message: translatedSkip(route, facts.what, facts.judges), translatedRoute: facts };
+};
 
 /** Per client protocol, the ids of `checks` that judge a translated route by meaning. */
 function judgesOf(checks: CheckDef[]): Partial<Record<Protocol, string[]>> {
@@ -125,7 +129,10 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   if (check.credential && env.noCredential) return done('skip', { message: NO_CREDENTIAL_SKIP });
   // Where the canary of its protocol was translated, a check of what a translation cannot keep is not run at all.
   const routed = env.routes?.[check.protocol ?? 'messages'];
-  if (check.untranslatable && routed) return done('skip', { message: translatedSkip({ client: check.protocol ?? 'messages', upstream: routed }, check.untranslatable, judgesFor(env, check)) });
+  if (check.untranslatable && routed) {
+    const { message, translatedRoute } = routeSkip(env, check, { client: check.protocol ?? 'messages', upstream: routed });
+    return done('skip', { message, evidence: { translatedRoute } });
+  }
   try {
     // The check's time, not this process's holds (another check's work in the same process, a
     // collection, a loaded machine: src/core/stall.ts); holds put it off by at most limitMs more.
@@ -141,7 +148,10 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
     ]);
     if (verdict.skip || verdict.info) return done(verdict.skip ? 'skip' : 'info', verdict);
     const across = check.untranslatable ? translatedIn(routesField(handle, sentIn).routes) : null;
-    if (across) return done('skip', { message: translatedSkip(across, check.untranslatable!, judgesFor(env, check)), evidence: { ...(verdict.evidence ?? {}), verdictAsMeasured: `${verdict.ok ? 'pass' : 'fail'}: ${verdict.message}` } });
+    if (across) {
+      const { message, translatedRoute } = routeSkip(env, check, across);
+      return done('skip', { message, evidence: { ...(verdict.evidence ?? {}), verdictAsMeasured: `${verdict.ok ? 'pass' : 'fail'}: ${verdict.message}`, translatedRoute } });
+    }
     return done(verdict.ok ? 'pass' : failedOutcome(check.level), verdict);
   } catch (e) {
     if (e instanceof CheckTimeout || e instanceof GatewayTimeoutError) {
@@ -280,5 +290,5 @@ export async function runChecks(checks: CheckDef[], given: RunEnv, opts: RunOpti
     } else finish(i, r);
   }
   gone.stop();
-  return results;
+  return namingJudgesThatJudged(results);
 }

@@ -1,5 +1,5 @@
 // What the recording upstream keeps of every request it receives.
-import type { Protocol, RouteKind } from '../core/protocols.js';
+import type { ApiRouteName, Protocol, RouteKind } from '../core/protocols.js';
 
 export interface RecordedRequest {
   seq: number;
@@ -26,6 +26,8 @@ export interface RecordedRequest {
   /** The protocol and route of the path the request arrived on (after any declared prefix); absent for a path of no protocol. */
   protocol?: Protocol;
   route?: RouteKind;
+  /** The route beyond inference the path is (compaction, a stored response, files, a batch, Codex's catalog), with `protocol` its protocol; absent for any other. */
+  apiRoute?: ApiRouteName;
   /**
    * The protocol the gateway forwarded the request in: the path's where the body is that
    * protocol's request too (a translation), else the script's (a pass-through, or a body sent to

@@ -10,5 +10,6 @@ import complete from './chat.stream.complete.js';
 import errors from './chat.errors.passthrough.js';
 import usage from './chat.usage.passthrough.js';
 import successHeaders from './chat.headers.success-passthrough.js';
+import batches from './chat.batches.not-found.js';
 
-export const CHAT_CHECKS: CheckDef[] = [path, body, content, bearer, badKey, incremental, complete, errors, usage, successHeaders];
+export const CHAT_CHECKS: CheckDef[] = [path, body, content, bearer, badKey, incremental, complete, errors, usage, successHeaders, batches];

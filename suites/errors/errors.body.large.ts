@@ -9,12 +9,15 @@ import { messagesHeaders, type GwResponse, type SizedBody } from '../../src/clie
 import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Expectation } from '../../src/upstream/upstream.js';
 import { withToken } from '../../src/upstream/contract.js';
+import { translation } from '../shared/route.js';
 import { attempt, describeShape, errorObjectMissing, isJsonError, shapeOf } from '../shared/shape.js';
 import { clientEvidence, excerpt } from '../shared/evidence.js';
 import { parseJson } from '../../src/core/json.js';
 
 const MIB = 1024 * 1024;
 export const SIZES_MIB = [1, 5, 10, 30];
+/** On a translated route the sizes stop here (the body is parsed and written again on the way). */
+const TRANSLATED_MAX_MIB = 5;
 /** A PNG starts with its signature and the IHDR chunk header: base64 `iVBORw0KGgoAAAANSUhEU...`. */
 const PNG_START = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]);
 
@@ -147,9 +150,32 @@ export interface LargeExchange {
   dataLength: number;
 }
 
+/** The prefix a chat completions image part puts before the base64 data (an image_url's data URL). */
+const DATA_URL = Buffer.from('data:image/png;base64,');
+
+/** On a translated route: the image data reached the upstream whole, as a string of its own or a data URL's tail (found by digest when the body was kept in part). */
+function imageArrived(x: LargeExchange): boolean {
+  const seen = x.seen!;
+  if (seen.bodyTruncated) {
+    const wanted = [longStringDigest(imageDataChunks(x.dataLength, x.seed)), longStringDigest([DATA_URL, ...imageDataChunks(x.dataLength, x.seed)])];
+    return (seen.longStrings ?? []).some((s) => wanted.some((w) => s.length === w.length && s.digest === w.digest));
+  }
+  const data = Buffer.concat([...imageDataChunks(x.dataLength, x.seed)]).toString('latin1');
+  const found = (v: unknown): boolean =>
+    typeof v === 'string' ? v === data || v === DATA_URL.toString('latin1') + data : Array.isArray(v) ? v.some(found) : !!v && typeof v === 'object' && Object.values(v).some(found);
+  try {
+    return found(parseJson(seen.body.toString('utf8')));
+  } catch {
+    return false;
+  }
+}
+
 /** What the upstream saw of the body, compared with what was sent: whole when small, by length and SHA-256 when large. */
 export function judgeForwarded(x: LargeExchange): string | null {
   if (!x.seen) return 'the client got a success but the upstream received no request';
+  // Across a translation the bytes differ; the image data is what a translation keeps.
+  const t = translation('messages', x.seen);
+  if (t) return imageArrived(x) ? null : `on the translated route messages → ${t.to} the image data did not arrive whole: the upstream received ${x.seen.bodyBytes} bytes and no string that is the ${x.dataLength} characters of image data sent (as they are, or in a data URL)`;
   if (x.seen.bodyBytes === x.sentBytes && x.seen.bodySha256 === x.sentSha256) return null;
   if (x.seen.bodyTruncated) {
     // Kept only in part: the image data is found by its digest among the body's long strings.
@@ -198,23 +224,26 @@ export default defineCheck({
   title: 'Messages bodies of 1, 5, 10 and 30 MiB (a base64 image block) are forwarded intact or refused with a JSON error',
   requirements: ['MSG-RESP-2', 'MSG-BODY-1'],
   level: 'MUST',
-  untranslatable: 'the image block\'s bytes',
   protocol: 'messages',
   // Building, sending and comparing 46 MiB takes the event loop for a while: run alone, so
   // the timing checks of other areas are not disturbed.
   exclusive: true,
   requirement:
-    'A large request (an image pasted into a conversation) reaches the upstream with its image data intact, or is refused with an error status and a JSON error body; an HTML 413 page (nginx\'s default client_max_body_size 1m) or a cut body fails. The largest size forwarded is reported (MSG-RESP-2, MSG-BODY-1).',
+    'A large request (an image pasted into a conversation) reaches the upstream with its image data intact, or is refused with an error status and a JSON error body; an HTML 413 page (nginx\'s default client_max_body_size 1m) or a cut body fails. The largest size forwarded is reported. On a route the gateway translates into another protocol, the image data must arrive whole in it (as its own string or a data URL), and the sizes stop at 5 MiB: errors.body.size-limit sends 32 MB there too (MSG-RESP-2, MSG-BODY-1).',
   fix: 'Raise the body size limit above the API\'s own (nginx: `client_max_body_size 64m;`, the default 1m refuses a screenshot) and make the limit\'s answer JSON (`error_page 413` to a JSON location). `proxy_request_buffering off;` forwards large bodies as they arrive.',
   async run(ctx) {
     const results: SizeResult[] = [];
+    let translated: { to: string } | null = null;
     for (const mib of SIZES_MIB) {
+      // Translated both ways the larger sizes cost the gateway twice: errors.body.size-limit's 32 MB judges past 5 MiB.
+      if (translated && mib > TRANSLATED_MAX_MIB) break;
       const r = await attempt(() => sendLarge(ctx, mib * MIB, ctx.settings.seed));
       if (!r.ok) {
         results.push({ mib, outcome: 'broken', detail: `no answer: ${r.error}` });
         break;
       }
       const x = r.value;
+      translated ??= translation('messages', x.seen);
       const shape = shapeOf(x.res);
       const ms = Math.round(x.res.endedAt - x.res.startedAt);
       if (x.res.status < 300) {
@@ -231,7 +260,8 @@ export default defineCheck({
     }
     const forwarded = results.filter((s) => s.outcome === 'forwarded').map((s) => s.mib);
     const largestForwardedMiB = forwarded.length ? Math.max(...forwarded) : 0;
-    const evidence = { largestForwardedMiB, sizes: results };
+    const route = translated ? ` (the translated route messages → ${translated.to}: sizes up to ${TRANSLATED_MAX_MIB} MiB, the image data found whole upstream; errors.body.size-limit sends 32 MB)` : '';
+    const evidence = { largestForwardedMiB, sizes: results, ...(translated ? { translatedTo: translated.to } : {}) };
     const broken = results.find((s) => s.outcome === 'broken');
     const summary = results.map((s) => `${s.mib} MiB ${s.outcome}${s.status ? ` ${s.status}` : ''}`).join(', ');
     if (broken)
@@ -240,6 +270,6 @@ export default defineCheck({
         actual: `${broken.mib} MiB: ${broken.detail}`,
         evidence,
       });
-    return pass(`${summary}; largest forwarded: ${largestForwardedMiB ? `${largestForwardedMiB} MiB` : 'none'}`, evidence);
+    return pass(`${summary}; largest forwarded: ${largestForwardedMiB ? `${largestForwardedMiB} MiB` : 'none'}${route}`, evidence);
   },
 });

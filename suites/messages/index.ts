@@ -27,5 +27,7 @@ import cacheKey from './messages.response.cache-key.js';
 import countTokensUnsupported from './messages.count-tokens.not-supported.js';
 import encodingGzip from './messages.encoding.gzip.js';
 import encodingZstd from './messages.encoding.zstd.js';
+import filesUpload from './messages.files.upload.js';
+import batchNotFound from './messages.batches.not-found.js';
 
-export const MESSAGES_CHECKS: CheckDef[] = [path, bodySemantic, bodyBytes, unknownFields, arrays, sysUnchanged, sysNoPrepend, hdrVersion, hdrBeta, hdrBetaBody, respUnchanged, respJson, usageCache, usageNoFab, cacheControl, cacheOneHour, model, auth, countTokens, successHeaders, credentialCache, credentialNotReturned, corsPreflight, cacheKey, countTokensUnsupported, encodingGzip, encodingZstd];
+export const MESSAGES_CHECKS: CheckDef[] = [path, bodySemantic, bodyBytes, unknownFields, arrays, sysUnchanged, sysNoPrepend, hdrVersion, hdrBeta, hdrBetaBody, respUnchanged, respJson, usageCache, usageNoFab, cacheControl, cacheOneHour, model, auth, countTokens, successHeaders, credentialCache, credentialNotReturned, corsPreflight, cacheKey, countTokensUnsupported, encodingGzip, encodingZstd, filesUpload, batchNotFound];

@@ -11,6 +11,7 @@ import { stallMeter } from '../../src/core/stall.js';
 import { frames, type StreamEvent } from '../../src/protocols/messages/index.js';
 import { streamThrough, streamEvidenceOf, type StreamExchange } from '../shared/exchange.js';
 import { MESSAGES_MODEL, MESSAGES_PATH } from '../shared/protocols.js';
+import { arrivalsByContent } from './pairing.js';
 
 export type { StreamExchange };
 
@@ -52,19 +53,21 @@ export const notStreamed = (x: StreamExchange): Verdict => ({
   evidence: streamEvidence(x),
 });
 
-/** Runs the timing oracle on an exchange; the evidence shows both timelines side by side. */
-export function oracle(ctx: CheckContext, x: StreamExchange, names: string[], heldMs = 0): { result: OracleResult; evidence: Evidence } {
-  const result = judgeDelivery(
-    x.seen?.sentAt ?? [],
-    x.res.events.map((e) => e.arrivedAt),
-    x.res.startedAt,
-    names,
-    ctx.settings.sse,
-    heldMs,
-  );
+/**
+ * Runs the timing oracle on an exchange; the evidence shows both timelines side by side. When the
+ * client got another number of events than the upstream sent (a gateway that re-chunks), each
+ * upstream event is timed by the client event that completed it (arrivalsByContent), and the
+ * summary says so; streams that do not pair so are judged by position, as they came.
+ */
+export function oracle(ctx: CheckContext, x: StreamExchange, sent: StreamEvent[], heldMs = 0): { result: OracleResult; evidence: Evidence } {
+  const got = x.res.events;
+  const byContent = got.length !== sent.length ? arrivalsByContent(sent, got) : null;
+  const result = judgeDelivery(x.seen?.sentAt ?? [], byContent ?? got.map((e) => e.arrivedAt), x.res.startedAt, sent.map((e) => e.event), ctx.settings.sse, heldMs);
+  const rechunked = byContent ? `the gateway re-chunked the stream: ${got.length} events for the upstream's ${sent.length}, each upstream event timed by the client event that completed it` : null;
+  if (rechunked) result.summary += ` (${rechunked})`;
   return {
     result,
-    evidence: { ...oracleEvidence(result, ctx.settings.sse), ...streamEvidence(x, 300) },
+    evidence: { ...oracleEvidence(result, ctx.settings.sse), ...streamEvidence(x, 300), ...(rechunked ? { pairedByContent: rechunked } : {}) },
   };
 }
 
@@ -79,7 +82,7 @@ export interface TimedStream {
 export async function timedStream(ctx: CheckContext, events: StreamEvent[], gapMs: number): Promise<TimedStream> {
   const meter = stallMeter();
   const x = await streamExchange(ctx, frames(events, { gapMs })).finally(() => meter.stop());
-  const judged = x.res.status === 200 && x.seen ? oracle(ctx, x, events.map((e) => e.event), meter.read()) : null;
+  const judged = x.res.status === 200 && x.seen ? oracle(ctx, x, events, meter.read()) : null;
   return { x, events, judged };
 }
 

@@ -37,7 +37,7 @@ export default defineCheck({
     if (l.unpaired) return { ok: true, skip: true, message: l.summary, evidence: { latency: { p10Ms: l.p10Ms, p50Ms: l.p50Ms, unpaired: l.unpaired, events: l.events, delivery: result.delivery }, ...evidence } };
     return {
       ok: l.ok,
-      message: l.summary + (remeasured ? ' (measured twice: the first median was within 25% of the bound)' : ''),
+      message: l.summary + (evidence.pairedByContent ? ` (${String(evidence.pairedByContent)})` : '') + (remeasured ? ' (measured twice: the first median was within 25% of the bound)' : ''),
       expected: `median lag per event within ${ctx.settings.sse.latP50Ms} ms`,
       actual: `median ${l.p50Ms} ms${l.cause ? `: ${l.cause}` : ''}`,
       evidence: {

@@ -174,3 +174,18 @@ describe('merge-reports refuses reports that do not add up to one run', () => {
     expect(forced.err).toEqual([`gw-conformance: merge-reports --force: shard 2/2 is missing (given: 1/2 in ${s1})`]);
   });
 });
+
+describe('the client profile under --no-token refuses the clients that cannot start without a credential', () => {
+  // Before: demo ran them for 78 s, each exited before its first request, and every check said it could not judge (exit 0).
+  it('claude-code, codex and gemini-cli, and the openai SDK: one line naming them, exit 2, before anything starts', async () => {
+    const three = await run(['demo', '--profile', 'client', '--clients', 'claude-code,codex,gemini-cli', '--no-token', '--reporter', 'console']);
+    expect(three.code).toBe(2);
+    expect(oneLine(three)).toBe(
+      "gw-conformance: error GWC-BAD-FLAG: --no-token: claude-code, codex and gemini-cli do not start without a credential (given none, each stops before its first request), so the client profile would judge nothing: give the gateway's credential with --token, or leave them out of --clients",
+    );
+    expect(three.out.join('\n')).not.toMatch(/client profile:/);
+    const sdk = await run(['run', '--profile', 'client', '--target', 'http://127.0.0.1:1', '--clients', 'anthropic-sdk,openai', '--no-token', '--reporter', 'console']);
+    expect(sdk.code).toBe(2);
+    expect(oneLine(sdk)).toMatch(/^gw-conformance: error GWC-BAD-FLAG: --no-token: openai does not start without a credential \(given none, it stops before its first request\)/);
+  });
+});

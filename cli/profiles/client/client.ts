@@ -74,6 +74,14 @@ function drivers(names: string[], env: NodeJS.ProcessEnv): ClientDriver[] {
   return names.map((n) => all[n]);
 }
 
+/** Under --no-token, the clients that cannot start without a credential are refused before anything starts: a run of them would judge nothing. */
+export function refuseWithoutCredential(cfg: RunConfig, env: NodeJS.ProcessEnv): void {
+  const need = cfg.token ? [] : drivers(cfg.clients, env).filter((d) => d.credentialVar);
+  if (!need.length) return;
+  const names = need.length === 1 ? need[0].name : `${need.slice(0, -1).map((d) => d.name).join(', ')} and ${need.at(-1)!.name}`;
+  throw new HarnessError('BAD_FLAG', `--no-token: ${names} ${need.length === 1 ? 'does' : 'do'} not start without a credential (given none, ${need.length === 1 ? 'it stops' : 'each stops'} before its first request), so the client profile would judge nothing: give the gateway's credential with --token, or leave ${need.length === 1 ? 'it' : 'them'} out of --clients`);
+}
+
 /** Why a client program cannot run in a loopback-only namespace here, or null when it can. */
 function noNamespace(cfg: RunConfig): string | null {
   if (process.platform !== 'linux') return `not Linux (${process.platform})`;
@@ -125,6 +133,7 @@ export async function runClientProfile(cfg: RunConfig, io: { out: (s: string) =>
   // The run's wall time counts the client sessions, not only the checks comparing them.
   const began = { at: new Date(), t0: performance.now() };
   const chosen = drivers(cfg.clients, io.env);
+  refuseWithoutCredential(cfg, io.env);
   for (const d of chosen) {
     const missing = await d.missing();
     if (missing) throw new HarnessError('BAD_FLAG', `--clients ${d.name}: ${missing}`);

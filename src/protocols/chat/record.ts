@@ -177,6 +177,11 @@ export const CHAT: ProtocolRecord = {
   features: ['tools', 'images', 'json-mode'],
   service: { modelEnv: 'GWC_CHAT_MODEL' },
   paths: { generate: () => CHAT_PATH, stream: () => CHAT_PATH, count: null, models: () => '/v1/models' },
+  // OpenAI's files and batches, which chat completions and the Responses API share.
+  apiRoutes: [
+    { name: 'files', method: 'POST', path: /^\/v1\/files$/, example: () => '/v1/files' },
+    { name: 'batch', method: 'GET', path: /^\/v1\/batches\/[^/]+$/, example: (id) => `/v1/batches/${id}` },
+  ],
   routeOf(method, path, headers) {
     const p = path.split('?')[0];
     if (p === CHAT_PATH) return 'generate';

@@ -211,6 +211,11 @@ export const MESSAGES: ProtocolRecord = {
   features: ['tools', 'images', 'documents', 'thinking', 'cache-5m', 'cache-1h', 'web-search', 'context-1m', 'citations'],
   service: { modelEnv: 'GWC_MESSAGES_MODEL' },
   paths: { generate: () => MESSAGES_PATH, stream: () => MESSAGES_PATH, count: () => `${MESSAGES_PATH}/count_tokens`, models: () => '/v1/models' },
+  // The files API's path is OpenAI's too: the messages protocol's upload carries its version header.
+  apiRoutes: [
+    { name: 'files', method: 'POST', path: /^\/v1\/files$/, header: 'anthropic-version', example: () => '/v1/files' },
+    { name: 'batch', method: 'GET', path: /^\/v1\/messages\/batches\/[^/]+$/, example: (id) => `${MESSAGES_PATH}/batches/${id}` },
+  ],
   routeOf(method, path, headers) {
     const p = pathOnly(path);
     if (p === MESSAGES_PATH) return 'generate';

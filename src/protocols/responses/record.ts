@@ -216,6 +216,13 @@ export const RESPONSES: ProtocolRecord = {
   features: ['tools', 'json-mode'],
   service: { modelEnv: 'GWC_RESPONSES_MODEL', optional: true },
   paths: { generate: () => RESPONSES_PATH, stream: () => RESPONSES_PATH, count: () => RESPONSES_COUNT_PATH, models: null },
+  // Codex's remote compaction, a stored response and its cancel, and Codex's own model catalog (its manifest, asked with its version).
+  apiRoutes: [
+    { name: 'compact', method: 'POST', path: /^\/v1\/responses\/compact$/, example: () => `${RESPONSES_PATH}/compact` },
+    { name: 'cancel-response', method: 'POST', path: /^\/v1\/responses\/[^/]+\/cancel$/, example: (id) => `${RESPONSES_PATH}/${id}/cancel` },
+    { name: 'stored-response', method: 'GET', path: /^\/v1\/responses\/[^/]+$/, example: (id) => `${RESPONSES_PATH}/${id}` },
+    { name: 'client-catalog', method: 'GET', path: /^\/v1\/models$/, query: 'client_version', example: (version) => `/v1/models?client_version=${encodeURIComponent(version)}` },
+  ],
   routeOf(method, path) {
     if (method !== 'POST') return null;
     const p = path.split('?')[0];

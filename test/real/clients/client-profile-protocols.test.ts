@@ -63,6 +63,14 @@ describe.skipIf(!existsSync(CODEX) && !codexRequired)('the client profile with C
     expect(JSON.parse(d.straight)).toEqual(['Bearer ***']);
     expect(result(report, 'client.answers.same').outcome).toBe('pass');
   }, 120_000);
+
+  it("resp-drop-client-headers (RESP-HDR-1's fault) is caught through the real client too: its session and turn headers were removed by the gateway", async () => {
+    const { code, report } = await client('codex', 'resp-drop-client-headers');
+    expect(code).toBe(1);
+    const removed = diffs(result(report, 'client.upstream.same-requests')).filter((d) => d.diff === 'removed by the gateway').map((d) => d.what);
+    for (const h of ['session-id', 'thread-id', 'originator', 'x-client-request-id', 'x-codex-window-id', 'x-codex-turn-metadata', 'x-codex-beta-features']) expect(removed).toContain(`request 1 (POST /v1/responses) header ${h}`);
+    expect(result(report, 'client.answers.same').outcome).toBe('pass');
+  }, 120_000);
 });
 
 const CLAUDE = claudeBinary();

@@ -15,6 +15,8 @@ import { messageBody } from '../../../src/protocols/messages/index.js';
 import { withToken, CASE_PLACEHOLDER } from '../../../src/upstream/contract.js';
 import { RECORDS } from '../../../src/protocols/index.js';
 import type { Readiness } from '../../../src/report/shared/readiness.js';
+import type { CheckResult } from '../../../src/report/shared/types.js';
+import { namingJudgesThatJudged } from '../../../src/runner/translated-skips.js';
 
 const settings: RunSettings = { seed: 1, numRuns: 1, timeoutMs: 5000, modelRoutes: {}, sse: { maxLagMs: 200, burstWindowMs: 20, latP50Ms: 50 }, idle: { maxS: 120, minS: 65 }, hangWaitMs: 1000 };
 
@@ -93,6 +95,20 @@ describe('routes', () => {
     const none = await runOne(check, { ...env(), routes: { messages: 'chat' }, judgesOfTranslation: { chat: ['translate.answer.meaning'] } });
     expect(none.message).toMatch(/; no check of this run judges a messages client's translated route by meaning$/);
     expect(none.message).not.toMatch(/translate\.\*/);
+  });
+
+  it('at the end of the run the skip keeps only the judges that judged: one that skipped or timed out is left out', async () => {
+    const check = { ...bytes("the body's bytes"), run: async () => pass('ran') };
+    const skipped = await runOne(check, { ...env(), routes: { messages: 'chat' }, judgesOfTranslation: { messages: ['translate.answer.meaning', 'translate.request.meaning', 'translate.stream.meaning'] } });
+    const judge = (id: string, outcome: CheckResult['outcome']) => ({ ...skipped, id, outcome, message: outcome, evidence: {} }) as CheckResult;
+    const [named] = namingJudgesThatJudged([skipped, judge('translate.answer.meaning', 'fail'), judge('translate.request.meaning', 'skip'), judge('translate.stream.meaning', 'timeout')]);
+    expect(named.message).toMatch(/; translate\.answer\.meaning judges this route by meaning$/);
+    expect(named.evidence.translatedRoute).toMatchObject({ judges: ['translate.answer.meaning'], notJudged: ['translate.request.meaning', 'translate.stream.meaning'] });
+    const [none] = namingJudgesThatJudged([skipped, judge('translate.answer.meaning', 'skip'), judge('translate.request.meaning', 'skip'), judge('translate.stream.meaning', 'error')]);
+    expect(none.message).toMatch(/; no check of this run judges a messages client's translated route by meaning$/);
+    // All three judged: the message is the one written when the check ended.
+    const [kept] = namingJudgesThatJudged([skipped, judge('translate.answer.meaning', 'pass'), judge('translate.request.meaning', 'warn'), judge('translate.stream.meaning', 'info')]);
+    expect(kept.message).toBe(skipped.message);
   });
 
   it('the same check judges a pass-through route, and one without the declaration judges a translated one', async () => {
