@@ -3,9 +3,10 @@
 // namespace); prints a Markdown table: the time from the turn's start line to its answer line
 // (median), whether it fell back to HTTPS, its failed connection attempts, the seconds lost against
 // the straight run's median, and what reached the upstream (docs/real-gateways.md holds a table
-// made with it). `--refuse 404,426` adds straight rows whose upstream refuses every upgrade with
-// that status (what a gateway serving no WebSocket may answer).
-//   npm run bench:ws-codex [-- --runs 3] [-- --gateways none,nginx-plain] [-- --refuse 404,426] [-- --connect-timeout-ms 2000]
+// made with it). `--refuse 404,426` adds rows whose upstream refuses every upgrade (and every
+// plain GET of the socket's path) with that status, what a gateway serving no WebSocket may
+// answer: straight, or through the proxies `--refuse-via` names.
+//   npm run bench:ws-codex [-- --runs 3] [-- --gateways none,nginx-plain] [-- --refuse 404,426 [--refuse-via none,nginx-plain]] [-- --connect-timeout-ms 2000]
 import { existsSync } from 'node:fs';
 import { codexBinary } from '../src/real-clients/codex.js';
 import { codexWsRun, wsUpstreamCounts, WS_GATEWAYS, type WsCodexRun, type WsGateway } from './ws-codex-run.js';
@@ -16,7 +17,8 @@ const RUNS = Number(arg('--runs') ?? '3');
 const connectTimeoutMs = arg('--connect-timeout-ms') === undefined ? undefined : Number(arg('--connect-timeout-ms'));
 const gateways = (arg('--gateways')?.split(',') ?? [...WS_GATEWAYS]) as WsGateway[];
 const refusals = arg('--refuse')?.split(',').map(Number) ?? [];
-const unknown = [...gateways.filter((g) => !WS_GATEWAYS.includes(g)), ...refusals.filter((n) => !(n >= 100 && n <= 599)).map(String)];
+const via = (arg('--refuse-via')?.split(',') ?? ['none']) as WsGateway[];
+const unknown = [...[...gateways, ...via].filter((g) => !WS_GATEWAYS.includes(g)), ...refusals.filter((n) => !(n >= 100 && n <= 599)).map(String)];
 if (unknown.length || !Number.isInteger(RUNS) || RUNS < 1) {
   console.error(`bench:ws-codex: --gateways takes ${WS_GATEWAYS.join(',')}, --refuse HTTP statuses and --runs a whole number >= 1 (got ${unknown.join(',') || RUNS})`);
   process.exit(2);
@@ -34,7 +36,7 @@ const median = (xs: number[]) => {
 
 /** The turn's start line to its answer line: Codex's own start-up (0.3-1 s here, with the load) left out. */
 const turnMs = (r: WsCodexRun) => (r.codex?.firstItemMs ?? NaN) - (r.codex?.turnStartedMs ?? NaN);
-const rows: [string, WsGateway, number | undefined][] = [...gateways.map((g): [string, WsGateway, undefined] => [g, g, undefined]), ...refusals.map((n): [string, WsGateway, number] => [`none, upstream answers ${n}`, 'none', n])];
+const rows: [string, WsGateway, number | undefined][] = [...gateways.map((g): [string, WsGateway, undefined] => [g, g, undefined]), ...via.flatMap((g) => refusals.map((n): [string, WsGateway, number] => [`${g}, upstream answers ${n}`, g, n]))];
 const runs = new Map<string, WsCodexRun[]>();
 for (const [name, g, refuse] of rows) {
   const mine: WsCodexRun[] = [];
