@@ -23,8 +23,14 @@ export function codexBinary(env: NodeJS.ProcessEnv = process.env): string {
 
 const toml = (s: string) => JSON.stringify(s);
 
+/** Codex's WebSocket transport to the Responses API (GET /v1/responses, `Upgrade: websocket`), off unless asked. */
+export interface CodexWebsockets {
+  /** `websocket_connect_timeout_ms` of the provider; the client's own default when absent. */
+  connectTimeoutMs?: number;
+}
+
 /** The config.toml of one run: our provider, and every feature that reaches other hosts off. */
-export function codexConfig(o: Pick<DriverOptions, 'base' | 'headers'>): string {
+export function codexConfig(o: Pick<DriverOptions, 'base' | 'headers'>, websockets?: CodexWebsockets): string {
   const headers = o.headers.map(([k, v]) => `${toml(k)} = ${toml(v)}`).join(', ');
   return [
     `model = ${toml(MODEL)}`,
@@ -36,6 +42,8 @@ export function codexConfig(o: Pick<DriverOptions, 'base' | 'headers'>): string 
     `base_url = ${toml(`${o.base}/v1`)}`,
     `env_key = ${toml(KEY_VAR)}`,
     'wire_api = "responses"',
+    ...(websockets ? ['supports_websockets = true'] : []),
+    ...(websockets?.connectTimeoutMs !== undefined ? [`websocket_connect_timeout_ms = ${websockets.connectTimeoutMs}`] : []),
     ...(headers ? [`http_headers = { ${headers} }`] : []),
     '',
     // With plugins on it runs `git ls-remote https://github.com/openai/plugins.git` at start-up.

@@ -205,6 +205,13 @@ describe("Codex CLI's run: its config and what the comparison leaves to chance",
     expect(t).toContain('http_headers = { "x-route" = "r1" }');
     expect(t).toMatch(/\[features\]\nplugins = false\nremote_plugin = false\nplugin_sharing = false\napps = false\n/);
     expect(t).toMatch(/\[analytics\]\nenabled = false/);
+    expect(t).not.toContain('websocket');
+  });
+
+  it("codexConfig with its WebSocket transport asked for: supports_websockets (and the connect bound when given) in the provider's own table", () => {
+    const t = codexConfig({ base: 'http://127.0.0.1:9', headers: [] }, { connectTimeoutMs: 2500 });
+    expect(t).toMatch(/\[model_providers\.gwc\]\n(?:[^[\n][^\n]*\n)*supports_websockets = true\nwebsocket_connect_timeout_ms = 2500\n/);
+    expect(codexConfig({ base: 'http://127.0.0.1:9', headers: [] }, {})).not.toContain('websocket_connect_timeout_ms');
   });
 
   const req = (body: string, headers: Array<[string, string]> = []): UpstreamRequest => ({ seq: 1, method: 'POST', url: '/v1/responses', headers, body: Buffer.from(body).toString('base64'), receivedAt: 0, status: 200, ended: 'answered', durationMs: 1 });
