@@ -5,7 +5,6 @@
 // (src/config/commands.ts, docs/cli.md and the README's flag table; tests compare them).
 import { CLIENT_NAMES, DEFAULT_CLIENTS } from '../real-clients/types.js';
 import { DEFAULT_BOUNDS } from '../core/oracle.js';
-
 import { DEFAULT_PROTOCOLS, PROFILES, PROTOCOLS, type Profile, type Protocol } from '../core/features.js';
 import { CAPABILITIES } from '../core/capabilities.js';
 import { CREDENTIAL_STYLES, SOCKET_ROUTES } from '../core/protocols.js';
