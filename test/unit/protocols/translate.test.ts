@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import type { RecordingUpstream } from '../../../mocks/upstream/server.js';
 import { eachUpstream } from '../../helpers/each-upstream.js';
 import { UpstreamHandle } from '../../../src/upstream/handle.js';
-import { PROTOCOLS, RECORDS, minimalRequest, type Answer, type Protocol, type StreamStep, translateReply } from '../../../src/protocols/index.js';
+import { RECORDS, minimalRequest, type Answer, type Protocol, type StreamStep, translateReply } from '../../../src/protocols/index.js';
+import { DEFAULT_PROTOCOLS } from '../../../src/core/protocols.js';
 import { messageBody, errorBody, frames, messageStream, modelListBody } from '../../../src/protocols/messages/index.js';
 import { chatCompletion, chatJsonReply } from '../../../src/protocols/chat/index.js';
 import { withToken } from '../../../src/upstream/contract.js';
@@ -28,10 +29,13 @@ const answerArb = fc.record({
   usage: fc.record({ input: fc.nat(5000), output: fc.nat(5000), cacheRead: fc.nat(100) }),
 }).map((a): Answer => ({ ...a, stop: a.toolCalls.length ? 'tool_use' : a.stop }));
 
+/** The model APIs: MCP (JSON-RPC to a tool server) carries no model answer a gateway could translate. */
+const MODEL_APIS = DEFAULT_PROTOCOLS;
+
 describe('protocol records: answers by meaning', () => {
   it('an answer written in one protocol and read in another keeps its text, tool calls, stop reason and usage (every pair)', () => {
     fc.assert(
-      fc.property(answerArb, fc.constantFrom(...PROTOCOLS), fc.constantFrom(...PROTOCOLS), (a, from, to) => {
+      fc.property(answerArb, fc.constantFrom(...MODEL_APIS), fc.constantFrom(...MODEL_APIS), (a, from, to) => {
         const read = RECORDS[from].replies.readAnswer(RECORDS[from].replies.answer(a));
         expect(read).not.toBeNull();
         const back = RECORDS[to].replies.readAnswer(RECORDS[to].replies.answer(read!));
@@ -43,7 +47,7 @@ describe('protocol records: answers by meaning', () => {
 
   it('a stream written in one protocol and read in another adds up to the same answer', () => {
     fc.assert(
-      fc.property(answerArb, fc.constantFrom(...PROTOCOLS), fc.constantFrom(...PROTOCOLS), (a, from, to) => {
+      fc.property(answerArb, fc.constantFrom(...MODEL_APIS), fc.constantFrom(...MODEL_APIS), (a, from, to) => {
         const steps: StreamStep[] = [{ t: 'start', model: a.model }, { t: 'text', text: a.text }, ...a.toolCalls.flatMap((c): StreamStep[] => [{ t: 'tool', id: c.id, name: c.name }, { t: 'args', json: c.args }]), { t: 'stop', stop: a.stop, usage: a.usage }, { t: 'end' }];
         const w = RECORDS[from].replies.streamWriter();
         const scripted = { kind: 'sse' as const, protocol: from, status: 200, headers: SSE_HEADERS, frames: steps.flatMap((s) => w.write(s)).map((data) => ({ gapMs: 0, data })) };
@@ -118,7 +122,7 @@ describe('the recording upstream answers in the protocol it is addressed in', ()
     return { status: r.statusCode, type: String(r.headers['content-type']), text: await r.body.text() };
   };
 
-  it.each(PROTOCOLS)('a messages reply reaches a %s request in that protocol, with the case token, and the arrival is recorded', async (p) => {
+  it.each(MODEL_APIS)('a messages reply reaches a %s request in that protocol, with the case token, and the arrival is recorded', async (p) => {
     const e = new UpstreamHandle(up, 'messages').next().json(messageBody({ text: 'tok: __T__' }));
     const got = await send(p, e.token);
     expect(got.status).toBe(200);
