@@ -6,6 +6,7 @@ import { assertSelectors } from '../../src/runner/registry.js';
 import { CHECKS } from '../../suites/index.js';
 import { assertWritableDir } from './out-dir.js';
 import type { Io } from './context.js';
+import { requireOptional } from '../../src/core/optional.js';
 
 /** The reporters that write into the report folder. */
 const FILE_REPORTERS: readonly string[] = ['junit', 'json', 'html'];
@@ -21,6 +22,8 @@ export function runConfig(opts: FlagValues & { config?: string }, io: Io, { alwa
   const cfg = resolveConfig(opts, file, io.env, path);
   assertSelectors(CHECKS, cfg.only, '--only');
   assertSelectors(CHECKS, cfg.skip, '--skip');
+  // The mcp protocol's recording server and client are the official SDK's, an optional package: one line before the run.
+  if (cfg.protocols.includes('mcp')) requireOptional('mcp');
   if (alwaysWrites || cfg.reporter.some((r) => FILE_REPORTERS.includes(r))) assertWritableDir(cfg.out);
   return cfg;
 }

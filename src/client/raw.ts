@@ -85,7 +85,7 @@ export function rawExchange(client: GatewayClient, req: GwRequest & { body?: str
       req.signal?.removeEventListener('abort', onAbort);
       socket.destroy();
       const answer: RawAnswer = { ...finalAnswer(Buffer.concat(chunks)), ended, ...(error ? { error } : {}) };
-      client.onReceive?.(req, answer.status ? { status: answer.status, rawHeaders: answer.headers, body: answer.body } : { error: error ?? `no answer head (${ended})` });
+      client.onReceive?.(req, answer.status ? { status: answer.status, rawHeaders: answer.headers, body: unchunked(answer) } : { error: error ?? `no answer head (${ended})` });
       resolve(answer);
     };
     const onAbort = () => done('bound');
@@ -102,4 +102,24 @@ export function rawExchange(client: GatewayClient, req: GwRequest & { body?: str
     socket.on('close', () => done('closed'));
     socket.on('error', (e: NodeJS.ErrnoException) => done('error', e.code ?? e.message));
   });
+}
+
+/**
+ * The body without its chunk framing, for the runner's hooks (the transcript): where the chunks
+ * fall is the gateway's and the network's timing, not what it sent. As it came where the answer
+ * is not chunked or its framing does not parse (then the bytes themselves are the finding).
+ */
+function unchunked(a: RawAnswer): Buffer {
+  if (!a.headers.some(([k, v]) => k.toLowerCase() === 'transfer-encoding' && /chunked/i.test(v))) return a.body;
+  const parts: Buffer[] = [];
+  for (let at = 0; at < a.body.length; ) {
+    const eol = a.body.indexOf('\r\n', at);
+    if (eol < 0) return a.body;
+    const size = parseInt(a.body.subarray(at, eol).toString('latin1').split(';')[0].trim(), 16);
+    if (!Number.isFinite(size) || size < 0) return a.body;
+    if (size === 0) return Buffer.concat(parts);
+    parts.push(a.body.subarray(eol + 2, eol + 2 + size));
+    at = eol + 2 + size + 2;
+  }
+  return Buffer.concat(parts);
 }

@@ -124,7 +124,8 @@ export function openSocket(gateway: GatewayClient, o: SocketOptions): Promise<So
       cancel();
       resolve(v);
     };
-    const ws = new WebSocket(url, o.protocols ?? [], { headers, perMessageDeflate: o.deflate ? {} : false, maxPayload: MAX_MESSAGE, handshakeTimeout: o.timeoutMs, followRedirects: false });
+    // Over https, the client's own TLS settings (--ca-file and the rest), as its HTTP requests have them.
+    const ws = new WebSocket(url, o.protocols ?? [], { ...(gateway.connectOptions.connect ?? {}), headers, perMessageDeflate: o.deflate ? {} : false, maxPayload: MAX_MESSAGE, handshakeTimeout: o.timeoutMs, followRedirects: false });
     const cancel = patientTimeout(() => (ws.terminate(), finish({ kind: 'failed', error: `no answer to the upgrade within ${o.timeoutMs} ms`, ms: ms() })), o.timeoutMs + 1000);
     let upgradeHeaders: Array<[string, string]> = [];
     let raw: import('node:net').Socket | undefined;

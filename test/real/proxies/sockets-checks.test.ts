@@ -38,7 +38,7 @@ const PROXIES = {
   'HAProxy haproxy.cfg': { tool: TOOLS.haproxy, cmd: `sh ${sh('haproxy-gateway.sh')} ${ex('haproxy', 'haproxy.cfg')} {listen_port} {upstream_port} {workdir}` },
 };
 
-async function sockets(cmd: string): Promise<{ code: number; by: Record<string, CheckResult>; detail: string }> {
+async function sockets(cmd: string): Promise<{ code: number | null; by: Record<string, CheckResult>; detail: string }> {
   const out = tempDir('gwc-sockets-real-');
   const r = await cli(['run', '--only', 'sockets', ...NO_SOCKET_TIMING, '--gateway-cmd', cmd, '--no-token', '--seed', '1', '--reporter', 'json', '--out', out], { timeoutMs: TEST_MS - 10_000 });
   const file = path.join(out, 'report.json');
