@@ -9,6 +9,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { patientTimeout } from '../core/stall.js';
 import type { GatewayClient, GwRequest } from './gateway.js';
+import { gunzipSync } from 'node:zlib';
 
 export interface RawAnswer {
   /** The status of the final answer (interim 1xx answers are passed over); 0 when no head came. */
@@ -85,7 +86,7 @@ export function rawExchange(client: GatewayClient, req: GwRequest & { body?: str
       req.signal?.removeEventListener('abort', onAbort);
       socket.destroy();
       const answer: RawAnswer = { ...finalAnswer(Buffer.concat(chunks)), ended, ...(error ? { error } : {}) };
-      client.onReceive?.(req, answer.status ? { status: answer.status, rawHeaders: answer.headers, body: unchunked(answer) } : { error: error ?? `no answer head (${ended})` });
+      client.onReceive?.(req, answer.status ? { status: answer.status, rawHeaders: answer.headers, body: decoded(answer) } : { error: error ?? `no answer head (${ended})` });
       resolve(answer);
     };
     const onAbort = () => done('bound');
@@ -105,10 +106,22 @@ export function rawExchange(client: GatewayClient, req: GwRequest & { body?: str
 }
 
 /**
- * The body without its chunk framing, for the runner's hooks (the transcript): where the chunks
- * fall is the gateway's and the network's timing, not what it sent. As it came where the answer
- * is not chunked or its framing does not parse (then the bytes themselves are the finding).
+ * The body as a client reads it, for the runner's hooks (the transcript): without its chunk
+ * framing (where the chunks fall is the gateway's and the network's timing, not what it sent) and
+ * gzip decoded (the case token inside is masked there). As it came where either does not parse
+ * (then the bytes themselves are the finding).
  */
+function decoded(a: RawAnswer): Buffer {
+  const body = unchunked(a);
+  if (!a.headers.some(([k, v]) => k.toLowerCase() === 'content-encoding' && /gzip/i.test(v))) return body;
+  try {
+    return gunzipSync(body, { maxOutputLength: RAW_KEEP });
+  } catch {
+    return body;
+  }
+}
+
+/** The body without its chunk framing, or as it came where it is not chunked or its framing does not parse. */
 function unchunked(a: RawAnswer): Buffer {
   if (!a.headers.some(([k, v]) => k.toLowerCase() === 'transfer-encoding' && /chunked/i.test(v))) return a.body;
   const parts: Buffer[] = [];

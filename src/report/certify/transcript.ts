@@ -40,7 +40,7 @@ const MASKS: Array<[RegExp, string]> = [
   [/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?/g, '<date>'],
   [new RegExp(`\\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} (${MONTHS}) \\d{4} \\d{2}:\\d{2}:\\d{2} GMT`, 'g'), '<date>'],
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
-  [/\b(msg|req|toolu|srvtoolu|chatcmpl|resp|call|fc|file|batch)([_-])[A-Za-z0-9_]{8,}/g, '$1$2<id>'],
+  [/\b(msg|req|toolu|srvtoolu|chatcmpl|resp|cmp|rs|call|fc|file|batch)([_-])[A-Za-z0-9_]{8,}/g, '$1$2<id>'],
   // The native replies' responseId: a counter over the run, so it depends on which check asked first.
   [/\bgwcNat\d+AbCdEf\b/g, 'gwcNat<id>'],
   // How a connection to a stopped upstream fails (refused, or reset while the listener closes) is timing.
