@@ -17,6 +17,15 @@ import { APPS_CHECKS } from '../../suites/apps/index.js';
 const BIN = join(ROOT, 'bin/gw-conformance.js');
 const node = `"${process.execPath}"`;
 const reference = `${node} "${BIN}" reference --apps --config {workdir}/gateway.yaml --data-dir {workdir}/db`;
+/**
+ * How long the harness waits for the reference to listen (each start, the restart included). On a
+ * quiet machine it is ready 3.6 s after launch (report.launched.resources.coldStart.readyMs),
+ * taking about a core for those seconds (PGlite's start); these tests run at the start of the
+ * suite, beside seven other files and two hogs on two cores, where the default 30 s was once
+ * not enough (CI, stop 52). 120 s is 33 times the quiet start: a guard against a gateway that
+ * never listens, not a measure of how fast it starts.
+ */
+const READY = ['--ready-timeout-s', '120'];
 const dirs: string[] = [];
 const tmp = () => {
   const d = mkdtempSync(join(tmpdir(), 'gwc-apps-own-'));
@@ -109,9 +118,10 @@ describe('apps-config', () => {
 });
 
 describe('run --profile apps --gateway-cmd (the reference, PGlite in {workdir})', () => {
-  it('passes every apps check, the restart included', { timeout: 120_000 }, async () => {
+  // Two starts of up to READY each, and the checks' own minute.
+  it('passes every apps check, the restart included', { timeout: 330_000 }, async () => {
     const out = join(tmp(), 'r');
-    const r = await cliInProcess(['run', '--profile', 'apps', '--gateway-cmd', reference, '--seed', '1', '--reporter', 'json', '--out', out], { timeoutMs: 110_000 });
+    const r = await cliInProcess(['run', '--profile', 'apps', '--gateway-cmd', reference, ...READY, '--seed', '1', '--reporter', 'json', '--out', out], { timeoutMs: 320_000 });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/started the gateway \(--gateway-cmd\) at http:\/\/127\.0\.0\.1:\d+ with .*gateway\.yaml/);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
@@ -123,17 +133,17 @@ describe('run --profile apps --gateway-cmd (the reference, PGlite in {workdir})'
     expect(report.launched.logTail[0]).toMatch(/reference apps gateway listening on .* \(store: PGlite in .*\/db\)/);
   });
 
-  it('a gateway that refuses its configuration at start: exit 2, one line with its output', { timeout: 60_000 }, async () => {
-    const r = await cliInProcess(['run', '--profile', 'apps', '--gateway-cmd', reference, '--gateway-env', 'GW_JWT_SECRET=', '--reporter', 'json', '--out', join(tmp(), 'r')], { timeoutMs: 50_000 });
+  it('a gateway that refuses its configuration at start: exit 2, one line with its output', { timeout: 150_000 }, async () => {
+    const r = await cliInProcess(['run', '--profile', 'apps', '--gateway-cmd', reference, ...READY, '--gateway-env', 'GW_JWT_SECRET=', '--reporter', 'json', '--out', join(tmp(), 'r')], { timeoutMs: 140_000 });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^gw-conformance: error GWC-GATEWAY-START: --gateway-cmd exited with 2 before listening on 127\.0\.0\.1:\d+; last output: gw-conformance: error GWC-BAD-CONFIG: apps gateway configuration: session\.jwt_secret: expected a non-empty string\n$/);
   });
 
-  it('a gateway that never finishes sign-in: the sign-in check fails with the steps as evidence, within its limit', { timeout: 90_000 }, async () => {
+  it('a gateway that never finishes sign-in: the sign-in check fails with the steps as evidence, within its limit', { timeout: 180_000 }, async () => {
     const out = join(tmp(), 'r');
     const stuck = `${node} "${join(ROOT, 'test/helpers/apps-stuck-gateway.mjs')}" {listen_port}`;
-    const r = await cliInProcess(['run', '--profile', 'apps', '--gateway-cmd', stuck, '--only', 'apps.device.flow', '--reporter', 'json', '--out', out], { timeoutMs: 80_000 });
+    const r = await cliInProcess(['run', '--profile', 'apps', '--gateway-cmd', stuck, ...READY, '--only', 'apps.device.flow', '--reporter', 'json', '--out', out], { timeoutMs: 170_000 });
     expect(r.code, r.stderr).toBe(1);
     const [res] = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')).results;
     // A fail, not a timeout: the check's own wait for the step ended it, before the runner's limit
