@@ -18,8 +18,9 @@ const BIN = join(ROOT, 'bin/gw-conformance.js');
 const node = `"${process.execPath}"`;
 const reference = `${node} "${BIN}" reference --apps --config {workdir}/gateway.yaml --data-dir {workdir}/db`;
 /**
- * How long the harness waits for the reference to listen (each start, the restart included). On a
- * quiet machine it is ready 3.6 s after launch (report.launched.resources.coldStart.readyMs),
+ * How long the harness waits for a gateway these tests start to listen (each start, the restart
+ * included; the stuck gateway below is a small script, and gets the same guard). The reference on a
+ * quiet machine is ready 3.6 s after launch (report.launched.resources.coldStart.readyMs),
  * taking about a core for those seconds (PGlite's start); these tests run at the start of the
  * suite, beside seven other files and two hogs on two cores, where the default 30 s was once
  * not enough (CI, stop 52). 120 s is 33 times the quiet start: a guard against a gateway that
