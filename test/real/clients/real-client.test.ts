@@ -278,18 +278,23 @@ describe.skipIf(!available && !required)('the real client (claude -p) through th
       expect(expected.some((m) => !/^(claude|anthropic)/.test(m.id))).toBe(true);
     });
 
-    it(`a discovery answer later than the client's ${CLIENT_TIMEOUT_MS} ms time-out: the client closes the request at about that time, caches nothing, and inference does not wait for it`, () => {
+    it(`a discovery answer later than the client's ${CLIENT_TIMEOUT_MS} ms time-out: the client closes the request at that time, not sooner, caches nothing, and inference does not wait for the answer`, () => {
       const [d] = find(runs.slowDiscovery, 'GET', '/v1/models');
       const [m] = find(runs.slowDiscovery, 'POST', '/v1/messages');
+      // The client closed it: no answer was ever sent (the list was held SLOW_MODELS_MS).
       expect(d.ended).toBe('client-closed');
       expect(d.status).toBeNull();
-      // Closed by the client's own time-out: well after it started and before the inference
-      // answer (6 s) or the list (10 s) were due; coarse bounds around the 3 s.
+      // Its own time-out closed it, not something sooner: the client's timer starts before the
+      // request is sent, so the upstream sees a little less than 3 s; two thirds leaves 1 s for
+      // that send. No upper bound here beyond "before the answer was due" (ended above): a timer
+      // fires late on a loaded machine, and how late is the machine's, not the client's.
       expect(d.durationMs).toBeGreaterThanOrEqual((CLIENT_TIMEOUT_MS * 2) / 3);
-      expect(d.durationMs).toBeLessThan(SLOW_MESSAGES_MS);
+      // Inference went ahead without the answer: it arrived and was answered before the list
+      // would have been (SLOW_MODELS_MS after discovery arrived). Whether it left before or after
+      // the 3 s time-out is a matter of the client's start-up speed, which load changes (a CI run
+      // beside two CPU hogs saw it 0.75 s after the close), so that order is not asserted.
       expect(m.ended).toBe('answered');
-      // The inference request left while discovery was still pending.
-      expect(Date.parse(m.receivedWall)).toBeLessThan(Date.parse(d.receivedWall) + d.durationMs);
+      expect(Date.parse(m.receivedWall)).toBeLessThan(Date.parse(d.receivedWall) + SLOW_MODELS_MS);
       expect(existsSync(path.join(runs.slowDiscovery.home, '.claude', 'cache', 'gateway-models.json'))).toBe(false);
     });
 
