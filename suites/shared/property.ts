@@ -6,12 +6,15 @@ import type { CheckContext, Verdict } from '../../src/check/check.js';
 import { compareJsonText, describeDiff } from '../../src/core/json-diff.js';
 import { exchangeEvidence } from './evidence.js';
 import { GatewayTimeoutError, GatewayTransportError } from '../../src/client/gateway.js';
+import { patientTimeout } from '../../src/core/stall.js';
 import { exchange, isExplicitRefusal, notForwarded, type Exchange, type SendOptions } from './exchange.js';
 
 export interface PropertyOutcome {
   ok: boolean;
   runs: number;
   refused: number;
+  /** Generated bodies not sent: the property's time came first (checkProperty). */
+  unsent: number;
   seed: number;
   path?: string;
   counterexample?: string;
@@ -20,7 +23,15 @@ export interface PropertyOutcome {
   transport?: Array<GatewayTransportError | GatewayTimeoutError>;
 }
 
-/** Runs an async property over generated bodies through the gateway. */
+/**
+ * Runs an async property over generated bodies through the gateway. Bodies stop being sent once
+ * 0.8 of the run's per-check limit T has passed in the gateway's time: this process's own holds
+ * (other checks' work, a loaded machine) are not counted (patientTimeout, which lets them put the
+ * stop off by at most as much again). Counted on the wall clock, as fast-check's own time limit
+ * does, a property on a loaded machine judged fewer bodies than on a quiet one (the messages body
+ * check took 14.3 s of its 16 s on the reference beside six CPU hogs, 2.8 s quiet), so its verdict
+ * and the run's transcript depended on the load. The verdict says how many bodies were sent.
+ */
 export async function checkProperty<T>(
   ctx: CheckContext,
   arb: fc.Arbitrary<T>,
@@ -31,28 +42,35 @@ export async function checkProperty<T>(
   const failures = new Map<string, Verdict>();
   const transport: Array<GatewayTransportError | GatewayTimeoutError> = [];
   let refused = 0;
-  const running = new Set<Promise<boolean>>();
-  const details = await fc.check(
-    fc.asyncProperty(arb, (v) => {
-      const run = judgeOne(v);
-      running.add(run);
-      run.then(() => running.delete(run), () => running.delete(run));
-      return run;
-    }),
-    { seed: ctx.settings.seed, numRuns: ctx.settings.numRuns, endOnFailure: false, interruptAfterTimeLimit: Math.floor(ctx.settings.timeoutMs * 0.8), markInterruptAsFailure: false },
-  );
-  // At its time limit fast-check stops waiting for the body under way, whose request still goes
-  // on: wait for it to end, so that it reaches the upstream while its case is open and is not
-  // taken for a late request or a gateway's retry. It ends within the client's answer bound
-  // (PROPERTY_TIME_LIMIT says how long that can be); a wait cut at a tenth of the limit left a
-  // body under way past its case on a loaded machine.
-  if (running.size) await Promise.allSettled([...running]);
-  return outcome(details, failures, transport, refused, render);
+  let sent = 0;
+  let overdue = false;
+  let stopped = false;
+  const stopSending = patientTimeout(() => (overdue = true), Math.floor(ctx.settings.timeoutMs * 0.8));
+  try {
+    // fast-check runs one body at a time and waits for each: the body under way when the stop
+    // comes still ends within its case (it is not taken for a late request or a gateway's retry).
+    const details = await fc.check(
+      fc.asyncProperty(arb, async (v) => {
+        if (!overdue) return judgeOne(v);
+        // Past the stop while shrinking a failure: the smallest body found so far stands. Before
+        // any failure: the run ends here (STOP is no counterexample; outcome knows it), and the
+        // shrinking fast-check then tries ends at once (every smaller body "holds").
+        if (failures.size || stopped) return true;
+        stopped = true;
+        throw STOP;
+      }),
+      { seed: ctx.settings.seed, numRuns: ctx.settings.numRuns, endOnFailure: false },
+    );
+    return outcome(details, failures, transport, refused, { sent, asked: ctx.settings.numRuns }, render);
+  } finally {
+    stopSending();
+  }
 
   async function judgeOne(v: T): Promise<boolean> {
     // A connection that failed says nothing about the body: it is not a counterexample (and
     // not shrunk); the check reports it as the connection verdict it is.
     let x: Exchange;
+    sent++;
     try {
       x = await exchange(ctx, render(v), typeof send === 'function' ? send(v) : send);
     } catch (e) {
@@ -71,25 +89,35 @@ export async function checkProperty<T>(
 }
 
 /**
- * The time limit of a check that runs a property: fast-check stops starting bodies at 0.8 of the
- * run's per-check limit T, and the body under way then ends within the client's answer bound (T),
- * once more on a fresh connection after a failed one (T): 2.8 T at the most, 3 T with the verdict's
- * own time. On a gateway that answers, a property check still ends near 0.8 T.
+ * The time limit of a check that runs a property: bodies stop being sent at 0.8 of the run's
+ * per-check limit T of the gateway's time (1.6 T at the most with this process's holds), and the
+ * body under way then ends within the client's answer bound (T), once more on a fresh connection
+ * after a failed one (T): 2.8 T of the gateway's time at the most, 3 T with the verdict's own time.
+ * The runner's limit is patient the same way. On a gateway that answers, a property check still
+ * ends near 0.8 T.
  */
 export const PROPERTY_TIME_LIMIT = (s: { timeoutMs: number }): number => 3 * s.timeoutMs;
 
+/** What checkProperty throws to end fast-check's run at the property's stop (fast-check has no other way to end a run early). */
+const STOP = new Error('the property\'s time ran out: no more bodies are sent');
+
 /** What a finished fc.check says, as a PropertyOutcome. */
-function outcome<T>(details: fc.RunDetails<[T]>, failures: Map<string, Verdict>, transport: Array<GatewayTransportError | GatewayTimeoutError>, refused: number, render: (v: T) => string): PropertyOutcome {
-  if (!details.failed) {
+function outcome<T>(details: fc.RunDetails<[T]>, failures: Map<string, Verdict>, transport: Array<GatewayTransportError | GatewayTimeoutError>, refused: number, n: { sent: number; asked: number }, render: (v: T) => string): PropertyOutcome {
+  const stopped = details.failed && details.errorInstance === STOP;
+  // A stopped run sent `sent` bodies; a failed one counts its shrinking too, as fast-check does.
+  const runs = stopped ? n.sent : details.numRuns;
+  const unsent = stopped ? n.asked - n.sent : 0;
+  if (!details.failed || stopped) {
     // Every body judged held, but some requests never got an answer to judge: the connection verdict.
-    if (transport.length) throw connectionFailed(transport, details.numRuns);
-    return { ok: true, runs: details.numRuns, refused, seed: details.seed };
+    if (transport.length) throw connectionFailed(transport, runs);
+    return { ok: true, runs, unsent, refused, seed: details.seed };
   }
   if (details.errorInstance && !details.counterexample) throw details.errorInstance;
   const ce = details.counterexample ? render(details.counterexample[0] as T) : undefined;
   return {
     ok: false,
-    runs: details.numRuns,
+    runs,
+    unsent,
     refused,
     seed: details.seed,
     path: details.counterexamplePath ?? undefined,
@@ -109,7 +137,8 @@ function connectionFailed(transport: Array<GatewayTransportError | GatewayTimeou
 /** The verdict of a property: its shrunk counterexample, seed and path when it failed. */
 export function propertyVerdict(p: PropertyOutcome, what: string): Verdict {
   const reproduce = `--seed ${p.seed}`;
-  if (p.ok) return { ok: true, message: `${what} held for ${p.runs} generated bodies${p.refused ? ` (${p.refused} refused with an explicit JSON error)` : ''} (${reproduce})`, evidence: { seed: p.seed, runs: p.runs, refused: p.refused } };
+  const unsent = p.unsent ? `; ${p.unsent} more generated and not sent: the check's time (0.8 of --timeout-ms, this process's holds not counted) ran out first` : '';
+  if (p.ok) return { ok: true, message: `${what} held for ${p.runs} generated bodies${p.refused ? ` (${p.refused} refused with an explicit JSON error)` : ''}${unsent} (${reproduce})`, evidence: { seed: p.seed, runs: p.runs, refused: p.refused, unsent: p.unsent } };
   return {
     ok: false,
     message: `${what} broke on a generated body (shrunk to a minimal counterexample; replay with ${reproduce}): ${p.failure?.message ?? 'see evidence'}`,

@@ -21,7 +21,9 @@ import serviceModels from '../../suites/service/service.models.list.js';
 import { runOne } from '../../src/runner/runner.js';
 import type { UpstreamHandle as Handle } from '../../src/upstream/handle.js';
 import type { Upstream } from '../../src/upstream/upstream.js';
-import { closers, hold, serve, settings } from '../helpers/held.js';
+import { closers, hold, relayed, serve, settings } from '../helpers/held.js';
+import nativeBodySemantic from '../../suites/native/native.body.semantic.js';
+import { fixtureTexts } from '../../suites/shared/fixtures.js';
 
 /** 32 MB through the clean reference gateway (the demo's 2 s upstream time-out) to `upstream`. */
 async function large(upstream: string, token = newCaseToken()): Promise<{ status: number; error?: string }> {
@@ -159,5 +161,27 @@ describe('the runner\'s time limit of a check counts the check\'s time, not this
     const url = await serve(() => undefined);
     const r = await runOne(fetching(url), env);
     expect([r.outcome, r.message]).toEqual(['timeout', expect.stringMatching(/^no answer within the time limit \(1000 ms for this check\)/)]);
+  });
+});
+
+describe('a property stops sending bodies at 0.8 of the check\'s limit of the gateway\'s time, not of this process\'s holds', () => {
+  // T = 2000 ms: bodies stop at 1.6 s of the gateway's time (holds put it off by 1.6 s at the most).
+  // The fixtures go first; the property's clock starts after them, at its first body.
+  const FIXTURES = fixtureTexts('native').length;
+  const BODIES = 8;
+  async function property(onFirstBody: (passOn: () => void) => void) {
+    let nth = 0;
+    const ctx = await relayed((_method, _status, passOn) => (nth++ === FIXTURES ? onFirstBody(passOn) : passOn()));
+    return nativeBodySemantic.run({ ...ctx, settings: { ...ctx.settings, numRuns: BODIES, timeoutMs: 2000 } });
+  }
+
+  it('this process held 1.55 s during the first body (the wall clock past 1.6 s a body later): every body is sent', async () => {
+    const v = await property((passOn) => (hold(1550), passOn()));
+    expect([v.ok, v.message]).toEqual([true, `semantic equality of native bodies held for ${BODIES} generated bodies (--seed 1)`]);
+  });
+
+  it('the first body answered after 3.5 s (this process free meanwhile, past the stop\'s 3.2 s at the most): the rest are not sent, and the verdict says so', async () => {
+    const v = await property((passOn) => setTimeout(passOn, 3500));
+    expect([v.ok, v.message]).toEqual([true, expect.stringMatching(`held for 1 generated bodies; ${BODIES - 1} more generated and not sent: the check's time`)]);
   });
 });

@@ -46,6 +46,13 @@ async function transcriptOf(fault?: string, gate?: PhaseGate): Promise<{ report:
 }
 
 
+/** The two runs' verdicts of the check a difference names: why the two runs differ is often in them (how many bodies a property sent). */
+function bothVerdicts(difference: string, a: RunReport, b: RunReport): string {
+  const id = /^exchange \d+: (\S+) #/.exec(difference)?.[1];
+  const of = (r: RunReport) => r.results.find((x) => x.id === id);
+  return `${difference}\nrun a: ${of(a)?.outcome}: ${of(a)?.message}\nrun b: ${of(b)?.outcome}: ${of(b)?.message}`;
+}
+
 /** What verify prints when every check certify held is reproduced (the count is certify's own: `all N checks held`). */
 function reproducedAll(certifyOut: string): RegExp {
   const held = /all (\d+) checks held/.exec(certifyOut)?.[1];
@@ -74,7 +81,8 @@ describe('transcript digest', () => {
     expect(a.t.get('streaming.delivery.incremental')).toEqual([TIMING_EXCHANGE]);
     expect(a.t.get('messages.response.unchanged')!.length).toBeGreaterThan(1);
     // The first difference names the exchange; the digests then agree.
-    expect(firstDifference(transcriptLines(a.t), transcriptLines(b.t))).toBeNull();
+    const ab = firstDifference(transcriptLines(a.t), transcriptLines(b.t));
+    expect(ab, ab ? bothVerdicts(ab, a.report, b.report) : '').toBeNull();
     expect(transcriptDigest(b.t)).toBe(transcriptDigest(a.t));
     expect(transcriptDigest(f.t)).not.toBe(transcriptDigest(a.t));
     expect(firstDifference(transcriptLines(a.t), transcriptLines(f.t))).toMatch(/^exchange \d+: messages\.[a-z.-]+ #\d+ \((client|upstream)\): the (received|request|response|reply)/);
