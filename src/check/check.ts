@@ -119,6 +119,11 @@ export interface CheckDef {
   /** The protocol the check speaks: a feature the gateway must declare (`--protocols`), else the check is skipped. */
   protocol?: Protocol;
   /**
+   * `info`: the check runs when its protocol is not declared too, and then reports what it found
+   * as info, never as a failure (a route a gateway may carry without saying so: the A2A checks).
+   */
+  undeclared?: 'info';
+  /**
    * Judges a route the gateway translates (its protocol forwarded upstream as another): picked
    * only when the readiness canary of its protocol reached the upstream in another protocol.
    */
@@ -188,7 +193,7 @@ export const pass = <E extends Evidence>(message: string, evidence?: E & DeepPar
 export const fail = <E extends Evidence>(message: string, detail: Omit<Verdict, 'ok' | 'message' | 'evidence'> & { evidence?: E & DeepParts<E> } = {}): Verdict => ({ ok: false, message, ...detail });
 
 /** Every feature a check needs: its protocol, and its profile when that profile is a feature. */
-export function featuresOf(c: Pick<CheckDef, 'protocol' | 'profile'>): Feature[] {
+export function featuresOf(c: Pick<CheckDef, 'protocol' | 'profile' | 'undeclared'>): Feature[] {
   const fromProfile = profileFeature(c.profile);
-  return [...(c.protocol ? [c.protocol] : []), ...(fromProfile ? [fromProfile] : [])];
+  return [...(c.protocol && c.undeclared !== 'info' ? [c.protocol] : []), ...(fromProfile ? [fromProfile] : [])];
 }

@@ -1,18 +1,21 @@
 // The names of the protocols a gateway carries (messages: Anthropic; native: Gemini; chat:
 // OpenAI chat completions; responses: OpenAI Responses API; vertex: Anthropic models on Vertex AI's rawPredict; bedrock: Bedrock InvokeModel;
-// mcp: the Model Context Protocol over Streamable HTTP), of the credential styles and of the routes a protocol has. At the bottom of the
+// mcp: the Model Context Protocol over Streamable HTTP; a2a: the Agent2Agent protocol's JSON-RPC binding), of the credential styles and of the routes a protocol has. At the bottom of the
 // source tree: it imports nothing, so every layer can name a protocol. What each protocol is
 // (paths, credentials, requests, replies) is its record in the protocol module (src/protocols/).
 
-export const PROTOCOLS = ['messages', 'native', 'chat', 'responses', 'vertex', 'bedrock', 'mcp'] as const;
+export const PROTOCOLS = ['messages', 'native', 'chat', 'responses', 'vertex', 'bedrock', 'mcp', 'a2a'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 
+/** The agent protocols: traffic between agents and their tools or peers, no model API. */
+export const AGENT_PROTOCOLS: readonly Protocol[] = ['mcp', 'a2a'];
+
 /**
- * The protocols a run declares when it is told none (`--protocols` unset): the model APIs. MCP is
- * left out: an LLM gateway that proxies no MCP server must not fail a default run for it, so a
- * gateway that carries MCP says so (`--protocols ...,mcp`, docs/mcp.md).
+ * The protocols a run declares when it is told none (`--protocols` unset): the model APIs. The
+ * agent protocols are left out: an LLM gateway that proxies no MCP server or agent must not fail a
+ * default run for it, so a gateway that carries them says so (`--protocols ...,mcp,a2a`, docs/mcp.md).
  */
-export const DEFAULT_PROTOCOLS: readonly Protocol[] = PROTOCOLS.filter((p) => p !== 'mcp');
+export const DEFAULT_PROTOCOLS: readonly Protocol[] = PROTOCOLS.filter((p) => !AGENT_PROTOCOLS.includes(p));
 
 /**
  * How the run's credential is attached: a header (`bearer`, `x-api-key`, the native protocol's
