@@ -26,12 +26,13 @@ import { FIELD_3_FAULTS } from './field-3.js';
 import { BLIND_SPOT_FAULTS } from './blind-spots.js';
 import { API_ROUTE_FAULTS } from './api-routes.js';
 import { MCP_FAULTS } from './mcp.js';
+import { A2A_FAULTS } from './a2a.js';
 import { SOCKETS_FAULTS } from './sockets.js';
 import { FIELD_HTTP_FAULTS } from './field-http.js';
 
 export type { Fault, RequestParts, SocketFault, SocketSend } from './types.js';
 
-export const FAULTS: Fault[] = [...MESSAGES_FAULTS, ...STREAMING_FAULTS, ...PROTOCOL_FAULTS, ...ERRORS_FAULTS, ...FLAKY_FAULTS, ...CAPABILITY_FAULTS, ...FIELD_FAULTS, ...CLIENT_FAULTS, ...TRANSLATE_FAULTS, ...RESPONSES_FAULTS, ...NATIVE_FAULTS, ...VERTEX_FAULTS, ...BEDROCK_FAULTS, ...FIELD_2_FAULTS, ...CACHE_FAULTS, ...UPSTREAMS_FAULTS, ...CONTRACT_FAULTS, ...WIRE_FAULTS, ...H2_FAULTS, ...FIELD_3_FAULTS, ...BLIND_SPOT_FAULTS, ...API_ROUTE_FAULTS, ...MCP_FAULTS, ...SOCKETS_FAULTS, ...FIELD_HTTP_FAULTS];
+export const FAULTS: Fault[] = [...MESSAGES_FAULTS, ...STREAMING_FAULTS, ...PROTOCOL_FAULTS, ...ERRORS_FAULTS, ...FLAKY_FAULTS, ...CAPABILITY_FAULTS, ...FIELD_FAULTS, ...CLIENT_FAULTS, ...TRANSLATE_FAULTS, ...RESPONSES_FAULTS, ...NATIVE_FAULTS, ...VERTEX_FAULTS, ...BEDROCK_FAULTS, ...FIELD_2_FAULTS, ...CACHE_FAULTS, ...UPSTREAMS_FAULTS, ...CONTRACT_FAULTS, ...WIRE_FAULTS, ...H2_FAULTS, ...FIELD_3_FAULTS, ...BLIND_SPOT_FAULTS, ...API_ROUTE_FAULTS, ...MCP_FAULTS, ...A2A_FAULTS, ...SOCKETS_FAULTS, ...FIELD_HTTP_FAULTS];
 
 /** The load profile's faults: proven by test/load/load-detection.test.ts, not the default detection matrix. */
 export { LOAD_FAULTS };
