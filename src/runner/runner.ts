@@ -78,6 +78,13 @@ export function notDeclared(check: CheckDef, declared: ReadonlySet<string>): str
 /** What an info result of a check run on an undeclared protocol says before its finding. */
 export const undeclaredInfo = (protocol: string, found: string) => `reported, not failed (${found} as measured): the gateway does not declare ${protocol} (--protocols ...,${protocol} makes this a failure)`;
 
+/** A check run though its protocol is not declared (undeclared: 'info'): a fail, warn or time-out becomes info, its message saying so; any other outcome is kept. */
+function asUndeclared<V extends { message: string }>(check: CheckDef, declared: ReadonlySet<string>, found: CheckResult['outcome'], v: V): [CheckResult['outcome'], V] {
+  const undeclared = check.undeclared === 'info' && check.protocol !== undefined && !declared.has(check.protocol);
+  if (!undeclared || (found !== 'fail' && found !== 'warn' && found !== 'timeout')) return [found, v];
+  return ['info', { ...v, message: `${undeclaredInfo(check.protocol!, found)}: ${v.message}` }];
+}
+
 class CheckTimeout extends Error {}
 
 /** Requests of a failed check kept in its evidence (`sent`), for the replay. */
@@ -113,25 +120,20 @@ export async function runOne(check: CheckDef, env: RunEnv): Promise<CheckResult>
   // The run's client, seen by this check through a view that records what it sends; each answer's budget is the check's limit, and the check's end cuts it.
   const gateway: GatewayClient = Object.create(env.gateway, { onSend: { value: keep }, onReceive: { value: onReceive }, onProgress: { value: (a: Arrived) => inflight.add(a) }, onConnectionFailed: { value: (e: GatewayTransportError) => env.connectionFailed?.(check.id, e.code) }, answerLimitMs: { value: limitMs }, checkSignal: { value: controller.signal } });
   let cancelLimit = () => {};
-  const base = { id: check.id, title: check.title, area: check.area, requirements: check.requirements, level: check.level };
-  // A check run though its protocol is not declared (undeclared: 'info') reports a failure as info.
-  const asInfo = check.undeclared === 'info' && check.protocol !== undefined && !env.declared.has(check.protocol);
   // Detached (src/core/detach.ts): evidence cut from a large body must not keep the body alive.
-  const done = (found: CheckResult['outcome'], v: Partial<Verdict> & { message: string }): CheckResult => {
-    const outcome = asInfo && (found === 'fail' || found === 'warn' || found === 'timeout') ? 'info' : found;
-    return {
-      ...base,
-      outcome,
-      ...detached({
-        message: outcome === found ? v.message : `${undeclaredInfo(check.protocol!, found)}: ${v.message}`,
-        expected: v.expected ?? null,
-        actual: v.actual ?? null,
-        evidence: { ...(v.evidence ?? {}), ...(log.length ? { log } : {}), ...(sent.length && outcome !== 'pass' && outcome !== 'skip' ? { sent, ...(sentTotal > sent.length ? { sentTotal } : {}) } : {}) },
-      }),
-      durationMs: Math.round(performance.now() - started),
-      ...routesField(handle, sentIn),
-    };
-  };
+  const made = (outcome: CheckResult['outcome'], v: Partial<Verdict> & { message: string }): CheckResult => ({
+    ...{ id: check.id, title: check.title, area: check.area, requirements: check.requirements, level: check.level },
+    outcome,
+    ...detached({
+      message: v.message,
+      expected: v.expected ?? null,
+      actual: v.actual ?? null,
+      evidence: { ...(v.evidence ?? {}), ...(log.length ? { log } : {}), ...(sent.length && outcome !== 'pass' && outcome !== 'skip' ? { sent, ...(sentTotal > sent.length ? { sentTotal } : {}) } : {}) },
+    }),
+    durationMs: Math.round(performance.now() - started),
+    ...routesField(handle, sentIn),
+  });
+  const done = (found: CheckResult['outcome'], v: Partial<Verdict> & { message: string }) => made(...asUndeclared(check, env.declared, found, v));
   const undeclared = notDeclared(check, env.declared);
   if (undeclared) return done('skip', { message: undeclared });
   if (check.credential && env.noCredential) return done('skip', { message: NO_CREDENTIAL_SKIP });
