@@ -4,7 +4,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { A2A_PATH } from '../../src/protocols/a2a/index.js';
 import type { Fault, RequestParts } from './types.js';
-import { isOn } from './routes.js';
+import { answer, isOn } from './routes.js';
 import { HoldAll, isEventStream } from './streaming.js';
 
 const pathOf = (r: RequestParts) => r.path.split('?')[0];
@@ -52,13 +52,7 @@ export const A2A_FAULTS: Fault[] = [
     name: 'a2a-no-card',
     breaks: ['AGENT-CARD-1'],
     description: 'answers the agent card route (/.well-known/agent-card.json) 404 itself: only the endpoint is routed',
-    intercept: (r, res) => {
-      if (!isCard(r)) return false;
-      const body = '{"error":"not_found"}';
-      res.writeHead(404, { 'content-type': 'application/json', 'content-length': String(body.length) });
-      res.end(body);
-      return true;
-    },
+    intercept: (r, res) => isCard(r) && answer(res, 404, 'application/json', '{"error":"not_found"}'),
   },
   {
     name: 'a2a-drop-final',

@@ -3,6 +3,7 @@
 // --strict (a JSON 404 from discovery, a failover to the next model of a declared chain on a
 // model-not-found 404), or what neither allows (an unsupported count_tokens turned into a 500).
 import type { Fault, RequestParts } from './types.js';
+import { answer } from './routes.js';
 
 const isDiscovery = (r: RequestParts) => r.method === 'GET' && /^\/v1\/models(\?|$)/.test(r.path);
 const isCountTokens = (r: RequestParts) => /^\/v1\/messages\/count_tokens(\?|$)/.test(r.path);
@@ -30,13 +31,7 @@ export const CONTRACT_FAULTS: Fault[] = [
     name: 'discovery-not-offered',
     breaks: ['DISC-1'],
     description: 'offers no model discovery: GET /v1/models answers a JSON 404 (the client falls back to its built-in list; a failure only under --strict)',
-    intercept: (r, res) => {
-      if (!isDiscovery(r)) return false;
-      const body = json({ type: 'error', error: { type: 'not_found_error', message: 'model discovery is not offered by this gateway' } });
-      res.writeHead(404, { 'content-type': 'application/json', 'content-length': String(body.length) });
-      res.end(body);
-      return true;
-    },
+    intercept: (r, res) => isDiscovery(r) && answer(res, 404, 'application/json', json({ type: 'error', error: { type: 'not_found_error', message: 'model discovery is not offered by this gateway' } })),
   },
   {
     name: 'count-tokens-unsupported-as-500',

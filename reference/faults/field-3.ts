@@ -9,6 +9,7 @@ import { Transform } from 'node:stream';
 import { routeOfRequest } from '../../src/protocols/index.js';
 import type { Fault, RequestParts } from './types.js';
 import { responseCache } from './cache.js';
+import { answer } from './routes.js';
 
 /** The key of a cache that knows the credential headers: method, path with query, Authorization, x-api-key and x-goog-api-key, the body. */
 function wholeRequestKey(r: RequestParts): string {
@@ -130,10 +131,7 @@ export const FIELD_3_FAULTS: Fault[] = [
     intercept: (r, res) => {
       const model = messagesModel(r);
       if (!model || !/gwc/.test(model)) return false;
-      const body = JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `model ${model} is not served by this gateway` } });
-      res.writeHead(400, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
-      res.end(body);
-      return true;
+      return answer(res, 400, 'application/json', JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `model ${model} is not served by this gateway` } }));
     },
   },
   {

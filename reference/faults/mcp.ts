@@ -5,18 +5,13 @@
 import { PassThrough, Transform, type TransformCallback } from 'node:stream';
 import { MCP_SESSION_HEADER, MCP_VERSION_HEADER } from '../../src/protocols/mcp/index.js';
 import type { Fault, RequestParts } from './types.js';
-import { isOn } from './routes.js';
+import { answer, isOn } from './routes.js';
 import { HoldAll, isEventStream } from './streaming.js';
 
 const pathOf = (r: RequestParts) => r.path.split('?')[0];
 const isEndpoint = (r: RequestParts) => isOn(r, 'mcp', 'rpc') && pathOf(r) === '/mcp';
 const isDiscovery = (r: RequestParts) => isOn(r, 'mcp', 'rpc') && pathOf(r).startsWith('/.well-known/');
 const without = (headers: Array<[string, string]>, name: string) => headers.filter(([k]) => k.toLowerCase() !== name);
-const answer = (res: import('node:http').ServerResponse, status: number, type: string, body: string) => {
-  res.writeHead(status, { 'content-type': type, 'content-length': String(Buffer.byteLength(body)) });
-  res.end(body);
-  return true;
-};
 
 /** Passes the first `max` bytes, then ends the answer (a body-size limit that truncates). */
 class CutAfter extends Transform {

@@ -3,7 +3,7 @@
 // method, a body "normalised" into the messages shape, an allow-list of headers, a buffered
 // stream, a missing count route, an error page).
 import type { Fault, RequestParts } from './types.js';
-import { isOn } from './routes.js';
+import { answer, isOn } from './routes.js';
 import { HoldAll, onStreams, PerFrame } from './streaming.js';
 
 const isVertex = (r: RequestParts) => isOn(r, 'vertex', 'generate', 'stream', 'count');
@@ -70,10 +70,7 @@ export const VERTEX_FAULTS: Fault[] = [
     description: 'has no route for count-tokens:rawPredict and answers a JSON 404 itself',
     intercept: (r, res) => {
       if (!isOn(r, 'vertex', 'count')) return false;
-      const body = JSON.stringify({ error: { code: 404, message: `no route for ${r.path}`, status: 'NOT_FOUND' } });
-      res.writeHead(404, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
-      res.end(body);
-      return true;
+      return answer(res, 404, 'application/json', JSON.stringify({ error: { code: 404, message: `no route for ${r.path}`, status: 'NOT_FOUND' } }));
     },
   },
   {
