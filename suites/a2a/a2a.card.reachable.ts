@@ -1,7 +1,7 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
-import { compareJsonText, describeDiff } from '../../src/core/json-diff.js';
 import { AGENT_CARD_PATH, agentCard } from '../../src/protocols/a2a/index.js';
 import { excerpt, exchangeEvidence } from '../shared/evidence.js';
+import { changedFrom } from './common.js';
 
 /** The url the scripted card names (the agent's own endpoint, which a gateway may point at itself). */
 const CARD_URL = 'http://agent.invalid/a2a';
@@ -32,8 +32,8 @@ export default defineCheck({
       return fail(`the agent card reached the client as something other than JSON: ${excerpt(res.text())}`, { evidence: ev });
     }
     const url = got.url;
-    const c = compareJsonText(JSON.stringify({ ...card, url: null }), JSON.stringify({ ...got, url: null }));
-    if (!c.equal) return fail(`the agent card arrived changed: ${c.diffs.slice(0, 3).map(describeDiff).join('; ')}`, { expected: JSON.stringify(card), actual: excerpt(res.text(), 1500), evidence: ev });
+    const changed = changedFrom(JSON.stringify({ ...card, url: null }), JSON.stringify({ ...got, url: null }));
+    if (changed) return fail(`the agent card arrived changed: ${changed}`, { expected: JSON.stringify(card), actual: excerpt(res.text(), 1500), evidence: ev });
     return pass(`the agent card arrived unchanged${url === CARD_URL ? '' : `, its url pointed at ${excerpt(String(url), 200)} instead of the agent's ${CARD_URL}`}`, ev);
   },
 });

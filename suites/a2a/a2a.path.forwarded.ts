@@ -1,8 +1,8 @@
 import { defineCheck, fail, pass } from '../../src/check/check.js';
 import { A2A_PATH, A2A_SEND, a2aHeaders, a2aRequest, a2aResult, agentMessage } from '../../src/protocols/a2a/index.js';
-import { compareJsonText, describeDiff } from '../../src/core/json-diff.js';
 import { CASE_PLACEHOLDER, withToken } from '../../src/upstream/contract.js';
 import { excerpt, exchangeEvidence } from '../shared/evidence.js';
+import { changedFrom } from './common.js';
 
 export default defineCheck({
   id: 'a2a.path.forwarded',
@@ -22,8 +22,8 @@ export default defineCheck({
     if (!seen) return fail(`message/send never reached the upstream (the gateway answered ${res.status}: ${excerpt(res.text())})`, { evidence: ev });
     if (seen.url.split('?')[0] !== A2A_PATH) return fail(`message/send reached the upstream at ${seen.url}, not ${A2A_PATH}`, { expected: A2A_PATH, actual: seen.url, evidence: ev });
     if (res.status !== 200) return fail(`the client got ${res.status} for the agent's 200 answer: ${excerpt(res.text())}`, { expected: '200', actual: String(res.status), evidence: ev });
-    const c = compareJsonText(answer, res.text());
-    if (!c.equal) return fail(`the agent's answer arrived changed: ${c.parseError ? `not JSON (${c.parseError})` : c.diffs.slice(0, 3).map(describeDiff).join('; ')}`, { expected: answer, actual: excerpt(res.text(), 1500), evidence: ev });
+    const changed = changedFrom(answer, res.text());
+    if (changed) return fail(`the agent's answer arrived changed: ${changed}`, { expected: answer, actual: excerpt(res.text(), 1500), evidence: ev });
     return pass(`message/send reached ${A2A_PATH} and the agent's message came back unchanged`, ev);
   },
 });

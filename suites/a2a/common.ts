@@ -7,6 +7,7 @@ import { A2A_PATH, A2A_SSE_HEADERS, A2A_STREAM, a2aFrame, a2aRequest, taskEvents
 import { CASE_PLACEHOLDER } from '../../src/upstream/contract.js';
 import type { SseReply } from '../../src/upstream/scenario.js';
 import { streamThrough, type StreamExchange } from '../shared/exchange.js';
+import { compareJsonText, describeDiff } from '../../src/core/json-diff.js';
 
 /** Gap between the task's events: far above loopback lag and the burst window, so a buffer shows as events arriving together. */
 export const GAP_MS = 300;
@@ -33,4 +34,11 @@ export function eventName(text: string): string {
   } catch {
     return 'not JSON';
   }
+}
+
+/** How `got` differs from `want` by meaning (the first three differences), or null when it does not. */
+export function changedFrom(want: string, got: string): string | null {
+  const c = compareJsonText(want, got);
+  if (c.equal) return null;
+  return c.parseError ? `not JSON (${c.parseError})` : c.diffs.slice(0, 3).map(describeDiff).join('; ');
 }
