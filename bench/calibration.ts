@@ -101,7 +101,7 @@ async function oneSet(n: number, constrained: number | null, gw: string, mock: s
     const cal = reports.map((r) => r.load!.calibration!);
     const verdicts = cal.map((c, k) => judgeCalibration(c, cal.filter((_, j) => j !== k)));
     const which = (f: (v: (typeof verdicts)[number]) => unknown) => verdicts.flatMap((v, k) => (f(v) ? [k + 1] : []));
-    return { constrained, load, cal, flagged: which((v) => v.flagged), unjudged: which((v) => v.unjudged), throttled: constrained ? groups[constrained - 1].throttled() : '', why: verdicts.flatMap((v, k) => [v.flagged, v.unjudged].filter(Boolean).map((w) => `  shard ${k + 1}: ${w}`)) };
+    return { constrained, load, cal, flagged: which((v) => v.flagged), unjudged: which((v) => v.unjudged), throttled: constrained ? groups[constrained - 1].throttled() : '', why: verdicts.flatMap((v, k) => [v.flagged, v.unjudged, v.noted].filter(Boolean).map((w) => `  shard ${k + 1}: ${w}`)) };
   } finally {
     for (const g of groups) {
       rmdirSync(g.dir);

@@ -56,7 +56,7 @@ export function loadShardLines(report: RunReport): string[] {
     const c = s.calibration;
     const cal = c ? `calibration straight p50 ${c.latencyMs.p50} ms, p99 ${c.latencyMs.p99} ms at ${c.achieved}/s of ${c.rate}/s, CPU work ${cpuText(c)}` : 'no calibration recorded';
     const start = `${s.start ? `; waited ${s.start.waitedMs} ms at the barrier for ${s.start.registered} shards` : ''}${s.firstRequestAt ? `; first load request ${s.firstRequestAt}` : ''}`;
-    return `shard ${s.shard}: ${cal}${start}${s.flagged ? `; FLAGGED: ${s.flagged}` : ''}${s.unjudged ? `; ${s.unjudged}` : ''}`;
+    return `shard ${s.shard}: ${cal}${start}${s.flagged ? `; FLAGGED: ${s.flagged}` : ''}${s.unjudged ? `; ${s.unjudged}` : ''}${s.noted ? `; ${s.noted}` : ''}`;
   });
   const spread = firstRequestSpreadMs(info);
   return spread === null ? lines : [...lines, `first load requests of the shards within ${spread} ms of each other`];

@@ -154,8 +154,8 @@ export interface LoadRunInfo {
   start?: StartTogether;
   /** Wall clock (ISO) of this process's first load request of its checks. */
   firstRequestAt?: string;
-  /** A merged report: each shard's calibration, start and first load request, why a shard's calibration is far from the others' (flagged), or why it could not be judged (unjudged). */
-  shards?: Array<{ shard: number; calibration: LoadCalibration | null; start?: StartTogether; firstRequestAt?: string; flagged?: string; unjudged?: string }>;
+  /** A merged report: each shard's calibration, start and first load request, why a shard's calibration is far from the others' (flagged), or why it could not be judged (unjudged), or a tail far off alone (noted). */
+  shards?: Array<{ shard: number; calibration: LoadCalibration | null; start?: StartTogether; firstRequestAt?: string; flagged?: string; unjudged?: string; noted?: string }>;
 }
 
 export interface StartTogether {
