@@ -12,6 +12,7 @@ import type { CheckResult, RunReport } from '../report/shared/types.js';
 import { waiverLines } from '../report/run/waivers.js';
 import { findingsInOrder, GONE_NOT_RUN, isCutShort, isGoneNotRun, isHungNotRun } from '../report/shared/policy.js';
 import { capabilityLines } from './capabilities.js';
+import { transportLines } from './transports.js';
 import { fixLink } from '../core/links.js';
 import type { Colour } from './style.js';
 import { plural } from '../core/words.js';
@@ -98,6 +99,7 @@ export function consoleSummary(report: RunReport, files: string[]): string {
   // The routes only when one was translated: a pass-through's routes say nothing new.
   if (report.routes?.some(translated)) lines.push('  routes (client protocol → the protocol the upstream was addressed in):', ...routeLines(report.routes).map((l) => `    ${l}`));
   lines.push(...capabilityLines(report));
+  lines.push(...transportLines(report));
   lines.push(...findings(report, files));
   if (report.unmatchedRequests.length) {
     lines.push('', `The upstream received ${plural(report.unmatchedRequests.length, 'request')} it could not tie to a check:`);

@@ -43,7 +43,7 @@ export function runReportOf(f: RunFacts): RunReport {
     target,
     upstream: upstream?.url ?? null,
     profile: cfg.profile,
-    declared: { protocols: [...cfg.protocols], ...(features.length ? { features } : {}) },
+    declared: { protocols: [...cfg.protocols], ...(features.length ? { features } : {}), websockets: [...cfg.websockets.served] },
     seed: cfg.seed,
     strict: cfg.strict,
     allowFlaky: cfg.allowFlaky,

@@ -78,7 +78,7 @@ export interface RunReport {
   upstream: string | null;
   profile: string;
   /** What the user declared the gateway serves (feature gating). */
-  declared: { protocols: string[]; features?: string[] };
+  declared: { protocols: string[]; features?: string[]; websockets?: string[] };
   seed: number;
   strict: boolean;
   /** --allow-flaky: a flaky check does not fail the run. */

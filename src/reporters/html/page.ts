@@ -18,6 +18,7 @@ import { CSP, SCRIPT, STYLE } from './assets.js';
 import { clip, cutNote, HTML_LIMITS } from './escape.js';
 import { Budget, details } from './evidence.js';
 import { capabilityHtml } from '../capabilities.js';
+import { transportHtml } from '../transports.js';
 import { plural } from '../../core/words.js';
 
 export interface CatalogText {
@@ -175,7 +176,7 @@ ${pageHeader(report, ok)}
 <main>
 <h2>Summary: ${plural(s.total, 'check')}, ${OUTCOMES.filter((o) => s[o]).map((o) => `${s[o]} ${o}`).join(', ') || 'none run'}</h2>
 <div class="tables">${countsTable('area', areas, (r) => r.area, results, cols)}${countsTable('level', levels, (r) => r.level, results, cols)}</div>
-${capabilityHtml(report)}${routesTable(report.routes)}${waiversTable(report.waivers)}${unmatchedTable(report.unmatchedRequests)}
+${capabilityHtml(report)}${transportHtml(report)}${routesTable(report.routes)}${waiversTable(report.waivers)}${unmatchedTable(report.unmatchedRequests)}
 <h2>Checks</h2>
 ${filters(present, areas, levels)}
 `;
