@@ -51,7 +51,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
   /** Called for each request no check expects (the `mock` command prints them), with the ended case's token when it had one. */
   onUnmatched?: (u: UnmatchedRequest, lateToken?: string) => void;
   /** Capture mode (capture.ts): sees every request and answers those no check expects. */
-  capture?: { record(rec: RecordedRequest, res: http.ServerResponse): void; answer(rec: RecordedRequest, res: http.ServerResponse): void };
+  capture?: { record(rec: RecordedRequest, res: http.ServerResponse): void; answer(rec: RecordedRequest, res: http.ServerResponse): void; upgrade?(req: http.IncomingMessage, socket: import('node:stream').Duplex, head: Buffer, url: string): boolean; stopSockets?(): void };
 
   /** Prefixes the gateway forwards under (longest first): stripped before a request is recorded. */
   private prefixes: string[] = [];
@@ -82,7 +82,12 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
       s.on('close', () => this.sockets.delete(s));
     });
     this.server.keepAliveTimeout = 65_000;
-    this.server.on('upgrade', (req: http.IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => this.socketCases.upgrade(req, socket, head, this.unprefixed(req.url ?? '/')));
+    this.server.on('upgrade', (req: http.IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => {
+      const url = this.unprefixed(req.url ?? '/');
+      // Session mode (the client profile) takes a socket client's upgrade without a case token.
+      if (this.capture?.upgrade?.(req, socket, head, url)) return;
+      this.socketCases.upgrade(req, socket, head, url);
+    });
     this.socketCases.onUnmatched = (url, reason) => this.unmatched.push({ method: 'GET', url, reason: `WebSocket upgrade: ${reason}`, receivedWall: wallNow() });
   }
 
@@ -96,6 +101,7 @@ export class RecordingUpstream extends LoopbackServer implements Upstream {
   }
   override async stop(): Promise<void> {
     this.socketCases.stop();
+    this.capture?.stopSockets?.();
     await this.mcp.close();
     await super.stop();
   }

@@ -19,6 +19,8 @@ import { CHAT_PATH, MESSAGES_PATH, nativeGenerateOf, RECORDS, routeOfRequest, tr
 import { play } from './play.js';
 import { SESSION_GAP_MS, SESSION_TOOLS, SESSION_USAGE, sessionDeltas } from '../../src/real-clients/script.js';
 import type { UpstreamRequest } from '../../src/real-clients/types.js';
+import { SessionSockets } from './session-sockets.js';
+import type { Duplex } from 'node:stream';
 
 type Obj = Record<string, unknown>;
 const isObj: (v: unknown) => v is Obj = isRecord;
@@ -40,6 +42,13 @@ export class SessionCapture {
   private readonly ids = new Map<string, string>();
   private received = 0;
   private waiting: Array<() => void> = [];
+  /** The last HTTP request's sequence number: a socket opened after it is ordered just after it. */
+  private lastSeq = 0;
+  private readonly sockets = new SessionSockets({
+    began: () => void this.received++,
+    ended: (r) => this.push({ ...r, seq: this.lastSeq + 0.5 }),
+    headers: (raw) => this.headers(raw),
+  });
   /**
    * `credential`: the one the clients are given; a masked credential header that does not hold
    * it is marked, so a gateway that swaps in a key of its own is seen without showing either.
@@ -48,7 +57,8 @@ export class SessionCapture {
   constructor(private readonly opts: { credential?: string; delays?: Record<string, number> } = {}) {}
 
   private headers(raw: Array<[string, string]>): Array<[string, string]> {
-    const masked = maskHeaders(raw);
+    // A WebSocket client's key is drawn anew per connection: kept by name, not value.
+    const masked = maskHeaders(raw).map(([k, v]): [string, string] => [k, k.toLowerCase() === 'sec-websocket-key' ? '(per connection)' : v]);
     const cred = this.opts.credential;
     return masked.map(([k, v], i) => [k, cred && v !== raw[i][1] && !raw[i][1].includes(cred) ? `${v} (not the client's credential)` : v]);
   }
@@ -59,10 +69,27 @@ export class SessionCapture {
     return new Promise((resolve) => this.waiting.push(() => resolve(this.requests)));
   }
 
+  /** A WebSocket upgrade of a socket client (session-sockets.ts); false when its path is no socket route. */
+  upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer, url: string): boolean {
+    return this.sockets.upgrade(req, socket, head, url);
+  }
+
+  /** Ends the sockets still open (the run's record is done). */
+  stopSockets(): void {
+    this.sockets.stop();
+  }
+
+  private push(r: UpstreamRequest): void {
+    this.requests.push(r);
+    this.requests.sort((a, b) => a.seq - b.seq);
+    if (this.requests.length >= this.received) for (const w of this.waiting.splice(0)) w();
+  }
+
   record(rec: RecordedRequest, res: http.ServerResponse): void {
     this.received++;
+    this.lastSeq = rec.seq;
     res.on('close', () => {
-      this.requests.push({
+      this.push({
         seq: rec.seq,
         method: rec.method,
         url: rec.url,
@@ -73,8 +100,6 @@ export class SessionCapture {
         ended: res.writableFinished ? 'answered' : 'client-closed',
         durationMs: Math.round(performance.now() - rec.receivedAt),
       });
-      this.requests.sort((a, b) => a.seq - b.seq);
-      if (this.requests.length >= this.received) for (const w of this.waiting.splice(0)) w();
     });
   }
 

@@ -25,6 +25,8 @@ import { genaiSdk } from '../../../src/real-clients/genai-sdk.js';
 import { geminiCli } from '../../../src/real-clients/gemini-cli.js';
 import { openaiSdk } from '../../../src/real-clients/openai-sdk.js';
 import { openaiResponses } from '../../../src/real-clients/openai-responses.js';
+import { openaiRealtime } from '../../../src/real-clients/openai-realtime.js';
+import { genaiLive } from '../../../src/real-clients/genai-live.js';
 import { anthropicVertexSdk } from '../../../src/real-clients/anthropic-vertex-sdk.js';
 import { runSessions, type ClientFixture, type SessionUpstream } from '../../../src/real-clients/session.js';
 import type { ClientDriver } from '../../../src/real-clients/types.js';
@@ -70,7 +72,7 @@ async function referenceGateway(upstreamUrl: string, faultName: string | undefin
 }
 
 function drivers(names: string[], env: NodeJS.ProcessEnv): ClientDriver[] {
-  const all: Record<string, ClientDriver> = { 'claude-code': claudeCode(env), 'anthropic-sdk': anthropicSdk, openai: openaiSdk, genai: genaiSdk, 'gemini-cli': geminiCli(env), codex: codex(env), 'claude-code-vertex': claudeCode(env, VERTEX_MODE), 'claude-code-bedrock': claudeCode(env, BEDROCK_MODE), 'openai-responses': openaiResponses, 'anthropic-vertex': anthropicVertexSdk };
+  const all: Record<string, ClientDriver> = { 'claude-code': claudeCode(env), 'anthropic-sdk': anthropicSdk, openai: openaiSdk, genai: genaiSdk, 'gemini-cli': geminiCli(env), codex: codex(env), 'claude-code-vertex': claudeCode(env, VERTEX_MODE), 'claude-code-bedrock': claudeCode(env, BEDROCK_MODE), 'openai-responses': openaiResponses, 'anthropic-vertex': anthropicVertexSdk, 'openai-realtime': openaiRealtime, 'genai-live': genaiLive };
   return names.map((n) => all[n]);
 }
 

@@ -22,7 +22,9 @@ export const LIVE_SOCKET: SocketRoute = {
   name: 'live',
   title: 'Gemini Live (WebSocket)',
   path: () => LIVE_PATH,
-  matches: (path) => path.split('?')[0] === LIVE_PATH,
+  // @google/genai's Live client joins a base URL without a path (its default among them) and this
+  // path with a slash of its own: `//ws/...`, which the API takes as this route.
+  matches: (path) => path.split('?')[0].replace(/^\/{2,}/, '/') === LIVE_PATH,
   headers: [],
   credential: 'key-query',
   model: MODEL,
