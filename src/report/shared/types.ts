@@ -11,7 +11,7 @@ export type { LoadCalibration };
 /** How a run ended, as its process exits (src/report/shared/policy.ts decides it): 130 is Ctrl-C's. */
 export type ExitCode = 0 | 1 | 2 | 130;
 
-export const SCHEMA_VERSION = '1.9.0';
+export const SCHEMA_VERSION = '1.10.0';
 
 export interface CheckResult {
   id: string;

@@ -24,7 +24,7 @@ describe('feature gating', () => {
       expect(x.outcome, x.id).toBe('skip');
       expect(x.message, x.id).toMatch(new RegExp(`^not declared: ${x.area} \\(declare it with --protocols`));
     }
-    expect(r.declared).toEqual({ protocols: ['messages'] });
+    expect(r.declared).toEqual({ protocols: ['messages'], websockets: [] });
     expect(consoleSummary(r, [])).toContain('declared: messages (checks that need anything else are skipped as not declared)');
     expect(r.exitCode).toBe(0);
   });
