@@ -30,7 +30,7 @@ export interface ResourceProbe {
 }
 
 export interface MemoryFigures {
-  /** Bytes (RSS of the group summed, or the container's memory). */
+  /** Bytes (RSS of the group summed, or the container's memory); idle: the median after the first good answer, before the first load window. */
   idle: number | null;
   steady: number | null;
   peak: number | null;
@@ -41,7 +41,7 @@ export interface MemoryFigures {
 }
 
 export interface CpuFigures {
-  /** Percent of one core: idle before traffic, the mean under load, the highest between two readings. */
+  /** Percent of one core: idle (after the first good answer, before the first load window), the mean under load, the highest between two readings. */
   idle: number | null;
   steady: number | null;
   peak: number | null;
@@ -109,8 +109,13 @@ export function growthPer10k(samples: ResourceSample[], windows: LoadWindow[]): 
 /** The figures of a run's readings: `readyAt` the launch's ready moment, `firstTrafficAt` the first request's (or null). */
 export function summarizeResources(o: { source: string; intervalMs: number; samples: ResourceSample[]; windows: LoadWindow[]; readyAt: number | null; firstAnswerAt: number | null; firstTrafficAt: number | null; imageBytes?: number }): GatewayResources {
   const { samples, windows } = o;
-  const idleTo = o.firstTrafficAt ?? windows[0]?.from ?? Infinity;
-  const idle = samples.filter((s) => s.at <= idleTo);
+  // Idle: up and answering (after the first good answer, or the port listening), before the
+  // first load window; the start-up before it (a runtime loading its code) is not idle. Without
+  // load windows, nothing after the first answer is known to be quiet: the last reading up to it.
+  const idleFrom = o.firstTrafficAt ?? o.readyAt ?? 0;
+  const idleTo = windows[0]?.from ?? idleFrom;
+  const quiet = samples.filter((s) => s.at >= idleFrom && s.at <= idleTo);
+  const idle = quiet.length ? quiet : samples.filter((s) => s.at <= idleFrom).slice(-1);
   const loaded = samples.filter((s) => windows.some((w) => within(s, w)));
   const lastEnd = windows.length ? Math.max(...windows.map((w) => w.to)) : null;
   const after = lastEnd === null ? [] : samples.filter((s) => s.at > lastEnd);
@@ -125,7 +130,7 @@ export function summarizeResources(o: { source: string; intervalMs: number; samp
     return inside.length >= 2 ? { cpu: inside[inside.length - 1].cpuMs - inside[0].cpuMs, wall: inside[inside.length - 1].at - inside[0].at } : { cpu: 0, wall: 0 };
   });
   const loadWall = loadCpu.reduce((t, x) => t + x.wall, 0);
-  const idlePairs = pairs.filter((p) => p.b.at <= idleTo);
+  const idlePairs = pairs.filter((p) => p.a.at >= idleFrom && p.b.at <= idleTo);
   return {
     source: o.source,
     samples: samples.length,

@@ -1,4 +1,4 @@
-// The resource figures of a launched gateway from its readings: idle, steady, peak, what remains
+// The resource figures of a launched gateway from its readings: idle (the start-up left out), steady, peak, what remains
 // after the load, growth per 10,000 requests (the warm-up left out), CPU percent, cold start.
 import { describe, expect, it } from 'vitest';
 import { growthPer10k, mb, summarizeResources, type ResourceSample } from '../../../src/core/resources.js';
@@ -23,6 +23,20 @@ describe('gateway resources', () => {
     expect(r.cpu.peak).toBe(50);
     expect(r.coldStart).toEqual({ readyMs: 120, firstAnswerMs: 900 });
     expect(r.loadRequests).toBe(4000);
+  });
+
+  it('leaves the start-up out of idle: a runtime busy loading its code before its first answer is not idle', () => {
+    // Start-up to 800 ms: 30 to 70 MB and a whole core; answering from 800 ms, quiet at 70 MB until the load at 2 s.
+    const rss = (t: number) => (t < 800 ? 30 + t / 20 : t < 2000 ? 70 : 90);
+    const cpu = (t: number) => (t < 800 ? t : t < 2000 ? 800 : 800 + (t - 2000) / 4);
+    const r = summarizeResources({ source: 'test', intervalMs: 100, samples: readings(3000, rss, cpu), windows: [{ from: 2000, to: 3000, requests: 1000 }], readyAt: 700, firstAnswerAt: 800, firstTrafficAt: 800 });
+    expect(r.memory.idle).toBe(70 * MB);
+    expect(r.cpu.idle).toBe(0);
+    expect(r.cpu.peak).toBe(100);
+    // Without load windows nothing after the first answer is known to be quiet: the reading at it.
+    const none = summarizeResources({ source: 'test', intervalMs: 100, samples: readings(3000, rss, cpu), windows: [], readyAt: 700, firstAnswerAt: 800, firstTrafficAt: 800 });
+    expect(none.memory.idle).toBe(70 * MB);
+    expect(none.cpu.idle).toBeNull();
   });
 
   it('growth per 10,000 requests is the slope over the windows after the first (the warm-up is a step, not a slope)', () => {
