@@ -5,6 +5,7 @@
 // module for it (src/core/inert.ts), so they can start no escape sequence, workflow command,
 // markup or link of their own.
 import { resourceLines } from './resources-compare.js';
+import { transportCompareLines } from './transports-compare.js';
 import { markdownCell, terminalSafe, workflowData, workflowProperty } from '../../core/inert.js';
 import { CHANGES, type CellRow, type Change, type CheckRow, type Comparison, type Counts, type RunSide } from './compare.js';
 import { plural } from '../../core/words.js';
@@ -58,6 +59,7 @@ export function consoleText(c: Comparison): string {
   lines.push('', `checks: ${countsText(c.counts.checks)}`);
   if (c.cells.length) lines.push(`capability cells: ${countsText(c.counts.cells)}`);
   lines.push(...resourceLines(c.resources));
+  lines.push(...transportCompareLines(c.transports));
   lines.push(`Result: ${resultText(c)}.`);
   return lines.map((l) => terminalSafe(l)).join('\n');
 }
@@ -74,6 +76,11 @@ export function markdownText(c: Comparison): string {
   if (checks.length) {
     lines.push('', '| change | check | requirement | BASE | NEW | message in NEW |', '|---|---|---|---|---|---|');
     for (const r of checks) lines.push(`| ${LABEL[r.change]} | ${m(r.id)}${r.baseId ? ` (was ${m(r.baseId)})` : ''} | ${m(`${r.level} ${r.requirements.join(', ')}`)} | ${state(r.base)} | ${state(r.now)} | ${r.message ? m(oneLine(r.message)) : ''} |`);
+  }
+  const sockets = c.transports?.changed ?? [];
+  if (sockets.length) {
+    lines.push('', '| websocket check | route | BASE | NEW |', '|---|---|---|---|');
+    for (const x of sockets) lines.push(`| ${m(x.check)} | ${m(x.route)} | ${x.base ?? '(not judged)'} | ${x.now ?? '(not judged)'} |`);
   }
   const cells = listed(c.cells);
   if (cells.length) {

@@ -6,6 +6,7 @@
 // interrupted run is refused (it is not a complete run) unless the caller allows a partial one,
 // and then its unfinished checks count as skipped, never as passes.
 import { compareResources, type ResourceComparison } from './resources-compare.js';
+import { compareTransports, type TransportComparison } from './transports-compare.js';
 import { cellsOf, type CellMode, type CellState } from '../../core/capabilities.js';
 import { HarnessError } from '../../core/errors.js';
 import type { Level } from '../../core/outcome.js';
@@ -94,6 +95,8 @@ export interface Comparison {
   cells: CellRow[];
   /** The launched gateway's memory and cold start, BASE and NEW (src/report/across-runs/resources-compare.ts); absent when neither run launched it. */
   resources?: ResourceComparison;
+  /** Each WebSocket check's outcome per socket route, where BASE and NEW differ (src/report/across-runs/transports-compare.ts); absent when neither run has a socket cell. */
+  transports?: TransportComparison;
   exitCode: 0 | 1;
 }
 
@@ -264,6 +267,7 @@ export function compareReports(base: RunReport, now: RunReport, sources: { base:
     if (isInterrupted(r)) notes.push(`the ${which} run was interrupted (Ctrl-C): ${r.results.filter(isNotRun).length} of its checks did not run; they count as skipped, never as passes`);
   const counts = { checks: tally(checks), cells: tally(cells) };
   const resources = compareResources(base, now);
+  const transports = compareTransports(base, now);
   const regressions = counts.checks.regression + counts.cells.regression + (resources?.regressions ?? 0);
   return {
     schemaVersion: COMPARE_SCHEMA_VERSION,
@@ -278,6 +282,7 @@ export function compareReports(base: RunReport, now: RunReport, sources: { base:
     checks,
     cells,
     ...(resources ? { resources } : {}),
+    ...(transports ? { transports } : {}),
     exitCode: regressions > 0 ? 1 : 0,
   };
 }

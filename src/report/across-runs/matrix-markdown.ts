@@ -1,5 +1,6 @@
 // The matrix as Markdown: one table of checks (a row each, a column per run) and, when any run
-// probed capabilities, one of capability cells. Text from the reports (gateway names, folder
+// probed capabilities, one of capability cells, and when any run judged a socket route, one of
+// each sockets check's outcome per route. Text from the reports (gateway names, folder
 // names) is made inert for a page that renders Markdown as HTML: markup as entities, invisible
 // characters as visible escapes (src/core/inert.ts), table pipes escaped.
 import { escapeAttr } from '../../core/inert.js';
@@ -36,7 +37,15 @@ export function matrixMarkdown(m: Matrix, opts: { runs?: boolean; head?: (r: Mat
     out.push('', `| capability | mode | ${m.runs.map(head).join(' | ')} |`, `|---|---|${m.runs.map(() => '---|').join('')}`);
     for (const c of m.capabilities) out.push(`| ${mdCell(`${c.protocol} ${c.route} ${c.feature}`)} | ${c.mode === 'json' ? 'JSON' : 'streamed'} | ${c.cells.map((x) => `${shown(x.value)}${x.required ? ' (required)' : ''}`).join(' | ')} |`);
   }
+  const sockets = socketTable(m, head);
+  if (sockets.length) out.push('', ...sockets.slice(0, -1));
   return `${out.join('\n')}\n`;
+}
+
+/** Each sockets check's outcome per socket route, a row per check and route (when a run judged one). */
+function socketTable(m: Matrix, head: (r: MatrixRun, i: number) => string): string[] {
+  if (!m.sockets?.length) return [];
+  return [`| websocket check · route | ${m.runs.map(head).join(' | ')} |`, `|---|${m.runs.map(() => '---|').join('')}`, ...m.sockets.map((r) => `| ${mdCell(`${r.check} · ${r.route}`)} | ${r.cells.map((c) => (c === null ? '-' : shown(c))).join(' | ')} |`), ''];
 }
 
 /** The launched gateways' memory, CPU and cold start, a row per figure (when a run has them). */

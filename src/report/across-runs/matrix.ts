@@ -4,12 +4,13 @@
 // functions of it. Its JSON shape is published as src/report/across-runs/matrix.schema.json.
 // A check a run has no result for (not selected, not in that harness) is `not-applicable`, which
 // is not a skip: a skip is a verdict the run gave.
+import { socketRows, type MatrixSocketRow } from './matrix-sockets.js';
 import type { GatewayResources } from '../../core/resources.js';
 import { cellsOf, type CellMode, type CellState } from '../../core/capabilities.js';
 import type { Level, Outcome } from '../../core/outcome.js';
 import type { RunReport } from '../shared/types.js';
 
-export const MATRIX_SCHEMA_VERSION = '1.0.0';
+export const MATRIX_SCHEMA_VERSION = '1.1.0';
 export const NOT_APPLICABLE = 'not-applicable';
 export type CheckCell = Outcome | typeof NOT_APPLICABLE;
 export type CapabilityValue = CellState | typeof NOT_APPLICABLE;
@@ -60,6 +61,8 @@ export interface Matrix {
   runs: MatrixRun[];
   checks: MatrixCheckRow[];
   capabilities: MatrixCapabilityRow[];
+  /** Each sockets check's outcome per socket route and run (matrix-sockets.ts); absent when no run judged a route. */
+  sockets?: MatrixSocketRow[];
 }
 
 /** One run as the matrix reads it: its naming and its verdicts. */
@@ -153,7 +156,8 @@ export function buildMatrix(inputs: readonly RunInput[], generator: { name: stri
       const x = m.get(row.id);
       return x ? { value: x.outcome, message: clip(x.message ?? '') } : { value: NOT_APPLICABLE, message: '' };
     });
-  return { schemaVersion: MATRIX_SCHEMA_VERSION, generator, runs, checks: [...checks.values()], capabilities: capabilityRows(inputs) };
+  const sockets = socketRows(inputs);
+  return { schemaVersion: MATRIX_SCHEMA_VERSION, generator, runs, checks: [...checks.values()], capabilities: capabilityRows(inputs), ...(sockets.length ? { sockets } : {}) };
 }
 
 /** One row per protocol, route, feature and mode any run probed; a run that did not probe it is not applicable there. */
