@@ -111,11 +111,13 @@ export function summarizeResources(o: { source: string; intervalMs: number; samp
   const { samples, windows } = o;
   // Idle: up and answering (after the first good answer, or the port listening), before the
   // first load window; the start-up before it (a runtime loading its code) is not idle. Without
-  // load windows, nothing after the first answer is known to be quiet: the last reading up to it.
+  // load windows, nothing after the first answer is known to be quiet: the reading nearest to it
+  // (the launcher takes one as the port listens).
   const idleFrom = o.firstTrafficAt ?? o.readyAt ?? 0;
   const idleTo = windows[0]?.from ?? idleFrom;
   const quiet = samples.filter((s) => s.at >= idleFrom && s.at <= idleTo);
-  const idle = quiet.length ? quiet : samples.filter((s) => s.at <= idleFrom).slice(-1);
+  const near = nearest(samples, idleFrom);
+  const idle = quiet.length ? quiet : near ? [near] : [];
   const loaded = samples.filter((s) => windows.some((w) => within(s, w)));
   const lastEnd = windows.length ? Math.max(...windows.map((w) => w.to)) : null;
   const after = lastEnd === null ? [] : samples.filter((s) => s.at > lastEnd);

@@ -33,10 +33,13 @@ describe('gateway resources', () => {
     expect(r.memory.idle).toBe(70 * MB);
     expect(r.cpu.idle).toBe(0);
     expect(r.cpu.peak).toBe(100);
-    // Without load windows nothing after the first answer is known to be quiet: the reading at it.
+    // Without load windows nothing after the first answer is known to be quiet: the reading nearest to it.
     const none = summarizeResources({ source: 'test', intervalMs: 100, samples: readings(3000, rss, cpu), windows: [], readyAt: 700, firstAnswerAt: 800, firstTrafficAt: 800 });
     expect(none.memory.idle).toBe(70 * MB);
     expect(none.cpu.idle).toBeNull();
+    // The launcher's reading as the port listens comes just after the moment it marks.
+    const late = summarizeResources({ source: 'test', intervalMs: 100, samples: [{ at: 705, rssBytes: 40 * MB, cpuMs: 0 }], windows: [], readyAt: 700, firstAnswerAt: null, firstTrafficAt: null });
+    expect(late.memory.idle).toBe(40 * MB);
   });
 
   it('growth per 10,000 requests is the slope over the windows after the first (the warm-up is a step, not a slope)', () => {
