@@ -76,3 +76,18 @@ export function countsText(counts: Record<string, number>): string {
     .map((o) => `${counts[o]} ${o}`)
     .join(', ');
 }
+
+/**
+ * A protocol's WebSocket carriage in one word, from the table's cells on its socket routes
+ * (`routes`): '-' when it has none or no socket check ran, 'n/s' when none is served, else the
+ * worst outcome of the checks on its served routes (FAIL over warn over skip over ok).
+ */
+export function socketWord(t: TransportTable | null, routes: readonly string[]): string {
+  if (!t || !routes.length || !t.rows.length) return '-';
+  const served = routes.filter((r) => t.served.includes(r));
+  if (!served.length) return 'n/s';
+  const outcomes = t.rows.flatMap((row) => served.flatMap((r) => (row.cells.has(r) ? [row.cells.get(r)!] : [])));
+  if (!outcomes.length) return '-';
+  for (const [o, word] of [['fail', 'FAIL'], ['error', 'FAIL'], ['timeout', 'FAIL'], ['warn', 'warn'], ['skip', 'skip']] as const) if (outcomes.includes(o)) return word;
+  return 'ok';
+}

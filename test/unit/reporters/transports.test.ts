@@ -4,7 +4,8 @@
 // run without such checks shows nothing.
 import { describe, expect, it } from 'vitest';
 import { hasInvisible } from '../../../src/core/inert.js';
-import { routesOfEvidence, transportTable } from '../../../src/core/transports.js';
+import { routesOfEvidence, socketWord, transportTable } from '../../../src/core/transports.js';
+import { capabilityHtml, capabilityLines } from '../../../src/reporters/capabilities.js';
 import { transportHtml, transportLines } from '../../../src/reporters/transports.js';
 import { summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
 
@@ -69,5 +70,24 @@ describe('the transport table', () => {
     expect(transportTable(plain, { protocols: ['messages'] })).toBeNull();
     expect(transportLines(report(plain))).toEqual([]);
     expect(transportHtml(report(plain))).toBe('');
+  });
+
+  it("gives the capability matrix a websocket column: per protocol, the worst outcome on its served socket routes", () => {
+    const t = transportTable(results, { protocols: ['mcp'], websockets: ['responses', 'realtime'] });
+    expect(socketWord(t, ['responses', 'realtime'])).toBe('FAIL');
+    expect(socketWord(t, ['responses'])).toBe('ok');
+    expect(socketWord(t, ['live'])).toBe('n/s');
+    expect(socketWord(t, [])).toBe('-');
+    expect(socketWord(null, ['live'])).toBe('-');
+    const cell = (protocol: string) => ({ protocol, route: 'm', feature: 'tools', mode: 'json', state: 'pass', required: false, evidence: [] });
+    const caps = r('capabilities.responses', 'pass', { cells: [cell('responses'), cell('messages')] });
+    const lines = capabilityLines(report([caps, ...results], ['responses', 'realtime']));
+    const row = (p: string) => lines.find((l) => l.trim().startsWith(`${p} m`))!.trim().split(/\s+/);
+    expect(lines.find((l) => l.includes('protocol route'))!.trim().split(/\s+/)).toEqual(['protocol', 'route', 'tools', 'websocket']);
+    expect(row('responses')).toEqual(['responses', 'm', 'ok/-', 'FAIL']);
+    expect(row('messages')).toEqual(['messages', 'm', 'ok/-', '-']);
+    expect(capabilityHtml(report([caps, ...results], ['responses', 'realtime']))).toContain('<th>websocket</th>');
+    // Without socket checks the matrix is as before.
+    expect(capabilityLines(report([caps])).find((l) => l.includes('protocol route'))!.trim().split(/\s+/)).toEqual(['protocol', 'route', 'tools']);
   });
 });
