@@ -10,6 +10,16 @@ import { IdpRealm, type MockIdpOptions } from './realm.js';
 
 export { IdpRealm, type IdpRequest, type MockIdpOptions } from './realm.js';
 
+/**
+ * How long the IdP keeps an idle connection open: past its clients' own pool time, so a pooled
+ * connection is given up by the client first. With Node's default 5 s, a client in this process
+ * (the reference apps gateway, run in the test's process) that was held past it (PGlite loading
+ * its template) reused a connection the server closed in the same turn: `fetch failed`,
+ * ECONNRESET, seen in the apps detection matrix beside two CPU hogs and made again by a
+ * 5.2-6.3 s hold between two fetches to a server in the same process (1 of 8; none at 65 s).
+ */
+export const IDP_KEEP_ALIVE_MS = 65_000;
+
 /** A loopback server that hands each request to `serve`. */
 class Front extends LoopbackServer {
   constructor(
@@ -17,6 +27,7 @@ class Front extends LoopbackServer {
     private readonly serve: (req: http.IncomingMessage, res: http.ServerResponse) => void,
   ) {
     super(what);
+    this.server.keepAliveTimeout = IDP_KEEP_ALIVE_MS;
   }
 
   protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -64,6 +75,7 @@ export class SharedIdp extends LoopbackServer {
 
   constructor() {
     super('shared mock identity provider');
+    this.server.keepAliveTimeout = IDP_KEEP_ALIVE_MS;
   }
 
   /** How many realms are open now. */

@@ -71,7 +71,8 @@ export class AppsGateway extends LoopbackServer {
       }
     } catch (e) {
       if (!this.opts.db) await db.close();
-      throw new HarnessError('GATEWAY_START', `reference apps gateway: cannot read the IdP discovery document of ${this.cfg.oidc.issuer} (${(e as Error).message})`);
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      throw new HarnessError('GATEWAY_START', `reference apps gateway: cannot read the IdP discovery document of ${this.cfg.oidc.issuer} (${(e as Error).message}${cause ? `: ${cause.code ?? cause.message}` : ''})`);
     }
     const jwks = await idpKeys(new URL(idp.jwks_uri), this.is);
     const telemetry = (this.telemetry = new GatewayTelemetry(this.is('apps-no-own-traces') ? [] : (this.cfg.telemetry?.forwardTo ?? []).filter((f) => f.traces).map((f) => f.url)));
