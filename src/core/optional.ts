@@ -26,8 +26,8 @@ export const OPTIONAL_FEATURES = {
   tls: { use: '--upstream-tls, and a demo fault whose gateway speaks HTTP/2 upstream (the recording upstream\'s throw-away CA)', packages: ['node-forge'] },
   // The official SDKs the client profile drives as real clients (--clients).
   'anthropic-sdk': { use: 'the client profile with --clients anthropic-sdk', packages: ['@anthropic-ai/sdk'] },
-  openai: { use: 'the client profile with --clients openai', packages: ['openai'] },
-  genai: { use: 'the client profile with --clients genai', packages: ['@google/genai'] },
+  openai: { use: 'the client profile with --clients openai, openai-responses or openai-realtime', packages: ['openai'] },
+  genai: { use: 'the client profile with --clients genai or genai-live', packages: ['@google/genai'] },
   'anthropic-vertex': { use: 'the client profile with --clients anthropic-vertex', packages: ['@anthropic-ai/vertex-sdk'] },
   // The official MCP SDK, which the mcp protocol's recording server and client are built on.
   mcp: { use: 'the mcp protocol (--protocols mcp)', packages: ['@modelcontextprotocol/sdk'] },

@@ -70,7 +70,7 @@ describe('the optional packages', () => {
   it('the client profile without an SDK it drives: one line naming it, exit 2', async () => {
     const r = await cli(['demo', '--profile', 'client', '--clients', 'openai', '--reporter', 'json', '--out', join(work, 'no-openai')], { env: hiding(['openai']) });
     expect(r.code, r.stdout + r.stderr).toBe(2);
-    expect(r.stderr.trim().split('\n')).toEqual([`gw-conformance: error GWC-BAD-FLAG: --clients openai: the client profile with --clients openai needs the optional package openai, not installed: npm install openai@${pkg.peerDependencies.openai}`]);
+    expect(r.stderr.trim().split('\n')).toEqual([`gw-conformance: error GWC-BAD-FLAG: --clients openai: the client profile with --clients openai, openai-responses or openai-realtime needs the optional package openai, not installed: npm install openai@${pkg.peerDependencies.openai}`]);
   });
 
   it('a package that passes the check but fails to load still gets the one line; other load errors pass through', async () => {
