@@ -6,15 +6,12 @@
 // recording upstream's, a gateway's root) gives `//ws/...`: that is the path it sends, and the
 // one compared.
 import { SESSION_PROMPT } from './script.js';
-import { sdkDriver, socketEvents } from './sdk.js';
+import { plainJson as plain, sdkDriver, socketClosed, socketEvents } from './sdk.js';
 import { step, type StepResult } from './types.js';
 
 const MODEL = 'gemini-2.0-flash-live-001';
 
 type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/** A message as the SDK parsed it, without its class wrapper. */
-const plain = (v: unknown) => JSON.parse(JSON.stringify(v)) as Any;
 
 export const genaiLive = sdkDriver({
   name: 'genai-live',
@@ -42,11 +39,7 @@ export const genaiLive = sdkDriver({
     const from = ev.got.length;
     session.sendClientContent({ turns: [{ role: 'user', parts: [{ text: SESSION_PROMPT }] }], turnComplete: true });
     steps.push(await step('sendClientContent (text turn)', () => ev.until(from, (m) => m.serverContent?.turnComplete === true, o.timeoutMs, 'turnComplete')));
-    const closed = new Promise<void>((resolve) => {
-      const ws = session.conn?.ws;
-      if (!ws || ws.readyState === 3) return resolve();
-      ws.once('close', () => resolve());
-    });
+    const closed = socketClosed(session.conn?.ws);
     session.close();
     await closed;
     return steps;

@@ -2,15 +2,13 @@
 // native content generation protocol: generateContent answered with a function call, then the
 // function's result sent back with generateContentStream.
 import { SESSION_PROMPT, WEATHER_RESULT, WEATHER_TOOL } from './script.js';
-import { sdkDriver } from './sdk.js';
+import { plainJson as plain, sdkDriver } from './sdk.js';
 import { step, streamClock, type StepResult } from './types.js';
 
 const MODEL = 'gemini-2.5-flash';
 
 type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** The answer as the SDK parsed it, without its class wrapper. */
-const plain = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
 
 export const genaiSdk = sdkDriver({
   name: 'genai',

@@ -7,7 +7,7 @@
 // headers, frames and parsing are what goes through the gateway.
 import net from 'node:net';
 import { SESSION_PROMPT } from './script.js';
-import { openaiDriver, socketEvents } from './sdk.js';
+import { openaiDriver, socketClosed, socketEvents } from './sdk.js';
 import { step, type StepResult } from './types.js';
 
 const MODEL = 'gpt-realtime';
@@ -32,7 +32,8 @@ export const openaiRealtime = openaiDriver('openai-realtime', 'responses', async
   rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: SESSION_PROMPT }] } });
   rt.send({ type: 'response.create', response: { output_modalities: ['text'] } });
   steps.push(await step('conversation.item.create, response.create (text turn)', () => ev.until(from, is('response.done'), o.timeoutMs, 'response.done')));
+  const closed = socketClosed(rt.socket);
   rt.close({ code: 1000, reason: 'done' });
-  await new Promise<void>((resolve) => (rt.socket.readyState === 3 ? resolve() : rt.socket.once('close', () => resolve())));
+  await closed;
   return steps;
 });

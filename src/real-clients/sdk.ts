@@ -35,6 +35,17 @@ export function sdkDriver(s: SdkSession): ClientDriver {
   };
 }
 
+/** An SDK's answer as plain JSON, without its class wrappers (what two runs compare). */
+export const plainJson = (v: unknown): Any => JSON.parse(JSON.stringify(v)) as Any;
+
+/** Resolves once a `ws` WebSocket has closed (at once when it has); ws itself bounds a close handshake the peer leaves unanswered. */
+export function socketClosed(ws: { readyState: number; once(event: 'close', f: () => void): unknown } | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (!ws || ws.readyState === 3) return resolve();
+    ws.once('close', () => resolve());
+  });
+}
+
 /** A streamed call: every item the SDK yields, and when those carrying content (`isContent`) arrived. */
 export async function streamed(call: () => Promise<AsyncIterable<Any>>, isContent: (item: Any) => boolean): Promise<{ result: Any[]; stream: StreamTiming }> {
   const clock = streamClock();
