@@ -66,6 +66,19 @@ export function transportTable(results: readonly TransportResult[], declared: { 
   return { routes: [...SOCKET_ROUTES], served: [...(declared.websockets ?? [])], rows, areas };
 }
 
+/** One cell: a check's outcome on one route, keyed by the two (what two runs' cells pair by). */
+export interface SocketCell {
+  key: string;
+  check: string;
+  route: string;
+  outcome: string;
+}
+
+/** Every cell of a table, row by row; none without a table. */
+export function socketCells(t: TransportTable | null): SocketCell[] {
+  return (t?.rows ?? []).flatMap((row) => [...row.cells].map(([route, outcome]) => ({ key: `${row.check}\u0000${route}`, check: row.check, route, outcome })));
+}
+
 /** An outcome as a cell's short text. */
 export const OUTCOME_GLYPH: Record<string, string> = { pass: 'ok', fail: 'FAIL', warn: 'warn', info: 'info', skip: 'skip', error: 'ERROR', timeout: 'TIMEOUT', waived: 'waived', flaky: 'flaky' };
 

@@ -2,7 +2,7 @@
 // judged, a run per column, each cell that check's outcome on that route in that run (read back
 // from the results by src/core/transports.ts; '-' where the run did not judge the route with the
 // check). The one list of those rows, which the JSON, Markdown and HTML matrices all carry.
-import { transportTable, type TransportResult } from '../../core/transports.js';
+import { socketCells, transportTable, type TransportResult } from '../../core/transports.js';
 
 export interface MatrixSocketRow {
   check: string;
@@ -18,12 +18,10 @@ export function socketRows(runs: ReadonlyArray<{ results: Results }>): MatrixSoc
   const rows = new Map<string, MatrixSocketRow>();
   runs.forEach((r, i) => {
     const results: TransportResult[] = r.results.map((x) => ({ id: x.id, area: x.area ?? x.id.split('.')[0], outcome: x.outcome, message: x.message ?? '', evidence: x.evidence ?? {} }));
-    for (const row of transportTable(results, { protocols: [] })?.rows ?? [])
-      for (const [route, outcome] of row.cells) {
-        const key = `${row.check}\u0000${route}`;
-        if (!rows.has(key)) rows.set(key, { check: row.check, route, cells: runs.map(() => null) });
-        rows.get(key)!.cells[i] = outcome;
-      }
+    for (const c of socketCells(transportTable(results, { protocols: [] }))) {
+      if (!rows.has(c.key)) rows.set(c.key, { check: c.check, route: c.route, cells: runs.map(() => null) });
+      rows.get(c.key)!.cells[i] = c.outcome;
+    }
   });
   return [...rows.values()];
 }

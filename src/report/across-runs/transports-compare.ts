@@ -3,7 +3,7 @@
 // are compared (and counted as regressions) by compare.ts; this names the route a change is on,
 // and a change of route under one outcome (a check that failed on realtime now fails on
 // responses). MCP and A2A are areas of checks: compare.ts lists them check by check.
-import { transportTable } from '../../core/transports.js';
+import { socketCells, transportTable, type SocketCell } from '../../core/transports.js';
 import type { RunReport } from '../shared/types.js';
 
 export interface TransportCellChange {
@@ -22,12 +22,7 @@ export interface TransportComparison {
   served?: { base: string[]; now: string[] };
 }
 
-const cells = (r: RunReport): Map<string, { check: string; route: string; outcome: string }> => {
-  const t = transportTable(r.results, r.declared);
-  const out = new Map<string, { check: string; route: string; outcome: string }>();
-  for (const row of t?.rows ?? []) for (const [route, outcome] of row.cells) out.set(`${row.check}\u0000${route}`, { check: row.check, route, outcome });
-  return out;
-};
+const cells = (r: RunReport): Map<string, SocketCell> => new Map(socketCells(transportTable(r.results, r.declared)).map((c) => [c.key, c]));
 
 /** The socket cells of both runs paired by check and route; undefined when neither has one. */
 export function compareTransports(base: RunReport, now: RunReport): TransportComparison | undefined {
