@@ -2,11 +2,11 @@
 // loopback-only network namespace: `unshare -n` runs test/helpers/ws-codex-ns.mjs, which starts
 // the WebSocket-speaking upstream, the proxy and Codex in there and prints one JSON line. Shared
 // by the table of bench/ws-codex.ts and the tests of test/real/sockets/.
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rootPath } from '../src/core/paths.js';
+import { runInLoopbackNamespace } from '../src/real-clients/namespace.js';
 
 export const WS_GATEWAYS = ['none', 'nginx-plain', 'nginx-streaming', 'nginx-websockets', 'caddy', 'haproxy', 'reference'] as const;
 export type WsGateway = (typeof WS_GATEWAYS)[number];
@@ -53,39 +53,19 @@ export interface WsCodexRun {
 /** A bound on the whole namespace run (Codex's own time limit is CODEX_MS): it times nothing. */
 const RUN_MS = 180_000;
 const CODEX_MS = 120_000;
-const SCRIPT = 'ip link set lo up && CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 exec "$0" "$1" "$2"';
 
 /** Runs one measured turn; rejects when the namespace run printed no result. */
-export function codexWsRun(gateway: WsGateway, o: { connectTimeoutMs?: number; refuse?: number } = {}): Promise<WsCodexRun> {
+export async function codexWsRun(gateway: WsGateway, o: { connectTimeoutMs?: number; refuse?: number } = {}): Promise<WsCodexRun> {
   const work = mkdtempSync(join(tmpdir(), `gwc-ws-codex-${gateway}-`));
   // As root, nginx's workers run as nobody and must reach the prefix below (a body past its buffer goes to a temp file there).
   chmodSync(work, 0o755);
   const opts = { root: rootPath(), work: join(work, 'run'), gateway, connectTimeoutMs: o.connectTimeoutMs, refuse: o.refuse, timeoutMs: CODEX_MS };
-  return new Promise((resolve, reject) => {
-    // Its own process group, so a run past its bound is ended whole.
-    const child = spawn('unshare', ['-n', 'sh', '-c', SCRIPT, process.execPath, rootPath('test', 'helpers', 'ws-codex-ns.mjs'), JSON.stringify(opts)], { cwd: rootPath(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const timer = setTimeout(() => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // The group ended on its own meanwhile.
-      }
-    }, RUN_MS);
-    child.once('error', (e) => (clearTimeout(timer), reject(new Error(`could not start unshare: ${e.message}`))));
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      rmSync(work, { recursive: true, force: true });
-      try {
-        resolve(JSON.parse(stdout.trim().split('\n').pop() ?? '') as WsCodexRun);
-      } catch {
-        reject(new Error(`the namespace run through ${gateway} ended with ${code} and no result: ${stderr || stdout}`));
-      }
-    });
-  });
+  try {
+    const { result } = await runInLoopbackNamespace<WsCodexRun>(rootPath('test', 'helpers', 'ws-codex-ns.mjs'), opts, { cwd: rootPath(), limitMs: RUN_MS, label: `through ${gateway}` });
+    return result;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 /** What reached the upstream, counted: upgrades (accepted sockets), plain GETs of the socket's path, POSTs. */

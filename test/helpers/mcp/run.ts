@@ -3,12 +3,12 @@
 // MCP client (the official conformance suite, or Claude Code), all inside it. Finds the pinned
 // programs (GWC_MCP_CONFORMANCE_DIR, GWC_NODE_LINES_DIR, the Claude Code folder) and says
 // whether a test must run them (GWC_REQUIRE_MCP_CONFORMANCE, GWC_REQUIRE_CLAUDE).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../cli.js';
 import { findClaude } from '../claude-gateway.js';
+import { runInLoopbackNamespace } from '../../../src/real-clients/namespace.js';
 
 const RUNNER = path.join(ROOT, 'test', 'helpers', 'mcp', 'ns-run.mjs');
 const CONFORMANCE_PKG = 'node_modules/@modelcontextprotocol/conformance';
@@ -73,39 +73,14 @@ export interface NsOptions {
 }
 
 /** Runs one job in its own namespace and process group; a run past its limit is ended whole. */
-export function runMcpInNamespace(name: string, o: NsOptions): Promise<NsResult> {
+export async function runMcpInNamespace(name: string, o: NsOptions): Promise<NsResult> {
   const work = mkdtempSync(path.join(os.tmpdir(), `gwc-mcp-${name}-`));
   const conf = findConformance();
   const opts = { root: ROOT, work, claude: CLAUDE_BIN, conformance: conf?.cli, node22: conf?.node22, ...o };
-  const script = 'ip link set lo up && CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 exec "$0" "$1" "$2"';
-  return new Promise((resolve, reject) => {
-    const child = spawn('unshare', ['-n', 'sh', '-c', script, process.execPath, RUNNER, JSON.stringify(opts)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const timer = setTimeout(() => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // The group ended on its own meanwhile.
-      }
-    }, o.timeoutMs * (o.scenarios?.length ?? 1) + 30_000);
-    child.once('error', (e) => (clearTimeout(timer), reject(new Error(`could not start unshare: ${e.message}`))));
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      const last = stdout.trim().split('\n').pop() ?? '';
-      let result: NsResult;
-      try {
-        result = JSON.parse(last) as NsResult;
-      } catch {
-        reject(new Error(`the namespace run "${name}" ended with ${code} and no result: ${stderr || stdout}`));
-        return;
-      }
-      if (result.error) reject(new Error(`the namespace run "${name}" failed: ${result.error} ${stderr}`));
-      else resolve(result);
-    });
-  });
+  const limitMs = o.timeoutMs * (o.scenarios?.length ?? 1) + 30_000;
+  const { result, stderr } = await runInLoopbackNamespace<NsResult>(RUNNER, opts, { cwd: ROOT, limitMs, label: `"${name}"` });
+  if (result.error) throw new Error(`the namespace run "${name}" failed: ${result.error} ${stderr}`);
+  return result;
 }
 
 /** `scenario/check` of each conformance check of a run with the given status, sorted. */

@@ -11,7 +11,6 @@
 // (root), and the built CLI. Skipped only when the binary is absent and GWC_REQUIRE_CLAUDE is
 // not 1; in CI (GWC_REQUIRE_CLAUDE=1) it always runs. GWC_REAL_CLIENT_KEEP=FILE appends every
 // captured request, tagged with its scenario, to FILE.
-import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +21,7 @@ import { ANTHROPIC_VERSION } from '../../../src/client/gateway.js';
 import { ATTRIBUTION } from '../../../suites/messages/gen.js';
 import { CLIENT_TIMEOUT_MS, DISCOVERY_PATH, keptByClient } from '../../../suites/discovery/common.js';
 import { findClaude } from '../../helpers/claude-gateway.js';
+import { runInLoopbackNamespace } from '../../../src/real-clients/namespace.js';
 
 const CLAUDE = findClaude() ?? path.join(process.env.GWC_CLAUDE_DIR || '/opt/claude-code', 'node_modules/@anthropic-ai/claude-code-linux-x64/claude');
 const PACKAGE_DIR = path.dirname(CLAUDE);
@@ -57,54 +57,21 @@ interface Run {
 const work = mkdtempSync(path.join(os.tmpdir(), 'gwc-real-client-'));
 
 /** One `claude -p` with its servers, all inside one `unshare -n` namespace, bounded in time. */
-function runInNamespace(name: string, s: Scenario): Promise<Run> {
+async function runInNamespace(name: string, s: Scenario): Promise<Run> {
   const home = mkdtempSync(path.join(work, `${name}-home-`));
   const capture = path.join(work, `${name}.jsonl`);
   const opts = { root: ROOT, claude: CLAUDE, home, capture, prompt: s.prompt ?? 'say hi', token: TOKEN, apiKey: s.apiKey, discovery: !!s.discovery, delays: s.delays ?? [], direct: !!s.direct, timeoutMs: CLAUDE_TIMEOUT_MS };
-  const script = 'ip link set lo up && CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 exec "$0" "$1" "$2"';
-  return new Promise((resolve, reject) => {
-    // Its own process group, so a run past its limit is ended whole (servers and client too).
-    const child = spawn('unshare', ['-n', 'sh', '-c', script, process.execPath, NS_RUNNER, JSON.stringify(opts)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const timer = setTimeout(() => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // The group ended on its own meanwhile.
-      }
-    }, RUN_TIMEOUT_MS);
-    child.once('error', (e) => {
-      clearTimeout(timer);
-      reject(new Error(`could not start unshare: ${e.message}`));
-    });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      const last = stdout.trim().split('\n').pop() ?? '';
-      let result: Partial<Run> & { error?: string };
-      try {
-        result = JSON.parse(last);
-      } catch {
-        reject(new Error(`the namespace run "${name}" ended with ${code} and no result: ${stderr || stdout}`));
-        return;
-      }
-      if (result.error || !result.claude) {
-        reject(new Error(`the namespace run "${name}" failed: ${result.error ?? 'no client result'} ${stderr}`));
-        return;
-      }
-      const captureText = existsSync(capture) ? readFileSync(capture, 'utf8') : '';
-      const requests = captureText
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as CapturedRequest)
-        .sort((a, b) => a.seq - b.seq);
-      const keep = process.env.GWC_REAL_CLIENT_KEEP;
-      if (keep) for (const r of requests) appendFileSync(keep, `${JSON.stringify({ scenario: name, ...r })}\n`);
-      resolve({ name, home, claude: result.claude, requests, captureText });
-    });
-  });
+  const { result, stderr } = await runInLoopbackNamespace<Partial<Run> & { error?: string }>(NS_RUNNER, opts, { cwd: ROOT, limitMs: RUN_TIMEOUT_MS, label: `"${name}"` });
+  if (result.error || !result.claude) throw new Error(`the namespace run "${name}" failed: ${result.error ?? 'no client result'} ${stderr}`);
+  const captureText = existsSync(capture) ? readFileSync(capture, 'utf8') : '';
+  const requests = captureText
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as CapturedRequest)
+    .sort((a, b) => a.seq - b.seq);
+  const keep = process.env.GWC_REAL_CLIENT_KEEP;
+  if (keep) for (const r of requests) appendFileSync(keep, `${JSON.stringify({ scenario: name, ...r })}\n`);
+  return { name, home, claude: result.claude, requests, captureText };
 }
 
 const header = (r: CapturedRequest, name: string) => r.headers.filter(([k]) => k.toLowerCase() === name).map(([, v]) => v);
