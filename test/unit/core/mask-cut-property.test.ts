@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { describeByteDiff, diffBytes } from '../../../src/core/json-diff.js';
 import { maskCut, rememberSecret, secretForms } from '../../../src/core/mask.js';
 import { sealReport } from '../../../src/runner/run.js';
-import { exitCodeOf } from '../../../src/report/shared/policy.js';
 import { masker } from '../../../src/report/certify/transcript.js';
-import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
+import { type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
+import { madeUpReport } from '../../helpers/made-up-report.js';
 import { progressLine } from '../../../src/reporters/console.js';
 import { REPORTERS } from '../../../src/reporters/index.js';
 import { cut, cutBytes } from '../../../suites/shared/evidence.js';
@@ -21,10 +21,7 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const PAD = ' ';
 const LEAK = 5;
 
-function report(r: CheckResult): RunReport {
-  const results = [r];
-  return { schemaVersion: SCHEMA_VERSION, harness: { name: 'gw-conformance', version: '0' }, target: 'http://127.0.0.1:1', upstream: null, profile: 'default', declared: { protocols: ['messages'] }, seed: 1, strict: false, startedAt: '2026-11-27T00:00:00.000Z', finishedAt: '2026-11-27T00:00:01.000Z', durationMs: 1000, summary: summarize(results), exitCode: exitCodeOf(results, false), results, unmatchedRequests: [] };
-}
+const report = (r: CheckResult): RunReport => madeUpReport([r], { harness: { name: 'gw-conformance', version: '0' }, target: 'http://127.0.0.1:1', startedAt: '2026-11-27T00:00:00.000Z', finishedAt: '2026-11-27T00:00:01.000Z' });
 
 /** What every cut of the harness makes of a gateway text `got` (what was sent: `sent`), in every sink. */
 function sinks(sent: string, got: string, at: { max: number; from: number; len: number }, secret: string): Record<string, string> {

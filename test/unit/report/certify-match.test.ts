@@ -10,14 +10,14 @@ import { verify } from '../../../cli/verify/verify.js';
 import { HarnessError } from '../../../src/core/errors.js';
 import { conformanceReport, writeCertifyFiles, type TranscriptLine } from '../../../src/report/certify/certify.js';
 import { conformanceMismatch } from '../../../src/report/certify/certify-match.js';
-import { exitCodeOf } from '../../../src/report/shared/policy.js';
-import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
+import { type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
+import { madeUpReport } from '../../helpers/made-up-report.js';
 
 const result = (id: string, outcome: CheckResult['outcome']): CheckResult => ({ id, title: id, area: 'messages', requirements: ['MSG-BODY-1'], level: 'MUST', outcome, message: outcome, expected: null, actual: null, evidence: {}, durationMs: 1 });
 
 function report(): RunReport {
   const results = [result('messages.body.bytes', 'pass'), result('messages.path.exact', 'fail'), result('messages.stream.flag', 'skip')];
-  return { schemaVersion: SCHEMA_VERSION, harness: { name: 'gw-conformance', version: '0' }, target: 'http://127.0.0.1:1', upstream: null, profile: 'default', declared: { protocols: ['messages'] }, seed: 9, strict: false, startedAt: '2026-11-27T00:00:00.000Z', finishedAt: '2026-11-27T00:00:01.000Z', durationMs: 1000, summary: summarize(results), exitCode: exitCodeOf(results, false), results, unmatchedRequests: [] };
+  return madeUpReport(results, { harness: { name: 'gw-conformance', version: '0' }, target: 'http://127.0.0.1:1', seed: 9, startedAt: '2026-11-27T00:00:00.000Z', finishedAt: '2026-11-27T00:00:01.000Z' });
 }
 
 const lines: TranscriptLine[] = [{ check: 'messages.body.bytes', n: 1, kind: 'client', summary: 'POST /v1/messages -> 200', parts: { request: 'a', response: 'b' } }];

@@ -12,8 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { compareReports, type CompareOptions } from '../../../src/report/across-runs/compare.js';
 import type { Capability, CellMode, CellState } from '../../../src/core/capabilities.js';
 import { consoleText, githubText, markdownText } from '../../../src/report/across-runs/compare-format.js';
-import { exitCodeOf, NOT_RUN } from '../../../src/report/shared/policy.js';
-import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
+import { NOT_RUN } from '../../../src/report/shared/policy.js';
+import { SCHEMA_VERSION, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
+import { madeUpReport } from '../../helpers/made-up-report.js';
 import { assertValidReport } from '../../../src/report/shared/validate.js';
 import { main } from '../../../cli/program.js';
 import { ROOT } from '../../helpers/cli.js';
@@ -27,24 +28,7 @@ function result(id: string, outcome: CheckResult['outcome'], o: Partial<CheckRes
 
 /** A report that passes the run report's schema (as `compare` reads it). */
 function report(results: CheckResult[], o: Partial<RunReport> = {}): RunReport {
-  const r: RunReport = {
-    schemaVersion: SCHEMA_VERSION,
-    harness: { name: 'gw-conformance', version: '0.1.0' },
-    target: 'http://127.0.0.1:8080',
-    upstream: null,
-    profile: 'default',
-    declared: { protocols: ['messages'] },
-    seed: 1,
-    strict: false,
-    startedAt: '2026-01-01T00:00:00.000Z',
-    finishedAt: '2026-01-01T00:00:01.000Z',
-    durationMs: 1000,
-    summary: summarize(results),
-    exitCode: exitCodeOf(results, false, o.interrupted),
-    results,
-    unmatchedRequests: [],
-    ...o,
-  };
+  const r = madeUpReport(results, o);
   assertValidReport(r);
   return r;
 }

@@ -10,8 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MATRIX_SCRIPT } from '../../../src/report/across-runs/matrix-assets.js';
 import type { Matrix } from '../../../src/report/across-runs/matrix.js';
 import type { CapabilityCell, CellState } from '../../../src/core/capabilities.js';
-import { exitCodeOf } from '../../../src/report/shared/policy.js';
-import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
+import { SCHEMA_VERSION, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
+import { madeUpReport } from '../../helpers/made-up-report.js';
 import { htmlReport } from '../../../src/reporters/html/page.js';
 import { hasChromium, launchChromium, requireChromium, watchPage } from '../../helpers/chromium.js';
 import { freePort, ROOT } from '../../helpers/cli.js';
@@ -26,9 +26,7 @@ function result(id: string, outcome: CheckResult['outcome'], over: Partial<Check
   return { id, title: `title of ${id}`, area: id.split('.')[0], requirements: ['MSG-BODY-1'], level: 'MUST', outcome, message: `${outcome} message`, expected: null, actual: null, evidence: {}, durationMs: 3, ...over };
 }
 
-function report(results: CheckResult[], over: Partial<RunReport> = {}): RunReport {
-  return { schemaVersion: SCHEMA_VERSION, harness: { name: 'gw-conformance', version: '0.1.0' }, target: 'http://127.0.0.1:8080', upstream: null, profile: 'default', declared: { protocols: ['messages'] }, seed: 1, strict: false, startedAt: '2026-11-20T10:00:00.000Z', finishedAt: '2026-11-20T10:00:01.000Z', durationMs: 1000, summary: summarize(results), exitCode: exitCodeOf(results, false), results, unmatchedRequests: [], ...over };
-}
+const report = (results: CheckResult[], over: Partial<RunReport> = {}): RunReport => madeUpReport(results, { startedAt: '2026-11-20T10:00:00.000Z', finishedAt: '2026-11-20T10:00:01.000Z', ...over });
 
 const cells = (state: CellState): { cells: CapabilityCell[] } => ({ cells: [{ protocol: 'messages', route: 'default', feature: 'tools', mode: 'json', state: 'pass', required: false, evidence: [] }, { protocol: 'messages', route: 'default', feature: 'tools', mode: 'stream', state, required: true, evidence: state === 'pass' ? [] : ['lost'] }] });
 

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { curlCommand, MAX_REPLAY_BODY, recordSent, replayCommand, REPLAY_OUT, shellQuote, withReplay, type SentRequest } from '../../../src/report/run/replay.js';
-import { SCHEMA_VERSION, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
+import { type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
+import { madeUpReport } from '../../helpers/made-up-report.js';
 import { cliInProcess } from '../../helpers/in-process.js';
 import { cli } from '../../helpers/cli.js';
 
@@ -68,7 +69,7 @@ describe('curl lines', () => {
 describe('withReplay', () => {
   const sent: SentRequest = { method: 'GET', path: '/v1/models', auth: 'bearer', headers: [], body: null, bodyBytes: 0 };
   const result = (id: string, outcome: CheckResult['outcome']): CheckResult => ({ id, title: id, area: 'a', requirements: [], level: 'MUST', outcome, message: '', expected: null, actual: null, evidence: outcome === 'pass' ? {} : { sent: [sent] }, durationMs: 1 });
-  const report = (results: CheckResult[]): RunReport => ({ schemaVersion: SCHEMA_VERSION, harness: { name: 'gw-conformance', version: '0' }, target: 'http://127.0.0.1:1', upstream: null, profile: 'default', declared: { protocols: ['messages'] }, seed: 5, strict: false, startedAt: '', finishedAt: '', durationMs: 0, summary: { total: 0, pass: 0, fail: 0, warn: 0, info: 0, skip: 0, error: 0, timeout: 0, waived: 0, flaky: 0 }, exitCode: 1, results, unmatchedRequests: [] });
+  const report = (results: CheckResult[]): RunReport => madeUpReport(results, { harness: { name: 'gw-conformance', version: '0' }, target: 'http://127.0.0.1:1', seed: 5 });
 
   it('gives every failed check (fail, warn, info, error, timeout) its command and curl lines, and no passing one', () => {
     const out = withReplay(report(['fail', 'warn', 'info', 'error', 'timeout', 'pass', 'skip'].map((o, i) => result(`c${i}`, o as CheckResult['outcome']))), ['run', '--target', 'http://127.0.0.1:1']);

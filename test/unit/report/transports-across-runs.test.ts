@@ -13,28 +13,12 @@ import { buildMatrix, inputOfReport } from '../../../src/report/across-runs/matr
 import { matrixMarkdown } from '../../../src/report/across-runs/matrix-markdown.js';
 import { matrixHtml } from '../../../src/report/across-runs/matrix-html.js';
 import { compareTransports } from '../../../src/report/across-runs/transports-compare.js';
-import { exitCodeOf } from '../../../src/report/shared/policy.js';
-import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
+import { type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
+import { madeUpReport } from '../../helpers/made-up-report.js';
 import { ROOT } from '../../helpers/cli.js';
 
 const result = (id: string, outcome: CheckResult['outcome'], evidence: Record<string, unknown> = {}): CheckResult => ({ id, title: id, area: id.split('.')[0], requirements: ['WS-UP-1'], level: 'MUST', outcome, message: `${id} ${outcome}`, expected: null, actual: null, evidence, durationMs: 1 });
-const report = (results: CheckResult[], websockets: string[]): RunReport => ({
-  schemaVersion: SCHEMA_VERSION,
-  harness: { name: 'gw-conformance', version: '0.1.0' },
-  target: 'http://127.0.0.1:8080',
-  upstream: null,
-  profile: 'default',
-  declared: { protocols: ['responses', 'native'], websockets },
-  seed: 1,
-  strict: false,
-  startedAt: '2026-01-01T00:00:00.000Z',
-  finishedAt: '2026-01-01T00:00:01.000Z',
-  durationMs: 1000,
-  summary: summarize(results),
-  exitCode: exitCodeOf(results, false),
-  results,
-  unmatchedRequests: [],
-});
+const report = (results: CheckResult[], websockets: string[]): RunReport => madeUpReport(results, { declared: { protocols: ['responses', 'native'], websockets } });
 const routes = (...rs: string[]) => ({ routes: rs.map((route) => ({ route })) });
 
 // BASE: idle judged on realtime and failed there; NEW: realtime not served, idle judged (and failed) on responses instead.

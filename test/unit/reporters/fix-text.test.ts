@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withFixes } from '../../../src/runner/fixes.js';
-import { exitCodeOf } from '../../../src/report/shared/policy.js';
-import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
+import { type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
+import { madeUpReport } from '../../helpers/made-up-report.js';
 import { assertValidReport } from '../../../src/report/shared/validate.js';
 import { htmlReport } from '../../../src/reporters/html/page.js';
 import { junitXml } from '../../../src/reporters/junit.js';
@@ -21,9 +21,7 @@ const fixOf = (id: string): string => CHECKS.find((c) => c.id === id)!.fix;
 
 const result = (id: string, outcome: CheckResult['outcome']): CheckResult => ({ id, title: id, area: 'messages', requirements: ['MSG-PATH-1'], level: 'MUST', outcome, message: `${outcome} message`, expected: null, actual: null, evidence: {}, durationMs: 1 });
 
-function report(results: CheckResult[]): RunReport {
-  return { schemaVersion: SCHEMA_VERSION, harness: { name: 'gw-conformance', version: '0' }, target: 'http://127.0.0.1:1', upstream: null, profile: 'default', declared: { protocols: ['messages'] }, seed: 1, strict: false, startedAt: '2026-11-27T00:00:00.000Z', finishedAt: '2026-11-27T00:00:01.000Z', durationMs: 1000, summary: summarize(results), exitCode: exitCodeOf(results, false), results, unmatchedRequests: [] };
-}
+const report = (results: CheckResult[]): RunReport => madeUpReport(results, { harness: { name: 'gw-conformance', version: '0' }, target: 'http://127.0.0.1:1', startedAt: '2026-11-27T00:00:00.000Z', finishedAt: '2026-11-27T00:00:01.000Z' });
 
 describe('the fix of a finding in every report file', () => {
   const r = withFixes(report([result('messages.path.preserved', 'fail'), result('messages.headers.version', 'warn'), result('messages.body.bytes', 'pass'), result('messages.headers.beta', 'error'), result('messages.body.arrays', 'skip')]), CHECKS);

@@ -19,7 +19,8 @@ import { markDifference } from '../../../src/reporters/html/evidence.js';
 import { htmlParts, htmlReport, loadCatalog } from '../../../src/reporters/html/page.js';
 import { writeReports } from '../../../src/reporters/index.js';
 import { parseTimeline } from '../../../src/reporters/html/timeline.js';
-import { SCHEMA_VERSION, summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
+import { summarize, type CheckResult, type RunReport } from '../../../src/report/shared/types.js';
+import { madeUpReport } from '../../helpers/made-up-report.js';
 import { exitCodeOf } from '../../../src/report/shared/policy.js';
 import { cliInProcess } from '../../helpers/in-process.js';
 import { hasChromium, launchChromium, requireChromium, watchPage } from '../../helpers/chromium.js';
@@ -45,26 +46,8 @@ function result(over: Partial<CheckResult> & Pick<CheckResult, 'id'>): CheckResu
   return { title: `title of ${over.id}`, area: 'messages', requirements: ['MSG-BODY-1'], level: 'MUST', outcome: 'pass', message: 'held', expected: null, actual: null, evidence: {}, durationMs: 12, ...over };
 }
 
-function report(results: CheckResult[], over: Partial<RunReport> = {}): RunReport {
-  return {
-    schemaVersion: SCHEMA_VERSION,
-    harness: { name: 'gw-conformance', version: '0.1.0' },
-    target: 'http://127.0.0.1:8080',
-    upstream: 'http://127.0.0.1:18080',
-    profile: 'default',
-    declared: { protocols: ['messages'] },
-    seed: 42,
-    strict: false,
-    startedAt: '2026-11-21T12:00:00.000Z',
-    finishedAt: '2026-11-21T12:00:10.000Z',
-    durationMs: 10_000,
-    summary: summarize(results),
-    exitCode: exitCodeOf(results, false),
-    results,
-    unmatchedRequests: [],
-    ...over,
-  };
-}
+const report = (results: CheckResult[], over: Partial<RunReport> = {}): RunReport =>
+  madeUpReport(results, { upstream: 'http://127.0.0.1:18080', seed: 42, startedAt: '2026-11-21T12:00:00.000Z', finishedAt: '2026-11-21T12:00:10.000Z', durationMs: 10_000, ...over });
 
 /** A stream failure with the oracle's own evidence: 6 events sent 300 ms apart, all held to the end. */
 function streamFailure(names = ['message_start', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'message_stop']): CheckResult {
