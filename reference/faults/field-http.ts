@@ -1,10 +1,10 @@
 // Faults of the field round over plain HTTP (issue 45) besides the encoding ones (wire.ts): a
 // gateway that frames a body it rewrote by the length of the body it replaced (a gzip answer it
-// decoded, an empty error it filled) (FRAME-1); ones that send the upstream two credentials (its
-// own x-api-key beside the client's OAuth bearer, its own bearer after the client's, a native
-// `?key=` copied into x-goog-api-key and kept) (AUTH-UP-1); a translating route that passes a
-// compressed body on untranslated (ENC-1); and ones that send a generating POST again in place
-// after a 502 or a read time-out (RETRY-POST-1).
+// decoded, an empty error it filled) or by a length beside chunks (FRAME-1); ones that send the
+// upstream two credentials (its own x-api-key beside the client's OAuth bearer, its own bearer
+// after the client's, a native `?key=` copied into x-goog-api-key and kept) (AUTH-UP-1); a
+// translating route that passes a compressed body on untranslated (ENC-1); and ones that send a
+// generating POST again in place after a 502 or a read time-out (RETRY-POST-1).
 import { gunzipSync } from 'node:zlib';
 import { routeOfRequest } from '../../src/protocols/index.js';
 import type { Fault, RequestParts } from './types.js';
@@ -36,6 +36,13 @@ export const FIELD_HTTP_FAULTS: Fault[] = [
     description: "answers an upstream error that came with an empty body with a JSON error of its own, but declares the empty body's `Content-Length: 0`: the client reads nothing and the JSON lands in front of the next answer",
     responseWhen: (_r, status) => (status ?? 0) >= 400,
     response: (status, headers, body) => (body.length === 0 ? { status, headers: { ...plain(headers), 'content-type': 'application/json' }, body: OWN_ERROR, length: 0 } : null),
+  },
+  {
+    name: 'length-beside-chunked',
+    breaks: ['FRAME-1'],
+    description: "decodes a gzip answer, removes its `Content-Encoding` and sends the decoded body chunk-framed (`Transfer-Encoding: chunked`), but keeps the compressed body's `Content-Length` beside it: a reader cannot tell which header frames the body, and strict clients (undici among them) refuse the answer",
+    responseWhen: (r) => r.headers.some(([k, v]) => k.toLowerCase() === 'accept-encoding' && /gzip/i.test(v)) && !asksStream(r),
+    response: (status, headers, body) => (/gzip/i.test(String(headers['content-encoding'] ?? '')) ? { status, headers: { ...plain(headers, ['content-encoding']), 'transfer-encoding': 'chunked' }, body: gunzipSync(body), length: body.length } : null),
   },
   {
     name: 'x-api-key-beside-bearer',
