@@ -151,6 +151,33 @@ export function compareRequests(s: ClientRun, g: ClientRun, bases: { straight: s
   return out;
 }
 
+/** The item types of a Responses body's `input`, runs of one type counted (`message x4, function_call`); null for any other body. */
+function inputTypes(body: string): string | null {
+  let input: unknown;
+  try {
+    input = (JSON.parse(Buffer.from(body, 'base64').toString('utf8')) as { input?: unknown }).input;
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(input)) return null;
+  const runs: Array<[string, number]> = [];
+  for (const i of input) {
+    const t = String((i as { type?: unknown } | null)?.type);
+    if (runs.length && runs[runs.length - 1][0] === t) runs[runs.length - 1][1]++;
+    else runs.push([t, 1]);
+  }
+  return runs.map(([t, n]) => (n > 1 ? `${t} x${n}` : t)).join(', ');
+}
+
+/** One line per request the upstream got: method and path, its Content-Encoding when it has one, and the item types of a Responses input. */
+export function requestLines(r: Pick<ClientRun, 'requests'>): string[] {
+  return r.requests.map((q) => {
+    const enc = q.headers.find(([k]) => k.toLowerCase() === 'content-encoding')?.[1];
+    const types = enc ? null : inputTypes(q.body);
+    return `${line(q)}${enc ? ` (content-encoding: ${enc})` : ''}${types ? ` (input: ${types})` : ''}`;
+  });
+}
+
 /** Response headers a proxy legitimately sets: its own `server` (RFC 9110 10.2.4) and `date`, and the proxy set. */
 const isProxyResponseHeader = (h: string) => isProxyHeader(h) || h === 'server' || h === 'date';
 
