@@ -15,14 +15,17 @@ import type { RecordedRequest } from '../../src/upstream/record.js';
 import type { Reply, SseFrame } from '../../src/upstream/scenario.js';
 import { modelListBody, countTokensBody } from '../../src/protocols/messages/index.js';
 import { CAPTURE_MODELS } from './capture.js';
-import { CHAT_PATH, MESSAGES_PATH, nativeGenerateOf, RECORDS, routeOfRequest, translateReply } from '../../src/protocols/index.js';
+import { CHAT_PATH, MESSAGES_PATH, nativeGenerateOf, RECORDS, RESPONSES_PATH, routeOfRequest, translateReply } from '../../src/protocols/index.js';
+import { compactedResponse, compactionStream, RESPONSES_SSE_HEADERS } from '../../src/protocols/responses/index.js';
 import { play } from './play.js';
-import { SESSION_GAP_MS, SESSION_TOOLS, SESSION_USAGE, sessionDeltas } from '../../src/real-clients/script.js';
+import { SESSION_GAP_MS, SESSION_PROMPT, SESSION_TOOLS, SESSION_USAGE, sessionDeltas } from '../../src/real-clients/script.js';
 import type { UpstreamRequest } from '../../src/real-clients/types.js';
 import { SessionSockets } from './session-sockets.js';
 import type { Duplex } from 'node:stream';
 
 type Obj = Record<string, unknown>;
+/** The sealed content of the session's compaction item (opaque to the client, sent back unread). */
+const COMPACTED = 'gwc-session-compacted-history';
 const isObj: (v: unknown) => v is Obj = isRecord;
 const JSON_H: Array<[string, string]> = [['content-type', 'application/json']];
 const SSE_H: Array<[string, string]> = [['content-type', 'text/event-stream; charset=utf-8'], ['cache-control', 'no-cache']];
@@ -131,9 +134,25 @@ export class SessionCapture {
     if (rec.method === 'POST' && path === CHAT_PATH) return this.chat(body);
     const native = nativeGenerateOf(path);
     if (rec.method === 'POST' && native) return this.native(body, native.model, native.stream, rec.url);
-    const other = this.otherProtocol(rec);
+    const compaction = this.compaction(rec.method, path, body);
+    if (compaction) return compaction;
+    const other = this.otherProtocol(rec, body);
     if (other) return other;
     return { kind: 'json', status: 404, headers: JSON_H, body: JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `gw-conformance session upstream: no route for ${rec.method} ${path}` } }) };
+  }
+
+  /**
+   * Codex's remote compaction: POST /v1/responses/compact answered with the compacted object,
+   * and a streamed turn whose input ends in a `compaction_trigger` item with a stream carrying
+   * the compaction item (src/protocols/responses/beyond.ts), the same sealed content each time.
+   */
+  private compaction(method: string, path: string, body: Obj): Reply | null {
+    if (method !== 'POST') return null;
+    if (path === `${RESPONSES_PATH}/compact`) return this.renumbered({ kind: 'json', status: 200, headers: JSON_H, body: JSON.stringify(compactedResponse(SESSION_PROMPT, COMPACTED)) });
+    const input = Array.isArray(body.input) ? (body.input as unknown[]) : [];
+    const last = input[input.length - 1];
+    if (path !== RESPONSES_PATH || !isObj(last) || last.type !== 'compaction_trigger') return null;
+    return this.renumbered({ kind: 'sse', status: 200, headers: RESPONSES_SSE_HEADERS, frames: compactionStream(COMPACTED).map((data) => ({ gapMs: 0, data })) });
   }
 
   /**
@@ -142,7 +161,7 @@ export class SessionCapture {
    * written in the protocol it arrived in (src/protocols/translate.ts), frame gaps kept; its
    * model list, the capture mode's models in its own shape.
    */
-  private otherProtocol(rec: RecordedRequest): Reply | null {
+  private otherProtocol(rec: RecordedRequest, body: Obj): Reply | null {
     const at = routeOfRequest(rec.method, rec.url, rec.rawHeaders);
     if (at?.route === 'models') {
       const codec = RECORDS[at.protocol].replies;
@@ -151,8 +170,10 @@ export class SessionCapture {
     if (!at || (at.route !== 'generate' && at.route !== 'stream')) return null;
     const meaning = RECORDS[at.protocol].readRequest(rec.url.split('?')[0], rec.body.toString('utf8'));
     if (!meaning) return null;
-    // A history holding a tool call carries its result: the session's next answer is the text.
-    const last = meaning.toolCalls.length ? [{ role: 'user', content: [{ type: 'tool_result' }] }] : [];
+    // A history holding a tool call carries its result, and one compacted (a Responses
+    // `compaction` item in its input) stands for the turns before: the next answer is the text.
+    const compacted = Array.isArray(body.input) && (body.input as unknown[]).some((i) => isObj(i) && i.type === 'compaction');
+    const last = meaning.toolCalls.length || compacted ? [{ role: 'user', content: [{ type: 'tool_result' }] }] : [];
     const reply = { ...this.messages({ model: meaning.model || undefined, stream: meaning.stream, tools: meaning.tools.map((name) => ({ name })), messages: last }), protocol: 'messages' as const };
     return this.renumbered(translateReply(reply, { protocol: at.protocol, route: at.route, stream: meaning.stream }) ?? reply);
   }

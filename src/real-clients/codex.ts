@@ -29,16 +29,30 @@ export interface CodexWebsockets {
   connectTimeoutMs?: number;
 }
 
+/**
+ * Codex's remote compaction, asked for: an auto-compaction limit below the tokens the session's
+ * first answer reports (the upstream's usage), so the turn compacts before it follows up on its
+ * tool call; and the provider named "Azure", one of the two kinds Codex 0.171.0 compacts remotely
+ * for (its `supports_remote_compaction`: the OpenAI provider, which needs its own login, or an
+ * Azure Responses endpoint). Remotely means its v2 form: a streamed POST /v1/responses whose
+ * input ends in a `compaction_trigger` item, answered with a `compaction` item it sends back.
+ */
+export interface CodexCompaction {
+  /** `model_auto_compact_token_limit`. */
+  tokenLimit: number;
+}
+
 /** The config.toml of one run: our provider, and every feature that reaches other hosts off. */
-export function codexConfig(o: Pick<DriverOptions, 'base' | 'headers'>, websockets?: CodexWebsockets): string {
+export function codexConfig(o: Pick<DriverOptions, 'base' | 'headers'>, websockets?: CodexWebsockets, compaction?: CodexCompaction): string {
   const headers = o.headers.map(([k, v]) => `${toml(k)} = ${toml(v)}`).join(', ');
   return [
     `model = ${toml(MODEL)}`,
     'model_provider = "gwc"',
     'check_for_update_on_startup = false',
+    ...(compaction ? [`model_auto_compact_token_limit = ${compaction.tokenLimit}`] : []),
     '',
     '[model_providers.gwc]',
-    'name = "gw-conformance"',
+    `name = ${compaction ? '"Azure"' : '"gw-conformance"'}`,
     `base_url = ${toml(`${o.base}/v1`)}`,
     `env_key = ${toml(KEY_VAR)}`,
     'wire_api = "responses"',
@@ -74,11 +88,16 @@ function drawnIds(codexHome: string): Record<string, string> {
   return out;
 }
 
-export function codex(env: NodeJS.ProcessEnv = process.env): ClientDriver {
+/** The compaction scenario's limit: under the session's first answer's tokens (SESSION_USAGE, 2,424 in all), over nothing else Codex counts before it. */
+export const CODEX_COMPACT_LIMIT = 1000;
+
+/** `codex`: the scripted session; `codex-compact`: the same, compacting remotely mid-turn (CodexCompaction). */
+export function codex(env: NodeJS.ProcessEnv = process.env, compaction?: CodexCompaction): ClientDriver {
   const bin = codexBinary(env);
   const dir = env.GWC_CODEX_DIR || '/opt/codex';
+  const name = compaction ? 'codex-compact' : 'codex';
   return {
-    name: 'codex',
+    name,
     protocol: 'responses',
     // Given an empty one, `codex exec` exits 1 before its first request (seen with --no-token).
     credentialVar: KEY_VAR,
@@ -93,7 +112,7 @@ export function codex(env: NodeJS.ProcessEnv = process.env): ClientDriver {
       mkdirSync(project, { recursive: true });
       mkdirSync(codexHome, { recursive: true });
       writeFileSync(path.join(project, SESSION_FILE), 'gw-conformance client session\n');
-      writeFileSync(path.join(codexHome, 'config.toml'), codexConfig(o));
+      writeFileSync(path.join(codexHome, 'config.toml'), codexConfig(o, undefined, compaction));
       const childEnv = { PATH: env.PATH ?? '/usr/bin:/bin', HOME: home, CODEX_HOME: codexHome, [KEY_VAR]: o.token };
       // The turn as stdout shows it: from its start line to its end line, each item as it completed.
       let started: number | null = null;
@@ -109,7 +128,7 @@ export function codex(env: NodeJS.ProcessEnv = process.env): ClientDriver {
       const out = grouped(stdout);
       const stream: StreamTiming = { firstTokenMs: arrivals[0] ?? null, doneMs, arrivalsMs: arrivals };
       return {
-        client: 'codex',
+        client: name,
         version: await this.version(),
         steps: [
           { name: 'codex exec --json', error: code === 0 ? null : `exit ${code}${timedOut ? ' (killed at our time limit)' : ''}`, result: out },
@@ -122,9 +141,15 @@ export function codex(env: NodeJS.ProcessEnv = process.env): ClientDriver {
         volatile: drawnIds(codexHome),
         // Its client_metadata is a hash map: serialised in an order drawn anew per process.
         unorderedKeys: ['client_metadata'],
-        // The turn's start time in ms, in its turn metadata (a header and the body), and the ids
-        // of the input messages (UUIDv5, drawn per session; not in its session file).
-        volatilePatterns: { TURN_STARTED_MS: '(?<=turn_started_at_unix_ms\\\\?":)\\d+', MESSAGE_ID: 'msg_[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}' },
+        // The turn's start time in ms, in its turn metadata (a header and the body), the ids
+        // of the input messages (UUIDv5, drawn per session; not in its session file), and its
+        // shell tool's output header: a chunk id drawn per call and the command's wall time.
+        volatilePatterns: {
+          TURN_STARTED_MS: '(?<=turn_started_at_unix_ms\\\\?":)\\d+',
+          MESSAGE_ID: 'msg_[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}',
+          CHUNK_ID: '(?<=Chunk ID: )[0-9a-f]+',
+          WALL_TIME: '(?<=Wall time: )[0-9.]+(?= seconds)',
+        },
         notes: [],
       };
     },

@@ -17,6 +17,8 @@ export const SESSION_TOOLS: Record<string, Record<string, unknown>> = {
   // Gemini CLI's file search tool.
   glob: { pattern: '*.txt' },
   get_weather: { city: 'Paris' },
+  // Codex CLI's shell tool.
+  exec_command: { cmd: 'ls *.txt' },
 };
 
 /** The SDK sessions' own tool: a JSON schema every protocol accepts. */

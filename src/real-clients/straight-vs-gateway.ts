@@ -1,7 +1,8 @@
 // Compares a real client's straight run with its run through the gateway. Each difference is
 // evidence: what it concerns, the straight value beside the gateway's, and the smallest diff
-// (the first differing byte with a little context, or the first differing JSON path). The
-// straight run is the reference: a difference is always the gateway's side that changed.
+// (the first differing byte with a little context, or the first differing JSON path; an encoded
+// body decoded first, encoded-body.ts). The straight run is the reference: a difference is
+// always the gateway's side that changed.
 //
 // Values the client draws anew per run (its session id, device id, or what matches a pattern the
 // client's driver gives: Codex CLI's message ids) and the base URL each run was pointed at are
@@ -10,6 +11,7 @@
 // sorted; nothing else is normalised.
 import type { ClientRun, StepResult, UpstreamRequest } from './types.js';
 import { pairRequests } from './pairing.js';
+import { comparableBody, contentEncoding } from './encoded-body.js';
 import { SESSION_SPREAD_MS } from './script.js';
 import { maskCut } from '../core/mask.js';
 
@@ -141,14 +143,45 @@ export function compareRequests(s: ClientRun, g: ClientRun, bases: { straight: s
       return;
     }
     if (a.url !== b.url) out.push({ what: `${what} path and query`, straight: a.url, gateway: b.url, diff: firstDifference(a.url, b.url) });
-    const ba = ns(withSortedKeys(Buffer.from(a.body, 'base64').toString('latin1'), s.unorderedKeys));
-    const bb = ng(withSortedKeys(Buffer.from(b.body, 'base64').toString('latin1'), g.unorderedKeys));
-    if (ba !== bb) out.push({ what: `${what} body`, straight: cut(ba), gateway: cut(bb), diff: firstDifference(ba, bb) });
+    // An encoded body is compared decoded (encoded-body.ts); its Content-Encoding as a header.
+    const [ea, eb] = [comparableBody(a), comparableBody(b)];
+    const ba = ns(withSortedKeys(ea.text, s.unorderedKeys));
+    const bb = ng(withSortedKeys(eb.text, g.unorderedKeys));
+    const decoded = [...new Set([ea.encoding, eb.encoding].filter((e) => e))];
+    if (ba !== bb) out.push({ what: `${what} body${decoded.length ? ` (compared decoded from ${decoded.join(' and ')})` : ''}`, straight: cut(ba), gateway: cut(bb), diff: firstDifference(ba, bb) });
     // A socket's upgrade (the straight run's answer was 101) is answered with no body to encode:
     // an Accept-Encoding a proxy adds to it (Caddy 2.6's Go transport adds `gzip`) changes nothing.
     compareHeaders(what, a, b, ns, ng, out, a.status === 101 ? [...targeting, 'accept-encoding'] : targeting);
   });
   return out;
+}
+
+/** The item types of a Responses body's `input`, runs of one type counted (`message x4, function_call`); null for any other body. */
+function inputTypes(body: string): string | null {
+  let input: unknown;
+  try {
+    input = (JSON.parse(Buffer.from(body, 'base64').toString('utf8')) as { input?: unknown }).input;
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(input)) return null;
+  const runs: Array<[string, number]> = [];
+  for (const i of input) {
+    const t = String((i as { type?: unknown } | null)?.type);
+    if (runs.length && runs[runs.length - 1][0] === t) runs[runs.length - 1][1]++;
+    else runs.push([t, 1]);
+  }
+  return runs.map(([t, n]) => (n > 1 ? `${t} x${n}` : t)).join(', ');
+}
+
+/** One line per request the upstream got: method and path, its Content-Encoding when it has one, and the item types of a Responses input. */
+export function requestLines(r: Pick<ClientRun, 'requests'>): string[] {
+  return r.requests.map((q) => {
+    const enc = contentEncoding(q);
+    const body = comparableBody(q);
+    const types = enc && !body.encoding ? null : inputTypes(Buffer.from(body.text, 'latin1').toString('base64'));
+    return `${line(q)}${enc ? ` (content-encoding: ${enc})` : ''}${types ? ` (input: ${types})` : ''}`;
+  });
 }
 
 /** Response headers a proxy legitimately sets: its own `server` (RFC 9110 10.2.4) and `date`, and the proxy set. */

@@ -8,7 +8,7 @@ import { HarnessError } from '../core/errors.js';
 import type { Protocol } from '../core/protocols.js';
 
 /** The real clients the client profile knows (--clients). */
-export const CLIENT_NAMES = ['claude-code', 'anthropic-sdk', 'openai', 'genai', 'gemini-cli', 'codex', 'claude-code-vertex', 'claude-code-bedrock', 'openai-responses', 'anthropic-vertex', 'openai-realtime', 'genai-live'] as const;
+export const CLIENT_NAMES = ['claude-code', 'anthropic-sdk', 'openai', 'genai', 'gemini-cli', 'codex', 'codex-compact', 'claude-code-vertex', 'claude-code-bedrock', 'openai-responses', 'anthropic-vertex', 'openai-realtime', 'genai-live'] as const;
 /** The ones it runs when --clients is not given: the messages, chat and native clients. */
 export const DEFAULT_CLIENTS: Array<(typeof CLIENT_NAMES)[number]> = ['claude-code', 'anthropic-sdk', 'openai', 'genai'];
 

@@ -20,7 +20,7 @@ import type { RunReport } from '../../../src/report/shared/types.js';
 import { anthropicSdk } from '../../../src/real-clients/anthropic-sdk.js';
 import { claudeCode } from '../../../src/real-clients/claude-code.js';
 import { BEDROCK_MODE, VERTEX_MODE } from '../../../src/real-clients/claude-code-cloud.js';
-import { codex } from '../../../src/real-clients/codex.js';
+import { CODEX_COMPACT_LIMIT, codex } from '../../../src/real-clients/codex.js';
 import { genaiSdk } from '../../../src/real-clients/genai-sdk.js';
 import { geminiCli } from '../../../src/real-clients/gemini-cli.js';
 import { openaiSdk } from '../../../src/real-clients/openai-sdk.js';
@@ -72,7 +72,7 @@ async function referenceGateway(upstreamUrl: string, faultName: string | undefin
 }
 
 function drivers(names: string[], env: NodeJS.ProcessEnv): ClientDriver[] {
-  const all: Record<string, ClientDriver> = { 'claude-code': claudeCode(env), 'anthropic-sdk': anthropicSdk, openai: openaiSdk, genai: genaiSdk, 'gemini-cli': geminiCli(env), codex: codex(env), 'claude-code-vertex': claudeCode(env, VERTEX_MODE), 'claude-code-bedrock': claudeCode(env, BEDROCK_MODE), 'openai-responses': openaiResponses, 'anthropic-vertex': anthropicVertexSdk, 'openai-realtime': openaiRealtime, 'genai-live': genaiLive };
+  const all: Record<string, ClientDriver> = { 'claude-code': claudeCode(env), 'anthropic-sdk': anthropicSdk, openai: openaiSdk, genai: genaiSdk, 'gemini-cli': geminiCli(env), codex: codex(env), 'codex-compact': codex(env, { tokenLimit: CODEX_COMPACT_LIMIT }), 'claude-code-vertex': claudeCode(env, VERTEX_MODE), 'claude-code-bedrock': claudeCode(env, BEDROCK_MODE), 'openai-responses': openaiResponses, 'anthropic-vertex': anthropicVertexSdk, 'openai-realtime': openaiRealtime, 'genai-live': genaiLive };
   return names.map((n) => all[n]);
 }
 
@@ -98,7 +98,7 @@ function noNamespace(cfg: RunConfig): string | null {
 }
 
 /** The clients that are programs of their own (Claude Code in any mode, Codex CLI, Gemini CLI): they run in the namespace. */
-const PROGRAMS = (cfg: RunConfig) => cfg.clients.filter((c) => c.startsWith('claude-code') || c === 'codex' || c === 'gemini-cli');
+const PROGRAMS = (cfg: RunConfig) => cfg.clients.filter((c) => c.startsWith('claude-code') || c.startsWith('codex') || c === 'gemini-cli');
 
 /**
  * Runs the whole command again inside a loopback-only namespace when a client program is among

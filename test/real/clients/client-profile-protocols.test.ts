@@ -45,12 +45,12 @@ const CLEAN = [
 const CODEX = codexBinary();
 const codexRequired = process.env.GWC_REQUIRE_CODEX === '1';
 describe.skipIf(!existsSync(CODEX) && !codexRequired)('the client profile with Codex CLI on the Responses API (in a loopback-only namespace)', () => {
-  it('the clean reference gateway passes; the client ran with only loopback and its streamed turn reached the upstream once each way', async () => {
+  it('the clean reference gateway passes; the client ran with only loopback and its turn (a tool call, then the text on its result) reached the upstream as two requests each way', async () => {
     expect(existsSync(CODEX), `GWC_REQUIRE_CODEX=1 but ${CODEX} is absent`).toBe(true);
     const { code, report, stdout } = await client('codex');
     expect(outcomes(report), JSON.stringify(report.results.map((r) => r.message))).toEqual(CLEAN);
     expect(code).toBe(0);
-    expect(stdout).toContain('client codex 0.171.0: 1 request straight, 1 through the gateway; exit 0 / 0');
+    expect(stdout).toContain('client codex 0.171.0: 2 requests straight, 2 through the gateway; exit 0 / 0');
     const ev = result(report, 'client.answers.same').evidence as { network: string };
     expect(ev.network).toBe('loopback-only network namespace (unshare -n; interfaces: lo)');
   }, 120_000);
